@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "GestureBridge",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "gesture-bridge", targets: ["gesture-bridge"]),
+        .library(name: "GestureKit", targets: ["GestureKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CX11",
+            pkgConfig: "x11 xi xtst xfixes xext",
+            providers: [.apt(["libx11-dev", "libxi-dev", "libxtst-dev", "libxfixes-dev", "libxext-dev"])]
+        ),
+        .target(
+            name: "GestureKit",
+            dependencies: [.product(name: "Yams", package: "Yams")]
+        ),
+        .target(
+            name: "X11Bridge",
+            dependencies: ["GestureKit", "CX11"]
+        ),
+        .executableTarget(
+            name: "gesture-bridge",
+            dependencies: [
+                "GestureKit",
+                "X11Bridge",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "GestureKitTests",
+            dependencies: ["GestureKit"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

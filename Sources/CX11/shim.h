@@ -1,0 +1,15 @@
+#ifndef GESTUREBRIDGE_CX11_SHIM_H
+#define GESTUREBRIDGE_CX11_SHIM_H
+
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/Xatom.h>
+#include <X11/keysym.h>
+#include <X11/XF86keysym.h>
+#include <X11/extensions/XInput2.h>
+#include <X11/extensions/XTest.h>
+#include <X11/extensions/Xfixes.h>
+#include <X11/extensions/shape.h>
+#include <X11/extensions/shapeconst.h>
+
+#endif

@@ -1,0 +1,142 @@
+/// A recognizer with its settings, as a binding names it.
+public enum RecognizerSettings: Sendable, Hashable {
+    case force(ForceRecognizer.Configuration)
+    case deepPress(DeepPressRecognizer.Configuration)
+    case squeeze(SqueezeRecognizer.Configuration)
+    case pressureThresholds(PressureThresholdsRecognizer.Configuration)
+    case knob(KnobSettings)
+    case longPress(LongPressRecognizer.Configuration)
+
+    public var kind: RecognizerKind {
+        switch self {
+        case .force: return .force
+        case .deepPress: return .deepPress
+        case .squeeze: return .squeeze
+        case .pressureThresholds: return .pressureThresholds
+        case .knob: return .knob
+        case .longPress: return .longPress
+        }
+    }
+
+    /// A fresh recognizer for one contact.
+    public func makeRecognizer(screen: ScreenSize) -> any GestureRecognizer {
+        switch self {
+        case .force(let configuration): return ForceRecognizer(configuration)
+        case .deepPress(let configuration): return DeepPressRecognizer(configuration)
+        case .squeeze(let configuration): return SqueezeRecognizer(configuration)
+        case .pressureThresholds(let configuration): return PressureThresholdsRecognizer(configuration)
+        case .knob(let settings): return KnobRecognizer(settings.resolve(screen: screen))
+        case .longPress(let configuration): return LongPressRecognizer(configuration)
+        }
+    }
+}
+
+/// A knob as configured: its center may be measured from the right or bottom edge.
+public struct KnobSettings: Sendable, Hashable {
+    public var centerX: ScreenCoordinate
+    public var centerY: ScreenCoordinate
+    public var innerRadius: Double
+    public var outerRadius: Double
+
+    public init(centerX: ScreenCoordinate, centerY: ScreenCoordinate, innerRadius: Double, outerRadius: Double) {
+        self.centerX = centerX
+        self.centerY = centerY
+        self.innerRadius = innerRadius
+        self.outerRadius = outerRadius
+    }
+
+    public func resolve(screen: ScreenSize) -> KnobRecognizer.Configuration {
+        KnobRecognizer.Configuration(
+            center: Point(x: centerX.resolve(extent: screen.width), y: centerY.resolve(extent: screen.height)),
+            innerRadius: innerRadius, outerRadius: outerRadius)
+    }
+}
+
+/// Visual feedback a binding asks the overlay for.
+public enum FeedbackStyle: String, Sendable, Hashable, CaseIterable {
+    /// A ring that grows and fades where the gesture began or was recognized.
+    case pulse
+    /// A ring that fills as the force approaches the threshold.
+    case ring
+}
+
+/// Repeated actions for a continuous value: one action per `step` the value travels,
+/// the remainder carried to the next report, the direction by its sign.
+public struct StepActions: Sendable, Hashable {
+    /// Degrees for a knob, force units (0...1) for force.
+    public var step: Double
+    public var increase: [Action]
+    public var decrease: [Action]
+
+    public init(step: Double, increase: [Action], decrease: [Action]) {
+        self.step = step
+        self.increase = increase
+        self.decrease = decrease
+    }
+}
+
+/// A gesture, the devices it listens to, and what it does.
+public struct Binding: Sendable, Hashable {
+    public var name: String
+    public var recognizer: RecognizerSettings
+    /// Empty means every device.
+    public var devices: [DeviceSelector]
+    public var pressure: PressureRequirement
+    /// An owning binding competes for the contacts it recognizes: the first owning gesture
+    /// to begin (or be recognized) wins the contact, ties going to the binding listed first,
+    /// and the input is held back from applications until the contact is decided.
+    public var ownsContact: Bool
+    public var feedback: Set<FeedbackStyle>
+    /// Fired when the gesture begins (continuous) or is recognized (discrete).
+    public var onStart: [Action]
+    /// Fired when a begun continuous gesture ends or is cancelled.
+    public var onEnd: [Action]
+    /// Knob rotation or force change mapped to repeated actions.
+    public var steps: StepActions?
+    /// Pressure thresholds: fired for each threshold crossed upwards / downwards.
+    public var onCrossUp: [Action]
+    public var onCrossDown: [Action]
+
+    public init(name: String, recognizer: RecognizerSettings, devices: [DeviceSelector] = [],
+                pressure: PressureRequirement = .any, ownsContact: Bool? = nil, feedback: Set<FeedbackStyle> = [],
+                onStart: [Action] = [], onEnd: [Action] = [], steps: StepActions? = nil,
+                onCrossUp: [Action] = [], onCrossDown: [Action] = []) {
+        self.name = name
+        self.recognizer = recognizer
+        self.devices = devices
+        self.pressure = pressure
+        self.ownsContact = ownsContact ?? recognizer.kind.ownsContactByDefault
+        self.feedback = feedback
+        self.onStart = onStart
+        self.onEnd = onEnd
+        self.steps = steps
+        self.onCrossUp = onCrossUp
+        self.onCrossDown = onCrossDown
+    }
+
+    /// Whether this binding listens to contacts of `device`.
+    public func listens(to device: InputDevice) -> Bool {
+        if recognizer.kind.needsPressure && !device.hasPressure { return false }
+        guard pressure.accepts(device) else { return false }
+        return devices.isEmpty || devices.contains { $0.matches(device) }
+    }
+}
+
+/// Everything a config says.
+public struct BindingSet: Sendable, Hashable {
+    public var bindings: [Binding]
+    /// How long an owned contact's input may be held back before it is given to the
+    /// application regardless (seconds).
+    public var decisionTimeout: Double
+
+    public static let defaultDecisionTimeout = 0.35
+
+    public init(bindings: [Binding], decisionTimeout: Double = BindingSet.defaultDecisionTimeout) {
+        self.bindings = bindings
+        self.decisionTimeout = decisionTimeout
+    }
+
+    public func listens(to device: InputDevice) -> Bool {
+        bindings.contains { $0.listens(to: device) }
+    }
+}

@@ -1,0 +1,69 @@
+/// A recognizer's report, with which binding and contact it belongs to.
+public struct GestureEvent: Sendable, Hashable {
+    public var gesture: String
+    public var recognizer: RecognizerKind
+    public var device: Int
+    public var contact: Int
+    public var report: GestureReport
+
+    public init(gesture: String, recognizer: RecognizerKind, device: Int, contact: Int, report: GestureReport) {
+        self.gesture = gesture
+        self.recognizer = recognizer
+        self.device = device
+        self.contact = contact
+        self.report = report
+    }
+}
+
+/// An action a binding fired, where the gesture was.
+public struct ActionEvent: Sendable, Hashable {
+    public var time: Double
+    public var gesture: String
+    public var action: Action
+    public var position: Point
+
+    public init(time: Double, gesture: String, action: Action, position: Point) {
+        self.time = time
+        self.gesture = gesture
+        self.action = action
+        self.position = position
+    }
+}
+
+/// What the overlay should show.
+public enum Feedback: Sendable, Hashable {
+    /// A gesture began or was recognized here: draw the pulse.
+    case pulse(at: Point, time: Double)
+    /// The force is `fraction` of the way to a binding's threshold.
+    case progress(ContactKey, at: Point, fraction: Double)
+    /// The contact no longer approaches a threshold: hide its ring.
+    case progressEnded(ContactKey)
+}
+
+/// Whether the bridge keeps a contact's input (a gesture of an owning binding won it) or
+/// gives it to the application (no owning gesture can win it any more).
+public enum ContactDecision: Sendable, Hashable {
+    case claim(ContactKey, gesture: String, time: Double)
+    case release(ContactKey, reason: ReleaseReason, time: Double)
+}
+
+public enum ReleaseReason: String, Sendable, Hashable {
+    /// No owning binding listens to this device.
+    case unbound = "no owning gesture listens"
+    /// Every owning gesture failed (lift, movement past the slop, outside the knob ring).
+    case failed = "no gesture can begin"
+    /// The decision timeout passed with no gesture begun.
+    case timeout = "decision timeout"
+    /// The contact lifted or was cancelled before anything was decided.
+    case ended = "contact ended"
+}
+
+/// Everything the engine says, in order.
+public enum EngineOutput: Sendable, Hashable {
+    case gesture(GestureEvent)
+    case action(ActionEvent)
+    case feedback(Feedback)
+    case decision(ContactDecision)
+    /// An impossible transition or input: logged, never silently ignored.
+    case bug(String)
+}

@@ -1,0 +1,304 @@
+/// Runs the bound recognizers over contacts and turns their reports into actions, feedback
+/// and ownership decisions. Live and replay drive the same engine; only the ends differ.
+///
+/// Time comes in with the events. Timers (long press, the decision timeout) sit in the
+/// engine's `TimerQueue`; the driver asks for `nextDeadline` and calls `advance(to:)`.
+public struct GestureEngine: Sendable {
+    public private(set) var configuration: BindingSet
+    public var screen: ScreenSize
+    public private(set) var devices: [Int: InputDevice] = [:]
+    private var contacts: [ContactKey: ContactSession] = [:]
+    private var timers = TimerQueue<EngineTimer>()
+
+    public init(configuration: BindingSet, devices: [InputDevice] = [], screen: ScreenSize = .fallback) {
+        self.configuration = configuration
+        self.screen = screen
+        for device in devices { self.devices[device.id] = device }
+    }
+
+    /// The earliest time at which `advance(to:)` has something to do.
+    public var nextDeadline: Double? { timers.nextDeadline }
+
+    /// Contacts currently down, for tests and the touch view.
+    public var activeContacts: [ContactKey] { contacts.keys.sorted() }
+
+    // MARK: Devices and configuration
+
+    public mutating func addDevice(_ device: InputDevice) {
+        devices[device.id] = device
+    }
+
+    /// Forgets a device; its contacts are cancelled.
+    public mutating func removeDevice(_ id: Int, at time: Double, into outputs: inout [EngineOutput]) {
+        for key in contacts.keys.sorted() where key.device == id {
+            guard let position = lastPositions[key] else { continue }
+            handle(ContactEvent(time: time, device: id, contact: key.contact, phase: .cancel, position: position),
+                   into: &outputs)
+        }
+        devices[id] = nil
+    }
+
+    /// New bindings apply to contacts that begin from now on; contacts already down finish
+    /// with the bindings they began with.
+    public mutating func replaceConfiguration(_ configuration: BindingSet) {
+        self.configuration = configuration
+    }
+
+    // Where each contact was last seen, so a device removal can cancel it in place.
+    private var lastPositions: [ContactKey: Point] = [:]
+
+    // MARK: Input
+
+    /// Handles one event, first firing any timers due by its time.
+    public mutating func handle(_ event: ContactEvent, into outputs: inout [EngineOutput]) {
+        if let next = timers.nextDeadline, next <= event.time {
+            advance(to: event.time, into: &outputs)
+        }
+        guard let device = devices[event.device] else {
+            outputs.append(.bug("event for unknown device \(event.device)"))
+            return
+        }
+        let key = ContactKey(device: event.device, contact: event.contact)
+        let sample = ContactSample(time: event.time, position: event.position,
+                                   force: event.pressure.flatMap { device.pressure?.normalize($0) })
+        switch event.phase {
+        case .hover:
+            return
+        case .begin:
+            if contacts[key] != nil {
+                outputs.append(.bug("contact \(key.contact) of device \(key.device) began twice; cancelling the first"))
+                feed(.cancel(sample), to: key, into: &outputs)
+                finish(key, at: event.time, into: &outputs)
+            }
+            begin(key, device: device, sample: sample, into: &outputs)
+        case .move:
+            guard contacts[key] != nil else {
+                outputs.append(.bug("move for contact \(key.contact) of device \(key.device), which is not down"))
+                return
+            }
+            lastPositions[key] = event.position
+            feed(.move(sample), to: key, into: &outputs)
+        case .end, .cancel:
+            guard contacts[key] != nil else {
+                outputs.append(.bug("\(event.phase.rawValue) for contact \(key.contact) of device \(key.device), which is not down"))
+                return
+            }
+            feed(event.phase == .end ? .up(sample) : .cancel(sample), to: key, into: &outputs)
+            finish(key, at: event.time, into: &outputs)
+        }
+    }
+
+    /// Convenience for callers that want the outputs of one event.
+    public mutating func handle(_ event: ContactEvent) -> [EngineOutput] {
+        var outputs: [EngineOutput] = []
+        handle(event, into: &outputs)
+        return outputs
+    }
+
+    /// Fires every timer due at or before `time`, in deadline order.
+    public mutating func advance(to time: Double, into outputs: inout [EngineOutput]) {
+        while let (deadline, timer) = timers.popDue(at: time) {
+            switch timer {
+            case .recognizer(let key, let slot):
+                feed(.timeout(at: deadline), to: key, onlySlot: slot, into: &outputs)
+            case .decision(let key):
+                decisionTimedOut(key, at: deadline, into: &outputs)
+            }
+        }
+    }
+
+    public mutating func advance(to time: Double) -> [EngineOutput] {
+        var outputs: [EngineOutput] = []
+        advance(to: time, into: &outputs)
+        return outputs
+    }
+
+    // MARK: Contacts
+
+    private mutating func begin(_ key: ContactKey, device: InputDevice, sample: ContactSample,
+                                into outputs: inout [EngineOutput]) {
+        let slots = configuration.bindings.filter { $0.listens(to: device) }.map {
+            RecognizerSlot(binding: $0, screen: screen)
+        }
+        var session = ContactSession(key: key, device: device, slots: slots)
+        if !session.hasActiveOwner {
+            session.decided = true
+            outputs.append(.decision(.release(key, reason: .unbound, time: sample.time)))
+        } else {
+            timers.set(.decision(key), deadline: sample.time + configuration.decisionTimeout)
+        }
+        contacts[key] = session
+        lastPositions[key] = sample.position
+        feed(.down(sample), to: key, into: &outputs)
+    }
+
+    private mutating func finish(_ key: ContactKey, at time: Double, into outputs: inout [EngineOutput]) {
+        if let session = contacts[key] {
+            if !session.decided {
+                outputs.append(.decision(.release(key, reason: .ended, time: time)))
+            }
+            if session.slots.contains(where: { $0.shownProgress != nil }) {
+                outputs.append(.feedback(.progressEnded(key)))
+            }
+        }
+        contacts[key] = nil
+        lastPositions[key] = nil
+        timers.removeAll { $0.contact == key }
+    }
+
+    private mutating func decisionTimedOut(_ key: ContactKey, at time: Double, into outputs: inout [EngineOutput]) {
+        guard var session = contacts[key], !session.decided else { return }
+        // Gestures that wait on their own timer (a long press) keep the contact until it runs out.
+        for index in session.slots.indices where session.slots[index].active && session.slots[index].owns
+            && session.slots[index].recognizer.deadline == nil {
+            drop(&session.slots[index], key: key, slotIndex: index, at: time, position: lastPositions[key], into: &outputs)
+        }
+        if !session.hasActiveOwner {
+            session.decided = true
+            outputs.append(.decision(.release(key, reason: .timeout, time: time)))
+        }
+        contacts[key] = session
+    }
+
+    /// Takes an owning recognizer out of the running: it reports `failed`.
+    private mutating func drop(_ slot: inout RecognizerSlot, key: ContactKey, slotIndex: Int, at time: Double,
+                               position: Point?, into outputs: inout [EngineOutput]) {
+        slot.active = false
+        timers.set(.recognizer(key, slot: slotIndex), deadline: nil)
+        let report = GestureReport(state: .failed, time: time, position: position ?? Point(x: 0, y: 0))
+        outputs.append(.gesture(GestureEvent(gesture: slot.binding.name, recognizer: slot.binding.recognizer.kind,
+                                             device: key.device, contact: key.contact, report: report)))
+        if slot.shownProgress != nil {
+            slot.shownProgress = nil
+            outputs.append(.feedback(.progressEnded(key)))
+        }
+    }
+
+    private mutating func feed(_ input: RecognizerInput, to key: ContactKey, onlySlot: Int? = nil,
+                               into outputs: inout [EngineOutput]) {
+        guard var session = contacts[key] else { return }
+        let indices = onlySlot.map { $0..<($0 + 1) } ?? session.slots.indices
+        for index in indices where session.slots[index].active {
+            let step = session.slots[index].recognizer.handle(input)
+            if let bug = step.bug { outputs.append(.bug(bug)) }
+            timers.set(.recognizer(key, slot: index), deadline: session.slots[index].recognizer.deadline)
+            for report in step.reports {
+                guard session.slots[index].active else { break }
+                if session.slots[index].owns && report.state.isSuccess && !session.decided {
+                    claim(&session, winner: index, report: report, into: &outputs)
+                }
+                deliver(report, slot: &session.slots[index], key: key, into: &outputs)
+            }
+            showProgress(&session.slots[index], key: key, input: input, into: &outputs)
+        }
+        if !session.decided && !session.hasActiveOwner {
+            session.decided = true
+            timers.set(.decision(key), deadline: nil)
+            outputs.append(.decision(.release(key, reason: .failed, time: input.time)))
+        }
+        contacts[key] = session
+    }
+
+    /// The first owning gesture to begin wins the contact; every other owning one drops out.
+    private mutating func claim(_ session: inout ContactSession, winner: Int, report: GestureReport,
+                                into outputs: inout [EngineOutput]) {
+        session.decided = true
+        timers.set(.decision(session.key), deadline: nil)
+        outputs.append(.decision(.claim(session.key, gesture: session.slots[winner].binding.name, time: report.time)))
+        for index in session.slots.indices where index != winner && session.slots[index].active && session.slots[index].owns {
+            drop(&session.slots[index], key: session.key, slotIndex: index, at: report.time, position: report.position,
+                 into: &outputs)
+        }
+    }
+
+    /// Emits the report and the actions and feedback its binding attaches to it.
+    private func deliver(_ report: GestureReport, slot: inout RecognizerSlot, key: ContactKey,
+                         into outputs: inout [EngineOutput]) {
+        let binding = slot.binding
+        outputs.append(.gesture(GestureEvent(gesture: binding.name, recognizer: binding.recognizer.kind,
+                                             device: key.device, contact: key.contact, report: report)))
+        func fire(_ actions: [Action]) {
+            for action in actions {
+                outputs.append(.action(ActionEvent(time: report.time, gesture: binding.name, action: action,
+                                                   position: report.position)))
+            }
+        }
+        switch report.state {
+        case .began, .recognized:
+            slot.began = true
+            slot.lastForce = report.force
+            if binding.feedback.contains(.pulse) {
+                outputs.append(.feedback(.pulse(at: report.position, time: report.time)))
+            }
+            fire(binding.onStart)
+        case .changed:
+            if let crossing = report.crossing {
+                fire(crossing.direction == .up ? binding.onCrossUp : binding.onCrossDown)
+            }
+            if let steps = binding.steps, steps.step > 0 {
+                let delta: Double
+                if let knob = report.knob {
+                    delta = knob.rotation * 180 / .pi
+                } else if let force = report.force, let last = slot.lastForce {
+                    delta = force - last
+                } else {
+                    delta = 0
+                }
+                slot.carried += delta
+                while slot.carried >= steps.step {
+                    slot.carried -= steps.step
+                    fire(steps.increase)
+                }
+                while slot.carried <= -steps.step {
+                    slot.carried += steps.step
+                    fire(steps.decrease)
+                }
+            }
+            if let force = report.force { slot.lastForce = force }
+        case .ended, .cancelled:
+            if slot.began { fire(binding.onEnd) }
+        case .failed:
+            break
+        }
+        if report.state.isFinal {
+            slot.active = false
+        }
+    }
+
+    /// The `ring` feedback: how close the force is to the binding's threshold, until it begins.
+    private func showProgress(_ slot: inout RecognizerSlot, key: ContactKey, input: RecognizerInput,
+                              into outputs: inout [EngineOutput]) {
+        guard slot.binding.feedback.contains(.ring) else { return }
+        let threshold: Double
+        switch slot.binding.recognizer {
+        case .deepPress(let configuration): threshold = configuration.threshold
+        case .squeeze(let configuration): threshold = configuration.threshold
+        case .force, .pressureThresholds, .knob, .longPress: return
+        }
+        let sample: ContactSample
+        switch input {
+        case .down(let value), .move(let value): sample = value
+        case .up, .cancel, .timeout: return
+        }
+        guard slot.active, !slot.began, let force = sample.force, threshold > 0 else {
+            if slot.shownProgress != nil {
+                slot.shownProgress = nil
+                outputs.append(.feedback(.progressEnded(key)))
+            }
+            return
+        }
+        let fraction = Swift.min(1, force / threshold)
+        guard fraction != slot.shownProgress else { return }
+        slot.shownProgress = fraction
+        outputs.append(.feedback(.progress(key, at: sample.position, fraction: fraction)))
+    }
+}
+
+extension RecognizerInput {
+    var time: Double {
+        switch self {
+        case .down(let sample), .move(let sample), .up(let sample), .cancel(let sample): return sample.time
+        case .timeout(let time): return time
+        }
+    }
+}

@@ -1,0 +1,8 @@
+/// What kind of thing a person holds or touches. Bindings select devices by kind.
+public enum DeviceKind: String, Sendable, Hashable, CaseIterable {
+    case pen
+    case eraser
+    case touch
+    case mouse
+    case touchpad
+}

@@ -1,0 +1,85 @@
+/// A deep press: pressing harder than a threshold. Continuous, with hysteresis.
+///
+/// Begins when force reaches `threshold`, reports force changes while deep, and ends when
+/// the force falls below `release` (lower than the threshold, so a trembling hand near the
+/// threshold does not end and restart it) or the contact lifts. A contact that lifts
+/// without a deep press fails; one that travels farther than `slop` before it began is a
+/// drag, and the deep press is cancelled. One deep press per contact: pressing hard again
+/// after the release does not start a second one.
+public struct DeepPressRecognizer: GestureRecognizer {
+    public struct Configuration: Sendable, Hashable {
+        public var threshold: Double
+        public var release: Double
+        /// Pixels the contact may travel before the deep press starts.
+        public var slop: Double
+
+        public init(threshold: Double = 0.75, release: Double? = nil, slop: Double = 12) {
+            self.threshold = threshold
+            self.release = release ?? Swift.max(0, threshold - 0.15)
+            self.slop = slop
+        }
+    }
+
+    private enum State: Sendable {
+        case idle
+        case possible(origin: Point)
+        case deep(lastForce: Double)
+        case done
+    }
+
+    public let configuration: Configuration
+    private var state = State.idle
+
+    public init(_ configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    public var deadline: Double? { nil }
+
+    public mutating func handle(_ input: RecognizerInput) -> RecognizerStep {
+        switch (state, input) {
+        case (.idle, .down(let sample)):
+            state = .possible(origin: sample.position)
+            return beginIfDeep(sample)
+        case (.possible(let origin), .move(let sample)):
+            if sample.position.distance(to: origin) > configuration.slop {
+                state = .done
+                return .report(GestureReport(state: .cancelled, time: sample.time, position: sample.position,
+                                             force: sample.force))
+            }
+            return beginIfDeep(sample)
+        case (.possible, .up(let sample)), (.possible, .cancel(let sample)):
+            state = .done
+            return .report(GestureReport(state: .failed, time: sample.time, position: sample.position, force: sample.force))
+        case (.deep(let last), .move(let sample)):
+            let force = sample.force ?? 0
+            if force < configuration.release {
+                state = .done
+                return .report(GestureReport(state: .ended, time: sample.time, position: sample.position, force: force))
+            }
+            guard force != last else { return .nothing }
+            state = .deep(lastForce: force)
+            return .report(GestureReport(state: .changed, time: sample.time, position: sample.position, force: force))
+        case (.deep, .up(let sample)):
+            state = .done
+            return .report(GestureReport(state: .ended, time: sample.time, position: sample.position, force: sample.force ?? 0))
+        case (.deep, .cancel(let sample)):
+            state = .done
+            return .report(GestureReport(state: .cancelled, time: sample.time, position: sample.position, force: sample.force))
+        case (.done, .move), (.done, .up), (.done, .cancel):
+            return .nothing
+        case (.idle, .move), (.idle, .up), (.idle, .cancel):
+            return .impossible("deep-press: contact event before the contact went down")
+        case (.possible, .down), (.deep, .down), (.done, .down):
+            return .impossible("deep-press: a second down on the same contact")
+        case (_, .timeout):
+            return .impossible("deep-press: timeout without a deadline")
+        }
+    }
+
+    private mutating func beginIfDeep(_ sample: ContactSample) -> RecognizerStep {
+        guard let force = sample.force, force >= configuration.threshold else { return .nothing }
+        state = .deep(lastForce: force)
+        return .report(GestureReport(state: .began, time: sample.time, position: sample.position, force: force))
+    }
+}

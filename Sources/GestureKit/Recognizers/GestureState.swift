@@ -1,0 +1,105 @@
+/// The states a recognizer reports, as UIKit names them.
+///
+/// Continuous recognizers go `began → changed* → ended | cancelled`; discrete ones are
+/// `recognized` or `failed`. A continuous recognizer that gives up before it began also
+/// reports `failed` (or `cancelled` for a deep press that moved too far, as the config
+/// reference explains).
+public enum GestureState: String, Sendable, Hashable, CaseIterable {
+    case began
+    case changed
+    case ended
+    case cancelled
+    case recognized
+    case failed
+
+    /// A state after which the recognizer says nothing more about the contact.
+    public var isFinal: Bool {
+        switch self {
+        case .ended, .cancelled, .recognized, .failed: return true
+        case .began, .changed: return false
+        }
+    }
+
+    /// A state in which the gesture has been seen: it wins the contact.
+    public var isSuccess: Bool {
+        switch self {
+        case .began, .recognized: return true
+        case .changed, .ended, .cancelled, .failed: return false
+        }
+    }
+}
+
+/// Which way the force passed a threshold.
+public enum CrossingDirection: String, Sendable, Hashable {
+    case up
+    case down
+}
+
+/// One threshold reached or crossed: its index among the sorted thresholds, and the direction.
+public struct ThresholdCrossing: Sendable, Hashable {
+    public var index: Int
+    public var direction: CrossingDirection
+
+    public init(index: Int, direction: CrossingDirection) {
+        self.index = index
+        self.direction = direction
+    }
+}
+
+/// Rotation around a knob's center.
+public struct KnobReading: Sendable, Hashable {
+    /// Radians in [0, 2π), 0 at 3 o'clock, growing clockwise on screen.
+    public var angle: Double
+    /// Signed change since the previous report, in (-π, π], positive clockwise.
+    public var rotation: Double
+    /// Pixels from the center.
+    public var distance: Double
+
+    public init(angle: Double, rotation: Double, distance: Double) {
+        self.angle = angle
+        self.rotation = rotation
+        self.distance = distance
+    }
+}
+
+/// What a recognizer reports when it changes state or its value changes.
+public struct GestureReport: Sendable, Hashable {
+    public var state: GestureState
+    public var time: Double
+    public var position: Point
+    public var force: Double?
+    public var crossing: ThresholdCrossing?
+    public var knob: KnobReading?
+
+    public init(state: GestureState, time: Double, position: Point, force: Double? = nil,
+                crossing: ThresholdCrossing? = nil, knob: KnobReading? = nil) {
+        self.state = state
+        self.time = time
+        self.position = position
+        self.force = force
+        self.crossing = crossing
+        self.knob = knob
+    }
+}
+
+/// What one input did to a recognizer: the reports it made, and a bug note when the
+/// input made no sense in the recognizer's state (it is logged, never silently dropped).
+public struct RecognizerStep: Sendable, Hashable {
+    public var reports: [GestureReport]
+    public var bug: String?
+
+    public init(reports: [GestureReport] = [], bug: String? = nil) {
+        self.reports = reports
+        self.bug = bug
+    }
+
+    public static let nothing = RecognizerStep()
+
+    static func report(_ report: GestureReport) -> RecognizerStep {
+        RecognizerStep(reports: [report])
+    }
+
+    static func impossible(_ what: String) -> RecognizerStep {
+        RecognizerStep(bug: what)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// A one-finger knob: circling around a center turns it.
+///
+/// The contact must go down inside the ring between `innerRadius` and `outerRadius`, or the
+/// knob fails. While turning, samples that stray inside the inner radius (where the angle
+/// is unstable) or beyond the outer radius turn nothing, and the next sample back in the
+/// ring starts afresh, so leaving and re-entering never jumps the knob.
+public struct KnobRecognizer: GestureRecognizer {
+    public struct Configuration: Sendable, Hashable {
+        public var center: Point
+        public var innerRadius: Double
+        public var outerRadius: Double
+
+        public init(center: Point, innerRadius: Double = 0, outerRadius: Double = .infinity) {
+            self.center = center
+            self.innerRadius = innerRadius
+            self.outerRadius = outerRadius
+        }
+
+        public func contains(_ point: Point) -> Bool {
+            let distance = point.distance(to: center)
+            return distance >= innerRadius && distance <= outerRadius
+        }
+
+        /// Radians in [0, 2π), 0 at 3 o'clock, clockwise on screen (root y grows down).
+        public func angle(of point: Point) -> Double {
+            let raw = atan2(point.y - center.y, point.x - center.x)
+            return raw < 0 ? raw + 2 * .pi : raw
+        }
+    }
+
+    private enum State: Sendable {
+        case idle
+        /// Turning; `lastAngle` is nil while the contact is outside the ring.
+        case turning(lastAngle: Double?)
+        case done
+    }
+
+    public let configuration: Configuration
+    private var state = State.idle
+
+    public init(_ configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    public var deadline: Double? { nil }
+
+    /// Wraps an angle difference into (-π, π].
+    public static func wrap(_ delta: Double) -> Double {
+        var value = delta.truncatingRemainder(dividingBy: 2 * .pi)
+        if value <= -.pi { value += 2 * .pi }
+        if value > .pi { value -= 2 * .pi }
+        return value
+    }
+
+    public mutating func handle(_ input: RecognizerInput) -> RecognizerStep {
+        switch (state, input) {
+        case (.idle, .down(let sample)):
+            guard configuration.contains(sample.position) else {
+                state = .done
+                return .report(GestureReport(state: .failed, time: sample.time, position: sample.position, force: sample.force))
+            }
+            let angle = configuration.angle(of: sample.position)
+            state = .turning(lastAngle: angle)
+            return .report(report(.began, sample, angle: angle, rotation: 0))
+        case (.turning(let lastAngle), .move(let sample)):
+            guard configuration.contains(sample.position) else {
+                state = .turning(lastAngle: nil)
+                return .nothing
+            }
+            let angle = configuration.angle(of: sample.position)
+            state = .turning(lastAngle: angle)
+            guard let lastAngle else { return .nothing }
+            let rotation = Self.wrap(angle - lastAngle)
+            guard rotation != 0 else { return .nothing }
+            return .report(report(.changed, sample, angle: angle, rotation: rotation))
+        case (.turning, .up(let sample)):
+            state = .done
+            return .report(report(.ended, sample, angle: configuration.angle(of: sample.position), rotation: 0))
+        case (.turning, .cancel(let sample)):
+            state = .done
+            return .report(report(.cancelled, sample, angle: configuration.angle(of: sample.position), rotation: 0))
+        case (.done, .move), (.done, .up), (.done, .cancel):
+            return .nothing
+        case (.idle, .move), (.idle, .up), (.idle, .cancel):
+            return .impossible("knob: contact event before the contact went down")
+        case (.turning, .down), (.done, .down):
+            return .impossible("knob: a second down on the same contact")
+        case (_, .timeout):
+            return .impossible("knob: timeout without a deadline")
+        }
+    }
+
+    private func report(_ state: GestureState, _ sample: ContactSample, angle: Double, rotation: Double) -> GestureReport {
+        GestureReport(state: state, time: sample.time, position: sample.position, force: sample.force,
+                      knob: KnobReading(angle: angle, rotation: rotation,
+                                        distance: sample.position.distance(to: configuration.center)))
+    }
+}

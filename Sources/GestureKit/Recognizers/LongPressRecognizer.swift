@@ -1,0 +1,60 @@
+/// A long press: hold still for `duration` seconds. Discrete; for devices without pressure,
+/// where it stands in for a deep press. Recognized when the timer runs out; lifting or
+/// travelling past the slop first makes it fail.
+public struct LongPressRecognizer: GestureRecognizer {
+    public struct Configuration: Sendable, Hashable {
+        public var duration: Double
+        public var slop: Double
+
+        public init(duration: Double = 0.6, slop: Double = 12) {
+            self.duration = duration
+            self.slop = slop
+        }
+    }
+
+    private enum State: Sendable {
+        case idle
+        case holding(origin: Point, last: Point, deadline: Double)
+        case done
+    }
+
+    public let configuration: Configuration
+    private var state = State.idle
+
+    public init(_ configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    public var deadline: Double? {
+        if case .holding(_, _, let deadline) = state { return deadline }
+        return nil
+    }
+
+    public mutating func handle(_ input: RecognizerInput) -> RecognizerStep {
+        switch (state, input) {
+        case (.idle, .down(let sample)):
+            state = .holding(origin: sample.position, last: sample.position, deadline: sample.time + configuration.duration)
+            return .nothing
+        case (.holding(let origin, _, let deadline), .move(let sample)):
+            if sample.position.distance(to: origin) > configuration.slop {
+                state = .done
+                return .report(GestureReport(state: .failed, time: sample.time, position: sample.position, force: sample.force))
+            }
+            state = .holding(origin: origin, last: sample.position, deadline: deadline)
+            return .nothing
+        case (.holding, .up(let sample)), (.holding, .cancel(let sample)):
+            state = .done
+            return .report(GestureReport(state: .failed, time: sample.time, position: sample.position, force: sample.force))
+        case (.holding(_, let last, let deadline), .timeout(let now)):
+            guard now >= deadline else { return .impossible("long-press: timeout before its deadline") }
+            state = .done
+            return .report(GestureReport(state: .recognized, time: deadline, position: last))
+        case (.done, .move), (.done, .up), (.done, .cancel), (.done, .timeout):
+            return .nothing
+        case (.idle, .move), (.idle, .up), (.idle, .cancel), (.idle, .timeout):
+            return .impossible("long-press: contact event before the contact went down")
+        case (.holding, .down), (.done, .down):
+            return .impossible("long-press: a second down on the same contact")
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// The recognizers GestureBridge has, by the name a config uses.
+public enum RecognizerKind: String, Sendable, Hashable, CaseIterable {
+    case force
+    case deepPress = "deep-press"
+    case squeeze
+    case pressureThresholds = "pressure-thresholds"
+    case knob
+    case longPress = "long-press"
+
+    /// Recognizers that read force can only serve devices with a pressure axis.
+    public var needsPressure: Bool {
+        switch self {
+        case .force, .deepPress, .squeeze, .pressureThresholds: return true
+        case .knob, .longPress: return false
+        }
+    }
+
+    /// Whether a binding of this kind owns the contacts it recognizes unless told otherwise.
+    public var ownsContactByDefault: Bool {
+        switch self {
+        case .deepPress, .squeeze, .knob, .longPress: return true
+        case .force, .pressureThresholds: return false
+        }
+    }
+}
+
+/// A recognizer of one contact. Each contact gets a fresh copy of the binding's
+/// recognizer, so a value type's initial state is its reset.
+public protocol GestureRecognizer: Sendable {
+    /// A deadline (engine seconds) at which the recognizer wants a `.timeout`, if any.
+    var deadline: Double? { get }
+    /// Handles one input; the switch over (state, input) is exhaustive in each recognizer.
+    mutating func handle(_ input: RecognizerInput) -> RecognizerStep
+}

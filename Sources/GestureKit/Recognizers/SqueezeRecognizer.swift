@@ -1,0 +1,59 @@
+/// A squeeze: discrete, recognized once the force reaches its threshold; a contact that
+/// lifts (or travels past the slop) first fails.
+public struct SqueezeRecognizer: GestureRecognizer {
+    public struct Configuration: Sendable, Hashable {
+        public var threshold: Double
+        public var slop: Double
+
+        public init(threshold: Double = 0.5, slop: Double = 12) {
+            self.threshold = threshold
+            self.slop = slop
+        }
+    }
+
+    private enum State: Sendable {
+        case idle
+        case possible(origin: Point)
+        case done
+    }
+
+    public let configuration: Configuration
+    private var state = State.idle
+
+    public init(_ configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    public var deadline: Double? { nil }
+
+    public mutating func handle(_ input: RecognizerInput) -> RecognizerStep {
+        switch (state, input) {
+        case (.idle, .down(let sample)):
+            state = .possible(origin: sample.position)
+            return recognizeIfSqueezed(sample)
+        case (.possible(let origin), .move(let sample)):
+            if sample.position.distance(to: origin) > configuration.slop {
+                state = .done
+                return .report(GestureReport(state: .failed, time: sample.time, position: sample.position, force: sample.force))
+            }
+            return recognizeIfSqueezed(sample)
+        case (.possible, .up(let sample)), (.possible, .cancel(let sample)):
+            state = .done
+            return .report(GestureReport(state: .failed, time: sample.time, position: sample.position, force: sample.force))
+        case (.done, .move), (.done, .up), (.done, .cancel):
+            return .nothing
+        case (.idle, .move), (.idle, .up), (.idle, .cancel):
+            return .impossible("squeeze: contact event before the contact went down")
+        case (.possible, .down), (.done, .down):
+            return .impossible("squeeze: a second down on the same contact")
+        case (_, .timeout):
+            return .impossible("squeeze: timeout without a deadline")
+        }
+    }
+
+    private mutating func recognizeIfSqueezed(_ sample: ContactSample) -> RecognizerStep {
+        guard let force = sample.force, force >= configuration.threshold else { return .nothing }
+        state = .done
+        return .report(GestureReport(state: .recognized, time: sample.time, position: sample.position, force: force))
+    }
+}

@@ -1,0 +1,3 @@
+import GestureKit
+import CX11
+

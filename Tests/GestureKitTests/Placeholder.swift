@@ -1,0 +1,3 @@
+import Testing
+@testable import GestureKit
+@Test func placeholder() { #expect(Bool(true)) }
