@@ -36,9 +36,24 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // A real headless Xorg with virtual pen and touchscreen, and a window that records
+        // what an application receives: support for the end-to-end tests.
+        .target(
+            name: "XorgTestSupport",
+            dependencies: ["CX11"],
+            path: "Tests/XorgTestSupport"
+        ),
         .testTarget(
             name: "GestureKitTests",
             dependencies: ["GestureKit"]
+        ),
+        .testTarget(
+            name: "XorgTestSupportTests",
+            dependencies: ["XorgTestSupport", "CX11"]
+        ),
+        .testTarget(
+            name: "X11BridgeTests",
+            dependencies: ["X11Bridge", "GestureKit", "XorgTestSupport", "CX11"]
         ),
     ],
     swiftLanguageModes: [.v6]
