@@ -1,0 +1,58 @@
+/// Builds one JSON object as a single line, keys in the order they are added, so the replay
+/// output reads in the same order as the trace-format contract shows it.
+public struct JSONLine: Sendable {
+    private var text = "{"
+    private var empty = true
+
+    public init() {}
+
+    public mutating func add(_ key: String, _ value: String) {
+        addRaw(key, JSONLine.quoted(value))
+    }
+
+    public mutating func add(_ key: String, _ value: Int) {
+        addRaw(key, String(value))
+    }
+
+    public mutating func add(_ key: String, _ value: Double) {
+        addRaw(key, JSONLine.number(value))
+    }
+
+    public mutating func add(_ key: String, _ values: [String]) {
+        addRaw(key, "[" + values.map(JSONLine.quoted).joined(separator: ",") + "]")
+    }
+
+    public mutating func addRaw(_ key: String, _ json: String) {
+        if !empty { text += "," }
+        empty = false
+        text += JSONLine.quoted(key) + ":" + json
+    }
+
+    public var string: String { text + "}" }
+
+    /// Numbers rounded to microseconds (or millionths): enough for times, pixels and force,
+    /// and free of binary noise such as 0.30000000000000004.
+    public static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        let rounded = (value * 1_000_000).rounded() / 1_000_000
+        return (rounded == 0 ? 0 : rounded).formatted
+    }
+
+    public static func quoted(_ string: String) -> String {
+        var out = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let c where c.value < 0x20:
+                let hex = String(c.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

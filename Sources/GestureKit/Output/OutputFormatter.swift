@@ -1,0 +1,131 @@
+/// Turns engine outputs into the lines `replay` and `run` print: the trace-format contract's
+/// JSON objects with `--json`, readable columns otherwise. Live and replay share it, so a
+/// recorded trace replays to the same lines the live bridge logged.
+public struct OutputFormatter: Sendable {
+    public enum Style: Sendable {
+        case json
+        case human
+    }
+
+    public var style: Style
+    /// Device kinds by id, for the human-readable lines.
+    public var deviceNames: [Int: String]
+
+    public init(style: Style, devices: [InputDevice] = []) {
+        self.style = style
+        self.deviceNames = Dictionary(devices.map { ($0.id, "\($0.kind.rawValue) \($0.id)") }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The line for a gesture or action; nil for outputs the contract does not print
+    /// (feedback, ownership decisions and bugs are logged separately).
+    public func line(for output: EngineOutput) -> String? {
+        switch output {
+        case .gesture(let event):
+            return style == .json ? Self.json(event) : human(event)
+        case .action(let event):
+            return style == .json ? Self.json(event) : Self.human(event)
+        case .feedback, .decision, .bug:
+            return nil
+        }
+    }
+
+    public static func json(_ event: GestureEvent) -> String {
+        let report = event.report
+        var line = JSONLine()
+        line.add("t", report.time)
+        line.add("gesture", event.gesture)
+        line.add("recognizer", event.recognizer.rawValue)
+        line.add("state", report.state.rawValue)
+        line.add("device", event.device)
+        line.add("contact", event.contact)
+        line.add("x", report.position.x)
+        line.add("y", report.position.y)
+        if let force = report.force { line.add("force", force) }
+        if let crossing = report.crossing {
+            line.add("threshold", crossing.index)
+            line.add("direction", crossing.direction.rawValue)
+        }
+        if let knob = report.knob {
+            line.add("angle", knob.angle)
+            line.add("rotation", knob.rotation)
+            line.add("distance", knob.distance)
+        }
+        return line.string
+    }
+
+    public static func json(_ event: ActionEvent) -> String {
+        var line = JSONLine()
+        line.add("t", event.time)
+        line.add("gesture", event.gesture)
+        line.add("action", event.action.name)
+        switch event.action {
+        case .click(let button), .press(let button), .release(let button):
+            line.add("button", button)
+        case .scroll(let direction, let steps):
+            line.add("direction", direction.rawValue)
+            line.add("steps", steps)
+        case .key(let combo):
+            line.add("keys", combo.description)
+        case .command(let argv):
+            line.add("argv", argv)
+        }
+        line.add("x", event.position.x)
+        line.add("y", event.position.y)
+        return line.string
+    }
+
+    private func human(_ event: GestureEvent) -> String {
+        let report = event.report
+        var text = "\(Self.time(report.time))  \(Self.pad(event.gesture, 18)) \(Self.pad(event.recognizer.rawValue, 19)) "
+        text += "\(Self.pad(report.state.rawValue, 10)) "
+        text += "\(deviceNames[event.device] ?? "device \(event.device)") #\(event.contact) at \(Self.point(report.position))"
+        if let force = report.force { text += "  force \(Self.fixed(force, 3))" }
+        if let crossing = report.crossing { text += "  threshold \(crossing.index) \(crossing.direction.rawValue)" }
+        if let knob = report.knob {
+            text += "  angle \(Self.fixed(knob.angle * 180 / .pi, 1))°  rotation \(Self.fixed(knob.rotation * 180 / .pi, 1))°"
+            text += "  distance \(Self.fixed(knob.distance, 1))"
+        }
+        return text
+    }
+
+    private static func human(_ event: ActionEvent) -> String {
+        "\(time(event.time))  \(pad(event.gesture, 18)) → \(event.action) at \(point(event.position))"
+    }
+
+    static func time(_ seconds: Double) -> String {
+        let text = fixed(seconds, 3)
+        return String(repeating: " ", count: max(0, 9 - text.count)) + text
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    static func point(_ point: Point) -> String {
+        "(\(fixed(point.x, 1).trimmedZeros), \(fixed(point.y, 1).trimmedZeros))"
+    }
+
+    /// `value` with exactly `digits` decimals, without Foundation's locale-dependent formatting.
+    static func fixed(_ value: Double, _ digits: Int) -> String {
+        guard value.isFinite else { return String(value) }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        let whole = Int(scaled / scale)
+        let fraction = Int(scaled - Double(whole) * scale)
+        let sign = value < 0 && scaled != 0 ? "-" : ""
+        guard digits > 0 else { return sign + String(whole) }
+        let fractionText = String(fraction)
+        return sign + String(whole) + "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+    }
+}
+
+extension String {
+    var trimmedZeros: String {
+        guard contains(".") else { return self }
+        var text = self
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+}
