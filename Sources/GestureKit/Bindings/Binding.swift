@@ -37,18 +37,22 @@ public struct KnobSettings: Sendable, Hashable {
     public var centerY: ScreenCoordinate
     public var innerRadius: Double
     public var outerRadius: Double
+    /// Degrees to turn before the knob begins (0: it begins when the contact goes down).
+    public var activation: Double
 
-    public init(centerX: ScreenCoordinate, centerY: ScreenCoordinate, innerRadius: Double, outerRadius: Double) {
+    public init(centerX: ScreenCoordinate, centerY: ScreenCoordinate, innerRadius: Double, outerRadius: Double,
+                activation: Double = 0) {
         self.centerX = centerX
         self.centerY = centerY
         self.innerRadius = innerRadius
         self.outerRadius = outerRadius
+        self.activation = activation
     }
 
     public func resolve(screen: ScreenSize) -> KnobRecognizer.Configuration {
         KnobRecognizer.Configuration(
             center: Point(x: centerX.resolve(extent: screen.width), y: centerY.resolve(extent: screen.height)),
-            innerRadius: innerRadius, outerRadius: outerRadius)
+            innerRadius: innerRadius, outerRadius: outerRadius, activation: activation * .pi / 180)
     }
 }
 

@@ -13,17 +13,21 @@ public struct ConfigIssue: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(line):\(column): \(message)" }
 }
 
-/// Everything wrong with a config file, each issue as `file:line:column: message`.
+/// Everything wrong with a config file, each issue as `file:line:column: error: message`.
 public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     public var file: String
     public var issues: [ConfigIssue]
+    /// Set when the file could not be read at all.
+    public var unreadable: String?
 
-    public init(file: String, issues: [ConfigIssue]) {
+    public init(file: String, issues: [ConfigIssue], unreadable: String? = nil) {
         self.file = file
         self.issues = issues
+        self.unreadable = unreadable
     }
 
     public var description: String {
-        issues.map { "\(file):\($0.line):\($0.column): error: \($0.message)" }.joined(separator: "\n")
+        if let unreadable { return "\(file): error: \(unreadable)" }
+        return issues.map { "\(file):\($0.line):\($0.column): error: \($0.message)" }.joined(separator: "\n")
     }
 }

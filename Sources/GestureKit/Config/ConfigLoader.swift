@@ -4,7 +4,12 @@ import Foundation
 public enum ConfigLoader {
     /// Parses config text; `file` names it in error messages.
     public static func parse(_ text: String, file: String) throws(ConfigError) -> BindingSet {
-        throw ConfigError(file: file, issues: [ConfigIssue(line: 1, column: 1, message: "config parsing is not available yet")])
+        var parser = ConfigParser()
+        let result = parser.parseDocument(text)
+        guard let result, parser.issues.isEmpty else {
+            throw ConfigError(file: file, issues: parser.issues.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+        }
+        return result
     }
 
     /// Reads and parses the file at `path`.
@@ -13,8 +18,28 @@ public enum ConfigLoader {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw ConfigError(file: path, issues: [ConfigIssue(line: 0, column: 0, message: "cannot read the file: \(error.localizedDescription)")])
+            throw ConfigError(file: path, issues: [], unreadable: "cannot read the config file: \(Self.reason(error))")
         }
         return try parse(text, file: path)
+    }
+
+    /// The bindings a user gets without a config file of their own.
+    public static var builtInDefault: BindingSet {
+        do {
+            return try parse(DefaultConfig.text, file: DefaultConfig.name)
+        } catch {
+            // The default is checked by a test on every build; reaching this is a packaging bug.
+            preconditionFailure("the built-in default config does not parse:\n\(error)")
+        }
+    }
+
+    static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
+           let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+            return String(cString: strerror(code.rawValue))
+        }
+        if nsError.domain == NSCocoaErrorDomain && nsError.code == NSFileReadNoSuchFileError { return "no such file" }
+        return nsError.localizedDescription
     }
 }

@@ -231,27 +231,19 @@ public struct GestureEngine: Sendable {
                 outputs.append(.feedback(.pulse(at: report.position, time: report.time)))
             }
             fire(binding.onStart)
+            // A knob that waited for its activation angle brings the turn so far.
+            if let knob = report.knob, let steps = binding.steps {
+                step(by: knob.rotation * 180 / .pi, steps, slot: &slot, fire: fire)
+            }
         case .changed:
             if let crossing = report.crossing {
                 fire(crossing.direction == .up ? binding.onCrossUp : binding.onCrossDown)
             }
-            if let steps = binding.steps, steps.step > 0 {
-                let delta: Double
+            if let steps = binding.steps {
                 if let knob = report.knob {
-                    delta = knob.rotation * 180 / .pi
+                    step(by: knob.rotation * 180 / .pi, steps, slot: &slot, fire: fire)
                 } else if let force = report.force, let last = slot.lastForce {
-                    delta = force - last
-                } else {
-                    delta = 0
-                }
-                slot.carried += delta
-                while slot.carried >= steps.step {
-                    slot.carried -= steps.step
-                    fire(steps.increase)
-                }
-                while slot.carried <= -steps.step {
-                    slot.carried += steps.step
-                    fire(steps.decrease)
+                    step(by: force - last, steps, slot: &slot, fire: fire)
                 }
             }
             if let force = report.force { slot.lastForce = force }
@@ -262,6 +254,20 @@ public struct GestureEngine: Sendable {
         }
         if report.state.isFinal {
             slot.active = false
+        }
+    }
+
+    /// Carries `delta` toward the next step; one action per whole step, direction by sign.
+    private func step(by delta: Double, _ steps: StepActions, slot: inout RecognizerSlot, fire: ([Action]) -> Void) {
+        guard steps.step > 0 else { return }
+        slot.carried += delta
+        while slot.carried >= steps.step {
+            slot.carried -= steps.step
+            fire(steps.increase)
+        }
+        while slot.carried <= -steps.step {
+            slot.carried += steps.step
+            fire(steps.decrease)
         }
     }
 

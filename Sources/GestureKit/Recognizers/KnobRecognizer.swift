@@ -3,7 +3,9 @@ import Foundation
 /// A one-finger knob: circling around a center turns it.
 ///
 /// The contact must go down inside the ring between `innerRadius` and `outerRadius`, or the
-/// knob fails. While turning, samples that stray inside the inner radius (where the angle
+/// knob fails. With an `activation` angle the knob begins only once the contact has turned
+/// that far (net, in one direction) inside the ring, so a tap or a straight drag across the
+/// ring is not taken for a knob; the rotation turned so far comes with `began`. While turning, samples that stray inside the inner radius (where the angle
 /// is unstable) or beyond the outer radius turn nothing, and the next sample back in the
 /// ring starts afresh, so leaving and re-entering never jumps the knob.
 public struct KnobRecognizer: GestureRecognizer {
@@ -11,11 +13,14 @@ public struct KnobRecognizer: GestureRecognizer {
         public var center: Point
         public var innerRadius: Double
         public var outerRadius: Double
+        /// Radians to turn before the knob begins.
+        public var activation: Double
 
-        public init(center: Point, innerRadius: Double = 0, outerRadius: Double = .infinity) {
+        public init(center: Point, innerRadius: Double = 0, outerRadius: Double = .infinity, activation: Double = 0) {
             self.center = center
             self.innerRadius = innerRadius
             self.outerRadius = outerRadius
+            self.activation = activation
         }
 
         public func contains(_ point: Point) -> Bool {
@@ -32,6 +37,8 @@ public struct KnobRecognizer: GestureRecognizer {
 
     private enum State: Sendable {
         case idle
+        /// Down in the ring, not yet turned `activation` radians; `lastAngle` as in `turning`.
+        case arming(lastAngle: Double?, turned: Double)
         /// Turning; `lastAngle` is nil while the contact is outside the ring.
         case turning(lastAngle: Double?)
         case done
@@ -62,8 +69,28 @@ public struct KnobRecognizer: GestureRecognizer {
                 return .report(GestureReport(state: .failed, time: sample.time, position: sample.position, force: sample.force))
             }
             let angle = configuration.angle(of: sample.position)
+            guard configuration.activation > 0 else {
+                state = .turning(lastAngle: angle)
+                return .report(report(.began, sample, angle: angle, rotation: 0))
+            }
+            state = .arming(lastAngle: angle, turned: 0)
+            return .nothing
+        case (.arming(let lastAngle, let turned), .move(let sample)):
+            guard configuration.contains(sample.position) else {
+                state = .arming(lastAngle: nil, turned: turned)
+                return .nothing
+            }
+            let angle = configuration.angle(of: sample.position)
+            let total = turned + (lastAngle.map { Self.wrap(angle - $0) } ?? 0)
+            guard abs(total) >= configuration.activation else {
+                state = .arming(lastAngle: angle, turned: total)
+                return .nothing
+            }
             state = .turning(lastAngle: angle)
-            return .report(report(.began, sample, angle: angle, rotation: 0))
+            return .report(report(.began, sample, angle: angle, rotation: total))
+        case (.arming, .up(let sample)), (.arming, .cancel(let sample)):
+            state = .done
+            return .report(GestureReport(state: .failed, time: sample.time, position: sample.position, force: sample.force))
         case (.turning(let lastAngle), .move(let sample)):
             guard configuration.contains(sample.position) else {
                 state = .turning(lastAngle: nil)
@@ -85,7 +112,7 @@ public struct KnobRecognizer: GestureRecognizer {
             return .nothing
         case (.idle, .move), (.idle, .up), (.idle, .cancel):
             return .impossible("knob: contact event before the contact went down")
-        case (.turning, .down), (.done, .down):
+        case (.arming, .down), (.turning, .down), (.done, .down):
             return .impossible("knob: a second down on the same contact")
         case (_, .timeout):
             return .impossible("knob: timeout without a deadline")

@@ -1,0 +1,399 @@
+import Yams
+
+/// Turns config YAML into bindings, collecting every problem with its line and column
+/// instead of stopping at the first, so one `check` run shows everything to fix.
+struct ConfigParser {
+    private(set) var issues: [ConfigIssue] = []
+
+    // MARK: Document
+
+    mutating func parseDocument(_ text: String) -> BindingSet? {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            issues.append(Self.issue(for: error))
+            return nil
+        } catch {
+            issues.append(ConfigIssue(line: 1, column: 1, message: "cannot read the YAML: \(error)"))
+            return nil
+        }
+        guard let root else {
+            issues.append(ConfigIssue(line: 1, column: 1, message: "the config is empty; it needs a `bindings:` list (see the config reference)"))
+            return nil
+        }
+        guard let mapping = mapping(root, "the config") else { return nil }
+        let topKeys = ["bindings", "decision-timeout"]
+        checkKeys(mapping, allowed: topKeys, context: "at the top level")
+        var decisionTimeout = BindingSet.defaultDecisionTimeout
+        if let node = mapping["decision-timeout"], let value = number(node, "decision-timeout", in: 0...5) {
+            decisionTimeout = value
+        }
+        guard let bindingsNode = mapping["bindings"] else {
+            issues.append(issue(at: root, "the config has no `bindings:` list"))
+            return nil
+        }
+        guard case .sequence(let sequence) = bindingsNode else {
+            issues.append(issue(at: bindingsNode, "`bindings` must be a list of bindings (each item starting with `- name:`)"))
+            return nil
+        }
+        var bindings: [Binding] = []
+        var names: Set<String> = []
+        for item in sequence {
+            guard let binding = parseBinding(item) else { continue }
+            if !names.insert(binding.name).inserted {
+                issues.append(issue(at: item["name"] ?? item, "a binding named `\(binding.name)` is already defined; names must be unique"))
+            }
+            bindings.append(binding)
+        }
+        return BindingSet(bindings: bindings, decisionTimeout: decisionTimeout)
+    }
+
+    // MARK: Bindings
+
+    private static let commonKeys = ["name", "gesture", "devices", "pressure", "owns-contact", "feedback", "action", "on-end"]
+    private static let gestureKeys: [RecognizerKind: [String]] = [
+        .force: ["maximum", "step", "up", "down"],
+        .deepPress: ["threshold", "release", "slop"],
+        .squeeze: ["threshold", "slop"],
+        .pressureThresholds: ["thresholds", "hysteresis", "up", "down"],
+        .knob: ["center", "inner-radius", "outer-radius", "activation", "step", "clockwise", "counterclockwise"],
+        .longPress: ["duration", "slop"],
+    ]
+
+    private mutating func parseBinding(_ node: Node) -> Binding? {
+        guard let map = mapping(node, "a binding") else { return nil }
+        let issueCount = issues.count
+        guard let nameNode = map["name"] else {
+            issues.append(issue(at: node, "this binding has no `name`; give it one (it names the gesture in logs and replay output)"))
+            return nil
+        }
+        guard let name = string(nameNode, "name"), !name.isEmpty else { return nil }
+        guard let gestureNode = map["gesture"] else {
+            issues.append(issue(at: node, "binding `\(name)` has no `gesture`; one of: \(Self.gestureList)"))
+            return nil
+        }
+        guard let gestureName = string(gestureNode, "gesture") else { return nil }
+        guard let kind = RecognizerKind(rawValue: gestureName) else {
+            issues.append(issue(at: gestureNode, "unknown gesture `\(gestureName)`"
+                + Suggestion.didYouMean(gestureName, among: RecognizerKind.allCases.map(\.rawValue))
+                + "; one of: \(Self.gestureList)"))
+            return nil
+        }
+        let ownKeys = Self.gestureKeys[kind] ?? []
+        checkKeys(map, allowed: Self.commonKeys + ownKeys, context: "for a \(kind.rawValue) binding", kind: kind)
+
+        let devices = map["devices"].map { parseDevices($0) } ?? []
+        var pressure = PressureRequirement.any
+        if let node = map["pressure"], let word = string(node, "pressure") {
+            if let value = PressureRequirement(rawValue: word) {
+                pressure = value
+                if value == .absent && kind.needsPressure {
+                    issues.append(issue(at: node, "a \(kind.rawValue) needs pressure, so `pressure: absent` would never match a device"))
+                }
+            } else {
+                issues.append(issue(at: node, "`pressure` must be one of any, required, absent, not `\(word)`"))
+            }
+        }
+        let owns = map["owns-contact"].flatMap { bool($0, "owns-contact") }
+        var feedback: Set<FeedbackStyle> = kind == .deepPress ? [.pulse] : []
+        if let node = map["feedback"] { feedback = parseFeedback(node) }
+        let onStart = map["action"].map { parseActions($0, "action") } ?? []
+        let onEnd = map["on-end"].map { parseActions($0, "on-end") } ?? []
+
+        var steps: StepActions?
+        var crossUp: [Action] = []
+        var crossDown: [Action] = []
+        let settings: RecognizerSettings
+        switch kind {
+        case .force:
+            let maximum = map["maximum"].flatMap { number($0, "maximum", in: 0.001...1) } ?? 1
+            settings = .force(ForceRecognizer.Configuration(maximum: maximum))
+            steps = parseSteps(map, increase: "up", decrease: "down", defaultStep: 0.1, range: 0.001...1)
+        case .deepPress:
+            let threshold = map["threshold"].flatMap { number($0, "threshold", in: 0.01...1) } ?? 0.75
+            let release = map["release"].flatMap { number($0, "release", in: 0...1) }
+            if let release, release >= threshold, let node = map["release"] {
+                issues.append(issue(at: node, "`release` (\(release.formatted)) must be below `threshold` (\(threshold.formatted)): the press ends when the force falls under it"))
+            }
+            let slop = map["slop"].flatMap { number($0, "slop", in: 0...10_000) } ?? 12
+            settings = .deepPress(DeepPressRecognizer.Configuration(threshold: threshold, release: release, slop: slop))
+        case .squeeze:
+            let threshold = map["threshold"].flatMap { number($0, "threshold", in: 0.01...1) } ?? 0.5
+            let slop = map["slop"].flatMap { number($0, "slop", in: 0...10_000) } ?? 12
+            settings = .squeeze(SqueezeRecognizer.Configuration(threshold: threshold, slop: slop))
+        case .pressureThresholds:
+            var thresholds: [Double] = []
+            if let node = map["thresholds"] {
+                if case .sequence(let items) = node {
+                    thresholds = items.compactMap { number($0, "each threshold", in: 0...1) }
+                } else {
+                    issues.append(issue(at: node, "`thresholds` must be a list of forces between 0 and 1, like [0.25, 0.5, 0.75]"))
+                }
+            }
+            let hysteresis = map["hysteresis"].flatMap { number($0, "hysteresis", in: 0...1) } ?? 0
+            settings = .pressureThresholds(PressureThresholdsRecognizer.Configuration(thresholds: thresholds, hysteresis: hysteresis))
+            crossUp = map["up"].map { parseActions($0, "up") } ?? []
+            crossDown = map["down"].map { parseActions($0, "down") } ?? []
+        case .knob:
+            var center = (ScreenCoordinate(-120), ScreenCoordinate(120))
+            if let node = map["center"] {
+                if let parsed = parseCenter(node) { center = parsed }
+            } else {
+                issues.append(issue(at: node, "a knob needs a `center: [x, y]` (pixels; negative counts from the right or bottom edge)"))
+            }
+            let inner = map["inner-radius"].flatMap { number($0, "inner-radius", in: 0...100_000) } ?? 0
+            let outer = map["outer-radius"].flatMap { number($0, "outer-radius", in: 1...100_000) } ?? 100
+            if inner >= outer {
+                issues.append(issue(at: map["inner-radius"] ?? map["outer-radius"] ?? node,
+                                    "`inner-radius` (\(inner.formatted)) must be smaller than `outer-radius` (\(outer.formatted))"))
+            }
+            let activation = map["activation"].flatMap { number($0, "activation", in: 0...360) } ?? 0
+            settings = .knob(KnobSettings(centerX: center.0, centerY: center.1, innerRadius: inner, outerRadius: outer,
+                                          activation: activation))
+            steps = parseSteps(map, increase: "clockwise", decrease: "counterclockwise", defaultStep: 15, range: 0.1...360)
+        case .longPress:
+            let duration = map["duration"].flatMap { number($0, "duration", in: 0.05...10) } ?? 0.6
+            let slop = map["slop"].flatMap { number($0, "slop", in: 0...10_000) } ?? 12
+            settings = .longPress(LongPressRecognizer.Configuration(duration: duration, slop: slop))
+        }
+        guard issues.count == issueCount else { return nil }
+        return Binding(name: name, recognizer: settings, devices: devices, pressure: pressure, ownsContact: owns,
+                       feedback: feedback, onStart: onStart, onEnd: onEnd, steps: steps,
+                       onCrossUp: crossUp, onCrossDown: crossDown)
+    }
+
+    private static var gestureList: String { RecognizerKind.allCases.map(\.rawValue).joined(separator: ", ") }
+
+    private mutating func parseSteps(_ map: Node.Mapping, increase: String, decrease: String, defaultStep: Double,
+                                     range: ClosedRange<Double>) -> StepActions? {
+        let up = map[increase].map { parseActions($0, increase) } ?? []
+        let down = map[decrease].map { parseActions($0, decrease) } ?? []
+        let step = map["step"].flatMap { number($0, "step", in: range) } ?? defaultStep
+        guard !up.isEmpty || !down.isEmpty else { return nil }
+        return StepActions(step: step, increase: up, decrease: down)
+    }
+
+    private mutating func parseCenter(_ node: Node) -> (ScreenCoordinate, ScreenCoordinate)? {
+        switch node {
+        case .sequence(let items) where items.count == 2:
+            guard let x = number(items[0], "center x", in: -100_000...100_000),
+                  let y = number(items[1], "center y", in: -100_000...100_000) else { return nil }
+            return (ScreenCoordinate(x), ScreenCoordinate(y))
+        case .mapping(let map):
+            checkKeys(map, allowed: ["x", "y"], context: "in `center`")
+            guard let xNode = map["x"], let yNode = map["y"] else {
+                issues.append(issue(at: node, "`center` needs both `x` and `y`"))
+                return nil
+            }
+            guard let x = number(xNode, "center x", in: -100_000...100_000),
+                  let y = number(yNode, "center y", in: -100_000...100_000) else { return nil }
+            return (ScreenCoordinate(x), ScreenCoordinate(y))
+        default:
+            issues.append(issue(at: node, "`center` must be [x, y] in pixels, like [-120, 120] (negative counts from the right or bottom edge)"))
+            return nil
+        }
+    }
+
+    // MARK: Devices and feedback
+
+    private mutating func parseDevices(_ node: Node) -> [DeviceSelector] {
+        let items: [Node]
+        if case .sequence(let sequence) = node { items = Array(sequence) } else { items = [node] }
+        var selectors: [DeviceSelector] = []
+        for item in items {
+            if case .mapping(let map) = item {
+                checkKeys(map, allowed: ["name"], context: "in a device")
+                if let nameNode = map["name"], let name = string(nameNode, "device name") {
+                    selectors.append(.named(name))
+                } else if map["name"] == nil {
+                    issues.append(issue(at: item, "a device given by name is written `{name: \"Wacom Intuos Pen stylus\"}`"))
+                }
+                continue
+            }
+            guard let word = string(item, "a device") else { continue }
+            if let kind = DeviceKind(rawValue: word) {
+                selectors.append(.kind(kind))
+            } else {
+                issues.append(issue(at: item, "unknown device kind `\(word)`"
+                    + Suggestion.didYouMean(word, among: DeviceKind.allCases.map(\.rawValue))
+                    + "; one of: \(DeviceKind.allCases.map(\.rawValue).joined(separator: ", ")), or {name: \"device name\"} (see `gesture-bridge devices`)"))
+            }
+        }
+        return selectors
+    }
+
+    private mutating func parseFeedback(_ node: Node) -> Set<FeedbackStyle> {
+        let items: [Node]
+        if case .sequence(let sequence) = node { items = Array(sequence) } else { items = [node] }
+        var styles: Set<FeedbackStyle> = []
+        for item in items {
+            guard let word = string(item, "feedback") else { continue }
+            if word == "none" { continue }
+            if let style = FeedbackStyle(rawValue: word) {
+                styles.insert(style)
+            } else {
+                issues.append(issue(at: item, "unknown feedback `\(word)`"
+                    + Suggestion.didYouMean(word, among: FeedbackStyle.allCases.map(\.rawValue) + ["none"])
+                    + "; one of: pulse, ring, none"))
+            }
+        }
+        return styles
+    }
+
+    // MARK: Actions
+
+    private static let actionKeys = ["click", "press", "release", "scroll", "steps", "key", "command"]
+    private static let buttonNames = ["left": 1, "middle": 2, "right": 3]
+
+    private mutating func parseActions(_ node: Node, _ key: String) -> [Action] {
+        if case .sequence(let items) = node {
+            return items.compactMap { parseAction($0, key) }
+        }
+        return parseAction(node, key).map { [$0] } ?? []
+    }
+
+    private mutating func parseAction(_ node: Node, _ key: String) -> Action? {
+        guard case .mapping(let map) = node else {
+            issues.append(issue(at: node, "`\(key)` must be an action such as {click: 3}, {key: ctrl+z}, {scroll: up}, {command: [notify-send, hi]}"))
+            return nil
+        }
+        checkKeys(map, allowed: Self.actionKeys, context: "in an action")
+        let verbs = ["click", "press", "release", "scroll", "key", "command"].filter { map[$0] != nil }
+        guard verbs.count == 1, let verb = verbs.first, let value = map[verb] else {
+            let found = verbs.isEmpty ? "none" : verbs.joined(separator: " and ")
+            issues.append(issue(at: node, "an action does exactly one of click, press, release, scroll, key, command (found \(found))"))
+            return nil
+        }
+        if map["steps"] != nil && verb != "scroll", let stepsNode = map["steps"] {
+            issues.append(issue(at: stepsNode, "`steps` goes with `scroll` only"))
+        }
+        switch verb {
+        case "click", "press", "release":
+            guard let button = parseButton(value) else { return nil }
+            return verb == "click" ? .click(button: button) : verb == "press" ? .press(button: button) : .release(button: button)
+        case "scroll":
+            guard let word = string(value, "scroll") else { return nil }
+            guard let direction = ScrollDirection(rawValue: word) else {
+                issues.append(issue(at: value, "`scroll` must be up, down, left or right, not `\(word)`"
+                    + Suggestion.didYouMean(word, among: ScrollDirection.allCases.map(\.rawValue))))
+                return nil
+            }
+            let steps = map["steps"].flatMap { integer($0, "steps", in: 1...100) } ?? 1
+            return .scroll(direction, steps: steps)
+        case "key":
+            guard let text = string(value, "key") else { return nil }
+            guard let combo = KeyCombo(parsing: text) else {
+                issues.append(issue(at: value, "`\(text)` is not a key combination; write keys joined by +, like ctrl+z or XF86AudioRaiseVolume"))
+                return nil
+            }
+            return .key(combo)
+        default:
+            guard case .sequence(let items) = value else {
+                issues.append(issue(at: value, "`command` is a list: the program and its arguments, run without a shell, like [notify-send, \"Deep press\"]"))
+                return nil
+            }
+            let argv = items.compactMap { string($0, "a command argument") }
+            guard argv.count == items.count else { return nil }
+            guard let program = argv.first, !program.isEmpty else {
+                issues.append(issue(at: value, "`command` needs at least the program to run"))
+                return nil
+            }
+            return .command(argv)
+        }
+    }
+
+    private mutating func parseButton(_ node: Node) -> Int? {
+        if let word = node.scalar?.string, let button = Self.buttonNames[word] { return button }
+        if let button = node.int, (1...32).contains(button) { return button }
+        issues.append(issue(at: node, "a button is 1 to 32, or left, middle, right; not `\(node.scalar?.string ?? "this")`"))
+        return nil
+    }
+
+    // MARK: Scalars
+
+    private mutating func mapping(_ node: Node, _ what: String) -> Node.Mapping? {
+        if case .mapping(let map) = node {
+            var seen: Set<String> = []
+            for (key, _) in map {
+                if let word = key.scalar?.string, !seen.insert(word).inserted {
+                    issues.append(issue(at: key, "`\(word)` is given twice"))
+                }
+            }
+            return map
+        }
+        issues.append(issue(at: node, "\(what) must be a mapping of `key: value` lines"))
+        return nil
+    }
+
+    private mutating func checkKeys(_ map: Node.Mapping, allowed: [String], context: String, kind: RecognizerKind? = nil) {
+        for (key, _) in map {
+            guard let word = key.scalar?.string else {
+                issues.append(issue(at: key, "keys must be plain words"))
+                continue
+            }
+            guard !allowed.contains(word) else { continue }
+            var message = "unknown key `\(word)` \(context)" + Suggestion.didYouMean(word, among: allowed)
+            if let kind, let owner = Self.gestureKeys.first(where: { $0.value.contains(word) })?.key, owner != kind {
+                message = "`\(word)` does not apply to a \(kind.rawValue) binding (it belongs to \(owner.rawValue))"
+            }
+            message += "; valid keys: \(allowed.joined(separator: ", "))"
+            issues.append(issue(at: key, message))
+        }
+    }
+
+    private mutating func string(_ node: Node, _ what: String) -> String? {
+        guard let scalar = node.scalar else {
+            issues.append(issue(at: node, "`\(what)` must be a single word or quoted text"))
+            return nil
+        }
+        return scalar.string
+    }
+
+    private mutating func number(_ node: Node, _ what: String, in range: ClosedRange<Double>) -> Double? {
+        guard let scalar = node.scalar, let value = node.float ?? node.int.map(Double.init), !scalar.string.isEmpty else {
+            issues.append(issue(at: node, "`\(what)` must be a number, not `\(node.scalar?.string ?? "a list or mapping")`"))
+            return nil
+        }
+        guard value.isFinite, range.contains(value) else {
+            issues.append(issue(at: node, "`\(what)` must be between \(range.lowerBound.formatted) and \(range.upperBound.formatted), not \(scalar.string)"))
+            return nil
+        }
+        return value
+    }
+
+    private mutating func integer(_ node: Node, _ what: String, in range: ClosedRange<Int>) -> Int? {
+        guard let value = node.int else {
+            issues.append(issue(at: node, "`\(what)` must be a whole number, not `\(node.scalar?.string ?? "a list or mapping")`"))
+            return nil
+        }
+        guard range.contains(value) else {
+            issues.append(issue(at: node, "`\(what)` must be between \(range.lowerBound) and \(range.upperBound), not \(value)"))
+            return nil
+        }
+        return value
+    }
+
+    private mutating func bool(_ node: Node, _ what: String) -> Bool? {
+        guard let value = node.bool else {
+            issues.append(issue(at: node, "`\(what)` must be true or false, not `\(node.scalar?.string ?? "a list or mapping")`"))
+            return nil
+        }
+        return value
+    }
+
+    private func issue(at node: Node, _ message: String) -> ConfigIssue {
+        ConfigIssue(line: node.mark?.line ?? 1, column: node.mark?.column ?? 1, message: message)
+    }
+
+    private static func issue(for error: YamlError) -> ConfigIssue {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            return ConfigIssue(line: mark.line, column: mark.column, message: "YAML syntax: \(problem)")
+        case .reader(let problem, _, _, _):
+            return ConfigIssue(line: 1, column: 1, message: "cannot read the text: \(problem)")
+        default:
+            return ConfigIssue(line: 1, column: 1, message: "YAML error: \(error)")
+        }
+    }
+}
