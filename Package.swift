@@ -45,7 +45,8 @@ let package = Package(
         ),
         .testTarget(
             name: "GestureKitTests",
-            dependencies: ["GestureKit"]
+            dependencies: ["GestureKit"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "XorgTestSupportTests",

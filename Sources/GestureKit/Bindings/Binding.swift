@@ -133,7 +133,7 @@ public struct BindingSet: Sendable, Hashable {
     /// application regardless (seconds).
     public var decisionTimeout: Double
 
-    public static let defaultDecisionTimeout = 0.35
+    public static let defaultDecisionTimeout = 0.5
 
     public init(bindings: [Binding], decisionTimeout: Double = BindingSet.defaultDecisionTimeout) {
         self.bindings = bindings

@@ -12,7 +12,7 @@ public enum DefaultConfig {
 # How long (seconds) a pen or finger press may be held back from applications while the
 # bridge decides whether it is a gesture. A light tap or a drag is handed over sooner: on lift,
 # or as soon as it moves.
-decision-timeout: 0.35
+decision-timeout: 0.5
 
 bindings:
   # Press harder with the pen or on a pressure-sensing touchscreen: right-click there.

@@ -1,0 +1,61 @@
+/// What a person tuning thresholds wants to know about one device's pressure in a trace.
+public struct PressureStatistics: Sendable, Hashable {
+    public var device: InputDevice
+    /// Samples while a contact was down (begin and move events).
+    public var samples: Int
+    public var contacts: Int
+    /// Distinct raw pressure values seen while down.
+    public var distinctLevels: Int
+    public var minimum: Double?
+    public var maximum: Double?
+    /// Counts of normalized force in `bins` equal bins over 0...1 (force 1 falls in the last).
+    public var histogram: [Int]
+    /// The highest normalized force of each contact, in the order the contacts began.
+    public var contactPeaks: [Double]
+
+    public static let bins = 10
+
+    /// One entry per device of the trace, in header order.
+    public static func analyze(_ trace: Trace) -> [PressureStatistics] {
+        var stats = trace.header.devices.map {
+            PressureStatistics(device: $0, samples: 0, contacts: 0, distinctLevels: 0, minimum: nil, maximum: nil,
+                               histogram: Array(repeating: 0, count: bins), contactPeaks: [])
+        }
+        var index: [Int: Int] = [:]
+        for (position, device) in trace.header.devices.enumerated() { index[device.id] = position }
+        var levels: [Int: Set<Double>] = [:]
+        // Which slot of contactPeaks each open contact writes to.
+        var open: [ContactKey: Int] = [:]
+        for event in trace.events {
+            guard let slot = index[event.device] else { continue }
+            let key = ContactKey(device: event.device, contact: event.contact)
+            switch event.phase {
+            case .begin:
+                stats[slot].contacts += 1
+                open[key] = stats[slot].contactPeaks.count
+                stats[slot].contactPeaks.append(0)
+            case .move:
+                guard open[key] != nil else { continue }
+            case .end, .cancel:
+                open[key] = nil
+                continue
+            case .hover:
+                continue
+            }
+            stats[slot].samples += 1
+            guard let raw = event.pressure, let range = stats[slot].device.pressure else { continue }
+            levels[event.device, default: []].insert(raw)
+            stats[slot].minimum = Swift.min(stats[slot].minimum ?? raw, raw)
+            stats[slot].maximum = Swift.max(stats[slot].maximum ?? raw, raw)
+            let force = range.normalize(raw)
+            stats[slot].histogram[Swift.min(bins - 1, Int(force * Double(bins)))] += 1
+            if let peakSlot = open[key] {
+                stats[slot].contactPeaks[peakSlot] = Swift.max(stats[slot].contactPeaks[peakSlot], force)
+            }
+        }
+        for (position, device) in trace.header.devices.enumerated() {
+            stats[position].distinctLevels = levels[device.id]?.count ?? 0
+        }
+        return stats
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import Foundation
+import GestureKit
+
+/// Writes a message to standard error (ArgumentParser's own errors print usage, which is
+/// noise when the problem is a file's contents).
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Reads a config given with --config, or the built-in default; prints the errors and exits
+/// non-zero when it is broken.
+func loadConfiguration(path: String?) throws -> BindingSet {
+    guard let path else { return ConfigLoader.builtInDefault }
+    do {
+        return try ConfigLoader.load(path: path)
+    } catch {
+        printError(error.description)
+        throw ExitCode.failure
+    }
+}
+
+func loadTrace(path: String) throws -> Trace {
+    do {
+        return try TraceReader.load(path: path)
+    } catch {
+        printError(error.description)
+        throw ExitCode.failure
+    }
+}
