@@ -313,15 +313,7 @@ struct ConfigParser {
     // MARK: Scalars
 
     private mutating func mapping(_ node: Node, _ what: String) -> Node.Mapping? {
-        if case .mapping(let map) = node {
-            var seen: Set<String> = []
-            for (key, _) in map {
-                if let word = key.scalar?.string, !seen.insert(word).inserted {
-                    issues.append(issue(at: key, "`\(word)` is given twice"))
-                }
-            }
-            return map
-        }
+        if case .mapping(let map) = node { return map }
         issues.append(issue(at: node, "\(what) must be a mapping of `key: value` lines"))
         return nil
     }
@@ -390,6 +382,10 @@ struct ConfigParser {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
             return ConfigIssue(line: mark.line, column: mark.column, message: "YAML syntax: \(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let keys = duplicates.sorted().map { "`\($0)`" }.joined(separator: ", ")
+            return ConfigIssue(line: context.mark.line, column: context.mark.column,
+                               message: "\(keys) is given twice in the same mapping; keep one")
         case .reader(let problem, _, _, _):
             return ConfigIssue(line: 1, column: 1, message: "cannot read the text: \(problem)")
         default:

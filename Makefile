@@ -1,0 +1,29 @@
+# The two things a newcomer needs: `make run` and `make test`.
+SWIFT ?= swift
+CONFIG ?=
+
+.PHONY: run test build deps release clean
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+## Sets up, builds and runs the bridge in the current X session (the built-in default config,
+## or CONFIG=path/to/config.yaml).
+run: release
+	.build/release/gesture-bridge run $(if $(CONFIG),--config $(CONFIG),)
+
+## Sets up and runs every test: unit tests, and end-to-end tests on a real headless Xorg
+## (those need root; without it they are skipped, and GESTUREBRIDGE_REQUIRE_XORG=1 makes a
+## skip a failure).
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+clean:
+	rm -rf .build

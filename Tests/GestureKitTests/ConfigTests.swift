@@ -1,0 +1,199 @@
+import Foundation
+import Testing
+@testable import GestureKit
+
+@Suite("Config")
+struct ConfigTests {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The issues a config text produces, as `line:column: message`.
+    func problems(_ yaml: String) -> [ConfigIssue] {
+        do {
+            _ = try ConfigLoader.parse(yaml, file: "test.yaml")
+            return []
+        } catch {
+            return error.issues
+        }
+    }
+
+    func binding(_ body: String, gesture: String = "deep-press") -> String {
+        "bindings:\n  - name: test\n    gesture: \(gesture)\n" + body
+    }
+
+    @Test("config/default.yaml is the config compiled into the binary")
+    func defaultFileMatchesEmbeddedText() throws {
+        let file = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("config/default.yaml"), encoding: .utf8)
+        #expect(file == DefaultConfig.text + "\n", "copy config/default.yaml into Sources/GestureKit/Config/DefaultConfig.swift")
+    }
+
+    @Test("the default: deep press on pen and touch right-clicks with a pulse, a knob turns the volume, long press for touch without pressure")
+    func defaultConfigBindings() throws {
+        let config = ConfigLoader.builtInDefault
+        #expect(config.bindings.map(\.name) == ["right-click", "volume", "touch-right-click"])
+        let deepPress = config.bindings[0]
+        guard case .deepPress(let settings) = deepPress.recognizer else {
+            Issue.record("right-click is not a deep press")
+            return
+        }
+        #expect(settings.threshold == 0.7 && settings.release == 0.5)
+        #expect(deepPress.devices == [.kind(.pen), .kind(.touch)])
+        #expect(deepPress.onStart == [.click(button: 3)])
+        #expect(deepPress.feedback.contains(.pulse))
+        #expect(deepPress.ownsContact)
+
+        let knob = config.bindings[1]
+        #expect(knob.recognizer.kind == .knob)
+        #expect(knob.steps?.increase == [.key(KeyCombo(keys: ["XF86AudioRaiseVolume"]))])
+        #expect(knob.steps?.decrease == [.key(KeyCombo(keys: ["XF86AudioLowerVolume"]))])
+
+        let longPress = config.bindings[2]
+        #expect(longPress.pressure == .absent)
+        let mouse = InputDevice(id: 2, name: "mouse", kind: .mouse, pressure: nil)
+        #expect(!config.listens(to: mouse), "the default must leave mice alone")
+        let plainTouch = InputDevice(id: 3, name: "touch", kind: .touch, pressure: nil)
+        #expect(longPress.listens(to: plainTouch) && !deepPress.listens(to: plainTouch))
+    }
+
+    @Test("a misspelt key is named with its place and a suggestion")
+    func unknownKeySuggestion() {
+        let issues = problems(binding("    treshold: 0.8\n"))
+        #expect(issues.count == 1)
+        #expect(issues.first?.line == 4 && issues.first?.column == 5)
+        #expect(issues.first?.message.contains("did you mean `threshold`") == true)
+    }
+
+    @Test("a key of another gesture says whose it is")
+    func keyOfAnotherGesture() {
+        let issues = problems(binding("    inner-radius: 10\n"))
+        #expect(issues.first?.message.contains("does not apply to a deep-press binding (it belongs to knob)") == true)
+    }
+
+    @Test("wrong types, ranges and contradictions are each reported")
+    func valueErrors() {
+        #expect(problems(binding("    threshold: hard\n")).first?.message.contains("must be a number") == true)
+        let outside = problems(binding("    threshold: 1.5\n"))
+        #expect(outside.first?.message.contains("between 0.01 and 1") == true)
+        #expect(outside.first?.line == 4)
+        let release = problems(binding("    threshold: 0.6\n    release: 0.8\n"))
+        #expect(release.first?.message.contains("must be below `threshold`") == true)
+        #expect(release.first?.line == 5)
+        let ring = problems(binding("    center: [100, 100]\n    inner-radius: 80\n    outer-radius: 40\n", gesture: "knob"))
+        #expect(ring.first?.message.contains("must be smaller than `outer-radius`") == true)
+        #expect(problems(binding("    action: {click: 99}\n")).first?.message.contains("a button is 1 to 32") == true)
+        #expect(problems(binding("    action: {command: notify-send hi}\n")).first?.message.contains("`command` is a list") == true)
+        #expect(problems(binding("    action: {click: 1, key: a}\n")).first?.message.contains("exactly one of") == true)
+        #expect(problems(binding("    devices: [pens]\n")).first?.message.contains("did you mean `pen`") == true)
+    }
+
+    @Test("every problem in a file is reported at once, in order")
+    func allProblemsAtOnce() {
+        let yaml = """
+            decision-timout: 1
+            bindings:
+              - name: a
+                gesture: deep-pres
+              - name: b
+                gesture: knob
+                center: [10, 10]
+                step: -5
+            """
+        let issues = problems(yaml)
+        #expect(issues.map(\.line) == [1, 4, 8])
+        #expect(issues[0].message.contains("did you mean `decision-timeout`"))
+        #expect(issues[1].message.contains("did you mean `deep-press`"))
+    }
+
+    @Test("YAML syntax errors and empty files have a place and a message")
+    func syntaxAndEmpty() {
+        let syntax = problems("bindings:\n  - name: [unclosed\n")
+        #expect(syntax.count == 1 && syntax[0].message.hasPrefix("YAML syntax"))
+        #expect(syntax[0].line >= 2)
+        #expect(problems("").first?.message.contains("empty") == true)
+        #expect(problems("just a string").first?.message.contains("mapping") == true)
+        #expect(problems("bindings: 3").first?.message.contains("must be a list") == true)
+    }
+
+    @Test("duplicate names and duplicate keys are errors")
+    func duplicates() {
+        let names = problems("bindings:\n  - {name: a, gesture: squeeze}\n  - {name: a, gesture: squeeze}\n")
+        #expect(names.first?.message.contains("already defined") == true)
+        let keys = problems(binding("    threshold: 0.5\n    threshold: 0.6\n"))
+        #expect(keys.first?.message.contains("given twice") == true)
+    }
+
+    @Test("actions in every form")
+    func actionForms() throws {
+        let yaml = binding("""
+                action: [{click: right}, {press: 1}, {release: 1}, {scroll: down, steps: 3}, {key: ctrl+shift+z}, {command: [notify-send, "Deep press"]}]
+                on-end: {release: 1}
+
+            """)
+        let config = try ConfigLoader.parse(yaml, file: "t.yaml")
+        #expect(config.bindings[0].onStart == [
+            .click(button: 3), .press(button: 1), .release(button: 1), .scroll(.down, steps: 3),
+            .key(KeyCombo(keys: ["ctrl", "shift", "z"])), .command(["notify-send", "Deep press"]),
+        ])
+        #expect(config.bindings[0].onEnd == [.release(button: 1)])
+    }
+
+    @Test("a knob center may count from the right and bottom edges")
+    func edgeRelativeCenter() throws {
+        let config = try ConfigLoader.parse(binding("    center: [-150, 150]\n    outer-radius: 120\n", gesture: "knob"), file: "t")
+        guard case .knob(let knob) = config.bindings[0].recognizer else {
+            Issue.record("not a knob")
+            return
+        }
+        let resolved = knob.resolve(screen: ScreenSize(width: 1280, height: 800))
+        #expect(resolved.center == Point(x: 1130, y: 150))
+    }
+
+    @Test("a file that cannot be read says so")
+    func unreadableFile() {
+        do {
+            _ = try ConfigLoader.load(path: "/nonexistent/gesture-bridge.yaml")
+            Issue.record("loading a missing file succeeded")
+        } catch {
+            #expect(error.description.contains("cannot read the config file"))
+        }
+    }
+
+    @Test("mangled configs never crash the parser")
+    func mangledConfigsNeverCrash() {
+        var generator = SplitMix64(seed: 7)
+        let source = Array(DefaultConfig.text.utf8)
+        let alphabet = Array(":-[]{}\n \"'#&*!|>%@`0.9x".utf8)
+        for _ in 0..<300 {
+            var bytes = source
+            for _ in 0..<Int(generator.next() % 6 + 1) {
+                let index = Int(generator.next() % UInt64(bytes.count))
+                switch generator.next() % 3 {
+                case 0: bytes.remove(at: index)
+                case 1: bytes.insert(alphabet[Int(generator.next() % UInt64(alphabet.count))], at: index)
+                default: bytes[index] = alphabet[Int(generator.next() % UInt64(alphabet.count))]
+                }
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            do {
+                _ = try ConfigLoader.parse(text, file: "mangled.yaml")
+            } catch {
+                #expect(!error.issues.isEmpty)
+            }
+        }
+    }
+}
+
+/// A small deterministic random source, so a failing mangled input can be reproduced.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import GestureKit
+
+/// Expects two event sequences to be equal, naming the first difference when they are not.
+func expectSameLines(_ actual: [String], _ expected: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    for index in 0..<max(actual.count, expected.count) {
+        let got = index < actual.count ? actual[index] : "(nothing)"
+        let wanted = index < expected.count ? expected[index] : "(nothing)"
+        if got != wanted {
+            Issue.record("event \(index + 1) differs:\n  expected \(wanted)\n  got      \(got)", sourceLocation: sourceLocation)
+            return
+        }
+    }
+}
+
+@Suite("Replay")
+struct ReplayTests {
+    static let pen = #"{"trace":1,"screen":{"width":1280,"height":800},"devices":[{"id":6,"name":"test-pen","kind":"pen","pressure":{"min":0,"max":1000}}]}"#
+
+    func replay(_ events: String, config: BindingSet = ConfigLoader.builtInDefault) throws -> [String] {
+        let trace = try TraceReader.parse(Self.pen + "\n" + events, file: "t")
+        let formatter = OutputFormatter(style: .json)
+        return TraceReplay.run(trace, configuration: config).compactMap(formatter.line(for:))
+    }
+
+    @Test("a pen deep press replays to the contract's lines: began, a right-click, changed, ended")
+    func deepPressLines() throws {
+        let lines = try replay("""
+            {"t":0.000,"device":6,"contact":0,"phase":"begin","x":110,"y":100,"pressure":100}
+            {"t":0.050,"device":6,"contact":0,"phase":"move","x":111,"y":100,"pressure":780}
+            {"t":0.100,"device":6,"contact":0,"phase":"move","x":111,"y":100,"pressure":800}
+            {"t":0.150,"device":6,"contact":0,"phase":"end","x":111,"y":100,"pressure":0}
+            """)
+        expectSameLines(lines, [
+            #"{"t":0,"gesture":"volume","recognizer":"knob","state":"failed","device":6,"contact":0,"x":110,"y":100,"force":0.1}"#,
+            #"{"t":0.05,"gesture":"right-click","recognizer":"deep-press","state":"began","device":6,"contact":0,"x":111,"y":100,"force":0.78}"#,
+            #"{"t":0.05,"gesture":"right-click","action":"click","button":3,"x":111,"y":100}"#,
+            #"{"t":0.1,"gesture":"right-click","recognizer":"deep-press","state":"changed","device":6,"contact":0,"x":111,"y":100,"force":0.8}"#,
+            #"{"t":0.15,"gesture":"right-click","recognizer":"deep-press","state":"ended","device":6,"contact":0,"x":111,"y":100,"force":0}"#,
+        ])
+    }
+
+    @Test("a light tap replays to a failed deep press and no action")
+    func lightTap() throws {
+        let lines = try replay("""
+            {"t":0.000,"device":6,"contact":0,"phase":"begin","x":110,"y":100,"pressure":100}
+            {"t":0.080,"device":6,"contact":0,"phase":"end","x":110,"y":100,"pressure":0}
+            """)
+        expectSameLines(lines, [
+            #"{"t":0,"gesture":"volume","recognizer":"knob","state":"failed","device":6,"contact":0,"x":110,"y":100,"force":0.1}"#,
+            #"{"t":0.08,"gesture":"right-click","recognizer":"deep-press","state":"failed","device":6,"contact":0,"x":110,"y":100,"force":0}"#,
+        ])
+    }
+
+    @Test("knob and thresholds lines carry angle, rotation, distance, threshold and direction")
+    func knobAndThresholdLines() throws {
+        let config = try ConfigLoader.parse("""
+            bindings:
+              - {name: levels, gesture: pressure-thresholds, thresholds: [0.5, 0.25]}
+              - {name: dial, gesture: knob, center: [100, 100], inner-radius: 10, outer-radius: 100, step: 45, clockwise: {scroll: down}}
+            """, file: "t")
+        let lines = try replay("""
+            {"t":0,"device":6,"contact":0,"phase":"begin","x":150,"y":100,"pressure":0}
+            {"t":0.1,"device":6,"contact":0,"phase":"move","x":100,"y":150,"pressure":600}
+            {"t":0.2,"device":6,"contact":0,"phase":"end","x":100,"y":150,"pressure":0}
+            """, config: config)
+        expectSameLines(lines, [
+            #"{"t":0,"gesture":"levels","recognizer":"pressure-thresholds","state":"began","device":6,"contact":0,"x":150,"y":100,"force":0}"#,
+            #"{"t":0,"gesture":"dial","recognizer":"knob","state":"began","device":6,"contact":0,"x":150,"y":100,"force":0,"angle":0,"rotation":0,"distance":50}"#,
+            #"{"t":0.1,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0.6,"threshold":0,"direction":"up"}"#,
+            #"{"t":0.1,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0.6,"threshold":1,"direction":"up"}"#,
+            #"{"t":0.1,"gesture":"dial","recognizer":"knob","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0.6,"angle":1.570796,"rotation":1.570796,"distance":50}"#,
+            #"{"t":0.1,"gesture":"dial","action":"scroll","direction":"down","steps":1,"x":100,"y":150}"#,
+            #"{"t":0.1,"gesture":"dial","action":"scroll","direction":"down","steps":1,"x":100,"y":150}"#,
+            #"{"t":0.2,"gesture":"levels","recognizer":"pressure-thresholds","state":"ended","device":6,"contact":0,"x":100,"y":150,"force":0}"#,
+            #"{"t":0.2,"gesture":"dial","recognizer":"knob","state":"ended","device":6,"contact":0,"x":100,"y":150,"force":0,"angle":1.570796,"rotation":0,"distance":50}"#,
+        ])
+    }
+
+    @Test("key and command actions print their keys and argv")
+    func keyAndCommandLines() {
+        let key = ActionEvent(time: 1.234, gesture: "undo", action: .key(KeyCombo(keys: ["ctrl", "z"])), position: Point(x: 1, y: 2))
+        #expect(OutputFormatter.json(key) == #"{"t":1.234,"gesture":"undo","action":"key","keys":"ctrl+z","x":1,"y":2}"#)
+        let command = ActionEvent(time: 2, gesture: "say", action: .command(["notify-send", "a \"b\""]), position: Point(x: 0.5, y: 2))
+        #expect(OutputFormatter.json(command) == #"{"t":2,"gesture":"say","action":"command","argv":["notify-send","a \"b\""],"x":0.5,"y":2}"#)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import GestureKit
+
+@Suite("Trace format")
+struct TraceTests {
+    static let header = #"{"trace":1,"screen":{"width":1280,"height":800},"devices":[{"id":6,"name":"test-pen","kind":"pen","pressure":{"min":0,"max":1000}},{"id":7,"name":"test-touch","kind":"touch","pressure":{"min":0,"max":2047}},{"id":8,"name":"mouse","kind":"mouse","pressure":null}]}"#
+
+    func error(_ text: String) -> TraceError? {
+        do {
+            _ = try TraceReader.parse(text, file: "t.jsonl")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("the contract's example reads as written")
+    func readsContractExample() throws {
+        let text = Self.header + "\n" + """
+            {"t":0.000,"device":6,"contact":0,"phase":"begin","x":100,"y":100,"pressure":50}
+            {"t":0.008,"device":6,"contact":0,"phase":"move","x":110,"y":100,"pressure":300,"tilt":12}
+
+            {"t":0.016,"device":6,"contact":0,"phase":"end","x":110,"y":100,"pressure":0}
+            {"t":0.020,"device":8,"contact":0,"phase":"hover","x":5,"y":6}
+            """
+        let trace = try TraceReader.parse(text, file: "t.jsonl")
+        #expect(trace.header.screen == ScreenSize(width: 1280, height: 800))
+        #expect(trace.header.devices.map(\.kind) == [.pen, .touch, .mouse])
+        #expect(trace.header.devices[1].pressure == PressureRange(min: 0, max: 2047))
+        #expect(trace.header.devices[2].pressure == nil)
+        #expect(trace.events.count == 4)
+        #expect(trace.events[1] == ContactEvent(time: 0.008, device: 6, contact: 0, phase: .move,
+                                                 position: Point(x: 110, y: 100), pressure: 300))
+        #expect(trace.events[3].pressure == nil)
+    }
+
+    @Test("writing then reading gives the same trace")
+    func roundTrip() throws {
+        let original = try TraceReader.parse(Self.header + "\n" + """
+            {"t":0,"device":7,"contact":3,"phase":"begin","x":10.5,"y":20.25,"pressure":1023.5}
+            {"t":1.5,"device":7,"contact":3,"phase":"cancel","x":11,"y":21,"pressure":0}
+            """, file: "a")
+        let written = TraceWriter.text(original)
+        #expect(try TraceReader.parse(written, file: "b") == original)
+        #expect(written.hasPrefix(#"{"trace":1,"screen":{"width":1280,"height":800},"devices":[{"id":6,"name":"test-pen","kind":"pen","pressure":{"min":0,"max":1000}}"#))
+    }
+
+    @Test("malformed lines are errors naming their line")
+    func malformedLines() {
+        #expect(error("")?.message.contains("empty") == true)
+        #expect(error(#"{"t":0,"device":6}"#)?.message.contains("first line must be the header") == true)
+        #expect(error(#"{"trace":2,"devices":[]}"#)?.message.contains("version 2") == true)
+        #expect(error(Self.header + "\nnot json")?.line == 2)
+        let backwards = error(Self.header + "\n" + #"{"t":1,"device":6,"contact":0,"phase":"begin","x":1,"y":1,"pressure":1}"#
+            + "\n" + #"{"t":0.5,"device":6,"contact":0,"phase":"end","x":1,"y":1,"pressure":0}"#)
+        #expect(backwards?.line == 3 && backwards?.message.contains("back in time") == true)
+        let unknownDevice = error(Self.header + "\n" + #"{"t":0,"device":9,"contact":0,"phase":"begin","x":1,"y":1}"#)
+        #expect(unknownDevice?.message.contains("device 9 is not in the header") == true)
+        #expect(error(Self.header + "\n" + #"{"t":0,"device":6,"contact":0,"phase":"press","x":1,"y":1}"#)?.message.contains("unknown phase") == true)
+        #expect(error(Self.header + "\n" + #"{"t":0,"device":6,"contact":0,"phase":"move","x":"1","y":1}"#)?.message.contains("`x` must be a number") == true)
+        #expect(error(Self.header + "\n" + #"{"t":0,"device":6,"contact":0,"phase":"move","x":true,"y":1}"#)?.message.contains("`x` must be a number") == true)
+        #expect(error(#"{"trace":1,"devices":[{"id":1,"kind":"pen","pressure":{"min":5,"max":5}}]}"#)?.message.contains("greater than min") == true)
+        #expect(error(#"{"trace":1,"devices":[{"id":1,"kind":"stylus","pressure":null}]}"#)?.message.contains("unknown kind") == true)
+    }
+
+    @Test("a missing file is a clear error")
+    func missingFile() {
+        do {
+            _ = try TraceReader.load(path: "/nonexistent/trace.jsonl")
+            Issue.record("loaded a missing file")
+        } catch {
+            #expect(error.description.contains("cannot read the trace"))
+        }
+    }
+}
