@@ -48,6 +48,11 @@ let package = Package(
             dependencies: ["GestureKit"],
             exclude: ["Fixtures"]
         ),
+        // Runs the built `gesture-bridge` executable as a user would.
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["gesture-bridge"]
+        ),
         .testTarget(
             name: "XorgTestSupportTests",
             dependencies: ["XorgTestSupport", "CX11"]

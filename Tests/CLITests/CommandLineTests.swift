@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+/// The result of running `gesture-bridge` with some arguments.
+struct Run {
+    var status: Int32
+    var crashed: Bool
+    var stdout: String
+    var stderr: String
+}
+
+enum GestureBridgeExecutable {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The executable built next to the test bundle.
+    static var url: URL? {
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("gesture-bridge")
+        if FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
+        for candidate in [".build/debug/gesture-bridge", ".build/release/gesture-bridge"] {
+            let url = repositoryRoot.appendingPathComponent(candidate)
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return nil
+    }
+
+    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Run {
+        guard let url else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "gesture-bridge is not built; run `swift build` first"])
+        }
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.currentDirectoryURL = repositoryRoot
+        if let environment { process.environment = environment }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal,
+                   stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func temporaryFile(_ text: String, suffix: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-test-\(UUID().uuidString)\(suffix)")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+}
+
+@Suite("Command line")
+struct CommandLineTests {
+    static let fixture = "Tests/GestureKitTests/Fixtures/ios-3dtouch-force-60s.jsonl"
+
+    @Test("check accepts the built-in default and summarizes it")
+    func checkDefault() throws {
+        let run = try GestureBridgeExecutable.run(["check"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("OK, 3 bindings"))
+        #expect(run.stdout.contains("right-click: deep-press on pen, touch"))
+    }
+
+    @Test("check reports a broken config with file:line:column and exits 1")
+    func checkBroken() throws {
+        let path = try GestureBridgeExecutable.temporaryFile("""
+            bindings:
+              - name: press
+                gesture: deep-press
+                treshold: 2
+            """, suffix: ".yaml")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try GestureBridgeExecutable.run(["check", path])
+        #expect(run.status == 1 && !run.crashed)
+        #expect(run.stderr.contains("\(path):4:5: error: unknown key `treshold`"))
+        #expect(run.stderr.contains("did you mean `threshold`"))
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test("analyze prints the recording's contacts, levels and peaks")
+    func analyzeRecording() throws {
+        let run = try GestureBridgeExecutable.run(["analyze", Self.fixture])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("contacts         6"))
+        #expect(run.stdout.contains("distinct levels  396"))
+        #expect(run.stdout.contains("contact peaks    1.000 1.000 1.000 1.000 1.000 1.000"))
+    }
+
+    @Test("replay --json prints one contract object per line")
+    func replayJSON() throws {
+        let config = try GestureBridgeExecutable.temporaryFile("""
+            bindings:
+              - {name: deep, gesture: deep-press, threshold: 0.75, owns-contact: false, action: {click: right}}
+            """, suffix: ".yaml")
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let run = try GestureBridgeExecutable.run(["replay", Self.fixture, "--config", config, "--json"])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n")
+        let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.allSatisfy { $0 != nil })
+        #expect(objects.filter { $0?["action"] as? String == "click" }.count == 6)
+        #expect(lines.first?.hasPrefix(#"{"t":"#) == true)
+    }
+
+    @Test("bad input gets a clear error and a non-zero exit, never a crash", arguments: [
+        (["replay", "/nonexistent/trace.jsonl"], "cannot read the trace"),
+        (["replay"], "Missing expected argument"),
+        (["analyze", "README.md"], "README.md:1: error: not valid JSON"),
+        (["check", "/nonexistent/config.yaml"], "cannot read the config file"),
+        (["replay", fixture, "--config", "README.md"], "README.md:"),
+        (["frobnicate"], "Unexpected argument 'frobnicate'"),
+        (["replay", fixture, "--speed", "2"], "Unknown option '--speed'"),
+    ])
+    func badInput(arguments: [String], message: String) throws {
+        let run = try GestureBridgeExecutable.run(arguments)
+        #expect(run.status != 0)
+        #expect(!run.crashed)
+        #expect(run.stderr.contains(message), "stderr was: \(run.stderr)")
+    }
+
+    @Test("every command has help that teaches", arguments: ["run", "devices", "record", "replay", "analyze", "check"])
+    func help(command: String) throws {
+        let run = try GestureBridgeExecutable.run([command, "--help"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("USAGE: gesture-bridge \(command)"))
+        #expect(run.stdout.contains("OVERVIEW:"))
+    }
+}
