@@ -36,6 +36,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Engine throughput: `swift run -c release gesture-bench`.
+        .executableTarget(
+            name: "gesture-bench",
+            dependencies: ["GestureKit"],
+            path: "Benchmarks/GestureBench"
+        ),
         // A real headless Xorg with virtual pen and touchscreen, and a window that records
         // what an application receives: support for the end-to-end tests.
         .target(
