@@ -158,6 +158,57 @@ struct ConfigTests {
         }
     }
 
+    @Test("print-config's rendering parses back to the same bindings")
+    func renderRoundTrip() throws {
+        let custom = try ConfigLoader.parse("""
+            decision-timeout: 0.25
+            bindings:
+              - name: "draw \\"quietly\\""
+                gesture: pressure-thresholds
+                devices: [{name: "Wacom Intuos Pen stylus"}, eraser]
+                applications: {only: [gimp, krita]}
+                thresholds: [0.8, 0.2]
+                hysteresis: 0.05
+                up: [{scroll: up, steps: 2}, {command: [notify-send, "a b"]}]
+                down: {key: ctrl+z}
+              - {name: f, gesture: force, maximum: 0.5, step: 0.2, up: {press: 2}, on-end: {release: 2}, owns-contact: true}
+              - {name: s, gesture: squeeze, applications: {except: [mpv]}, feedback: [ring]}
+            """, file: "custom.yaml")
+        for config in [ConfigLoader.builtInDefault, custom] {
+            let text = ConfigRenderer.render(config)
+            #expect(try ConfigLoader.parse(text, file: "rendered.yaml") == config, "rendered:\n\(text)")
+        }
+    }
+
+    @Test("per-application bindings: only in the named applications, or everywhere but them")
+    func applicationFilters() throws {
+        let config = try ConfigLoader.parse("""
+            bindings:
+              - {name: a, gesture: squeeze, applications: {only: [Gimp]}}
+              - {name: b, gesture: squeeze, applications: {except: [gimp]}}
+            """, file: "t")
+        let gimp = WindowClass(instance: "gimp-2.10", className: "Gimp")
+        let terminal = WindowClass(instance: "xterm", className: "XTerm")
+        #expect(config.bindings[0].applications.applies(to: gimp))
+        #expect(!config.bindings[0].applications.applies(to: terminal))
+        #expect(!config.bindings[0].applications.applies(to: nil))
+        #expect(!config.bindings[1].applications.applies(to: gimp))
+        #expect(config.bindings[1].applications.applies(to: terminal))
+        #expect(config.bindings[1].applications.applies(to: nil))
+        #expect(problems(binding("    applications: [gimp]\n")).first?.message.contains("{only: [gimp, krita]}") == true)
+    }
+
+    @Test("the config comes from --config, else the XDG config file, else the built-in default")
+    func configSource() {
+        let environment = ["XDG_CONFIG_HOME": "/home/ada/.cfg", "HOME": "/home/ada"]
+        #expect(ConfigSource.resolve(explicit: "x.yaml", environment: environment, fileExists: { _ in true }) == .file("x.yaml"))
+        #expect(ConfigSource.resolve(explicit: nil, environment: environment, fileExists: { _ in true })
+                == .file("/home/ada/.cfg/gesture-bridge/config.yaml"))
+        #expect(ConfigSource.resolve(explicit: nil, environment: ["HOME": "/home/ada"], fileExists: { _ in true })
+                == .file("/home/ada/.config/gesture-bridge/config.yaml"))
+        #expect(ConfigSource.resolve(explicit: nil, environment: environment, fileExists: { _ in false }) == .builtInDefault)
+    }
+
     @Test("mangled configs never crash the parser")
     func mangledConfigsNeverCrash() {
         var generator = SplitMix64(seed: 7)

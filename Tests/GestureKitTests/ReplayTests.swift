@@ -85,4 +85,25 @@ struct ReplayTests {
         let command = ActionEvent(time: 2, gesture: "say", action: .command(["notify-send", "a \"b\""]), position: Point(x: 0.5, y: 2))
         #expect(OutputFormatter.json(command) == #"{"t":2,"gesture":"say","action":"command","argv":["notify-send","a \"b\""],"x":0.5,"y":2}"#)
     }
+
+    @Test("a binding for one application acts only on contacts that begin over its windows")
+    func perApplicationBinding() throws {
+        let config = try ConfigLoader.parse("""
+            bindings:
+              - {name: paint-undo, gesture: deep-press, applications: {only: [krita]}, action: {key: ctrl+z}}
+              - {name: right-click, gesture: deep-press, applications: {except: [krita]}, action: {click: right}}
+            """, file: "t")
+        let pen = InputDevice(id: 6, name: "pen", kind: .pen, pressure: PressureRange(min: 0, max: 1000))
+        var engine = GestureEngine(configuration: config, devices: [pen])
+        func press(over window: WindowClass?, at time: Double) -> [Action] {
+            var outputs: [EngineOutput] = []
+            let at = Point(x: 10, y: 10)
+            engine.handle(ContactEvent(time: time, device: 6, contact: 0, phase: .begin, position: at, pressure: 900, window: window), into: &outputs)
+            engine.handle(ContactEvent(time: time + 0.1, device: 6, contact: 0, phase: .end, position: at, pressure: 0), into: &outputs)
+            return outputs.compactMap { if case .action(let event) = $0 { return event.action } else { return nil } }
+        }
+        #expect(press(over: WindowClass(instance: "krita", className: "krita"), at: 0) == [.key(KeyCombo(keys: ["ctrl", "z"]))])
+        #expect(press(over: WindowClass(instance: "xterm", className: "XTerm"), at: 1) == [.click(button: 3)])
+        #expect(press(over: nil, at: 2) == [.click(button: 3)])
+    }
 }

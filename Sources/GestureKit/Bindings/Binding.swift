@@ -86,6 +86,7 @@ public struct Binding: Sendable, Hashable {
     /// Empty means every device.
     public var devices: [DeviceSelector]
     public var pressure: PressureRequirement
+    public var applications: ApplicationFilter
     /// An owning binding competes for the contacts it recognizes: the first owning gesture
     /// to begin (or be recognized) wins the contact, ties going to the binding listed first,
     /// and the input is held back from applications until the contact is decided.
@@ -102,13 +103,14 @@ public struct Binding: Sendable, Hashable {
     public var onCrossDown: [Action]
 
     public init(name: String, recognizer: RecognizerSettings, devices: [DeviceSelector] = [],
-                pressure: PressureRequirement = .any, ownsContact: Bool? = nil, feedback: Set<FeedbackStyle> = [],
+                pressure: PressureRequirement = .any, applications: ApplicationFilter = .everywhere, ownsContact: Bool? = nil, feedback: Set<FeedbackStyle> = [],
                 onStart: [Action] = [], onEnd: [Action] = [], steps: StepActions? = nil,
                 onCrossUp: [Action] = [], onCrossDown: [Action] = []) {
         self.name = name
         self.recognizer = recognizer
         self.devices = devices
         self.pressure = pressure
+        self.applications = applications
         self.ownsContact = ownsContact ?? recognizer.kind.ownsContactByDefault
         self.feedback = feedback
         self.onStart = onStart

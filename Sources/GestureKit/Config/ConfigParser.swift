@@ -51,7 +51,8 @@ struct ConfigParser {
 
     // MARK: Bindings
 
-    private static let commonKeys = ["name", "gesture", "devices", "pressure", "owns-contact", "feedback", "action", "on-end"]
+    private static let commonKeys = ["name", "gesture", "devices", "pressure", "applications", "owns-contact", "feedback",
+                                      "action", "on-end"]
     private static let gestureKeys: [RecognizerKind: [String]] = [
         .force: ["maximum", "step", "up", "down"],
         .deepPress: ["threshold", "release", "slop"],
@@ -95,6 +96,7 @@ struct ConfigParser {
                 issues.append(issue(at: node, "`pressure` must be one of any, required, absent, not `\(word)`"))
             }
         }
+        let applications = map["applications"].map { parseApplications($0) } ?? .everywhere
         let owns = map["owns-contact"].flatMap { bool($0, "owns-contact") }
         var feedback: Set<FeedbackStyle> = kind == .deepPress ? [.pulse] : []
         if let node = map["feedback"] { feedback = parseFeedback(node) }
@@ -158,7 +160,8 @@ struct ConfigParser {
             settings = .longPress(LongPressRecognizer.Configuration(duration: duration, slop: slop))
         }
         guard issues.count == issueCount else { return nil }
-        return Binding(name: name, recognizer: settings, devices: devices, pressure: pressure, ownsContact: owns,
+        return Binding(name: name, recognizer: settings, devices: devices, pressure: pressure, applications: applications,
+                       ownsContact: owns,
                        feedback: feedback, onStart: onStart, onEnd: onEnd, steps: steps,
                        onCrossUp: crossUp, onCrossDown: crossDown)
     }
@@ -221,6 +224,24 @@ struct ConfigParser {
             }
         }
         return selectors
+    }
+
+    private mutating func parseApplications(_ node: Node) -> ApplicationFilter {
+        let example = "`applications` is {only: [gimp, krita]} or {except: [mpv]} (WM_CLASS names; `xprop WM_CLASS` shows a window's)"
+        guard case .mapping(let map) = node else {
+            issues.append(issue(at: node, example))
+            return .everywhere
+        }
+        checkKeys(map, allowed: ["only", "except"], context: "in `applications`")
+        let lists = ["only", "except"].compactMap { key in map[key].map { (key, $0) } }
+        guard lists.count == 1, let (key, listNode) = lists.first else {
+            issues.append(issue(at: node, example + "; give one of the two"))
+            return .everywhere
+        }
+        let items: [Node]
+        if case .sequence(let sequence) = listNode { items = Array(sequence) } else { items = [listNode] }
+        let names = items.compactMap { string($0, "an application name") }
+        return key == "only" ? .only(names) : .except(names)
     }
 
     private mutating func parseFeedback(_ node: Node) -> Set<FeedbackStyle> {

@@ -70,7 +70,7 @@ public struct GestureEngine: Sendable {
                 feed(.cancel(sample), to: key, into: &outputs)
                 finish(key, at: event.time, into: &outputs)
             }
-            begin(key, device: device, sample: sample, into: &outputs)
+            begin(key, device: device, window: event.window, sample: sample, into: &outputs)
         case .move:
             guard contacts[key] != nil else {
                 outputs.append(.bug("move for contact \(key.contact) of device \(key.device), which is not down"))
@@ -115,9 +115,9 @@ public struct GestureEngine: Sendable {
 
     // MARK: Contacts
 
-    private mutating func begin(_ key: ContactKey, device: InputDevice, sample: ContactSample,
+    private mutating func begin(_ key: ContactKey, device: InputDevice, window: WindowClass?, sample: ContactSample,
                                 into outputs: inout [EngineOutput]) {
-        let slots = configuration.bindings.filter { $0.listens(to: device) }.map {
+        let slots = configuration.bindings.filter { $0.listens(to: device) && $0.applications.applies(to: window) }.map {
             RecognizerSlot(binding: $0, screen: screen)
         }
         var session = ContactSession(key: key, device: device, slots: slots)

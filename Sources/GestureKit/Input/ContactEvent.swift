@@ -22,15 +22,33 @@ public struct ContactEvent: Sendable, Hashable {
     public var position: Point
     /// Raw pressure in device units, nil for a device without pressure.
     public var pressure: Double?
+    /// The application window under a contact as it begins, for per-application bindings;
+    /// nil when unknown (traces do not record it).
+    public var window: WindowClass?
 
-    public init(time: Double, device: Int, contact: Int, phase: ContactPhase, position: Point, pressure: Double? = nil) {
+    public init(time: Double, device: Int, contact: Int, phase: ContactPhase, position: Point, pressure: Double? = nil,
+                window: WindowClass? = nil) {
         self.time = time
         self.device = device
         self.contact = contact
         self.phase = phase
         self.position = position
         self.pressure = pressure
+        self.window = window
     }
+}
+
+/// An X window's WM_CLASS: the instance name and the class name (`"gimp"`, `"Gimp"`).
+public struct WindowClass: Sendable, Hashable, CustomStringConvertible {
+    public var instance: String
+    public var className: String
+
+    public init(instance: String, className: String) {
+        self.instance = instance
+        self.className = className
+    }
+
+    public var description: String { "\(instance).\(className)" }
 }
 
 /// Identifies one contact across its events.

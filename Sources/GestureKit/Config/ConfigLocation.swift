@@ -1,0 +1,39 @@
+import Foundation
+
+/// Where the bridge's config comes from: `--config`, else the user's file, else the built-in default.
+public enum ConfigSource: Sendable, Hashable, CustomStringConvertible {
+    case file(String)
+    case builtInDefault
+
+    /// `--config` when given; else `$XDG_CONFIG_HOME/gesture-bridge/config.yaml` (or
+    /// `~/.config/...`) when that file exists; else the built-in default.
+    public static func resolve(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+                               fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }) -> ConfigSource {
+        if let explicit { return .file(explicit) }
+        if let user = userConfigPath(environment: environment), fileExists(user) { return .file(user) }
+        return .builtInDefault
+    }
+
+    /// The per-user config file, following the XDG base directory rules.
+    public static func userConfigPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
+            return base + "/gesture-bridge/config.yaml"
+        }
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        return home + "/.config/gesture-bridge/config.yaml"
+    }
+
+    public func load() throws(ConfigError) -> BindingSet {
+        switch self {
+        case .file(let path): return try ConfigLoader.load(path: path)
+        case .builtInDefault: return ConfigLoader.builtInDefault
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .file(let path): return path
+        case .builtInDefault: return DefaultConfig.name
+        }
+    }
+}

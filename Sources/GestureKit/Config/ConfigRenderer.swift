@@ -1,0 +1,81 @@
+/// Writes bindings back as config YAML with every setting spelled out, defaults included:
+/// what `print-config` shows. Parsing the text gives the same bindings back.
+public enum ConfigRenderer {
+    public static func render(_ configuration: BindingSet) -> String {
+        var lines = ["decision-timeout: \(configuration.decisionTimeout.formatted)", "bindings:"]
+        for binding in configuration.bindings {
+            lines.append("  - name: \(quoted(binding.name))")
+            lines.append("    gesture: \(binding.recognizer.kind.rawValue)")
+            if !binding.devices.isEmpty {
+                lines.append("    devices: [\(binding.devices.map(device).joined(separator: ", "))]")
+            }
+            lines.append("    pressure: \(binding.pressure.rawValue)")
+            switch binding.applications {
+            case .everywhere: break
+            case .only(let names): lines.append("    applications: {only: [\(names.map(quoted).joined(separator: ", "))]}")
+            case .except(let names): lines.append("    applications: {except: [\(names.map(quoted).joined(separator: ", "))]}")
+            }
+            lines.append("    owns-contact: \(binding.ownsContact)")
+            let feedback = FeedbackStyle.allCases.filter(binding.feedback.contains).map(\.rawValue)
+            lines.append("    feedback: [\(feedback.isEmpty ? "none" : feedback.joined(separator: ", "))]")
+            lines += settings(binding.recognizer)
+            var stepKeys = ("up", "down")
+            if binding.recognizer.kind == .knob { stepKeys = ("clockwise", "counterclockwise") }
+            if let steps = binding.steps {
+                lines.append("    step: \(steps.step.formatted)")
+                if !steps.increase.isEmpty { lines.append("    \(stepKeys.0): \(actions(steps.increase))") }
+                if !steps.decrease.isEmpty { lines.append("    \(stepKeys.1): \(actions(steps.decrease))") }
+            }
+            if !binding.onCrossUp.isEmpty { lines.append("    up: \(actions(binding.onCrossUp))") }
+            if !binding.onCrossDown.isEmpty { lines.append("    down: \(actions(binding.onCrossDown))") }
+            if !binding.onStart.isEmpty { lines.append("    action: \(actions(binding.onStart))") }
+            if !binding.onEnd.isEmpty { lines.append("    on-end: \(actions(binding.onEnd))") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func settings(_ recognizer: RecognizerSettings) -> [String] {
+        switch recognizer {
+        case .force(let c):
+            return ["    maximum: \(c.maximum.formatted)"]
+        case .deepPress(let c):
+            return ["    threshold: \(c.threshold.formatted)", "    release: \(c.release.formatted)", "    slop: \(c.slop.formatted)"]
+        case .squeeze(let c):
+            return ["    threshold: \(c.threshold.formatted)", "    slop: \(c.slop.formatted)"]
+        case .pressureThresholds(let c):
+            return ["    thresholds: [\(c.thresholds.map(\.formatted).joined(separator: ", "))]",
+                    "    hysteresis: \(c.hysteresis.formatted)"]
+        case .knob(let c):
+            return ["    center: [\(c.centerX), \(c.centerY)]", "    inner-radius: \(c.innerRadius.formatted)",
+                    "    outer-radius: \(c.outerRadius.formatted)", "    activation: \(c.activation.formatted)"]
+        case .longPress(let c):
+            return ["    duration: \(c.duration.formatted)", "    slop: \(c.slop.formatted)"]
+        }
+    }
+
+    private static func device(_ selector: DeviceSelector) -> String {
+        switch selector {
+        case .kind(let kind): return kind.rawValue
+        case .named(let name): return "{name: \(quoted(name))}"
+        }
+    }
+
+    private static func actions(_ list: [Action]) -> String {
+        let rendered = list.map(action)
+        return rendered.count == 1 ? rendered[0] : "[" + rendered.joined(separator: ", ") + "]"
+    }
+
+    private static func action(_ action: Action) -> String {
+        switch action {
+        case .click(let button): return "{click: \(button)}"
+        case .press(let button): return "{press: \(button)}"
+        case .release(let button): return "{release: \(button)}"
+        case .scroll(let direction, let steps): return "{scroll: \(direction.rawValue), steps: \(steps)}"
+        case .key(let combo): return "{key: \(quoted(combo.description))}"
+        case .command(let argv): return "{command: [\(argv.map(quoted).joined(separator: ", "))]}"
+        }
+    }
+
+    /// A JSON string is a valid YAML double-quoted scalar.
+    private static func quoted(_ text: String) -> String { JSONLine.quoted(text) }
+}
