@@ -42,6 +42,9 @@ let package = Package(
             dependencies: ["GestureKit"],
             path: "Benchmarks/GestureBench"
         ),
+        // libFuzzer targets (scripts/fuzz); built plainly they replay corpus files.
+        .executableTarget(name: "fuzz-config", dependencies: ["GestureKit"], path: "Fuzz/ConfigFuzzer"),
+        .executableTarget(name: "fuzz-trace", dependencies: ["GestureKit"], path: "Fuzz/TraceFuzzer"),
         // A real headless Xorg with virtual pen and touchscreen, and a window that records
         // what an application receives: support for the end-to-end tests.
         .target(

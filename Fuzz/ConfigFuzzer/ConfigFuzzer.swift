@@ -1,0 +1,47 @@
+import Foundation
+import GestureKit
+
+// libFuzzer entry for the config parser: any bytes must give bindings or located errors,
+// never a crash. Built with `scripts/fuzz config`; without the fuzzer it replays files.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func configFuzzerTestOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+    guard let bytes else { return 0 }
+    checkConfig(Data(bytes: bytes, count: count))
+    return 0
+}
+
+func checkConfig(_ data: Data) {
+    let text = String(decoding: data, as: UTF8.self)
+    do {
+        let bindings = try ConfigLoader.parse(text, file: "fuzz.yaml")
+        // What parses must render and parse back to the same thing.
+        let again = try ConfigLoader.parse(ConfigRenderer.render(bindings), file: "rendered.yaml")
+        precondition(again == bindings, "rendering changed the config")
+    } catch {
+        precondition(!error.issues.isEmpty, "an error without a message")
+    }
+}
+
+#if FUZZING
+/// libFuzzer's driver, from the fuzzer runtime that `-sanitize=fuzzer` links.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(_ argc: UnsafeMutablePointer<Int32>,
+                     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+                     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
+#endif
+
+@main
+struct ConfigCorpusReplay {
+    static func main() throws {
+        #if FUZZING
+        var argc = CommandLine.argc
+        var argv = CommandLine.unsafeArgv
+        exit(runFuzzerDriver(&argc, &argv, configFuzzerTestOneInput))
+        #else
+        for path in CommandLine.arguments.dropFirst() {
+            checkConfig(try Data(contentsOf: URL(fileURLWithPath: path)))
+        }
+        #endif
+    }
+}

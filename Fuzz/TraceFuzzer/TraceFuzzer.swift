@@ -1,0 +1,46 @@
+import Foundation
+import GestureKit
+
+// libFuzzer entry for the trace reader and the engine behind replay: any bytes must give a
+// trace or an error naming a line, and any trace that reads must replay without a crash.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func traceFuzzerTestOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+    guard let bytes else { return 0 }
+    checkTrace(Data(bytes: bytes, count: count))
+    return 0
+}
+
+func checkTrace(_ data: Data) {
+    let text = String(decoding: data, as: UTF8.self)
+    do {
+        let trace = try TraceReader.parse(text, file: "fuzz.jsonl")
+        _ = TraceReplay.run(trace, configuration: ConfigLoader.builtInDefault)
+        _ = PressureStatistics.analyze(trace)
+    } catch {
+        precondition(!error.message.isEmpty, "an error without a message")
+    }
+}
+
+#if FUZZING
+/// libFuzzer's driver, from the fuzzer runtime that `-sanitize=fuzzer` links.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(_ argc: UnsafeMutablePointer<Int32>,
+                     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+                     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
+#endif
+
+@main
+struct TraceCorpusReplay {
+    static func main() throws {
+        #if FUZZING
+        var argc = CommandLine.argc
+        var argv = CommandLine.unsafeArgv
+        exit(runFuzzerDriver(&argc, &argv, traceFuzzerTestOneInput))
+        #else
+        for path in CommandLine.arguments.dropFirst() {
+            checkTrace(try Data(contentsOf: URL(fileURLWithPath: path)))
+        }
+        #endif
+    }
+}

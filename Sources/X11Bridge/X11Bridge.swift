@@ -1,3 +1,0 @@
-import GestureKit
-import CX11
-
