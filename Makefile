@@ -2,7 +2,7 @@
 SWIFT ?= swift
 CONFIG ?=
 
-.PHONY: run test build deps release clean
+.PHONY: run test build deps release install uninstall clean
 
 deps:
 	@scripts/install-deps
@@ -24,6 +24,15 @@ run: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+## Installs the binary, a systemd user unit, an autostart entry, the man page and shell
+## completions into PREFIX (default ~/.local); `make uninstall` removes them.
+PREFIX ?= $(HOME)/.local
+install: release
+	scripts/install --prefix $(PREFIX) --binary .build/release/gesture-bridge
+
+uninstall:
+	scripts/uninstall --prefix $(PREFIX)
 
 clean:
 	rm -rf .build

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@Suite("Install and uninstall", .serialized)
+struct InstallTests {
+    static func script(_ name: String, _ arguments: [String], home: String) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = GestureBridgeExecutable.repositoryRoot.appendingPathComponent("scripts/\(name)")
+        process.arguments = arguments
+        process.currentDirectoryURL = GestureBridgeExecutable.repositoryRoot
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home
+        environment["XDG_CONFIG_HOME"] = nil
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    static func temporaryDirectory() throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-install-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url.path
+    }
+
+    func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+    @Test("a home install puts everything in place, keeps the user's config, and uninstalls cleanly")
+    func homeInstall() throws {
+        let binary = try #require(GestureBridgeExecutable.url).path
+        let home = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+
+        let install = try Self.script("install", ["--binary", binary], home: home)
+        #expect(install.status == 0, "\(install.output)")
+        let installed = [
+            ".local/bin/gesture-bridge",
+            ".local/share/gesture-bridge/config.example.yaml",
+            ".config/systemd/user/gesture-bridge.service",
+            ".config/autostart/gesture-bridge.desktop",
+            ".local/share/man/man1/gesture-bridge.1",
+            ".local/share/bash-completion/completions/gesture-bridge",
+            ".local/share/zsh/site-functions/_gesture-bridge",
+            ".local/share/fish/vendor_completions.d/gesture-bridge.fish",
+            ".config/gesture-bridge/config.yaml",
+        ]
+        for file in installed {
+            #expect(exists("\(home)/\(file)"), "\(file) was not installed")
+        }
+        let unit = try String(contentsOfFile: "\(home)/.config/systemd/user/gesture-bridge.service", encoding: .utf8)
+        #expect(unit.contains("ExecStart=\(home)/.local/bin/gesture-bridge run"))
+        let manual = try String(contentsOfFile: "\(home)/.local/share/man/man1/gesture-bridge.1", encoding: .utf8)
+        #expect(manual.contains("replay") && manual.contains("print-config"))
+        let bash = try String(contentsOfFile: "\(home)/.local/share/bash-completion/completions/gesture-bridge", encoding: .utf8)
+        #expect(bash.contains("analyze") && bash.contains("--config"))
+        // The installed binary finds the installed config.
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "\(home)/.local/bin/gesture-bridge")
+        check.arguments = ["print-config"]
+        check.environment = ["HOME": home]
+        let pipe = Pipe()
+        check.standardOutput = pipe
+        try check.run()
+        let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        check.waitUntilExit()
+        #expect(printed.contains("from \(home)/.config/gesture-bridge/config.yaml"))
+
+        // An edited config survives a reinstall and the uninstall.
+        try "# mine\n".appending(String(contentsOfFile: "\(home)/.config/gesture-bridge/config.yaml", encoding: .utf8))
+            .write(toFile: "\(home)/.config/gesture-bridge/config.yaml", atomically: true, encoding: .utf8)
+        #expect(try Self.script("install", ["--binary", binary], home: home).status == 0)
+        let uninstall = try Self.script("uninstall", [], home: home)
+        #expect(uninstall.status == 0, "\(uninstall.output)")
+        for file in installed.dropLast() {
+            #expect(!exists("\(home)/\(file)"), "\(file) was left behind")
+        }
+        let config = try String(contentsOfFile: "\(home)/.config/gesture-bridge/config.yaml", encoding: .utf8)
+        #expect(config.hasPrefix("# mine"))
+    }
+
+    @Test("a prefix install uses system locations; uninstall of nothing says so")
+    func prefixInstall() throws {
+        let binary = try #require(GestureBridgeExecutable.url).path
+        let home = try Self.temporaryDirectory()
+        let prefix = try Self.temporaryDirectory()
+        defer {
+            try? FileManager.default.removeItem(atPath: home)
+            try? FileManager.default.removeItem(atPath: prefix)
+        }
+        #expect(try Self.script("install", ["--prefix", prefix, "--binary", binary], home: home).status == 0)
+        #expect(exists("\(prefix)/lib/systemd/user/gesture-bridge.service"))
+        #expect(exists("\(prefix)/etc/xdg/autostart/gesture-bridge.desktop"))
+        #expect(!exists("\(home)/.config/gesture-bridge/config.yaml"), "a system install must not write into a home")
+        #expect(try Self.script("uninstall", ["--prefix", prefix], home: home).status == 0)
+        #expect(!exists("\(prefix)/bin/gesture-bridge"))
+        let again = try Self.script("uninstall", ["--prefix", prefix], home: home)
+        #expect(again.status != 0 && again.output.contains("not installed"))
+        let bad = try Self.script("install", ["--frobnicate"], home: home)
+        #expect(bad.status == 2 && bad.output.contains("unknown option --frobnicate"))
+    }
+}
