@@ -1,0 +1,30 @@
+import GestureKit
+
+/// Carries out the actions bindings fire: real input through XTest, or a log line.
+///
+/// Performers live on the event loop's thread. Whatever a performer presses, it must be
+/// able to release on request: the bridge calls `releaseAll()` on exit, when a device goes
+/// away and after errors, so that no button or key stays held.
+public protocol ActionPerformer: AnyObject {
+    func perform(_ event: ActionEvent, now: Double) throws(ActionFailure)
+
+    /// Releases every button and key this performer holds down.
+    func releaseAll()
+
+    /// Whether anything is held down now.
+    var isHolding: Bool { get }
+
+    /// When deferred work is due (putting back a borrowed keycode), on the engine's clock.
+    var nextDeadline: Double? { get }
+
+    /// Does the deferred work due by `now`.
+    func tick(now: Double)
+
+    /// Descriptors the event loop waits on for the performer (launched commands exiting).
+    var descriptors: [Int32] { get }
+
+    func descriptorReady(_ descriptor: Int32)
+
+    /// Called once when the bridge stops: release, put back, and let go of resources.
+    func shutdown()
+}

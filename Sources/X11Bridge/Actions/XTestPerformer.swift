@@ -1,0 +1,113 @@
+import CX11
+import GestureKit
+
+/// Sends the bound actions as real input through XTest, and runs commands.
+///
+/// Button actions first move the pointer to where the gesture is, so the click lands on the
+/// window under the pen or finger; keys go to the focused window and commands need no place.
+/// Every press is recorded in `held` until its release, so `releaseAll()` can let go of
+/// anything, whatever stopped the gesture.
+public final class XTestPerformer: ActionPerformer {
+    private let connection: XConnection
+    private let keyboard: KeyboardMapping
+    private let launcher = CommandLauncher()
+    public private(set) var held = HeldInputs()
+
+    /// X core buttons go up to 255; button 0 means "any" and cannot be pressed.
+    static let buttons = 1...255
+
+    public init(connection: XConnection) {
+        self.connection = connection
+        self.keyboard = KeyboardMapping(connection: connection)
+    }
+
+    public func perform(_ event: ActionEvent, now: Double) throws(ActionFailure) {
+        defer { connection.flush() }
+        switch event.action {
+        case .click(let button):
+            try Self.check(button)
+            move(to: event.position)
+            send(.button(button), down: true)
+            send(.button(button), down: false)
+            held.release(.button(button))
+        case .press(let button):
+            try Self.check(button)
+            move(to: event.position)
+            if held.press(.button(button)) { send(.button(button), down: true) }
+        case .release(let button):
+            try Self.check(button)
+            move(to: event.position)
+            // A release for a button this bridge did not press would reach the application as
+            // a stray release; the person's own buttons are not the bridge's to let go.
+            if held.release(.button(button)) { send(.button(button), down: false) }
+        case .scroll(let direction, let steps):
+            move(to: event.position)
+            for _ in 0..<max(0, steps) {
+                send(.button(direction.button), down: true)
+                send(.button(direction.button), down: false)
+            }
+        case .key(let combo):
+            let chord = try keyboard.chord(for: combo, now: now)
+            for keycode in chord.keycodes where held.press(.keycode(keycode)) {
+                send(.keycode(keycode), down: true)
+            }
+            for keycode in chord.keycodes.reversed() where held.release(.keycode(keycode)) {
+                send(.keycode(keycode), down: false)
+            }
+        case .command(let argv):
+            try launcher.launch(argv, now: now)
+        }
+    }
+
+    private static func check(_ button: Int) throws(ActionFailure) {
+        guard buttons.contains(button) else {
+            throw ActionFailure("button \(button) does not exist; X buttons are 1 (left), 2 (middle), 3 (right), 4-7 (scrolling), 8 and 9 (back, forward)")
+        }
+    }
+
+    private func move(to point: Point) {
+        guard point.x.isFinite, point.y.isFinite else { return }
+        XTestFakeMotionEvent(connection.display, -1, Int32(point.x.rounded()), Int32(point.y.rounded()), 0)
+    }
+
+    private func send(_ input: HeldInputs.Input, down: Bool) {
+        switch input {
+        case .button(let button):
+            XTestFakeButtonEvent(connection.display, UInt32(button), down ? 1 : 0, 0)
+        case .keycode(let keycode):
+            XTestFakeKeyEvent(connection.display, UInt32(keycode), down ? 1 : 0, 0)
+        }
+    }
+
+    public var isHolding: Bool { !held.isEmpty }
+
+    public func releaseAll() {
+        let inputs = held.takeAllForRelease()
+        guard !inputs.isEmpty else { return }
+        for input in inputs { send(input, down: false) }
+        connection.flush()
+    }
+
+    public var nextDeadline: Double? {
+        [keyboard.nextDeadline, launcher.nextDeadline].compactMap { $0 }.min()
+    }
+
+    public func tick(now: Double) {
+        keyboard.restore(dueBy: now)
+        launcher.tick(now: now)
+        connection.flush()
+    }
+
+    public var descriptors: [Int32] { launcher.descriptors }
+
+    public func descriptorReady(_ descriptor: Int32) {
+        launcher.descriptorReady(descriptor)
+    }
+
+    public func shutdown() {
+        releaseAll()
+        keyboard.restoreAll()
+        launcher.shutdown()
+        connection.flush()
+    }
+}

@@ -1,0 +1,47 @@
+/// Why the bridge cannot start in this session, worded for the person who ran it.
+public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `variable` is what gave the Wayland session away (`WAYLAND_DISPLAY=wayland-0`).
+    case waylandSession(variable: String)
+    case noDisplay
+    case cannotOpenDisplay(String)
+    case xinputMissing(display: String)
+    case xinputTooOld(display: String, major: Int, minor: Int)
+    case xtestMissing(display: String)
+    /// The server refused to deliver the events the bridge needs.
+    case selectionFailed(String)
+
+    public var description: String {
+        switch self {
+        case .waylandSession(let variable):
+            return """
+                this is a Wayland session (\(variable)). GestureBridge is X11-only: under Wayland an \
+                X client can neither see other applications' input nor send input to them. Log out \
+                and choose an X11 session at the login screen (for example "GNOME on Xorg" or \
+                "Plasma (X11)"), then run it again. If the session really is X11, unset \
+                WAYLAND_DISPLAY and XDG_SESSION_TYPE.
+                """
+        case .noDisplay:
+            return """
+                DISPLAY is not set, so there is no X server to connect to. Run gesture-bridge from a \
+                terminal inside your X11 desktop session, or set DISPLAY (for example DISPLAY=:0).
+                """
+        case .cannotOpenDisplay(let name):
+            return """
+                cannot open the X display "\(name)". Check that the X server is running and that you \
+                may connect to it (XAUTHORITY, or `xhost` for another user).
+                """
+        case .xinputMissing(let display):
+            return "the X server on \(display) has no XInput extension; GestureBridge needs XInput 2.2 for pens and touch."
+        case .xinputTooOld(let display, let major, let minor):
+            return "the X server on \(display) has XInput \(major).\(minor); GestureBridge needs XInput 2.2 or newer (Xorg 1.12 and later have it)."
+        case .xtestMissing(let display):
+            return """
+                the X server on \(display) has no XTEST extension, so GestureBridge cannot send clicks or \
+                keys. Enable it in the server's config (Section "Extensions", Option "XTEST" "Enable"), \
+                or use --dry-run to only print the gestures.
+                """
+        case .selectionFailed(let detail):
+            return "the X server refused the input events GestureBridge listens to: \(detail)"
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import CX11
+import Synchronization
+
+/// Where Xlib's error callback leaves the errors it receives, per display.
+///
+/// Xlib's default handler prints the error and exits, which would leave any button the bridge
+/// pressed held down. The callback is a C function that cannot capture context, so the
+/// errors go into this process-wide log, keyed by the display's address.
+enum XErrorLog {
+    /// Enough to diagnose a burst without growing without bound when nobody collects.
+    static let capacity = 64
+
+    static let entries = Mutex<[UInt: [XProtocolError]]>([:])
+
+    static func install() {
+        _ = XSetErrorHandler(recordXError)
+    }
+
+    static func record(_ error: XProtocolError, display: UInt) {
+        entries.withLock { entries in
+            var list = entries[display] ?? []
+            if list.count < capacity { list.append(error) }
+            entries[display] = list
+        }
+    }
+
+    static func take(display: UInt) -> [XProtocolError] {
+        entries.withLock { entries in
+            entries.removeValue(forKey: display) ?? []
+        }
+    }
+}
+
+private func recordXError(_ display: OpaquePointer?, _ event: UnsafeMutablePointer<XErrorEvent>?) -> Int32 {
+    guard let display, let event else { return 0 }
+    let code = Int32(event.pointee.error_code)
+    var buffer = [CChar](repeating: 0, count: 160)
+    XGetErrorText(display, code, &buffer, Int32(buffer.count))
+    let text = buffer.withUnsafeBufferPointer { pointer in
+        pointer.baseAddress.map { String(cString: $0) } ?? "error \(code)"
+    }
+    let error = XProtocolError(errorCode: Int(code), requestCode: Int(event.pointee.request_code),
+                               minorCode: Int(event.pointee.minor_code), resource: UInt(event.pointee.resourceid),
+                               serial: UInt(event.pointee.serial), text: text)
+    XErrorLog.record(error, display: UInt(bitPattern: display))
+    return 0
+}

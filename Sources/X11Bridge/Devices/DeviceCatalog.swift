@@ -1,0 +1,87 @@
+import CX11
+import GestureKit
+
+/// Every XI2 device the server has, as of one XIQueryDevice.
+public struct DeviceCatalog: Sendable, Hashable {
+    public private(set) var devices: [X11Device]
+
+    public init(devices: [X11Device]) {
+        self.devices = devices.sorted { $0.id < $1.id }
+    }
+
+    public subscript(id: Int) -> X11Device? {
+        devices.first { $0.id == id }
+    }
+
+    /// The enabled pens, erasers, touchscreens, touchpads and mice.
+    public var contactSources: [X11Device] {
+        devices.filter(\.isContactSource)
+    }
+
+    /// What happened to the contact sources between `old` and this catalog.
+    public func changes(since old: DeviceCatalog) -> DeviceChanges {
+        let before = Dictionary(old.contactSources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let after = Dictionary(contactSources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var changes = DeviceChanges()
+        for device in contactSources {
+            if let previous = before[device.id] {
+                if previous.definition != device.definition { changes.updated.append(device) }
+            } else {
+                changes.added.append(device)
+            }
+        }
+        for device in old.contactSources where after[device.id] == nil {
+            // Report the device as it is now (disabled, floating) when it still exists.
+            changes.removed.append(self[device.id] ?? device)
+        }
+        return changes
+    }
+
+    /// Asks the server for every device.
+    public static func query(_ connection: XConnection) -> DeviceCatalog {
+        var count: Int32 = 0
+        guard let infos = XIQueryDevice(connection.display, XIAllDevices, &count) else {
+            return DeviceCatalog(devices: [])
+        }
+        defer { XIFreeDeviceInfo(infos) }
+        var devices: [X11Device] = []
+        for index in 0..<Int(max(0, count)) {
+            if let device = describe(infos[index], connection: connection) {
+                devices.append(device)
+            }
+        }
+        return DeviceCatalog(devices: devices)
+    }
+
+    private static func describe(_ info: XIDeviceInfo, connection: XConnection) -> X11Device? {
+        guard let use = DeviceUse(xiUse: info.use) else { return nil }
+        let name = info.name.map { String(cString: $0) } ?? "device \(info.deviceid)"
+        var device = X11Device(id: Int(info.deviceid), name: name, use: use, attachment: Int(info.attachment),
+                               isEnabled: info.enabled != 0)
+        if let classes = info.classes {
+            for index in 0..<Int(max(0, info.num_classes)) {
+                guard let any = classes[index] else { continue }
+                let raw = UnsafeMutableRawPointer(any)
+                switch any.pointee.type {
+                case XIButtonClass:
+                    device.buttonCount = Int(raw.assumingMemoryBound(to: XIButtonClassInfo.self).pointee.num_buttons)
+                case XIValuatorClass:
+                    let valuator = raw.assumingMemoryBound(to: XIValuatorClassInfo.self).pointee
+                    device.valuators.append(ValuatorAxis(
+                        number: Int(valuator.number), label: connection.atomName(valuator.label) ?? "",
+                        min: valuator.min, max: valuator.max, value: valuator.value,
+                        isAbsolute: valuator.mode == XIModeAbsolute))
+                case XITouchClass:
+                    let touch = raw.assumingMemoryBound(to: XITouchClassInfo.self).pointee
+                    device.touch = TouchCapability(mode: touch.mode == XIDirectTouch ? .direct : .dependent,
+                                                   maxTouches: Int(touch.num_touches))
+                default:
+                    continue
+                }
+            }
+        }
+        device.valuators.sort { $0.number < $1.number }
+        device.kind = DeviceClassifier.kind(of: device)
+        return device
+    }
+}

@@ -1,0 +1,9 @@
+import GestureKit
+
+/// What one X event meant for the bridge's input.
+public enum InputChange: Sendable, Hashable {
+    case contact(ContactEvent)
+    /// Contact sources were added, changed or removed (their contacts were cancelled before).
+    case devices(DeviceChanges)
+    case screenResized(ScreenSize)
+}

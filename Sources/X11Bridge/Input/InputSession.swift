@@ -1,0 +1,98 @@
+import CX11
+import GestureKit
+
+/// The X side of listening: selects the events, keeps the device catalog current through
+/// hot-plug, and turns X events into contacts. `run` and `record` share it, so a recording
+/// holds exactly the contacts the live engine sees.
+public final class InputSession {
+    public let connection: XConnection
+    public private(set) var catalog: DeviceCatalog
+    public private(set) var source: XI2InputSource
+    /// Whether a contact's begin names the application window under it. Only bindings limited
+    /// to some applications need it, and it costs round trips, so it is off unless asked for.
+    public var identifiesWindows = false
+
+    public init(connection: XConnection) {
+        self.connection = connection
+        let catalog = DeviceCatalog.query(connection)
+        self.catalog = catalog
+        self.source = XI2InputSource(devices: catalog.contactSources, screen: connection.screenSize)
+    }
+
+    public var screen: ScreenSize { source.screen }
+
+    /// Starts the flow of events. Only after this returns does input reach the bridge; read
+    /// `catalog` after it, since devices may have come between the first query and the selection.
+    public func start() throws(BridgeSetupError) {
+        try connection.select([.rootListening], on: connection.root)
+        // The root's size changes with RandR; absolute devices map onto the new size.
+        XSelectInput(connection.display, connection.root, StructureNotifyMask)
+        // Devices plugged in between the first query and the selection would go unseen.
+        connection.sync()
+        _ = refreshCatalog(at: 0)
+    }
+
+    /// What `event` means; nothing for events the bridge does not use.
+    public func handle(_ event: inout XEvent, at time: Double) -> [InputChange] {
+        if let decoded = connection.decodeXI2(&event) {
+            switch decoded {
+            case .raw(let raw):
+                let master = source.devices[raw.device]?.attachment ?? 2
+                return source.handle(raw, at: time, pointer: { [connection] in
+                    connection.queryPointer(master: master)?.position
+                }).map { event in
+                    guard identifiesWindows, event.phase == .begin else { return .contact(event) }
+                    var named = event
+                    named.window = connection.windowClass(at: event.position)
+                    return .contact(named)
+                }
+            case .hierarchyChanged:
+                return refreshCatalog(at: time)
+            case .deviceChanged(let device, let reason):
+                // A master switching between its slaves is routine; only a slave's own change matters.
+                guard reason == XIDeviceChange, catalog[device]?.use.isSlave == true else { return [] }
+                return refreshCatalog(at: time)
+            case .unhandled:
+                return []
+            }
+        }
+        switch event.type {
+        case ConfigureNotify where event.xconfigure.window == connection.root:
+            let size = ScreenSize(width: Double(event.xconfigure.width), height: Double(event.xconfigure.height))
+            guard size != source.screen else { return [] }
+            source.screen = size
+            return [.screenResized(size)]
+        case MappingNotify:
+            // Keeps Xlib's keysym lookups right after a keymap change (the bridge's own included).
+            XRefreshKeyboardMapping(&event.xmapping)
+            return []
+        default:
+            return []
+        }
+    }
+
+    /// Cancels the contacts of every device and forgets them: for a clean stop.
+    public func cancelAll(at time: Double) -> [ContactEvent] {
+        var events: [ContactEvent] = []
+        for id in source.devices.keys.sorted() {
+            events += source.remove(id, at: time)
+        }
+        return events
+    }
+
+    private func refreshCatalog(at time: Double) -> [InputChange] {
+        let updated = DeviceCatalog.query(connection)
+        let changes = updated.changes(since: catalog)
+        catalog = updated
+        guard !changes.isEmpty else { return [] }
+        var result: [InputChange] = []
+        for device in changes.removed {
+            result += source.remove(device.id, at: time).map(InputChange.contact)
+        }
+        for device in changes.added + changes.updated {
+            source.add(device)
+        }
+        result.append(.devices(changes))
+        return result
+    }
+}

@@ -1,0 +1,167 @@
+import GestureKit
+
+/// Turns raw XI2 events into the engine's contacts.
+///
+/// - A pen, eraser or mouse has one contact, 0: it begins when button 1 (the tip) goes down,
+///   moves while it is down, and ends when it comes up. A pen moving with the tip up hovers.
+/// - Each touch of a touchscreen is its own contact, numbered by the server's touch id.
+///
+/// Only a slave's own raw events count (device == source): they keep arriving while a grab
+/// freezes the master, which the ownership of presses will rely on, and the masters relay
+/// the same input a second time. Positions come from absolute valuators mapped onto the
+/// screen; a relative device (a mouse) asks where the pointer is.
+///
+/// A value type with no X calls, so it can be driven with recorded events in tests.
+public struct XI2InputSource: Sendable {
+    /// The last valuator values of a device (pen, mouse) or of one touch, in device units.
+    struct AxisState: Sendable, Hashable {
+        var values: [Int: Double]
+
+        mutating func absorb(_ changes: [Int: Double]) {
+            values.merge(changes) { _, new in new }
+        }
+    }
+
+    private struct TouchKey: Sendable, Hashable {
+        var device: Int
+        var touch: Int
+    }
+
+    public private(set) var devices: [Int: X11Device] = [:]
+    public var screen: ScreenSize
+    private var axes: [Int: AxisState] = [:]
+    /// Devices whose button 1 is down, as this source has seen it.
+    private var pressed: Set<Int> = []
+    private var touches: [TouchKey: AxisState] = [:]
+
+    public init(devices: [X11Device], screen: ScreenSize) {
+        self.screen = screen
+        for device in devices where device.isContactSource { add(device) }
+    }
+
+    /// Contacts currently down.
+    public var activeContacts: [ContactKey] {
+        (pressed.map { ContactKey(device: $0, contact: 0) } + touches.keys.map { ContactKey(device: $0.device, contact: $0.touch) })
+            .sorted()
+    }
+
+    /// Starts listening to `device`, or takes its new axis ranges.
+    public mutating func add(_ device: X11Device) {
+        guard device.isContactSource else { return }
+        devices[device.id] = device
+        // The queried values are where the device is now: a press before any motion needs them.
+        var state = axes[device.id] ?? AxisState(values: [:])
+        for axis in device.valuators where axis.isAbsolute && state.values[axis.number] == nil {
+            state.values[axis.number] = axis.value
+        }
+        axes[device.id] = state
+    }
+
+    /// Stops listening to a device; its contacts still down are cancelled where they were.
+    public mutating func remove(_ id: Int, at time: Double, pointer: () -> Point? = { nil }) -> [ContactEvent] {
+        var events: [ContactEvent] = []
+        if let device = devices[id] {
+            if pressed.contains(id) {
+                events.append(contact(device, contact: 0, phase: .cancel, state: axes[id], time: time, pointer: pointer))
+            }
+            for key in touches.keys.sorted(by: { $0.touch < $1.touch }) where key.device == id {
+                events.append(contact(device, contact: key.touch, phase: .cancel, state: touches[key], time: time, pointer: pointer))
+            }
+        }
+        devices[id] = nil
+        axes[id] = nil
+        pressed.remove(id)
+        touches = touches.filter { $0.key.device != id }
+        return events
+    }
+
+    /// The contact events one raw event makes: none, or one.
+    public mutating func handle(_ raw: RawInput, at time: Double, pointer: () -> Point? = { nil }) -> [ContactEvent] {
+        guard raw.device == raw.source, let device = devices[raw.device] else { return [] }
+        // A touchscreen's emulated pointer events repeat its touches, which arrive as touch events.
+        if raw.isPointerEmulated { return [] }
+        switch raw.kind {
+        case .motion, .buttonPress, .buttonRelease:
+            return handlePointer(raw, device: device, time: time, pointer: pointer)
+        case .touchBegin, .touchUpdate, .touchEnd:
+            return handleTouch(raw, device: device, time: time, pointer: pointer)
+        }
+    }
+
+    private mutating func handlePointer(_ raw: RawInput, device: X11Device, time: Double,
+                                        pointer: () -> Point?) -> [ContactEvent] {
+        var state = axes[device.id] ?? AxisState(values: [:])
+        // Relative axes carry deltas, not positions: only absolute values are kept.
+        state.absorb(raw.valuators.filter { number, _ in device.valuators.contains { $0.number == number && $0.isAbsolute } })
+        axes[device.id] = state
+        let isDown = pressed.contains(device.id)
+        switch raw.kind {
+        case .motion:
+            if isDown {
+                return [contact(device, contact: 0, phase: .move, state: state, time: time, pointer: pointer)]
+            }
+            if device.kind == .pen || device.kind == .eraser {
+                return [contact(device, contact: 0, phase: .hover, state: state, time: time, pointer: pointer)]
+            }
+            return []
+        case .buttonPress:
+            // Button 1 is the tip; a pen's side buttons and the wheel are not contacts.
+            guard raw.detail == 1, !isDown else { return [] }
+            pressed.insert(device.id)
+            return [contact(device, contact: 0, phase: .begin, state: state, time: time, pointer: pointer)]
+        case .buttonRelease:
+            // A release without a press seen: the press happened before the bridge started.
+            guard raw.detail == 1, isDown else { return [] }
+            pressed.remove(device.id)
+            return [contact(device, contact: 0, phase: .end, state: state, time: time, pointer: pointer)]
+        case .touchBegin, .touchUpdate, .touchEnd:
+            return []
+        }
+    }
+
+    private mutating func handleTouch(_ raw: RawInput, device: X11Device, time: Double,
+                                      pointer: () -> Point?) -> [ContactEvent] {
+        // A touchpad's touches are not screen positions; its pointer motion is a mouse's job.
+        guard device.touch?.mode == .direct else { return [] }
+        let key = TouchKey(device: device.id, touch: raw.detail)
+        switch raw.kind {
+        case .touchBegin:
+            var state = touches[key] ?? axes[device.id] ?? AxisState(values: [:])
+            state.absorb(raw.valuators)
+            touches[key] = state
+            axes[device.id] = state
+            return [contact(device, contact: raw.detail, phase: .begin, state: state, time: time, pointer: pointer)]
+        case .touchUpdate, .touchEnd:
+            // A touch that began before the bridge started is not followed.
+            guard var state = touches[key] else { return [] }
+            state.absorb(raw.valuators)
+            axes[device.id] = state
+            if raw.kind == .touchEnd {
+                touches[key] = nil
+                return [contact(device, contact: raw.detail, phase: .end, state: state, time: time, pointer: pointer)]
+            }
+            touches[key] = state
+            return [contact(device, contact: raw.detail, phase: .move, state: state, time: time, pointer: pointer)]
+        case .motion, .buttonPress, .buttonRelease:
+            return []
+        }
+    }
+
+    private func contact(_ device: X11Device, contact: Int, phase: ContactPhase, state: AxisState?, time: Double,
+                         pointer: () -> Point?) -> ContactEvent {
+        let values = state?.values ?? [:]
+        var position = Point(x: 0, y: 0)
+        if device.hasAbsolutePosition, let xAxis = device.xAxis, let yAxis = device.yAxis {
+            position = AxisMapping.point(x: values[xAxis.number] ?? xAxis.min, y: values[yAxis.number] ?? yAxis.min,
+                                         xAxis: xAxis, yAxis: yAxis, screen: screen)
+        } else if let here = pointer() {
+            position = here
+        }
+        var pressure: Double?
+        if let axis = device.pressureAxis, axis.pressureRange != nil {
+            // A device with a pressure axis that has not reported it yet is not pressing.
+            pressure = values[axis.number] ?? axis.min
+        }
+        return ContactEvent(time: time, device: device.id, contact: contact, phase: phase, position: position, pressure: pressure)
+    }
+}

@@ -1,0 +1,184 @@
+import Glibc
+import GestureKit
+
+/// The live bridge: X input in, gestures through the engine, actions out through a performer.
+///
+/// Everything runs on the thread that calls `run`, which must be the thread that opened the
+/// connection. The owner hears about everything through the `report` callback.
+public final class Bridge {
+    public let session: InputSession
+    public private(set) var engine: GestureEngine
+    public let performer: any ActionPerformer
+    /// The on-screen feedback; the engine's `.feedback` outputs go here.
+    public var feedback: (any FeedbackPresenter)?
+    /// Where SIGHUP reads the config again; nil when running a config that has no file.
+    public var configurationSource: ConfigSource?
+    /// Stops the bridge this many seconds after `run` starts (nil: until a signal).
+    public var stopAfter: Double?
+    public let clock: MonotonicClock
+    private let report: (BridgeEvent) -> Void
+    private var stopRequested = false
+    private var startTime = 0.0
+
+    public init(session: InputSession, configuration: BindingSet, performer: any ActionPerformer,
+                clock: MonotonicClock = MonotonicClock(), report: @escaping (BridgeEvent) -> Void) {
+        self.session = session
+        self.performer = performer
+        self.clock = clock
+        self.report = report
+        self.engine = GestureEngine(configuration: configuration, screen: session.screen)
+    }
+
+    /// Listens until SIGINT or SIGTERM arrives on `signals` (or `stop()` is called), then lets
+    /// go of anything held and returns. SIGHUP reloads the config.
+    public func run(signals: SignalDescriptor?) throws(BridgeSetupError) {
+        try session.start()
+        session.identifiesWindows = Self.needsWindows(engine.configuration)
+        engine.screen = session.screen
+        for device in session.catalog.contactSources {
+            if let input = device.inputDevice { engine.addDevice(input) }
+        }
+        startTime = clock.now
+        report(.started(devices: session.catalog.contactSources, screen: session.screen))
+        let loop = EventLoop(session: session, signals: signals, clock: clock)
+        loop.run(self)
+        shutdown()
+    }
+
+    /// Asks the loop to stop after the event being handled; call it from the bridge's thread.
+    public func stop() {
+        guard !stopRequested else { return }
+        stopRequested = true
+        report(.stopping(signal: nil))
+    }
+
+    private func shutdown() {
+        let now = clock.now
+        // Contacts still down end as cancelled, so bindings fire their end actions (a held
+        // press is released the way its binding says) before everything else is let go.
+        for event in session.cancelAll(at: now) {
+            process(engine.handle(event), now: now)
+        }
+        releaseHeld(reason: "the bridge is stopping")
+        performer.shutdown()
+        feedback?.close()
+        session.connection.sync()
+        let errors = session.connection.takeErrors()
+        for error in errors { report(.xError(error)) }
+    }
+
+    private static func needsWindows(_ configuration: BindingSet) -> Bool {
+        configuration.bindings.contains { $0.applications != .everywhere }
+    }
+
+    private func releaseHeld(reason: String) {
+        guard performer.isHolding else { return }
+        performer.releaseAll()
+        report(.releasedHeldInput(reason: reason))
+    }
+
+    private func process(_ outputs: [EngineOutput], now: Double) {
+        for output in outputs {
+            report(.engine(output))
+            switch output {
+            case .action(let event):
+                do {
+                    try performer.perform(event, now: now)
+                } catch {
+                    report(.actionFailed(event, error))
+                    releaseHeld(reason: "an action failed")
+                }
+            case .feedback(let feedback):
+                self.feedback?.show(feedback, now: now)
+            case .decision, .gesture, .bug:
+                // Decisions will hand held-back input to its owner once input is grabbed.
+                break
+            }
+        }
+    }
+
+    private func reloadConfiguration() {
+        guard let source = configurationSource, case .file = source else {
+            report(.reloadUnavailable)
+            return
+        }
+        do {
+            let configuration = try source.load()
+            engine.replaceConfiguration(configuration)
+            session.identifiesWindows = Self.needsWindows(configuration)
+            report(.configurationReloaded(source: source.description, bindings: configuration))
+        } catch {
+            report(.configurationRejected(source: source.description, message: error.description))
+        }
+    }
+}
+
+extension Bridge: EventLoopClient {
+    func handle(_ changes: [InputChange], at time: Double) {
+        for change in changes {
+            switch change {
+            case .contact(let event):
+                process(engine.handle(event), now: time)
+            case .devices(let changes):
+                for device in changes.removed {
+                    var outputs: [EngineOutput] = []
+                    engine.removeDevice(device.id, at: time, into: &outputs)
+                    process(outputs, now: time)
+                }
+                for device in changes.added + changes.updated {
+                    if let input = device.inputDevice { engine.addDevice(input) }
+                }
+                report(.devicesChanged(changes))
+                if !changes.removed.isEmpty {
+                    releaseHeld(reason: "a device went away: \(changes.removed.map(\.name).joined(separator: ", "))")
+                }
+            case .screenResized(let size):
+                engine.screen = size
+                report(.screenResized(size))
+            }
+        }
+    }
+
+    func fireTimers(at now: Double) {
+        if let stopAfter, now >= startTime + stopAfter { stop() }
+        if let deadline = engine.nextDeadline, deadline <= now {
+            process(engine.advance(to: now), now: now)
+        }
+        if let feedback, let deadline = feedback.nextDeadline, deadline <= now {
+            feedback.tick(now: now)
+        }
+        if let deadline = performer.nextDeadline, deadline <= now {
+            performer.tick(now: now)
+        }
+    }
+
+    var nextDeadline: Double? {
+        [engine.nextDeadline, feedback?.nextDeadline, performer.nextDeadline, stopAfter.map { startTime + $0 }]
+            .compactMap { $0 }.min()
+    }
+
+    var extraDescriptors: [Int32] { performer.descriptors }
+
+    func descriptorReady(_ descriptor: Int32) {
+        performer.descriptorReady(descriptor)
+    }
+
+    func signalReceived(_ signal: Int32) {
+        switch signal {
+        case SIGHUP:
+            reloadConfiguration()
+        default:
+            guard !stopRequested else { return }
+            stopRequested = true
+            report(.stopping(signal: signal))
+        }
+    }
+
+    func xErrors(_ errors: [XProtocolError]) {
+        for error in errors { report(.xError(error)) }
+        // A failed request may have been a press or a release; nothing held can be trusted now.
+        releaseHeld(reason: "the X server reported an error")
+    }
+
+    var isStopping: Bool { stopRequested }
+}

@@ -1,0 +1,57 @@
+import GestureKit
+
+/// What a runtime built on `EventLoop` does with the loop's wakeups.
+protocol EventLoopClient: AnyObject {
+    /// Input that arrived, stamped with the time it was read.
+    func handle(_ changes: [InputChange], at time: Double)
+    /// Called on every wakeup, before input is read: timers due by `now` fire here.
+    func fireTimers(at now: Double)
+    var nextDeadline: Double? { get }
+    var extraDescriptors: [Int32] { get }
+    func descriptorReady(_ descriptor: Int32)
+    func signalReceived(_ signal: Int32)
+    func xErrors(_ errors: [XProtocolError])
+    var isStopping: Bool { get }
+}
+
+/// One thread, one poll: the X connection, the signal descriptor, the client's own
+/// descriptors and the earliest deadline. Nothing wakes the loop when nothing happens.
+final class EventLoop {
+    let session: InputSession
+    let signals: SignalDescriptor?
+    let clock: MonotonicClock
+
+    init(session: InputSession, signals: SignalDescriptor?, clock: MonotonicClock) {
+        self.session = session
+        self.signals = signals
+        self.clock = clock
+    }
+
+    func run(_ client: some EventLoopClient) {
+        let connection = session.connection
+        while !client.isStopping {
+            client.fireTimers(at: clock.now)
+            // Xlib may already hold events read during an earlier reply; the socket would not
+            // show them, so the queue is drained until XPending reads nothing more. Handlers can
+            // cause round trips that queue more events: the loop sees those too.
+            while !client.isStopping, var event = connection.nextPendingEvent() {
+                let now = clock.now
+                let changes = session.handle(&event, at: now)
+                if !changes.isEmpty { client.handle(changes, at: now) }
+            }
+            let errors = connection.takeErrors()
+            if !errors.isEmpty { client.xErrors(errors) }
+            if client.isStopping { break }
+            connection.flush()
+            let descriptors = [connection.fileDescriptor] + (signals.map { [$0.descriptor] } ?? []) + client.extraDescriptors
+            let timeout = client.nextDeadline.map { $0 - clock.now }
+            let ready = Poller.wait(for: descriptors, timeout: timeout)
+            if let signals, ready.contains(signals.descriptor) {
+                for signal in signals.read() { client.signalReceived(signal) }
+            }
+            for descriptor in client.extraDescriptors where ready.contains(descriptor) {
+                client.descriptorReady(descriptor)
+            }
+        }
+    }
+}

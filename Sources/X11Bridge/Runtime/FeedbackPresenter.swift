@@ -1,0 +1,12 @@
+import GestureKit
+
+/// What the runtime needs from the on-screen feedback (pulse, progress ring): it gets the
+/// engine's `.feedback` outputs, and its animation deadline joins the event loop's timeout,
+/// so an idle overlay costs no wakeups.
+public protocol FeedbackPresenter: AnyObject {
+    func show(_ feedback: Feedback, now: Double)
+    /// When the next animation frame is due, on the engine's clock; nil when nothing moves.
+    var nextDeadline: Double? { get }
+    func tick(now: Double)
+    func close()
+}

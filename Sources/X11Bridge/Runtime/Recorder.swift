@@ -1,0 +1,103 @@
+import Glibc
+import GestureKit
+
+/// Writes live input in the trace format: the header (devices, screen), then one line per
+/// contact event, timed from the start of the recording.
+///
+/// The header is written once, so devices that appear later are not recorded (their events
+/// would name a device the header lacks); devices that go away end their contacts with a
+/// `cancel`, as the engine sees it live.
+public final class Recorder {
+    public let session: InputSession
+    /// Which contact sources to record; all when nil.
+    public var deviceFilter: ((X11Device) -> Bool)?
+    /// Stops this many seconds after the recording starts (nil: until SIGINT or SIGTERM).
+    public var duration: Double?
+    public let clock: MonotonicClock
+    private let write: (String) -> Void
+    private let report: (RecorderEvent) -> Void
+    private var recorded: Set<Int> = []
+    private var skipped: Set<Int> = []
+    private var stopRequested = false
+    private var startTime = 0.0
+    public private(set) var eventCount = 0
+
+    public init(session: InputSession, clock: MonotonicClock = MonotonicClock(),
+                write: @escaping (String) -> Void, report: @escaping (RecorderEvent) -> Void) {
+        self.session = session
+        self.clock = clock
+        self.write = write
+        self.report = report
+    }
+
+    /// The devices a recording started now would hold.
+    public func devicesToRecord() -> [X11Device] {
+        session.catalog.contactSources.filter { deviceFilter?($0) ?? true }
+    }
+
+    public func run(signals: SignalDescriptor?) throws(BridgeSetupError) {
+        try session.start()
+        let devices = devicesToRecord()
+        recorded = Set(devices.map(\.id))
+        startTime = clock.now
+        write(TraceWriter.headerLine(TraceHeader(screen: session.screen, devices: devices.compactMap(\.inputDevice))))
+        report(.started(devices: devices))
+        EventLoop(session: session, signals: signals, clock: clock).run(self)
+        // A contact still down when the recording stops ends as cancelled, so the trace is whole.
+        for event in session.cancelAll(at: clock.now) where recorded.contains(event.device) {
+            record(event)
+        }
+        report(.finished(events: eventCount))
+    }
+
+    public func stop() {
+        stopRequested = true
+    }
+
+    private func record(_ event: ContactEvent) {
+        var timed = event
+        timed.time = max(0, event.time - startTime)
+        write(TraceWriter.eventLine(timed))
+        eventCount += 1
+    }
+}
+
+extension Recorder: EventLoopClient {
+    func handle(_ changes: [InputChange], at time: Double) {
+        for change in changes {
+            switch change {
+            case .contact(let event):
+                if recorded.contains(event.device) { record(event) }
+            case .devices(let changes):
+                for device in changes.added where deviceFilter?(device) ?? true && !skipped.contains(device.id) {
+                    skipped.insert(device.id)
+                    report(.deviceNotRecorded(device))
+                }
+                for device in changes.removed where recorded.contains(device.id) {
+                    report(.deviceRemoved(device))
+                }
+            case .screenResized(let size):
+                report(.screenResized(size))
+            }
+        }
+    }
+
+    func fireTimers(at now: Double) {
+        if let duration, now >= startTime + duration { stopRequested = true }
+    }
+
+    var nextDeadline: Double? { duration.map { startTime + $0 } }
+    var extraDescriptors: [Int32] { [] }
+    func descriptorReady(_ descriptor: Int32) {}
+
+    func signalReceived(_ signal: Int32) {
+        // SIGHUP has no config to reload here; a terminal closing should end the recording whole.
+        stopRequested = true
+    }
+
+    func xErrors(_ errors: [XProtocolError]) {
+        for error in errors { report(.xError(error)) }
+    }
+
+    var isStopping: Bool { stopRequested }
+}

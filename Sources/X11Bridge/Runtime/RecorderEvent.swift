@@ -1,0 +1,13 @@
+import GestureKit
+
+/// What a recording tells its owner besides the trace lines it writes.
+public enum RecorderEvent: Sendable {
+    case started(devices: [X11Device])
+    /// A device plugged in after the header was written: its input is not in the trace.
+    case deviceNotRecorded(X11Device)
+    case deviceRemoved(X11Device)
+    /// Positions after this are on the new screen size; the header keeps the first one.
+    case screenResized(ScreenSize)
+    case xError(XProtocolError)
+    case finished(events: Int)
+}

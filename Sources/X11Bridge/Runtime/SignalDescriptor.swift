@@ -1,0 +1,65 @@
+import Glibc
+
+/// Delivers signals as readable data on a descriptor the event loop polls, instead of
+/// through a handler that would run in the middle of whatever the loop is doing.
+///
+/// The signals must be blocked in every thread, which is why `block` belongs at the very
+/// start of the program, before anything starts a thread (threads inherit the mask).
+public final class SignalDescriptor {
+    public let descriptor: Int32
+    public let signals: [Int32]
+
+    /// The signals the bridge handles: stop on SIGINT and SIGTERM, reload on SIGHUP.
+    public static let bridgeSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Blocks `signals` for the calling thread and the threads it starts from now on.
+    public static func block(_ signals: [Int32]) {
+        var set = signalSet(signals)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Blocks `signals` and opens a descriptor that reads them.
+    public init(signals: [Int32]) throws(SignalSetupError) {
+        guard let open = LinuxCalls.signalfd else {
+            throw SignalSetupError(message: "this C library has no signalfd")
+        }
+        Self.block(signals)
+        var set = Self.signalSet(signals)
+        let descriptor = open(-1, &set, LinuxCalls.signalfdNonBlocking | LinuxCalls.signalfdCloseOnExec)
+        guard descriptor >= 0 else {
+            throw SignalSetupError(message: "signalfd failed: \(String(cString: strerror(errno)))")
+        }
+        self.descriptor = descriptor
+        self.signals = signals
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// The signals received since the last read, in arrival order; empty when none.
+    public func read() -> [Int32] {
+        var received: [Int32] = []
+        var buffer = [UInt8](repeating: 0, count: LinuxCalls.signalfdInfoSize)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            guard count == LinuxCalls.signalfdInfoSize else { break }
+            // ssi_signo, a uint32 at offset 0.
+            let number = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 0, as: UInt32.self) }
+            received.append(Int32(bitPattern: number))
+        }
+        return received
+    }
+
+    private static func signalSet(_ signals: [Int32]) -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        return set
+    }
+}
+
+public struct SignalSetupError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public var description: String { "cannot watch for signals: \(message)" }
+}
