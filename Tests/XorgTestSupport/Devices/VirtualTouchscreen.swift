@@ -1,0 +1,59 @@
+/// The server's `test-touch`: a direct-touch screen (XI 2.2) with "Abs MT Pressure".
+/// Every helper waits until the server has processed it.
+public final class VirtualTouchscreen {
+    public static let deviceName = "test-touch"
+    /// The "Abs MT Pressure" range the server reports for this device.
+    public static let pressureMaximum = 2047
+    /// The `TouchCount` the server is configured with.
+    public static let maximumTouches = 10
+
+    public let connection: InputTestConnection
+    /// The touches currently down, by id, with their last position and normalized pressure.
+    public private(set) var activeTouches: [UInt32: (position: PixelPoint, pressure: Double)] = [:]
+    private let scale: AbsoluteAxisScale
+
+    init(connection: InputTestConnection, screenWidth: Int, screenHeight: Int) {
+        self.connection = connection
+        self.scale = AbsoluteAxisScale(
+            screenWidth: screenWidth, screenHeight: screenHeight, pressureMaximum: Double(Self.pressureMaximum))
+    }
+
+    /// A finger touches the screen at `position` with `pressure` (0...1 of the device's range).
+    public func begin(id: UInt32 = 0, at position: PixelPoint, pressure: Double = 0.5) throws {
+        if activeTouches[id] != nil {
+            try end(id: id)
+        }
+        try connection.send(.touch(
+            id: id, phase: .begin, valuators: scale.valuators(at: position, normalizedPressure: pressure)))
+        activeTouches[id] = (position, pressure)
+        try connection.sync()
+    }
+
+    /// The finger moves or presses harder; position and pressure stay as they were unless given.
+    public func update(id: UInt32 = 0, to position: PixelPoint? = nil, pressure: Double? = nil) throws {
+        guard let current = activeTouches[id] else {
+            return try begin(id: id, at: position ?? (0, 0), pressure: pressure ?? 0.5)
+        }
+        let newPosition = position ?? current.position
+        let newPressure = pressure ?? current.pressure
+        try connection.send(.touch(
+            id: id, phase: .update, valuators: scale.valuators(at: newPosition, normalizedPressure: newPressure)))
+        activeTouches[id] = (newPosition, newPressure)
+        try connection.sync()
+    }
+
+    /// The finger lifts where it last was.
+    public func end(id: UInt32 = 0) throws {
+        guard let current = activeTouches[id] else { return }
+        try connection.send(.touch(
+            id: id, phase: .end, valuators: scale.valuators(at: current.position, normalizedPressure: 0)))
+        activeTouches[id] = nil
+        try connection.sync()
+    }
+
+    /// A quick touch and lift at `position`.
+    public func tap(id: UInt32 = 0, at position: PixelPoint, pressure: Double = 0.5) throws {
+        try begin(id: id, at: position, pressure: pressure)
+        try end(id: id)
+    }
+}

@@ -1,0 +1,30 @@
+import CX11
+import Synchronization
+
+private let isAnchored = Mutex(false)
+
+/// Keeps libXi's process-wide extension record alive for the whole test process.
+///
+/// libXi frees that record, and sets it to NULL without a lock, when the last display that
+/// used XInput closes. With tests running on several threads, one test closing its last XI
+/// connection while another opens one crashes in XextAddDisplay (measured: 1 run in ~20).
+/// One XI connection that is never closed keeps the record alive; once its server stops it is
+/// just an idle dead socket, and no request is ever made on it.
+enum XInputExtensionAnchor {
+    /// Call before any XI connection to the server can exist, i.e. before the server is handed out.
+    static func ensure(displayName: String) {
+        isAnchored.withLock { anchored in
+            guard !anchored else { return }
+            XInitThreads()
+            guard let display = XOpenDisplay(displayName) else { return }
+            // The flag lives as long as the connection: for the rest of the process.
+            let lossFlag = ConnectionLossFlag()
+            _ = Unmanaged.passRetained(lossFlag)
+            XConnectionLossGuard.protect(display, raising: lossFlag)
+            var major: Int32 = 2
+            var minor: Int32 = 2
+            _ = XIQueryVersion(display, &major, &minor)
+            anchored = true
+        }
+    }
+}
