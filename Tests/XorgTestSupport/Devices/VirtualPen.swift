@@ -50,7 +50,8 @@ public final class VirtualPen {
         try connection.sync()
     }
 
-    /// Moves the pen to `position`; the pressure stays as it was unless given.
+    /// Moves the pen to `position`; the pressure stays as it was unless given. While the tip is
+    /// up the pen hovers, and the pressure stays 0.
     public func move(to position: PixelPoint, pressure: Double? = nil) throws {
         try enterProximity(at: position)
         let newPressure = isTipDown ? (pressure ?? self.pressure) : 0
@@ -61,9 +62,9 @@ public final class VirtualPen {
         try connection.sync()
     }
 
-    /// Changes the pressure without moving.
+    /// Changes the pressure without moving (putting the tip down first if it is up).
     public func press(to pressure: Double) throws {
-        guard let position else { return try down(at: (0, 0), pressure: pressure) }
+        let position = self.position ?? (0, 0)
         if isTipDown {
             try move(to: position, pressure: pressure)
         } else {

@@ -181,6 +181,7 @@ public final class RecorderWindow {
 
     private static func closeConnection(_ display: OpaquePointer) {
         XCloseDisplay(display)
+        XErrorTrap.discardErrors(of: display)
         XConnectionLossGuard.forget(display)
     }
 

@@ -27,9 +27,7 @@ enum XConnectionLossGuard {
 
     private static func installProcessHandler() {
         let handler: XIOErrorHandler = { display in
-            let isGuarded = display.map { display in
-                guardedDisplays.withLock { $0.contains(XConnectionLossGuard.address(of: display)) }
-            } ?? false
+            let isGuarded = display.map(XConnectionLossGuard.isGuarded) ?? false
             if !isGuarded, let chained = chainedIOErrorHandler.withLock({ $0 }) {
                 return chained(display)
             }
@@ -47,7 +45,11 @@ enum XConnectionLossGuard {
         unsafeBitCast(first, to: UnsafeRawPointer.self) == unsafeBitCast(second, to: UnsafeRawPointer.self)
     }
 
-    fileprivate static func address(of display: OpaquePointer) -> UInt {
+    static func isGuarded(_ display: OpaquePointer) -> Bool {
+        guardedDisplays.withLock { $0.contains(address(of: display)) }
+    }
+
+    static func address(of display: OpaquePointer) -> UInt {
         UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(display)))
     }
 }

@@ -1,31 +1,64 @@
 import CX11
 import Synchronization
 
-/// Errors caught while a trap is set, with the address of the Display they came on.
+/// Errors that arrived on recorder connections, with the address of their Display.
 private let caughtXErrors = Mutex<[(display: UInt, error: XProtocolError)]>([])
+private let chainedErrorHandler = Mutex<XErrorHandler?>(nil)
 
-/// Runs X requests with an error handler that records errors instead of Xlib's default, which
-/// ends the process. The previous handler is put back afterwards, so code under test that
-/// installs its own handler keeps it.
+/// Collects X protocol errors (BadAccess, BadValue...) on the recorders' connections instead
+/// of Xlib's default handler, which ends the process.
+///
+/// The handler is process-wide, so it is installed once and stays: errors on any other
+/// connection (the bridge under test) go on to whatever handler was installed before, exactly
+/// as if this one were not there. Swapping handlers in and out per call would race between
+/// test threads and could leave the bridge without its own.
 enum XErrorTrap {
     static func collectingErrors(on display: OpaquePointer, _ body: () -> Void) -> [XProtocolError] {
-        let previous = XSetErrorHandler { display, event in
-            guard let event else { return 0 }
-            let error = XProtocolError(
-                errorCode: event.pointee.error_code, requestCode: event.pointee.request_code,
-                minorCode: event.pointee.minor_code, resourceID: event.pointee.resourceid)
-            let address = display.map { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer($0))) } ?? 0
-            caughtXErrors.withLock { $0.append((address, error)) }
-            return 0
-        }
+        installProcessHandler()
         body()
         XSync(display, 0)
-        XSetErrorHandler(previous)
-        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(display)))
+        return takeErrors(of: display)
+    }
+
+    /// Forgets what a closed connection left behind.
+    static func discardErrors(of display: OpaquePointer) {
+        _ = takeErrors(of: display)
+    }
+
+    private static func takeErrors(of display: OpaquePointer) -> [XProtocolError] {
+        let address = XConnectionLossGuard.address(of: display)
         return caughtXErrors.withLock { caught in
             let mine = caught.filter { $0.display == address }.map(\.error)
             caught.removeAll { $0.display == address }
             return mine
         }
+    }
+
+    private static func installProcessHandler() {
+        let handler: XErrorHandler = { display, event in
+            guard let display, XConnectionLossGuard.isGuarded(display) else {
+                if let chained = chainedErrorHandler.withLock({ $0 }) {
+                    return chained(display, event)
+                }
+                return 0
+            }
+            if let event {
+                let error = XProtocolError(
+                    errorCode: event.pointee.error_code, requestCode: event.pointee.request_code,
+                    minorCode: event.pointee.minor_code, resourceID: event.pointee.resourceid)
+                caughtXErrors.withLock { $0.append((XConnectionLossGuard.address(of: display), error)) }
+            }
+            return 0
+        }
+        chainedErrorHandler.withLock { chained in
+            let previous = XSetErrorHandler(handler)
+            if let previous, !isSameFunction(previous, handler) {
+                chained = previous
+            }
+        }
+    }
+
+    private static func isSameFunction(_ first: XErrorHandler, _ second: XErrorHandler) -> Bool {
+        unsafeBitCast(first, to: UnsafeRawPointer.self) == unsafeBitCast(second, to: UnsafeRawPointer.self)
     }
 }
