@@ -54,6 +54,6 @@ import XorgTestSupport
         #expect(motion.rootX == 150 && motion.rootY == 130)
         #expect(motion.windowX == 50 && motion.windowY == 30, "relative to the window at (100, 100)")
         #expect(app.drain().allSatisfy { $0.kind == .motion })
-        #expect(app.pointerState() == PointerState(rootX: 150, rootY: 130, buttonsHeld: []))
+        #expect(app.pointerState() == CorePointerState(rootX: 150, rootY: 130, buttonsHeld: []))
     }
 }

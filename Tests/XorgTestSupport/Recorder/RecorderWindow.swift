@@ -151,7 +151,7 @@ public final class RecorderWindow {
 
     /// Where the core pointer is and which buttons are down, as XQueryPointer reports it:
     /// after a gesture, `buttonsHeld` must be empty or the user is left with a stuck button.
-    public func pointerState() -> PointerState? {
+    public func pointerState() -> CorePointerState? {
         guard isConnected else { return nil }
         var root: UInt = 0
         var child: UInt = 0
@@ -165,7 +165,7 @@ public final class RecorderWindow {
         guard found != 0, isConnected else { return nil }
         let buttonMasks = [Button1Mask, Button2Mask, Button3Mask, Button4Mask, Button5Mask]
         let held = buttonMasks.enumerated().filter { mask & UInt32($0.element) != 0 }.map { $0.offset + 1 }
-        return PointerState(rootX: Int(rootX), rootY: Int(rootY), buttonsHeld: held)
+        return CorePointerState(rootX: Int(rootX), rootY: Int(rootY), buttonsHeld: held)
     }
 
     /// Destroys the window and closes the connection. Safe to call twice.

@@ -2,7 +2,7 @@
 public enum RecorderWindowError: Error, CustomStringConvertible, Sendable {
     case cannotOpenDisplay(String)
     case missingXInput2(display: String, version: String)
-    case setupFailed(display: String, errors: [XProtocolError])
+    case setupFailed(display: String, errors: [RecorderProtocolError])
     case notMapped(display: String)
 
     public var description: String {

@@ -2,7 +2,7 @@ import CX11
 import Synchronization
 
 /// Errors that arrived on recorder connections, with the address of their Display.
-private let caughtXErrors = Mutex<[(display: UInt, error: XProtocolError)]>([])
+private let caughtXErrors = Mutex<[(display: UInt, error: RecorderProtocolError)]>([])
 private let chainedErrorHandler = Mutex<XErrorHandler?>(nil)
 
 /// Collects X protocol errors (BadAccess, BadValue...) on the recorders' connections instead
@@ -13,7 +13,7 @@ private let chainedErrorHandler = Mutex<XErrorHandler?>(nil)
 /// as if this one were not there. Swapping handlers in and out per call would race between
 /// test threads and could leave the bridge without its own.
 enum XErrorTrap {
-    static func collectingErrors(on display: OpaquePointer, _ body: () -> Void) -> [XProtocolError] {
+    static func collectingErrors(on display: OpaquePointer, _ body: () -> Void) -> [RecorderProtocolError] {
         installProcessHandler()
         body()
         XSync(display, 0)
@@ -25,7 +25,7 @@ enum XErrorTrap {
         _ = takeErrors(of: display)
     }
 
-    private static func takeErrors(of display: OpaquePointer) -> [XProtocolError] {
+    private static func takeErrors(of display: OpaquePointer) -> [RecorderProtocolError] {
         let address = XConnectionLossGuard.address(of: display)
         return caughtXErrors.withLock { caught in
             let mine = caught.filter { $0.display == address }.map(\.error)
@@ -43,7 +43,7 @@ enum XErrorTrap {
                 return 0
             }
             if let event {
-                let error = XProtocolError(
+                let error = RecorderProtocolError(
                     errorCode: event.pointee.error_code, requestCode: event.pointee.request_code,
                     minorCode: event.pointee.minor_code, resourceID: event.pointee.resourceid)
                 caughtXErrors.withLock { $0.append((XConnectionLossGuard.address(of: display), error)) }

@@ -1,5 +1,5 @@
 /// The core pointer as XQueryPointer reports it.
-public struct PointerState: Sendable, Equatable {
+public struct CorePointerState: Sendable, Equatable {
     public var rootX: Int
     public var rootY: Int
     /// Core buttons 1...5 that are down right now.

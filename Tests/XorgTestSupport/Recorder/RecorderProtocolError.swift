@@ -1,5 +1,5 @@
 /// An X protocol error (BadAccess, BadValue...) caught on a recorder's connection.
-public struct XProtocolError: Sendable, Equatable, CustomStringConvertible {
+public struct RecorderProtocolError: Sendable, Equatable, CustomStringConvertible {
     public var errorCode: UInt8
     public var requestCode: UInt8
     public var minorCode: UInt8
