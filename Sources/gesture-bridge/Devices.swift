@@ -1,9 +1,82 @@
 import ArgumentParser
+import GestureKit
+import X11Bridge
 
 struct Devices: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Not yet available.")
+    static let configuration = CommandConfiguration(
+        abstract: "List the pens, touchscreens and mice the bridge can listen to.",
+        discussion: """
+            For each device: its XInput id, name, kind, pressure range (device units), how many \
+            touches it tracks, and which bindings of the config listen to it. Use the id or name \
+            with `record --device`, and the pressure range to read `analyze` output.
+
+            Examples:
+              gesture-bridge devices
+              gesture-bridge devices --config my-config.yaml --json
+            """
+    )
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The config whose bindings to match (default: the user's config file, else the built-in default).", valueName: "file"))
+    var config: String?
+
+    @Flag(help: "One JSON object per device and line.")
+    var json = false
 
     func run() throws {
-        throw ValidationError("'Devices' is not available in this build.")
+        let logger = CommandLogging.logger(verbose: false)
+        let (bindings, _) = try loadConfiguration(explicit: config)
+        let connection = try CommandLogging.openDisplay(requirements: .init(xtest: false), logger: logger)
+        defer { connection.close() }
+        let devices = DeviceCatalog.query(connection).devices.filter { $0.kind != nil }
+        if json {
+            for device in devices { print(Self.json(device, bindings: bindings)) }
+            return
+        }
+        if devices.isEmpty {
+            print("No pen, touchscreen or mouse found on \(connection.displayName).")
+            return
+        }
+        let rows = devices.map { device -> [String] in
+            let pressure = device.pressureAxis?.pressureRange.map { "\($0.min.formatted)..\($0.max.formatted)" } ?? "-"
+            let touches = device.touch.map { "\($0.maxTouches)" } ?? "-"
+            let listeners = DeviceDescription.listeners(of: device, in: bindings)
+            var kind = device.kind?.rawValue ?? "-"
+            if !device.isEnabled { kind += " (disabled)" }
+            return [String(device.id), device.name, kind, pressure, touches, listeners.isEmpty ? "-" : listeners.joined(separator: ", ")]
+        }
+        let header = ["ID", "NAME", "KIND", "PRESSURE", "TOUCHES", "BINDINGS"]
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        for row in [header] + rows {
+            let cells = row.enumerated().map { column, text in
+                column == row.count - 1 ? text : text + String(repeating: " ", count: widths[column] - text.count)
+            }
+            print(cells.joined(separator: "  "))
+        }
+    }
+
+    static func json(_ device: X11Device, bindings: BindingSet) -> String {
+        var line = JSONLine()
+        line.add("id", device.id)
+        line.add("name", device.name)
+        line.add("kind", device.kind?.rawValue ?? "none")
+        line.addRaw("enabled", device.isEnabled ? "true" : "false")
+        if let range = device.pressureAxis?.pressureRange {
+            var pressure = JSONLine()
+            pressure.add("min", range.min)
+            pressure.add("max", range.max)
+            line.addRaw("pressure", pressure.string)
+        } else {
+            line.addRaw("pressure", "null")
+        }
+        if let touch = device.touch {
+            line.add("touches", touch.maxTouches)
+            line.add("touchMode", touch.mode.rawValue)
+        } else {
+            line.addRaw("touches", "null")
+        }
+        let listeners = DeviceDescription.listeners(of: device, in: bindings)
+        line.addRaw("listened", listeners.isEmpty ? "false" : "true")
+        line.add("bindings", listeners)
+        return line.string
     }
 }

@@ -1,9 +1,108 @@
 import ArgumentParser
+import Glibc
+import GestureKit
+import X11Bridge
 
 struct Record: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Not yet available.")
+    static let configuration = CommandConfiguration(
+        abstract: "Record live pen and touch input as a trace, to replay and analyze later.",
+        discussion: """
+            Writes the trace format (JSON Lines: a header with the devices and the screen, then \
+            one line per contact event) to standard output, or to a file with -o. Stops on \
+            Ctrl-C, or after --seconds. Devices plugged in during the recording are not in it.
+
+            Examples:
+              gesture-bridge record -o pen.jsonl --device test-pen --seconds 30
+              gesture-bridge analyze pen.jsonl
+              gesture-bridge replay pen.jsonl --config my-config.yaml
+            """
+    )
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the trace to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Record only this device, by id or name (see `gesture-bridge devices`).", valueName: "name-or-id"))
+    var device: String?
+
+    @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "n"))
+    var seconds: Double?
+
+    func validate() throws {
+        if let seconds, !(seconds > 0) || !seconds.isFinite {
+            throw ValidationError("--seconds must be a positive number of seconds")
+        }
+    }
 
     func run() throws {
-        throw ValidationError("'Record' is not available in this build.")
+        SignalDescriptor.block(SignalDescriptor.bridgeSignals + [SIGPIPE])
+        let logger = CommandLogging.logger(verbose: false)
+        let connection = try CommandLogging.openDisplay(requirements: .init(xtest: false), logger: logger)
+        let writer: LineWriter
+        if let output {
+            do {
+                writer = try LineWriter.create(path: output)
+            } catch {
+                printError("gesture-bridge: error: \(error.description)")
+                throw ExitCode.failure
+            }
+        } else {
+            writer = .standardOutput
+        }
+        let signals: SignalDescriptor
+        do {
+            signals = try SignalDescriptor(signals: SignalDescriptor.bridgeSignals)
+        } catch {
+            logger.error("\(error.description)")
+            throw ExitCode.failure
+        }
+        let session = InputSession(connection: connection)
+        var recorderReference: Recorder?
+        let recorder = Recorder(session: session, write: { line in
+            if !writer.write(line) { recorderReference?.stop() }
+        }, report: { event in
+            switch event {
+            case .started(let devices):
+                let names = devices.map { "\($0.id) \"\($0.name)\" (\($0.kind?.rawValue ?? "?"))" }.joined(separator: ", ")
+                logger.info("recording \(names.isEmpty ? "no device" : names) to \(output ?? "standard output"); Ctrl-C stops")
+            case .deviceNotRecorded(let device):
+                logger.notice("device \(device.id) \"\(device.name)\" came after the recording started; it is not recorded")
+            case .deviceRemoved(let device):
+                logger.notice("device \(device.id) \"\(device.name)\" went away; its contacts end as cancelled")
+            case .screenResized(let size):
+                logger.warning("the screen is now \(size.width.formatted)x\(size.height.formatted); the trace header keeps the first size")
+            case .xError(let error):
+                logger.warning("\(error.description)")
+            case .finished(let count):
+                logger.info("recorded \(count) event\(count == 1 ? "" : "s")")
+            }
+        })
+        recorderReference = recorder
+        recorder.duration = seconds
+        if let device {
+            let matching = session.catalog.contactSources.filter { Self.matches($0, device) }
+            guard !matching.isEmpty else {
+                let known = session.catalog.contactSources.map { "\($0.id) \"\($0.name)\"" }.joined(separator: ", ")
+                printError("gesture-bridge: error: no device \"\(device)\" to record; the devices are: \(known.isEmpty ? "none" : known)")
+                throw ExitCode.failure
+            }
+            recorder.deviceFilter = { Self.matches($0, device) }
+        }
+        do {
+            try recorder.run(signals: signals)
+        } catch {
+            logger.error("\(error.description)")
+            throw ExitCode.failure
+        }
+        recorderReference = nil
+        connection.close()
+        if let failure = writer.failure {
+            logger.error("the trace is incomplete: cannot write \(output ?? "standard output"): \(failure)")
+            throw ExitCode.failure
+        }
+    }
+
+    static func matches(_ device: X11Device, _ selector: String) -> Bool {
+        if let id = Int(selector) { return device.id == id }
+        return device.name == selector
     }
 }

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// An Xvfb server for tests of the X layer that need no pen or touchscreen (connection,
+/// errors, XTest, keyboard mapping). It picks a free display number itself (-displayfd).
+final class VirtualFramebuffer {
+    static let executable = "/usr/bin/Xvfb"
+
+    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+
+    let displayName: String
+    private let process: ChildProcess
+
+    init() throws {
+        let process = try ChildProcess(
+            executable: Self.executable,
+            arguments: ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1024x768x24", "-noreset"],
+            environment: [:])
+        self.process = process
+        // Xvfb writes the display number and a newline once it accepts connections.
+        process.waitForOutput(timeout: 10) { output, _ in output.contains("\n") }
+        let number = process.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !number.isEmpty, Int(number) != nil else {
+            process.stop()
+            throw ChildProcessError(message: "Xvfb did not report a display number: \(process.errorOutput)")
+        }
+        displayName = ":" + number
+    }
+
+    deinit {
+        process.stop()
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    static var requiresXvfb: Self {
+        .enabled(if: VirtualFramebuffer.isInstalled, "needs Xvfb (\(VirtualFramebuffer.executable))")
+    }
+}

@@ -1,0 +1,77 @@
+import CX11
+import GestureKit
+import Testing
+import X11Bridge
+
+@Suite("The X connection on a virtual framebuffer", .requiresXvfb)
+struct XConnectionTests {
+    @Test("opens with XInput 2.2 and XTest, and finds no pen or touchscreen on Xvfb")
+    func opens() throws {
+        let server = try VirtualFramebuffer()
+        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: true))
+        defer { connection.close() }
+        #expect(connection.xinputVersion >= XConnection.requiredXInput)
+        #expect(connection.hasXTest)
+        #expect(connection.screenSize == ScreenSize(width: 1024, height: 768))
+        let catalog = DeviceCatalog.query(connection)
+        // Xvfb has only the masters, the XTEST devices and its own pointer and keyboard.
+        #expect(catalog.devices.contains { $0.name == "Virtual core XTEST pointer" && $0.kind == nil })
+        #expect(!catalog.contactSources.contains { $0.name.contains("XTEST") })
+    }
+
+    @Test("a display that is not there is a clear error, not a crash")
+    func cannotOpen() {
+        #expect(throws: BridgeSetupError.cannotOpenDisplay(":4093")) {
+            try XConnection.open(name: ":4093", requirements: .init(xtest: false))
+        }
+    }
+
+    @Test("a refused request comes back as an error value and the process carries on")
+    func errorsAreCollected() throws {
+        let server = try VirtualFramebuffer()
+        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: false))
+        defer { connection.close() }
+        // The server refuses hierarchy events for XIAllMasterDevices (BadValue).
+        let wrong = XI2EventMask(device: XIAllMasterDevices, events: [XI_HierarchyChanged])
+        var failure: BridgeSetupError?
+        do {
+            try connection.select([wrong], on: connection.root)
+        } catch {
+            failure = error
+        }
+        guard case .selectionFailed(let detail) = failure else {
+            Issue.record("expected the selection to fail, got \(String(describing: failure))")
+            return
+        }
+        #expect(detail.contains("BadValue"))
+        try connection.select([.rootListening], on: connection.root)
+    }
+}
+
+@Suite("Where GestureBridge can run")
+struct SessionCheckTests {
+    @Test("a Wayland session is named and the way out explained", arguments: [
+        ["WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"],
+        ["XDG_SESSION_TYPE": "wayland", "DISPLAY": ":0"],
+    ])
+    func wayland(environment: [String: String]) {
+        do {
+            _ = try SessionCheck.displayName(environment: environment)
+            Issue.record("a Wayland session was accepted")
+        } catch {
+            #expect(error.description.contains("X11-only"))
+            #expect(error.description.contains("X11 session"))
+        }
+    }
+
+    @Test("no DISPLAY says how to set it")
+    func noDisplay() {
+        #expect(throws: BridgeSetupError.noDisplay) { try SessionCheck.displayName(environment: ["DISPLAY": ""]) }
+        #expect(BridgeSetupError.noDisplay.description.contains("DISPLAY=:0"))
+    }
+
+    @Test("an X11 session gives its display")
+    func x11() throws {
+        #expect(try SessionCheck.displayName(environment: ["DISPLAY": ":1", "XDG_SESSION_TYPE": "x11"]) == ":1")
+    }
+}

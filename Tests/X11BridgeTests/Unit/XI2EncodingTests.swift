@@ -1,0 +1,44 @@
+import CX11
+import GestureKit
+import Testing
+import X11Bridge
+
+@Suite("XI2 masks, valuators and axes")
+struct XI2EncodingTests {
+    @Test("a mask sets bit n of byte n/8 for each event type")
+    func maskBytes() {
+        let mask = XI2EventMask(device: XIAllDevices, events: [XI_RawMotion, XI_HierarchyChanged])
+        // XI_HierarchyChanged is 11 (byte 1, bit 3); XI_RawMotion is 17 (byte 2, bit 1).
+        #expect(mask.bytes == [0, 0b0000_1000, 0b0000_0010])
+        #expect(XI2EventMask.events(in: mask.bytes) == [XI_RawMotion, XI_HierarchyChanged])
+    }
+
+    @Test("the root selection is one mask for XIAllDevices with raw input and hierarchy changes")
+    func rootListening() {
+        let mask = XI2EventMask.rootListening
+        #expect(mask.device == XIAllDevices)
+        for event in [XI_RawMotion, XI_RawButtonPress, XI_RawButtonRelease, XI_RawTouchBegin, XI_RawTouchUpdate,
+                      XI_RawTouchEnd, XI_HierarchyChanged] {
+            #expect(mask.contains(event))
+        }
+    }
+
+    @Test("compact valuator values belong to the set mask bits, in order")
+    func compactValuators() {
+        // Bits 0, 1 and 4 set: three values.
+        let values = ValuatorValues.decode(mask: [0b0001_0011], values: [5120, 8192, 600])
+        #expect(values == [0: 5120, 1: 8192, 4: 600])
+        #expect(ValuatorValues.decode(mask: [0, 0b0000_0001], values: [7]) == [8: 7])
+        #expect(ValuatorValues.decode(mask: [0b0000_0011], values: [1]) == [0: 1])
+    }
+
+    @Test("device units map onto pixels exactly as the server scales them")
+    func axisMapping() {
+        let axis = DeviceFixtures.axis(0, "Abs X", 65535)
+        #expect(AxisMapping.pixel(5120, axis: axis, extent: 1280) == 100)
+        #expect(AxisMapping.pixel(0, axis: axis, extent: 1280) == 0)
+        #expect(AxisMapping.deviceValue(100, axis: axis, extent: 1280) == 5120)
+        let offset = ValuatorAxis(number: 0, label: "Abs X", min: 100, max: 1099, isAbsolute: true)
+        #expect(AxisMapping.pixel(600, axis: offset, extent: 1000) == 500)
+    }
+}

@@ -1,0 +1,125 @@
+import GestureKit
+import Testing
+import X11Bridge
+
+@Suite("Raw XI2 events become contacts")
+struct XI2InputSourceTests {
+    var source = XI2InputSource(devices: [DeviceFixtures.pen, DeviceFixtures.touchscreen, DeviceFixtures.mouse],
+                                screen: DeviceFixtures.screen)
+
+    static func pen(_ kind: RawInput.Kind, button: Int = 0, at x: Double, _ y: Double, pressure: Double,
+                    device: Int = 6) -> RawInput {
+        var valuators = DeviceFixtures.units(x, y)
+        valuators[4] = pressure
+        return RawInput(kind: kind, device: device, source: 6, detail: button, valuators: valuators)
+    }
+
+    static func touch(_ kind: RawInput.Kind, id: Int, at x: Double, _ y: Double, pressure: Double) -> RawInput {
+        var valuators = DeviceFixtures.units(x, y)
+        valuators[4] = pressure
+        return RawInput(kind: kind, device: 7, source: 7, detail: id, valuators: valuators)
+    }
+
+    @Test("a pen stroke: tip down, press harder while moving, lift")
+    mutating func penStroke() {
+        var events: [ContactEvent] = []
+        events += source.handle(Self.pen(.motion, at: 100, 100, pressure: 0), at: 0.0)
+        events += source.handle(Self.pen(.buttonPress, button: 1, at: 100, 100, pressure: 50), at: 0.1)
+        events += source.handle(Self.pen(.motion, at: 110, 100, pressure: 900), at: 0.2)
+        events += source.handle(Self.pen(.buttonRelease, button: 1, at: 110, 100, pressure: 0), at: 0.3)
+        #expect(events.map(\.phase) == [.hover, .begin, .move, .end])
+        #expect(events.map(\.position) == [Point(x: 100, y: 100), Point(x: 100, y: 100), Point(x: 110, y: 100), Point(x: 110, y: 100)])
+        #expect(events.map(\.pressure) == [0, 50, 900, 0])
+        #expect(events.allSatisfy { $0.device == 6 && $0.contact == 0 })
+        #expect(events.map(\.time) == [0.0, 0.1, 0.2, 0.3])
+        #expect(source.activeContacts.isEmpty)
+    }
+
+    @Test("motion that carries only pressure keeps the last position")
+    mutating func pressureOnlyMotion() {
+        _ = source.handle(Self.pen(.buttonPress, button: 1, at: 640, 400, pressure: 100), at: 0)
+        let events = source.handle(RawInput(kind: .motion, device: 6, source: 6, detail: 0, valuators: [4: 800]), at: 0.1)
+        #expect(events.map(\.position) == [Point(x: 640, y: 400)])
+        #expect(events.map(\.pressure) == [800])
+    }
+
+    @Test("the master's copy of a slave event is not a second contact")
+    mutating func masterRelayIgnored() {
+        let relayed = source.handle(Self.pen(.buttonPress, button: 1, at: 100, 100, pressure: 50, device: 2), at: 0)
+        #expect(relayed.isEmpty)
+        #expect(source.handle(Self.pen(.buttonPress, button: 1, at: 100, 100, pressure: 50), at: 0).map(\.phase) == [.begin])
+    }
+
+    @Test("a barrel button is not the tip")
+    mutating func barrelButton() {
+        #expect(source.handle(Self.pen(.buttonPress, button: 2, at: 100, 100, pressure: 0), at: 0).isEmpty)
+        #expect(source.activeContacts.isEmpty)
+    }
+
+    @Test("a release whose press came before the bridge started is ignored")
+    mutating func releaseWithoutPress() {
+        #expect(source.handle(Self.pen(.buttonRelease, button: 1, at: 100, 100, pressure: 0), at: 0).isEmpty)
+    }
+
+    @Test("two fingers are two contacts, numbered by touch id")
+    mutating func twoFingers() {
+        var events: [ContactEvent] = []
+        events += source.handle(Self.touch(.touchBegin, id: 3, at: 400, 300, pressure: 200), at: 0)
+        events += source.handle(Self.touch(.touchBegin, id: 4, at: 800, 300, pressure: 100), at: 0.01)
+        events += source.handle(Self.touch(.touchUpdate, id: 3, at: 405, 300, pressure: 2047), at: 0.02)
+        events += source.handle(Self.touch(.touchEnd, id: 3, at: 405, 300, pressure: 0), at: 0.03)
+        #expect(events.map(\.contact) == [3, 4, 3, 3])
+        #expect(events.map(\.phase) == [.begin, .begin, .move, .end])
+        #expect(events[2].position == Point(x: 405, y: 300))
+        #expect(events[2].pressure == 2047)
+        #expect(source.activeContacts == [ContactKey(device: 7, contact: 4)])
+    }
+
+    @Test("a touchscreen's emulated pointer events are not contacts of their own")
+    mutating func emulatedPointer() {
+        var emulated = Self.touch(.buttonPress, id: 1, at: 400, 300, pressure: 200)
+        emulated.detail = 1
+        emulated.flags = 1 << 16
+        #expect(source.handle(emulated, at: 0).isEmpty)
+    }
+
+    @Test("a touchpad's touches are not screen positions")
+    func touchpadIgnored() {
+        var touchpad = DeviceFixtures.touchscreen
+        touchpad.touch = TouchCapability(mode: .dependent, maxTouches: 5)
+        touchpad.kind = DeviceClassifier.kind(of: touchpad)
+        var source = XI2InputSource(devices: [touchpad], screen: DeviceFixtures.screen)
+        #expect(source.handle(Self.touch(.touchBegin, id: 1, at: 10, 10, pressure: 5), at: 0).isEmpty)
+    }
+
+    @Test("a mouse press is a contact where the pointer is, without pressure")
+    mutating func mouse() {
+        let press = RawInput(kind: .buttonPress, device: 9, source: 9, detail: 1, valuators: [:])
+        let events = source.handle(press, at: 0, pointer: { Point(x: 12, y: 34) })
+        #expect(events == [ContactEvent(time: 0, device: 9, contact: 0, phase: .begin, position: Point(x: 12, y: 34))])
+        let hover = RawInput(kind: .motion, device: 9, source: 9, detail: 0, valuators: [0: 3, 1: -2])
+        _ = source.handle(RawInput(kind: .buttonRelease, device: 9, source: 9, detail: 1, valuators: [:]), at: 0.1)
+        #expect(source.handle(hover, at: 0.2, pointer: { Point(x: 15, y: 32) }).isEmpty)
+    }
+
+    @Test("a device that goes away mid-press cancels its contacts where they were")
+    mutating func removalCancels() {
+        _ = source.handle(Self.pen(.buttonPress, button: 1, at: 200, 100, pressure: 500), at: 0)
+        _ = source.handle(Self.touch(.touchBegin, id: 5, at: 300, 200, pressure: 500), at: 0)
+        let cancelled = source.remove(6, at: 1)
+        #expect(cancelled.map(\.phase) == [.cancel])
+        #expect(cancelled.first?.position == Point(x: 200, y: 100))
+        #expect(source.activeContacts == [ContactKey(device: 7, contact: 5)])
+        #expect(source.handle(Self.pen(.buttonRelease, button: 1, at: 200, 100, pressure: 0), at: 2).isEmpty)
+    }
+
+    @Test("a press before any motion starts where the device last was")
+    func queriedPosition() {
+        var pen = DeviceFixtures.pen
+        pen.valuators[0].value = 320 * 65536 / 1280
+        pen.valuators[1].value = 200 * 65536 / 800
+        var source = XI2InputSource(devices: [pen], screen: DeviceFixtures.screen)
+        let press = RawInput(kind: .buttonPress, device: 6, source: 6, detail: 1, valuators: [4: 30])
+        #expect(source.handle(press, at: 0).map(\.position) == [Point(x: 320, y: 200)])
+    }
+}
