@@ -50,7 +50,8 @@ public enum ContactDecision: Sendable, Hashable {
 public enum ReleaseReason: String, Sendable, Hashable {
     /// No owning binding listens to this device.
     case unbound = "no owning gesture listens"
-    /// Every owning gesture failed (lift, movement past the slop, outside the knob ring).
+    /// Every owning gesture failed while the contact was still down (movement past the slop,
+    /// outside the knob ring).
     case failed = "no gesture can begin"
     /// The decision timeout passed with no gesture begun.
     case timeout = "decision timeout"

@@ -194,7 +194,10 @@ public struct GestureEngine: Sendable {
         if !session.decided && !session.hasActiveOwner {
             session.decided = true
             timers.set(.decision(key), deadline: nil)
-            outputs.append(.decision(.release(key, reason: .failed, time: input.time)))
+            // Each owning recognizer fails on a lift, which would make every undecided lift
+            // read as `failed`; the contact ending is what actually settled it.
+            let reason: ReleaseReason = input.endsContact ? .ended : .failed
+            outputs.append(.decision(.release(key, reason: reason, time: input.time)))
         }
         contacts[key] = session
     }
@@ -301,6 +304,14 @@ public struct GestureEngine: Sendable {
 }
 
 extension RecognizerInput {
+    /// A lift or a cancel: the contact itself is over.
+    var endsContact: Bool {
+        switch self {
+        case .up, .cancel: return true
+        case .down, .move, .timeout: return false
+        }
+    }
+
     var time: Double {
         switch self {
         case .down(let sample), .move(let sample), .up(let sample), .cancel(let sample): return sample.time
