@@ -67,7 +67,10 @@ public struct GestureEngine: Sendable {
         case .begin:
             if contacts[key] != nil {
                 outputs.append(.bug("contact \(key.contact) of device \(key.device) began twice; cancelling the first"))
-                feed(.cancel(sample), to: key, into: &outputs)
+                // The first contact ends where it was last seen: its on-end actions (a button
+                // release) belong there, not where the new contact goes down.
+                let stale = ContactSample(time: event.time, position: lastPositions[key] ?? event.position, force: nil)
+                feed(.cancel(stale), to: key, into: &outputs)
                 finish(key, at: event.time, into: &outputs)
             }
             begin(key, device: device, window: event.window, sample: sample, into: &outputs)
