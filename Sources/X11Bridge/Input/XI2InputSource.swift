@@ -160,8 +160,18 @@ public struct XI2InputSource: Sendable {
         var pressure: Double?
         if let axis = device.pressureAxis, axis.pressureRange != nil {
             // A device with a pressure axis that has not reported it yet is not pressing.
-            pressure = values[axis.number] ?? axis.min
+            pressure = Self.traceExact(values[axis.number] ?? axis.min)
         }
+        position = Point(x: Self.traceExact(position.x), y: Self.traceExact(position.y))
         return ContactEvent(time: time, device: device.id, contact: contact, phase: phase, position: position, pressure: pressure)
+    }
+
+    /// A value as a trace stores it: JSONLine writes numbers rounded to millionths. Contacts
+    /// carry exactly that value live too, so a recording replays to the very same decisions:
+    /// a knob step that lands on a sample would otherwise fall either side of it.
+    public static func traceExact(_ value: Double) -> Double {
+        guard value.isFinite else { return value }
+        let rounded = (value * 1_000_000).rounded() / 1_000_000
+        return rounded == 0 ? 0 : rounded
     }
 }

@@ -123,3 +123,19 @@ struct XI2InputSourceTests {
         #expect(source.handle(press, at: 0).map(\.position) == [Point(x: 320, y: 200)])
     }
 }
+
+@Suite("Live contacts are what a trace stores")
+struct TraceExactnessTests {
+    @Test("a live contact written to a trace and read back is the same contact")
+    func roundTrip() throws {
+        var source = XI2InputSource(devices: [DeviceFixtures.pen], screen: DeviceFixtures.screen)
+        // 1109.4787907... px: more digits than a trace keeps.
+        let press = RawInput(kind: .buttonPress, device: 6, source: 6, detail: 1,
+                             valuators: [0: 56804.31, 1: 16908.2, 4: 512.25])
+        let live = try #require(source.handle(press, at: 1.5).first)
+        let header = TraceHeader(screen: DeviceFixtures.screen, devices: [try #require(DeviceFixtures.pen.inputDevice)])
+        let text = TraceWriter.text(Trace(header: header, events: [live]))
+        let read = try TraceReader.parse(text, file: "round trip")
+        #expect(read.events == [live])
+    }
+}

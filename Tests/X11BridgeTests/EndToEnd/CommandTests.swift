@@ -1,0 +1,77 @@
+import Foundation
+import GestureKit
+import Testing
+import XorgTestSupport
+
+@Suite("devices and record on a real server", .requiresXorg, .serialized)
+struct CommandTests {
+    @Test("devices lists the pen's and the touchscreen's pressure ranges and who listens")
+    func devices() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let listing = try BridgeProcess(["devices", "--json"], server: server, readyMarker: nil)
+        #expect(listing.child.waitForExit(timeout: 5) == 0)
+        let byName = Dictionary(listing.objects.compactMap { object in (object["name"] as? String).map { ($0, object) } },
+                                uniquingKeysWith: { first, _ in first })
+        let pen = try #require(byName["test-pen"])
+        let touch = try #require(byName["test-touch"])
+        #expect(pen["kind"] as? String == "pen")
+        #expect((pen["pressure"] as? [String: Any])?["min"] as? Int == 0)
+        #expect((pen["pressure"] as? [String: Any])?["max"] as? Int == 1000)
+        #expect(touch["kind"] as? String == "touch")
+        #expect((touch["pressure"] as? [String: Any])?["max"] as? Int == 2047)
+        #expect(touch["touches"] as? Int == 10)
+        #expect(pen["listened"] as? Bool == true)
+        #expect((pen["bindings"] as? [String])?.contains("right-click") == true)
+        // The XTEST pointer is where the bridge's own clicks come from: never a device to listen to.
+        #expect(!byName.keys.contains { $0.contains("XTEST") })
+
+        let table = try BridgeProcess(["devices"], server: server, readyMarker: nil)
+        #expect(table.child.waitForExit(timeout: 5) == 0)
+        #expect(table.outputLines.contains { $0.contains("test-pen") && $0.contains("0..1000") })
+        #expect(table.outputLines.contains { $0.contains("test-touch") && $0.contains("0..2047") && $0.contains("10") })
+    }
+
+    @Test("a recorded session replays to the gestures and actions the live bridge logged")
+    func recordReplays() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let live = try BridgeProcess(["run", "--json"], server: server)
+        let recording = try BridgeProcess(["record"], server: server, readyMarker: "recording")
+
+        // A deep press with the pen, a light tap, a hard touch, and a turn of the volume knob.
+        try server.pen.down(at: (400, 300), pressure: 0.1)
+        try server.pen.press(to: 0.4)
+        try server.pen.press(to: 0.95)
+        try server.pen.up()
+        try server.pen.down(at: (500, 300), pressure: 0.2)
+        try server.pen.up()
+        try server.touch.begin(at: (700, 500), pressure: 0.2)
+        try server.touch.update(pressure: 1)
+        try server.touch.end()
+        let center: PixelPoint = (Double(server.width) - 150, 150)
+        let turn = KnobPath.points(center: center, radius: 60, fromDegrees: 90, toDegrees: 200)
+        try server.pen.down(at: turn[0], pressure: 0.2)
+        for point in turn.dropFirst() { try server.pen.move(to: point) }
+        try server.pen.up()
+
+        // The knob ends last: once the live bridge printed that, it has seen everything.
+        #expect(live.waitForObjects { $0.contains { $0["gesture"] as? String == "volume" && $0["state"] as? String == "ended" } })
+        #expect(recording.stop(with: SIGINT) == 0)
+        #expect(live.stop(with: SIGINT) == 0)
+
+        let trace = try TraceReader.parse(recording.child.output, file: "recorded")
+        #expect(trace.header.devices.map(\.name).sorted() == ["test-pen", "test-touch"])
+        #expect(trace.header.screen == ScreenSize(width: Double(server.width), height: Double(server.height)))
+        let replayed = TraceReplay.run(trace, configuration: ConfigLoader.builtInDefault)
+            .compactMap { OutputFormatter(style: .json).line(for: $0) }
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let liveLines = live.objects.map(timeless)
+        #expect(!liveLines.isEmpty)
+        #expect(replayed.map(timeless) == liveLines)
+        #expect(liveLines.contains { $0.contains("\"action\":\"click\"") })
+        #expect(liveLines.contains { $0.contains("XF86AudioRaiseVolume") })
+    }
+}

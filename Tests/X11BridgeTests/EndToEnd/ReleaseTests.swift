@@ -1,0 +1,66 @@
+import Foundation
+import Glibc
+import Testing
+import XorgTestSupport
+
+/// Nothing the bridge pressed may stay held, whatever ends the gesture.
+@Suite("No button is left held", .requiresXorg, .serialized)
+struct ReleaseTests {
+    /// Pressing hard holds the middle button down (a drag) until the press ends.
+    static let holdConfig = """
+        bindings:
+          - name: hold
+            gesture: deep-press
+            devices: [pen, touch]
+            threshold: 0.7
+            release: 0.5
+            action: {press: middle}
+            on-end: {release: middle}
+        """
+
+    static func middle(_ kind: RecordedEventKind) -> ([RecordedEvent]) -> Bool {
+        { events in events.contains { $0.kind == kind && $0.detail == 2 } }
+    }
+
+    @Test("xinput disable of the pen mid-press")
+    func deviceDisabled() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let bridge = try BridgeProcess(["run", "--config", try temporaryConfig(Self.holdConfig)], server: server)
+
+        try server.pen.down(at: (400, 300), pressure: 0.1)
+        try server.pen.press(to: 0.9)
+        #expect(Self.middle(.buttonPress)(window.events(until: Self.middle(.buttonPress))))
+        #expect(window.pointerState()?.buttonsHeld.contains(2) == true)
+
+        let disable = try ChildProcess(executable: "/usr/bin/xinput", arguments: ["disable", "test-pen"],
+                                       environment: BridgeProcess.environment(server))
+        #expect(disable.waitForExit(timeout: 5) == 0)
+        #expect(bridge.waitForLog(containing: "device disabled: 6"))
+        #expect(Self.middle(.buttonRelease)(window.events(until: Self.middle(.buttonRelease))))
+        #expect(window.pointerState()?.buttonsHeld == [])
+    }
+
+    @Test("SIGTERM while a press binding holds its button")
+    func terminated() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(Self.holdConfig)], server: server)
+
+        try server.pen.down(at: (400, 300), pressure: 0.1)
+        try server.pen.press(to: 0.9)
+        #expect(Self.middle(.buttonPress)(window.events(until: Self.middle(.buttonPress))))
+
+        #expect(bridge.stop(with: SIGTERM) == 0)
+        #expect(Self.middle(.buttonRelease)(window.events(until: Self.middle(.buttonRelease))))
+        // The pen's own tip is still down: that button is the person's, not the bridge's.
+        #expect(window.pointerState()?.buttonsHeld == [1])
+        try server.pen.up()
+        #expect(window.pointerState()?.buttonsHeld == [])
+        #expect(bridge.objects.contains { $0["action"] as? String == "release" && $0["button"] as? Int == 2 })
+    }
+}

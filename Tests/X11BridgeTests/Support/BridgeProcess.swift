@@ -1,0 +1,88 @@
+import Foundation
+import Glibc
+import XorgTestSupport
+
+/// The built `gesture-bridge` executable running a command against a test server, with its
+/// output read as it comes. Stopped (SIGKILL at worst) when the test lets go of it, pass or fail.
+final class BridgeProcess {
+    let child: ChildProcess
+
+    /// The executable built beside the test bundle.
+    static var executable: String? {
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("gesture-bridge").path
+        return FileManager.default.isExecutableFile(atPath: besideTests) ? besideTests : nil
+    }
+
+    /// Starts `arguments` and waits until stderr says `readyMarker` (the bridge logs it once
+    /// its event selection is in place, so input sent after this reaches it).
+    init(_ arguments: [String], server: HeadlessXorg, readyMarker: String? = "listening to") throws {
+        guard let executable = Self.executable else {
+            throw ChildProcessError(message: "gesture-bridge is not built beside the tests; run `swift build` first")
+        }
+        child = try ChildProcess(executable: executable, arguments: arguments, environment: Self.environment(server))
+        if let readyMarker {
+            guard child.waitForOutput(timeout: 10, until: { _, log in log.contains(readyMarker) }) else {
+                let log = child.errorOutput
+                child.stop()
+                throw ChildProcessError(message: "gesture-bridge \(arguments.joined(separator: " ")) did not start: \(log)")
+            }
+        }
+    }
+
+    deinit {
+        child.stop()
+    }
+
+    /// A clean environment: the test's display, and no user config or Wayland leaking in.
+    static func environment(_ server: HeadlessXorg) -> [String: String] {
+        [
+            "DISPLAY": server.displayName,
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "HOME": FileManager.default.temporaryDirectory.path,
+            "XDG_CONFIG_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-no-config").path,
+        ]
+    }
+
+    var outputLines: [String] {
+        child.output.split(separator: "\n").map(String.init)
+    }
+
+    var log: String { child.errorOutput }
+
+    /// Stdout lines parsed as JSON objects (the `--json` output).
+    var objects: [[String: Any]] {
+        outputLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    @discardableResult
+    func waitForObjects(timeout: Double = 3, until condition: ([[String: Any]]) -> Bool) -> Bool {
+        child.waitForOutput(timeout: timeout) { _, _ in condition(objects) }
+    }
+
+    @discardableResult
+    func waitForLog(containing text: String, timeout: Double = 3) -> Bool {
+        child.waitForOutput(timeout: timeout) { _, log in log.contains(text) }
+    }
+
+    /// Sends `signal` and waits for the exit status.
+    func stop(with signal: Int32) -> Int32? {
+        child.kill(signal: signal)
+        return child.waitForExit(timeout: 5)
+    }
+}
+
+/// One gesture or action line of `--json` output, without its time, for comparing runs.
+func timeless(_ object: [String: Any]) -> String {
+    var copy = object
+    copy["t"] = nil
+    guard let data = try? JSONSerialization.data(withJSONObject: copy, options: [.sortedKeys]) else { return "" }
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// A config file in the temporary directory, for the bridge to run.
+func temporaryConfig(_ text: String) throws -> String {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-\(UUID().uuidString).yaml")
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    return url.path
+}
