@@ -48,9 +48,3 @@ public final class LineWriter {
         return true
     }
 }
-
-public struct LineWriterError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var path: String
-    public var reason: String
-    public var description: String { "cannot write \(path): \(reason)" }
-}

@@ -58,8 +58,3 @@ public final class SignalDescriptor {
         return set
     }
 }
-
-public struct SignalSetupError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var message: String
-    public var description: String { "cannot watch for signals: \(message)" }
-}

@@ -1,0 +1,103 @@
+import Foundation
+import Glibc
+import Testing
+import XorgTestSupport
+
+@Suite("A running bridge: reload, dry run, hot-plug", .requiresXorg, .serialized)
+struct LiveSessionTests {
+    static func config(click button: String) -> String {
+        """
+        bindings:
+          - name: hard-press
+            gesture: deep-press
+            devices: [pen]
+            threshold: 0.7
+            action: {click: \(button)}
+        """
+    }
+
+    static func presses(_ button: Int32) -> ([RecordedEvent]) -> Bool {
+        { events in events.contains { $0.kind == .buttonPress && $0.detail == button } }
+    }
+
+    static func deepPress(_ server: HeadlessXorg, at point: PixelPoint) throws {
+        try server.pen.down(at: point, pressure: 0.1)
+        try server.pen.press(to: 0.9)
+        try server.pen.up()
+    }
+
+    @Test("SIGHUP: a broken config is reported with its place and the old bindings keep working; a good one takes over")
+    func reload() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let path = try temporaryConfig(Self.config(click: "right"))
+        let bridge = try BridgeProcess(["run", "--config", path], server: server)
+
+        try "bindings:\n  - name: hard-press\n    gesture: deep-pres\n".write(toFile: path, atomically: true, encoding: .utf8)
+        bridge.child.kill(signal: SIGHUP)
+        #expect(bridge.waitForLog(containing: "keeping the bindings already running"))
+        #expect(bridge.log.contains("\(path):3:"))
+        try Self.deepPress(server, at: (200, 200))
+        #expect(Self.presses(3)(window.events(until: Self.presses(3))))
+
+        try Self.config(click: "middle").write(toFile: path, atomically: true, encoding: .utf8)
+        bridge.child.kill(signal: SIGHUP)
+        #expect(bridge.waitForLog(containing: "reloaded \(path)"))
+        window.drain()
+        try Self.deepPress(server, at: (250, 200))
+        let after = window.events(until: Self.presses(2))
+        #expect(Self.presses(2)(after))
+        #expect(!Self.presses(3)(after))
+        #expect(bridge.stop(with: SIGINT) == 0)
+    }
+
+    @Test("--dry-run says what it would do and sends nothing")
+    func dryRun() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let bridge = try BridgeProcess(["run", "--dry-run", "--json"], server: server)
+
+        try Self.deepPress(server, at: (300, 300))
+        #expect(bridge.waitForLog(containing: "dry run: would click button 3"))
+        #expect(bridge.objects.contains { $0["action"] as? String == "click" })
+        #expect(!Self.presses(3)(window.drain()))
+    }
+
+    @Test("a device disabled and enabled again leaves and rejoins the running bridge")
+    func hotPlug() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let bridge = try BridgeProcess(["run"], server: server)
+        for action in ["disable", "enable"] {
+            let xinput = try ChildProcess(executable: "/usr/bin/xinput", arguments: [action, "test-touch"],
+                                          environment: BridgeProcess.environment(server))
+            #expect(xinput.waitForExit(timeout: 5) == 0)
+        }
+        #expect(bridge.waitForLog(containing: "device disabled: 7 test-touch"))
+        #expect(bridge.waitForLog(containing: "device added: 7 \"test-touch\": touch"))
+    }
+
+    @Test("a key the keymap lacks still reaches the application")
+    func borrowedKey() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let config = """
+            bindings:
+              - name: greek
+                gesture: deep-press
+                devices: [pen]
+                action: {key: Greek_alpha}
+            """
+        let bridge = try BridgeProcess(["run", "--config", try temporaryConfig(config)], server: server)
+        try Self.deepPress(server, at: (300, 300))
+        let keys = window.events { $0.contains { $0.kind == .keyRelease } }.filter { $0.kind == .keyPress }
+        #expect(keys.compactMap(\.keysymName) == ["Greek_alpha"])
+        #expect(bridge.stop(with: SIGTERM) == 0)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Glibc
+import GestureKit
+import Testing
+import X11Bridge
+
+@Suite("What a performer holds, and the commands it runs")
+struct ActionTests {
+    @Test("held inputs are let go of in reverse order, each once")
+    func heldOrder() {
+        var held = HeldInputs()
+        let pressed = [held.press(.keycode(37)), held.press(.keycode(52)), held.press(.keycode(37)), held.press(.button(2))]
+        #expect(pressed == [true, true, false, true])
+        let released = [held.release(.keycode(52)), held.release(.keycode(52))]
+        #expect(released == [true, false])
+        let letGo = held.takeAllForRelease()
+        #expect(letGo == [.button(2), .keycode(37)])
+        #expect(held.isEmpty)
+    }
+
+    @Test("a command's arguments reach it as written: no shell splits or interprets them")
+    func noShell() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("launch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let name = directory.appendingPathComponent("a b; rm -rf $HOME `x`").path
+        let launcher = CommandLauncher()
+        try launcher.launch(["touch", name], now: 0)
+        #expect(launcher.runningCount == 1)
+        try waitForExit(launcher)
+        #expect(launcher.runningCount == 0)
+        #expect(FileManager.default.fileExists(atPath: name))
+    }
+
+    @Test("a command that does not exist is an error naming it")
+    func missingProgram() {
+        let launcher = CommandLauncher()
+        do {
+            try launcher.launch(["gesture-bridge-no-such-program"], now: 0)
+            Issue.record("launching a missing program succeeded")
+        } catch {
+            #expect(error.message.contains("gesture-bridge-no-such-program"))
+            #expect(error.message.contains("not found"))
+        }
+        #expect(throws: ActionFailure.self) { try launcher.launch([], now: 0) }
+    }
+
+    /// Waits on the launcher's descriptors as the event loop does, without blocking on the child.
+    private func waitForExit(_ launcher: CommandLauncher) throws {
+        let deadline = Date().addingTimeInterval(5)
+        while launcher.runningCount > 0, Date() < deadline {
+            if launcher.descriptors.isEmpty {
+                launcher.tick(now: .infinity)
+                usleep(10_000)
+                continue
+            }
+            var fds = launcher.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            _ = poll(&fds, nfds_t(fds.count), 100)
+            for entry in fds where entry.revents != 0 { launcher.descriptorReady(entry.fd) }
+        }
+    }
+}
+
+@Suite("Runtime plumbing")
+struct RuntimePlumbingTests {
+    @Test("a closed output pipe is a write failure, not a death by SIGPIPE")
+    func closedPipe() {
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        close(ends[0])
+        let writer = LineWriter(descriptor: ends[1], ownsDescriptor: true)
+        #expect(!writer.write("{\"t\":0}"))
+        #expect(writer.failure != nil)
+        #expect(!writer.write("later lines are dropped"))
+    }
+
+    @Test("a signal arrives as data on the descriptor")
+    func signalDescriptor() throws {
+        let signals = try SignalDescriptor(signals: [SIGUSR1])
+        #expect(signals.read().isEmpty)
+        raise(SIGUSR1)
+        #expect(signals.read() == [SIGUSR1])
+    }
+
+    @Test("the monotonic clock starts near zero and moves forward")
+    func clock() {
+        let clock = MonotonicClock()
+        let first = clock.now
+        usleep(2_000)
+        #expect(first >= 0 && first < 1)
+        #expect(clock.now > first)
+    }
+}

@@ -1,0 +1,86 @@
+import CX11
+import GestureKit
+import Testing
+import X11Bridge
+
+@Suite("XTest sends real input and lets go of it", .requiresXvfb, .serialized)
+struct XTestPerformerTests {
+    static func action(_ action: Action, at point: Point = Point(x: 100, y: 120)) -> ActionEvent {
+        ActionEvent(time: 0, gesture: "test", action: action, position: point)
+    }
+
+    @Test("a held press shows on the pointer until releaseAll")
+    func releaseAll() throws {
+        let server = try VirtualFramebuffer()
+        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: true))
+        defer { connection.close() }
+        let performer = XTestPerformer(connection: connection)
+        try performer.perform(Self.action(.press(button: 2), at: Point(x: 300, y: 200)), now: 0)
+        connection.sync()
+        let held = try #require(connection.queryPointer(master: 2))
+        #expect(held.buttons == [2])
+        #expect(held.position == Point(x: 300, y: 200))
+        #expect(performer.isHolding)
+        performer.releaseAll()
+        connection.sync()
+        #expect(connection.queryPointer(master: 2)?.buttons == [])
+        #expect(!performer.isHolding)
+    }
+
+    @Test("a click and a key combination leave nothing held")
+    func clickAndKeys() throws {
+        let server = try VirtualFramebuffer()
+        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: true))
+        defer { connection.close() }
+        let performer = XTestPerformer(connection: connection)
+        try performer.perform(Self.action(.click(button: 3)), now: 0)
+        try performer.perform(Self.action(.key(KeyCombo(keys: ["ctrl", "shift", "z"]))), now: 0)
+        try performer.perform(Self.action(.scroll(.down, steps: 3)), now: 0)
+        connection.sync()
+        #expect(!performer.isHolding)
+        #expect(connection.queryPointer(master: 2)?.buttons == [])
+        #expect(connection.takeErrors().isEmpty)
+    }
+
+    @Test("an unknown key name is an error that names it")
+    func unknownKey() throws {
+        let server = try VirtualFramebuffer()
+        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: true))
+        defer { connection.close() }
+        let performer = XTestPerformer(connection: connection)
+        do {
+            try performer.perform(Self.action(.key(KeyCombo(keys: ["ctrl", "Frobnicate"]))), now: 0)
+            Issue.record("an unknown key was sent")
+        } catch {
+            #expect(error.message.contains("Frobnicate"))
+        }
+        #expect(!performer.isHolding)
+        #expect(throws: ActionFailure.self) { try performer.perform(Self.action(.click(button: 0)), now: 0) }
+    }
+
+    @Test("a keysym missing from the keymap borrows a spare keycode, given back later")
+    func borrowedKeycode() throws {
+        let server = try VirtualFramebuffer()
+        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: true))
+        defer { connection.close() }
+        let keysym = XStringToKeysym("Thai_ngongu")
+        #expect(XKeysymToKeycode(connection.display, keysym) == 0)
+        let mapping = KeyboardMapping(connection: connection)
+        let chord = try mapping.chord(for: KeyCombo(keys: ["Thai_ngongu"]), now: 10)
+        let keycode = try #require(chord.keycodes.first)
+        func symbol(of keycode: UInt8) -> KeySym {
+            var perKeycode: Int32 = 0
+            guard let symbols = XGetKeyboardMapping(connection.display, keycode, 1, &perKeycode) else { return 0 }
+            defer { XFree(symbols) }
+            return symbols[0]
+        }
+        #expect(symbol(of: keycode) == keysym)
+        // Still mapped while an application may be reading the key; given back after the hold.
+        mapping.restore(dueBy: 10.5)
+        #expect(symbol(of: keycode) == keysym)
+        #expect(mapping.nextDeadline == 11)
+        mapping.restore(dueBy: 11)
+        #expect(symbol(of: keycode) == 0)
+        #expect(mapping.nextDeadline == nil)
+    }
+}
