@@ -1,0 +1,105 @@
+import Testing
+@testable import GestureKit
+
+@Suite("Who wins a contact")
+struct ArbitrationTests {
+    static func deepPress(_ name: String, threshold: Double, button: Int) -> Binding {
+        Binding(name: name, recognizer: .deepPress(.init(threshold: threshold)), onStart: [.click(button: button)])
+    }
+
+    static let volume = Binding(
+        name: "volume",
+        recognizer: .knob(KnobSettings(centerX: ScreenCoordinate(500), centerY: ScreenCoordinate(500),
+                                       innerRadius: 40, outerRadius: 200)),
+        onStart: [.key(KeyCombo(keys: ["XF86AudioMute"]))])
+
+    @Test("the first owning gesture to begin wins, even when listed later; the other fails right then")
+    func firstToBeginWins() {
+        let script = GestureScript(Self.deepPress("firm", threshold: 0.8, button: 2),
+                                   Self.deepPress("light", threshold: 0.5, button: 3))
+        script.pen.down(at: (100, 100), force: 0.1)
+        script.clock.advance(by: 0.016)
+        script.pen.press(to: 0.6)
+        let decidedAt = script.clock.now
+        script.clock.advance(by: 0.016)
+        script.pen.press(to: 0.9)
+        script.pen.lift()
+        expectSequence(script.gestureStates("light"), [.began, .changed, .ended])
+        expectSequence(script.gestureStates("firm"), [.failed])
+        #expect(script.reports(of: "firm").map(\.time) == [decidedAt])
+        expectSequence(script.decisions, [.claimed(by: "light")])
+        expectSequence(script.actions, [.click(button: 3, at: (100, 100))])
+    }
+
+    @Test("two gestures beginning on the same sample: the one listed first wins", arguments: [false, true])
+    func tiesGoToTheFirstListed(swapped: Bool) {
+        let a = Self.deepPress("a", threshold: 0.5, button: 2)
+        let b = Self.deepPress("b", threshold: 0.5, button: 3)
+        let script = GestureScript(swapped ? [b, a] : [a, b])
+        let (winner, loser) = swapped ? ("b", "a") : ("a", "b")
+        script.pen.down(at: (100, 100), force: 0.1)
+        script.pen.press(to: 0.7)
+        expectSequence(script.gestureStates(winner), [.began])
+        expectSequence(script.gestureStates(loser), [.failed])
+        expectSequence(script.decisions, [.claimed(by: winner)])
+        #expect(script.actions.map(\.action) == [.click(button: swapped ? 3 : 2)])
+    }
+
+    @Test("a knob that begins at touch-down wins over a deep press on the same contact")
+    func knobBeatsDeepPress() {
+        let script = GestureScript(Self.deepPress("right-click", threshold: 0.75, button: 3), Self.volume)
+        let finger = script.touchscreen
+        finger.down(at: (600, 500), force: 0.1)
+        expectSequence(script.decisions, [.claimed(by: "volume")])
+        expectSequence(script.gestureStates("right-click"), [.failed])
+        finger.press(to: 0.9)
+        finger.lift()
+        expectSequence(script.gestureStates("volume"), [.began, .ended])
+        expectSequence(script.gestureStates("right-click"), [.failed])
+        expectSequence(script.actions, [.key("XF86AudioMute", at: (600, 500))])
+    }
+
+    @Test("off the knob's ring the deep press still gets its chance")
+    func offTheRingDeepPressWins() {
+        let script = GestureScript(Self.deepPress("right-click", threshold: 0.75, button: 3), Self.volume)
+        script.touchscreen.down(at: (100, 100), force: 0.1)
+        script.touchscreen.press(to: 0.9)
+        expectSequence(script.gestureStates("volume"), [.failed])
+        expectSequence(script.decisions, [.claimed(by: "right-click")])
+        expectSequence(script.actions, [.click(button: 3, at: (100, 100))])
+    }
+
+    @Test("watching gestures (force, pressure thresholds) keep running alongside the winner")
+    func nonOwningKeepRunning() {
+        let script = GestureScript(
+            Binding(name: "pressure", recognizer: .force(.init())),
+            Self.deepPress("right-click", threshold: 0.75, button: 3),
+            Binding(name: "levels", recognizer: .pressureThresholds(.init(thresholds: [0.5]))))
+        script.pen.down(at: (100, 100), force: 0.1)
+        script.clock.advance(by: 0.016)
+        script.pen.press(to: 0.8)
+        script.clock.advance(by: 0.016)
+        script.pen.press(to: 0.3)
+        script.clock.advance(by: 0.016)
+        script.pen.lift()
+        expectSequence(script.decisions, [.claimed(by: "right-click")])
+        expectSequence(script.gestureStates("right-click"), [.began, .ended])
+        expectSequence(script.gestureStates("pressure"), [.began, .changed, .changed, .ended])
+        expectSequence(script.crossings(of: "levels"), [.up(0), .down(0)])
+        expectSequence(script.gestureStates("levels"), [.began, .changed, .changed, .ended])
+    }
+
+    @Test("two fingers are two contacts: each is decided on its own")
+    func contactsAreIndependent() {
+        let script = GestureScript(Self.deepPress("right-click", threshold: 0.75, button: 3))
+        let first = script.touchscreen.finger(0)
+        let second = script.touchscreen.finger(1)
+        first.down(at: (100, 100), force: 0.1)
+        second.down(at: (300, 100), force: 0.1)
+        second.press(to: 0.9)
+        first.lift()
+        expectSequence(script.decisions(for: second.key), [.claimed(by: "right-click")])
+        expectSequence(script.decisions(for: first.key), [.released(.ended)])
+        expectSequence(script.actions, [.click(button: 3, at: (300, 100))])
+    }
+}

@@ -1,0 +1,109 @@
+import Testing
+@testable import GestureKit
+
+@Suite("Actions and feedback")
+struct EngineActionTests {
+    /// Holds the left button down for the length of a deep press: a drag with the pen.
+    static let drag = Binding(name: "drag", recognizer: .deepPress(.init(threshold: 0.75, release: 0.6)),
+                              feedback: [.pulse], onStart: [.press(button: 1)], onEnd: [.release(button: 1)])
+
+    @Test("a deep press clicks button 3 where it began, once")
+    func clickAtBeginPosition() {
+        let script = GestureScript(Binding(name: "right-click", recognizer: .deepPress(.init()),
+                                           onStart: [.click(button: 3)]))
+        script.pen.down(at: (100, 100), force: 0.1)
+        script.clock.advance(by: 0.016)
+        script.pen.move(to: (104, 103))
+        script.clock.advance(by: 0.016)
+        script.pen.press(to: 0.8)
+        script.clock.advance(by: 0.016)
+        script.pen.move(to: (108, 103), force: 0.9)
+        script.pen.lift()
+        expectSequence(script.actions, [.click(button: 3, at: (104, 103))])
+        #expect(script.actionEvents.map(\.time) == [0.032])
+    }
+
+    @Test("on-end fires when the deep press ends: press, then release where it ended")
+    func onEndWhenEnded() {
+        let script = GestureScript(Self.drag)
+        script.pen.down(at: (100, 100), force: 0.1)
+        script.pen.press(to: 0.8)
+        script.clock.advance(by: 0.1)
+        script.pen.move(to: (200, 150))
+        script.clock.advance(by: 0.1)
+        script.pen.press(to: 0.5)
+        expectSequence(script.actions, [.press(button: 1, at: (100, 100)), .release(button: 1, at: (200, 150))])
+    }
+
+    @Test("on-end fires when a begun deep press is cancelled, so no button stays held")
+    func onEndWhenCancelled() {
+        let script = GestureScript(Self.drag)
+        script.pen.down(at: (100, 100), force: 0.9)
+        script.clock.advance(by: 0.1)
+        script.pen.cancel()
+        expectSequence(script.gestureStates("drag"), [.began, .cancelled])
+        expectSequence(script.actions, [.press(button: 1, at: (100, 100)), .release(button: 1, at: (100, 100))])
+    }
+
+    @Test("on-end does not fire for a deep press that never began")
+    func noOnEndWithoutBegin() {
+        let script = GestureScript(Self.drag)
+        script.pen.down(at: (100, 100), force: 0.1)
+        script.pen.move(to: (150, 100))
+        script.pen.lift()
+        expectSequence(script.gestureStates("drag"), [.cancelled])
+        expectSequence(script.actions, [])
+    }
+
+    @Test("a pulse is drawn where the gesture began, and only then")
+    func pulseOnBegin() {
+        let script = GestureScript(Self.drag)
+        script.pen.down(at: (100, 100), force: 0.1)
+        script.pen.move(to: (105, 100))
+        script.pen.press(to: 0.8)
+        script.pen.press(to: 0.9)
+        script.pen.lift()
+        expectSequence(script.feedback, [.pulse(at: (105, 100))])
+        script.forgetOutputs()
+        script.pen.down(at: (100, 100), force: 0.1)
+        script.pen.lift()
+        expectSequence(script.feedback, [])
+    }
+
+    static let ringed = Binding(name: "right-click", recognizer: .deepPress(.init(threshold: 0.5)), feedback: [.ring])
+
+    @Test("the ring fills as the force nears the threshold, then goes away when the deep press begins")
+    func ringUntilBegin() {
+        let script = GestureScript(Self.ringed)
+        script.pen.down(at: (100, 100), force: 0.125)
+        script.pen.press(to: 0.25)
+        script.pen.press(to: 0.25)  // unchanged: not redrawn
+        script.pen.press(to: 0.5)
+        script.pen.press(to: 0.25)  // began: the ring is gone for good
+        script.pen.lift()
+        expectSequence(script.feedback, [.progress(0.25), .progress(0.5), .progressEnded])
+    }
+
+    @Test("the ring goes away when the pen lifts without reaching the threshold")
+    func ringUntilLift() {
+        let script = GestureScript(Self.ringed)
+        script.pen.down(at: (100, 100), force: 0.125)
+        script.pen.press(to: 0.375)
+        script.pen.lift()
+        expectSequence(script.feedback, [.progress(0.25), .progress(0.75), .progressEnded])
+    }
+
+    @Test("the ring goes away when another gesture wins the contact")
+    func ringUntilLoss() {
+        let script = GestureScript(
+            Self.ringed,
+            Binding(name: "squeeze", recognizer: .squeeze(.init(threshold: 0.25))))
+        script.pen.down(at: (100, 100), force: 0.125)
+        script.pen.press(to: 0.25)
+        expectSequence(script.decisions, [.claimed(by: "squeeze")])
+        expectSequence(script.feedback, [.progress(0.25), .progress(0.5), .progressEnded])
+        script.pen.press(to: 0.4)
+        script.pen.lift()
+        expectSequence(script.feedback, [.progress(0.25), .progress(0.5), .progressEnded])
+    }
+}

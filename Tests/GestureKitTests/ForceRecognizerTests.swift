@@ -1,0 +1,61 @@
+import Testing
+@testable import GestureKit
+
+@Suite("Force")
+struct ForceRecognizerTests {
+    @Test("force begins at touch-down and follows every change of pressure until the lift")
+    func followsThePressure() {
+        let script = GestureScript(Binding(name: "ink", recognizer: .force(.init())))
+        script.pen.down(at: (100, 100), force: 0.2)
+        script.clock.advance(by: 0.016)
+        script.pen.press(to: 0.5)
+        script.clock.advance(by: 0.016)
+        script.pen.move(to: (110, 100))  // same pressure: nothing to say
+        script.clock.advance(by: 0.016)
+        script.pen.press(to: 0.9)
+        script.clock.advance(by: 0.016)
+        script.pen.lift()
+        expectSequence(script.gestureStates("ink"), [.began, .changed, .changed, .ended])
+        expectSequence(script.reports(of: "ink").compactMap(\.force), [0.2, 0.5, 0.9, 0])
+    }
+
+    @Test("a lower maximum lets a light hand reach the top: 0.4 with maximum 0.5 reads 0.8, and more reads 1")
+    func maximumRescales() {
+        let script = GestureScript(Binding(name: "ink", recognizer: .force(.init(maximum: 0.5))))
+        script.pen.down(at: (100, 100), force: 0.4)
+        script.clock.advance(by: 0.016)
+        script.pen.press(to: 0.7)
+        script.clock.advance(by: 0.016)
+        script.pen.press(to: 0.9)  // still 1: nothing to report
+        script.clock.advance(by: 0.016)
+        script.pen.press(to: 0.25)
+        expectSequence(script.reports(of: "ink").compactMap(\.force), [0.8, 1, 0.5])
+    }
+
+    @Test("a maximum outside 0...1 is clamped: never above the device's own top, never a division by zero")
+    func maximumIsClamped() {
+        #expect(ForceRecognizer.Configuration(maximum: 2).maximum == 1)
+        #expect(ForceRecognizer.Configuration(maximum: 2).scaled(0.5) == 0.5)
+        let zero = ForceRecognizer.Configuration(maximum: 0)
+        #expect(zero.scaled(0.5) == 1)
+        #expect(zero.scaled(0) == 0)
+    }
+
+    @Test("force step actions: one per step risen or fallen, the rest carried")
+    func forceSteps() {
+        let script = GestureScript(Binding(
+            name: "zoom", recognizer: .force(.init()),
+            steps: StepActions(step: 0.125, increase: [.key(KeyCombo(keys: ["ctrl", "plus"]))],
+                               decrease: [.key(KeyCombo(keys: ["ctrl", "minus"]))])))
+        script.pen.down(at: (100, 100), force: 0.25)
+        script.clock.advance(by: 0.016)
+        script.pen.press(to: 0.3125)  // half a step: carried
+        #expect(script.actions == [])
+        script.clock.advance(by: 0.016)
+        script.pen.press(to: 0.625)
+        script.clock.advance(by: 0.016)
+        script.pen.press(to: 0.375)
+        expectSequence(script.actions(of: "zoom").map(\.description),
+                       ["key ctrl+plus", "key ctrl+plus", "key ctrl+plus", "key ctrl+minus", "key ctrl+minus"])
+    }
+}

@@ -1,0 +1,211 @@
+import Testing
+@testable import GestureKit
+
+@Suite("Knob")
+struct KnobRecognizerTests {
+    static let center: Spot = (500, 500)
+    /// A ring from 40 to 200 px around (500, 500).
+    static let ring = KnobRecognizer.Configuration(center: Point(center), innerRadius: 40, outerRadius: 200)
+    static let tolerance = 1e-9
+
+    static func onRing(degrees: Double, radius: Double = 100) -> Spot {
+        spot(around: center, radius: radius, degrees: degrees)
+    }
+
+    static func onRing(radians: Double, radius: Double = 100) -> Spot {
+        spot(around: center, radius: radius, radians: radians)
+    }
+
+    func knob() -> RecognizerScript { RecognizerScript(KnobRecognizer(Self.ring)) }
+
+    // MARK: Where it starts
+
+    @Test("a finger starting inside the inner radius does not turn the knob", arguments: [0.0, 20, 39.9])
+    func failsInsideInnerRadius(radius: Double) {
+        let finger = knob()
+        finger.down(at: Self.onRing(degrees: 30, radius: radius))
+        finger.move(to: Self.onRing(degrees: 60, radius: 100))
+        expectSequence(finger.states, [.failed])
+    }
+
+    @Test("a finger starting beyond the outer radius does not turn the knob", arguments: [200.1, 260])
+    func failsBeyondOuterRadius(radius: Double) {
+        let finger = knob()
+        finger.down(at: Self.onRing(degrees: 30, radius: radius))
+        finger.move(to: Self.onRing(degrees: 60, radius: 100))
+        expectSequence(finger.states, [.failed])
+    }
+
+    @Test("a finger starting on the ring's edges turns it", arguments: [40.0, 200])
+    func beginsOnTheEdges(radius: Double) {
+        let finger = knob()
+        finger.down(at: Self.onRing(degrees: 0, radius: radius))
+        expectSequence(finger.states, [.began])
+    }
+
+    // MARK: Angles
+
+    @Test("angles start at 3 o'clock and grow clockwise on screen, where y grows downwards")
+    func angleConvention() {
+        let places: [(Spot, Double)] = [
+            ((600, 500), 0),            // 3 o'clock
+            ((500, 600), .pi / 2),      // straight below: 6 o'clock
+            ((400, 500), .pi),          // 9 o'clock
+            ((500, 400), 3 * .pi / 2),  // straight above: 12 o'clock
+        ]
+        for (place, angle) in places {
+            let finger = knob()
+            finger.down(at: place)
+            #expect(finger.knobReadings.map(\.angle) == [angle], "at \(Point(place).scriptDescription)")
+        }
+    }
+
+    // MARK: Rotation wrapped into (-π, π]
+
+    func rotation(from start: Double, to end: Double) -> Double? {
+        let finger = knob()
+        finger.down(at: Self.onRing(radians: start))
+        finger.move(to: Self.onRing(radians: end))
+        return finger.lastReports.first?.knob?.rotation
+    }
+
+    @Test("crossing 3 o'clock clockwise turns a little forward, not a whole turn back")
+    func crossingThreeOClockClockwise() throws {
+        let justBefore = 2 * Double.pi - 0.1
+        let turn = try #require(rotation(from: justBefore, to: 0.1))
+        #expect(abs(turn - 0.2) < Self.tolerance, "turned \(turn)")
+    }
+
+    @Test("crossing 3 o'clock counterclockwise turns a little back, not a whole turn forward")
+    func crossingThreeOClockCounterclockwise() throws {
+        let justBefore = 2 * Double.pi - 0.1
+        let turn = try #require(rotation(from: 0.1, to: justBefore))
+        #expect(abs(turn + 0.2) < Self.tolerance, "turned \(turn)")
+    }
+
+    @Test("crossing 12 o'clock turns a little, either way")
+    func crossingTwelveOClock() throws {
+        let twelve = 3 * Double.pi / 2
+        let (before, after) = (twelve - 0.1, twelve + 0.1)
+        let clockwise = try #require(rotation(from: before, to: after))
+        let counterclockwise = try #require(rotation(from: after, to: before))
+        #expect(abs(clockwise - 0.2) < Self.tolerance, "turned \(clockwise)")
+        #expect(abs(counterclockwise + 0.2) < Self.tolerance, "turned \(counterclockwise)")
+    }
+
+    @Test("a half turn between two samples reads as +π, never -π")
+    func halfTurnIsPositive() {
+        #expect(KnobRecognizer.wrap(-.pi) == .pi)
+        #expect(KnobRecognizer.wrap(.pi) == .pi)
+        #expect(abs(KnobRecognizer.wrap(-2 * .pi + 0.2) - 0.2) < Self.tolerance)
+        #expect(abs(KnobRecognizer.wrap(2 * .pi - 0.2) + 0.2) < Self.tolerance)
+    }
+
+    @Test("a full clockwise circle turns the knob by exactly one turn; counterclockwise by one turn back",
+          arguments: [1.0, -1.0])
+    func fullCircle(direction: Double) {
+        let finger = knob()
+        finger.down(at: Self.onRing(degrees: 0))
+        for step in 1...36 {
+            finger.move(to: Self.onRing(degrees: direction * Double(step) * 10))
+        }
+        let turns = finger.knobReadings.map(\.rotation)
+        #expect(turns.count == 37)
+        #expect(turns.dropFirst().allSatisfy { $0 * direction > 0 }, "every step turns the same way")
+        let total = turns.reduce(0, +)
+        #expect(abs(total - direction * 2 * .pi) < Self.tolerance, "turned \(total)")
+    }
+
+    @Test("the knob reports how far the finger is from its center")
+    func reportsDistance() {
+        let finger = knob()
+        finger.down(at: Self.onRing(degrees: 0, radius: 100))
+        finger.move(to: Self.onRing(degrees: 20, radius: 150))
+        finger.move(to: Self.onRing(degrees: 40, radius: 60))
+        let distances = finger.knobReadings.map(\.distance)
+        #expect(distances.count == 3)
+        #expect(zip(distances, [100.0, 150, 60]).allSatisfy { abs($0 - $1) < Self.tolerance }, "\(distances)")
+    }
+
+    @Test("samples outside the ring turn nothing, and coming back in does not jump the knob")
+    func leavingTheRing() {
+        let finger = knob()
+        finger.down(at: Self.onRing(degrees: 0))
+        finger.move(to: Self.onRing(degrees: 10))
+        finger.move(to: Self.onRing(degrees: 45, radius: 300))  // beyond the outer radius
+        finger.move(to: Self.onRing(degrees: 90, radius: 10))   // inside the inner radius
+        let whileOutside = finger.states
+        finger.move(to: Self.onRing(degrees: 100))              // back on the ring: starts afresh
+        finger.move(to: Self.onRing(degrees: 110))
+        expectSequence(whileOutside, [.began, .changed])
+        expectSequence(finger.states, [.began, .changed, .changed])
+        let total = finger.knobReadings.map(\.rotation).reduce(0, +) * 180 / .pi
+        #expect(abs(total - 20) < 1e-6, "turned \(total)° in all, not 110°")
+    }
+
+    @Test("lifting ends the knob; a cancelled contact cancels it")
+    func endsAndCancels() {
+        let lifted = knob()
+        lifted.down(at: Self.onRing(degrees: 0))
+        lifted.move(to: Self.onRing(degrees: 10))
+        lifted.lift()
+        expectSequence(lifted.states, [.began, .changed, .ended])
+        let cancelled = knob()
+        cancelled.down(at: Self.onRing(degrees: 0))
+        cancelled.cancel()
+        expectSequence(cancelled.states, [.began, .cancelled])
+    }
+
+    // MARK: In the engine
+
+    static func volume(activation: Double = 0) -> Binding {
+        Binding(name: "volume",
+                recognizer: .knob(KnobSettings(centerX: ScreenCoordinate(center.x), centerY: ScreenCoordinate(center.y),
+                                               innerRadius: 40, outerRadius: 200, activation: activation)),
+                steps: StepActions(step: 15, increase: [.key(KeyCombo(keys: ["XF86AudioRaiseVolume"]))],
+                                   decrease: [.key(KeyCombo(keys: ["XF86AudioLowerVolume"]))]))
+    }
+
+    func volumeKeys(_ script: GestureScript) -> [String] {
+        script.actions(of: "volume").map { $0 == .key(KeyCombo(keys: ["XF86AudioRaiseVolume"])) ? "up" : "down" }
+    }
+
+    @Test("one step action per 15°: 40° clockwise gives two, 5° more a third; turning back gives decreases")
+    func stepActions() {
+        let script = GestureScript(Self.volume())
+        let finger = script.touchscreen
+        finger.down(at: Self.onRing(degrees: 0))
+        script.clock.advance(by: 0.016)
+        finger.move(to: Self.onRing(degrees: 40))
+        expectSequence(volumeKeys(script), ["up", "up"])
+        script.clock.advance(by: 0.016)
+        finger.move(to: Self.onRing(degrees: 45))
+        expectSequence(volumeKeys(script), ["up", "up", "up"])
+        script.clock.advance(by: 0.016)
+        finger.move(to: Self.onRing(degrees: 5))
+        expectSequence(volumeKeys(script), ["up", "up", "up", "down", "down"])
+    }
+
+    @Test("a knob with an activation angle waits for the turn, then brings the turn so far")
+    func activationAngle() {
+        let script = GestureScript(Self.volume(activation: 20))
+        let finger = script.touchscreen
+        finger.down(at: Self.onRing(degrees: 0))
+        finger.move(to: Self.onRing(degrees: 10))
+        #expect(script.gestureStates("volume") == [])
+        finger.move(to: Self.onRing(degrees: 35))
+        expectSequence(script.gestureStates("volume"), [.began])
+        expectSequence(volumeKeys(script), ["up", "up"])
+    }
+
+    @Test("a knob centered from the bottom-right corner sits there on any screen")
+    func centerFromTheEdges() {
+        let settings = KnobSettings(centerX: ScreenCoordinate(-150), centerY: ScreenCoordinate(-100),
+                                    innerRadius: 0, outerRadius: 100)
+        let finger = RecognizerScript(.knob(settings), screen: ScreenSize(width: 1280, height: 800))
+        finger.down(at: (1130, 750))
+        let reading = finger.knobReadings.first
+        #expect(reading?.distance == 50)
+        #expect(reading?.angle == .pi / 2)
+    }
+}

@@ -1,3 +1,0 @@
-import Testing
-@testable import GestureKit
-@Test func placeholder() { #expect(Bool(true)) }

@@ -1,0 +1,111 @@
+import Testing
+@testable import GestureKit
+
+@Suite("Pressure thresholds")
+struct PressureThresholdsRecognizerTests {
+    static func levels(_ thresholds: [Double], hysteresis: Double = 0) -> Binding {
+        Binding(name: "levels", recognizer: .pressureThresholds(.init(thresholds: thresholds, hysteresis: hysteresis)),
+                onCrossUp: [.key(KeyCombo(keys: ["XF86AudioRaiseVolume"]))],
+                onCrossDown: [.key(KeyCombo(keys: ["XF86AudioLowerVolume"]))])
+    }
+
+    @Test("a jump from nothing to 0.9 passes three thresholds in one sample, in order; falling back passes them downwards")
+    func severalPerSample() {
+        let script = GestureScript(Self.levels([0.25, 0.5, 0.75]))
+        script.pen.down(at: (100, 100), force: 0)
+        expectSequence(script.gestureStates("levels"), [.began])
+        script.clock.advance(by: 0.016)
+        let jump = script.clock.now
+        script.pen.press(to: 0.9)
+        expectSequence(script.crossings(of: "levels"), [.up(0), .up(1), .up(2)])
+        #expect(script.reports(of: "levels").dropFirst().allSatisfy { $0.time == jump }, "all three in the one sample")
+        script.clock.advance(by: 0.016)
+        script.pen.press(to: 0.1)
+        expectSequence(script.crossings(of: "levels"), [.up(0), .up(1), .up(2), .down(2), .down(1), .down(0)])
+    }
+
+    @Test("every crossing fires its action: up actions on the way up, down actions on the way down")
+    func crossingActions() {
+        let script = GestureScript(Self.levels([0.25, 0.5, 0.75]))
+        script.pen.down(at: (100, 100), force: 0)
+        script.pen.press(to: 0.9)
+        script.pen.press(to: 0.4)
+        expectSequence(script.actions(of: "levels").map(\.description), [
+            "key XF86AudioRaiseVolume", "key XF86AudioRaiseVolume", "key XF86AudioRaiseVolume",
+            "key XF86AudioLowerVolume", "key XF86AudioLowerVolume",
+        ])
+    }
+
+    @Test("a force landing exactly on a threshold has reached it")
+    func landingExactlyCounts() {
+        let script = GestureScript(Self.levels([0.25, 0.5, 0.75]))
+        script.pen.down(at: (100, 100), force: 0)
+        script.pen.press(pressure: 499)
+        expectSequence(script.crossings(of: "levels"), [.up(0)])
+        script.pen.press(pressure: 500)
+        expectSequence(script.crossings(of: "levels"), [.up(0), .up(1)])
+        script.pen.press(pressure: 499)
+        expectSequence(script.crossings(of: "levels"), [.up(0), .up(1), .down(1)])
+    }
+
+    @Test("a pen that goes down already pressing reports the thresholds it passed on the way")
+    func crossingsAtTouchDown() {
+        let script = GestureScript(Self.levels([0.25, 0.5, 0.75]))
+        script.pen.down(at: (100, 100), force: 0.6)
+        expectSequence(script.gestureStates("levels"), [.began, .changed, .changed])
+        expectSequence(script.crossings(of: "levels"), [.up(0), .up(1)])
+    }
+
+    @Test("with hysteresis a hand resting on a threshold does not chatter")
+    func hysteresisStopsChatter() {
+        let script = GestureScript(Self.levels([0.5], hysteresis: 0.05))
+        script.pen.down(at: (100, 100), force: 0.3)
+        for force in [0.5, 0.47, 0.5, 0.46, 0.52] {
+            script.pen.press(to: force)
+        }
+        expectSequence(script.crossings(of: "levels"), [.up(0)])
+        script.pen.press(to: 0.44)
+        script.pen.press(to: 0.49)
+        script.pen.press(to: 0.5)
+        expectSequence(script.crossings(of: "levels"), [.up(0), .down(0), .up(0)])
+    }
+
+    @Test("without hysteresis the same trembling hand crosses every time")
+    func noHysteresisChatters() {
+        let script = GestureScript(Self.levels([0.5]))
+        script.pen.down(at: (100, 100), force: 0.3)
+        for force in [0.5, 0.47, 0.5] {
+            script.pen.press(to: force)
+        }
+        expectSequence(script.crossings(of: "levels"), [.up(0), .down(0), .up(0)])
+    }
+
+    @Test("with no thresholds every change of force is reported")
+    func noThresholdsReportsEveryChange() {
+        let script = GestureScript(Self.levels([]))
+        script.pen.down(at: (100, 100), force: 0.1)
+        for force in [0.2, 0.2, 0.35, 0.1] {
+            script.clock.advance(by: 0.016)
+            script.pen.press(to: force)
+        }
+        script.pen.lift()
+        expectSequence(script.gestureStates("levels"), [.began, .changed, .changed, .changed, .ended])
+        expectSequence(script.reports(of: "levels").compactMap(\.force), [0.1, 0.2, 0.35, 0.1, 0])
+        #expect(script.crossings(of: "levels") == [])
+    }
+
+    @Test("thresholds written in any order, or twice, are sorted and counted once")
+    func thresholdsAreSorted() {
+        #expect(PressureThresholdsRecognizer.Configuration(thresholds: [0.75, 0.25, 0.5, 0.25]).thresholds
+                == [0.25, 0.5, 0.75])
+    }
+
+    @Test("pressure thresholds watch without owning: the contact goes to the application")
+    func doesNotOwn() {
+        let script = GestureScript(Self.levels([0.5]))
+        script.pen.down(at: (100, 100), force: 0.1)
+        expectSequence(script.decisions, [.released(.unbound)])
+        script.pen.press(to: 0.6)
+        expectSequence(script.crossings(of: "levels"), [.up(0)])
+    }
+}

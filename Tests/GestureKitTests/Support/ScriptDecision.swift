@@ -1,0 +1,36 @@
+@testable import GestureKit
+
+/// An ownership decision without its bookkeeping: who kept the contact, or why it went to
+/// the application.
+enum ScriptDecision: Hashable, CustomStringConvertible {
+    case claimed(by: String)
+    case released(ReleaseReason)
+
+    init(_ decision: ContactDecision) {
+        switch decision {
+        case .claim(_, let gesture, _): self = .claimed(by: gesture)
+        case .release(_, let reason, _): self = .released(reason)
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .claimed(let gesture): return "claimed by \(gesture)"
+        case .released(let reason): return "released (\(reason.rawValue))"
+        }
+    }
+}
+
+extension ContactDecision {
+    var key: ContactKey {
+        switch self {
+        case .claim(let key, _, _), .release(let key, _, _): return key
+        }
+    }
+
+    var time: Double {
+        switch self {
+        case .claim(_, _, let time), .release(_, _, let time): return time
+        }
+    }
+}
