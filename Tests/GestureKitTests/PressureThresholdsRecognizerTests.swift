@@ -36,6 +36,18 @@ struct PressureThresholdsRecognizerTests {
         ])
     }
 
+    @Test("lifting while pressing lets go of every threshold still reached, so paired up/down actions balance")
+    func liftCrossesDown() {
+        let script = GestureScript(Self.levels([0.25, 0.5, 0.75]))
+        script.pen.down(at: (100, 100), force: 0)
+        script.pen.press(to: 0.6)
+        script.pen.lift()
+        expectSequence(script.crossings(of: "levels"), [.up(0), .up(1), .down(1), .down(0)])
+        #expect(script.gestureStates("levels").last == .ended)
+        let actions = script.actions(of: "levels").map(\.description)
+        #expect(actions.filter { $0.hasSuffix("RaiseVolume") }.count == actions.filter { $0.hasSuffix("LowerVolume") }.count)
+    }
+
     @Test("a force landing exactly on a threshold has reached it")
     func landingExactlyCounts() {
         let script = GestureScript(Self.levels([0.25, 0.5, 0.75]))

@@ -73,6 +73,8 @@ struct ReplayTests {
             #"{"t":0.1,"gesture":"dial","recognizer":"knob","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0.6,"angle":1.570796,"rotation":1.570796,"distance":50}"#,
             #"{"t":0.1,"gesture":"dial","action":"scroll","direction":"down","steps":1,"x":100,"y":150}"#,
             #"{"t":0.1,"gesture":"dial","action":"scroll","direction":"down","steps":1,"x":100,"y":150}"#,
+            #"{"t":0.2,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0,"threshold":1,"direction":"down"}"#,
+            #"{"t":0.2,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0,"threshold":0,"direction":"down"}"#,
             #"{"t":0.2,"gesture":"levels","recognizer":"pressure-thresholds","state":"ended","device":6,"contact":0,"x":100,"y":150,"force":0}"#,
             #"{"t":0.2,"gesture":"dial","recognizer":"knob","state":"ended","device":6,"contact":0,"x":100,"y":150,"force":0,"angle":1.570796,"rotation":0,"distance":50}"#,
         ])

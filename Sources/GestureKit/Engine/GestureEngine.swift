@@ -266,12 +266,15 @@ public struct GestureEngine: Sendable {
     /// Carries `delta` toward the next step; one action per whole step, direction by sign.
     private func step(by delta: Double, _ steps: StepActions, slot: inout RecognizerSlot, fire: ([Action]) -> Void) {
         guard steps.step > 0 else { return }
+        // Angles and forces come from floating-point sums: a turn of exactly one step must
+        // not fall a hair short of it.
+        let tolerance = steps.step * 1e-9
         slot.carried += delta
-        while slot.carried >= steps.step {
+        while slot.carried >= steps.step - tolerance {
             slot.carried -= steps.step
             fire(steps.increase)
         }
-        while slot.carried <= -steps.step {
+        while slot.carried <= -steps.step + tolerance {
             slot.carried += steps.step
             fire(steps.decrease)
         }

@@ -51,8 +51,10 @@ public struct LongPressRecognizer: GestureRecognizer {
             return .report(GestureReport(state: .recognized, time: deadline, position: last))
         case (.done, .move), (.done, .up), (.done, .cancel), (.done, .timeout):
             return .nothing
-        case (.idle, .move), (.idle, .up), (.idle, .cancel), (.idle, .timeout):
+        case (.idle, .move), (.idle, .up), (.idle, .cancel):
             return .impossible("long-press: contact event before the contact went down")
+        case (.idle, .timeout):
+            return .impossible("long-press: timeout before the contact went down")
         case (.holding, .down), (.done, .down):
             return .impossible("long-press: a second down on the same contact")
         }

@@ -3,7 +3,8 @@
 /// has reached it. With no thresholds it reports every change of force instead.
 ///
 /// `hysteresis` keeps a hand resting on a threshold from chattering: the force must fall
-/// that far below a threshold before it counts as crossed downwards.
+/// that far below a threshold before it counts as crossed downwards. Lifting (or a cancel)
+/// crosses every threshold still reached downwards before the gesture ends.
 public struct PressureThresholdsRecognizer: GestureRecognizer {
     public struct Configuration: Sendable, Hashable {
         /// Sorted ascending, distinct, each in 0...1.
@@ -58,12 +59,18 @@ public struct PressureThresholdsRecognizer: GestureRecognizer {
                 return .report(GestureReport(state: .changed, time: sample.time, position: sample.position, force: force))
             }
             return RecognizerStep(reports: crossings(from: level, sample: sample, force: force))
-        case (.tracking, .up(let sample)):
+        case (.tracking(let level, _), .up(let sample)):
+            // Lifting lets go of every threshold still held: a `down` action paired with an
+            // `up` one (press, release) must not be left pending.
+            var reports = crossings(from: level, sample: sample, force: 0)
             state = .done
-            return .report(GestureReport(state: .ended, time: sample.time, position: sample.position, force: sample.force ?? 0))
-        case (.tracking, .cancel(let sample)):
+            reports.append(GestureReport(state: .ended, time: sample.time, position: sample.position, force: 0))
+            return RecognizerStep(reports: reports)
+        case (.tracking(let level, _), .cancel(let sample)):
+            var reports = crossings(from: level, sample: sample, force: 0)
             state = .done
-            return .report(GestureReport(state: .cancelled, time: sample.time, position: sample.position, force: sample.force))
+            reports.append(GestureReport(state: .cancelled, time: sample.time, position: sample.position, force: sample.force))
+            return RecognizerStep(reports: reports)
         case (.done, .move), (.done, .up), (.done, .cancel):
             return .nothing
         case (.idle, .move), (.idle, .up), (.idle, .cancel):
