@@ -54,4 +54,17 @@ final class EventLoop {
             }
         }
     }
+
+    /// Reads everything the server sent up to now, for a client that is stopping but must not
+    /// lose input that had already happened (a recording stopped by Ctrl-C): the round trip
+    /// makes sure events generated before the stop are in the queue.
+    func drainRemaining(_ client: some EventLoopClient) {
+        let connection = session.connection
+        connection.sync()
+        while var event = connection.nextPendingEvent() {
+            let now = clock.now
+            let changes = session.handle(&event, at: now)
+            if !changes.isEmpty { client.handle(changes, at: now) }
+        }
+    }
 }

@@ -42,7 +42,9 @@ public final class Recorder {
         startTime = clock.now
         write(TraceWriter.headerLine(TraceHeader(screen: session.screen, devices: devices.compactMap(\.inputDevice))))
         report(.started(devices: devices))
-        EventLoop(session: session, signals: signals, clock: clock).run(self)
+        let loop = EventLoop(session: session, signals: signals, clock: clock)
+        loop.run(self)
+        loop.drainRemaining(self)
         // A contact still down when the recording stops ends as cancelled, so the trace is whole.
         for event in session.cancelAll(at: clock.now) where recorded.contains(event.device) {
             record(event)

@@ -8,6 +8,7 @@ struct XConnectionTests {
     @Test("opens with XInput 2.2 and XTest, and finds no pen or touchscreen on Xvfb")
     func opens() throws {
         let server = try VirtualFramebuffer()
+        defer { server.stop() }
         let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: true))
         defer { connection.close() }
         #expect(connection.xinputVersion >= XConnection.requiredXInput)
@@ -29,6 +30,7 @@ struct XConnectionTests {
     @Test("a refused request comes back as an error value and the process carries on")
     func errorsAreCollected() throws {
         let server = try VirtualFramebuffer()
+        defer { server.stop() }
         let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: false))
         defer { connection.close() }
         // The server refuses hierarchy events for XIAllMasterDevices (BadValue).

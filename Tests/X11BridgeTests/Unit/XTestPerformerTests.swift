@@ -12,6 +12,7 @@ struct XTestPerformerTests {
     @Test("a held press shows on the pointer until releaseAll")
     func releaseAll() throws {
         let server = try VirtualFramebuffer()
+        defer { server.stop() }
         let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: true))
         defer { connection.close() }
         let performer = XTestPerformer(connection: connection)
@@ -30,6 +31,7 @@ struct XTestPerformerTests {
     @Test("a click and a key combination leave nothing held")
     func clickAndKeys() throws {
         let server = try VirtualFramebuffer()
+        defer { server.stop() }
         let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: true))
         defer { connection.close() }
         let performer = XTestPerformer(connection: connection)
@@ -45,6 +47,7 @@ struct XTestPerformerTests {
     @Test("an unknown key name is an error that names it")
     func unknownKey() throws {
         let server = try VirtualFramebuffer()
+        defer { server.stop() }
         let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: true))
         defer { connection.close() }
         let performer = XTestPerformer(connection: connection)
@@ -61,6 +64,7 @@ struct XTestPerformerTests {
     @Test("a keysym missing from the keymap borrows a spare keycode, given back later")
     func borrowedKeycode() throws {
         let server = try VirtualFramebuffer()
+        defer { server.stop() }
         let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: true))
         defer { connection.close() }
         let keysym = XStringToKeysym("Thai_ngongu")
