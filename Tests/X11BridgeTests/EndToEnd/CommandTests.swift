@@ -74,4 +74,30 @@ struct CommandTests {
         #expect(liveLines.contains { $0.contains("\"action\":\"click\"") })
         #expect(liveLines.contains { $0.contains("XF86AudioRaiseVolume") })
     }
+
+    @Test("record --seconds stops by itself; --device records only that device")
+    func recordOptions() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let recording = try BridgeProcess(["record", "--device", "test-touch", "--seconds", "0.5"], server: server,
+                                          readyMarker: "recording")
+        try server.pen.down(at: (100, 100), pressure: 0.5)
+        try server.pen.up()
+        try server.touch.tap(at: (200, 200), pressure: 0.5)
+        #expect(recording.child.waitForExit(timeout: 5) == 0)
+        let trace = try TraceReader.parse(recording.child.output, file: "recorded")
+        #expect(trace.header.devices.map(\.name) == ["test-touch"])
+        #expect(trace.events.map(\.phase) == [.begin, .end])
+        #expect(trace.events.allSatisfy { $0.position == Point(x: 200, y: 200) })
+    }
+
+    @Test("record --device with a name no device has lists the devices there are")
+    func recordUnknownDevice() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let recording = try BridgeProcess(["record", "--device", "test-tablet"], server: server, readyMarker: nil)
+        #expect(recording.child.waitForExit(timeout: 5) == 1)
+        #expect(recording.log.contains("no device \"test-tablet\""))
+        #expect(recording.log.contains("test-pen"))
+    }
 }
