@@ -70,6 +70,7 @@ struct Run: ParsableCommand {
             logger.error("\(error.description)")
             throw ExitCode.failure
         }
+        connection.close()
         if let failure = reporter.output.failure {
             logger.error("stopped: cannot write the output: \(failure)")
             throw ExitCode.failure
@@ -152,8 +153,13 @@ final class RunReporter {
             logger.info("  \(DeviceDescription.line(for: device, bindings: bindings))")
         }
         if !sources.contains(where: { $0.pressureAxis?.pressureRange != nil }) {
-            let served = bindings.bindings.filter { !$0.recognizer.kind.needsPressure }.map(\.name)
-            logger.notice("no device reports pressure: serving the bindings that need none (\(served.isEmpty ? "none in this config" : served.joined(separator: ", ")))")
+            let inputs = sources.compactMap(\.inputDevice)
+            let served = bindings.bindings.filter { binding in inputs.contains { binding.listens(to: $0) } }.map(\.name)
+            if served.isEmpty {
+                logger.notice("no device reports pressure, and no binding of this config listens to these devices")
+            } else {
+                logger.notice("no device reports pressure: serving the bindings that need none (\(served.joined(separator: ", ")))")
+            }
         }
     }
 
@@ -167,9 +173,21 @@ final class RunReporter {
         case .bug(let message):
             logger.warning("engine: \(message)")
         case .feedback(let feedback):
-            logger.debug("feedback: \(feedback)")
+            logger.debug("feedback: \(Self.describe(feedback))")
         case .gesture, .action:
             break
+        }
+    }
+
+    static func describe(_ feedback: Feedback) -> String {
+        func point(_ point: Point) -> String { "(\(JSONLine.number(point.x)), \(JSONLine.number(point.y)))" }
+        switch feedback {
+        case .pulse(let at, _):
+            return "pulse at \(point(at))"
+        case .progress(let key, let at, let fraction):
+            return "ring for contact \(key.device)/\(key.contact) at \(point(at)), \(Int((fraction * 100).rounded()))% of the threshold"
+        case .progressEnded(let key):
+            return "ring for contact \(key.device)/\(key.contact) hidden"
         }
     }
 

@@ -16,11 +16,15 @@ final class BridgeProcess {
 
     /// Starts `arguments` and waits until stderr says `readyMarker` (the bridge logs it once
     /// its event selection is in place, so input sent after this reaches it).
-    init(_ arguments: [String], server: HeadlessXorg, readyMarker: String? = "listening to") throws {
+    convenience init(_ arguments: [String], server: HeadlessXorg, readyMarker: String? = "listening to") throws {
+        try self.init(arguments, displayName: server.displayName, readyMarker: readyMarker)
+    }
+
+    init(_ arguments: [String], displayName: String, readyMarker: String? = "listening to") throws {
         guard let executable = Self.executable else {
             throw ChildProcessError(message: "gesture-bridge is not built beside the tests; run `swift build` first")
         }
-        child = try ChildProcess(executable: executable, arguments: arguments, environment: Self.environment(server))
+        child = try ChildProcess(executable: executable, arguments: arguments, environment: Self.environment(displayName))
         if let readyMarker {
             guard child.waitForOutput(timeout: 10, until: { _, log in log.contains(readyMarker) }) else {
                 let log = child.errorOutput
@@ -36,8 +40,12 @@ final class BridgeProcess {
 
     /// A clean environment: the test's display, and no user config or Wayland leaking in.
     static func environment(_ server: HeadlessXorg) -> [String: String] {
+        environment(server.displayName)
+    }
+
+    static func environment(_ displayName: String) -> [String: String] {
         [
-            "DISPLAY": server.displayName,
+            "DISPLAY": displayName,
             "PATH": "/usr/local/bin:/usr/bin:/bin",
             "HOME": FileManager.default.temporaryDirectory.path,
             "XDG_CONFIG_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-no-config").path,
