@@ -33,6 +33,8 @@ public struct XI2InputSource: Sendable {
     /// Devices whose button 1 is down, as this source has seen it.
     private var pressed: Set<Int> = []
     private var touches: [TouchKey: AxisState] = [:]
+    /// Where a relative device's contact was last seen, for when the pointer cannot be asked.
+    private var pointerPositions: [Int: Point] = [:]
 
     public init(devices: [X11Device], screen: ScreenSize) {
         self.screen = screen
@@ -70,6 +72,7 @@ public struct XI2InputSource: Sendable {
         }
         devices[id] = nil
         axes[id] = nil
+        pointerPositions[id] = nil
         pressed.remove(id)
         touches = touches.filter { $0.key.device != id }
         return events
@@ -147,15 +150,16 @@ public struct XI2InputSource: Sendable {
         }
     }
 
-    private func contact(_ device: X11Device, contact: Int, phase: ContactPhase, state: AxisState?, time: Double,
-                         pointer: () -> Point?) -> ContactEvent {
+    private mutating func contact(_ device: X11Device, contact: Int, phase: ContactPhase, state: AxisState?, time: Double,
+                                  pointer: () -> Point?) -> ContactEvent {
         let values = state?.values ?? [:]
         var position = Point(x: 0, y: 0)
         if device.hasAbsolutePosition, let xAxis = device.xAxis, let yAxis = device.yAxis {
             position = AxisMapping.point(x: values[xAxis.number] ?? xAxis.min, y: values[yAxis.number] ?? yAxis.min,
                                          xAxis: xAxis, yAxis: yAxis, screen: screen)
-        } else if let here = pointer() {
+        } else if let here = pointer() ?? pointerPositions[device.id] {
             position = here
+            pointerPositions[device.id] = here
         }
         var pressure: Double?
         if let axis = device.pressureAxis, axis.pressureRange != nil {

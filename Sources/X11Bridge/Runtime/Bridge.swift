@@ -13,12 +13,9 @@ public final class Bridge {
     public var feedback: (any FeedbackPresenter)?
     /// Where SIGHUP reads the config again; nil when running a config that has no file.
     public var configurationSource: ConfigSource?
-    /// Stops the bridge this many seconds after `run` starts (nil: until a signal).
-    public var stopAfter: Double?
     public let clock: MonotonicClock
     private let report: (BridgeEvent) -> Void
     private var stopRequested = false
-    private var startTime = 0.0
 
     public init(session: InputSession, configuration: BindingSet, performer: any ActionPerformer,
                 clock: MonotonicClock = MonotonicClock(), report: @escaping (BridgeEvent) -> Void) {
@@ -38,7 +35,6 @@ public final class Bridge {
         for device in session.catalog.contactSources {
             if let input = device.inputDevice { engine.addDevice(input) }
         }
-        startTime = clock.now
         report(.started(devices: session.catalog.contactSources, screen: session.screen))
         let loop = EventLoop(session: session, signals: signals, clock: clock)
         loop.run(self)
@@ -140,7 +136,6 @@ extension Bridge: EventLoopClient {
     }
 
     func fireTimers(at now: Double) {
-        if let stopAfter, now >= startTime + stopAfter { stop() }
         if let deadline = engine.nextDeadline, deadline <= now {
             process(engine.advance(to: now), now: now)
         }
@@ -153,8 +148,7 @@ extension Bridge: EventLoopClient {
     }
 
     var nextDeadline: Double? {
-        [engine.nextDeadline, feedback?.nextDeadline, performer.nextDeadline, stopAfter.map { startTime + $0 }]
-            .compactMap { $0 }.min()
+        [engine.nextDeadline, feedback?.nextDeadline, performer.nextDeadline].compactMap { $0 }.min()
     }
 
     var extraDescriptors: [Int32] { performer.descriptors }

@@ -100,6 +100,9 @@ struct XI2InputSourceTests {
         let hover = RawInput(kind: .motion, device: 9, source: 9, detail: 0, valuators: [0: 3, 1: -2])
         _ = source.handle(RawInput(kind: .buttonRelease, device: 9, source: 9, detail: 1, valuators: [:]), at: 0.1)
         #expect(source.handle(hover, at: 0.2, pointer: { Point(x: 15, y: 32) }).isEmpty)
+        // Unplugged mid-press, the pointer can no longer be asked: the contact ends where it was.
+        _ = source.handle(press, at: 0.3, pointer: { Point(x: 40, y: 50) })
+        #expect(source.remove(9, at: 0.4).map(\.position) == [Point(x: 40, y: 50)])
     }
 
     @Test("a device that goes away mid-press cancels its contacts where they were")
