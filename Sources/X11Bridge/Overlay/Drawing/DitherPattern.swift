@@ -1,0 +1,33 @@
+/// Translucency without a compositor: a 24-bit window cannot blend, but its shape can leave
+/// out a share of the pixels in an ordered (Bayer) pattern, so a fading ring dissolves
+/// evenly instead of vanishing at once.
+enum DitherPattern {
+    static let size = 4
+    /// 16 coverage steps between transparent and opaque.
+    static let levels = size * size
+
+    private static let thresholds: [[Int]] = [
+        [0, 8, 2, 10],
+        [12, 4, 14, 6],
+        [3, 11, 1, 9],
+        [15, 7, 13, 5],
+    ]
+
+    /// The coverage step nearest to `alpha`: 0 draws nothing, `levels` draws every pixel.
+    static func level(for alpha: Double) -> Int {
+        guard alpha.isFinite else { return 0 }
+        return Int((min(max(alpha, 0), 1) * Double(levels)).rounded())
+    }
+
+    /// The 4×4 bitmap of `level`, one byte per row, leftmost pixel in the lowest bit (the
+    /// order XCreateBitmapFromData reads).
+    static func rows(level: Int) -> [UInt8] {
+        thresholds.map { row in
+            var byte: UInt8 = 0
+            for (column, threshold) in row.enumerated() where threshold < level {
+                byte |= 1 << UInt8(column)
+            }
+            return byte
+        }
+    }
+}

@@ -1,0 +1,14 @@
+import GestureKit
+
+/// A pulse on screen: where, since when, in which window, and when its next frame is due.
+struct RunningPulse {
+    let center: Point
+    let start: Double
+    let window: OverlayWindow
+    var nextFrame: Double
+
+    static func shapes(of frame: PulseAnimation.Frame, around center: Point) -> [OverlayShape] {
+        [.ring(center: center, radius: frame.radius, lineWidth: frame.lineWidth,
+               color: OverlayPalette.pulse.fading(to: frame.opacity))]
+    }
+}

@@ -1,0 +1,168 @@
+import CX11
+import GestureKit
+
+/// The on-screen feedback on X11: the pulse of a deep press, the progress ring of a force
+/// approaching its threshold, and the touch view of every active contact.
+///
+/// Each effect is its own small override-redirect window around the gesture, click-through
+/// and never focused. With a compositor running, the windows are ARGB and fade by alpha;
+/// without one they are ordinary windows shaped to the drawing, fading by dithering their
+/// shape, since an ARGB window without a compositor would show as a black box.
+///
+/// Not Sendable: create, use and close it on the thread that owns the Display. It never
+/// reads events from the Display and never closes it; it flushes its own requests.
+///
+/// Times are the engine's seconds. The runtime passes the engine's `.feedback` outputs to
+/// `show`, adds `nextDeadline` to its poll timeout and calls `tick` once that time has come;
+/// with nothing animating `nextDeadline` is nil, so an idle bridge has no wakeups.
+public final class FeedbackOverlay {
+    /// The pulse's frame rate.
+    public static let frameInterval = 1.0 / 60
+
+    private let resources: OverlayResources
+    private let pulse = PulseAnimation()
+    private var pulses: [RunningPulse] = []
+    private var rings: [ContactKey: (ring: ProgressRing, window: OverlayWindow)] = [:]
+    private var markers: [ContactKey: (marker: ContactMarker, window: OverlayWindow)] = [:]
+    private var closed = false
+
+    /// Checks the extensions the overlay needs (XFixes 2, Shape 1.1) on `display`'s `screen`.
+    /// Creates no windows until there is something to show.
+    public init(display: OpaquePointer, screen: Int32) throws(OverlayError) {
+        resources = try OverlayResources(display: display, screen: screen)
+    }
+
+    /// Shows one of the engine's feedback outputs; `now` is the engine time it arrived at.
+    public func show(_ feedback: Feedback, now: Double) {
+        guard !closed else { return }
+        switch feedback {
+        case .pulse(let point, let time):
+            startPulse(at: point, time: time, now: now)
+        case .progress(let key, let point, let fraction):
+            showProgress(key, at: point, fraction: fraction)
+        case .progressEnded(let key):
+            rings.removeValue(forKey: key)?.window.destroy()
+        }
+        XFlush(resources.display)
+    }
+
+    /// When the next animation frame is due; nil when nothing animates.
+    public var nextDeadline: Double? {
+        pulses.map(\.nextFrame).min()
+    }
+
+    /// Draws the frames due at `now` and takes down finished pulses.
+    public func tick(now: Double) {
+        guard !closed, !pulses.isEmpty else { return }
+        var running: [RunningPulse] = []
+        for var current in pulses {
+            let end = current.start + pulse.duration
+            guard now < end, let frame = pulse.frame(atElapsed: now - current.start) else {
+                current.window.destroy()
+                continue
+            }
+            if now >= current.nextFrame {
+                current.window.present(RunningPulse.shapes(of: frame, around: current.center))
+                current.nextFrame = min(now + Self.frameInterval, end)
+            }
+            running.append(current)
+        }
+        pulses = running
+        XFlush(resources.display)
+    }
+
+    /// The touch view: one circle per active contact, sized and labelled by its force.
+    /// Pass every active contact each time; contacts left out are taken off the screen.
+    public func showContacts(_ contacts: [(key: ContactKey, position: Point, force: Double?)]) {
+        guard !closed else { return }
+        var active: Set<ContactKey> = []
+        for contact in contacts {
+            guard let position = Self.usable(contact.position) else { continue }
+            active.insert(contact.key)
+            let marker = ContactMarker(center: position, force: contact.force)
+            if let shown = markers[contact.key] {
+                guard shown.marker != marker else { continue }
+                guard let frame = frame(around: position, halfSize: ContactMarker.extent) else {
+                    shown.window.destroy()
+                    markers[contact.key] = nil
+                    continue
+                }
+                shown.window.move(to: frame)
+                shown.window.present(marker.shapes)
+                markers[contact.key] = (marker, shown.window)
+            } else if let window = newWindow(around: position, halfSize: ContactMarker.extent) {
+                window.present(marker.shapes)
+                markers[contact.key] = (marker, window)
+            }
+        }
+        for key in markers.keys where !active.contains(key) {
+            markers.removeValue(forKey: key)?.window.destroy()
+        }
+        XFlush(resources.display)
+    }
+
+    /// Takes every window down and frees the server resources. The Display stays open; call
+    /// this before closing it. Later calls do nothing.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        for running in pulses { running.window.destroy() }
+        pulses.removeAll()
+        for shown in rings.values { shown.window.destroy() }
+        rings.removeAll()
+        for shown in markers.values { shown.window.destroy() }
+        markers.removeAll()
+        resources.release()
+        XFlush(resources.display)
+    }
+
+    private func startPulse(at point: Point, time: Double, now: Double) {
+        guard let center = Self.usable(point), time.isFinite, now.isFinite else { return }
+        // The pulse runs on the time the gesture happened; a report from the future (a clock
+        // step) starts now instead of hanging still.
+        let start = min(time, now)
+        guard let frame = pulse.frame(atElapsed: now - start),
+              let window = newWindow(around: center, halfSize: pulse.extent) else { return }
+        window.present(RunningPulse.shapes(of: frame, around: center))
+        pulses.append(RunningPulse(center: center, start: start, window: window,
+                                   nextFrame: min(now + Self.frameInterval, start + pulse.duration)))
+    }
+
+    private func showProgress(_ key: ContactKey, at point: Point, fraction: Double) {
+        guard let center = Self.usable(point) else { return }
+        let ring = ProgressRing(center: center, fraction: fraction)
+        if let shown = rings[key] {
+            guard shown.ring != ring else { return }
+            guard let frame = frame(around: center, halfSize: ProgressRing.extent) else {
+                rings.removeValue(forKey: key)?.window.destroy()
+                return
+            }
+            shown.window.move(to: frame)
+            shown.window.present(ring.shapes)
+            rings[key] = (ring, shown.window)
+        } else if let window = newWindow(around: center, halfSize: ProgressRing.extent) {
+            window.present(ring.shapes)
+            rings[key] = (ring, window)
+        }
+    }
+
+    private func newWindow(around center: Point, halfSize: Int) -> OverlayWindow? {
+        guard let frame = frame(around: center, halfSize: halfSize) else { return nil }
+        return OverlayWindow(resources: resources, frame: frame)
+    }
+
+    /// The effect's square, cut to the root window: an effect at the screen's edge gets a
+    /// window only as large as what can show.
+    private func frame(around center: Point, halfSize: Int) -> PixelRect? {
+        PixelRect.square(around: center, halfSize: halfSize).intersection(resources.rootBounds())
+    }
+
+    /// A position that whole-pixel window geometry can hold, or nil for garbage input.
+    private static func usable(_ point: Point) -> Point? {
+        let limit = 1_000_000.0
+        guard point.x.isFinite, point.y.isFinite, abs(point.x) < limit, abs(point.y) < limit else { return nil }
+        return point
+    }
+}
+
+extension FeedbackOverlay: FeedbackPresenter {}

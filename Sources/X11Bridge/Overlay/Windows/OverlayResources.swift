@@ -1,0 +1,124 @@
+import CX11
+
+/// What every overlay window on one screen shares: the display, the visuals, the font, the
+/// dither stipples and the atoms. Lives on the Display's thread, like the windows.
+final class OverlayResources {
+    let display: OpaquePointer
+    let screen: Int32
+    let root: Window
+    let opaqueVisual: OverlayVisual
+    /// The fixed-width core font for force labels; nil if the server has none (labels are
+    /// then left out, the circles still show).
+    private(set) var font: UnsafeMutablePointer<XFontStruct>?
+    let stipples: StippleCache
+    let windowTypeProperty: Atom
+    let windowType: Atom
+    private let compositorSelection: Atom
+    private var translucentVisual: OverlayVisual?
+    private var translucentVisualMissing = false
+
+    init(display: OpaquePointer, screen: Int32) throws(OverlayError) {
+        let screenCount = XScreenCount(display)
+        guard screen >= 0, screen < screenCount else {
+            throw .screenOutOfRange(screen: screen, screenCount: screenCount)
+        }
+        try Self.requireExtensions(display)
+        guard let defaultVisual = XDefaultVisual(display, screen) else {
+            throw .unsupportedVisual(depth: XDefaultDepth(display, screen))
+        }
+        let depth = XDefaultDepth(display, screen)
+        guard defaultVisual.pointee.class == TrueColor else {
+            throw .unsupportedVisual(depth: depth)
+        }
+        self.display = display
+        self.screen = screen
+        root = XRootWindow(display, screen)
+        opaqueVisual = OverlayVisual(
+            visual: defaultVisual, depth: depth, colormap: XDefaultColormap(display, screen),
+            format: PixelFormat(redMask: defaultVisual.pointee.red_mask, greenMask: defaultVisual.pointee.green_mask,
+                                blueMask: defaultVisual.pointee.blue_mask))
+        font = XLoadQueryFont(display, "fixed")
+        stipples = StippleCache(display: display)
+        // A compositor announces itself by owning this selection (EWMH).
+        compositorSelection = XInternAtom(display, "_NET_WM_CM_S\(screen)", 0)
+        windowTypeProperty = XInternAtom(display, "_NET_WM_WINDOW_TYPE", 0)
+        // Compositors give drag-and-drop icons neither shadows nor fades (picom's and
+        // compton's defaults), which is what a ring drawn over everything needs.
+        windowType = XInternAtom(display, "_NET_WM_WINDOW_TYPE_DND", 0)
+    }
+
+    private static func requireExtensions(_ display: OpaquePointer) throws(OverlayError) {
+        var eventBase: Int32 = 0
+        var errorBase: Int32 = 0
+        var major: Int32 = 5
+        var minor: Int32 = 0
+        // XFixes answers nothing else until its version has been asked for.
+        guard XFixesQueryExtension(display, &eventBase, &errorBase) != 0,
+              XFixesQueryVersion(display, &major, &minor) != 0, major >= 2 else {
+            throw .extensionMissing(name: "XFIXES (version 2)", purpose: "to let clicks pass through the feedback")
+        }
+        major = 0
+        minor = 0
+        guard XShapeQueryExtension(display, &eventBase, &errorBase) != 0,
+              XShapeQueryVersion(display, &major, &minor) != 0, (major, minor) >= (1, 1) else {
+            throw .extensionMissing(name: "SHAPE (version 1.1)", purpose: "to draw rings without a box around them")
+        }
+    }
+
+    /// Whether a compositor blends windows right now. Asked for each new window rather than
+    /// once: compositors start and stop during a session.
+    var compositorIsRunning: Bool {
+        XGetSelectionOwner(display, compositorSelection) != 0
+    }
+
+    /// ARGB only when a compositor will blend it: without one an ARGB window shows its
+    /// transparent pixels as black.
+    func visualForNewWindow() -> OverlayVisual {
+        guard compositorIsRunning, let translucent = argbVisual() else { return opaqueVisual }
+        return translucent
+    }
+
+    /// The root window's current bounds: asked for each new window, since the screen can be
+    /// resized while the bridge runs.
+    func rootBounds() -> PixelRect {
+        var parent: Window = 0
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        var border: UInt32 = 0
+        var depth: UInt32 = 0
+        guard XGetGeometry(display, root, &parent, &x, &y, &width, &height, &border, &depth) != 0 else {
+            return PixelRect(x: 0, y: 0, width: Int(XDisplayWidth(display, screen)), height: Int(XDisplayHeight(display, screen)))
+        }
+        return PixelRect(x: 0, y: 0, width: Int(width), height: Int(height))
+    }
+
+    private func argbVisual() -> OverlayVisual? {
+        if let translucentVisual { return translucentVisual }
+        guard !translucentVisualMissing else { return nil }
+        var info = XVisualInfo()
+        guard XMatchVisualInfo(display, screen, 32, TrueColor, &info) != 0, let visual = info.visual else {
+            translucentVisualMissing = true
+            return nil
+        }
+        let format = PixelFormat.withAlpha(redMask: info.red_mask, greenMask: info.green_mask,
+                                            blueMask: info.blue_mask, depth: 32)
+        guard format.hasAlpha else {
+            translucentVisualMissing = true
+            return nil
+        }
+        let colormap = XCreateColormap(display, root, visual, AllocNone)
+        let made = OverlayVisual(visual: visual, depth: 32, colormap: colormap, format: format)
+        translucentVisual = made
+        return made
+    }
+
+    func release() {
+        stipples.release()
+        if let font { XFreeFont(display, font) }
+        font = nil
+        if let translucentVisual { XFreeColormap(display, translucentVisual.colormap) }
+        translucentVisual = nil
+    }
+}

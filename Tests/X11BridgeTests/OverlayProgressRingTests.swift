@@ -1,0 +1,98 @@
+import CX11
+import GestureKit
+import Testing
+import X11Bridge
+
+@Suite("The progress ring on an X screen", .requiresOverlayXvfb)
+struct OverlayProgressRingTests {
+    static let pen = ContactKey(device: 12, contact: 0)
+    static let point = Point(x: 400, y: 300)
+
+    /// The ring's radius, found as a user would: the middle of the arc's band at 12 o'clock.
+    static func ringRadius(in shot: OverlayScreenshot, around center: Point) -> Double? {
+        let band = (5...60).filter { shot[Int(center.x), Int(center.y) - $0] == .pulse }
+        guard let inner = band.min(), let outer = band.max() else { return nil }
+        return Double(inner + outer) / 2
+    }
+
+    /// The share of the circle, sampled every half degree, that shows the arc's colour.
+    static func filledShare(in shot: OverlayScreenshot, around center: Point, radius: Double) -> Double {
+        let samples = (0..<720).map { shot.color(around: center, radius: radius, degrees: Double($0) / 2) }
+        return Double(samples.filter { $0 == .pulse }.count) / Double(samples.count)
+    }
+
+    @Test("at 60% of the threshold the arc fills 60% of the circle, clockwise from 12 o'clock, and nothing animates")
+    func sixtyPercent() throws {
+        let screen = try OverlayTestDisplay()
+        defer { screen.stop() }
+        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber)
+        defer { overlay.close() }
+        overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.6), now: 3)
+        #expect(overlay.nextDeadline == nil, "a ring that does not move needs no frames")
+
+        let shot = screen.screenshot()
+        try shot.save(as: "overlay-progress-60")
+        let radius = try #require(Self.ringRadius(in: shot, around: Self.point))
+        #expect((20...40).contains(radius), "\(radius)")
+        let share = Self.filledShare(in: shot, around: Self.point, radius: radius)
+        #expect((0.55...0.67).contains(share), "filled \(share)")
+        for degrees in stride(from: 10.0, through: 200, by: 10) {
+            #expect(shot.color(around: Self.point, radius: radius, degrees: degrees) == .pulse, "filled at \(degrees)°")
+        }
+        for degrees in stride(from: 240.0, through: 340, by: 10) {
+            #expect(shot.color(around: Self.point, radius: radius, degrees: degrees) != .pulse, "empty at \(degrees)°")
+        }
+        // No box: the window's square holds the desktop, the arc and the faint track, nothing else.
+        let colours = shot.histogram(around: Self.point, within: 40)
+        #expect(Set(colours.keys).isSubset(of: [OverlayTestDisplay.background, .pulse, .track]), "\(colours)")
+        #expect((colours[.track] ?? 0) > 0, "the rest of the circle shows where the threshold is")
+        #expect(shot.histogram(around: Self.point, within: 15) == [OverlayTestDisplay.background: 31 * 31], "the centre stays clear")
+
+        let windows = screen.overlayWindows()
+        try #require(windows.count == 1)
+        #expect(screen.inputShapeRectangles(of: windows[0]) == 0)
+        let onArc = Int(Self.point.x + radius)
+        #expect(screen.windowUnderPointer(x: onArc, y: 300) == screen.application)
+    }
+
+    @Test("the ring follows the contact, closes at the threshold, and goes when the contact's progress ends")
+    func followsAndEnds() throws {
+        let screen = try OverlayTestDisplay()
+        defer { screen.stop() }
+        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber)
+        defer { overlay.close() }
+        overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.3), now: 1)
+        let moved = Point(x: 520, y: 180)
+        overlay.show(.progress(Self.pen, at: moved, fraction: 1), now: 1.1)
+        #expect(screen.overlayWindows().count == 1, "one ring per contact")
+
+        let shot = screen.screenshot()
+        try shot.save(as: "overlay-progress-100-moved")
+        #expect(shot.histogram(around: Self.point, within: 40) == [OverlayTestDisplay.background: 81 * 81], "nothing left behind")
+        let radius = try #require(Self.ringRadius(in: shot, around: moved))
+        #expect(Self.filledShare(in: shot, around: moved, radius: radius) > 0.97)
+
+        overlay.show(.progressEnded(Self.pen), now: 1.2)
+        #expect(screen.overlayWindows().isEmpty)
+        #expect(screen.screenshot().histogram(around: moved, within: 40) == [OverlayTestDisplay.background: 81 * 81])
+        screen.connection.sync()
+        #expect(screen.connection.takeErrors().isEmpty)
+    }
+
+    @Test("two contacts have a ring each; ending one leaves the other")
+    func twoContacts() throws {
+        let screen = try OverlayTestDisplay()
+        defer { screen.stop() }
+        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber)
+        defer { overlay.close() }
+        let touch = ContactKey(device: 14, contact: 3)
+        overlay.show(.progress(Self.pen, at: Point(x: 200, y: 200), fraction: 0.5), now: 0)
+        overlay.show(.progress(touch, at: Point(x: 600, y: 400), fraction: 0.2), now: 0)
+        #expect(screen.overlayWindows().count == 2)
+        overlay.show(.progressEnded(Self.pen), now: 0.1)
+        #expect(screen.overlayWindows().count == 1)
+        let shot = screen.screenshot()
+        #expect(shot.histogram(around: Point(x: 200, y: 200), within: 40).keys.count == 1)
+        #expect(!shot.distances(of: .pulse, around: Point(x: 600, y: 400), within: 40).isEmpty)
+    }
+}
