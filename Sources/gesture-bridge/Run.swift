@@ -63,6 +63,11 @@ struct Run: ParsableCommand {
         let bridge = Bridge(session: session, configuration: bindings, performer: performer) { reporter.handle($0) }
         reporter.stop = { [unowned bridge] in bridge.stop() }
         bridge.configurationSource = source
+        do {
+            bridge.feedback = try FeedbackOverlay(display: connection.display, screen: connection.screenNumber)
+        } catch {
+            logger.warning("no on-screen feedback: \(error.description)")
+        }
         logger.info("config: \(source)")
         do {
             try bridge.run(signals: signals)
