@@ -1,11 +1,12 @@
 import CX11
 import GestureKit
 import Testing
-import X11Bridge
+@testable import X11Bridge
 
 @Suite("The overlay with and without a compositor", .requiresOverlayXvfb)
 struct OverlayCompositorTests {
     static let point = Point(x: 400, y: 300)
+    static let pen = ContactKey(device: 2, contact: 0)
 
     @Test("without a compositor the window is 24-bit and every pixel of it off the ring shows the desktop")
     func noBlackBox() throws {
@@ -21,28 +22,19 @@ struct OverlayCompositorTests {
         #expect(window.depth == 24)
         let shot = screen.screenshot()
         try shot.save(as: "overlay-no-compositor")
-        var colours: [OverlayTestColor: Int] = [:]
-        for y in Int(window.y)..<Int(window.y + window.height) {
-            for x in Int(window.x)..<Int(window.x + window.width) {
-                colours[shot[x, y], default: 0] += 1
-            }
-        }
+        let colours = Self.colours(in: window, of: shot)
         #expect(colours[.black] == nil)
         #expect(Set(colours.keys) == [OverlayTestDisplay.background, .pulse], "\(colours)")
         #expect((colours[OverlayTestDisplay.background] ?? 0) > 10 * (colours[.pulse] ?? 0), "mostly desktop")
     }
 
-    @Test("with a compositor owning _NET_WM_CM_S0 the windows are ARGB, still click-through and shaped; after it quits, 24-bit again")
+    @Test("with a compositor owning _NET_WM_CM_S0 the windows are ARGB and still click-through")
     func compositor() throws {
         let screen = try OverlayTestDisplay()
         defer { screen.stop() }
         let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber)
         defer { overlay.close() }
-        // Stands in for a compositor: owning the selection is how one announces itself.
-        let selection = XInternAtom(screen.display, "_NET_WM_CM_S\(screen.connection.screenNumber)", 0)
-        let compositor = XCreateSimpleWindow(screen.display, screen.root, 0, 0, 1, 1, 0, 0, 0)
-        XSetSelectionOwner(screen.display, selection, compositor, UInt(CurrentTime))
-        screen.connection.sync()
+        let owner = Self.claimCompositorSelection(on: screen)
 
         overlay.show(.pulse(at: Self.point, time: 0), now: 0)
         let windows = screen.overlayWindows()
@@ -51,30 +43,99 @@ struct OverlayCompositorTests {
         #expect(window.depth == 32)
         #expect(window.override_redirect != 0)
         #expect(screen.inputShapeRectangles(of: windows[0]) == 0)
-        // Shaped to the ring too, so a compositor that quits mid-animation leaves no box.
-        #expect(!Self.boundingShape(of: windows[0], in: screen, contains: (x: Int(window.width) / 2, y: Int(window.height) / 2)))
-        #expect((16...24).contains { Self.boundingShape(of: windows[0], in: screen, contains: (x: Int(window.width) / 2 + $0, y: Int(window.height) / 2)) })
+        #expect(screen.windowUnderPointer(x: 400, y: 300) == screen.application)
         overlay.tick(now: 1)
-
-        XSetSelectionOwner(screen.display, selection, 0, UInt(CurrentTime))
-        screen.connection.sync()
-        overlay.show(.progress(ContactKey(device: 2, contact: 0), at: Self.point, fraction: 0.5), now: 1)
-        let after = screen.overlayWindows()
-        try #require(after.count == 1)
-        #expect(screen.attributes(of: after[0]).depth == 24)
+        XDestroyWindow(screen.display, owner)
         screen.connection.sync()
         #expect(screen.connection.takeErrors().isEmpty)
     }
 
-    static func boundingShape(of window: Window, in screen: OverlayTestDisplay, contains point: (x: Int, y: Int)) -> Bool {
-        var count: Int32 = 0
-        var ordering: Int32 = 0
-        guard let rectangles = XShapeGetRectangles(screen.display, window, ShapeBounding, &count, &ordering) else { return false }
-        defer { XFree(rectangles) }
-        return (0..<Int(count)).contains { index in
-            let rectangle = rectangles[index]
-            return point.x >= Int(rectangle.x) && point.x < Int(rectangle.x) + Int(rectangle.width)
-                && point.y >= Int(rectangle.y) && point.y < Int(rectangle.y) + Int(rectangle.height)
+    @Test("when the compositor quits, a ring on screen turns into a shaped 24-bit window at its next update: no black box")
+    func compositorQuits() throws {
+        let screen = try OverlayTestDisplay()
+        defer { screen.stop() }
+        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber,
+                                          compositorCheckInterval: 0)
+        defer { overlay.close() }
+        let owner = Self.claimCompositorSelection(on: screen)
+        overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.4), now: 0)
+        let before = screen.overlayWindows()
+        try #require(before.count == 1)
+        #expect(screen.attributes(of: before[0]).depth == 32)
+
+        // A compositor's selection goes when its window does.
+        XDestroyWindow(screen.display, owner)
+        screen.connection.sync()
+        overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.5), now: 0.1)
+        let after = screen.overlayWindows()
+        try #require(after.count == 1)
+        let window = screen.attributes(of: after[0])
+        #expect(window.depth == 24)
+        #expect(screen.inputShapeRectangles(of: after[0]) == 0)
+        let colours = Self.colours(in: window, of: screen.screenshot())
+        #expect(Set(colours.keys).isSubset(of: [OverlayTestDisplay.background, .pulse, .track]), "\(colours)")
+        screen.connection.sync()
+        #expect(screen.connection.takeErrors().isEmpty)
+    }
+
+    @Test("under a real compositor the pulse fades by alpha: its ring blends into the desktop", .requiresCompositor)
+    func realCompositorBlends() throws {
+        let screen = try OverlayTestDisplay()
+        defer { screen.stop() }
+        let compositor = try OverlayCompositorProcess(on: screen)
+        defer { compositor.stop() }
+        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber,
+                                          compositorCheckInterval: 0)
+        defer { overlay.close() }
+        overlay.show(.pulse(at: Self.point, time: 0), now: 0)
+        overlay.show(.progress(Self.pen, at: Point(x: 200, y: 200), fraction: 0.6), now: 0)
+        compositor.settle()
+        // 110 ms in, the ring is at about 38% opacity (ease-out has done most of the fading).
+        overlay.tick(now: 0.11)
+        compositor.settle()
+        let shot = screen.screenshot()
+        try shot.save(as: "overlay-compositor-xcompmgr")
+
+        let windows = screen.overlayWindows()
+        #expect(windows.count == 2 && windows.allSatisfy { screen.attributes(of: $0).depth == 32 })
+        var pulseColours = shot.histogram(around: Self.point, within: 77)
+        pulseColours[OverlayTestDisplay.background] = nil
+        #expect(pulseColours.count == 1, "one blended ring colour: \(pulseColours)")
+        let blended = try #require(pulseColours.keys.first)
+        let opacity = (Double(blended.green) - Double(OverlayTestDisplay.background.green))
+            / (Double(OverlayTestColor.pulse.green) - Double(OverlayTestDisplay.background.green))
+        #expect((0.25...0.5).contains(opacity), "\(blended) is \(opacity) of the way to the ring colour")
+        #expect(shot[400, 300] == OverlayTestDisplay.background)
+        // The progress ring's track is half transparent grey over the desktop; its arc opaque.
+        let ringColours = Set(shot.histogram(around: Point(x: 200, y: 200), within: 34).keys)
+        #expect(ringColours.contains(.pulse) && !ringColours.contains(.track) && !ringColours.contains(.black), "\(ringColours)")
+        #expect(ringColours.count == 3, "desktop, arc and a blended track: \(ringColours)")
+
+        // The compositor quits: the next update rebuilds the ring as a shaped window.
+        compositor.stop()
+        overlay.show(.progress(Self.pen, at: Point(x: 200, y: 200), fraction: 0.7), now: 0.2)
+        let afterQuit = screen.screenshot()
+        try afterQuit.save(as: "overlay-compositor-gone")
+        let colours = Set(afterQuit.histogram(around: Point(x: 200, y: 200), within: 34).keys)
+        #expect(colours.isSubset(of: [OverlayTestDisplay.background, .pulse, .track]), "\(colours)")
+    }
+
+    /// Stands in for a compositor: owning the selection is how one announces itself.
+    static func claimCompositorSelection(on screen: OverlayTestDisplay) -> Window {
+        let selection = XInternAtom(screen.display, "_NET_WM_CM_S\(screen.connection.screenNumber)", 0)
+        let owner = XCreateSimpleWindow(screen.display, screen.root, 0, 0, 1, 1, 0, 0, 0)
+        XSetSelectionOwner(screen.display, selection, owner, UInt(CurrentTime))
+        screen.connection.sync()
+        return owner
+    }
+
+    static func colours(in window: XWindowAttributes, of shot: OverlayScreenshot) -> [OverlayTestColor: Int] {
+        var colours: [OverlayTestColor: Int] = [:]
+        for y in Int(window.y)..<Int(window.y + window.height) {
+            for x in Int(window.x)..<Int(window.x + window.width) {
+                colours[shot[x, y], default: 0] += 1
+            }
         }
+        return colours
     }
 }

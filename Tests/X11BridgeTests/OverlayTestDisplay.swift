@@ -24,9 +24,11 @@ final class OverlayTestDisplay {
         }
         let server = try ChildProcess(
             executable: executable,
-            arguments: ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "\(Self.width)x\(Self.height)x24", "-noreset"],
+            arguments: ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "\(Self.width)x\(Self.height)x24", "-terminate"],
             environment: [:])
         // Xvfb picks a free display itself and writes its number once it accepts connections.
+        // -terminate: it exits when its last client goes, so a test process that dies without
+        // cleaning up leaves no server behind.
         server.waitForOutput(timeout: 10) { output, _ in output.contains("\n") }
         let number = server.output.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !number.isEmpty, Int(number) != nil else {
@@ -138,8 +140,7 @@ enum OverlayXvfbAvailability {
 
     static let executable: String? = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        let directories = path.split(separator: ":").map(String.init) + ["/usr/bin"]
-        return directories.map { $0 + "/Xvfb" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { $0 + "/Xvfb" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
     static var isRequired: Bool {

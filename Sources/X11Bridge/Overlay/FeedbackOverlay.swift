@@ -28,13 +28,18 @@ public final class FeedbackOverlay {
 
     /// Checks the extensions the overlay needs (XFixes 2, Shape 1.1) on `display`'s `screen`.
     /// Creates no windows until there is something to show.
-    public init(display: OpaquePointer, screen: Int32) throws(OverlayError) {
-        resources = try OverlayResources(display: display, screen: screen)
+    public convenience init(display: OpaquePointer, screen: Int32) throws(OverlayError) {
+        try self.init(display: display, screen: screen, compositorCheckInterval: 0.5)
+    }
+
+    init(display: OpaquePointer, screen: Int32, compositorCheckInterval: Double) throws(OverlayError) {
+        resources = try OverlayResources(display: display, screen: screen, compositorCheckInterval: compositorCheckInterval)
     }
 
     /// Shows one of the engine's feedback outputs; `now` is the engine time it arrived at.
     public func show(_ feedback: Feedback, now: Double) {
         guard !closed else { return }
+        fallBackIfCompositorLeft()
         switch feedback {
         case .pulse(let point, let time):
             startPulse(at: point, time: time, now: now)
@@ -54,6 +59,7 @@ public final class FeedbackOverlay {
     /// Draws the frames due at `now` and takes down finished pulses.
     public func tick(now: Double) {
         guard !closed, !pulses.isEmpty else { return }
+        fallBackIfCompositorLeft()
         var running: [RunningPulse] = []
         for var current in pulses {
             let end = current.start + pulse.duration
@@ -75,6 +81,7 @@ public final class FeedbackOverlay {
     /// Pass every active contact each time; contacts left out are taken off the screen.
     public func showContacts(_ contacts: [(key: ContactKey, position: Point, force: Double?)]) {
         guard !closed else { return }
+        fallBackIfCompositorLeft()
         var active: Set<ContactKey> = []
         for contact in contacts {
             guard let position = Self.usable(contact.position) else { continue }
@@ -114,6 +121,17 @@ public final class FeedbackOverlay {
         markers.removeAll()
         resources.release()
         XFlush(resources.display)
+    }
+
+    /// ARGB windows whose compositor has quit would show as black boxes: rebuild them as
+    /// shaped 24-bit windows. A window nobody updates keeps its visual until it goes.
+    private func fallBackIfCompositorLeft() {
+        let windows = pulses.map(\.window) + rings.values.map(\.window) + markers.values.map(\.window)
+        let translucent = windows.filter { $0.visual.isTranslucent }
+        guard !translucent.isEmpty, resources.compositorHasLeft() else { return }
+        for window in translucent {
+            window.rebuild(on: resources.opaqueVisual)
+        }
     }
 
     private func startPulse(at point: Point, time: Double, now: Double) {

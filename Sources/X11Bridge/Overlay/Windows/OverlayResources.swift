@@ -1,4 +1,5 @@
 import CX11
+import Glibc
 
 /// What every overlay window on one screen shares: the display, the visuals, the font, the
 /// dither stipples and the atoms. Lives on the Display's thread, like the windows.
@@ -16,8 +17,12 @@ final class OverlayResources {
     private let compositorSelection: Atom
     private var translucentVisual: OverlayVisual?
     private var translucentVisualMissing = false
+    /// How often, at most, ARGB windows ask whether their compositor is still there: the
+    /// question is a round trip, and feedback can be updated at every pen sample.
+    let compositorCheckInterval: Double
+    private var lastCompositorCheck = -Double.infinity
 
-    init(display: OpaquePointer, screen: Int32) throws(OverlayError) {
+    init(display: OpaquePointer, screen: Int32, compositorCheckInterval: Double) throws(OverlayError) {
         let screenCount = XScreenCount(display)
         guard screen >= 0, screen < screenCount else {
             throw .screenOutOfRange(screen: screen, screenCount: screenCount)
@@ -32,6 +37,7 @@ final class OverlayResources {
         }
         self.display = display
         self.screen = screen
+        self.compositorCheckInterval = compositorCheckInterval
         root = XRootWindow(display, screen)
         opaqueVisual = OverlayVisual(
             visual: defaultVisual, depth: depth, colormap: XDefaultColormap(display, screen),
@@ -68,7 +74,21 @@ final class OverlayResources {
     /// Whether a compositor blends windows right now. Asked for each new window rather than
     /// once: compositors start and stop during a session.
     var compositorIsRunning: Bool {
-        XGetSelectionOwner(display, compositorSelection) != 0
+        lastCompositorCheck = Self.monotonicSeconds()
+        return XGetSelectionOwner(display, compositorSelection) != 0
+    }
+
+    /// Whether the compositor is found gone; asks the server at most once per
+    /// `compositorCheckInterval`, and says false in between.
+    func compositorHasLeft() -> Bool {
+        guard Self.monotonicSeconds() - lastCompositorCheck >= compositorCheckInterval else { return false }
+        return !compositorIsRunning
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// ARGB only when a compositor will blend it: without one an ARGB window shows its
