@@ -45,6 +45,8 @@ public final class CommandLauncher {
         defer { posix_spawn_file_actions_destroy(&files) }
         posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&files, 2, 1)
+        // Descriptors the bridge opened without close-on-exec must not outlive it in a child.
+        _ = LinuxCalls.spawnCloseFrom?(&files, 3)
 
         var pid: pid_t = 0
         let status = posix_spawnp(&pid, program, &files, &attributes, &arguments, environ)

@@ -5,12 +5,17 @@ import Glibc
 enum LinuxCalls {
     typealias SignalFD = @convention(c) (Int32, UnsafePointer<sigset_t>?, Int32) -> Int32
     typealias PidFDOpen = @convention(c) (pid_t, UInt32) -> Int32
+    typealias SpawnCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
 
     /// signalfd(2), glibc 2.8 and later.
     static let signalfd: SignalFD? = symbol("signalfd", as: SignalFD.self)
 
     /// pidfd_open(2), glibc 2.36 and later; Linux 5.3 and later.
     static let pidfdOpen: PidFDOpen? = symbol("pidfd_open", as: PidFDOpen.self)
+
+    /// posix_spawn_file_actions_addclosefrom_np, glibc 2.34 and later: a spawned child
+    /// inherits none of the descriptors above the given one.
+    static let spawnCloseFrom: SpawnCloseFrom? = symbol("posix_spawn_file_actions_addclosefrom_np", as: SpawnCloseFrom.self)
 
     // From <sys/signalfd.h>: they equal O_NONBLOCK and O_CLOEXEC.
     static let signalfdNonBlocking = O_NONBLOCK

@@ -22,6 +22,9 @@ final class ChildProcess {
         posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&files, outputPipe.writeEnd, 1)
         posix_spawn_file_actions_adddup2(&files, errorPipe.writeEnd, 2)
+        // The child must hold none of the test process's descriptors: a server guardian waits
+        // for its lifeline pipe to close, which a child holding it open would prevent forever.
+        if let closeFrom = Self.spawnCloseFrom { _ = closeFrom(&files, 3) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -50,6 +53,16 @@ final class ChildProcess {
         self.outputReader = outputPipe
         self.errorReader = errorPipe
     }
+
+    private typealias SpawnCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+
+    /// posix_spawn_file_actions_addclosefrom_np (glibc 2.34+), which Swift's Glibc does not import.
+    private static let spawnCloseFrom: SpawnCloseFrom? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+            return nil
+        }
+        return unsafeBitCast(symbol, to: SpawnCloseFrom.self)
+    }()
 
     deinit {
         kill(signal: SIGKILL)
