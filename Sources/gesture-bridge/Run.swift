@@ -39,6 +39,9 @@ struct Run: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Also log ownership decisions, feedback and anything the engine found impossible.")
     var verbose = false
 
+    @Flag(help: "Show a circle under every pen and finger touching the screen, sized by its force.")
+    var showTouches = false
+
     func run() throws {
         // Before anything can start a thread: threads inherit the mask, and a signal the
         // signalfd should read must not be delivered to some other thread instead. SIGPIPE
@@ -63,6 +66,7 @@ struct Run: ParsableCommand {
         let bridge = Bridge(session: session, configuration: bindings, performer: performer) { reporter.handle($0) }
         reporter.stop = { [unowned bridge] in bridge.stop() }
         bridge.configurationSource = source
+        bridge.showsContacts = showTouches
         do {
             bridge.feedback = try FeedbackOverlay(display: connection.display, screen: connection.screenNumber)
         } catch {

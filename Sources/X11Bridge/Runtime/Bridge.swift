@@ -14,6 +14,10 @@ public final class Bridge {
     /// Where SIGHUP reads the config again; nil when running a config that has no file.
     public var configurationSource: ConfigSource?
     public let clock: MonotonicClock
+    /// Shows a circle under every active contact (the touch view) after each batch of input.
+    public var showsContacts = false
+    private var activeContacts: [ContactKey: (position: Point, pressure: Double?)] = [:]
+    private var pressureRanges: [Int: PressureRange] = [:]
     private let report: (BridgeEvent) -> Void
     private var stopRequested = false
 
@@ -33,7 +37,7 @@ public final class Bridge {
         session.identifiesWindows = Self.needsWindows(engine.configuration)
         engine.screen = session.screen
         for device in session.catalog.contactSources {
-            if let input = device.inputDevice { engine.addDevice(input) }
+            if let input = device.inputDevice { addDevice(input) }
         }
         report(.started(devices: session.catalog.contactSources, screen: session.screen))
         let loop = EventLoop(session: session, signals: signals, clock: clock)
@@ -114,6 +118,7 @@ extension Bridge: EventLoopClient {
         for change in changes {
             switch change {
             case .contact(let event):
+                track(event)
                 process(engine.handle(event), now: time)
             case .devices(let changes):
                 for device in changes.removed {
@@ -121,8 +126,12 @@ extension Bridge: EventLoopClient {
                     engine.removeDevice(device.id, at: time, into: &outputs)
                     process(outputs, now: time)
                 }
+                for device in changes.removed {
+                    pressureRanges[device.id] = nil
+                    for key in activeContacts.keys where key.device == device.id { activeContacts[key] = nil }
+                }
                 for device in changes.added + changes.updated {
-                    if let input = device.inputDevice { engine.addDevice(input) }
+                    if let input = device.inputDevice { addDevice(input) }
                 }
                 report(.devicesChanged(changes))
                 if !changes.removed.isEmpty {
@@ -133,6 +142,32 @@ extension Bridge: EventLoopClient {
                 report(.screenResized(size))
             }
         }
+        if showsContacts { showActiveContacts() }
+    }
+
+    private func addDevice(_ input: InputDevice) {
+        engine.addDevice(input)
+        pressureRanges[input.id] = input.pressure
+    }
+
+    private func track(_ event: ContactEvent) {
+        let key = ContactKey(device: event.device, contact: event.contact)
+        switch event.phase {
+        case .begin, .move:
+            activeContacts[key] = (event.position, event.pressure)
+        case .end, .cancel:
+            activeContacts[key] = nil
+        case .hover:
+            break
+        }
+    }
+
+    private func showActiveContacts() {
+        let contacts = activeContacts.sorted { $0.key < $1.key }.map { key, value in
+            let force = value.pressure.flatMap { raw in pressureRanges[key.device].map { $0.normalize(raw) } }
+            return (key: key, position: value.position, force: force)
+        }
+        feedback?.showContacts(contacts)
     }
 
     func fireTimers(at now: Double) {

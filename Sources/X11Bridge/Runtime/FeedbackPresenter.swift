@@ -8,5 +8,7 @@ public protocol FeedbackPresenter: AnyObject {
     /// When the next animation frame is due, on the engine's clock; nil when nothing moves.
     var nextDeadline: Double? { get }
     func tick(now: Double)
+    /// The touch view: every active contact with its normalized force; contacts left out go.
+    func showContacts(_ contacts: [(key: ContactKey, position: Point, force: Double?)])
     func close()
 }

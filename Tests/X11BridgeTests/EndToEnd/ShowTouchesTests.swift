@@ -1,0 +1,80 @@
+import CX11
+import Foundation
+import Testing
+import XorgTestSupport
+@testable import X11Bridge
+
+@Suite("run --show-touches", .requiresXorg, .serialized)
+struct ShowTouchesTests {
+    @Test("a pen touching the screen shows a circle there; lifting it takes the circle away")
+    func penContact() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let screen = try #require(OverlayWindowLister(displayName: server.displayName))
+        defer { screen.close() }
+        let bridge = try BridgeProcess(["run", "--json", "--show-touches"], server: server)
+        #expect(screen.visibleOverlayFrames().isEmpty)
+
+        try server.pen.down(at: (400, 300), pressure: 0.3)
+        // The deep press's progress ring may show too; the touch view is the contact-sized one.
+        let markerSide = 2 * ContactMarker.extent + 1
+        let shown = screen.wait { $0.contains { $0.width == markerSide } }.filter { $0.width == markerSide }
+        #expect(shown.count == 1, "\(screen.visibleOverlayFrames()) side \(markerSide)")
+        #expect(shown.allSatisfy { $0.contains(x: 400, y: 300) }, "\(shown)")
+
+        try server.pen.up()
+        #expect(screen.wait { $0.isEmpty }.isEmpty)
+        _ = bridge
+    }
+}
+
+/// The bridge's mapped overlay windows on a test server, seen from a separate client.
+final class OverlayWindowLister {
+    struct Frame: CustomStringConvertible {
+        var x: Int, y: Int, width: Int, height: Int
+        func contains(x px: Int, y py: Int) -> Bool { px >= x && px < x + width && py >= y && py < y + height }
+        var description: String { "\(width)x\(height)+\(x)+\(y)" }
+    }
+
+    private let display: OpaquePointer
+
+    init?(displayName: String) {
+        guard let display = XOpenDisplay(displayName) else { return nil }
+        self.display = display
+    }
+
+    func close() { XCloseDisplay(display) }
+
+    /// Polls until `condition` holds or `timeout` passes; returns the last frames seen.
+    func wait(timeout: Double = 3, until condition: ([Frame]) -> Bool) -> [Frame] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var frames = visibleOverlayFrames()
+        while !condition(frames), Date() < deadline {
+            usleep(20_000)
+            frames = visibleOverlayFrames()
+        }
+        return frames
+    }
+
+    func visibleOverlayFrames() -> [Frame] {
+        let root = XDefaultRootWindow(display)
+        var rootReturn: Window = 0
+        var parent: Window = 0
+        var children: UnsafeMutablePointer<Window>?
+        var count: UInt32 = 0
+        guard XQueryTree(display, root, &rootReturn, &parent, &children, &count) != 0, let children else { return [] }
+        defer { XFree(children) }
+        return (0..<Int(count)).compactMap { index -> Frame? in
+            let window = children[index]
+            var hint = XClassHint()
+            guard XGetClassHint(display, window, &hint) != 0 else { return nil }
+            let className = hint.res_class.map { String(cString: $0) }
+            if let name = hint.res_name { XFree(name) }
+            if let windowClass = hint.res_class { XFree(windowClass) }
+            var attributes = XWindowAttributes()
+            guard className == "GestureBridge", XGetWindowAttributes(display, window, &attributes) != 0,
+                  attributes.map_state == IsViewable else { return nil }
+            return Frame(x: Int(attributes.x), y: Int(attributes.y), width: Int(attributes.width), height: Int(attributes.height))
+        }
+    }
+}
