@@ -211,7 +211,7 @@ struct ConfigTests {
 
     @Test("mangled configs never crash the parser")
     func mangledConfigsNeverCrash() {
-        var generator = SplitMix64(seed: 7)
+        var generator = SplitMixRandom(seed: 7)
         let source = Array(DefaultConfig.text.utf8)
         let alphabet = Array(":-[]{}\n \"'#&*!|>%@`0.9x".utf8)
         for _ in 0..<300 {
@@ -231,20 +231,5 @@ struct ConfigTests {
                 #expect(!error.issues.isEmpty)
             }
         }
-    }
-}
-
-/// A small deterministic random source, so a failing mangled input can be reproduced.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
