@@ -32,6 +32,7 @@ let package = Package(
             dependencies: [
                 "GestureKit",
                 "X11Bridge",
+                "CX11",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -60,7 +61,7 @@ let package = Package(
         // Runs the built `gesture-bridge` executable as a user would.
         .testTarget(
             name: "CLITests",
-            dependencies: ["gesture-bridge"]
+            dependencies: ["gesture-bridge", "XorgTestSupport"]
         ),
         .testTarget(
             name: "XorgTestSupportTests",

@@ -14,6 +14,6 @@ struct GestureBridgeCommand: ParsableCommand {
             give one with --config. Tune thresholds with `record` and `analyze`, try a config \
             on a recording with `replay`, and validate it with `check`.
             """,
-        subcommands: [Run.self, Devices.self, Record.self, Replay.self, Analyze.self, Check.self, PrintConfig.self]
+        subcommands: [Run.self, Devices.self, Record.self, Replay.self, Analyze.self, Check.self, PrintConfig.self, Doctor.self]
     )
 }

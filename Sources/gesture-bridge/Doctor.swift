@@ -1,0 +1,131 @@
+import ArgumentParser
+import CX11
+import Foundation
+import GestureKit
+import X11Bridge
+
+struct Doctor: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check that this session can run GestureBridge, and say what to fix.",
+        discussion: """
+            Checks the session (X11, not Wayland), the XInput and XTest extensions, whether a \
+            compositor runs (the feedback overlay then blends; without one it is shaped), which \
+            devices report pressure, whether every key the config sends can be typed, and the \
+            config itself. Exits 1 when something would stop the bridge from working.
+
+            Example:
+              gesture-bridge doctor
+              gesture-bridge doctor --config my-config.yaml
+            """
+    )
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The config to check (default: the user's config file, else the built-in default).", valueName: "file"))
+    var config: String?
+
+    /// One finding: fine, worth knowing, or in the way.
+    enum Finding {
+        case ok(String)
+        case note(String)
+        case problem(String)
+
+        var line: String {
+            switch self {
+            case .ok(let text): return "  ok       \(text)"
+            case .note(let text): return "  note     \(text)"
+            case .problem(let text): return "  PROBLEM  \(text)"
+            }
+        }
+
+        var isProblem: Bool {
+            if case .problem = self { return true }
+            return false
+        }
+    }
+
+    func run() throws {
+        var findings: [Finding] = []
+        defer {
+            for finding in findings { print(finding.line) }
+            let problems = findings.filter(\.isProblem).count
+            print(problems == 0 ? "GestureBridge can run here." : "\(problems) problem\(problems == 1 ? "" : "s") to fix first.")
+        }
+
+        let source = ConfigSource.resolve(explicit: config)
+        var bindings: BindingSet?
+        do {
+            bindings = try source.load()
+            findings.append(.ok("config \(source): \(bindings?.bindings.count ?? 0) bindings"))
+        } catch {
+            findings.append(.problem("config \(source) is broken (the bridge will not start with it):\n" + error.description))
+        }
+
+        let name: String
+        do {
+            name = try SessionCheck.displayName(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            findings.append(.problem(error.description))
+            throw ExitCode.failure
+        }
+        findings.append(.ok("X11 session on DISPLAY=\(name)"))
+
+        let connection: XConnection
+        do {
+            connection = try XConnection.open(name: name, requirements: .init(xtest: false))
+        } catch {
+            findings.append(.problem(error.description))
+            throw ExitCode.failure
+        }
+        defer { connection.close() }
+        findings.append(.ok("XInput \(connection.xinputVersion.major).\(connection.xinputVersion.minor) (2.2 needed for touch)"))
+        findings.append(connection.hasXTest
+            ? .ok("XTest: the bridge can send clicks, keys and scrolling")
+            : .problem("the X server has no XTest extension: the bridge can recognize gestures but not act on them (enable the XTEST extension in the server)"))
+
+        let compositor = "_NET_WM_CM_S\(connection.screenNumber)"
+        let atom = XInternAtom(connection.display, compositor, 0)
+        findings.append(XGetSelectionOwner(connection.display, atom) != 0
+            ? .ok("a compositor runs: the feedback overlay blends with the desktop")
+            : .note("no compositor: the feedback overlay is drawn as a shaped window (no transparency), which works everywhere"))
+
+        let devices = DeviceCatalog.query(connection).devices.filter { $0.isContactSource }
+        let withPressure = devices.filter { $0.pressureAxis?.pressureRange != nil }
+        if withPressure.isEmpty {
+            findings.append(.note("no device reports pressure: deep press and other pressure gestures never begin; knob and long press still work (see `gesture-bridge devices`)"))
+        }
+        for device in withPressure {
+            let range = device.pressureAxis?.pressureRange.map { "\($0.min.formatted)..\($0.max.formatted)" } ?? "?"
+            findings.append(.ok("\(device.kind?.rawValue ?? "device") \"\(device.name)\" reports pressure \(range)"))
+        }
+        if let bindings {
+            for device in devices where !(device.inputDevice.map(bindings.listens(to:)) ?? false) {
+                findings.append(.note("no binding listens to \"\(device.name)\""))
+            }
+            findings += keyFindings(bindings, display: connection.display)
+        }
+        if findings.contains(where: \.isProblem) { throw ExitCode.failure }
+    }
+
+    /// Every keysym a key action names must exist; one missing from the keymap is borrowed.
+    private func keyFindings(_ bindings: BindingSet, display: OpaquePointer) -> [Finding] {
+        var names: [(binding: String, key: String)] = []
+        for binding in bindings.bindings {
+            let actions = binding.onStart + binding.onEnd + binding.onCrossUp + binding.onCrossDown
+                + (binding.steps?.increase ?? []) + (binding.steps?.decrease ?? [])
+            for case .key(let combo) in actions {
+                for key in combo.keysymNames where !names.contains(where: { $0.key == key }) {
+                    names.append((binding.name, key))
+                }
+            }
+        }
+        return names.map { binding, key in
+            let keysym = XStringToKeysym(key)
+            if keysym == 0 {
+                return .problem("binding \(binding): \"\(key)\" is not an X keysym name (see /usr/include/X11/keysymdef.h, or `xev` to find a key's name)")
+            }
+            if XKeysymToKeycode(display, keysym) == 0 {
+                return .ok("key \(key) is not on the keyboard map; the bridge borrows a spare keycode for it")
+            }
+            return .ok("key \(key) can be typed")
+        }
+    }
+}
