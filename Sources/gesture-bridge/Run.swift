@@ -141,6 +141,8 @@ final class RunReporter {
             logger.notice("released the buttons and keys it held: \(reason)")
         case .xError(let error):
             logger.warning("\(error.description)")
+        case .inputOwnership(let message):
+            if verbose { logger.info("\(message)") }
         case .stopping(let signal):
             logger.info("stopping\(signal.map { " on \(Self.signalName($0))" } ?? "")")
         }

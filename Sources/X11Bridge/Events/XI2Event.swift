@@ -7,6 +7,8 @@ public enum XI2Event: Sendable, Hashable {
     case hierarchyChanged(flags: Int32, devices: [Int])
     /// A device's classes changed (a new valuator range); `reason` is XISlaveSwitch or XIDeviceChange.
     case deviceChanged(device: Int, reason: Int32)
+    /// A master pointer's event delivered through the bridge's own button grab.
+    case grabbedPointer(GrabbedPointerEvent)
     /// An XI2 event type the bridge selected for a later purpose but does not decode.
     case unhandled(type: Int32)
 }
@@ -24,6 +26,11 @@ extension XConnection {
                                                   values: UnsafePointer(raw.valuators.values))
             return .raw(RawInput(kind: kind, device: Int(raw.deviceid), source: Int(raw.sourceid), detail: Int(raw.detail),
                                  flags: raw.flags, serverTime: UInt(raw.time), valuators: valuators))
+        }
+        if let kind = GrabbedPointerEvent.kind(ofEventType: type) {
+            let device = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
+            return .grabbedPointer(GrabbedPointerEvent(kind: kind, master: Int(device.deviceid), source: Int(device.sourceid),
+                                                       button: kind == .motion ? 0 : Int(device.detail)))
         }
         switch type {
         case XI_HierarchyChanged:

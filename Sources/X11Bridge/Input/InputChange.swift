@@ -6,4 +6,6 @@ public enum InputChange: Sendable, Hashable {
     /// Contact sources were added, changed or removed (their contacts were cancelled before).
     case devices(DeviceChanges)
     case screenResized(ScreenSize)
+    /// Input the bridge's button grab holds back from the applications.
+    case grabbedPointer(GrabbedPointerEvent)
 }

@@ -52,6 +52,8 @@ public final class InputSession {
                 // A master switching between its slaves is routine; only a slave's own change matters.
                 guard reason == XIDeviceChange, catalog[device]?.use.isSlave == true else { return [] }
                 return refreshCatalog(at: time)
+            case .grabbedPointer(let grabbed):
+                return [.grabbedPointer(grabbed)]
             case .unhandled:
                 return []
             }

@@ -18,6 +18,7 @@ public final class Bridge {
     public var showsContacts = false
     private var activeContacts: [ContactKey: (position: Point, pressure: Double?)] = [:]
     private var pressureRanges: [Int: PressureRange] = [:]
+    private let pointerOwnership: PointerOwnership
     private let report: (BridgeEvent) -> Void
     private var stopRequested = false
 
@@ -28,6 +29,7 @@ public final class Bridge {
         self.clock = clock
         self.report = report
         self.engine = GestureEngine(configuration: configuration, screen: session.screen)
+        self.pointerOwnership = PointerOwnership(connection: session.connection) { report(.inputOwnership($0)) }
     }
 
     /// Listens until SIGINT or SIGTERM arrives on `signals` (or `stop()` is called), then lets
@@ -39,6 +41,10 @@ public final class Bridge {
         for device in session.catalog.contactSources {
             if let input = device.inputDevice { addDevice(input) }
         }
+        // The grab is in place before the owner hears that listening began: a press right
+        // after that must already wait for the engine.
+        pointerOwnership.setButtonGrab(ownsPointerInput)
+        session.connection.sync()
         report(.started(devices: session.catalog.contactSources, screen: session.screen))
         let loop = EventLoop(session: session, signals: signals, clock: clock)
         loop.run(self)
@@ -59,6 +65,7 @@ public final class Bridge {
         for event in session.cancelAll(at: now) {
             process(engine.handle(event), now: now)
         }
+        pointerOwnership.setButtonGrab(false)
         releaseHeld(reason: "the bridge is stopping")
         performer.shutdown()
         feedback?.close()
@@ -67,13 +74,29 @@ public final class Bridge {
         for error in errors { report(.xError(error)) }
     }
 
+    /// Whether some owning binding listens to a pen or mouse: only then do presses wait.
+    private var ownsPointerInput: Bool {
+        let pointers = session.catalog.contactSources.compactMap(\.inputDevice).filter(Self.isPointer)
+        return engine.configuration.bindings.contains { binding in
+            binding.ownsContact && pointers.contains { binding.listens(to: $0) }
+        }
+    }
+
+    private static func isPointer(_ device: InputDevice) -> Bool {
+        device.kind == .pen || device.kind == .eraser || device.kind == .mouse
+    }
+
+    private func isPointerContact(_ device: Int) -> Bool {
+        session.source.devices[device]?.inputDevice.map(Self.isPointer) ?? false
+    }
+
     private static func needsWindows(_ configuration: BindingSet) -> Bool {
         configuration.bindings.contains { $0.applications != .everywhere }
     }
 
     private func releaseHeld(reason: String) {
         guard performer.isHolding else { return }
-        performer.releaseAll()
+        pointerOwnership.withoutGrabs { performer.releaseAll() }
         report(.releasedHeldInput(reason: reason))
     }
 
@@ -83,15 +106,23 @@ public final class Bridge {
             switch output {
             case .action(let event):
                 do {
-                    try performer.perform(event, now: now)
+                    try pointerOwnership.withoutGrabs { () throws(ActionFailure) in try performer.perform(event, now: now) }
                 } catch {
                     report(.actionFailed(event, error))
                     releaseHeld(reason: "an action failed")
                 }
             case .feedback(let feedback):
                 self.feedback?.show(feedback, now: now)
-            case .decision, .gesture, .bug:
-                // Decisions will hand held-back input to its owner once input is grabbed.
+            case .decision(let decision):
+                let key: ContactKey
+                switch decision {
+                case .claim(let claimed, _, _): key = claimed
+                case .release(let released, _, _): key = released
+                }
+                if isPointerContact(key.device), let master = session.source.devices[key.device]?.attachment {
+                    pointerOwnership.decide(decision, master: master, at: now)
+                }
+            case .gesture, .bug:
                 break
             }
         }
@@ -106,6 +137,7 @@ public final class Bridge {
             let configuration = try source.load()
             engine.replaceConfiguration(configuration)
             session.identifiesWindows = Self.needsWindows(configuration)
+            pointerOwnership.setButtonGrab(ownsPointerInput)
             report(.configurationReloaded(source: source.description, bindings: configuration))
         } catch {
             report(.configurationRejected(source: source.description, message: error.description))
@@ -122,6 +154,7 @@ extension Bridge: EventLoopClient {
                 process(engine.handle(event), now: time)
             case .devices(let changes):
                 for device in changes.removed {
+                    pointerOwnership.end(source: device.id)
                     var outputs: [EngineOutput] = []
                     engine.removeDevice(device.id, at: time, into: &outputs)
                     process(outputs, now: time)
@@ -133,6 +166,7 @@ extension Bridge: EventLoopClient {
                 for device in changes.added + changes.updated {
                     if let input = device.inputDevice { addDevice(input) }
                 }
+                pointerOwnership.setButtonGrab(ownsPointerInput)
                 report(.devicesChanged(changes))
                 if !changes.removed.isEmpty {
                     releaseHeld(reason: "a device went away: \(changes.removed.map(\.name).joined(separator: ", "))")
@@ -140,6 +174,10 @@ extension Bridge: EventLoopClient {
             case .screenResized(let size):
                 engine.screen = size
                 report(.screenResized(size))
+            case .grabbedPointer(let grabbed):
+                pointerOwnership.handle(grabbed, at: time) { [session] in
+                    session.source.devices[$0]?.inputDevice.map(Self.isPointer) ?? false
+                }
             }
         }
         if showsContacts { showActiveContacts() }
@@ -155,8 +193,14 @@ extension Bridge: EventLoopClient {
         switch event.phase {
         case .begin, .move:
             activeContacts[key] = (event.position, event.pressure)
+            if event.phase == .begin, isPointerContact(event.device) {
+                pointerOwnership.contactBegan(source: event.device, at: event.time)
+            }
         case .end, .cancel:
             activeContacts[key] = nil
+            if isPointerContact(event.device) {
+                pointerOwnership.contactEnded(source: event.device, master: session.source.devices[event.device]?.attachment)
+            }
         case .hover:
             break
         }
@@ -178,7 +222,7 @@ extension Bridge: EventLoopClient {
             feedback.tick(now: now)
         }
         if let deadline = performer.nextDeadline, deadline <= now {
-            performer.tick(now: now)
+            pointerOwnership.withoutGrabs { performer.tick(now: now) }
         }
     }
 
@@ -205,6 +249,7 @@ extension Bridge: EventLoopClient {
 
     func xErrors(_ errors: [XProtocolError]) {
         for error in errors { report(.xError(error)) }
+        pointerOwnership.endAll(reason: "the X server reported an error")
         // A failed request may have been a press or a release; nothing held can be trusted now.
         releaseHeld(reason: "the X server reported an error")
     }

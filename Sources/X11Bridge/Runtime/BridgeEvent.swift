@@ -19,6 +19,9 @@ public enum BridgeEvent: Sendable {
     /// The performer let go of buttons or keys it held, and why.
     case releasedHeldInput(reason: String)
     case xError(XProtocolError)
+    /// What became of held-back pen and mouse input: kept for a gesture or replayed, why, and
+    /// how long it was held.
+    case inputOwnership(String)
     /// A stop was requested: by `signal` (SIGINT, SIGTERM), or by the owner when nil.
     case stopping(signal: Int32?)
 }

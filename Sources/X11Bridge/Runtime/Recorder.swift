@@ -80,6 +80,9 @@ extension Recorder: EventLoopClient {
                 }
             case .screenResized(let size):
                 report(.screenResized(size))
+            case .grabbedPointer:
+                // A recorder takes no grab; nothing of this kind reaches it.
+                break
             }
         }
     }

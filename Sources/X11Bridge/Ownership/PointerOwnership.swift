@@ -1,0 +1,192 @@
+import CX11
+import GestureKit
+
+/// Holds back button-1 strokes of pens and mice until the engine decides who owns them, so a
+/// deep press never also clicks.
+///
+/// A synchronous passive grab of button 1 on the root, for every master, freezes the master
+/// at the press. The slave's raw events keep coming, so the engine watches the force grow.
+/// On release the frozen press is replayed and the application gets the original stroke,
+/// pressure included; on claim the stroke is thawed into the bridge's grab and the
+/// application sees none of it.
+///
+/// While a claimed stroke is held, the bridge's own XTEST pointer events would reach the
+/// grab instead of the application: `withoutGrabs` lets go of the held masters around the
+/// performer and takes them again (an active grab, so the physical release stays with the
+/// bridge) until the contact ends.
+final class PointerOwnership {
+    private let connection: XConnection
+    private var holds: [Int: PointerHold] = [:]
+    private var buttonGrabbed = false
+    /// Masters the bridge grabbed actively itself: they stay grabbed until the contact ends.
+    private var activelyGrabbed: Set<Int> = []
+    /// When each pointer contact began, for how long its input was held back.
+    private var pressTimes: [Int: Double] = [:]
+    private let report: (String) -> Void
+
+    init(connection: XConnection, report: @escaping (String) -> Void) {
+        self.connection = connection
+        self.report = report
+    }
+
+    /// Takes or drops the passive button grab: only while an owning binding listens to a pen
+    /// or mouse does a press wait for the engine.
+    func setButtonGrab(_ wanted: Bool) {
+        guard wanted != buttonGrabbed else { return }
+        var modifiers = [XIGrabModifiers(modifiers: Self.anyModifier, status: 0)]
+        if wanted {
+            var bytes = XI2EventMask(device: XIAllMasterDevices, events: [XI_ButtonPress, XI_ButtonRelease, XI_Motion]).bytes
+            let failed = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                var mask = XIEventMask(deviceid: XIAllMasterDevices, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
+                return XIGrabButton(connection.display, XIAllMasterDevices, 1, connection.root, 0, XIGrabModeSync, XIGrabModeAsync,
+                                    0, &mask, 1, &modifiers)
+            }
+            if failed != 0 {
+                report("cannot grab button 1 (another client holds it): a deep press may also click")
+                return
+            }
+            report("holding pen and mouse presses until a gesture decides")
+        } else {
+            endAll(reason: "no owning binding listens to a pen or mouse")
+            XIUngrabButton(connection.display, XIAllMasterDevices, 1, connection.root, 1, &modifiers)
+        }
+        buttonGrabbed = wanted
+        connection.flush()
+    }
+
+    /// A pointer contact began: its press is frozen at the master by now.
+    func contactBegan(source: Int, at time: Double) {
+        pressTimes[source] = time
+    }
+
+    /// A pointer contact ended: an active grab the bridge took for it goes.
+    func contactEnded(source: Int, master: Int?) {
+        pressTimes[source] = nil
+        guard let master, case .claimed(source, _)? = holds[master] else { return }
+        holds[master] = nil
+        if activelyGrabbed.remove(master) != nil {
+            XIUngrabDevice(connection.display, Int32(master), UInt(CurrentTime))
+            connection.flush()
+        }
+    }
+
+    func handle(_ event: GrabbedPointerEvent, at time: Double, isContactSource: (Int) -> Bool) {
+        switch (event.kind, holds[event.master]) {
+        case (.buttonPress, nil):
+            guard isContactSource(event.source) else {
+                // The bridge's own XTEST clicks and devices nobody follows pass straight on.
+                allow(event.master, XIReplayDevice)
+                return
+            }
+            holds[event.master] = .frozen(source: event.source, since: time)
+        case (.buttonPress, .replayed(let source)?) where source == event.source:
+            holds[event.master] = nil
+        case (.buttonPress, .claimed(let source, false)?) where source == event.source:
+            holds[event.master] = .claimed(source: source, pressSeen: true)
+        case (.buttonPress, let hold?):
+            report("bug: a grabbed press from device \(event.source) on master \(event.master) while holding \(hold); replaying it")
+            allow(event.master, XIReplayDevice)
+        case (.buttonRelease, .claimed(let source, _)?) where source == event.source && !activelyGrabbed.contains(event.master):
+            // The passive grab ends with the physical release.
+            holds[event.master] = nil
+        case (.buttonRelease, _), (.motion, _):
+            break
+        }
+    }
+
+    /// Hands a decided pointer contact to its owner.
+    func decide(_ decision: ContactDecision, master: Int, at now: Double) {
+        switch decision {
+        case .claim(let key, let gesture, _):
+            let pressSeen: Bool
+            switch holds[master] {
+            case .frozen(key.device, _)?: pressSeen = true
+            case nil: pressSeen = false
+            case let other?:
+                report("bug: claim for device \(key.device) on master \(master) while holding \(other)")
+                pressSeen = false
+            }
+            allow(master, XIAsyncDevice)
+            holds[master] = .claimed(source: key.device, pressSeen: pressSeen)
+            report("device \(key.device): press kept for \(gesture), held \(heldFor(key.device, now: now))")
+        case .release(let key, let reason, _):
+            switch holds[master] {
+            case .frozen(key.device, _)?: holds[master] = nil
+            case nil: holds[master] = .replayed(source: key.device)
+            case .claimed(key.device, _)?:
+                report("bug: release of device \(key.device) after it was claimed; the stroke stays with the bridge")
+                return
+            case let other?:
+                report("bug: release for device \(key.device) on master \(master) while holding \(other)")
+            }
+            allow(master, XIReplayDevice)
+            report("device \(key.device): press replayed to the application (\(reason.rawValue)), held \(heldFor(key.device, now: now))")
+        }
+    }
+
+    /// Runs `body` (synthetic input) with no claimed grab in the way, then grabs again.
+    func withoutGrabs<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        let held = holds.compactMap { master, hold -> Int? in
+            if case .claimed = hold { return master }
+            return nil
+        }
+        guard !held.isEmpty else { return try body() }
+        for master in held { XIUngrabDevice(connection.display, Int32(master), UInt(CurrentTime)) }
+        defer {
+            var bytes = XI2EventMask(device: XIAllMasterDevices, events: [XI_ButtonRelease, XI_Motion]).bytes
+            for master in held {
+                bytes.withUnsafeMutableBufferPointer { buffer in
+                    var mask = XIEventMask(deviceid: Int32(master), mask_len: Int32(buffer.count), mask: buffer.baseAddress)
+                    _ = XIGrabDevice(connection.display, Int32(master), connection.root, UInt(CurrentTime), 0, XIGrabModeAsync,
+                                     XIGrabModeAsync, 0, &mask)
+                }
+                activelyGrabbed.insert(master)
+            }
+            connection.flush()
+        }
+        return try body()
+    }
+
+    /// Lets go of everything: frozen presses go to the application, claimed strokes are
+    /// ungrabbed. For shutdown, X errors, lost devices and reloads: never a frozen device.
+    func endAll(reason: String) {
+        guard !holds.isEmpty || !activelyGrabbed.isEmpty else { return }
+        for (master, hold) in holds {
+            switch hold {
+            case .frozen, .replayed: allow(master, XIReplayDevice)
+            case .claimed: allow(master, XIAsyncDevice)
+            }
+            XIUngrabDevice(connection.display, Int32(master), UInt(CurrentTime))
+        }
+        for master in activelyGrabbed { XIUngrabDevice(connection.display, Int32(master), UInt(CurrentTime)) }
+        report("let go of \(holds.count) held stroke\(holds.count == 1 ? "" : "s"): \(reason)")
+        holds.removeAll()
+        activelyGrabbed.removeAll()
+        connection.flush()
+    }
+
+    /// Lets go of the stroke of `source` only (its device went away).
+    func end(source: Int) {
+        for (master, hold) in holds where hold.source == source {
+            if case .claimed = hold { allow(master, XIAsyncDevice) } else { allow(master, XIReplayDevice) }
+            XIUngrabDevice(connection.display, Int32(master), UInt(CurrentTime))
+            holds[master] = nil
+            activelyGrabbed.remove(master)
+        }
+        pressTimes[source] = nil
+        connection.flush()
+    }
+
+    private func allow(_ master: Int, _ mode: Int32) {
+        XIAllowEvents(connection.display, Int32(master), mode, UInt(CurrentTime))
+        connection.flush()
+    }
+
+    private func heldFor(_ source: Int, now: Double) -> String {
+        guard let begin = pressTimes[source] else { return "for an unknown time" }
+        return "\(Int(((now - begin) * 1000).rounded())) ms"
+    }
+
+    /// XIAnyModifier, 1 << 31, which Swift does not import as a constant.
+    private static let anyModifier = Int32(bitPattern: 0x8000_0000)
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import XorgTestSupport
+
+/// A press waits for the engine: the application gets a light stroke whole and untouched,
+/// and nothing of a stroke a gesture kept.
+@Suite("Pen strokes go to the application or to a gesture, never both", .requiresXorg, .serialized)
+struct PenOwnershipTests {
+    static func buttons(_ number: Int32, in events: [RecordedEvent]) -> [RecordedEvent] {
+        events.filter { ($0.kind == .buttonPress || $0.kind == .buttonRelease) && $0.detail == number }
+    }
+
+    @Test("a light tap is exactly one left click, its press carrying the pen's pressure")
+    func lightTap() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let bridge = try BridgeProcess(["run", "--json"], server: server)
+
+        try server.pen.down(at: (300, 300), pressure: 0.3)
+        try server.pen.up()
+
+        let events = window.events { Self.buttons(1, in: $0).count >= 2 }
+        let left = Self.buttons(1, in: events)
+        #expect(left.map(\.kind) == [.buttonPress, .buttonRelease])
+        let pressure = try #require(left.first?.pressure, "the press reaches the window with its pressure valuator")
+        // The virtual pen's pressure axis runs 0...1000.
+        #expect(abs(pressure - 300) < 20, "\(pressure)")
+        #expect(left.allSatisfy { !$0.isSendEvent && $0.rootX == 300 && $0.rootY == 300 })
+        #expect(Self.buttons(3, in: window.drain()).isEmpty)
+        #expect(window.pointerState()?.buttonsHeld == [])
+        _ = bridge
+    }
+
+    @Test("a deep press right-clicks and the window never sees a left press")
+    func deepPress() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let bridge = try BridgeProcess(["run", "--json", "--verbose"], server: server)
+
+        try server.pen.down(at: (400, 300), pressure: 0.1)
+        try server.pen.press(to: 0.9)
+        try server.pen.up()
+
+        let events = window.events { Self.buttons(3, in: $0).count >= 2 }
+        #expect(Self.buttons(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease])
+        // The bridge has handled the lift once its deep press reports the end.
+        _ = bridge.waitForObjects { $0.contains { $0["state"] as? String == "ended" } }
+        let all = events + window.drain()
+        #expect(Self.buttons(1, in: all).isEmpty, "\(all)\n\(bridge.log)")
+        #expect(window.pointerState()?.buttonsHeld == [])
+
+        // The pen is not left frozen or grabbed: the next light tap clicks as ever.
+        try server.pen.down(at: (420, 320), pressure: 0.3)
+        try server.pen.up()
+        let next = Self.buttons(1, in: window.events { Self.buttons(1, in: $0).count >= 2 })
+        #expect(next.map(\.kind) == [.buttonPress, .buttonRelease])
+    }
+
+    @Test("a light drag reaches the window as press, motions with pressure, release, in order")
+    func lightDrag() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let bridge = try BridgeProcess(["run", "--json"], server: server)
+
+        try server.pen.down(at: (300, 300), pressure: 0.3)
+        try server.pen.move(to: (340, 300), pressure: 0.32)
+        try server.pen.move(to: (400, 310), pressure: 0.34)
+        try server.pen.move(to: (460, 320), pressure: 0.36)
+        try server.pen.up()
+
+        let events = window.events { Self.buttons(1, in: $0).count >= 2 }
+            .filter { $0.kind == .buttonPress || $0.kind == .buttonRelease || $0.kind == .motion }
+        let pressIndex = try #require(events.firstIndex { $0.kind == .buttonPress && $0.detail == 1 })
+        let releaseIndex = try #require(events.firstIndex { $0.kind == .buttonRelease && $0.detail == 1 })
+        #expect(pressIndex < releaseIndex)
+        let during = events[(pressIndex + 1)..<releaseIndex]
+        #expect(during.count >= 3 && during.allSatisfy { $0.kind == .motion && $0.pressure != nil }, "\(events)")
+        #expect(during.last?.rootX == 460)
+        #expect(Self.buttons(1, in: events).count == 2)
+        _ = bridge
+    }
+
+    @Test("how long a light press is held back before the window gets it")
+    func holdTime() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let bridge = try BridgeProcess(["run", "--json"], server: server)
+
+        let start = Date()
+        try server.pen.down(at: (300, 300), pressure: 0.3)
+        let press = window.events(ofKind: .buttonPress, waitingUpTo: 3)
+        let held = Date().timeIntervalSince(start)
+        try server.pen.up()
+        #expect(press.count == 1)
+        // A light press that stays down is given to the application once no gesture can claim it.
+        #expect(held < 2, "held \(held) s")
+        print("light press held back \(Int(held * 1000)) ms before the window got it")
+        _ = bridge
+    }
+}
