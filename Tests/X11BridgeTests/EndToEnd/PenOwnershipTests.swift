@@ -86,6 +86,31 @@ struct PenOwnershipTests {
         _ = bridge
     }
 
+    @Test("a knob circle that starts in the ring scrolls and never clicks the window under it")
+    func knobNeverClicks() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(KnobTests.wheelConfig)], server: server)
+
+        let path = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 185)
+        try server.pen.down(at: path[0], pressure: 0.2)
+        for point in path.dropFirst() {
+            try server.pen.move(to: point)
+        }
+        try server.pen.up()
+
+        let events = window.events { KnobTests.scrollPresses($0).count >= 6 }
+        #expect(KnobTests.scrollPresses(events) == [5, 5, 5, 5, 5, 5])
+        _ = bridge.waitForObjects { $0.contains { $0["state"] as? String == "ended" } }
+        let all = events + window.drain()
+        // No press, so no click. A lift that lands while a scroll is being sent (the grab is let
+        // go for the synthetic input) can still reach the window as a lone release.
+        #expect(!all.contains { $0.kind == .buttonPress && $0.detail == 1 }, "\(all.filter { $0.detail == 1 })")
+        #expect(window.pointerState()?.buttonsHeld == [])
+    }
+
     @Test("how long a light press is held back before the window gets it")
     func holdTime() throws {
         let server = try HeadlessXorg()
