@@ -43,6 +43,13 @@ let package = Package(
             dependencies: ["GestureKit"],
             path: "Benchmarks/GestureBench"
         ),
+        // Latency, start-up, idle and load of the real bridge on a headless Xorg:
+        // `swift run -c release gesture-measure` (root).
+        .executableTarget(
+            name: "gesture-measure",
+            dependencies: ["XorgTestSupport"],
+            path: "Benchmarks/Measure"
+        ),
         // libFuzzer targets (scripts/fuzz); built plainly they replay corpus files.
         .executableTarget(name: "fuzz-config", dependencies: ["GestureKit"], path: "Fuzz/ConfigFuzzer"),
         .executableTarget(name: "fuzz-trace", dependencies: ["GestureKit"], path: "Fuzz/TraceFuzzer"),

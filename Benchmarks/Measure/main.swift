@@ -1,0 +1,214 @@
+import Foundation
+import XorgTestSupport
+
+// Measures the real bridge on a headless Xorg with the inputtest pen:
+//   gesture-measure [--bridge PATH] [--presses N] [--load-seconds S] [--pulse]
+// start-up (launch to listening), deep-press latency against two references (the server's own
+// delivery of a pen button, and `xdotool click 3`), idle wakeups and CPU over 10 s, and CPU and
+// memory under a 1000 Hz pen stream.
+
+struct Options {
+    var bridge: String
+    var presses = 200
+    var loadSeconds = 60.0
+    /// Draw the deep-press pulse (the overlay's cost lands in the latency).
+    var pulse = false
+
+    init() {
+        let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        bridge = here.appendingPathComponent("gesture-bridge").path
+        var arguments = CommandLine.arguments.dropFirst()
+        while let flag = arguments.popFirst() {
+            switch flag {
+            case "--bridge": bridge = arguments.popFirst() ?? bridge
+            case "--presses": presses = arguments.popFirst().flatMap(Int.init) ?? presses
+            case "--load-seconds": loadSeconds = arguments.popFirst().flatMap(Double.init) ?? loadSeconds
+            case "--pulse": pulse = true
+            default:
+                FileHandle.standardError.write(Data("usage: gesture-measure [--bridge PATH] [--presses N] [--load-seconds S] [--pulse]\n".utf8))
+                exit(2)
+            }
+        }
+    }
+}
+
+func now() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+}
+
+func ms(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1000) }
+
+/// CPU ticks (user + system), context switches and resident memory of a process.
+struct ProcessSample {
+    var cpuSeconds: Double
+    var switches: Int
+    var residentKiB: Int
+
+    init(pid: Int32) {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        // After the command name: state is field 0, utime 11, stime 12.
+        let utime = fields.count > 12 ? Double(fields[11]) ?? 0 : 0
+        let stime = fields.count > 12 ? Double(fields[12]) ?? 0 : 0
+        cpuSeconds = (utime + stime) / ticks
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        var switches = 0
+        var rss = 0
+        for line in status.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            let value = Int(parts[1].trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") ?? 0
+            if parts[0].hasSuffix("ctxt_switches") { switches += value }
+            if parts[0] == "VmRSS" { rss = value }
+        }
+        self.switches = switches
+        residentKiB = rss
+    }
+}
+
+final class BridgeRun {
+    let process = Process()
+    let errors = Pipe()
+
+    init(bridge: String, config: String, server: HeadlessXorg) throws {
+        process.executableURL = URL(fileURLWithPath: bridge)
+        process.arguments = ["run", "--config", config]
+        process.environment = server.clientEnvironment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try ChildProcessLauncher.run(process)
+    }
+
+    /// Seconds until the bridge logs that it listens to its devices.
+    func waitUntilListening(since start: Double) -> Double? {
+        var seen = ""
+        let handle = errors.fileHandleForReading
+        while now() - start < 10 {
+            let data = handle.availableData
+            if data.isEmpty { return nil }
+            seen += String(decoding: data, as: UTF8.self)
+            if seen.contains("listening to") { return now() - start }
+        }
+        return nil
+    }
+
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        process.waitUntilExit()
+    }
+}
+
+let options = Options()
+if let reason = HeadlessXorg.unavailableReason() {
+    print("cannot measure: \(reason)")
+    exit(1)
+}
+let server = try HeadlessXorg()
+defer { server.stop() }
+let app = try RecorderWindow(server: server, wmClass: ("measure", "Measure"))
+let configPath = NSTemporaryDirectory() + "gesture-measure-\(getpid()).yaml"
+try """
+    bindings:
+      - {name: right-click, gesture: deep-press, devices: [pen], threshold: 0.5, release: 0.3, feedback: \(options.pulse ? "pulse" : "none"), action: {click: right}}
+    """.write(toFile: configPath, atomically: true, encoding: .utf8)
+defer { try? FileManager.default.removeItem(atPath: configPath) }
+
+print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; bridge: \(options.bridge); pulse feedback \(options.pulse ? "on" : "off")")
+
+// Start-up.
+var startups: [Double] = []
+for _ in 0..<5 {
+    let start = now()
+    let run = try BridgeRun(bridge: options.bridge, config: configPath, server: server)
+    if let seconds = run.waitUntilListening(since: start) { startups.append(seconds) }
+    run.stop()
+}
+print("start-up, launch to listening: median \(ms(percentile(startups, 0.5))), max \(ms(startups.max() ?? .nan)) over \(startups.count) launches")
+
+let bridge = try BridgeRun(bridge: options.bridge, config: configPath, server: server)
+defer { bridge.stop() }
+_ = bridge.waitUntilListening(since: now())
+
+// The floor: a pen side button straight from the server to the window.
+var floor: [Double] = []
+for _ in 0..<options.presses {
+    app.drain()
+    let start = now()
+    try server.pen.setButton(2, pressed: true)
+    let got = app.events(waitingUpTo: 2) { $0.contains { $0.kind == .buttonPress && $0.button == 2 } }
+    if got.contains(where: { $0.kind == .buttonPress && $0.button == 2 }) { floor.append(now() - start) }
+    try server.pen.setButton(2, pressed: false)
+}
+
+// The bridge: pressure crosses the threshold → the window's button-3 press.
+var bridgeLatency: [Double] = []
+for index in 0..<options.presses {
+    let point = (x: 200.0 + Double(index % 40) * 20, y: 300.0 + Double(index / 40) * 20)
+    try server.pen.down(at: point, pressure: 0.1)
+    app.drain()
+    let start = now()
+    try server.pen.press(to: 0.9)
+    let got = app.events(waitingUpTo: 2) { $0.contains { $0.kind == .buttonPress && $0.button == 3 } }
+    if got.contains(where: { $0.kind == .buttonPress && $0.button == 3 }) { bridgeLatency.append(now() - start) }
+    try server.pen.up()
+    _ = app.events(waitingUpTo: 0.5) { $0.contains { $0.kind == .buttonRelease && $0.button == 3 } }
+}
+
+// Scripts today: spawn xdotool.
+var xdotool: [Double] = []
+for _ in 0..<min(options.presses, 100) {
+    app.drain()
+    let start = now()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
+    process.arguments = ["click", "3"]
+    process.environment = server.clientEnvironment
+    guard (try? ChildProcessLauncher.run(process)) != nil else { break }
+    let got = app.events(waitingUpTo: 2) { $0.contains { $0.kind == .buttonPress && $0.button == 3 } }
+    if got.contains(where: { $0.kind == .buttonPress && $0.button == 3 }) { xdotool.append(now() - start) }
+    process.waitUntilExit()
+}
+
+func line(_ name: String, _ values: [Double]) {
+    print("\(name): p50 \(ms(percentile(values, 0.5))), p99 \(ms(percentile(values, 0.99))), n=\(values.count)")
+}
+line("latency floor (pen button, server to window)", floor)
+line("latency deep press (threshold crossed to button-3 press)", bridgeLatency)
+line("latency xdotool click 3 (spawned)", xdotool)
+let slow = bridgeLatency.enumerated().filter { $0.element > 0.005 }
+if !slow.isEmpty { print("deep presses over 5 ms: \(slow.map { "#\($0.offset) \(ms($0.element))" }.joined(separator: ", "))") }
+print("deep press above the floor: p50 \(ms(percentile(bridgeLatency, 0.5) - percentile(floor, 0.5))), p99 \(ms(percentile(bridgeLatency, 0.99) - percentile(floor, 0.99)))")
+
+// Idle.
+let pid = bridge.process.processIdentifier
+let idleStart = ProcessSample(pid: pid)
+Thread.sleep(forTimeInterval: 10)
+let idleEnd = ProcessSample(pid: pid)
+print("idle 10 s: \(idleEnd.switches - idleStart.switches) context switches (wakeups), \(String(format: "%.2f", idleEnd.cpuSeconds - idleStart.cpuSeconds)) s CPU")
+
+// Load: a 1000 Hz pen stream.
+let before = ProcessSample(pid: pid)
+let loadStart = now()
+var samples = 0
+try server.pen.down(at: (400, 400), pressure: 0.2)
+while now() - loadStart < options.loadSeconds {
+    let target = loadStart + Double(samples) / 1000
+    let wait = target - now()
+    if wait > 0 { usleep(useconds_t(wait * 1e6)) }
+    let phase = Double(samples) / 300
+    try server.pen.move(to: (400 + 200 * sin(phase), 400 + 150 * cos(phase / 2)), pressure: 0.25 + 0.15 * sin(phase * 3))
+    samples += 1
+}
+try server.pen.up()
+let elapsed = now() - loadStart
+let after = ProcessSample(pid: pid)
+print("load \(Int(elapsed)) s at \(Int(Double(samples) / elapsed)) Hz: CPU \(String(format: "%.2f", 100 * (after.cpuSeconds - before.cpuSeconds) / elapsed))% of one core; resident memory \(before.residentKiB) KiB before, \(after.residentKiB) KiB after")
