@@ -62,7 +62,14 @@ final class PointerOwnership {
     /// A pointer contact ended: an active grab the bridge took for it goes.
     func contactEnded(source: Int, master: Int?) {
         pressTimes[source] = nil
-        guard let master, case .claimed(source, _)? = holds[master] else { return }
+        guard let master else { return }
+        if case .replayed(source)? = holds[master] {
+            // The grabbed press comes before the raw release: if it has not come by now, the
+            // grab never took this press (another client held it), and none is coming.
+            holds[master] = nil
+            return
+        }
+        guard case .claimed(source, _)? = holds[master] else { return }
         holds[master] = nil
         if activelyGrabbed.remove(master) != nil {
             XIUngrabDevice(connection.display, Int32(master), UInt(CurrentTime))
