@@ -16,12 +16,13 @@ struct PenOwnershipTests {
         defer { server.stop() }
         let window = try RecorderWindow(server: server)
         defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--json"], server: server)
+        let bridge = try BridgeProcess(["run", "--json", "--verbose"], server: server)
 
         try server.pen.down(at: (300, 300), pressure: 0.3)
         try server.pen.up()
 
         let events = window.events { Self.buttons(1, in: $0).count >= 2 }
+        #expect(bridge.waitForLog(containing: "device 6: press replayed to the application (contact ended), held"), "\(bridge.log)")
         let left = Self.buttons(1, in: events)
         #expect(left.map(\.kind) == [.buttonPress, .buttonRelease])
         let pressure = try #require(left.first?.pressure, "the press reaches the window with its pressure valuator")
@@ -51,6 +52,7 @@ struct PenOwnershipTests {
         _ = bridge.waitForObjects { $0.contains { $0["state"] as? String == "ended" } }
         let all = events + window.drain()
         #expect(Self.buttons(1, in: all).isEmpty, "\(all)\n\(bridge.log)")
+        #expect(bridge.log.contains("device 6: press kept for right-click, held"), "\(bridge.log)")
         #expect(window.pointerState()?.buttonsHeld == [])
 
         // The pen is not left frozen or grabbed: the next light tap clicks as ever.
