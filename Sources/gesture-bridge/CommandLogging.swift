@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import GestureKit
+import Logging
+import X11Bridge
+
+/// Logging and display opening shared by the commands that talk to the X server.
+enum CommandLogging {
+    static func logger(verbose: Bool) -> Logger {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = verbose ? .debug : .info
+            return handler
+        }
+        return Logger(label: "gesture-bridge")
+    }
+
+    /// The X connection, or a clear message and a non-zero exit.
+    static func openDisplay(requirements: XConnection.Requirements, logger: Logger) throws -> XConnection {
+        do {
+            let name = try SessionCheck.displayName(environment: ProcessInfo.processInfo.environment)
+            return try XConnection.open(name: name, requirements: requirements)
+        } catch {
+            printError("gesture-bridge: error: \(error.description)")
+            throw ExitCode.failure
+        }
+    }
+}

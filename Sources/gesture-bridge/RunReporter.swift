@@ -1,0 +1,131 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import GestureKit
+import Logging
+import X11Bridge
+
+/// Turns what the bridge reports into output lines (stdout) and log messages (stderr).
+final class RunReporter {
+    let output: LineWriter
+    private var formatter: OutputFormatter
+    private var bindings: BindingSet
+    private var devices: [Int: X11Device] = [:]
+    private let verbose: Bool
+    private let logger: Logger
+    /// Stops the bridge when the output can no longer be written.
+    var stop: () -> Void = {}
+
+    init(style: OutputFormatter.Style, bindings: BindingSet, verbose: Bool, logger: Logger, output: LineWriter) {
+        self.formatter = OutputFormatter(style: style)
+        self.bindings = bindings
+        self.verbose = verbose
+        self.logger = logger
+        self.output = output
+    }
+
+    func handle(_ event: BridgeEvent) {
+        switch event {
+        case .started(let sources, let screen):
+            remember(sources)
+            logger.info("listening on a \(screen.width.formatted)x\(screen.height.formatted) screen")
+            describeListening()
+        case .engine(let output):
+            if let line = formatter.line(for: output), !self.output.write(line) {
+                stop()
+            }
+            describeIfVerbose(output)
+        case .devicesChanged(let changes):
+            for device in changes.added { logger.info("device added: \(DeviceDescription.line(for: device, bindings: bindings))") }
+            for device in changes.updated { logger.info("device changed: \(DeviceDescription.line(for: device, bindings: bindings))") }
+            for device in changes.removed {
+                logger.info("device \(device.isEnabled ? "removed" : "disabled"): \(device.id) \(device.name)")
+                devices[device.id] = nil
+            }
+            remember(changes.added + changes.updated)
+        case .screenResized(let size):
+            logger.info("the screen is now \(size.width.formatted)x\(size.height.formatted)")
+        case .configurationReloaded(let source, let bindings):
+            self.bindings = bindings
+            logger.info("reloaded \(source): \(bindings.bindings.count) bindings; they apply to contacts that begin from now on")
+            describeListening()
+        case .configurationRejected(let source, let message):
+            logger.error("\(source) is broken; keeping the bindings already running:\n\(message)")
+        case .reloadUnavailable:
+            logger.notice("SIGHUP: there is no config file to read again (running the built-in default)")
+        case .actionFailed(let action, let failure):
+            logger.error("\(action.gesture): cannot \(action.action): \(failure)")
+        case .releasedHeldInput(let reason):
+            logger.notice("released the buttons and keys it held: \(reason)")
+        case .xError(let error):
+            logger.warning("\(error.description)")
+        case .inputOwnership(let message):
+            if verbose { logger.info("\(message)") }
+        case .stopping(let signal):
+            logger.info("stopping\(signal.map { " on \(Self.signalName($0))" } ?? "")")
+        }
+    }
+
+    private func remember(_ sources: [X11Device]) {
+        for device in sources { devices[device.id] = device }
+        formatter = OutputFormatter(style: formatter.style, devices: devices.values.compactMap(\.inputDevice))
+    }
+
+    private func describeListening() {
+        let sources = devices.values.sorted { $0.id < $1.id }
+        if sources.isEmpty {
+            logger.notice("no pen, touchscreen or mouse found yet; devices plugged in later join as they come")
+            return
+        }
+        logger.info("listening to \(sources.count) device\(sources.count == 1 ? "" : "s"):")
+        for device in sources {
+            logger.info("  \(DeviceDescription.line(for: device, bindings: bindings))")
+        }
+        if !sources.contains(where: { $0.pressureAxis?.pressureRange != nil }) {
+            let inputs = sources.compactMap(\.inputDevice)
+            let served = bindings.bindings.filter { binding in inputs.contains { binding.listens(to: $0) } }.map(\.name)
+            if served.isEmpty {
+                logger.notice("no device reports pressure, and no binding of this config listens to these devices")
+            } else {
+                logger.notice("no device reports pressure: serving the bindings that need none (\(served.joined(separator: ", ")))")
+            }
+        }
+    }
+
+    private func describeIfVerbose(_ output: EngineOutput) {
+        guard verbose else { return }
+        switch output {
+        case .decision(.claim(let key, let gesture, let time)):
+            logger.info("\(JSONLine.number(time)) contact \(key.device)/\(key.contact): kept for \(gesture)")
+        case .decision(.release(let key, let reason, let time)):
+            logger.info("\(JSONLine.number(time)) contact \(key.device)/\(key.contact): left to the application (\(reason.rawValue))")
+        case .bug(let message):
+            logger.warning("engine: \(message)")
+        case .feedback(let feedback):
+            logger.debug("feedback: \(Self.describe(feedback))")
+        case .gesture, .action:
+            break
+        }
+    }
+
+    static func describe(_ feedback: Feedback) -> String {
+        func point(_ point: Point) -> String { "(\(JSONLine.number(point.x)), \(JSONLine.number(point.y)))" }
+        switch feedback {
+        case .pulse(let at, _):
+            return "pulse at \(point(at))"
+        case .progress(let key, let at, let fraction):
+            return "ring for contact \(key.device)/\(key.contact) at \(point(at)), \(Int((fraction * 100).rounded()))% of the threshold"
+        case .progressEnded(let key):
+            return "ring for contact \(key.device)/\(key.contact) hidden"
+        }
+    }
+
+    static func signalName(_ signal: Int32) -> String {
+        switch signal {
+        case SIGINT: return "SIGINT"
+        case SIGTERM: return "SIGTERM"
+        case SIGHUP: return "SIGHUP"
+        default: return "signal \(signal)"
+        }
+    }
+}
