@@ -9,6 +9,8 @@ public enum XI2Event: Sendable, Hashable {
     case deviceChanged(device: Int, reason: Int32)
     /// A master pointer's event delivered through the bridge's own button grab.
     case grabbedPointer(GrabbedPointerEvent)
+    /// A touch delivered through the bridge's own touch grab.
+    case grabbedTouch(GrabbedTouchEvent)
     /// An XI2 event type the bridge selected for a later purpose but does not decode.
     case unhandled(type: Int32)
 }
@@ -31,6 +33,11 @@ extension XConnection {
             let device = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
             return .grabbedPointer(GrabbedPointerEvent(kind: kind, master: Int(device.deviceid), source: Int(device.sourceid),
                                                        button: kind == .motion ? 0 : Int(device.detail)))
+        }
+        if let kind = GrabbedTouchEvent.kind(ofEventType: type) {
+            let device = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
+            return .grabbedTouch(GrabbedTouchEvent(kind: kind, master: Int(device.deviceid), source: Int(device.sourceid),
+                                                   touchID: Int(device.detail)))
         }
         switch type {
         case XI_HierarchyChanged:

@@ -8,4 +8,6 @@ public enum InputChange: Sendable, Hashable {
     case screenResized(ScreenSize)
     /// Input the bridge's button grab holds back from the applications.
     case grabbedPointer(GrabbedPointerEvent)
+    /// A touch the bridge's touch grab lets it own before the applications.
+    case grabbedTouch(GrabbedTouchEvent)
 }

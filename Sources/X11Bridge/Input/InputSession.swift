@@ -54,6 +54,8 @@ public final class InputSession {
                 return refreshCatalog(at: time)
             case .grabbedPointer(let grabbed):
                 return [.grabbedPointer(grabbed)]
+            case .grabbedTouch(let grabbed):
+                return [.grabbedTouch(grabbed)]
             case .unhandled:
                 return []
             }

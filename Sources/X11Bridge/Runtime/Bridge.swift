@@ -19,6 +19,7 @@ public final class Bridge {
     private var activeContacts: [ContactKey: (position: Point, pressure: Double?)] = [:]
     private var pressureRanges: [Int: PressureRange] = [:]
     private let pointerOwnership: PointerOwnership
+    private let touchOwnership: TouchOwnership
     private let report: (BridgeEvent) -> Void
     private var stopRequested = false
 
@@ -30,6 +31,7 @@ public final class Bridge {
         self.report = report
         self.engine = GestureEngine(configuration: configuration, screen: session.screen)
         self.pointerOwnership = PointerOwnership(connection: session.connection) { report(.inputOwnership($0)) }
+        self.touchOwnership = TouchOwnership(connection: session.connection) { report(.inputOwnership($0)) }
     }
 
     /// Listens until SIGINT or SIGTERM arrives on `signals` (or `stop()` is called), then lets
@@ -44,6 +46,7 @@ public final class Bridge {
         // The grab is in place before the owner hears that listening began: a press right
         // after that must already wait for the engine.
         pointerOwnership.setButtonGrab(ownsPointerInput)
+        touchOwnership.setTouchGrab(ownsTouchInput)
         session.connection.sync()
         report(.started(devices: session.catalog.contactSources, screen: session.screen))
         let loop = EventLoop(session: session, signals: signals, clock: clock)
@@ -66,6 +69,7 @@ public final class Bridge {
             process(engine.handle(event), now: now)
         }
         pointerOwnership.setButtonGrab(false)
+        touchOwnership.setTouchGrab(false)
         releaseHeld(reason: "the bridge is stopping")
         performer.shutdown()
         feedback?.close()
@@ -80,6 +84,18 @@ public final class Bridge {
         return engine.configuration.bindings.contains { binding in
             binding.ownsContact && pointers.contains { binding.listens(to: $0) }
         }
+    }
+
+    /// Whether some owning binding listens to a touchscreen: only then do touches wait.
+    private var ownsTouchInput: Bool {
+        let touchscreens = session.catalog.contactSources.compactMap(\.inputDevice).filter { $0.kind == .touch }
+        return engine.configuration.bindings.contains { binding in
+            binding.ownsContact && touchscreens.contains { binding.listens(to: $0) }
+        }
+    }
+
+    private func isTouchContact(_ device: Int) -> Bool {
+        session.source.devices[device]?.inputDevice?.kind == .touch
     }
 
     private static func isPointer(_ device: InputDevice) -> Bool {
@@ -121,6 +137,8 @@ public final class Bridge {
                 }
                 if isPointerContact(key.device), let master = session.source.devices[key.device]?.attachment {
                     pointerOwnership.decide(decision, master: master, at: now)
+                } else if isTouchContact(key.device) {
+                    touchOwnership.decide(decision, at: now)
                 }
             case .gesture, .bug:
                 break
@@ -138,6 +156,7 @@ public final class Bridge {
             engine.replaceConfiguration(configuration)
             session.identifiesWindows = Self.needsWindows(configuration)
             pointerOwnership.setButtonGrab(ownsPointerInput)
+            touchOwnership.setTouchGrab(ownsTouchInput)
             report(.configurationReloaded(source: source.description, bindings: configuration))
         } catch {
             report(.configurationRejected(source: source.description, message: error.description))
@@ -155,6 +174,7 @@ extension Bridge: EventLoopClient {
             case .devices(let changes):
                 for device in changes.removed {
                     pointerOwnership.end(source: device.id)
+                    touchOwnership.end(device: device.id)
                     var outputs: [EngineOutput] = []
                     engine.removeDevice(device.id, at: time, into: &outputs)
                     process(outputs, now: time)
@@ -167,6 +187,7 @@ extension Bridge: EventLoopClient {
                     if let input = device.inputDevice { addDevice(input) }
                 }
                 pointerOwnership.setButtonGrab(ownsPointerInput)
+                touchOwnership.setTouchGrab(ownsTouchInput)
                 report(.devicesChanged(changes))
                 if !changes.removed.isEmpty {
                     releaseHeld(reason: "a device went away: \(changes.removed.map(\.name).joined(separator: ", "))")
@@ -178,6 +199,8 @@ extension Bridge: EventLoopClient {
                 pointerOwnership.handle(grabbed, at: time) { [session] in
                     session.source.devices[$0]?.inputDevice.map(Self.isPointer) ?? false
                 }
+            case .grabbedTouch(let grabbed):
+                touchOwnership.handle(grabbed)
             }
         }
         if showsContacts { showActiveContacts() }
@@ -195,11 +218,15 @@ extension Bridge: EventLoopClient {
             activeContacts[key] = (event.position, event.pressure)
             if event.phase == .begin, isPointerContact(event.device) {
                 pointerOwnership.contactBegan(source: event.device, at: event.time)
+            } else if event.phase == .begin, isTouchContact(event.device), let master = session.source.devices[event.device]?.attachment {
+                touchOwnership.contactBegan(device: event.device, touch: event.contact, master: master, at: event.time)
             }
         case .end, .cancel:
             activeContacts[key] = nil
             if isPointerContact(event.device) {
                 pointerOwnership.contactEnded(source: event.device, master: session.source.devices[event.device]?.attachment)
+            } else if isTouchContact(event.device) {
+                touchOwnership.contactEnded(device: event.device, touch: event.contact)
             }
         case .hover:
             break
@@ -250,6 +277,7 @@ extension Bridge: EventLoopClient {
     func xErrors(_ errors: [XProtocolError]) {
         for error in errors { report(.xError(error)) }
         pointerOwnership.endAll(reason: "the X server reported an error")
+        touchOwnership.endAll(reason: "the X server reported an error")
         // A failed request may have been a press or a release; nothing held can be trusted now.
         releaseHeld(reason: "the X server reported an error")
     }

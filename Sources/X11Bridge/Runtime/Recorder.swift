@@ -80,7 +80,7 @@ extension Recorder: EventLoopClient {
                 }
             case .screenResized(let size):
                 report(.screenResized(size))
-            case .grabbedPointer:
+            case .grabbedPointer, .grabbedTouch:
                 // A recorder takes no grab; nothing of this kind reaches it.
                 break
             }

@@ -1,0 +1,183 @@
+import CX11
+import GestureKit
+
+/// Owns touches before the applications do, through XI 2.2 touch ownership.
+///
+/// A passive touch grab on the root makes the bridge the first listener of every touch, so no
+/// application sees a touch (nor the pointer events the server emulates from it) until the
+/// bridge lets go. When a gesture claims the contact the bridge accepts the touch, and the
+/// other listeners never see it begin; when the engine releases the contact the bridge rejects
+/// the touch, and the server replays the whole sequence to the next listener, emulated pointer
+/// events included.
+///
+/// Touch ids name the touch in both the raw events the engine follows and the grabbed events,
+/// so a decision can be sent as soon as the engine makes it, even before the grabbed begin is
+/// read. A grabbed touch the engine does not follow is rejected at once.
+final class TouchOwnership {
+    private struct TouchKey: Hashable, CustomStringConvertible {
+        var device: Int
+        var touch: Int
+
+        var description: String { "device \(device) touch \(touch)" }
+    }
+
+    private enum Hold: CustomStringConvertible {
+        /// The engine follows it and has not decided.
+        case undecided(master: Int)
+        case accepted
+        case rejected
+
+        var description: String {
+            switch self {
+            case .undecided: "undecided"
+            case .accepted: "accepted"
+            case .rejected: "rejected"
+            }
+        }
+    }
+
+    private let connection: XConnection
+    private var touchGrabbed = false
+    private var holds: [TouchKey: Hold] = [:]
+    /// Touches whose contact ended before their decision came: forgotten once it does.
+    private var ended: Set<TouchKey> = []
+    private var beginTimes: [TouchKey: Double] = [:]
+    private let report: (String) -> Void
+
+    init(connection: XConnection, report: @escaping (String) -> Void) {
+        self.connection = connection
+        self.report = report
+    }
+
+    /// Takes or drops the passive touch grab: only while an owning binding listens to a
+    /// touchscreen does a touch wait for the engine.
+    func setTouchGrab(_ wanted: Bool) {
+        guard wanted != touchGrabbed else { return }
+        var modifiers = [XIGrabModifiers(modifiers: Self.anyModifier, status: 0)]
+        if wanted {
+            var bytes = XI2EventMask(device: XIAllMasterDevices, events: [XI_TouchBegin, XI_TouchUpdate, XI_TouchEnd]).bytes
+            let failed = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                var mask = XIEventMask(deviceid: XIAllMasterDevices, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
+                return XIGrabTouchBegin(connection.display, XIAllMasterDevices, connection.root, 0, &mask, 1, &modifiers)
+            }
+            if failed != 0 {
+                report("cannot grab touches (another client holds the touch grab): a deep press may also touch the application")
+                return
+            }
+            report("holding touches until a gesture decides")
+        } else {
+            endAll(reason: "no owning binding listens to a touchscreen")
+            XIUngrabTouchBegin(connection.display, XIAllMasterDevices, connection.root, 1, &modifiers)
+        }
+        touchGrabbed = wanted
+        connection.flush()
+    }
+
+    /// A touch contact began: the engine follows it, and the bridge owns it until it decides.
+    func contactBegan(device: Int, touch: Int, master: Int, at time: Double) {
+        guard touchGrabbed else { return }
+        let key = TouchKey(device: device, touch: touch)
+        holds[key] = .undecided(master: master)
+        beginTimes[key] = time
+        ended.remove(key)
+    }
+
+    /// A touch contact ended or was cancelled. Its decision follows at once if it has not come.
+    func contactEnded(device: Int, touch: Int) {
+        let key = TouchKey(device: device, touch: touch)
+        switch holds[key] {
+        case .undecided?:
+            ended.insert(key)
+        case .accepted?:
+            // The server ends an accepted touch with its owner: forgotten at that grabbed end.
+            ended.insert(key)
+        case .rejected?, nil:
+            forget(key)
+        }
+    }
+
+    /// Hands a decided touch contact to its owner.
+    func decide(_ decision: ContactDecision, at now: Double) {
+        let contact: ContactKey
+        let mode: Int32
+        switch decision {
+        case .claim(let key, _, _):
+            contact = key
+            mode = XIAcceptTouch
+        case .release(let key, _, _):
+            contact = key
+            mode = XIRejectTouch
+        }
+        let key = TouchKey(device: contact.device, touch: contact.contact)
+        guard case .undecided(let master)? = holds[key] else {
+            if let hold = holds[key] { report("bug: a second decision for \(key), already \(hold)") }
+            return
+        }
+        allow(key, master: master, mode)
+        let hadEnded = ended.contains(key)
+        switch decision {
+        case .claim(_, let gesture, _):
+            holds[key] = .accepted
+            report("\(key): touch kept for \(gesture), held \(heldFor(key, now: now))")
+        case .release(_, let reason, _):
+            holds[key] = .rejected
+            report("\(key): touch replayed to the application (\(reason.rawValue)), held \(heldFor(key, now: now))")
+            if hadEnded { forget(key) }
+        }
+    }
+
+    /// A touch reached the bridge through its grab.
+    func handle(_ event: GrabbedTouchEvent) {
+        let key = TouchKey(device: event.source, touch: event.touchID)
+        if event.kind == .end, case .accepted? = holds[key], ended.contains(key) {
+            forget(key)
+            return
+        }
+        guard event.kind == .begin, holds[key] == nil else { return }
+        // No contact of the engine's: a device the bridge does not follow, or a touch that
+        // began before the grab. It goes straight on to the applications.
+        XIAllowTouchEvents(connection.display, Int32(event.master), UInt32(truncatingIfNeeded: event.touchID), connection.root,
+                           XIRejectTouch)
+        connection.flush()
+    }
+
+    /// Lets go of every touch still waiting: undecided touches go to the applications. For
+    /// shutdown, X errors and reloads: never a touch left owned by nobody.
+    func endAll(reason: String) {
+        let waiting = holds.compactMap { key, hold -> (TouchKey, Int)? in
+            if case .undecided(let master) = hold { return (key, master) }
+            return nil
+        }
+        for (key, master) in waiting { allow(key, master: master, XIRejectTouch) }
+        if !waiting.isEmpty {
+            report("let go of \(waiting.count) held touch\(waiting.count == 1 ? "" : "es"): \(reason)")
+        }
+        holds.removeAll()
+        ended.removeAll()
+        beginTimes.removeAll()
+    }
+
+    /// Forgets the touches of a device that went away: the server ends them itself.
+    func end(device: Int) {
+        for key in holds.keys where key.device == device { forget(key) }
+    }
+
+    private func forget(_ key: TouchKey) {
+        holds[key] = nil
+        ended.remove(key)
+        beginTimes[key] = nil
+    }
+
+    private func allow(_ key: TouchKey, master: Int, _ mode: Int32) {
+        XIAllowTouchEvents(connection.display, Int32(master), UInt32(truncatingIfNeeded: key.touch), connection.root, mode)
+        connection.flush()
+    }
+
+    private func heldFor(_ key: TouchKey, now: Double) -> String {
+        guard let begin = beginTimes[key] else { return "for an unknown time" }
+        return "\(Int(((now - begin) * 1000).rounded())) ms"
+    }
+
+    /// XIAnyModifier, 1 << 31, which Swift does not import as a constant.
+    private static let anyModifier = Int32(bitPattern: 0x8000_0000)
+}
