@@ -31,7 +31,7 @@ final class PointerOwnership {
 
     /// Takes or drops the passive button grab: only while an owning binding listens to a pen
     /// or mouse does a press wait for the engine.
-    func setButtonGrab(_ wanted: Bool) {
+    func setButtonGrab(_ wanted: Bool, reason: String = "no owning binding listens to a pen or mouse") {
         guard wanted != buttonGrabbed else { return }
         var modifiers = [XIGrabModifiers(modifiers: Self.anyModifier, status: 0)]
         if wanted {
@@ -47,7 +47,7 @@ final class PointerOwnership {
             }
             report("holding pen and mouse presses until a gesture decides")
         } else {
-            endAll(reason: "no owning binding listens to a pen or mouse")
+            endAll(reason: reason)
             XIUngrabButton(connection.display, XIAllMasterDevices, 1, connection.root, 1, &modifiers)
         }
         buttonGrabbed = wanted

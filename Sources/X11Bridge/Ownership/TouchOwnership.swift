@@ -51,7 +51,7 @@ final class TouchOwnership {
 
     /// Takes or drops the passive touch grab: only while an owning binding listens to a
     /// touchscreen does a touch wait for the engine.
-    func setTouchGrab(_ wanted: Bool) {
+    func setTouchGrab(_ wanted: Bool, reason: String = "no owning binding listens to a touchscreen") {
         guard wanted != touchGrabbed else { return }
         var modifiers = [XIGrabModifiers(modifiers: Self.anyModifier, status: 0)]
         if wanted {
@@ -66,7 +66,7 @@ final class TouchOwnership {
             }
             report("holding touches until a gesture decides")
         } else {
-            endAll(reason: "no owning binding listens to a touchscreen")
+            endAll(reason: reason)
             XIUngrabTouchBegin(connection.display, XIAllMasterDevices, connection.root, 1, &modifiers)
         }
         touchGrabbed = wanted

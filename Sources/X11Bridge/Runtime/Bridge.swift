@@ -68,8 +68,8 @@ public final class Bridge {
         for event in session.cancelAll(at: now) {
             process(engine.handle(event), now: now)
         }
-        pointerOwnership.setButtonGrab(false)
-        touchOwnership.setTouchGrab(false)
+        pointerOwnership.setButtonGrab(false, reason: "the bridge is stopping")
+        touchOwnership.setTouchGrab(false, reason: "the bridge is stopping")
         releaseHeld(reason: "the bridge is stopping")
         performer.shutdown()
         feedback?.close()

@@ -1,0 +1,120 @@
+import Foundation
+import Glibc
+import Testing
+import XorgTestSupport
+
+/// Whatever happens while the bridge holds a press or a touch back, the application gets its
+/// input again: nothing is left frozen, grabbed or pressed.
+@Suite("A held press or touch is never lost", .requiresXorg, .serialized)
+struct HeldInputRecoveryTests {
+    static let penOnlyConfig = """
+        bindings:
+          - name: right-click
+            gesture: deep-press
+            devices: [pen]
+            action: {click: right}
+        """
+
+    static let touchOnlyConfig = """
+        bindings:
+          - name: right-click
+            gesture: deep-press
+            devices: [touch]
+            action: {click: right}
+        """
+
+    static func leftButton(_ events: [RecordedEvent]) -> [RecordedEvent] {
+        PenOwnershipTests.buttons(1, in: events)
+    }
+
+    /// The pen taps lightly and the window gets exactly that click: the pen is neither frozen
+    /// nor grabbed.
+    static func expectPenClicksThrough(_ server: HeadlessXorg, _ window: RecorderWindow,
+                                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+        _ = window.drain()
+        try server.pen.down(at: (600, 500), pressure: 0.3)
+        try server.pen.up()
+        let clicks = leftButton(window.events { leftButton($0).count >= 2 })
+        #expect(clicks.map(\.kind) == [.buttonPress, .buttonRelease], sourceLocation: sourceLocation)
+        #expect(window.pointerState()?.buttonsHeld == [], sourceLocation: sourceLocation)
+    }
+
+    @Test("a reload that drops the pen's bindings hands a held press to the window")
+    func reloadWhileHeld() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let path = try temporaryConfig(Self.penOnlyConfig)
+        let bridge = try BridgeProcess(["run", "--verbose", "--config", path], server: server)
+
+        try server.pen.down(at: (300, 300), pressure: 0.3)
+        #expect(bridge.waitForLog(containing: "[gesture_bridge] holding pen and mouse presses"))
+        // Held: the decision timeout has not passed, so the window has nothing yet.
+        #expect(Self.leftButton(window.events(waitingUpTo: 0.1) { _ in false }).isEmpty)
+
+        try Self.touchOnlyConfig.write(toFile: path, atomically: true, encoding: .utf8)
+        bridge.child.kill(signal: SIGHUP)
+        #expect(bridge.waitForLog(containing: "no owning binding listens to a pen or mouse"), "\(bridge.log)")
+        let press = Self.leftButton(window.events { !Self.leftButton($0).isEmpty })
+        #expect(press.map(\.kind) == [.buttonPress], "\(bridge.log)")
+        try server.pen.up()
+        let click = Self.leftButton(window.events { Self.leftButton($0).count >= 2 })
+        #expect(click.map(\.kind) == [.buttonPress, .buttonRelease])
+        try Self.expectPenClicksThrough(server, window)
+    }
+
+    @Test("stopping with a press held hands it to the window, and the bridge exits cleanly")
+    func terminateWhileHeld() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let bridge = try BridgeProcess(["run", "--verbose", "--config", try temporaryConfig(Self.penOnlyConfig)], server: server)
+
+        try server.pen.down(at: (300, 300), pressure: 0.3)
+        #expect(Self.leftButton(window.events(waitingUpTo: 0.1) { _ in false }).isEmpty)
+        #expect(bridge.stop(with: SIGTERM) == 0, "\(bridge.log)")
+        #expect(bridge.log.contains("let go of 1 held stroke: the bridge is stopping"), "\(bridge.log)")
+        let press = Self.leftButton(window.events { !Self.leftButton($0).isEmpty })
+        #expect(press.map(\.kind) == [.buttonPress], "\(bridge.log)")
+        try server.pen.up()
+        let click = Self.leftButton(window.events { Self.leftButton($0).count >= 2 })
+        #expect(click.map(\.kind) == [.buttonPress, .buttonRelease])
+        try Self.expectPenClicksThrough(server, window)
+    }
+
+    @Test("a bridge killed outright with a press held leaves no frozen pen or grab behind")
+    func killedWhileHeld() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let bridge = try BridgeProcess(["run", "--config", try temporaryConfig(Self.penOnlyConfig)], server: server)
+
+        try server.pen.down(at: (300, 300), pressure: 0.3)
+        #expect(Self.leftButton(window.events(waitingUpTo: 0.1) { _ in false }).isEmpty)
+        // SIGKILL: no exit path runs; the X server drops the dead client's grabs itself.
+        #expect(bridge.stop(with: SIGKILL) != nil)
+        try server.pen.up()
+        try Self.expectPenClicksThrough(server, window)
+    }
+
+    @Test("stopping with a touch held hands the whole touch to the window")
+    func terminateWhileTouchHeld() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server, touchAware: true)
+        defer { window.close() }
+        let bridge = try BridgeProcess(["run", "--verbose", "--config", try temporaryConfig(Self.touchOnlyConfig)], server: server)
+
+        try server.touch.begin(at: (300, 300), pressure: 0.3)
+        #expect(!window.events(waitingUpTo: 0.1) { _ in false }.contains { $0.kind == .touchBegin })
+        #expect(bridge.stop(with: SIGTERM) == 0, "\(bridge.log)")
+        #expect(bridge.log.contains("let go of 1 held touch: the bridge is stopping"), "\(bridge.log)")
+        #expect(window.events { $0.contains { $0.kind == .touchBegin } }.contains { $0.kind == .touchBegin })
+        try server.touch.end()
+        #expect(window.events { $0.contains { $0.kind == .touchEnd } }.contains { $0.kind == .touchEnd })
+        #expect(window.pointerState()?.buttonsHeld == [])
+    }
+}
