@@ -14,11 +14,14 @@ public enum ConfigLoader {
 
     /// Reads and parses the file at `path`.
     public static func load(path: String) throws(ConfigError) -> BindingSet {
-        let text: String
+        let data: Data
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw ConfigError(file: path, issues: [], unreadable: "cannot read the config file: \(Self.reason(error))")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(file: path, issues: [], unreadable: "the config file is not UTF-8 text")
         }
         return try parse(text, file: path)
     }
