@@ -1,3 +1,4 @@
+import CX11
 import Foundation
 import Glibc
 import Testing
@@ -7,7 +8,9 @@ import XorgTestSupport
 /// input again: nothing is left frozen, grabbed or pressed.
 @Suite("A held press or touch is never lost", .requiresXorg, .serialized)
 struct HeldInputRecoveryTests {
+    /// Long decision timeouts: only the event under test, never the timeout, hands input over.
     static let penOnlyConfig = """
+        decision-timeout: 5
         bindings:
           - name: right-click
             gesture: deep-press
@@ -16,6 +19,7 @@ struct HeldInputRecoveryTests {
         """
 
     static let touchOnlyConfig = """
+        decision-timeout: 5
         bindings:
           - name: right-click
             gesture: deep-press
@@ -116,5 +120,61 @@ struct HeldInputRecoveryTests {
         try server.touch.end()
         #expect(window.events { $0.contains { $0.kind == .touchEnd } }.contains { $0.kind == .touchEnd })
         #expect(window.pointerState()?.buttonsHeld == [])
+    }
+
+    @Test("an X error while a press is held hands the press to the window")
+    func xErrorWhileHeld() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        // A long decision timeout: only the error, not the timeout, can hand the press over.
+        let bridge = try BridgeProcess(["run", "--verbose", "--config", try temporaryConfig("""
+            decision-timeout: 5
+            bindings:
+              - name: right-click
+                gesture: deep-press
+                devices: [pen]
+                feedback: [ring]
+                action: {click: right}
+            """)], server: server)
+
+        try server.pen.down(at: (300, 300), pressure: 0.3)
+        #expect(bridge.waitForLog(containing: "feedback: ring for contact 6/0"), "\(bridge.log)")
+        #expect(Self.leftButton(window.events(waitingUpTo: 0.1) { _ in false }).isEmpty)
+        // Another client destroys the bridge's overlay: its next drawing there fails.
+        #expect(try Self.destroyOverrideRedirectWindows(server) > 0)
+        try server.pen.press(to: 0.4)
+        #expect(bridge.waitForLog(containing: "the X server reported an error"), "\(bridge.log)")
+        let press = Self.leftButton(window.events { !Self.leftButton($0).isEmpty })
+        #expect(press.map(\.kind) == [.buttonPress], "\(bridge.log)")
+        try server.pen.up()
+        #expect(Self.leftButton(window.events { Self.leftButton($0).count >= 2 }).map(\.kind) == [.buttonPress, .buttonRelease])
+        #expect(window.pointerState()?.buttonsHeld == [])
+    }
+
+    /// Destroys every override-redirect window on the screen (the bridge's overlay); returns
+    /// how many there were.
+    static func destroyOverrideRedirectWindows(_ server: HeadlessXorg) throws -> Int {
+        guard let display = XOpenDisplay(server.displayName) else {
+            throw ChildProcessError(message: "cannot open \(server.displayName)")
+        }
+        defer { XCloseDisplay(display) }
+        var rootReturn: Window = 0
+        var parent: Window = 0
+        var children: UnsafeMutablePointer<Window>?
+        var count: UInt32 = 0
+        guard XQueryTree(display, XDefaultRootWindow(display), &rootReturn, &parent, &children, &count) != 0,
+              let children else { return 0 }
+        defer { XFree(children) }
+        var destroyed = 0
+        for index in 0..<Int(count) {
+            var attributes = XWindowAttributes()
+            guard XGetWindowAttributes(display, children[index], &attributes) != 0, attributes.override_redirect != 0 else { continue }
+            XDestroyWindow(display, children[index])
+            destroyed += 1
+        }
+        XSync(display, 0)
+        return destroyed
     }
 }
