@@ -94,6 +94,11 @@ struct Record: ParsableCommand {
             throw ExitCode.failure
         }
         recorderReference = nil
+        if connection.isLost {
+            logger.error("stopped recording: \(connection.loss.message); the trace holds what came before")
+            connection.close()
+            throw ExitCode(ConnectionLoss.exitStatus)
+        }
         connection.close()
         if let failure = writer.failure {
             logger.error("the trace is incomplete: cannot write \(output ?? "standard output"): \(failure)")

@@ -19,6 +19,11 @@ struct Run: ParsableCommand {
             config file again: a broken file is reported with file:line:column and the old \
             bindings stay.
 
+            Exit status: 0 when stopped by Ctrl-C or SIGTERM; 1 when it cannot start (no X \
+            display, a broken config, a missing extension) or cannot write its output; 69 when \
+            the connection to the X server is lost while it runs (the server exited or crashed), \
+            so that a service manager can start it again.
+
             Examples:
               gesture-bridge run
               gesture-bridge run --config my-config.yaml --dry-run --verbose
@@ -78,6 +83,15 @@ struct Run: ParsableCommand {
         } catch {
             logger.error("\(error.description)")
             throw ExitCode.failure
+        }
+        if connection.isLost {
+            logger.error("""
+                stopped: \(connection.loss.message); exiting with status \(ConnectionLoss.exitStatus). \
+                A service manager (the installed systemd user unit restarts on failure) starts the \
+                bridge again; by hand, run it again once the X server is back.
+                """)
+            connection.close()
+            throw ExitCode(ConnectionLoss.exitStatus)
         }
         connection.close()
         if let failure = reporter.output.failure {

@@ -25,6 +25,8 @@ public final class XConnection {
     public let xinputOpcode: Int32
     public let xinputVersion: (major: Int, minor: Int)
     public let hasXTest: Bool
+    /// Whether the server went away; checked by the event loop after reading.
+    public let loss: ConnectionLoss
     private var atomNames: [Atom: String] = [:]
     private var closed = false
 
@@ -39,10 +41,13 @@ public final class XConnection {
         self.xinputOpcode = xinputOpcode
         self.xinputVersion = version
         self.hasXTest = hasXTest
+        self.loss = ConnectionLoss(displayName: name)
+        loss.watch(display)
     }
 
     /// Opens `name` and checks XInput 2.2 (and XTest when required). Installs the error
-    /// handler that collects errors instead of exiting.
+    /// handler that collects errors instead of exiting, and the one that notes a lost connection
+    /// (`loss`) instead of exiting.
     public static func open(name: String, requirements: Requirements) throws(BridgeSetupError) -> XConnection {
         XErrorLog.install()
         guard let display = XOpenDisplay(name) else {
@@ -79,6 +84,9 @@ public final class XConnection {
     deinit {
         close()
     }
+
+    /// True once the server has gone away: nothing sent reaches it any more.
+    public var isLost: Bool { loss.isLost }
 
     /// The descriptor to poll for incoming events.
     public var fileDescriptor: Int32 { XConnectionNumber(display) }

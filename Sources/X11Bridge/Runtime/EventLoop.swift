@@ -29,7 +29,9 @@ final class EventLoop {
 
     func run(_ client: some EventLoopClient) {
         let connection = session.connection
-        while !client.isStopping {
+        // A lost server ends the loop too: the connection is dead, and its descriptor would
+        // read as ready forever.
+        while !client.isStopping, !connection.isLost {
             client.fireTimers(at: clock.now)
             // Xlib may already hold events read during an earlier reply; the socket would not
             // show them, so the queue is drained until XPending reads nothing more. Handlers can
@@ -41,7 +43,7 @@ final class EventLoop {
             }
             let errors = connection.takeErrors()
             if !errors.isEmpty { client.xErrors(errors) }
-            if client.isStopping { break }
+            if client.isStopping || connection.isLost { break }
             connection.flush()
             let descriptors = [connection.fileDescriptor] + (signals.map { [$0.descriptor] } ?? []) + client.extraDescriptors
             let timeout = client.nextDeadline.map { $0 - clock.now }

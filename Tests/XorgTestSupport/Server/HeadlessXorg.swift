@@ -128,6 +128,16 @@ public final class HeadlessXorg {
         }
     }
 
+    /// Kills the server with SIGKILL, as a crash would end it, and waits until it is gone.
+    /// Clients see their connections break; `stop()` still cleans up afterwards.
+    public func crash() {
+        guard let process = serverProcess, process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        // A killed server leaves its lock and socket behind.
+        reservation.removeServerLeftovers()
+    }
+
     /// The last lines of the server's log, for a failure message.
     public func logTail(lines: Int = 30) -> String {
         Self.tail(of: logURL, orElse: errorOutputURL, lines: lines)
