@@ -65,7 +65,7 @@ struct Run: ParsableCommand {
         let session = InputSession(connection: connection)
         let performer: any ActionPerformer = dryRun
             ? DryRunPerformer { logger.info("\($0)") }
-            : XTestPerformer(connection: connection)
+            : XTestPerformer(connection: connection) { logger.warning("\($0)") }
         let reporter = RunReporter(style: json ? .json : .human, bindings: bindings, verbose: verbose, logger: logger,
                                    output: .standardOutput)
         let bridge = Bridge(session: session, configuration: bindings, performer: performer) { reporter.handle($0) }

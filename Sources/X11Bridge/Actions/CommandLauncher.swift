@@ -6,16 +6,22 @@ import Glibc
 /// child is reaped then. Where pidfds are missing (Linux before 5.3) the children are reaped
 /// with WNOHANG on a slow timer. Children run in their own process group, so Ctrl-C in the
 /// bridge's terminal does not take a launched program with it, and their standard output
-/// goes to the bridge's standard error, where it cannot corrupt the `--json` stream.
+/// goes to the bridge's standard error, where it cannot corrupt the `--json` stream. A child
+/// that exits with a non-zero status or is killed by a signal is reported through `report`.
 public final class CommandLauncher {
     private var watched: [Int32: pid_t] = [:]
     private var unwatched: Set<pid_t> = []
+    /// The program each running child was started as, for the report of how it ended.
+    private var programs: [pid_t: String] = [:]
     private var lastSweep = 0.0
+    private let report: (String) -> Void
 
     /// How often children without a pidfd are looked at, in seconds.
     static let sweepInterval = 1.0
 
-    public init() {}
+    public init(report: @escaping (String) -> Void = { _ in }) {
+        self.report = report
+    }
 
     public var runningCount: Int { watched.count + unwatched.count }
 
@@ -54,6 +60,7 @@ public final class CommandLauncher {
             let reason = String(cString: strerror(status))
             throw ActionFailure("cannot run \(program): \(reason)\(status == ENOENT ? " (not found in PATH)" : "")")
         }
+        programs[pid] = program
         if let open = LinuxCalls.pidfdOpen, case let descriptor = open(pid, 0), descriptor >= 0 {
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
             watched[descriptor] = pid
@@ -69,8 +76,26 @@ public final class CommandLauncher {
     public func descriptorReady(_ descriptor: Int32) {
         guard let pid = watched.removeValue(forKey: descriptor) else { return }
         var status: Int32 = 0
-        _ = waitpid(pid, &status, WNOHANG)
+        if waitpid(pid, &status, WNOHANG) == pid { reaped(pid, status: status) }
         close(descriptor)
+    }
+
+    private func reaped(_ pid: pid_t, status: Int32) {
+        let program = programs.removeValue(forKey: pid) ?? "a command"
+        if let failure = Self.describeFailure(status: status) {
+            report("command \(program) (pid \(pid)) \(failure)")
+        }
+    }
+
+    /// How a child that did not succeed ended, from its wait status; nil for exit status 0.
+    static func describeFailure(status: Int32) -> String? {
+        let signal = status & 0x7f
+        if signal == 0 {
+            let code = (status >> 8) & 0xff
+            return code == 0 ? nil : "exited with status \(code)"
+        }
+        let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
+        return "was killed by signal \(signal) (\(name))"
     }
 
     public var nextDeadline: Double? {
@@ -82,7 +107,12 @@ public final class CommandLauncher {
         lastSweep = now
         for pid in unwatched {
             var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) != 0 { unwatched.remove(pid) }
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid { reaped(pid, status: status) }
+            if result != 0 {
+                unwatched.remove(pid)
+                programs[pid] = nil
+            }
         }
     }
 
@@ -95,5 +125,6 @@ public final class CommandLauncher {
         }
         watched.removeAll()
         unwatched.removeAll()
+        programs.removeAll()
     }
 }

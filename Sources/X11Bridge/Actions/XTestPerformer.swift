@@ -10,14 +10,16 @@ import GestureKit
 public final class XTestPerformer: ActionPerformer {
     private let connection: XConnection
     private let keyboard: KeyboardMapping
-    private let launcher = CommandLauncher()
+    private let launcher: CommandLauncher
     public private(set) var held = HeldInputs()
 
     /// X core buttons go up to 255; button 0 means "any" and cannot be pressed.
     static let buttons = 1...255
 
-    public init(connection: XConnection) {
+    /// `commandReport` hears how a launched command failed (a non-zero exit, a signal).
+    public init(connection: XConnection, commandReport: @escaping (String) -> Void = { _ in }) {
         self.connection = connection
+        self.launcher = CommandLauncher(report: commandReport)
         self.keyboard = KeyboardMapping(connection: connection)
     }
 

@@ -29,4 +29,47 @@ struct FaultTests {
         #expect(!bridge.log.contains("X connection to"), "\(bridge.log)")
         print("bridge exited \(Int(elapsed * 1000)) ms after its X server was killed, status \(String(describing: status))")
     }
+
+    @Test("a config replaced by a broken one, then SIGHUP: the error has file:line:column and deep presses still right-click")
+    func brokenReload() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let path = try temporaryConfig(LiveSessionTests.config(click: "right"))
+        let bridge = try BridgeProcess(["run", "--config", path], server: server)
+
+        // A YAML syntax error (the flow mapping is never closed), then a value out of range.
+        let broken = [
+            ("bindings:\n  - name: hard-press\n    gesture: deep-press\n    action: {click: middle\n", "\(path):5:1:"),
+            ("bindings:\n  - name: hard-press\n    gesture: deep-press\n    threshold: 1.7\n    action: {click: middle}\n",
+             "\(path):4:16:"),
+        ]
+        for (round, (text, place)) in broken.enumerated() {
+            try replaceFile(path, with: text)
+            bridge.child.kill(signal: SIGHUP)
+            #expect(bridge.waitForLog(containing: place), "\(bridge.log)")
+            #expect(bridge.log.components(separatedBy: "keeping the bindings already running").count == round + 2)
+            window.drain()
+            try LiveSessionTests.deepPress(server, at: (200 + 50 * Double(round), 200))
+            let events = window.events(until: Self.released(3))
+            #expect(Self.buttons(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
+            #expect(Self.buttons(2, in: events + window.drain()).isEmpty)
+            #expect(window.pointerState()?.buttonsHeld == [])
+        }
+        #expect(bridge.stop(with: SIGTERM) == 0)
+    }
+
+    static func buttons(_ number: Int32, in events: [RecordedEvent]) -> [RecordedEvent] {
+        events.filter { ($0.kind == .buttonPress || $0.kind == .buttonRelease) && $0.detail == number }
+    }
+
+    static func released(_ button: Int32) -> ([RecordedEvent]) -> Bool {
+        { events in events.contains { $0.kind == .buttonRelease && $0.detail == button } }
+    }
+
+    /// Replaces the file the way an editor saves it: a new file renamed over the old one.
+    func replaceFile(_ path: String, with text: String) throws {
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
 }

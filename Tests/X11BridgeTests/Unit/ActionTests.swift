@@ -45,6 +45,23 @@ struct ActionTests {
         #expect(throws: ActionFailure.self) { try launcher.launch([], now: 0) }
     }
 
+    @Test("a command that fails or is killed is reported with how it ended; one that succeeds is not")
+    func failedCommand() throws {
+        let reports = ReportLog()
+        let launcher = CommandLauncher { reports.lines.append($0) }
+        try launcher.launch(["true"], now: 0)
+        try launcher.launch(["sh", "-c", "exit 3"], now: 0)
+        try launcher.launch(["sh", "-c", "kill -TERM $$"], now: 0)
+        try waitForExit(launcher)
+        #expect(reports.lines.count == 2, "\(reports.lines)")
+        #expect(reports.lines.contains { $0.hasPrefix("command sh (pid ") && $0.hasSuffix("exited with status 3") })
+        #expect(reports.lines.contains { $0.contains("was killed by signal 15") })
+    }
+
+    private final class ReportLog {
+        var lines: [String] = []
+    }
+
     /// Waits on the launcher's descriptors as the event loop does, without blocking on the child.
     private func waitForExit(_ launcher: CommandLauncher) throws {
         let deadline = Date().addingTimeInterval(5)
