@@ -1,3 +1,4 @@
+import CX11
 import Foundation
 import Glibc
 import Testing
@@ -58,6 +59,80 @@ struct FaultTests {
             #expect(window.pointerState()?.buttonsHeld == [])
         }
         #expect(bridge.stop(with: SIGTERM) == 0)
+    }
+
+    /// What the bridge is doing with the pen's press when the pen goes away.
+    enum HeldPress: String, CaseIterable, CustomTestStringConvertible {
+        /// Undecided: frozen at the master by the bridge's synchronous grab.
+        case frozen
+        /// Recognized as a deep press and kept: the bridge right-clicked and owns the stroke.
+        case claimed
+        /// Kept, and a press binding holds the middle button down through XTest until it ends.
+        case holdingButton
+
+        var testDescription: String { rawValue }
+    }
+
+    @Test("the pen disabled while the bridge holds its press: nothing stays pressed, grabbed or frozen",
+          arguments: HeldPress.allCases)
+    func penDisabledMidPress(held: HeldPress) throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let config = held == .holdingButton ? ["--config", try temporaryConfig(ReleaseTests.holdConfig)] : []
+        let bridge = try BridgeProcess(["run", "--verbose"] + config, server: server)
+
+        switch held {
+        case .frozen:
+            try server.pen.down(at: (300, 300), pressure: 0.2)
+            usleep(100_000)
+            #expect(!bridge.log.contains("device 6: press"), "decided before the pen went away: \(bridge.log)")
+        case .claimed:
+            try server.pen.down(at: (300, 300), pressure: 0.1)
+            try server.pen.press(to: 0.9)
+            #expect(bridge.waitForLog(containing: "press kept for right-click"), "\(bridge.log)")
+        case .holdingButton:
+            try server.pen.down(at: (300, 300), pressure: 0.1)
+            try server.pen.press(to: 0.9)
+            #expect(ReleaseTests.middle(.buttonPress)(window.events(until: ReleaseTests.middle(.buttonPress))))
+            #expect(window.pointerState()?.buttonsHeld.contains(2) == true)
+        }
+        let xinput = try ChildProcess(executable: "/usr/bin/xinput", arguments: ["disable", "test-pen"],
+                                      environment: BridgeProcess.environment(server))
+        #expect(xinput.waitForExit(timeout: 5) == 0)
+        #expect(bridge.waitForLog(containing: "device disabled: 6 test-pen"), "\(bridge.log)")
+        usleep(100_000)
+        let afterwards = window.drain()
+        #expect(window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
+        if held == .holdingButton {
+            #expect(ReleaseTests.middle(.buttonRelease)(afterwards), "\(afterwards)")
+        }
+
+        // Another client can grab the pointer: no grab of the bridge's is left, nothing is frozen.
+        #expect(Self.grabPointer(server) == GrabSuccess, "\(bridge.log)")
+        // The touchscreen, on the same master pointer, and the keyboard still reach the window.
+        try server.touch.tap(at: (600, 400), pressure: 0.2)
+        let touched = window.events(until: Self.released(1))
+        #expect(Self.buttons(1, in: touched).map(\.kind) == [.buttonPress, .buttonRelease], "\(touched)\n\(bridge.log)")
+        #expect(touched.contains { $0.kind == .buttonPress && $0.rootX == 600 && $0.rootY == 400 })
+        try server.keyboard.tap(keycode: 38)
+        let typed = window.events { $0.contains { $0.kind == .keyRelease } }
+        #expect(typed.contains { $0.kind == .keyPress && $0.detail == 38 }, "\(typed)")
+        #expect(window.pointerState()?.buttonsHeld == [])
+        #expect(bridge.stop(with: SIGTERM) == 0)
+    }
+
+    /// What XGrabPointer answers a new client: GrabSuccess, or AlreadyGrabbed / GrabFrozen while
+    /// another client's grab holds the pointer.
+    static func grabPointer(_ server: HeadlessXorg) -> Int32? {
+        guard let display = XOpenDisplay(server.displayName) else { return nil }
+        defer { XCloseDisplay(display) }
+        let status = XGrabPointer(display, XDefaultRootWindow(display), 0, UInt32(ButtonPressMask), GrabModeAsync,
+                                  GrabModeAsync, 0, 0, UInt(CurrentTime))
+        XUngrabPointer(display, UInt(CurrentTime))
+        XSync(display, 0)
+        return status
     }
 
     static func buttons(_ number: Int32, in events: [RecordedEvent]) -> [RecordedEvent] {
