@@ -54,7 +54,7 @@ final class RunReporter {
         case .reloadUnavailable:
             logger.notice("SIGHUP: there is no config file to read again (running the built-in default)")
         case .actionFailed(let action, let failure):
-            logger.error("\(action.gesture): cannot \(action.action): \(failure)")
+            logger.error("\(action.gesture): \(action.action) failed: \(failure)")
         case .releasedHeldInput(let reason):
             logger.notice("released the buttons and keys it held: \(reason)")
         case .xError(let error):

@@ -135,6 +135,91 @@ struct FaultTests {
         return status
     }
 
+    /// A pen deep press runs `penCommand`; a touch deep press right-clicks.
+    static func commandConfig(_ penCommand: [String]) -> String {
+        let argv = penCommand.map { "\"\($0)\"" }.joined(separator: ", ")
+        return """
+            bindings:
+              - name: pen-command
+                gesture: deep-press
+                devices: [pen]
+                action: {command: [\(argv)]}
+              - name: touch-click
+                gesture: deep-press
+                devices: [touch]
+                action: {click: right}
+            """
+    }
+
+    @Test("a bound command that hangs, is missing or fails never holds up the next gestures; failures are logged")
+    func commandFaults() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-\(UUID().uuidString).pid").path
+        defer { try? FileManager.default.removeItem(atPath: pidFile) }
+        let hang = ["sh", "-c", "echo $$ >> \(pidFile); exec sleep 60"]
+        let path = try temporaryConfig(Self.commandConfig(hang))
+        let bridge = try BridgeProcess(["run", "--json", "--config", path], server: server)
+        defer {
+            // The hanging commands outlive the bridge by design; the test ends them.
+            let pids = ((try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int32($0) }
+            for pid in pids { kill(pid, SIGKILL) }
+        }
+        func commandsRun() -> Int { bridge.objects.filter { $0["action"] as? String == "command" }.count }
+
+        // Two hanging commands; the touch's right-click between them comes at once.
+        try LiveSessionTests.deepPress(server, at: (200, 200))
+        #expect(bridge.waitForObjects { _ in commandsRun() == 1 })
+        try expectPromptRightClick(server, window, at: (600, 400))
+        let second = Date()
+        try LiveSessionTests.deepPress(server, at: (220, 200))
+        #expect(bridge.waitForObjects(timeout: 0.5) { _ in commandsRun() == 2 }, "\(bridge.log)")
+        #expect(Date().timeIntervalSince(second) < 0.5)
+        #expect(bridge.child.waitForOutput(timeout: 2) { _, _ in
+            ((try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? "").split(separator: "\n").count == 2
+        }, "both hanging commands started")
+
+        // A program that does not exist: logged with its name, and the next gesture works.
+        try replaceFile(path, with: Self.commandConfig(["gesture-bridge-no-such-program", "x"]))
+        bridge.child.kill(signal: SIGHUP)
+        #expect(bridge.waitForLog(containing: "reloaded \(path)"))
+        try LiveSessionTests.deepPress(server, at: (240, 200))
+        #expect(bridge.waitForLog(containing: "pen-command: command gesture-bridge-no-such-program x failed"), "\(bridge.log)")
+        #expect(bridge.log.contains("cannot run gesture-bridge-no-such-program: No such file or directory (not found in PATH)"),
+                "\(bridge.log)")
+        try expectPromptRightClick(server, window, at: (620, 400))
+
+        // A program that exits with status 3: logged once it has exited.
+        try replaceFile(path, with: Self.commandConfig(["sh", "-c", "exit 3"]))
+        bridge.child.kill(signal: SIGHUP)
+        #expect(bridge.child.waitForOutput(timeout: 3) { _, log in log.components(separatedBy: "reloaded \(path)").count == 3 })
+        try LiveSessionTests.deepPress(server, at: (260, 200))
+        #expect(bridge.waitForLog(containing: "exited with status 3"), "\(bridge.log)")
+        #expect(bridge.log.contains("command sh (pid "))
+        try expectPromptRightClick(server, window, at: (640, 400))
+
+        // Stopping does not wait for the commands still running.
+        let stopping = Date()
+        #expect(bridge.stop(with: SIGTERM) == 0)
+        #expect(Date().timeIntervalSince(stopping) < 1)
+        #expect(window.pointerState()?.buttonsHeld == [])
+    }
+
+    /// A touch deep press at `point`: its right-click reaches the window within half a second.
+    func expectPromptRightClick(_ server: HeadlessXorg, _ window: RecorderWindow, at point: PixelPoint) throws {
+        window.drain()
+        try server.touch.begin(at: point, pressure: 0.2)
+        try server.touch.update(pressure: 1)
+        try server.touch.end()
+        let start = Date()
+        let events = window.events(until: Self.released(3))
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(Self.buttons(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
+        #expect(elapsed < 0.5, "the right-click came \(Int(elapsed * 1000)) ms after the touch ended")
+    }
+
     static func buttons(_ number: Int32, in events: [RecordedEvent]) -> [RecordedEvent] {
         events.filter { ($0.kind == .buttonPress || $0.kind == .buttonRelease) && $0.detail == number }
     }
