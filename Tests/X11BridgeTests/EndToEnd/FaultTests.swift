@@ -1,5 +1,6 @@
 import CX11
 import Foundation
+import GestureKit
 import Glibc
 import Testing
 import XorgTestSupport
@@ -29,6 +30,21 @@ struct FaultTests {
         // Xlib's own last words ("X connection to :N broken") are not what the user reads.
         #expect(!bridge.log.contains("X connection to"), "\(bridge.log)")
         print("bridge exited \(Int(elapsed * 1000)) ms after its X server was killed, status \(String(describing: status))")
+    }
+
+    @Test("the X server killed under record: it stops with status 69 and the trace holds what came before")
+    func serverKilledWhileRecording() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let recording = try BridgeProcess(["record"], server: server, readyMarker: "recording")
+        try server.pen.down(at: (100, 100), pressure: 0.5)
+        try server.pen.up()
+        #expect(recording.child.waitForOutput(timeout: 2) { output, _ in output.contains("\"end\"") })
+        server.crash()
+        #expect(recording.child.waitForExit(timeout: 1) == 69, "\(recording.log)")
+        #expect(recording.log.contains("lost the connection to the X server on display \(server.displayName)"))
+        let trace = try TraceReader.parse(recording.child.output, file: "recorded")
+        #expect(trace.events.map(\.phase).filter { $0 != .hover } == [.begin, .end])
     }
 
     @Test("a config replaced by a broken one, then SIGHUP: the error has file:line:column and deep presses still right-click")
