@@ -81,8 +81,11 @@ struct Run: ParsableCommand {
         do {
             try bridge.run(signals: signals)
         } catch {
-            logger.error("\(error.description)")
-            throw ExitCode.failure
+            // A server that went away during start-up is reported as the loss it is, below.
+            if !connection.isLost {
+                logger.error("\(error.description)")
+                throw ExitCode.failure
+            }
         }
         if connection.isLost {
             logger.error("""
