@@ -135,6 +135,12 @@ struct FaultTests {
         try server.keyboard.tap(keycode: 38)
         let typed = window.events { $0.contains { $0.kind == .keyRelease } }
         #expect(typed.contains { $0.kind == .keyPress && $0.detail == 38 }, "\(typed)")
+        // And another client's XTest click.
+        let xdotool = try ChildProcess(executable: "/usr/bin/xdotool", arguments: ["mousemove", "700", "450", "click", "2"],
+                                       environment: BridgeProcess.environment(server))
+        #expect(xdotool.waitForExit(timeout: 5) == 0)
+        let clicked = window.events(until: Self.released(2))
+        #expect(Self.buttons(2, in: clicked).map(\.kind) == [.buttonPress, .buttonRelease], "\(clicked)")
         #expect(window.pointerState()?.buttonsHeld == [])
         #expect(bridge.stop(with: SIGTERM) == 0)
     }
