@@ -96,8 +96,9 @@ struct FaultTests {
         defer { server.stop() }
         let window = try RecorderWindow(server: server)
         defer { window.close() }
-        let config = held == .holdingButton ? ["--config", try temporaryConfig(ReleaseTests.holdConfig)] : []
-        let bridge = try BridgeProcess(["run", "--verbose"] + config, server: server)
+        // A long decision timeout: only the pen going away, never the timeout, can end the hold.
+        let config = held == .holdingButton ? ReleaseTests.holdConfig : HeldInputRecoveryTests.penOnlyConfig
+        let bridge = try BridgeProcess(["run", "--verbose", "--config", try temporaryConfig(config)], server: server)
 
         switch held {
         case .frozen:
