@@ -41,7 +41,7 @@ struct DeepPressTests {
 
         try server.touch.begin(at: (640, 200), pressure: 0.1)
         try server.touch.update(pressure: 0.9)
-        try TouchOwnershipTests.liftAfterAFrame(server)
+        try TouchOwnershipTests.liftAfterRightClick(server, window)
 
         let clicks = Self.rightClicks(window.events { Self.rightClicks($0).count >= 2 })
         #expect(clicks.map(\.kind) == [.buttonPress, .buttonRelease])

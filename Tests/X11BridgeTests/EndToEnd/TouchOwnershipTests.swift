@@ -11,11 +11,12 @@ struct TouchOwnershipTests {
         events.filter { ($0.kind == .buttonPress || $0.kind == .buttonRelease) && $0.detail == number }
     }
 
-    /// Lifts the finger a few milliseconds after its last report, as a touchscreen reporting
-    /// at a few hundred hertz at most does: the bridge's decision reaches the server first.
-    /// (A lift processed before the decision is the case README's known limits describe.)
-    static func liftAfterAFrame(_ server: HeadlessXorg) throws {
-        Thread.sleep(forTimeInterval: 0.02)
+    /// Lifts the finger once the right-click has reached the window, as a person lifts after
+    /// feeling the deep press: the bridge's acceptance (sent before its click) has reached the
+    /// server by then. A lift the server takes before the acceptance is the case README's
+    /// known limits describe.
+    static func liftAfterRightClick(_ server: HeadlessXorg, _ window: RecorderWindow) throws {
+        _ = window.events { $0.contains { $0.kind == .buttonPress && $0.detail == 3 } }
         try server.touch.end()
     }
 
@@ -33,7 +34,7 @@ struct TouchOwnershipTests {
 
         try server.touch.begin(at: (500, 300), pressure: 0.1)
         try server.touch.update(pressure: 0.9)
-        try Self.liftAfterAFrame(server)
+        try Self.liftAfterRightClick(server, window)
 
         let events = window.events { Self.buttons(3, in: $0).count >= 2 }
         #expect(Self.buttons(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease])
@@ -110,7 +111,7 @@ struct TouchOwnershipTests {
 
         try server.touch.begin(at: (500, 300), pressure: 0.1)
         try server.touch.update(pressure: 0.9)
-        try Self.liftAfterAFrame(server)
+        try Self.liftAfterRightClick(server, window)
 
         let events = window.events { Self.buttons(3, in: $0).count >= 2 }
         #expect(Self.buttons(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease])
