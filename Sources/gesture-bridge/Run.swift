@@ -15,9 +15,11 @@ struct Run: ParsableCommand {
             ~/.config/gesture-bridge/config.yaml when that exists, else the built-in default. \
             Devices without pressure still get the bindings that need none (knob, long press).
 
-            Ctrl-C or SIGTERM stops it, releasing anything it holds pressed. SIGHUP reads the \
-            config file again: a broken file is reported with file:line:column and the old \
-            bindings stay.
+            Ctrl-C or SIGTERM stops it, releasing anything it holds pressed. The config file is \
+            read again whenever it changes (saved in place or replaced by an editor), and on \
+            SIGHUP: a broken file is reported with file:line:column and the old bindings stay. \
+            Running the built-in default, it loads ~/.config/gesture-bridge/config.yaml as soon \
+            as that file is created (when the directory exists at start).
 
             Exit status: 0 when stopped by Ctrl-C or SIGTERM; 1 when it cannot start (no X \
             display, a broken config, a missing extension) or cannot write its output; 69 when \
@@ -46,6 +48,9 @@ struct Run: ParsableCommand {
 
     @Flag(help: "Show a circle under every pen and finger touching the screen, sized by its force.")
     var showTouches = false
+
+    @Flag(name: .customLong("no-watch"), help: "Do not read the config file again when it changes (SIGHUP still does).")
+    var noWatch = false
 
     func run() throws {
         // Before anything can start a thread: threads inherit the mask, and a signal the
@@ -78,6 +83,7 @@ struct Run: ParsableCommand {
             logger.warning("no on-screen feedback: \(error.description)")
         }
         logger.info("config: \(source)")
+        if !noWatch { bridge.configurationWatch = Self.watch(source, logger: logger) }
         do {
             try bridge.run(signals: signals)
         } catch {
@@ -100,6 +106,35 @@ struct Run: ParsableCommand {
         if let failure = reporter.output.failure {
             logger.error("stopped: cannot write the output: \(failure)")
             throw ExitCode.failure
+        }
+    }
+
+    /// The watch on the config file; for the built-in default, on the user's file that may
+    /// be created later, when its directory exists.
+    private static func watch(_ source: ConfigSource, logger: Logger) -> ConfigFileWatch? {
+        let path: String
+        switch source {
+        case .file(let file):
+            path = file
+        case .builtInDefault:
+            guard let user = ConfigSource.userConfigPath() else { return nil }
+            path = user
+        }
+        do {
+            let watch = try ConfigFileWatch(path: path)
+            if case .builtInDefault = source {
+                logger.info("\(path) is loaded as soon as it is created")
+            } else {
+                logger.info("reloading \(path) whenever it changes")
+            }
+            return watch
+        } catch {
+            if case .builtInDefault = source {
+                logger.info("\(error.description); a config created there is read when the bridge starts again")
+            } else {
+                logger.warning("\(error.description); SIGHUP reloads it")
+            }
+            return nil
         }
     }
 }

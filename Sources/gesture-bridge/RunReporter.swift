@@ -53,6 +53,10 @@ final class RunReporter {
             logger.error("\(source) is broken; keeping the bindings already running:\n\(message)")
         case .reloadUnavailable:
             logger.notice("SIGHUP: there is no config file to read again (running the built-in default)")
+        case .configurationFileRemoved(let path):
+            logger.notice("\(path) was removed; keeping the bindings already running")
+        case .configurationUnwatched(let path, let reason):
+            logger.warning("no longer noticing changes to \(path): \(reason); SIGHUP still reloads it")
         case .actionFailed(let action, let failure):
             logger.error("\(action.gesture): \(action.action) failed: \(failure)")
         case .releasedHeldInput(let reason):

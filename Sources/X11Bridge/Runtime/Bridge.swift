@@ -13,6 +13,12 @@ public final class Bridge {
     public var feedback: (any FeedbackPresenter)?
     /// Where SIGHUP reads the config again; nil when running a config that has no file.
     public var configurationSource: ConfigSource?
+    /// Reloads the config when its file changes: written, replaced, or created where the
+    /// built-in default was running. Nil when nothing is watched.
+    public var configurationWatch: ConfigFileWatch?
+    /// How long the file must be quiet before it is read: an editor's save is a burst of events.
+    public var configurationSettleTime = 0.1
+    private var configurationChangeDeadline: Double?
     public let clock: MonotonicClock
     /// Shows a circle under every active contact (the touch view) after each batch of input.
     public var showsContacts = false
@@ -151,16 +157,43 @@ public final class Bridge {
             report(.reloadUnavailable)
             return
         }
+        reload(from: source)
+    }
+
+    private func reload(from source: ConfigSource) {
         do {
             let configuration = try source.load()
             engine.replaceConfiguration(configuration)
             session.identifiesWindows = Self.needsWindows(configuration)
             pointerOwnership.setButtonGrab(ownsPointerInput)
             touchOwnership.setTouchGrab(ownsTouchInput)
+            // A file that appeared where the built-in default ran is now the one SIGHUP reads.
+            configurationSource = source
             report(.configurationReloaded(source: source.description, bindings: configuration))
         } catch {
             report(.configurationRejected(source: source.description, message: error.description))
         }
+    }
+
+    private func configurationFileChanged(_ watch: ConfigFileWatch, at now: Double) {
+        let changes = watch.readChanges()
+        if changes.contains(.file) {
+            configurationChangeDeadline = now + configurationSettleTime
+        }
+        if changes.contains(.directoryGone) {
+            configurationWatch = nil
+            report(.configurationUnwatched(path: watch.path, reason: "its directory \(watch.directory) was removed or moved"))
+        }
+    }
+
+    private func reloadChangedConfiguration() {
+        configurationChangeDeadline = nil
+        guard let watch = configurationWatch else { return }
+        guard watch.fileExists else {
+            report(.configurationFileRemoved(path: watch.path))
+            return
+        }
+        reload(from: .file(watch.path))
     }
 }
 
@@ -251,15 +284,22 @@ extension Bridge: EventLoopClient {
         if let deadline = performer.nextDeadline, deadline <= now {
             pointerOwnership.withoutGrabs { performer.tick(now: now) }
         }
+        if let deadline = configurationChangeDeadline, deadline <= now {
+            reloadChangedConfiguration()
+        }
     }
 
     var nextDeadline: Double? {
-        [engine.nextDeadline, feedback?.nextDeadline, performer.nextDeadline].compactMap { $0 }.min()
+        [engine.nextDeadline, feedback?.nextDeadline, performer.nextDeadline, configurationChangeDeadline].compactMap { $0 }.min()
     }
 
-    var extraDescriptors: [Int32] { performer.descriptors }
+    var extraDescriptors: [Int32] { performer.descriptors + (configurationWatch.map { [$0.descriptor] } ?? []) }
 
     func descriptorReady(_ descriptor: Int32) {
+        if let watch = configurationWatch, descriptor == watch.descriptor {
+            configurationFileChanged(watch, at: clock.now)
+            return
+        }
         performer.descriptorReady(descriptor)
     }
 

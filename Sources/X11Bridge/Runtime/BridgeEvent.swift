@@ -9,12 +9,17 @@ public enum BridgeEvent: Sendable {
     /// Devices came, changed or went; the contacts of removed ones were cancelled.
     case devicesChanged(DeviceChanges)
     case screenResized(ScreenSize)
-    /// SIGHUP read the config file again and the new bindings apply to new contacts.
+    /// The config file was read again (on SIGHUP, or because it changed) and the new
+    /// bindings apply to new contacts.
     case configurationReloaded(source: String, bindings: BindingSet)
-    /// SIGHUP found the config file broken; the old bindings stay. `message` has file:line:column.
+    /// The config file read again was broken; the old bindings stay. `message` has file:line:column.
     case configurationRejected(source: String, message: String)
     /// SIGHUP arrived but there is no file to read again.
     case reloadUnavailable
+    /// The watched config file was removed; the bindings running stay.
+    case configurationFileRemoved(path: String)
+    /// Changes to the config file are no longer noticed (SIGHUP still reloads).
+    case configurationUnwatched(path: String, reason: String)
     case actionFailed(ActionEvent, ActionFailure)
     /// The performer let go of buttons or keys it held, and why.
     case releasedHeldInput(reason: String)

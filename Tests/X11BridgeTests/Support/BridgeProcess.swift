@@ -15,16 +15,20 @@ final class BridgeProcess {
     }
 
     /// Starts `arguments` and waits until stderr says `readyMarker` (the bridge logs it once
-    /// its event selection is in place, so input sent after this reaches it).
-    convenience init(_ arguments: [String], server: HeadlessXorg, readyMarker: String? = "listening to") throws {
-        try self.init(arguments, displayName: server.displayName, readyMarker: readyMarker)
+    /// its event selection is in place, so input sent after this reaches it). `environment`
+    /// adds to or replaces variables of the clean environment.
+    convenience init(_ arguments: [String], server: HeadlessXorg, environment: [String: String] = [:],
+                     readyMarker: String? = "listening to") throws {
+        try self.init(arguments, displayName: server.displayName, environment: environment, readyMarker: readyMarker)
     }
 
-    init(_ arguments: [String], displayName: String, readyMarker: String? = "listening to") throws {
+    init(_ arguments: [String], displayName: String, environment: [String: String] = [:],
+         readyMarker: String? = "listening to") throws {
         guard let executable = Self.executable else {
             throw ChildProcessError(message: "gesture-bridge is not built beside the tests; run `swift build` first")
         }
-        child = try ChildProcess(executable: executable, arguments: arguments, environment: Self.environment(displayName))
+        child = try ChildProcess(executable: executable, arguments: arguments,
+                                 environment: Self.environment(displayName).merging(environment) { $1 })
         if let readyMarker {
             guard child.waitForOutput(timeout: 10, until: { _, log in log.contains(readyMarker) }) else {
                 let log = child.errorOutput
@@ -71,6 +75,17 @@ final class BridgeProcess {
     @discardableResult
     func waitForLog(containing text: String, timeout: Double = 3) -> Bool {
         child.waitForOutput(timeout: timeout) { _, log in log.contains(text) }
+    }
+
+    /// Waits until the log says `text` at least `count` times.
+    @discardableResult
+    func waitForLog(containing text: String, count: Int, timeout: Double = 3) -> Bool {
+        child.waitForOutput(timeout: timeout) { _, log in log.components(separatedBy: text).count - 1 >= count }
+    }
+
+    /// How many times the log says `text`.
+    func logCount(of text: String) -> Int {
+        log.components(separatedBy: text).count - 1
     }
 
     /// Sends `signal` and waits for the exit status.

@@ -1,0 +1,97 @@
+import Foundation
+import Glibc
+import Testing
+import X11Bridge
+
+@Suite("Noticing changes to the config file")
+struct ConfigFileWatchTests {
+    /// A fresh directory, removed when `body` returns.
+    static func inDirectory(_ body: (String) throws -> Void) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("watch-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try body(directory)
+    }
+
+    /// What the watch reports once its descriptor is readable, or nothing after `timeout`.
+    static func changes(_ watch: ConfigFileWatch, timeout: Int32 = 1000) -> Set<ConfigFileWatch.Change> {
+        var entry = pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, timeout) > 0 else { return [] }
+        return watch.readChanges()
+    }
+
+    @Test("writing the file in place, replacing it by a rename, creating and removing it are all noticed")
+    func fileChanges() throws {
+        try Self.inDirectory { directory in
+            let path = directory + "/config.yaml"
+            let watch = try ConfigFileWatch(path: path)
+            #expect(!watch.fileExists)
+
+            #expect(FileManager.default.createFile(atPath: path, contents: Data("a".utf8)))
+            #expect(Self.changes(watch) == [.file])
+            #expect(watch.fileExists)
+
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            try handle.write(contentsOf: Data("b".utf8))
+            try handle.close()
+            #expect(Self.changes(watch) == [.file])
+
+            try "c".write(toFile: directory + "/.config.yaml.swp", atomically: false, encoding: .utf8)
+            #expect(rename(directory + "/.config.yaml.swp", path) == 0)
+            #expect(Self.changes(watch) == [.file])
+
+            #expect(unlink(path) == 0)
+            #expect(Self.changes(watch) == [.file])
+            #expect(!watch.fileExists)
+        }
+    }
+
+    @Test("other files in the directory are not the config's business")
+    func otherFiles() throws {
+        try Self.inDirectory { directory in
+            let watch = try ConfigFileWatch(path: directory + "/config.yaml")
+            try "x".write(toFile: directory + "/config.yaml.bak", atomically: true, encoding: .utf8)
+            try "x".write(toFile: directory + "/notes.txt", atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch, timeout: 200).isEmpty)
+        }
+    }
+
+    @Test("removing the directory ends the watch and says so")
+    func directoryRemoved() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("watch-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let watch = try ConfigFileWatch(path: directory + "/config.yaml")
+        #expect(rmdir(directory) == 0)
+        #expect(Self.changes(watch).contains(.directoryGone))
+    }
+
+    @Test("a directory that does not exist is an error naming the file and the directory")
+    func missingDirectory() {
+        let directory = "/nonexistent-\(UUID().uuidString)"
+        do {
+            _ = try ConfigFileWatch(path: directory + "/config.yaml")
+            Issue.record("watching inside a missing directory succeeded")
+        } catch {
+            #expect(error.description.hasPrefix("cannot watch \(directory)/config.yaml for changes: cannot watch the directory \(directory): "))
+        }
+    }
+
+    @Test("a relative path is watched in the current directory")
+    func relativePath() throws {
+        let watch = try ConfigFileWatch(path: "config.yaml")
+        #expect(watch.directory == ".")
+        #expect(watch.fileName == "config.yaml")
+    }
+
+    @Test("its descriptor is closed with it, and not inherited by programs the bridge starts")
+    func descriptorLifetime() throws {
+        try Self.inDirectory { directory in
+            var watch: ConfigFileWatch? = try ConfigFileWatch(path: directory + "/config.yaml")
+            let descriptor = try #require(watch?.descriptor)
+            #expect(fcntl(descriptor, F_GETFD) & FD_CLOEXEC != 0)
+            #expect(fcntl(descriptor, F_GETFL) & O_NONBLOCK != 0)
+            watch = nil
+            #expect(fcntl(descriptor, F_GETFD) == -1)
+        }
+    }
+}
