@@ -1,0 +1,148 @@
+import Foundation
+import Glibc
+import Testing
+import XorgTestSupport
+
+/// Bindings limited to some applications, on a real server: two windows side by side with
+/// different WM_CLASS, and a pen pressing hard over each.
+@Suite("Per-application bindings decide by the window under the pen", .requiresXorg, .serialized)
+struct ApplicationRulesTests {
+    /// A drawing program on the left half of the screen, another application on the right.
+    struct Desktop {
+        let drawing: RecorderWindow
+        let other: RecorderWindow
+
+        init(_ server: HeadlessXorg) throws {
+            let half = server.width / 2
+            drawing = try RecorderWindow(server: server, frame: WindowFrame(x: 0, y: 0, width: half, height: server.height),
+                                         wmClass: ("drawing", "Drawing"), title: "drawing")
+            other = try RecorderWindow(server: server, frame: WindowFrame(x: half, y: 0, width: server.width - half, height: server.height),
+                                       wmClass: ("notes", "Notes"), title: "notes")
+        }
+
+        func close() {
+            drawing.close()
+            other.close()
+        }
+
+        static let overDrawing: PixelPoint = (300, 400)
+        static let overOther: PixelPoint = (1000, 400)
+    }
+
+    static func config(_ applications: String, click button: String) -> String {
+        """
+        bindings:
+          - name: hard-press
+            gesture: deep-press
+            devices: [pen]
+            threshold: 0.7
+            applications: \(applications)
+            action: {click: \(button)}
+        """
+    }
+
+    static func buttons(_ number: Int32, in events: [RecordedEvent]) -> [RecordedEvent] {
+        events.filter { ($0.kind == .buttonPress || $0.kind == .buttonRelease) && $0.detail == number }
+    }
+
+    /// Pen down lightly at `point`, pressed past the threshold, lifted.
+    static func deepPress(_ server: HeadlessXorg, at point: PixelPoint) throws {
+        try server.pen.down(at: point, pressure: 0.2)
+        try server.pen.press(to: 0.9)
+        try server.pen.up()
+    }
+
+    /// What a window with no binding for it must see of a deep press: the pen's own left
+    /// button, pressed with the light pressure it went down with, and the hard pressure after.
+    static func expectUntouchedStroke(_ events: [RecordedEvent], sourceLocation: SourceLocation = #_sourceLocation) {
+        let left = buttons(1, in: events)
+        #expect(left.map(\.kind) == [.buttonPress, .buttonRelease], "\(events)", sourceLocation: sourceLocation)
+        if let pressure = left.first?.pressure {
+            // The virtual pen's pressure axis runs 0...1000.
+            #expect(abs(pressure - 200) < 20, "the press carries the pen's pressure: \(pressure)", sourceLocation: sourceLocation)
+        } else {
+            Issue.record("the press reached the window without its pressure valuator: \(events)", sourceLocation: sourceLocation)
+        }
+        let hardest = events.compactMap(\.pressure).max() ?? 0
+        #expect(hardest > 850, "the hard part of the press reaches the window too: \(hardest)", sourceLocation: sourceLocation)
+        #expect(left.allSatisfy { !$0.isSendEvent }, sourceLocation: sourceLocation)
+    }
+
+    @Test("`except: [Drawing]`: a deep press over the drawing program reaches it as the pen's stroke; over the other window it right-clicks")
+    func exceptOneApplication() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let desktop = try Desktop(server)
+        defer { desktop.close() }
+        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(Self.config("{except: [Drawing]}", click: "right"))],
+                                       server: server)
+
+        try Self.deepPress(server, at: Desktop.overDrawing)
+        let drawing = desktop.drawing.events { Self.buttons(1, in: $0).count >= 2 }
+        Self.expectUntouchedStroke(drawing)
+        #expect(Self.buttons(3, in: drawing + desktop.drawing.drain()).isEmpty, "no right click in the drawing program")
+        #expect(!bridge.objects.contains { $0["action"] != nil }, "\(bridge.outputLines)")
+
+        try Self.deepPress(server, at: Desktop.overOther)
+        let other = desktop.other.events { Self.buttons(3, in: $0).count >= 2 }
+        #expect(Self.buttons(3, in: other).map(\.kind) == [.buttonPress, .buttonRelease], "\(other)")
+        #expect(Self.buttons(1, in: other + desktop.other.drain()).isEmpty, "the deep press was kept from the other window")
+        #expect(desktop.drawing.drain().isEmpty, "nothing of the second press reaches the drawing program")
+        #expect(desktop.other.pointerState()?.buttonsHeld == [])
+        #expect(bridge.stop(with: SIGINT) == 0)
+    }
+
+    @Test("`only: [DRAWING]` (the instance name, in any case): a deep press middle-clicks there, and elsewhere is an ordinary stroke")
+    func onlyOneApplication() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let desktop = try Desktop(server)
+        defer { desktop.close() }
+        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(Self.config("{only: [DRAWING]}", click: "middle"))],
+                                       server: server)
+
+        try Self.deepPress(server, at: Desktop.overOther)
+        let other = desktop.other.events { Self.buttons(1, in: $0).count >= 2 }
+        Self.expectUntouchedStroke(other)
+        #expect(Self.buttons(2, in: other + desktop.other.drain()).isEmpty)
+
+        try Self.deepPress(server, at: Desktop.overDrawing)
+        let drawing = desktop.drawing.events { Self.buttons(2, in: $0).count >= 2 }
+        #expect(Self.buttons(2, in: drawing).map(\.kind) == [.buttonPress, .buttonRelease], "\(drawing)")
+        #expect(Self.buttons(1, in: drawing + desktop.drawing.drain()).isEmpty)
+        #expect(bridge.objects.filter { $0["action"] != nil }.count == 1, "\(bridge.outputLines)")
+        #expect(bridge.stop(with: SIGINT) == 0)
+    }
+
+    @Test("a rule added to the running bridge's config file applies from the next press")
+    func ruleAddedLive() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let desktop = try Desktop(server)
+        defer { desktop.close() }
+        let everywhere = """
+            bindings:
+              - name: hard-press
+                gesture: deep-press
+                devices: [pen]
+                threshold: 0.7
+                action: {click: right}
+            """
+        let path = try temporaryConfig(everywhere)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bridge = try BridgeProcess(["run", "--config", path], server: server)
+
+        try Self.deepPress(server, at: Desktop.overDrawing)
+        let before = desktop.drawing.events { Self.buttons(3, in: $0).count >= 2 }
+        #expect(Self.buttons(3, in: before).map(\.kind) == [.buttonPress, .buttonRelease], "\(before)")
+        desktop.drawing.drain()
+
+        try Self.config("{except: [Drawing]}", click: "right").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(bridge.waitForLog(containing: "reloaded \(path)"), "\(bridge.log)")
+        try Self.deepPress(server, at: Desktop.overDrawing)
+        let after = desktop.drawing.events { Self.buttons(1, in: $0).count >= 2 }
+        Self.expectUntouchedStroke(after)
+        #expect(Self.buttons(3, in: after + desktop.drawing.drain()).isEmpty)
+        #expect(bridge.stop(with: SIGINT) == 0)
+    }
+}
