@@ -11,7 +11,9 @@ struct Doctor: ParsableCommand {
             Checks the session (X11, not Wayland), the XInput and XTest extensions, whether a \
             compositor runs (the feedback overlay then blends; without one it is shaped), which \
             devices report pressure, whether every key the config sends can be typed, and the \
-            config itself. Exits 1 when something would stop the bridge from working.
+            config itself. Exits 1 when something would stop the bridge from working: no X11 \
+            session, no XTest, a broken config or key name, or no device that any binding \
+            listens to.
 
             Example:
               gesture-bridge doctor
@@ -87,22 +89,41 @@ struct Doctor: ParsableCommand {
             ? .ok("a compositor runs: the feedback overlay blends with the desktop")
             : .note("no compositor: the feedback overlay is drawn as a shaped window (no transparency), which works everywhere"))
 
-        let devices = DeviceCatalog.query(connection).devices.filter { $0.isContactSource }
-        let withPressure = devices.filter { $0.pressureAxis?.pressureRange != nil }
-        if withPressure.isEmpty {
-            findings.append(.note("no device reports pressure: deep press and other pressure gestures never begin; knob and long press still work (see `gesture-bridge devices`)"))
+        findings += deviceFindings(DeviceCatalog.query(connection).devices.filter(\.isContactSource), bindings: bindings)
+        if let bindings {
+            findings += keyFindings(bindings, display: connection.display)
         }
+        if findings.contains(where: \.isProblem) { throw ExitCode.failure }
+    }
+
+    /// Which devices report pressure, which bindings serve them, and whether anything at all
+    /// would reach a gesture.
+    private func deviceFindings(_ devices: [X11Device], bindings: BindingSet?) -> [Finding] {
+        let seeDevices = "`gesture-bridge devices` shows what each device reports"
+        guard !devices.isEmpty else {
+            return [.problem("no pen, touchscreen or mouse is connected: the bridge has nothing to listen to. Connect one (devices plugged in later join a running bridge); `xinput list` shows what the X server sees")]
+        }
+        var findings: [Finding] = []
+        let withPressure = devices.filter { $0.pressureAxis?.pressureRange != nil }
         for device in withPressure {
             let range = device.pressureAxis?.pressureRange.map { "\($0.min.formatted)..\($0.max.formatted)" } ?? "?"
             findings.append(.ok("\(device.kind?.rawValue ?? "device") \"\(device.name)\" reports pressure \(range)"))
         }
-        if let bindings {
-            for device in devices where !(device.inputDevice.map(bindings.listens(to:)) ?? false) {
-                findings.append(.note("no binding listens to \"\(device.name)\""))
-            }
-            findings += keyFindings(bindings, display: connection.display)
+        if withPressure.isEmpty {
+            let pressureBindings = bindings?.bindings.filter(\.recognizer.kind.needsPressure).map(\.name) ?? []
+            let lost = pressureBindings.isEmpty ? "" : ", so these bindings never fire: \(pressureBindings.joined(separator: ", "))"
+            findings.append(.note("no device reports pressure\(lost). Deep press and the other pressure gestures need a pen tablet or a pressure-sensing touchscreen whose X driver reports an \"Abs Pressure\" or \"Abs MT Pressure\" axis; \(seeDevices)"))
         }
-        if findings.contains(where: \.isProblem) { throw ExitCode.failure }
+        guard let bindings else { return findings }
+        let unserved = devices.filter { !($0.inputDevice.map(bindings.listens(to:)) ?? false) }
+        for device in unserved {
+            findings.append(.note("no binding listens to \(device.kind?.rawValue ?? "device") \"\(device.name)\""))
+        }
+        if unserved.count == devices.count {
+            let kinds = Set(devices.compactMap { $0.kind?.rawValue }).sorted().joined(separator: ", ")
+            findings.append(.problem("no binding of this config listens to any device here, so the bridge would do nothing. Connect a pen or a touchscreen, or add a binding for these devices (`devices: [\(kinds)]`; knob and long press need no pressure)"))
+        }
+        return findings
     }
 
     /// Every keysym a key action names must exist; one missing from the keymap is borrowed.

@@ -40,6 +40,68 @@ struct DoctorTests {
         #expect(second.stdout.contains("is broken") && second.stdout.contains(":1:11: error:"))
     }
 
+    static let mouseKnob = """
+        bindings:
+          - name: mouse-knob
+            gesture: knob
+            devices: [mouse]
+            center: [500, 400]
+            clockwise: {scroll: up}
+          - name: pen-press
+            gesture: deep-press
+            devices: [pen]
+            action: {click: right}
+        """
+
+    @Test("on Xvfb, a mouse and no pressure: the default config would do nothing, which is a problem, with what to connect or bind; exit 1", .requiresXvfb)
+    func noPressureDevices() throws {
+        let server = try XvfbDisplay()
+        defer { server.stop() }
+        let run = try GestureBridgeExecutable.run(["doctor"], environment: server.clientEnvironment)
+        #expect(run.status == 1 && !run.crashed, "\(run.stdout)\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  ok       X11 session on DISPLAY=\(server.displayName)"), "\(run.stdout)")
+        #expect(lines.contains("  ok       XTest: the bridge can send clicks, keys and scrolling"))
+        #expect(lines.contains { $0.hasPrefix("  note     no compositor:") })
+        #expect(lines.contains { $0.hasPrefix("  note     no device reports pressure, so these bindings never fire: right-click. ")
+            && $0.contains("a pen tablet or a pressure-sensing touchscreen") && $0.contains("\"Abs Pressure\"") })
+        #expect(lines.contains("  note     no binding listens to mouse \"Xvfb mouse\""))
+        let problems = lines.filter { $0.hasPrefix("  PROBLEM  ") }
+        #expect(problems.count == 1, "\(run.stdout)")
+        #expect(problems.first?.contains("no binding of this config listens to any device here, so the bridge would do nothing") == true)
+        #expect(problems.first?.contains("`devices: [mouse]`") == true, "says what to bind: \(problems)")
+        #expect(lines.last == "1 problem to fix first.")
+        #expect(!run.stdout.contains("can run here"))
+        #expect(!run.stdout.contains("reports pressure 0.."))
+    }
+
+    @Test("on Xvfb with a config that binds the mouse: the pressure binding is named as idle, nothing is a problem; exit 0", .requiresXvfb)
+    func mouseBindingWithoutPressure() throws {
+        let server = try XvfbDisplay()
+        defer { server.stop() }
+        let config = try GestureBridgeExecutable.temporaryFile(Self.mouseKnob, suffix: ".yaml")
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let run = try GestureBridgeExecutable.run(["doctor", "--config", config], environment: server.clientEnvironment)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("  ok       config \(config): 2 bindings"))
+        #expect(run.stdout.contains("  note     no device reports pressure, so these bindings never fire: pen-press. "))
+        #expect(!run.stdout.contains("PROBLEM"), "\(run.stdout)")
+        #expect(!run.stdout.contains("no binding listens to"))
+        #expect(run.stdout.hasSuffix("GestureBridge can run here.\n"))
+    }
+
+    @Test("on Xvfb without XTest: the bridge could not act, a problem saying which extension to enable; exit 1", .requiresXvfb)
+    func noXTest() throws {
+        let server = try XvfbDisplay(extraArguments: ["-extension", "XTEST"])
+        defer { server.stop() }
+        let config = try GestureBridgeExecutable.temporaryFile(Self.mouseKnob, suffix: ".yaml")
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let run = try GestureBridgeExecutable.run(["doctor", "--config", config], environment: server.clientEnvironment)
+        #expect(run.status == 1 && !run.crashed, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("  PROBLEM  the X server has no XTest extension: the bridge can recognize gestures but not act on them (enable the XTEST extension in the server)"))
+        #expect(run.stdout.hasSuffix("1 problem to fix first.\n"))
+    }
+
     @Test("without an X session doctor says what to do and exits 1")
     func noSession() throws {
         var environment = ProcessInfo.processInfo.environment
