@@ -5,7 +5,9 @@ import Glibc
 /// It watches the directory that holds the file, not the file itself: editors save by writing
 /// a new file and renaming it over the old one, which would leave a watch on the old file
 /// looking at nothing, and a file that does not exist yet can only be seen arriving there.
-/// Events for other names in the directory are ignored.
+/// Events for other names in the directory are ignored. When the file is a symbolic link (a
+/// dotfiles checkout), the directory of the file it points to is watched too, and the link is
+/// followed again after every change.
 public final class ConfigFileWatch {
     /// What reading the descriptor found.
     public enum Change: Sendable, Hashable {
@@ -20,7 +22,10 @@ public final class ConfigFileWatch {
     public let directory: String
     public let fileName: String
     public let descriptor: Int32
+    /// The watch on `directory`.
     private let watch: Int32
+    /// Where a symbolic link at `path` leads, and the watch on that file's directory.
+    private var target: (path: String, watch: Int32)?
 
     /// Written, replaced by a rename, created, removed or renamed away; the directory itself
     /// removed or moved.
@@ -31,48 +36,40 @@ public final class ConfigFileWatch {
 
     /// Starts watching the directory of `path`, which must exist; the file need not.
     public init(path: String) throws(ConfigWatchError) {
-        let directory: String
-        let fileName: String
-        if let slash = path.lastIndex(of: "/") {
-            directory = slash == path.startIndex ? "/" : String(path[..<slash])
-            fileName = String(path[path.index(after: slash)...])
-        } else {
-            directory = "."
-            fileName = path
-        }
+        let (directory, fileName) = Self.split(path)
         guard !fileName.isEmpty else {
             throw ConfigWatchError(path: path, reason: "it names a directory, not a file")
         }
-        let opened = try Self.open(directory: directory, for: path)
+        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else {
+            throw ConfigWatchError(path: path, reason: "inotify is unavailable: \(String(cString: strerror(errno)))")
+        }
+        let watch = inotify_add_watch(descriptor, directory, Self.events | UInt32(IN_ONLYDIR))
+        guard watch >= 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw ConfigWatchError(path: path, reason: "cannot watch the directory \(directory): \(reason)")
+        }
         self.path = path
         self.directory = directory
         self.fileName = fileName
-        self.descriptor = opened.descriptor
-        self.watch = opened.watch
+        self.descriptor = descriptor
+        self.watch = watch
+        followLink()
     }
 
     deinit {
         close(descriptor)
     }
 
-    private static func open(directory: String, for path: String) throws(ConfigWatchError) -> (descriptor: Int32, watch: Int32) {
-        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard descriptor >= 0 else {
-            throw ConfigWatchError(path: path, reason: "inotify is unavailable: \(String(cString: strerror(errno)))")
-        }
-        let watch = inotify_add_watch(descriptor, directory, events | UInt32(IN_ONLYDIR))
-        guard watch >= 0 else {
-            let reason = String(cString: strerror(errno))
-            close(descriptor)
-            throw ConfigWatchError(path: path, reason: "cannot watch the directory \(directory): \(reason)")
-        }
-        return (descriptor, watch)
-    }
-
     /// Whether the file is there now.
     public var fileExists: Bool {
         access(path, F_OK) == 0
     }
+
+    /// Where a symbolic link at `path` leads, when it is one and its target's directory is
+    /// watched too.
+    public var linkTarget: String? { target?.path }
 
     /// Reads every event waiting on the descriptor; what they mean for the file, if anything.
     public func readChanges() -> Set<Change> {
@@ -82,12 +79,49 @@ public final class ConfigFileWatch {
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
+            if let target {
+                // The target's directory going away ends nothing: the link's own events still come.
+                changes.formUnion(Self.parse(buffer.prefix(count), watch: target.watch, fileName: Self.split(target.path).fileName)
+                    .subtracting([.directoryGone]))
+            }
             changes.formUnion(Self.parse(buffer.prefix(count), watch: watch, fileName: fileName))
         }
+        // The link may have been pointed elsewhere, or replaced by a plain file.
+        if changes.contains(.file) { followLink() }
         return changes
     }
 
-    /// The changes in a block of `struct inotify_event`s read from the descriptor.
+    /// Watches the directory of the file a symbolic link at `path` leads to, if it is one.
+    private func followLink() {
+        let resolved = realpath(path, nil).map { pointer in
+            defer { free(pointer) }
+            return String(cString: pointer)
+        }
+        let isLink = resolved != nil && Self.isSymbolicLink(path)
+        let newTarget = isLink ? resolved : nil
+        guard newTarget != target?.path else { return }
+        if let old = target, old.watch != watch {
+            inotify_rm_watch(descriptor, old.watch)
+        }
+        target = nil
+        guard let newTarget else { return }
+        let targetWatch = inotify_add_watch(descriptor, Self.split(newTarget).directory, Self.events | UInt32(IN_ONLYDIR))
+        if targetWatch >= 0 { target = (newTarget, targetWatch) }
+    }
+
+    private static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    private static func split(_ path: String) -> (directory: String, fileName: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        return (directory, String(path[path.index(after: slash)...]))
+    }
+
+    /// The changes in a block of `struct inotify_event`s read from the descriptor that concern
+    /// `fileName` under `watch`.
     static func parse(_ bytes: ArraySlice<UInt8>, watch: Int32, fileName: String) -> Set<Change> {
         var changes: Set<Change> = []
         var offset = bytes.startIndex

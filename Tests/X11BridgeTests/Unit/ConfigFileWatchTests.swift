@@ -65,6 +65,49 @@ struct ConfigFileWatchTests {
         #expect(Self.changes(watch).contains(.directoryGone))
     }
 
+    @Test("a config that is a symbolic link: editing the file it points to is noticed, and the link is followed when re-pointed")
+    func symbolicLink() throws {
+        try Self.inDirectory { root in
+            for name in ["config", "dotfiles", "other"] {
+                try FileManager.default.createDirectory(atPath: root + "/" + name, withIntermediateDirectories: true)
+            }
+            let path = root + "/config/config.yaml"
+            try "a".write(toFile: root + "/dotfiles/gesture.yaml", atomically: false, encoding: .utf8)
+            try "a".write(toFile: root + "/other/gesture.yaml", atomically: false, encoding: .utf8)
+            #expect(symlink(root + "/dotfiles/gesture.yaml", path) == 0)
+            let watch = try ConfigFileWatch(path: path)
+            #expect(watch.linkTarget?.hasSuffix("/dotfiles/gesture.yaml") == true)
+
+            try "b".write(toFile: root + "/dotfiles/gesture.yaml", atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch) == [.file])
+            try "b".write(toFile: root + "/dotfiles/unrelated.yaml", atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch, timeout: 200).isEmpty)
+
+            // Pointed elsewhere the way `ln -sf` does it: a new link renamed over the old one.
+            #expect(symlink(root + "/other/gesture.yaml", root + "/config/.new-link") == 0)
+            #expect(rename(root + "/config/.new-link", path) == 0)
+            #expect(Self.changes(watch) == [.file])
+            #expect(watch.linkTarget?.hasSuffix("/other/gesture.yaml") == true)
+            try "c".write(toFile: root + "/other/gesture.yaml", atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch) == [.file])
+            try "c".write(toFile: root + "/dotfiles/gesture.yaml", atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch, timeout: 200).isEmpty, "the old target is no longer the config")
+        }
+    }
+
+    @Test("a link to a file beside it in the same directory")
+    func linkInSameDirectory() throws {
+        try Self.inDirectory { directory in
+            try "a".write(toFile: directory + "/laptop.yaml", atomically: false, encoding: .utf8)
+            #expect(symlink("laptop.yaml", directory + "/config.yaml") == 0)
+            let watch = try ConfigFileWatch(path: directory + "/config.yaml")
+            try "b".write(toFile: directory + "/laptop.yaml", atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch) == [.file])
+            try "b".write(toFile: directory + "/desktop.yaml", atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch, timeout: 200).isEmpty)
+        }
+    }
+
     @Test("a directory that does not exist is an error naming the file and the directory")
     func missingDirectory() {
         let directory = "/nonexistent-\(UUID().uuidString)"
