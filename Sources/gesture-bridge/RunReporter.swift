@@ -56,7 +56,7 @@ final class RunReporter {
         case .configurationFileRemoved(let path):
             logger.notice("\(path) was removed; keeping the bindings already running")
         case .configurationUnwatched(let path, let reason):
-            logger.warning("no longer noticing changes to \(path): \(reason); SIGHUP still reloads it")
+            logger.warning("no longer noticing changes to \(path): \(reason)")
         case .actionFailed(let action, let failure):
             logger.error("\(action.gesture): \(action.action) failed: \(failure)")
         case .releasedHeldInput(let reason):

@@ -18,7 +18,7 @@ public enum BridgeEvent: Sendable {
     case reloadUnavailable
     /// The watched config file was removed; the bindings running stay.
     case configurationFileRemoved(path: String)
-    /// Changes to the config file are no longer noticed (SIGHUP still reloads).
+    /// Changes to the config file are no longer noticed (its directory went away).
     case configurationUnwatched(path: String, reason: String)
     case actionFailed(ActionEvent, ActionFailure)
     /// The performer let go of buttons or keys it held, and why.

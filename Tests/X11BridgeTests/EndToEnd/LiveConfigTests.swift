@@ -178,6 +178,27 @@ struct LiveConfigTests {
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 
+    @Test("a config that is a symbolic link into a dotfiles directory: editing the file it points to takes effect")
+    func symbolicLink() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let directory = try ConfigDirectory()
+        let dotfiles = try ConfigDirectory()
+        let target = dotfiles.path + "/gesture-bridge.yaml"
+        try LiveSessionTests.config(click: "right").write(toFile: target, atomically: false, encoding: .utf8)
+        #expect(symlink(target, directory.file) == 0)
+        let bridge = try BridgeProcess(["run", "--config", directory.file], server: server)
+
+        try LiveSessionTests.config(click: "middle").write(toFile: target, atomically: true, encoding: .utf8)
+        #expect(bridge.waitForLog(containing: "reloaded \(directory.file)"), "\(bridge.log)")
+        let after = try Self.deepPress(server, window, at: (250, 200), expecting: 2)
+        #expect(Self.presses(2, after), "\(after)")
+        #expect(!Self.presses(3, after))
+        #expect(bridge.stop(with: SIGINT) == 0)
+    }
+
     @Test("--no-watch leaves a changed file alone until SIGHUP")
     func noWatch() throws {
         let server = try HeadlessXorg()
