@@ -21,11 +21,15 @@ struct LiveConfigTests {
 
         var file: String { path + "/config.yaml" }
 
-        /// Overwrites the file where it is, the way `echo > file` or an editor saving in place does.
-        func writeInPlace(_ text: String) throws {
+        /// Overwrites the file where it is, the way `echo > file` or an editor saving in place
+        /// does; with `pause`, in two halves that far apart, like a slow write.
+        func writeInPlace(_ text: String, pause: Double = 0) throws {
             let handle = try #require(FileHandle(forWritingAtPath: file))
             try handle.truncate(atOffset: 0)
-            try handle.write(contentsOf: Data(text.utf8))
+            let bytes = Data(text.utf8)
+            try handle.write(contentsOf: bytes.prefix(bytes.count / 2))
+            if pause > 0 { Thread.sleep(forTimeInterval: pause) }
+            try handle.write(contentsOf: bytes.dropFirst(bytes.count / 2))
             try handle.close()
         }
 
@@ -65,14 +69,16 @@ struct LiveConfigTests {
         let before = try Self.deepPress(server, window, at: (200, 200), expecting: 3)
         #expect(Self.presses(3, before), "\(before)")
 
-        try directory.writeInPlace(LiveSessionTests.config(click: "middle"))
+        // Written in two halves 40 ms apart: the half-written file is never read.
+        try directory.writeInPlace(LiveSessionTests.config(click: "middle"), pause: 0.04)
         #expect(bridge.waitForLog(containing: "reloaded \(directory.file)"), "\(bridge.log)")
         let after = try Self.deepPress(server, window, at: (250, 200), expecting: 2)
         #expect(Self.presses(2, after), "\(after)")
         #expect(!Self.presses(3, after))
-        // A save is a burst of events (truncate, write, close); it is read once.
+        // The save was a burst of events (truncate, writes, close); it is read once, whole.
         Thread.sleep(forTimeInterval: 0.3)
         #expect(bridge.logCount(of: "reloaded \(directory.file)") == 1, "\(bridge.log)")
+        #expect(!bridge.log.contains("is broken"), "\(bridge.log)")
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 
