@@ -4,20 +4,20 @@ import Testing
 import XorgTestSupport
 
 /// Bindings limited to some applications, on a real server: two windows side by side with
-/// different WM_CLASS, and a pen pressing hard over each.
-@Suite("Per-application bindings decide by the window under the pen", .requiresXorg, .serialized)
+/// different WM_CLASS, and a pen or finger pressing hard over each.
+@Suite("Per-application bindings decide by the window under the pen or finger", .requiresXorg, .serialized)
 struct ApplicationRulesTests {
     /// A drawing program on the left half of the screen, another application on the right.
     struct Desktop {
         let drawing: RecorderWindow
         let other: RecorderWindow
 
-        init(_ server: HeadlessXorg) throws {
+        init(_ server: HeadlessXorg, touchAware: Bool = false) throws {
             let half = server.width / 2
             drawing = try RecorderWindow(server: server, frame: WindowFrame(x: 0, y: 0, width: half, height: server.height),
-                                         wmClass: ("drawing", "Drawing"), title: "drawing")
+                                         wmClass: ("drawing", "Drawing"), title: "drawing", touchAware: touchAware)
             other = try RecorderWindow(server: server, frame: WindowFrame(x: half, y: 0, width: server.width - half, height: server.height),
-                                       wmClass: ("notes", "Notes"), title: "notes")
+                                       wmClass: ("notes", "Notes"), title: "notes", touchAware: touchAware)
         }
 
         func close() {
@@ -52,6 +52,18 @@ struct ApplicationRulesTests {
         try server.pen.up()
     }
 
+    /// A deep press that `window` should get `button` for: the pen is lifted once the click
+    /// has arrived, as a hand would be. (A lift in the instant the bridge sends the click is
+    /// the race README's known limits describe; these tests are about which window decides.)
+    static func deepPress(_ server: HeadlessXorg, at point: PixelPoint, clicking button: Int32,
+                          in window: RecorderWindow) throws -> [RecordedEvent] {
+        try server.pen.down(at: point, pressure: 0.2)
+        try server.pen.press(to: 0.9)
+        let events = window.events { buttons(button, in: $0).count >= 2 }
+        try server.pen.up()
+        return events
+    }
+
     /// What a window with no binding for it must see of a deep press: the pen's own left
     /// button, pressed with the light pressure it went down with, and the hard pressure after.
     static func expectUntouchedStroke(_ events: [RecordedEvent], sourceLocation: SourceLocation = #_sourceLocation) {
@@ -83,12 +95,13 @@ struct ApplicationRulesTests {
         #expect(Self.buttons(3, in: drawing + desktop.drawing.drain()).isEmpty, "no right click in the drawing program")
         #expect(!bridge.objects.contains { $0["action"] != nil }, "\(bridge.outputLines)")
 
-        try Self.deepPress(server, at: Desktop.overOther)
-        let other = desktop.other.events { Self.buttons(3, in: $0).count >= 2 }
+        let other = try Self.deepPress(server, at: Desktop.overOther, clicking: 3, in: desktop.other)
         #expect(Self.buttons(3, in: other).map(\.kind) == [.buttonPress, .buttonRelease], "\(other)")
-        #expect(Self.buttons(1, in: other + desktop.other.drain()).isEmpty, "the deep press was kept from the other window")
+        // The press was kept from the other window. (The lift's release is another matter:
+        // HeldDeepPressTests.)
+        let otherAll = other + desktop.other.drain()
+        #expect(!otherAll.contains { $0.kind == .buttonPress && $0.detail == 1 }, "the deep press was kept from the other window: \(otherAll)")
         #expect(desktop.drawing.drain().isEmpty, "nothing of the second press reaches the drawing program")
-        #expect(desktop.other.pointerState()?.buttonsHeld == [])
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 
@@ -106,10 +119,10 @@ struct ApplicationRulesTests {
         Self.expectUntouchedStroke(other)
         #expect(Self.buttons(2, in: other + desktop.other.drain()).isEmpty)
 
-        try Self.deepPress(server, at: Desktop.overDrawing)
-        let drawing = desktop.drawing.events { Self.buttons(2, in: $0).count >= 2 }
+        let drawing = try Self.deepPress(server, at: Desktop.overDrawing, clicking: 2, in: desktop.drawing)
         #expect(Self.buttons(2, in: drawing).map(\.kind) == [.buttonPress, .buttonRelease], "\(drawing)")
-        #expect(Self.buttons(1, in: drawing + desktop.drawing.drain()).isEmpty)
+        let drawingAll = drawing + desktop.drawing.drain()
+        #expect(!drawingAll.contains { $0.kind == .buttonPress && $0.detail == 1 }, "the deep press was kept from the drawing program: \(drawingAll)")
         #expect(bridge.objects.filter { $0["action"] != nil }.count == 1, "\(bridge.outputLines)")
         #expect(bridge.stop(with: SIGINT) == 0)
     }
@@ -132,8 +145,7 @@ struct ApplicationRulesTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let bridge = try BridgeProcess(["run", "--config", path], server: server)
 
-        try Self.deepPress(server, at: Desktop.overDrawing)
-        let before = desktop.drawing.events { Self.buttons(3, in: $0).count >= 2 }
+        let before = try Self.deepPress(server, at: Desktop.overDrawing, clicking: 3, in: desktop.drawing)
         #expect(Self.buttons(3, in: before).map(\.kind) == [.buttonPress, .buttonRelease], "\(before)")
         desktop.drawing.drain()
 
@@ -143,6 +155,47 @@ struct ApplicationRulesTests {
         let after = desktop.drawing.events { Self.buttons(1, in: $0).count >= 2 }
         Self.expectUntouchedStroke(after)
         #expect(Self.buttons(3, in: after + desktop.drawing.drain()).isEmpty)
+        #expect(bridge.stop(with: SIGINT) == 0)
+    }
+
+    @Test("touch, `except: [Drawing]`: a hard touch reaches the drawing program whole, pressure included; over the other window it right-clicks")
+    func exceptWithTouch() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let desktop = try Desktop(server, touchAware: true)
+        defer { desktop.close() }
+        let config = """
+            bindings:
+              - name: hard-press
+                gesture: deep-press
+                devices: [touch]
+                threshold: 0.7
+                applications: {except: [Drawing]}
+                action: {click: right}
+            """
+        let bridge = try BridgeProcess(["run", "--config", try temporaryConfig(config)], server: server)
+        func touches(_ events: [RecordedEvent]) -> [RecordedEvent] {
+            events.filter { $0.kind == .touchBegin || $0.kind == .touchUpdate || $0.kind == .touchEnd }
+        }
+
+        try server.touch.begin(at: Desktop.overDrawing, pressure: 0.2)
+        try server.touch.update(pressure: 0.9)
+        Thread.sleep(forTimeInterval: 0.02)
+        try server.touch.end()
+        let drawing = touches(desktop.drawing.events { $0.contains { $0.kind == .touchEnd } })
+        #expect(drawing.first?.kind == .touchBegin && drawing.last?.kind == .touchEnd, "\(drawing)")
+        // The virtual touchscreen's pressure axis runs 0...2047.
+        let hardest = drawing.compactMap { $0.value(labeled: "Abs MT Pressure") }.max() ?? 0
+        #expect(abs(hardest - 0.9 * 2047) < 30, "the hard part of the touch reaches the drawing program: \(hardest)")
+        #expect(Self.buttons(3, in: desktop.drawing.drain()).isEmpty, "no right click in the drawing program")
+
+        try server.touch.begin(at: Desktop.overOther, pressure: 0.2)
+        try server.touch.update(pressure: 0.9)
+        Thread.sleep(forTimeInterval: 0.02)
+        try server.touch.end()
+        let other = desktop.other.events { Self.buttons(3, in: $0).count >= 2 }
+        #expect(Self.buttons(3, in: other).map(\.kind) == [.buttonPress, .buttonRelease], "\(other)")
+        #expect(touches(other + desktop.other.drain()).isEmpty, "the other window never sees the touch the gesture kept")
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 }

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import XorgTestSupport
+
+/// A pen kept down after its deep press has right-clicked, as a hand does while the menu
+/// opens, then lifted.
+@Suite("A deep press held until its click arrives, then lifted", .requiresXorg, .serialized)
+struct HeldDeepPressTests {
+    @Test("the lift reaches the application as nothing at all", arguments: [0.0, 0.3])
+    func liftAfterTheClick(pause: Double) throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let bridge = try BridgeProcess(["run", "--verbose"], server: server)
+
+        try server.pen.down(at: (400, 300), pressure: 0.1)
+        try server.pen.press(to: 0.9)
+        let clicked = window.events { ApplicationRulesTests.buttons(3, in: $0).count >= 2 }
+        #expect(ApplicationRulesTests.buttons(3, in: clicked).map(\.kind) == [.buttonPress, .buttonRelease])
+        Thread.sleep(forTimeInterval: pause)
+        try server.pen.up()
+        #expect(bridge.waitForLog(containing: "press kept for right-click"), "\(bridge.log)")
+        Thread.sleep(forTimeInterval: 0.2)
+        let all = clicked + window.drain()
+        // The right-click's press, sent while the pen's button 1 is still down, starts the
+        // window's implicit grab, which lasts until button 1 goes up: the bridge cannot take
+        // the pointer back (AlreadyGrabbed), and the pen's release goes to the window.
+        withKnownIssue("the pen's button-1 release reaches the window under it after a held deep press") {
+            #expect(ApplicationRulesTests.buttons(1, in: all).isEmpty, "\(all)")
+        }
+        #expect(!all.contains { $0.kind == .buttonPress && $0.detail == 1 }, "\(all)")
+        #expect(window.pointerState()?.buttonsHeld == [])
+    }
+}
