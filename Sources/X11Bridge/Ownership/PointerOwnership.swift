@@ -7,19 +7,24 @@ import GestureKit
 /// A synchronous passive grab of button 1 on the root, for every master, freezes the master
 /// at the press. The slave's raw events keep coming, so the engine watches the force grow.
 /// On release the frozen press is replayed and the application gets the original stroke,
-/// pressure included; on claim the stroke is thawed into the bridge's grab and the
-/// application sees none of it.
+/// pressure included; on claim the stroke leaves the master and the application sees none
+/// of it.
 ///
-/// While a claimed stroke is held, the bridge's own XTEST pointer events would reach the
-/// grab instead of the application: `withoutGrabs` lets go of the held masters around the
-/// performer and takes them again (an active grab, so the physical release stays with the
-/// bridge) until the contact ends.
+/// A claimed stroke leaves its master so that the bridge's own clicks and scrolls (XTest,
+/// through the same master) reach the application as clean input. The device is grabbed on
+/// its own, which detaches it from the master for as long as the grab lasts (its raw events
+/// keep coming), and a synthetic button-1 release, which only the bridge's grab of the master
+/// receives, lets go of the button the press left down there. Otherwise the master would
+/// still hold button 1 when the right-click arrives: the click's press would start the
+/// application's implicit grab, which lasts until button 1 goes up, and the pen's lift would
+/// reach the application (a context menu takes such a release as a choice). At the lift the
+/// device's grab goes and it joins its master again.
 final class PointerOwnership {
     private let connection: XConnection
     private var holds: [Int: PointerHold] = [:]
     private var buttonGrabbed = false
-    /// Masters the bridge grabbed actively itself: they stay grabbed until the contact ends.
-    private var activelyGrabbed: Set<Int> = []
+    /// Devices whose claimed stroke the bridge grabbed on their own, detached from their master.
+    private var detached: Set<Int> = []
     /// When each pointer contact began, for how long its input was held back.
     private var pressTimes: [Int: Double] = [:]
     private let report: (String) -> Void
@@ -59,25 +64,26 @@ final class PointerOwnership {
         pressTimes[source] = time
     }
 
-    /// A pointer contact ended: an active grab the bridge took for it goes.
+    /// A pointer contact ended: a device grabbed for its claimed stroke goes back to its master.
     func contactEnded(source: Int, master: Int?) {
         pressTimes[source] = nil
+        reattach(source)
         guard let master else { return }
-        if case .replayed(source)? = holds[master] {
+        switch holds[master] {
+        case .replayed(source)?:
             // The grabbed press comes before the raw release: if it has not come by now, the
             // grab never took this press (another client held it), and none is coming.
             holds[master] = nil
-            return
-        }
-        guard case .claimed(source, _)? = holds[master] else { return }
-        holds[master] = nil
-        if activelyGrabbed.remove(master) != nil {
-            XIUngrabDevice(connection.display, Int32(master), UInt(CurrentTime))
-            connection.flush()
+        case .claimed(source, _)?:
+            holds[master] = nil
+        case .frozen?, .replayed?, .claimed?, nil:
+            break
         }
     }
 
     func handle(_ event: GrabbedPointerEvent, at time: Double, isContactSource: (Int) -> Bool) {
+        // A detached device's own events, through its own grab: the raw events tell the engine.
+        guard event.master != event.source else { return }
         switch (event.kind, holds[event.master]) {
         case (.buttonPress, nil):
             guard isContactSource(event.source) else {
@@ -93,8 +99,8 @@ final class PointerOwnership {
         case (.buttonPress, let hold?):
             report("bug: a grabbed press from device \(event.source) on master \(event.master) while holding \(hold); replaying it")
             allow(event.master, XIReplayDevice)
-        case (.buttonRelease, .claimed(let source, _)?) where source == event.source && !activelyGrabbed.contains(event.master):
-            // The passive grab ends with the physical release.
+        case (.buttonRelease, .claimed(let source, _)?) where source == event.source:
+            // Released before it left the master: the passive grab ends with it.
             holds[event.master] = nil
         case (.buttonRelease, _), (.motion, _):
             break
@@ -113,7 +119,7 @@ final class PointerOwnership {
                 report("bug: claim for device \(key.device) on master \(master) while holding \(other)")
                 pressSeen = false
             }
-            allow(master, XIAsyncDevice)
+            detach(key.device, master: master)
             holds[master] = .claimed(source: key.device, pressSeen: pressSeen)
             report("device \(key.device): press kept for \(gesture), held \(heldFor(key.device, now: now))")
         case .release(let key, let reason, _):
@@ -131,33 +137,38 @@ final class PointerOwnership {
         }
     }
 
-    /// Runs `body` (synthetic input) with no claimed grab in the way, then grabs again.
-    func withoutGrabs<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
-        let held = holds.compactMap { master, hold -> Int? in
-            if case .claimed = hold { return master }
-            return nil
+    /// Takes a claimed stroke off its master: the device grabbed on its own (detached while the
+    /// grab lasts), the master thawed, and the master's button 1 let go by a release that only
+    /// the bridge's grab of the master receives.
+    private func detach(_ source: Int, master: Int) {
+        var bytes = XI2EventMask(device: Int32(source), events: [XI_ButtonPress, XI_ButtonRelease, XI_Motion, XI_RawButtonPress, XI_RawButtonRelease, XI_RawMotion]).bytes
+        let status = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var mask = XIEventMask(deviceid: Int32(source), mask_len: Int32(buffer.count), mask: buffer.baseAddress)
+            return XIGrabDevice(connection.display, Int32(source), connection.root, UInt(CurrentTime), 0, XIGrabModeAsync,
+                                XIGrabModeAsync, 0, &mask)
         }
-        guard !held.isEmpty else { return try body() }
-        for master in held { XIUngrabDevice(connection.display, Int32(master), UInt(CurrentTime)) }
-        defer {
-            var bytes = XI2EventMask(device: XIAllMasterDevices, events: [XI_ButtonRelease, XI_Motion]).bytes
-            for master in held {
-                bytes.withUnsafeMutableBufferPointer { buffer in
-                    var mask = XIEventMask(deviceid: Int32(master), mask_len: Int32(buffer.count), mask: buffer.baseAddress)
-                    _ = XIGrabDevice(connection.display, Int32(master), connection.root, UInt(CurrentTime), 0, XIGrabModeAsync,
-                                     XIGrabModeAsync, 0, &mask)
-                }
-                activelyGrabbed.insert(master)
-            }
-            connection.flush()
+        allow(master, XIAsyncDevice)
+        guard status == GrabSuccess else {
+            report("cannot take device \(source) off its master (grab status \(status)): its lift may reach the application")
+            return
         }
-        return try body()
+        detached.insert(source)
+        // The master no longer counts the detached device's button: this release lets it go.
+        XTestFakeButtonEvent(connection.display, 1, 0, UInt(CurrentTime))
+        connection.flush()
+    }
+
+    /// Ends a detached device's own grab, which attaches it to its master again.
+    private func reattach(_ source: Int) {
+        guard detached.remove(source) != nil else { return }
+        XIUngrabDevice(connection.display, Int32(source), UInt(CurrentTime))
+        connection.flush()
     }
 
     /// Lets go of everything: frozen presses go to the application, claimed strokes are
     /// ungrabbed. For shutdown, X errors, lost devices and reloads: never a frozen device.
     func endAll(reason: String) {
-        guard !holds.isEmpty || !activelyGrabbed.isEmpty else { return }
+        guard !holds.isEmpty || !detached.isEmpty else { return }
         for (master, hold) in holds {
             switch hold {
             case .frozen, .replayed: allow(master, XIReplayDevice)
@@ -165,10 +176,10 @@ final class PointerOwnership {
             }
             XIUngrabDevice(connection.display, Int32(master), UInt(CurrentTime))
         }
-        for master in activelyGrabbed { XIUngrabDevice(connection.display, Int32(master), UInt(CurrentTime)) }
+        for source in detached { XIUngrabDevice(connection.display, Int32(source), UInt(CurrentTime)) }
         report("let go of \(holds.count) held stroke\(holds.count == 1 ? "" : "s"): \(reason)")
         holds.removeAll()
-        activelyGrabbed.removeAll()
+        detached.removeAll()
         connection.flush()
     }
 
@@ -178,8 +189,8 @@ final class PointerOwnership {
             if case .claimed = hold { allow(master, XIAsyncDevice) } else { allow(master, XIReplayDevice) }
             XIUngrabDevice(connection.display, Int32(master), UInt(CurrentTime))
             holds[master] = nil
-            activelyGrabbed.remove(master)
         }
+        reattach(source)
         pressTimes[source] = nil
         connection.flush()
     }

@@ -118,7 +118,7 @@ public final class Bridge {
 
     private func releaseHeld(reason: String) {
         guard performer.isHolding else { return }
-        pointerOwnership.withoutGrabs { performer.releaseAll() }
+        performer.releaseAll()
         report(.releasedHeldInput(reason: reason))
     }
 
@@ -128,7 +128,7 @@ public final class Bridge {
             switch output {
             case .action(let event):
                 do {
-                    try pointerOwnership.withoutGrabs { () throws(ActionFailure) in try performer.perform(event, now: now) }
+                    try performer.perform(event, now: now)
                 } catch {
                     report(.actionFailed(event, error))
                     releaseHeld(reason: "an action failed")
@@ -282,7 +282,7 @@ extension Bridge: EventLoopClient {
             feedback.tick(now: now)
         }
         if let deadline = performer.nextDeadline, deadline <= now {
-            pointerOwnership.withoutGrabs { performer.tick(now: now) }
+            performer.tick(now: now)
         }
         if let deadline = configurationChangeDeadline, deadline <= now {
             reloadChangedConfiguration()
