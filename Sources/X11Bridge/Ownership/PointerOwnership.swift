@@ -26,7 +26,7 @@ final class PointerOwnership {
     /// Devices whose claimed stroke the bridge grabbed on their own, detached from their master.
     private var detached: Set<Int> = []
     /// When each pointer contact began, for how long its input was held back.
-    private var pressTimes: [Int: Double] = [:]
+    private var pressTimes = HoldTimes<Int>()
     private let report: (String) -> Void
 
     init(connection: XConnection, report: @escaping (String) -> Void) {
@@ -38,7 +38,7 @@ final class PointerOwnership {
     /// or mouse does a press wait for the engine.
     func setButtonGrab(_ wanted: Bool, reason: String = "no owning binding listens to a pen or mouse") {
         guard wanted != buttonGrabbed else { return }
-        var modifiers = [XIGrabModifiers(modifiers: Self.anyModifier, status: 0)]
+        var modifiers = XIGrabModifiers.anyModifiers
         if wanted {
             var bytes = XI2EventMask(device: XIAllMasterDevices, events: [XI_ButtonPress, XI_ButtonRelease, XI_Motion]).bytes
             let failed = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
@@ -61,12 +61,12 @@ final class PointerOwnership {
 
     /// A pointer contact began: its press is frozen at the master by now.
     func contactBegan(source: Int, at time: Double) {
-        pressTimes[source] = time
+        pressTimes.began(source, at: time)
     }
 
     /// A pointer contact ended: a device grabbed for its claimed stroke goes back to its master.
     func contactEnded(source: Int, master: Int?) {
-        pressTimes[source] = nil
+        pressTimes.forget(source)
         reattach(source)
         guard let master else { return }
         switch holds[master] {
@@ -121,7 +121,7 @@ final class PointerOwnership {
             }
             detach(key.device, master: master)
             holds[master] = .claimed(source: key.device, pressSeen: pressSeen)
-            report("device \(key.device): press kept for \(gesture), held \(heldFor(key.device, now: now))")
+            report("device \(key.device): press kept for \(gesture), held \(pressTimes.heldFor(key.device, now: now))")
         case .release(let key, let reason, _):
             switch holds[master] {
             case .frozen(key.device, _)?: holds[master] = nil
@@ -133,7 +133,7 @@ final class PointerOwnership {
                 report("bug: release for device \(key.device) on master \(master) while holding \(other)")
             }
             allow(master, XIReplayDevice)
-            report("device \(key.device): press replayed to the application (\(reason.rawValue)), held \(heldFor(key.device, now: now))")
+            report("device \(key.device): press replayed to the application (\(reason.rawValue)), held \(pressTimes.heldFor(key.device, now: now))")
         }
     }
 
@@ -191,7 +191,7 @@ final class PointerOwnership {
             holds[master] = nil
         }
         reattach(source)
-        pressTimes[source] = nil
+        pressTimes.forget(source)
         connection.flush()
     }
 
@@ -199,12 +199,4 @@ final class PointerOwnership {
         XIAllowEvents(connection.display, Int32(master), mode, UInt(CurrentTime))
         connection.flush()
     }
-
-    private func heldFor(_ source: Int, now: Double) -> String {
-        guard let begin = pressTimes[source] else { return "for an unknown time" }
-        return "\(Int(((now - begin) * 1000).rounded())) ms"
-    }
-
-    /// XIAnyModifier, 1 << 31, which Swift does not import as a constant.
-    private static let anyModifier = Int32(bitPattern: 0x8000_0000)
 }

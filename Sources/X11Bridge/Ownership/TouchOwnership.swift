@@ -41,7 +41,7 @@ final class TouchOwnership {
     private var holds: [TouchKey: Hold] = [:]
     /// Touches whose contact ended before their decision came: forgotten once it does.
     private var ended: Set<TouchKey> = []
-    private var beginTimes: [TouchKey: Double] = [:]
+    private var beginTimes = HoldTimes<TouchKey>()
     private let report: (String) -> Void
 
     init(connection: XConnection, report: @escaping (String) -> Void) {
@@ -53,7 +53,7 @@ final class TouchOwnership {
     /// touchscreen does a touch wait for the engine.
     func setTouchGrab(_ wanted: Bool, reason: String = "no owning binding listens to a touchscreen") {
         guard wanted != touchGrabbed else { return }
-        var modifiers = [XIGrabModifiers(modifiers: Self.anyModifier, status: 0)]
+        var modifiers = XIGrabModifiers.anyModifiers
         if wanted {
             var bytes = XI2EventMask(device: XIAllMasterDevices, events: [XI_TouchBegin, XI_TouchUpdate, XI_TouchEnd]).bytes
             let failed = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
@@ -78,7 +78,7 @@ final class TouchOwnership {
         guard touchGrabbed else { return }
         let key = TouchKey(device: device, touch: touch)
         holds[key] = .undecided(master: master)
-        beginTimes[key] = time
+        beginTimes.began(key, at: time)
         ended.remove(key)
     }
 
@@ -118,10 +118,10 @@ final class TouchOwnership {
         switch decision {
         case .claim(_, let gesture, _):
             holds[key] = .accepted
-            report("\(key): touch kept for \(gesture), held \(heldFor(key, now: now))")
+            report("\(key): touch kept for \(gesture), held \(beginTimes.heldFor(key, now: now))")
         case .release(_, let reason, _):
             holds[key] = .rejected
-            report("\(key): touch replayed to the application (\(reason.rawValue)), held \(heldFor(key, now: now))")
+            report("\(key): touch replayed to the application (\(reason.rawValue)), held \(beginTimes.heldFor(key, now: now))")
             if hadEnded { forget(key) }
         }
     }
@@ -154,7 +154,7 @@ final class TouchOwnership {
         }
         holds.removeAll()
         ended.removeAll()
-        beginTimes.removeAll()
+        beginTimes.forgetAll()
     }
 
     /// Forgets the touches of a device that went away: the server ends them itself.
@@ -165,19 +165,11 @@ final class TouchOwnership {
     private func forget(_ key: TouchKey) {
         holds[key] = nil
         ended.remove(key)
-        beginTimes[key] = nil
+        beginTimes.forget(key)
     }
 
     private func allow(_ key: TouchKey, master: Int, _ mode: Int32) {
         XIAllowTouchEvents(connection.display, Int32(master), UInt32(truncatingIfNeeded: key.touch), connection.root, mode)
         connection.flush()
     }
-
-    private func heldFor(_ key: TouchKey, now: Double) -> String {
-        guard let begin = beginTimes[key] else { return "for an unknown time" }
-        return "\(Int(((now - begin) * 1000).rounded())) ms"
-    }
-
-    /// XIAnyModifier, 1 << 31, which Swift does not import as a constant.
-    private static let anyModifier = Int32(bitPattern: 0x8000_0000)
 }
