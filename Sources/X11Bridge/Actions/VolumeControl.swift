@@ -1,0 +1,368 @@
+import Glibc
+import GestureKit
+
+/// The command-line tools that change the default sound output's volume.
+public enum VolumeTool: String, Sendable, Hashable, CaseIterable {
+    /// WirePlumber's tool, for PipeWire.
+    case wpctl
+    /// PulseAudio's tool; PipeWire's PulseAudio layer answers it too.
+    case pactl
+}
+
+/// What came of volume changes, for the bridge to show or log.
+public enum VolumeReport: Sendable, Hashable {
+    /// The default output's level as read back, 0...1 (above 1 only if something else
+    /// turned it past 100%).
+    case level(Double)
+    /// The change asked for by `event` could not be made.
+    case failed(ActionEvent, ActionFailure)
+}
+
+/// Changes the default sound output's volume through `wpctl` (PipeWire) or, failing that,
+/// `pactl` (PulseAudio), without a shell and without ever waiting in the event loop.
+///
+/// One tool runs at a time. Changes asked for while it runs wait and are merged (ten knob
+/// steps of +5% become one +50%), so a fast turn costs a few processes, not dozens. Each
+/// change reads the level first and goes no higher than 100%; the level read after a change
+/// is reported, and is where the next change starts. The first tool that answers is kept;
+/// when none does, the failure is reported once until one answers again.
+public final class VolumeControl {
+    /// The level no change goes above: 100%, no overdrive.
+    public static let ceiling = 1.0
+    /// PulseAudio's raw volume for 100%.
+    static let pulseNormal = 65536.0
+
+    enum Step: Equatable {
+        case read
+        case change(Command)
+    }
+
+    /// A change as one tool run makes it.
+    enum Command: Equatable {
+        /// By this fraction of full volume, up or down, every channel alike.
+        case shift(Double)
+        /// To this level, every channel.
+        case level(Double)
+        /// `1`, `0` or `toggle`.
+        case mute(String)
+    }
+
+    private struct Child {
+        var pid: pid_t
+        /// Readable once the child has exited; nil where pidfds are missing (polled instead).
+        var exitDescriptor: Int32?
+        var output: Int32
+        var step: Step
+        var tool: VolumeTool
+        var deadline: Double
+        var killed = false
+    }
+
+    private struct Pending {
+        var change: VolumeChange
+        /// The first action that asked for it, named when it fails.
+        var event: ActionEvent
+    }
+
+    private let tools: [VolumeTool]
+    private let environment: [String]
+    private let timeout: Double
+    private let clock = MonotonicClock()
+    /// The caller's clock minus this one's: deadlines are reported on the caller's clock.
+    private var clockOffset: Double?
+    private var toolIndex = 0
+    /// Whether the current tool has answered since it was chosen.
+    private var toolAnswered = false
+    private var problems: [String] = []
+    private var failureReported = false
+    private var pending: [Pending] = []
+    private var child: Child?
+    private var lastLevel: Double?
+    private var reports: [VolumeReport] = []
+    /// Set when the tool runs; the failure of a change names it.
+    private var current: Pending?
+
+    /// How often a child is looked at where pidfds are missing, in seconds.
+    static let pollInterval = 0.02
+
+    /// `tools` in the order tried; `environment` adds to (or replaces in) the bridge's own
+    /// environment for the tools, e.g. `PULSE_SERVER`; a tool that has not answered in
+    /// `timeout` seconds is killed.
+    public init(tools: [VolumeTool] = VolumeTool.allCases, environment: [String: String] = [:], timeout: Double = 2) {
+        self.tools = tools.isEmpty ? VolumeTool.allCases : tools
+        self.timeout = timeout
+        var variables: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        // The tools' output is read, so it must not be translated.
+        variables["LC_ALL"] = "C"
+        for (name, value) in environment { variables[name] = value }
+        self.environment = variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    }
+
+    /// The last level read back, 0...1; nil until one has been read.
+    public var level: Double? { lastLevel }
+
+    /// Whether a tool is running or changes wait.
+    public var isBusy: Bool { child != nil || !pending.isEmpty }
+
+    /// Asks for a change; it is made when the tools already running are done.
+    public func request(_ change: VolumeChange, for event: ActionEvent, now: Double) {
+        syncClock(now)
+        if case .adjust(let percent) = change, let last = pending.last, case .adjust(let waiting) = last.change {
+            pending[pending.count - 1].change = .adjust(percent: max(-1000, min(1000, waiting + percent)))
+        } else {
+            pending.append(Pending(change: change, event: event))
+        }
+        if child == nil { start(.read) }
+    }
+
+    /// What has come of the changes since the last call.
+    public func takeReports() -> [VolumeReport] {
+        defer { reports.removeAll() }
+        return reports
+    }
+
+    public var descriptors: [Int32] { child?.exitDescriptor.map { [$0] } ?? [] }
+
+    public func descriptorReady(_ descriptor: Int32) {
+        guard let running = child, running.exitDescriptor == descriptor else { return }
+        collect(running, blocking: false)
+    }
+
+    public var nextDeadline: Double? {
+        guard let running = child else { return nil }
+        let offset = clockOffset ?? 0
+        if running.exitDescriptor == nil { return min(running.deadline, clock.now + Self.pollInterval) + offset }
+        return running.deadline + offset
+    }
+
+    public func tick(now: Double) {
+        syncClock(now)
+        guard var running = child else { return }
+        if running.exitDescriptor == nil {
+            collect(running, blocking: false)
+            guard child != nil else { return }
+        }
+        if clock.now >= running.deadline, !running.killed {
+            kill(running.pid, SIGKILL)
+            running.killed = true
+            running.deadline = clock.now + timeout
+            child = running
+        }
+    }
+
+    /// Stops waiting for a running tool (it is killed) and drops the changes still waiting.
+    public func shutdown() {
+        pending.removeAll()
+        guard let running = child else { return }
+        kill(running.pid, SIGKILL)
+        collect(running, blocking: true)
+    }
+
+    // MARK: Running the tools
+
+    private func syncClock(_ now: Double) {
+        if clockOffset == nil, now.isFinite { clockOffset = now - clock.now }
+    }
+
+    private func start(_ step: Step) {
+        let tool = tools[toolIndex]
+        let argv = Self.arguments(for: step, tool: tool, level: lastLevel)
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            finishFailed(ActionFailure("cannot run \(tool.rawValue): no pipe for its output: \(String(cString: strerror(errno)))"))
+            return
+        }
+        defer { close(ends[1]) }
+        // Neither end may leak into other children (the write end is given to this one as 1 and 2).
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        do {
+            let pid = try CommandLauncher.spawn(argv, output: ends[1], environment: environment)
+            _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+            child = Child(pid: pid, exitDescriptor: CommandLauncher.exitDescriptor(for: pid), output: ends[0],
+                          step: step, tool: tool, deadline: clock.now + timeout)
+        } catch {
+            close(ends[0])
+            toolFailed(tool, step: step, problem: "\(tool.rawValue) is not installed")
+        }
+    }
+
+    /// Reaps the child if it has exited and goes on with what its output says.
+    private func collect(_ running: Child, blocking: Bool) {
+        var status: Int32 = 0
+        let reaped = waitpid(running.pid, &status, blocking ? 0 : WNOHANG)
+        guard reaped == running.pid || reaped < 0 else { return }
+        let text = Self.drain(running.output)
+        close(running.output)
+        if let descriptor = running.exitDescriptor { close(descriptor) }
+        child = nil
+        guard !blocking else { return }
+        let exited = reaped == running.pid && (status & 0x7f) == 0 && ((status >> 8) & 0xff) == 0
+        let firstLine = text.split(separator: "\n").first.map { $0.split(separator: " ").joined(separator: " ") } ?? ""
+        guard exited else {
+            let problem = running.killed ? "\(running.tool.rawValue) did not answer within \(timeout) s"
+                : firstLine.isEmpty ? "\(running.tool.rawValue) failed" : "\(running.tool.rawValue): \(firstLine)"
+            toolFailed(running.tool, step: running.step, problem: problem)
+            return
+        }
+        switch running.step {
+        case .read:
+            guard let level = Self.parseLevel(text, tool: running.tool) else {
+                toolFailed(running.tool, step: running.step,
+                           problem: "\(running.tool.rawValue) printed no volume I can read: \(firstLine)")
+                return
+            }
+            toolAnswered = true
+            problems.removeAll()
+            failureReported = false
+            lastLevel = level
+            reports.append(.level(level))
+            startNextChange()
+        case .change:
+            current = nil
+            start(.read)
+        }
+    }
+
+    /// With a fresh level read, makes the next waiting change, or stops when there is none.
+    private func startNextChange() {
+        while !pending.isEmpty {
+            let next = pending.removeFirst()
+            guard let command = Self.command(for: next.change, level: lastLevel ?? 0) else { continue }
+            current = next
+            start(.change(command))
+            return
+        }
+    }
+
+    private func toolFailed(_ tool: VolumeTool, step: Step, problem: String) {
+        if case .change = step, toolAnswered {
+            // The tool works but refused this change: say so and carry on with the next.
+            finishFailed(ActionFailure("cannot change the volume: \(problem)"), keepPending: true)
+            start(.read)
+            return
+        }
+        problems.append(problem)
+        toolAnswered = false
+        if toolIndex + 1 < tools.count {
+            toolIndex += 1
+            start(.read)
+            return
+        }
+        let tried = tools.map(\.rawValue).joined(separator: " and ")
+        finishFailed(ActionFailure("cannot change the volume: \(problems.joined(separator: "; ")). It needs \(tried)"
+            + " with a sound server running in this session: wpctl comes with PipeWire (wireplumber), pactl with"
+            + " pulseaudio-utils"))
+        problems.removeAll()
+        toolIndex = 0
+    }
+
+    /// Reports `failure` (once, until a tool answers again) and drops the waiting changes.
+    private func finishFailed(_ failure: ActionFailure, keepPending: Bool = false) {
+        let event = current?.event ?? pending.first?.event
+        current = nil
+        if !keepPending { pending.removeAll() }
+        guard let event else { return }
+        if keepPending {
+            reports.append(.failed(event, failure))
+        } else if !failureReported {
+            failureReported = true
+            reports.append(.failed(event, failure))
+        }
+    }
+
+    private static func drain(_ descriptor: Int32) -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 65536 {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    // MARK: What each tool is told, and what it says
+
+    /// `change` as made from `level`: an adjustment clamped so it ends within 0...100% (a level
+    /// already above 100% is not raised further); nil when it would change nothing.
+    static func command(for change: VolumeChange, level: Double) -> Command? {
+        switch change {
+        case .adjust(let percent):
+            let wanted = level + Double(percent) / 100
+            let target = percent > 0 ? max(level, min(ceiling, wanted)) : max(0, wanted)
+            let shift = target - level
+            return abs(shift) < 1 / pulseNormal ? nil : .shift(shift)
+        case .set(let percent):
+            return .level(Double(percent) / 100)
+        case .mute, .unmute, .toggleMute:
+            return .mute(muteWord(change))
+        }
+    }
+
+    static func arguments(for step: Step, tool: VolumeTool, level: Double?) -> [String] {
+        switch (tool, step) {
+        case (.wpctl, .read):
+            return ["wpctl", "get-volume", "@DEFAULT_AUDIO_SINK@"]
+        case (.pactl, .read):
+            return ["pactl", "get-sink-volume", "@DEFAULT_SINK@"]
+        case (.wpctl, .change(.shift(let shift))):
+            return ["wpctl", "set-volume", "@DEFAULT_AUDIO_SINK@", fraction(max(0, (level ?? 0) + shift))]
+        case (.wpctl, .change(.level(let value))):
+            return ["wpctl", "set-volume", "@DEFAULT_AUDIO_SINK@", fraction(value)]
+        case (.wpctl, .change(.mute(let word))):
+            return ["wpctl", "set-mute", "@DEFAULT_AUDIO_SINK@", word]
+        case (.pactl, .change(.shift(let shift))):
+            // Raw units, relative: every channel moves by the same amount, so the balance stays.
+            // The level read is a whole raw number and the ceiling too, so rounding cannot pass it.
+            let raw = Int((shift * pulseNormal).rounded())
+            return ["pactl", "--", "set-sink-volume", "@DEFAULT_SINK@", raw < 0 ? "\(raw)" : "+\(raw)"]
+        case (.pactl, .change(.level(let value))):
+            return ["pactl", "--", "set-sink-volume", "@DEFAULT_SINK@", "\(Int((value * pulseNormal).rounded()))"]
+        case (.pactl, .change(.mute(let word))):
+            return ["pactl", "set-sink-mute", "@DEFAULT_SINK@", word]
+        }
+    }
+
+    private static func muteWord(_ change: VolumeChange) -> String {
+        switch change {
+        case .mute: return "1"
+        case .unmute: return "0"
+        default: return "toggle"
+        }
+    }
+
+    /// A level as wpctl takes it: a plain decimal, 4 places, rounded down.
+    private static func fraction(_ value: Double) -> String {
+        let tenThousandths = Int((max(0, value) * 10000 + 1e-6).rounded(.down))
+        let fractional = String(tenThousandths % 10000)
+        return "\(tenThousandths / 10000).\(String(repeating: "0", count: 4 - fractional.count))\(fractional)"
+    }
+
+    /// The level in a tool's answer: wpctl's `Volume: 0.40 [MUTED]`, or pactl's loudest
+    /// channel in `Volume: front-left: 26214 /  40% / -23.88 dB,   front-right: ...`.
+    static func parseLevel(_ text: String, tool: VolumeTool) -> Double? {
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "," }).map(String.init)
+        switch tool {
+        case .wpctl:
+            guard let index = words.firstIndex(of: "Volume:"), index + 1 < words.count,
+                  let value = Double(words[index + 1]), value.isFinite, value >= 0 else { return nil }
+            return value
+        case .pactl:
+            var loudest: Double?
+            for index in words.indices.dropFirst() where words[index] == "/" {
+                guard let raw = Int(words[index - 1]), raw >= 0, index + 1 < words.count,
+                      words[index + 1].hasSuffix("%") else { continue }
+                loudest = max(loudest ?? 0, Double(raw) / pulseNormal)
+            }
+            return loudest
+        }
+    }
+}
