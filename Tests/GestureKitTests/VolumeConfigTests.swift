@@ -71,7 +71,8 @@ struct VolumeConfigTests {
             #expect(VolumeChange(parsing: text)?.description == text)
         }
         #expect(VolumeChange(parsing: " Mute ") == .mute)
-        #expect(Action.volume(.adjust(percent: -5)).description == "volume -5%")
+        #expect(Action.volume(.adjust(percent: -5)).description == "change the volume by -5%")
+        #expect(Action.volume(.set(percent: 40)).description == "set the volume to 40%")
         #expect(Action.volume(.toggleMute).name == "volume")
     }
 

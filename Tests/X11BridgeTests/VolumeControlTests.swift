@@ -138,7 +138,7 @@ struct VolumeControlTests {
         let first = try Self.apply([.adjust(percent: 5)], with: control)
         let failures = Self.failures(first)
         #expect(failures.count == 1)
-        #expect(failures.first?.contains("cannot change the volume: pactl: Connection failure") == true, "\(failures)")
+        #expect(failures.first?.hasPrefix("pactl: Connection failure") == true, "\(failures)")
         #expect(failures.first?.contains("sound server running") == true)
         let again = try Self.apply([.adjust(percent: 5), .adjust(percent: -5)], with: control)
         #expect(again.isEmpty, "the failure is said once until a tool answers again")
@@ -152,7 +152,7 @@ struct VolumeControlTests {
         let control = VolumeControl(environment: ["PATH": empty.path])
         let failures = Self.failures(try Self.apply([.adjust(percent: 5)], with: control))
         #expect(failures.count == 1)
-        #expect(failures.first?.contains("wpctl is not installed; pactl is not installed") == true, "\(failures)")
+        #expect(failures.first?.hasPrefix("wpctl is not installed; pactl is not installed. Changing the volume needs wpctl and pactl") == true, "\(failures)")
         #expect(failures.first?.contains("pulseaudio-utils") == true)
     }
 }

@@ -133,7 +133,14 @@ public enum Action: Sendable, Hashable, CustomStringConvertible {
         case .release(let button): return "release button \(button)"
         case .scroll(let direction, let steps): return "scroll \(direction.rawValue) \(steps)"
         case .key(let combo): return "key \(combo)"
-        case .volume(let change): return "volume \(change)"
+        case .volume(let change):
+            switch change {
+            case .adjust: return "change the volume by \(change)"
+            case .set: return "set the volume to \(change)"
+            case .mute: return "mute the sound"
+            case .unmute: return "unmute the sound"
+            case .toggleMute: return "toggle mute"
+            }
         case .command(let argv): return "command \(argv.map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: " "))"
         }
     }

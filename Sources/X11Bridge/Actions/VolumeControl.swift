@@ -104,6 +104,15 @@ public final class VolumeControl {
         variables["LC_ALL"] = "C"
         for (name, value) in environment { variables[name] = value }
         self.environment = variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        searchPath = (variables["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
+    }
+
+    /// The directories a tool is looked for in: the tools' PATH, which may differ from the bridge's.
+    private let searchPath: [String]
+
+    /// Where `tool` is installed, or nil.
+    private func location(of tool: VolumeTool) -> String? {
+        searchPath.lazy.filter { !$0.isEmpty }.map { "\($0)/\(tool.rawValue)" }.first { access($0, X_OK) == 0 }
     }
 
     /// The last level read back, 0...1; nil until one has been read.
@@ -174,7 +183,12 @@ public final class VolumeControl {
 
     private func start(_ step: Step) {
         let tool = tools[toolIndex]
-        let argv = Self.arguments(for: step, tool: tool, level: lastLevel)
+        guard let program = location(of: tool) else {
+            toolFailed(tool, step: step, problem: "\(tool.rawValue) is not installed")
+            return
+        }
+        var argv = Self.arguments(for: step, tool: tool, level: lastLevel)
+        argv[0] = program
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
             finishFailed(ActionFailure("cannot run \(tool.rawValue): no pipe for its output: \(String(cString: strerror(errno)))"))
@@ -190,7 +204,7 @@ public final class VolumeControl {
                           step: step, tool: tool, deadline: clock.now + timeout)
         } catch {
             close(ends[0])
-            toolFailed(tool, step: step, problem: "\(tool.rawValue) is not installed")
+            toolFailed(tool, step: step, problem: error.message)
         }
     }
 
@@ -245,7 +259,7 @@ public final class VolumeControl {
     private func toolFailed(_ tool: VolumeTool, step: Step, problem: String) {
         if case .change = step, toolAnswered {
             // The tool works but refused this change: say so and carry on with the next.
-            finishFailed(ActionFailure("cannot change the volume: \(problem)"), keepPending: true)
+            finishFailed(ActionFailure(problem), keepPending: true)
             start(.read)
             return
         }
@@ -257,7 +271,7 @@ public final class VolumeControl {
             return
         }
         let tried = tools.map(\.rawValue).joined(separator: " and ")
-        finishFailed(ActionFailure("cannot change the volume: \(problems.joined(separator: "; ")). It needs \(tried)"
+        finishFailed(ActionFailure("\(problems.joined(separator: "; ")). Changing the volume needs \(tried)"
             + " with a sound server running in this session: wpctl comes with PipeWire (wireplumber), pactl with"
             + " pulseaudio-utils"))
         problems.removeAll()
