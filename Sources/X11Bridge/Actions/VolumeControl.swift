@@ -118,6 +118,32 @@ public final class VolumeControl {
     /// The last level read back, 0...1; nil until one has been read.
     public var level: Double? { lastLevel }
 
+    /// The tool that answered last; nil until one has.
+    public var tool: VolumeTool? { toolAnswered ? tools[toolIndex] : nil }
+
+    /// Reads the level without changing it (what `gesture-bridge doctor` checks); `event`
+    /// is named if it fails.
+    public func readLevel(for event: ActionEvent, now: Double) {
+        syncClock(now)
+        if child == nil {
+            current = Pending(change: .adjust(percent: 0), event: event)
+            start(.read)
+        }
+    }
+
+    /// Waits, blocking, until no tool runs or `timeout` seconds have passed, and returns the
+    /// reports: for commands that do nothing else meanwhile, never for the bridge's event loop.
+    public func waitUntilIdle(timeout: Double) -> [VolumeReport] {
+        let end = clock.now + timeout
+        while isBusy, clock.now < end {
+            var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            _ = poll(&fds, nfds_t(fds.count), Int32(Self.pollInterval * 1000))
+            for entry in fds where entry.revents != 0 { descriptorReady(entry.fd) }
+            tick(now: clock.now + (clockOffset ?? 0))
+        }
+        return takeReports()
+    }
+
     /// Whether a tool is running or changes wait.
     public var isBusy: Bool { child != nil || !pending.isEmpty }
 
@@ -234,6 +260,7 @@ public final class VolumeControl {
                 return
             }
             toolAnswered = true
+            current = nil
             problems.removeAll()
             failureReported = false
             lastLevel = level

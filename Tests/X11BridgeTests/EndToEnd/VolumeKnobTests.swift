@@ -120,4 +120,28 @@ struct VolumeKnobTests {
         #expect(errors.first?.contains("; pactl: Connection failure") == true, "the log names the binding and the action: \(errors)")
         #expect(bridge.waitForExit(timeout: 0.1) == nil, "the bridge keeps running")
     }
+
+    @Test("doctor reads the volume for a config with volume actions, and names the problem without a server")
+    func doctor() throws {
+        let sound = try SoundServer()
+        try sound.setVolume(percent: 45)
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        guard let executable = BridgeProcess.executable else {
+            Issue.record("gesture-bridge is not built beside the tests; run `swift build` first")
+            return
+        }
+        let config = try temporaryConfig(Self.config)
+        var environment = BridgeProcess.environment(server)
+        environment["PULSE_SERVER"] = sound.address
+        let healthy = try ChildProcess(executable: executable, arguments: ["doctor", "--config", config], environment: environment)
+        #expect(healthy.waitForExit(timeout: 10) == 0, "\(healthy.output)\(healthy.errorOutput)")
+        #expect(healthy.output.contains("ok       volume: pactl reads the default output at 45%"), "\(healthy.output)")
+
+        environment["PULSE_SERVER"] = "unix:/nonexistent/gesture-bridge-test/native"
+        let broken = try ChildProcess(executable: executable, arguments: ["doctor", "--config", config], environment: environment)
+        #expect(broken.waitForExit(timeout: 10) == 1, "\(broken.output)\(broken.errorOutput)")
+        #expect(broken.output.contains("PROBLEM  binding volume changes the volume, but: wpctl "), "\(broken.output)")
+        #expect(broken.output.contains("pactl: Connection failure"), "\(broken.output)")
+    }
 }
