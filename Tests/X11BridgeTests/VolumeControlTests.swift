@@ -150,7 +150,11 @@ struct VolumeControlTests {
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: empty) }
         let control = VolumeControl(environment: ["PATH": empty.path])
-        let failures = Self.failures(try Self.apply([.adjust(percent: 5)], with: control))
+        control.request(.adjust(percent: 5), for: Self.event(.adjust(percent: 5)), now: Self.now)
+        // Nothing runs, so no descriptor will wake the loop: the deadline must, at once.
+        #expect(control.descriptors.isEmpty)
+        #expect(control.nextDeadline.map { $0 <= Self.now } == true, "the failure would wait for the next input")
+        let failures = Self.failures(control.takeReports())
         #expect(failures.count == 1)
         #expect(failures.first?.hasPrefix("wpctl is not installed; pactl is not installed. Changing the volume needs wpctl and pactl") == true, "\(failures)")
         #expect(failures.first?.contains("pulseaudio-utils") == true)

@@ -171,9 +171,11 @@ public final class VolumeControl {
         collect(running, blocking: false)
     }
 
+    /// When to call `tick`: at once while reports wait to be taken (a tool that is not installed
+    /// fails before any child runs), else for the running tool's timeout or exit poll.
     public var nextDeadline: Double? {
-        guard let running = child else { return nil }
         let offset = clockOffset ?? 0
+        guard let running = child else { return reports.isEmpty ? nil : clock.now + offset }
         if running.exitDescriptor == nil { return min(running.deadline, clock.now + Self.pollInterval) + offset }
         return running.deadline + offset
     }
