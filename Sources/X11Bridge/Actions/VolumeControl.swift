@@ -75,6 +75,8 @@ public final class VolumeControl {
     private var toolAnswered = false
     private var problems: [String] = []
     private var failureReported = false
+    /// Whether a change the working tool refused has been reported since one last succeeded.
+    private var refusalReported = false
     private var pending: [Pending] = []
     private var child: Child?
     private var lastLevel: Double?
@@ -270,6 +272,7 @@ public final class VolumeControl {
             startNextChange()
         case .change:
             current = nil
+            refusalReported = false
             start(.read)
         }
     }
@@ -287,7 +290,8 @@ public final class VolumeControl {
 
     private func toolFailed(_ tool: VolumeTool, step: Step, problem: String) {
         if case .change = step, toolAnswered {
-            // The tool works but refused this change: say so and carry on with the next.
+            // The tool works but refused this change: say so (once, until a change works) and
+            // carry on with the next.
             finishFailed(ActionFailure(problem), keepPending: true)
             start(.read)
             return
@@ -314,7 +318,8 @@ public final class VolumeControl {
         if !keepPending { pending.removeAll() }
         guard let event else { return }
         if keepPending {
-            reports.append(.failed(event, failure))
+            if !refusalReported { reports.append(.failed(event, failure)) }
+            refusalReported = true
         } else if !failureReported {
             failureReported = true
             reports.append(.failed(event, failure))
