@@ -46,6 +46,8 @@ struct VolumeRingTests {
         #expect(observe(Self.report(.changed)).isEmpty)
         #expect(observe(Self.action(.volume(.adjust(percent: 5)))).isEmpty)
         #expect(ring.levelRead(0.45) == [.progress(Self.key, at: Self.center, fraction: 0.45)])
+        #expect(observe(Self.report(.failed, gesture: "wheel")).isEmpty, "another binding on the contact ending leaves the ring")
+        #expect(ring.levelRead(0.45) == [.progress(Self.key, at: Self.center, fraction: 0.45)])
         #expect(observe(Self.report(.ended)) == [.progressEnded(Self.key)])
         #expect(ring.levelRead(0.5).isEmpty, "a read arriving after the lift shows nothing")
 
@@ -56,7 +58,7 @@ struct VolumeRingTests {
         #expect(observe(Self.report(.cancelled, key: next)) == [.progressEnded(next)])
     }
 
-    @Test("no ring for knobs that send other actions, or with feedback turned off")
+    @Test("no level ring for knobs that send other actions, with feedback turned off, or on other gestures")
     func onlyForVolumeWithRing() throws {
         var ring = VolumeRing()
         let configuration = try Self.configuration()
@@ -65,6 +67,15 @@ struct VolumeRingTests {
         #expect(ring.observe(Self.action(.scroll(.down, steps: 1), gesture: "wheel"), configuration: configuration,
                              screen: Self.screen).isEmpty)
         #expect(ring.observe(Self.report(.ended, gesture: "wheel"), configuration: configuration, screen: Self.screen).isEmpty)
+
+        let press = try ConfigLoader.parse("""
+            bindings:
+              - {name: loud, gesture: deep-press, feedback: [ring], action: {volume: +5%}}
+            """, file: "t.yaml")
+        let pressed = ContactKey(device: 7, contact: 0)
+        #expect(ring.observe(Self.report(.began, gesture: "loud", key: pressed), configuration: press, screen: Self.screen).isEmpty)
+        #expect(ring.observe(Self.action(.volume(.adjust(percent: 5)), gesture: "loud"), configuration: press,
+                             screen: Self.screen).isEmpty, "a deep press's ring is its force, not the level")
 
         let quiet = try Self.configuration(feedback: "    feedback: [none]")
         #expect(ring.observe(Self.report(.began), configuration: quiet, screen: Self.screen).isEmpty)

@@ -7,8 +7,8 @@ import GestureKit
 /// It watches the engine's outputs for which contact fired a volume action, and turns the
 /// levels the performer reads back into the overlay's `.progress` feedback for those contacts.
 struct VolumeRing {
-    /// The contacts turning a volume knob, with where their ring is drawn.
-    private var turning: [ContactKey: Point] = [:]
+    /// The contacts turning a volume knob: which binding, and where its ring is drawn.
+    private var turning: [ContactKey: (gesture: String, center: Point)] = [:]
     /// The contact whose report came last: the engine emits a report, then its actions.
     private var lastReport: (gesture: String, key: ContactKey, position: Point)?
     private var level: Double?
@@ -20,7 +20,10 @@ struct VolumeRing {
             let key = ContactKey(device: event.device, contact: event.contact)
             if event.report.state.isFinal {
                 lastReport = nil
-                return turning.removeValue(forKey: key) == nil ? [] : [.progressEnded(key)]
+                // Another binding on the same contact may end (a watching force gesture) while the knob turns on.
+                guard turning[key]?.gesture == event.gesture else { return [] }
+                turning[key] = nil
+                return [.progressEnded(key)]
             }
             lastReport = (event.gesture, key, event.report.position)
             return []
@@ -28,12 +31,11 @@ struct VolumeRing {
             guard case .volume = action.action, let report = lastReport, report.gesture == action.gesture,
                   turning[report.key] == nil,
                   let binding = configuration.bindings.first(where: { $0.name == action.gesture }),
-                  binding.feedback.contains(.ring) else { return [] }
-            var center = report.position
-            if case .knob(let settings) = binding.recognizer {
-                center = settings.resolve(screen: screen).center
-            }
-            turning[report.key] = center
+                  binding.feedback.contains(.ring),
+                  case .knob(let settings) = binding.recognizer else { return [] }
+            // A deep press's ring shows its force; only a knob's ring turns into the level.
+            let center = settings.resolve(screen: screen).center
+            turning[report.key] = (action.gesture, center)
             return level.map { [.progress(report.key, at: center, fraction: $0)] } ?? []
         case .feedback, .decision, .bug:
             return []
@@ -43,6 +45,6 @@ struct VolumeRing {
     /// A level read back: every turning knob's ring shows it.
     mutating func levelRead(_ value: Double) -> [Feedback] {
         level = value
-        return turning.sorted { $0.key < $1.key }.map { .progress($0.key, at: $0.value, fraction: value) }
+        return turning.sorted { $0.key < $1.key }.map { .progress($0.key, at: $0.value.center, fraction: value) }
     }
 }
