@@ -1,14 +1,6 @@
 import Glibc
 import GestureKit
 
-/// The command-line tools that change the default sound output's volume.
-public enum VolumeTool: String, Sendable, Hashable, CaseIterable {
-    /// WirePlumber's tool, for PipeWire.
-    case wpctl
-    /// PulseAudio's tool; PipeWire's PulseAudio layer answers it too.
-    case pactl
-}
-
 /// What came of volume changes, for the bridge to show or log.
 public enum VolumeReport: Sendable, Hashable {
     /// The default output's level as read back, 0...1 (above 1 only if something else
@@ -28,23 +20,11 @@ public enum VolumeReport: Sendable, Hashable {
 /// when none does, the failure is reported once until one answers again.
 public final class VolumeControl {
     /// The level no change goes above: 100%, no overdrive.
-    public static let ceiling = 1.0
-    /// PulseAudio's raw volume for 100%.
-    static let pulseNormal = 65536.0
+    public static let ceiling = VolumeCommand.ceiling
 
-    enum Step: Equatable {
+    private enum Step {
         case read
-        case change(Command)
-    }
-
-    /// A change as one tool run makes it.
-    enum Command: Equatable {
-        /// By this fraction of full volume, up or down, every channel alike.
-        case shift(Double)
-        /// To this level, every channel.
-        case level(Double)
-        /// `1`, `0` or `toggle`.
-        case mute(String)
+        case change(VolumeCommand)
     }
 
     private struct Child {
@@ -217,7 +197,11 @@ public final class VolumeControl {
             toolFailed(tool, step: step, problem: "\(tool.rawValue) is not installed")
             return
         }
-        var argv = Self.arguments(for: step, tool: tool, level: lastLevel)
+        var argv: [String]
+        switch step {
+        case .read: argv = tool.readArguments
+        case .change(let command): argv = tool.arguments(for: command, level: lastLevel)
+        }
         argv[0] = program
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
@@ -258,7 +242,7 @@ public final class VolumeControl {
         }
         switch running.step {
         case .read:
-            guard let level = Self.parseLevel(text, tool: running.tool) else {
+            guard let level = running.tool.level(in: text) else {
                 toolFailed(running.tool, step: running.step,
                            problem: "\(running.tool.rawValue) printed no volume I can read: \(firstLine)")
                 return
@@ -281,7 +265,7 @@ public final class VolumeControl {
     private func startNextChange() {
         while !pending.isEmpty {
             let next = pending.removeFirst()
-            guard let command = Self.command(for: next.change, level: lastLevel ?? 0) else { continue }
+            guard let command = VolumeCommand(next.change, from: lastLevel ?? 0) else { continue }
             current = next
             start(.change(command))
             return
@@ -335,82 +319,5 @@ public final class VolumeControl {
             bytes += buffer[0..<count]
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    // MARK: What each tool is told, and what it says
-
-    /// `change` as made from `level`: an adjustment clamped so it ends within 0...100% (a level
-    /// already above 100% is not raised further); nil when it would change nothing.
-    static func command(for change: VolumeChange, level: Double) -> Command? {
-        switch change {
-        case .adjust(let percent):
-            let wanted = level + Double(percent) / 100
-            let target = percent > 0 ? max(level, min(ceiling, wanted)) : max(0, wanted)
-            let shift = target - level
-            return abs(shift) < 1 / pulseNormal ? nil : .shift(shift)
-        case .set(let percent):
-            return .level(Double(percent) / 100)
-        case .mute, .unmute, .toggleMute:
-            return .mute(muteWord(change))
-        }
-    }
-
-    static func arguments(for step: Step, tool: VolumeTool, level: Double?) -> [String] {
-        switch (tool, step) {
-        case (.wpctl, .read):
-            return ["wpctl", "get-volume", "@DEFAULT_AUDIO_SINK@"]
-        case (.pactl, .read):
-            return ["pactl", "get-sink-volume", "@DEFAULT_SINK@"]
-        case (.wpctl, .change(.shift(let shift))):
-            return ["wpctl", "set-volume", "@DEFAULT_AUDIO_SINK@", fraction(max(0, (level ?? 0) + shift))]
-        case (.wpctl, .change(.level(let value))):
-            return ["wpctl", "set-volume", "@DEFAULT_AUDIO_SINK@", fraction(value)]
-        case (.wpctl, .change(.mute(let word))):
-            return ["wpctl", "set-mute", "@DEFAULT_AUDIO_SINK@", word]
-        case (.pactl, .change(.shift(let shift))):
-            // Raw units, relative: every channel moves by the same amount, so the balance stays.
-            // The level read is a whole raw number and the ceiling too, so rounding cannot pass it.
-            let raw = Int((shift * pulseNormal).rounded())
-            return ["pactl", "--", "set-sink-volume", "@DEFAULT_SINK@", raw < 0 ? "\(raw)" : "+\(raw)"]
-        case (.pactl, .change(.level(let value))):
-            return ["pactl", "--", "set-sink-volume", "@DEFAULT_SINK@", "\(Int((value * pulseNormal).rounded()))"]
-        case (.pactl, .change(.mute(let word))):
-            return ["pactl", "set-sink-mute", "@DEFAULT_SINK@", word]
-        }
-    }
-
-    private static func muteWord(_ change: VolumeChange) -> String {
-        switch change {
-        case .mute: return "1"
-        case .unmute: return "0"
-        default: return "toggle"
-        }
-    }
-
-    /// A level as wpctl takes it: a plain decimal, 4 places, rounded down.
-    private static func fraction(_ value: Double) -> String {
-        let tenThousandths = Int((max(0, value) * 10000 + 1e-6).rounded(.down))
-        let fractional = String(tenThousandths % 10000)
-        return "\(tenThousandths / 10000).\(String(repeating: "0", count: 4 - fractional.count))\(fractional)"
-    }
-
-    /// The level in a tool's answer: wpctl's `Volume: 0.40 [MUTED]`, or pactl's loudest
-    /// channel in `Volume: front-left: 26214 /  40% / -23.88 dB,   front-right: ...`.
-    static func parseLevel(_ text: String, tool: VolumeTool) -> Double? {
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "," }).map(String.init)
-        switch tool {
-        case .wpctl:
-            guard let index = words.firstIndex(of: "Volume:"), index + 1 < words.count,
-                  let value = Double(words[index + 1]), value.isFinite, value >= 0 else { return nil }
-            return value
-        case .pactl:
-            var loudest: Double?
-            for index in words.indices.dropFirst() where words[index] == "/" {
-                guard let raw = Int(words[index - 1]), raw >= 0, index + 1 < words.count,
-                      words[index + 1].hasSuffix("%") else { continue }
-                loudest = max(loudest ?? 0, Double(raw) / pulseNormal)
-            }
-            return loudest
-        }
     }
 }
