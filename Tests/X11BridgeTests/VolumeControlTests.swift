@@ -129,6 +129,29 @@ struct VolumeControlTests {
         #expect(Self.failures(reports).isEmpty)
     }
 
+    @Test("a tool that hangs is killed after the timeout and the next one makes the change")
+    func hangingTool() throws {
+        let server = try SoundServer()
+        try server.setVolume(percent: 50)
+        let directory = server.directory.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let wpctl = directory.appendingPathComponent("wpctl")
+        try "#!/bin/sh\nexec sleep 30\n".write(to: wpctl, atomically: true, encoding: .utf8)
+        chmod(wpctl.path, 0o755)
+        var environment = server.clientEnvironment
+        environment["PATH"] = "\(directory.path):/usr/local/bin:/usr/bin:/bin"
+        let control = VolumeControl(environment: environment, timeout: 0.5)
+        let started = Date()
+        control.request(.adjust(percent: 5), for: Self.event(.adjust(percent: 5)), now: Self.now)
+        #expect(Date().timeIntervalSince(started) < 0.2, "asking must not wait for the tool")
+        #expect(control.nextDeadline.map { $0 - Self.now <= 0.5 } == true, "the timeout is on the loop's clock")
+        let reports = try Self.settle(control)
+        #expect(try server.volumePercent() == 55)
+        #expect(control.tool == .pactl)
+        #expect(Self.failures(reports).isEmpty)
+        #expect((0.4...3).contains(Date().timeIntervalSince(started)), "\(Date().timeIntervalSince(started)) s")
+    }
+
     @Test("no sound server: one clear error, not one per step")
     func noServer() throws {
         let server = try SoundServer()
