@@ -92,6 +92,38 @@ struct VolumeKnobTests {
         #expect(!bridge.errorOutput.contains("failed"), "\(bridge.errorOutput)")
     }
 
+    @Test("on PipeWire the bridge turns the volume through wpctl", .requiresPipeWire)
+    func turnsPipeWireVolume() throws {
+        let sound = try PipeWireServer()
+        try sound.setVolume(percent: 30)
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        guard let executable = BridgeProcess.executable else {
+            Issue.record("gesture-bridge is not built beside the tests; run `swift build` first")
+            return
+        }
+        var environment = BridgeProcess.environment(server)
+        environment["XDG_RUNTIME_DIR"] = sound.runtimeDirectory.path
+        let bridge = try ChildProcess(executable: executable,
+                                      arguments: ["run", "--json", "--config", try temporaryConfig(Self.config)],
+                                      environment: environment)
+        defer { bridge.stop() }
+        try #require(bridge.waitForOutput(timeout: 10) { _, log in log.contains("listening to") }, "\(bridge.errorOutput)")
+
+        let back = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 90, toDegrees: -5)
+        try server.pen.down(at: back[0], pressure: 0.2)
+        for point in back.dropFirst() { try server.pen.move(to: point) }
+        try server.pen.up()
+        let deadline = Date().addingTimeInterval(5)
+        var reading = try sound.volume().percent
+        while reading != 15, Date() < deadline {
+            usleep(50_000)
+            reading = try sound.volume().percent
+        }
+        #expect(reading == 15, "95° counterclockwise is three steps of -5% from 30%: \(bridge.errorOutput)")
+        #expect(!bridge.errorOutput.contains("failed"), "\(bridge.errorOutput)")
+    }
+
     @Test("with no sound server the bridge logs one clear error and keeps running")
     func noServer() throws {
         let server = try HeadlessXorg()
