@@ -11,7 +11,7 @@ struct VolumeToolTests {
         let unbalanced = "Volume: front-left: 62259 /  95% / -1.34 dB,   front-right: 65536 / 100% / 0.00 dB\n        balance 0.05\n"
         #expect(VolumeTool.pactl.level(in: unbalanced) == 1)
         #expect(VolumeTool.pactl.level(in: "Volume: mono: 26214 /  40% / -23.88 dB\n") == 26214.0 / 65536)
-        for garbage in ["", "Could not connect to PipeWire", "Volume: loud", "Volume: -0.5", "balance 0.00"] {
+        for garbage in ["", "Could not connect to PipeWire", "Translate ID error: '-1' is not a valid ID (returned by default-nodes-api)", "Volume: loud", "Volume: -0.5", "balance 0.00"] {
             #expect(VolumeTool.wpctl.level(in: garbage) == nil, "\(garbage)")
             #expect(VolumeTool.pactl.level(in: garbage) == nil, "\(garbage)")
         }

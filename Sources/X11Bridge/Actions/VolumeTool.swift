@@ -39,6 +39,7 @@ public enum VolumeTool: String, Sendable, Hashable, CaseIterable {
 
     /// The level in the tool's answer to `readArguments`: wpctl's `Volume: 0.40 [MUTED]`, or
     /// pactl's loudest channel in `Volume: front-left: 26214 /  40% / -23.88 dB,   front-right: ...`.
+    /// nil for anything else: wpctl exits 0 even when it found no default output to read.
     func level(in text: String) -> Double? {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "," }).map(String.init)
         switch self {

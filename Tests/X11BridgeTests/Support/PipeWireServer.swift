@@ -53,8 +53,10 @@ final class PipeWireServer {
             + " object.linger=true audio.position=[FL FR] }"
         let created = try run("pw-cli", ["create-node", "adapter", node])
         guard created.status == 0 else { throw ChildProcessError(message: "pw-cli create-node: \(created.output)") }
+        // Until wireplumber has chosen a default output, wpctl get-volume exits 0 all the same,
+        // printing "Translate ID error" instead of the volume.
         try waitFor("wireplumber to choose the null sink as the default output") {
-            (try? run("wpctl", ["get-volume", "@DEFAULT_AUDIO_SINK@"]))?.status == 0
+            (try? volume()) != nil
         }
     }
 
