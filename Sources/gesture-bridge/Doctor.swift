@@ -10,10 +10,11 @@ struct Doctor: ParsableCommand {
         discussion: """
             Checks the session (X11, not Wayland), the XInput and XTest extensions, whether a \
             compositor runs (the feedback overlay then blends; without one it is shaped), which \
-            devices report pressure, whether every key the config sends can be typed, and the \
-            config itself. Exits 1 when something would stop the bridge from working: no X11 \
-            session, no XTest, a broken config or key name, or no device that any binding \
-            listens to.
+            devices report pressure, whether every key the config sends can be typed, whether \
+            the volume can be changed (for `volume` actions), and the config itself. Exits 1 when \
+            something would stop the bridge from working: no X11 session, no XTest, a broken \
+            config or key name, volume actions with no way to change the volume, or no device \
+            that any binding listens to.
 
             Example:
               gesture-bridge doctor
@@ -92,6 +93,7 @@ struct Doctor: ParsableCommand {
         findings += deviceFindings(DeviceCatalog.query(connection).devices.filter(\.isContactSource), bindings: bindings)
         if let bindings {
             findings += keyFindings(bindings, display: connection.display)
+            findings += volumeFindings(bindings)
         }
         if findings.contains(where: \.isProblem) { throw ExitCode.failure }
     }
@@ -124,6 +126,27 @@ struct Doctor: ParsableCommand {
             findings.append(.problem("no binding of this config listens to any device here, so the bridge would do nothing. Connect a pen or a touchscreen, or add a binding for these devices (`devices: [\(kinds)]`; knob and long press need no pressure)"))
         }
         return findings
+    }
+
+    /// A config with `volume` actions needs wpctl or pactl, and a sound server that answers.
+    private func volumeFindings(_ bindings: BindingSet) -> [Finding] {
+        let binding = bindings.bindings.first { binding in
+            let actions = binding.onStart + binding.onEnd + binding.onCrossUp + binding.onCrossDown
+                + (binding.steps?.increase ?? []) + (binding.steps?.decrease ?? [])
+            return actions.contains { $0.name == "volume" }
+        }
+        guard let binding else { return [] }
+        let control = VolumeControl()
+        let probe = ActionEvent(time: 0, gesture: binding.name, action: .volume(.adjust(percent: 0)), position: Point(x: 0, y: 0))
+        control.readLevel(for: probe, now: 0)
+        let reports = control.waitUntilIdle(timeout: 5)
+        for case .failed(_, let failure) in reports {
+            return [.problem("binding \(binding.name) changes the volume, but: \(failure)")]
+        }
+        guard let level = control.level, let tool = control.tool else {
+            return [.problem("binding \(binding.name) changes the volume, but reading it took longer than 5 s")]
+        }
+        return [.ok("volume: \(tool.rawValue) reads the default output at \(Int((level * 100).rounded()))%")]
     }
 
     /// Every keysym a key action names must exist; one missing from the keymap is borrowed.

@@ -51,6 +51,56 @@ public struct KeyCombo: Sendable, Hashable, CustomStringConvertible {
     ]
 }
 
+/// A change to the default sound output's volume, as `{volume: ...}` spells it.
+public enum VolumeChange: Sendable, Hashable, CustomStringConvertible {
+    /// Up (positive) or down (negative) by this many percent: `+5%`, `-5%`.
+    case adjust(percent: Int)
+    /// To this level: `40%`.
+    case set(percent: Int)
+    case mute
+    case unmute
+    case toggleMute
+
+    /// How far one change may go, in percent; the level itself never goes above 100%.
+    public static let percentRange = 0...100
+
+    /// Reads `+5%`, `-5%`, `40%`, `mute`, `unmute` or `mute-toggle`; nil for anything else.
+    public init?(parsing text: String) {
+        let word = text.trimmingWhitespace()
+        switch word.lowercased() {
+        case "mute": self = .mute
+        case "unmute": self = .unmute
+        case "mute-toggle": self = .toggleMute
+        default:
+            guard word.hasSuffix("%") else { return nil }
+            var digits = Substring(word.dropLast())
+            let sign = digits.first.flatMap { $0 == "+" || $0 == "-" ? $0 : nil }
+            if sign != nil { digits = digits.dropFirst() }
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.count <= 3,
+                  let value = Int(digits), Self.percentRange.contains(value) else { return nil }
+            switch sign {
+            case "+": guard value > 0 else { return nil }; self = .adjust(percent: value)
+            case "-": guard value > 0 else { return nil }; self = .adjust(percent: -value)
+            default: self = .set(percent: value)
+            }
+        }
+    }
+
+    /// The config spelling, which `init(parsing:)` reads back.
+    public var description: String {
+        switch self {
+        case .adjust(let percent): return percent < 0 ? "\(percent)%" : "+\(percent)%"
+        case .set(let percent): return "\(percent)%"
+        case .mute: return "mute"
+        case .unmute: return "unmute"
+        case .toggleMute: return "mute-toggle"
+        }
+    }
+
+    /// The words `{volume: ...}` accepts besides percentages, for suggestions.
+    public static let words = ["mute", "unmute", "mute-toggle"]
+}
+
 /// What a binding does: real input the X side sends, or a command it runs.
 public enum Action: Sendable, Hashable, CustomStringConvertible {
     case click(button: Int)
@@ -60,6 +110,8 @@ public enum Action: Sendable, Hashable, CustomStringConvertible {
     case key(KeyCombo)
     /// Run without a shell: argv[0] is looked up in PATH.
     case command([String])
+    /// Changes the default sound output's volume directly (PipeWire or PulseAudio).
+    case volume(VolumeChange)
 
     /// The name used in the replay output's `action` field.
     public var name: String {
@@ -70,6 +122,7 @@ public enum Action: Sendable, Hashable, CustomStringConvertible {
         case .scroll: return "scroll"
         case .key: return "key"
         case .command: return "command"
+        case .volume: return "volume"
         }
     }
 
@@ -80,6 +133,14 @@ public enum Action: Sendable, Hashable, CustomStringConvertible {
         case .release(let button): return "release button \(button)"
         case .scroll(let direction, let steps): return "scroll \(direction.rawValue) \(steps)"
         case .key(let combo): return "key \(combo)"
+        case .volume(let change):
+            switch change {
+            case .adjust: return "change the volume by \(change)"
+            case .set: return "set the volume to \(change)"
+            case .mute: return "mute the sound"
+            case .unmute: return "unmute the sound"
+            case .toggleMute: return "toggle mute"
+            }
         case .command(let argv): return "command \(argv.map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: " "))"
         }
     }

@@ -98,8 +98,6 @@ struct ConfigParser {
         }
         let applications = map["applications"].map { parseApplications($0) } ?? .everywhere
         let owns = map["owns-contact"].flatMap { bool($0, "owns-contact") }
-        var feedback: Set<FeedbackStyle> = kind == .deepPress ? [.pulse] : []
-        if let node = map["feedback"] { feedback = parseFeedback(node) }
         let onStart = map["action"].map { parseActions($0, "action") } ?? []
         let onEnd = map["on-end"].map { parseActions($0, "on-end") } ?? []
 
@@ -159,6 +157,11 @@ struct ConfigParser {
             let slop = map["slop"].flatMap { number($0, "slop", in: 0...10_000) } ?? 12
             settings = .longPress(LongPressRecognizer.Configuration(duration: duration, slop: slop))
         }
+        var feedback: Set<FeedbackStyle> = kind == .deepPress ? [.pulse] : []
+        // A knob that turns the volume shows the level on its ring unless told otherwise.
+        let turnsVolume = ((steps?.increase ?? []) + (steps?.decrease ?? [])).contains { $0.name == "volume" }
+        if kind == .knob && turnsVolume { feedback = [.ring] }
+        if let node = map["feedback"] { feedback = parseFeedback(node) }
         guard issues.count == issueCount else { return nil }
         return Binding(name: name, recognizer: settings, devices: devices, pressure: pressure, applications: applications,
                        ownsContact: owns,
@@ -264,7 +267,8 @@ struct ConfigParser {
 
     // MARK: Actions
 
-    private static let actionKeys = ["click", "press", "release", "scroll", "steps", "key", "command"]
+    private static let actionVerbs = ["click", "press", "release", "scroll", "key", "command", "volume"]
+    private static let actionKeys = ["click", "press", "release", "scroll", "steps", "key", "command", "volume"]
     private static let buttonNames = ["left": 1, "middle": 2, "right": 3]
 
     private mutating func parseActions(_ node: Node, _ key: String) -> [Action] {
@@ -276,14 +280,14 @@ struct ConfigParser {
 
     private mutating func parseAction(_ node: Node, _ key: String) -> Action? {
         guard case .mapping(let map) = node else {
-            issues.append(issue(at: node, "`\(key)` must be an action such as {click: 3}, {key: ctrl+z}, {scroll: up}, {command: [notify-send, hi]}"))
+            issues.append(issue(at: node, "`\(key)` must be an action such as {click: 3}, {key: ctrl+z}, {scroll: up}, {volume: +5%}, {command: [notify-send, hi]}"))
             return nil
         }
         checkKeys(map, allowed: Self.actionKeys, context: "in an action")
-        let verbs = ["click", "press", "release", "scroll", "key", "command"].filter { map[$0] != nil }
+        let verbs = Self.actionVerbs.filter { map[$0] != nil }
         guard verbs.count == 1, let verb = verbs.first, let value = map[verb] else {
             let found = verbs.isEmpty ? "none" : verbs.joined(separator: " and ")
-            issues.append(issue(at: node, "an action does exactly one of click, press, release, scroll, key, command (found \(found))"))
+            issues.append(issue(at: node, "an action does exactly one of \(Self.actionVerbs.joined(separator: ", ")) (found \(found))"))
             return nil
         }
         if map["steps"] != nil && verb != "scroll", let stepsNode = map["steps"] {
@@ -309,6 +313,8 @@ struct ConfigParser {
                 return nil
             }
             return .key(combo)
+        case "volume":
+            return parseVolume(value).map { .volume($0) }
         default:
             guard case .sequence(let items) = value else {
                 issues.append(issue(at: value, "`command` is a list: the program and its arguments, run without a shell, like [notify-send, \"Deep press\"]"))
@@ -322,6 +328,20 @@ struct ConfigParser {
             }
             return .command(argv)
         }
+    }
+
+    private mutating func parseVolume(_ node: Node) -> VolumeChange? {
+        guard let text = string(node, "volume") else { return nil }
+        if let change = VolumeChange(parsing: text) { return change }
+        var hint = Suggestion.didYouMean(text, among: VolumeChange.words)
+        let trimmed = text.trimmingWhitespace()
+        if hint.isEmpty, let number = Int(trimmed), VolumeChange.percentRange.contains(abs(number)) {
+            let signed = trimmed.hasPrefix("+") || trimmed.hasPrefix("-")
+            hint = signed ? " (did you mean `\(trimmed)%`?)"
+                : " (did you mean `+\(number)%` to raise it by \(number), or `\(number)%` to set the level?)"
+        }
+        issues.append(issue(at: node, "`volume` must be a change like +5% or -5%, a level like 40% (0% to 100%), or mute, unmute, mute-toggle; not `\(text)`" + hint))
+        return nil
     }
 
     private mutating func parseButton(_ node: Node) -> Int? {

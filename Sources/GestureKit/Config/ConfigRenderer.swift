@@ -73,6 +73,7 @@ public enum ConfigRenderer {
         case .scroll(let direction, let steps): return "{scroll: \(direction.rawValue), steps: \(steps)}"
         case .key(let combo): return "{key: \(quoted(combo.description))}"
         case .command(let argv): return "{command: [\(argv.map(quoted).joined(separator: ", "))]}"
+        case .volume(let change): return "{volume: \(quoted(change.description))}"
         }
     }
 

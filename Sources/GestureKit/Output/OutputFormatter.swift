@@ -68,6 +68,8 @@ public struct OutputFormatter: Sendable {
             line.add("keys", combo.description)
         case .command(let argv):
             line.add("argv", argv)
+        case .volume(let change):
+            line.add("change", change.description)
         }
         line.add("x", event.position.x)
         line.add("y", event.position.y)

@@ -27,4 +27,12 @@ public protocol ActionPerformer: AnyObject {
 
     /// Called once when the bridge stops: release, put back, and let go of resources.
     func shutdown()
+
+    /// What the volume changes asked for have come to since the last call: levels read back
+    /// (for the knob's ring) and failures (to log). Performers that change no volume have none.
+    func takeVolumeReports() -> [VolumeReport]
+}
+
+extension ActionPerformer {
+    public func takeVolumeReports() -> [VolumeReport] { [] }
 }

@@ -26,11 +26,30 @@ public final class CommandLauncher {
     public var runningCount: Int { watched.count + unwatched.count }
 
     public func launch(_ argv: [String], now: Double) throws(ActionFailure) {
+        let pid = try Self.spawn(argv, output: nil)
+        programs[pid] = argv.first ?? "a command"
+        if let descriptor = Self.exitDescriptor(for: pid) {
+            watched[descriptor] = pid
+        } else {
+            unwatched.insert(pid)
+            if unwatched.count == 1 { lastSweep = now }
+        }
+    }
+
+    public var descriptors: [Int32] { Array(watched.keys) }
+
+    /// Starts `argv` without a shell, in its own process group, with the signal mask and
+    /// dispositions a fresh program expects and standard input from /dev/null. Standard output
+    /// and error go to `output` when given, else both to the bridge's standard error.
+    /// `environment` entries (`NAME=value`) replace the bridge's own environment when given.
+    static func spawn(_ argv: [String], output: Int32?, environment: [String]? = nil) throws(ActionFailure) -> pid_t {
         guard let program = argv.first, !program.isEmpty else {
             throw ActionFailure("a command needs a program to run (argv is empty)")
         }
         var arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { for argument in arguments { free(argument) } }
+        var variables: [UnsafeMutablePointer<CChar>?] = (environment ?? []).map { strdup($0) } + [nil]
+        defer { for variable in variables { free(variable) } }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -50,27 +69,33 @@ public final class CommandLauncher {
         posix_spawn_file_actions_init(&files)
         defer { posix_spawn_file_actions_destroy(&files) }
         posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&files, 2, 1)
+        if let output {
+            posix_spawn_file_actions_adddup2(&files, output, 1)
+            posix_spawn_file_actions_adddup2(&files, output, 2)
+        } else {
+            posix_spawn_file_actions_adddup2(&files, 2, 1)
+        }
         // Descriptors the bridge opened without close-on-exec must not outlive it in a child.
         _ = LinuxCalls.spawnCloseFrom?(&files, 3)
 
         var pid: pid_t = 0
-        let status = posix_spawnp(&pid, program, &files, &attributes, &arguments, environ)
+        let status = environment == nil
+            ? posix_spawnp(&pid, program, &files, &attributes, &arguments, environ)
+            : posix_spawnp(&pid, program, &files, &attributes, &arguments, &variables)
         guard status == 0 else {
             let reason = String(cString: strerror(status))
             throw ActionFailure("cannot run \(program): \(reason)\(status == ENOENT ? " (not found in PATH)" : "")")
         }
-        programs[pid] = program
-        if let open = LinuxCalls.pidfdOpen, case let descriptor = open(pid, 0), descriptor >= 0 {
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            watched[descriptor] = pid
-        } else {
-            unwatched.insert(pid)
-            if unwatched.count == 1 { lastSweep = now }
-        }
+        return pid
     }
 
-    public var descriptors: [Int32] { Array(watched.keys) }
+    /// A pidfd that becomes readable when the child exits (close-on-exec), or nil where the
+    /// kernel or C library has none.
+    static func exitDescriptor(for pid: pid_t) -> Int32? {
+        guard let open = LinuxCalls.pidfdOpen, case let descriptor = open(pid, 0), descriptor >= 0 else { return nil }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        return descriptor
+    }
 
     /// A child's pidfd became readable: it has exited.
     public func descriptorReady(_ descriptor: Int32) {

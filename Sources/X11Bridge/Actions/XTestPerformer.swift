@@ -11,15 +11,19 @@ public final class XTestPerformer: ActionPerformer {
     private let connection: XConnection
     private let keyboard: KeyboardMapping
     private let launcher: CommandLauncher
+    private let volume: VolumeControl
     public private(set) var held = HeldInputs()
 
     /// X core buttons go up to 255; button 0 means "any" and cannot be pressed.
     static let buttons = 1...255
 
-    /// `commandReport` hears how a launched command failed (a non-zero exit, a signal).
-    public init(connection: XConnection, commandReport: @escaping (String) -> Void = { _ in }) {
+    /// `commandReport` hears how a launched command failed (a non-zero exit, a signal);
+    /// `volume` changes the sound volume for `{volume: ...}` actions.
+    public init(connection: XConnection, commandReport: @escaping (String) -> Void = { _ in },
+                volume: VolumeControl = VolumeControl()) {
         self.connection = connection
         self.launcher = CommandLauncher(report: commandReport)
+        self.volume = volume
         self.keyboard = KeyboardMapping(connection: connection)
     }
 
@@ -58,6 +62,8 @@ public final class XTestPerformer: ActionPerformer {
             }
         case .command(let argv):
             try launcher.launch(argv, now: now)
+        case .volume(let change):
+            volume.request(change, for: event, now: now)
         }
     }
 
@@ -91,25 +97,30 @@ public final class XTestPerformer: ActionPerformer {
     }
 
     public var nextDeadline: Double? {
-        [keyboard.nextDeadline, launcher.nextDeadline].compactMap { $0 }.min()
+        [keyboard.nextDeadline, launcher.nextDeadline, volume.nextDeadline].compactMap { $0 }.min()
     }
 
     public func tick(now: Double) {
         keyboard.restore(dueBy: now)
         launcher.tick(now: now)
+        volume.tick(now: now)
         connection.flush()
     }
 
-    public var descriptors: [Int32] { launcher.descriptors }
+    public var descriptors: [Int32] { launcher.descriptors + volume.descriptors }
 
     public func descriptorReady(_ descriptor: Int32) {
         launcher.descriptorReady(descriptor)
+        volume.descriptorReady(descriptor)
     }
+
+    public func takeVolumeReports() -> [VolumeReport] { volume.takeReports() }
 
     public func shutdown() {
         releaseAll()
         keyboard.restoreAll()
         launcher.shutdown()
+        volume.shutdown()
         connection.flush()
     }
 }

@@ -28,6 +28,7 @@ public final class Bridge {
     private let touchOwnership: TouchOwnership
     private let report: (BridgeEvent) -> Void
     private var stopRequested = false
+    private var volumeRing = VolumeRing()
 
     public init(session: InputSession, configuration: BindingSet, performer: any ActionPerformer,
                 clock: MonotonicClock = MonotonicClock(), report: @escaping (BridgeEvent) -> Void) {
@@ -125,6 +126,7 @@ public final class Bridge {
     private func process(_ outputs: [EngineOutput], now: Double) {
         for output in outputs {
             report(.engine(output))
+            defer { show(volumeRing.observe(output, configuration: engine.configuration, screen: engine.screen), now: now) }
             switch output {
             case .action(let event):
                 do {
@@ -148,6 +150,20 @@ public final class Bridge {
                 }
             case .gesture, .bug:
                 break
+            }
+        }
+    }
+
+    private func show(_ feedbacks: [Feedback], now: Double) {
+        for item in feedbacks { feedback?.show(item, now: now) }
+    }
+
+    /// Volume levels read back fill the knob's ring; a change that failed is logged.
+    private func takeVolumeReports(now: Double) {
+        for volumeReport in performer.takeVolumeReports() {
+            switch volumeReport {
+            case .level(let level): show(volumeRing.levelRead(level), now: now)
+            case .failed(let event, let failure): report(.actionFailed(event, failure))
             }
         }
     }
@@ -283,6 +299,7 @@ extension Bridge: EventLoopClient {
         }
         if let deadline = performer.nextDeadline, deadline <= now {
             performer.tick(now: now)
+            takeVolumeReports(now: now)
         }
         if let deadline = configurationChangeDeadline, deadline <= now {
             reloadChangedConfiguration()
@@ -301,6 +318,7 @@ extension Bridge: EventLoopClient {
             return
         }
         performer.descriptorReady(descriptor)
+        takeVolumeReports(now: clock.now)
     }
 
     func signalReceived(_ signal: Int32) {

@@ -1,0 +1,179 @@
+import CX11
+import Foundation
+import GestureKit
+import Testing
+import XorgTestSupport
+@testable import X11Bridge
+
+@Suite("A knob bound to volume turns a real sound server's volume and shows the level", .requiresXorg,
+       .requiresSoundServer, .serialized)
+struct VolumeKnobTests {
+    static let center = Point(x: 640, y: 400)
+    static let config = """
+        bindings:
+          - name: volume
+            gesture: knob
+            devices: [pen]
+            center: [640, 400]
+            inner-radius: 50
+            outer-radius: 150
+            step: 30
+            clockwise: {volume: +5%}
+            counterclockwise: {volume: -5%}
+        """
+
+    /// Waits until pactl reads `percent`; returns the last reading.
+    static func waitForVolume(_ sound: SoundServer, _ percent: Int, timeout: Double = 5) throws -> Int {
+        let deadline = Date().addingTimeInterval(timeout)
+        var reading = try sound.volumePercent()
+        while reading != percent, Date() < deadline {
+            usleep(50_000)
+            reading = try sound.volumePercent()
+        }
+        return reading
+    }
+
+    /// The share of the level ring around the knob's center that shows the arc's colour.
+    static func filledShare(_ display: OpaquePointer, width: Int, height: Int) -> Double {
+        let shot = OverlayScreenshot(display: display, root: XDefaultRootWindow(display), width: width, height: height)
+        let samples = (0..<720).map { shot.color(around: center, radius: ProgressRing.radius, degrees: Double($0) / 2) }
+        return Double(samples.filter { $0 == .pulse }.count) / Double(samples.count)
+    }
+
+    static func waitForShare(near level: Double, _ display: OpaquePointer, width: Int, height: Int) -> Double {
+        let deadline = Date().addingTimeInterval(3)
+        var share = filledShare(display, width: width, height: height)
+        while abs(share - level) > 0.05, Date() < deadline {
+            usleep(50_000)
+            share = filledShare(display, width: width, height: height)
+        }
+        return share
+    }
+
+    @Test("185° clockwise raises 50% to 80% and the ring fills to 80%; 100° back lowers it to 65%; the ring goes on lift")
+    func turnsVolume() throws {
+        let sound = try SoundServer()
+        try sound.setVolume(percent: 50)
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let display = try #require(XOpenDisplay(server.displayName))
+        defer { XCloseDisplay(display) }
+
+        guard let executable = BridgeProcess.executable else {
+            Issue.record("gesture-bridge is not built beside the tests; run `swift build` first")
+            return
+        }
+        var environment = BridgeProcess.environment(server)
+        environment["PULSE_SERVER"] = sound.address
+        let bridge = try ChildProcess(executable: executable,
+                                      arguments: ["run", "--json", "--config", try temporaryConfig(Self.config)],
+                                      environment: environment)
+        defer { bridge.stop() }
+        try #require(bridge.waitForOutput(timeout: 10) { _, log in log.contains("listening to") }, "\(bridge.errorOutput)")
+
+        let forward = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 185)
+        let back = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 185, toDegrees: 85)
+        try server.pen.down(at: forward[0], pressure: 0.2)
+        for point in forward.dropFirst() { try server.pen.move(to: point) }
+        #expect(try Self.waitForVolume(sound, 80) == 80, "\(bridge.errorOutput)")
+        let raised = Self.waitForShare(near: 0.8, display, width: server.width, height: server.height)
+        #expect(abs(raised - 0.8) <= 0.05, "the ring shows \(raised) of the circle at 80%")
+
+        for point in back.dropFirst() { try server.pen.move(to: point) }
+        #expect(try Self.waitForVolume(sound, 65) == 65, "\(bridge.errorOutput)")
+        let lowered = Self.waitForShare(near: 0.65, display, width: server.width, height: server.height)
+        #expect(abs(lowered - 0.65) <= 0.05, "the ring shows \(lowered) of the circle at 65%")
+
+        try server.pen.up()
+        let gone = Self.waitForShare(near: 0, display, width: server.width, height: server.height)
+        #expect(gone == 0, "the ring is still there after the lift")
+        let actions = bridge.output.split(separator: "\n").filter { $0.contains(#""action":"volume""#) }
+        #expect(actions.count == 9, "six steps up and three down:\n\(actions.joined(separator: "\n"))")
+        #expect(!bridge.errorOutput.contains("failed"), "\(bridge.errorOutput)")
+    }
+
+    @Test("on PipeWire the bridge turns the volume through wpctl", .requiresPipeWire)
+    func turnsPipeWireVolume() throws {
+        let sound = try PipeWireServer()
+        try sound.setVolume(percent: 30)
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        guard let executable = BridgeProcess.executable else {
+            Issue.record("gesture-bridge is not built beside the tests; run `swift build` first")
+            return
+        }
+        var environment = BridgeProcess.environment(server)
+        environment["XDG_RUNTIME_DIR"] = sound.runtimeDirectory.path
+        let bridge = try ChildProcess(executable: executable,
+                                      arguments: ["run", "--json", "--config", try temporaryConfig(Self.config)],
+                                      environment: environment)
+        defer { bridge.stop() }
+        try #require(bridge.waitForOutput(timeout: 10) { _, log in log.contains("listening to") }, "\(bridge.errorOutput)")
+
+        let back = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 90, toDegrees: -5)
+        try server.pen.down(at: back[0], pressure: 0.2)
+        for point in back.dropFirst() { try server.pen.move(to: point) }
+        try server.pen.up()
+        let deadline = Date().addingTimeInterval(5)
+        var reading = try sound.volume().percent
+        while reading != 15, Date() < deadline {
+            usleep(50_000)
+            reading = try sound.volume().percent
+        }
+        #expect(reading == 15, "95° counterclockwise is three steps of -5% from 30%: \(bridge.errorOutput)")
+        #expect(!bridge.errorOutput.contains("failed"), "\(bridge.errorOutput)")
+    }
+
+    @Test("with no sound server the bridge logs one clear error and keeps running")
+    func noServer() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        guard let executable = BridgeProcess.executable else {
+            Issue.record("gesture-bridge is not built beside the tests; run `swift build` first")
+            return
+        }
+        var environment = BridgeProcess.environment(server)
+        environment["PULSE_SERVER"] = "unix:/nonexistent/gesture-bridge-test/native"
+        let bridge = try ChildProcess(executable: executable,
+                                      arguments: ["run", "--json", "--config", try temporaryConfig(Self.config)],
+                                      environment: environment)
+        defer { bridge.stop() }
+        try #require(bridge.waitForOutput(timeout: 10) { _, log in log.contains("listening to") }, "\(bridge.errorOutput)")
+
+        let turn = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 185)
+        try server.pen.down(at: turn[0], pressure: 0.2)
+        for point in turn.dropFirst() { try server.pen.move(to: point) }
+        try server.pen.up()
+        #expect(bridge.waitForOutput(timeout: 5) { _, log in log.contains("failed: wpctl") }, "\(bridge.errorOutput)")
+        usleep(300_000)
+        let errors = bridge.errorOutput.split(separator: "\n").filter { $0.contains("the volume by") }
+        #expect(errors.count == 1, "\(errors.joined(separator: "\n"))")
+        #expect(errors.first?.contains("volume: change the volume by +5% failed: wpctl") == true, "\(errors)")
+        #expect(errors.first?.contains("; pactl: Connection failure") == true, "the log names the binding and the action: \(errors)")
+        #expect(bridge.waitForExit(timeout: 0.1) == nil, "the bridge keeps running")
+    }
+
+    @Test("doctor reads the volume for a config with volume actions, and names the problem without a server")
+    func doctor() throws {
+        let sound = try SoundServer()
+        try sound.setVolume(percent: 45)
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        guard let executable = BridgeProcess.executable else {
+            Issue.record("gesture-bridge is not built beside the tests; run `swift build` first")
+            return
+        }
+        let config = try temporaryConfig(Self.config)
+        var environment = BridgeProcess.environment(server)
+        environment["PULSE_SERVER"] = sound.address
+        let healthy = try ChildProcess(executable: executable, arguments: ["doctor", "--config", config], environment: environment)
+        #expect(healthy.waitForExit(timeout: 10) == 0, "\(healthy.output)\(healthy.errorOutput)")
+        #expect(healthy.output.contains("ok       volume: pactl reads the default output at 45%"), "\(healthy.output)")
+
+        environment["PULSE_SERVER"] = "unix:/nonexistent/gesture-bridge-test/native"
+        let broken = try ChildProcess(executable: executable, arguments: ["doctor", "--config", config], environment: environment)
+        #expect(broken.waitForExit(timeout: 10) == 1, "\(broken.output)\(broken.errorOutput)")
+        #expect(broken.output.contains("PROBLEM  binding volume changes the volume, but: wpctl"), "\(broken.output)")
+        #expect(broken.output.contains("pactl: Connection failure"), "\(broken.output)")
+    }
+}

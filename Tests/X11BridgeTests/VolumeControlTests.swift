@@ -1,0 +1,185 @@
+import Foundation
+import Glibc
+import GestureKit
+import Testing
+import X11Bridge
+
+@Suite("The volume action changes the default output of a real sound server", .requiresSoundServer, .serialized)
+struct VolumeControlTests {
+    static func event(_ change: VolumeChange) -> ActionEvent {
+        ActionEvent(time: 0, gesture: "volume", action: .volume(change), position: Point(x: 0, y: 0))
+    }
+
+    /// A control that reaches only `server`, through pactl.
+    static func control(_ server: SoundServer, tools: [VolumeTool] = [.pactl], path: String? = nil) -> VolumeControl {
+        var environment = server.clientEnvironment
+        if let path { environment["PATH"] = path }
+        return VolumeControl(tools: tools, environment: environment)
+    }
+
+    static var now: Double { Date().timeIntervalSinceReferenceDate }
+
+    /// Asks for each change in turn, waiting for the last to be done.
+    static func apply(_ changes: [VolumeChange], with control: VolumeControl) throws -> [VolumeReport] {
+        for change in changes { control.request(change, for: event(change), now: now) }
+        return try settle(control)
+    }
+
+    /// Waits on the control's descriptors and deadlines as the event loop does, until idle.
+    static func settle(_ control: VolumeControl) throws -> [VolumeReport] {
+        let deadline = Date().addingTimeInterval(10)
+        var reports: [VolumeReport] = []
+        while control.isBusy {
+            guard Date() < deadline else { throw ChildProcessError(message: "the volume change did not finish within 10 s") }
+            var fds = control.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let wait = control.nextDeadline.map { max(0, min(0.1, $0 - now)) } ?? 0.1
+            _ = poll(&fds, nfds_t(fds.count), Int32(wait * 1000) + 1)
+            for entry in fds where entry.revents != 0 { control.descriptorReady(entry.fd) }
+            if let next = control.nextDeadline, next <= now { control.tick(now: now) }
+            reports += control.takeReports()
+        }
+        return reports + control.takeReports()
+    }
+
+    static func levels(_ reports: [VolumeReport]) -> [Int] {
+        reports.compactMap { if case .level(let level) = $0 { return Int((level * 100).rounded()) } else { return nil } }
+    }
+
+    static func failures(_ reports: [VolumeReport]) -> [String] {
+        reports.compactMap { if case .failed(_, let failure) = $0 { return failure.message } else { return nil } }
+    }
+
+    @Test("+5% and -5% raise and lower the sink's volume, and the level read back says so")
+    func raiseAndLower() throws {
+        let server = try SoundServer()
+        try server.setVolume(percent: 50)
+        let control = Self.control(server)
+
+        let raised = try Self.apply([.adjust(percent: 5)], with: control)
+        #expect(try server.volumePercent() == 55)
+        #expect(Self.levels(raised) == [50, 55], "the level before and after the change")
+        #expect(Self.failures(raised).isEmpty)
+
+        let lowered = try Self.apply([.adjust(percent: -5), .adjust(percent: -5)], with: control)
+        #expect(try server.volumePercent() == 45)
+        #expect(Self.levels(lowered).last == 45)
+        #expect(control.level.map { Int(($0 * 100).rounded()) } == 45)
+    }
+
+    @Test("raising stops at 100%, and a level someone else set above it is not raised further")
+    func clampsAtFull() throws {
+        let server = try SoundServer()
+        try server.setVolume(percent: 97)
+        let control = Self.control(server)
+        _ = try Self.apply([.adjust(percent: 5)], with: control)
+        #expect(try server.volumePercent() == 100)
+        _ = try Self.apply([.adjust(percent: 5)], with: control)
+        #expect(try server.volumePercent() == 100)
+
+        try server.setVolume(percent: 120)
+        _ = try Self.apply([.adjust(percent: 5)], with: control)
+        #expect(try server.volumePercent() == 120)
+        _ = try Self.apply([.adjust(percent: -5)], with: control)
+        #expect(try server.volumePercent() == 115)
+
+        try server.setVolume(percent: 3)
+        _ = try Self.apply([.adjust(percent: -5)], with: control)
+        #expect(try server.volumePercent() == 0)
+    }
+
+    @Test("a burst of steps is merged: ten +2% steps run pactl three times, not twenty")
+    func coalescesBursts() throws {
+        let server = try SoundServer()
+        try server.setVolume(percent: 30)
+        let control = Self.control(server)
+        let reports = try Self.apply(Array(repeating: .adjust(percent: 2), count: 10), with: control)
+        #expect(try server.volumePercent() == 50)
+        // One read before, one change of +20%, one read after.
+        #expect(Self.levels(reports) == [30, 50])
+    }
+
+    @Test("a level, mute, unmute and mute-toggle")
+    func levelAndMute() throws {
+        let server = try SoundServer()
+        let control = Self.control(server)
+        _ = try Self.apply([.set(percent: 35)], with: control)
+        #expect(try server.volumePercent() == 35)
+        _ = try Self.apply([.mute], with: control)
+        #expect(try server.isMuted())
+        _ = try Self.apply([.toggleMute], with: control)
+        #expect(try !server.isMuted())
+        _ = try Self.apply([.toggleMute, .unmute], with: control)
+        #expect(try !server.isMuted())
+        #expect(try server.volumePercent() == 35)
+    }
+
+    @Test("wpctl installed without PipeWire running: pactl does the change")
+    func fallsBackToPactl() throws {
+        let server = try SoundServer()
+        try server.setVolume(percent: 50)
+        // A wpctl that fails as the real one does when no PipeWire answers.
+        let directory = server.directory.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let wpctl = directory.appendingPathComponent("wpctl")
+        try "#!/bin/sh\necho 'Could not connect to PipeWire' >&2\nexit 1\n".write(to: wpctl, atomically: true, encoding: .utf8)
+        chmod(wpctl.path, 0o755)
+        let control = Self.control(server, tools: [.wpctl, .pactl], path: "\(directory.path):/usr/local/bin:/usr/bin:/bin")
+        let reports = try Self.apply([.adjust(percent: 10)], with: control)
+        #expect(try server.volumePercent() == 60)
+        #expect(Self.failures(reports).isEmpty)
+    }
+
+    @Test("a tool that hangs is killed after the timeout and the next one makes the change")
+    func hangingTool() throws {
+        let server = try SoundServer()
+        try server.setVolume(percent: 50)
+        let directory = server.directory.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let wpctl = directory.appendingPathComponent("wpctl")
+        try "#!/bin/sh\nexec sleep 30\n".write(to: wpctl, atomically: true, encoding: .utf8)
+        chmod(wpctl.path, 0o755)
+        var environment = server.clientEnvironment
+        environment["PATH"] = "\(directory.path):/usr/local/bin:/usr/bin:/bin"
+        let control = VolumeControl(environment: environment, timeout: 0.5)
+        let started = Date()
+        control.request(.adjust(percent: 5), for: Self.event(.adjust(percent: 5)), now: Self.now)
+        #expect(Date().timeIntervalSince(started) < 0.2, "asking must not wait for the tool")
+        #expect(control.nextDeadline.map { $0 - Self.now <= 0.5 } == true, "the timeout is on the loop's clock")
+        let reports = try Self.settle(control)
+        #expect(try server.volumePercent() == 55)
+        #expect(control.tool == .pactl)
+        #expect(Self.failures(reports).isEmpty)
+        #expect((0.4...3).contains(Date().timeIntervalSince(started)), "\(Date().timeIntervalSince(started)) s")
+    }
+
+    @Test("no sound server: one clear error, not one per step")
+    func noServer() throws {
+        let server = try SoundServer()
+        var environment = server.clientEnvironment
+        environment["PULSE_SERVER"] = "unix:" + server.directory.appendingPathComponent("nothing-here").path
+        let control = VolumeControl(tools: [.pactl], environment: environment)
+        let first = try Self.apply([.adjust(percent: 5)], with: control)
+        let failures = Self.failures(first)
+        #expect(failures.count == 1)
+        #expect(failures.first?.hasPrefix("pactl: Connection failure") == true, "\(failures)")
+        #expect(failures.first?.contains("sound server running") == true)
+        let again = try Self.apply([.adjust(percent: 5), .adjust(percent: -5)], with: control)
+        #expect(again.isEmpty, "the failure is said once until a tool answers again")
+    }
+
+    @Test("neither wpctl nor pactl installed: the error names both and what provides them")
+    func noTools() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let control = VolumeControl(environment: ["PATH": empty.path])
+        control.request(.adjust(percent: 5), for: Self.event(.adjust(percent: 5)), now: Self.now)
+        // Nothing runs, so no descriptor will wake the loop: the deadline must, at once.
+        #expect(control.descriptors.isEmpty)
+        #expect(control.nextDeadline.map { $0 <= Self.now } == true, "the failure would wait for the next input")
+        let failures = Self.failures(control.takeReports())
+        #expect(failures.count == 1)
+        #expect(failures.first?.hasPrefix("wpctl is not installed; pactl is not installed. Changing the volume needs wpctl and pactl") == true, "\(failures)")
+        #expect(failures.first?.contains("pulseaudio-utils") == true)
+    }
+}

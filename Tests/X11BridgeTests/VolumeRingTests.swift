@@ -1,0 +1,85 @@
+import GestureKit
+import Testing
+@testable import X11Bridge
+
+@Suite("The knob's ring shows the volume level while the knob turns it")
+struct VolumeRingTests {
+    static let screen = ScreenSize(width: 1280, height: 800)
+    static let key = ContactKey(device: 5, contact: 0)
+    static let center = Point(x: 1130, y: 150)
+
+    static func configuration(feedback: String = "") throws -> BindingSet {
+        try ConfigLoader.parse("""
+            bindings:
+              - name: volume
+                gesture: knob
+                center: [-150, 150]
+                clockwise: {volume: +5%}
+                counterclockwise: {volume: -5%}
+            \(feedback)
+              - name: wheel
+                gesture: knob
+                center: [150, 150]
+                clockwise: {scroll: down}
+            """, file: "t.yaml")
+    }
+
+    static func report(_ state: GestureState, gesture: String = "volume", key: ContactKey = key) -> EngineOutput {
+        .gesture(GestureEvent(gesture: gesture, recognizer: .knob, device: key.device, contact: key.contact,
+                              report: GestureReport(state: state, time: 1, position: Point(x: 1200, y: 150))))
+    }
+
+    static func action(_ action: Action, gesture: String = "volume") -> EngineOutput {
+        .action(ActionEvent(time: 1, gesture: gesture, action: action, position: Point(x: 1200, y: 150)))
+    }
+
+    @Test("the ring at the knob's center fills to each level read back, and goes when the contact lifts")
+    func followsLevels() throws {
+        let configuration = try Self.configuration()
+        var ring = VolumeRing()
+        func observe(_ output: EngineOutput) -> [Feedback] {
+            ring.observe(output, configuration: configuration, screen: Self.screen)
+        }
+        #expect(observe(Self.report(.began)).isEmpty)
+        #expect(observe(Self.action(.volume(.adjust(percent: 5)))).isEmpty, "no level known yet")
+        #expect(ring.levelRead(0.4) == [.progress(Self.key, at: Self.center, fraction: 0.4)])
+        #expect(observe(Self.report(.changed)).isEmpty)
+        #expect(observe(Self.action(.volume(.adjust(percent: 5)))).isEmpty)
+        #expect(ring.levelRead(0.45) == [.progress(Self.key, at: Self.center, fraction: 0.45)])
+        #expect(observe(Self.report(.failed, gesture: "wheel")).isEmpty, "another binding on the contact ending leaves the ring")
+        #expect(ring.levelRead(0.45) == [.progress(Self.key, at: Self.center, fraction: 0.45)])
+        #expect(observe(Self.report(.ended)) == [.progressEnded(Self.key)])
+        #expect(ring.levelRead(0.5).isEmpty, "a read arriving after the lift shows nothing")
+
+        // The next turn shows the last level at once.
+        let next = ContactKey(device: 5, contact: 1)
+        #expect(observe(Self.report(.began, key: next)).isEmpty)
+        #expect(observe(Self.action(.volume(.adjust(percent: -5)))) == [.progress(next, at: Self.center, fraction: 0.5)])
+        #expect(observe(Self.report(.cancelled, key: next)) == [.progressEnded(next)])
+    }
+
+    @Test("no level ring for knobs that send other actions, with feedback turned off, or on other gestures")
+    func onlyForVolumeWithRing() throws {
+        var ring = VolumeRing()
+        let configuration = try Self.configuration()
+        _ = ring.levelRead(0.3)
+        #expect(ring.observe(Self.report(.began, gesture: "wheel"), configuration: configuration, screen: Self.screen).isEmpty)
+        #expect(ring.observe(Self.action(.scroll(.down, steps: 1), gesture: "wheel"), configuration: configuration,
+                             screen: Self.screen).isEmpty)
+        #expect(ring.observe(Self.report(.ended, gesture: "wheel"), configuration: configuration, screen: Self.screen).isEmpty)
+
+        let press = try ConfigLoader.parse("""
+            bindings:
+              - {name: loud, gesture: deep-press, feedback: [ring], action: {volume: +5%}}
+            """, file: "t.yaml")
+        let pressed = ContactKey(device: 7, contact: 0)
+        #expect(ring.observe(Self.report(.began, gesture: "loud", key: pressed), configuration: press, screen: Self.screen).isEmpty)
+        #expect(ring.observe(Self.action(.volume(.adjust(percent: 5)), gesture: "loud"), configuration: press,
+                             screen: Self.screen).isEmpty, "a deep press's ring is its force, not the level")
+
+        let quiet = try Self.configuration(feedback: "    feedback: [none]")
+        #expect(ring.observe(Self.report(.began), configuration: quiet, screen: Self.screen).isEmpty)
+        #expect(ring.observe(Self.action(.volume(.adjust(percent: 5))), configuration: quiet, screen: Self.screen).isEmpty)
+        #expect(ring.levelRead(0.35).isEmpty)
+    }
+}
