@@ -47,7 +47,7 @@ let package = Package(
         // `swift run -c release gesture-measure` (root).
         .executableTarget(
             name: "gesture-measure",
-            dependencies: ["XorgTestSupport"],
+            dependencies: ["XorgTestSupport", "CX11"],
             path: "Benchmarks/Measure"
         ),
         // libFuzzer targets (scripts/fuzz); built plainly they replay corpus files.

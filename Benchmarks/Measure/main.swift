@@ -3,9 +3,12 @@ import XorgTestSupport
 
 // Measures the real bridge on a headless Xorg with the inputtest pen:
 //   gesture-measure [--bridge PATH] [--presses N] [--load-seconds S] [--pulse]
+//   gesture-measure [--bridge PATH] --soak [SECONDS]
 // start-up (launch to listening), deep-press latency against two references (the server's own
 // delivery of a pen button, and `xdotool click 3`), idle wakeups and CPU over 10 s, and CPU and
-// memory under a 1000 Hz pen stream.
+// memory under a 1000 Hz pen stream. `--soak` runs the soak instead (Soak.swift): generated
+// gestures through the default config for SECONDS (600 by default), exiting non-zero when a
+// check fails.
 
 struct Options {
     var bridge: String
@@ -13,6 +16,8 @@ struct Options {
     var loadSeconds = 60.0
     /// Draw the deep-press pulse (the overlay's cost lands in the latency).
     var pulse = false
+    /// Seconds of the soak; nil for the usual measurements.
+    var soakSeconds: Double?
 
     init() {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -24,8 +29,14 @@ struct Options {
             case "--presses": presses = arguments.popFirst().flatMap(Int.init) ?? presses
             case "--load-seconds": loadSeconds = arguments.popFirst().flatMap(Double.init) ?? loadSeconds
             case "--pulse": pulse = true
+            case "--soak":
+                soakSeconds = 600
+                if let next = arguments.first, let seconds = Double(next), seconds > 0 {
+                    soakSeconds = seconds
+                    arguments.removeFirst()
+                }
             default:
-                FileHandle.standardError.write(Data("usage: gesture-measure [--bridge PATH] [--presses N] [--load-seconds S] [--pulse]\n".utf8))
+                FileHandle.standardError.write(Data("usage: gesture-measure [--bridge PATH] [--presses N] [--load-seconds S] [--pulse] | [--bridge PATH] --soak [SECONDS]\n".utf8))
                 exit(2)
             }
         }
@@ -111,6 +122,9 @@ let options = Options()
 if let reason = HeadlessXorg.unavailableReason() {
     print("cannot measure: \(reason)")
     exit(1)
+}
+if let seconds = options.soakSeconds {
+    exit(try Soak.run(seconds: seconds, bridgePath: options.bridge))
 }
 let server = try HeadlessXorg()
 defer { server.stop() }
