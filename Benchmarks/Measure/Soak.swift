@@ -447,7 +447,9 @@ struct ServerLeftovers {
 }
 
 enum Soak {
-    static func run(seconds: Double, bridgePath: String) throws -> Int32 {
+    /// - Parameter gap: the pause between one gesture's end and the next one's start. A person
+    ///   needs tens of milliseconds to lift and touch again; 0 sends the next gesture at once.
+    static func run(seconds: Double, gap: Double, bridgePath: String) throws -> Int32 {
         let server = try HeadlessXorg()
         defer { server.stop() }
         let app = try RecorderWindow(server: server, wmClass: ("soak", "Soak"))
@@ -459,7 +461,7 @@ enum Soak {
             return 1
         }
         let pid = bridge.process.processIdentifier
-        print("soak: \(Int(seconds)) s of pen and touch gestures at 1000 Hz, default config; bridge \(bridgePath) (pid \(pid))")
+        print("soak: \(Int(seconds)) s of pen and touch gestures at 1000 Hz, \(Int(gap * 1000)) ms apart, default config; bridge \(bridgePath) (pid \(pid))")
 
         var script = GestureScript(server: server)
         var failures: [String] = []
@@ -497,6 +499,7 @@ enum Soak {
                 order.swapAt(index, Int(script.random.next() * Double(index + 1)))
             }
             for gesture in order {
+                if gap > 0 { usleep(useconds_t(gap * 1e6)) }
                 try script.perform(gesture)
                 settle(gesture, index: gestures)
                 gestures += 1

@@ -3,7 +3,7 @@ import XorgTestSupport
 
 // Measures the real bridge on a headless Xorg with the inputtest pen:
 //   gesture-measure [--bridge PATH] [--presses N] [--load-seconds S] [--pulse]
-//   gesture-measure [--bridge PATH] --soak [SECONDS]
+//   gesture-measure [--bridge PATH] --soak [SECONDS] [--soak-gap MS]
 // start-up (launch to listening), deep-press latency against two references (the server's own
 // delivery of a pen button, and `xdotool click 3`), idle wakeups and CPU over 10 s, and CPU and
 // memory under a 1000 Hz pen stream. `--soak` runs the soak instead (Soak.swift): generated
@@ -18,6 +18,8 @@ struct Options {
     var pulse = false
     /// Seconds of the soak; nil for the usual measurements.
     var soakSeconds: Double?
+    /// Milliseconds between the soak's gestures.
+    var soakGap = 50.0
 
     init() {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -29,6 +31,7 @@ struct Options {
             case "--presses": presses = arguments.popFirst().flatMap(Int.init) ?? presses
             case "--load-seconds": loadSeconds = arguments.popFirst().flatMap(Double.init) ?? loadSeconds
             case "--pulse": pulse = true
+            case "--soak-gap": soakGap = arguments.popFirst().flatMap(Double.init) ?? soakGap
             case "--soak":
                 soakSeconds = 600
                 if let next = arguments.first, let seconds = Double(next), seconds > 0 {
@@ -36,7 +39,7 @@ struct Options {
                     arguments.removeFirst()
                 }
             default:
-                FileHandle.standardError.write(Data("usage: gesture-measure [--bridge PATH] [--presses N] [--load-seconds S] [--pulse] | [--bridge PATH] --soak [SECONDS]\n".utf8))
+                FileHandle.standardError.write(Data("usage: gesture-measure [--bridge PATH] [--presses N] [--load-seconds S] [--pulse] | [--bridge PATH] --soak [SECONDS] [--soak-gap MS]\n".utf8))
                 exit(2)
             }
         }
@@ -86,6 +89,24 @@ struct ProcessSample {
     }
 }
 
+/// Where a process's resident memory is, by mapping (a library, the heap), largest first,
+/// with the private (dirty or anonymous) share: what `/proc/PID/smaps` says.
+func residentByMapping(pid: Int32, top: Int = 8) -> String {
+    let smaps = (try? String(contentsOfFile: "/proc/\(pid)/smaps", encoding: .utf8)) ?? ""
+    var resident: [String: Int] = [:]
+    var name = ""
+    for line in smaps.split(separator: "\n") {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        if let first = fields.first, first.contains("-"), first.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+            let path = fields.count > 5 ? String(fields[5]) : "[anonymous]"
+            name = path.split(separator: "/").last.map(String.init) ?? path
+        } else if fields.first == "Rss:", fields.count > 1, let kib = Int(fields[1]) {
+            resident[name, default: 0] += kib
+        }
+    }
+    return resident.sorted { $0.value > $1.value }.prefix(top).map { "\($0.key) \($0.value)" }.joined(separator: ", ") + " (KiB)"
+}
+
 final class BridgeRun {
     let process = Process()
     let errors = Pipe()
@@ -124,7 +145,7 @@ if let reason = HeadlessXorg.unavailableReason() {
     exit(1)
 }
 if let seconds = options.soakSeconds {
-    exit(try Soak.run(seconds: seconds, bridgePath: options.bridge))
+    exit(try Soak.run(seconds: seconds, gap: max(0, options.soakGap) / 1000, bridgePath: options.bridge))
 }
 let server = try HeadlessXorg()
 defer { server.stop() }
@@ -225,4 +246,5 @@ while now() - loadStart < options.loadSeconds {
 try server.pen.up()
 let elapsed = now() - loadStart
 let after = ProcessSample(pid: pid)
+print("resident memory by mapping: \(residentByMapping(pid: pid))")
 print("load \(Int(elapsed)) s at \(Int(Double(samples) / elapsed)) Hz: CPU \(String(format: "%.2f", 100 * (after.cpuSeconds - before.cpuSeconds) / elapsed))% of one core; resident memory \(before.residentKiB) KiB before, \(after.residentKiB) KiB after")
