@@ -179,7 +179,9 @@ public struct GestureEngine: Sendable {
 
     private mutating func feed(_ input: RecognizerInput, to key: ContactKey, onlySlot: Int? = nil,
                                into outputs: inout [EngineOutput]) {
-        guard var session = contacts[key] else { return }
+        // Taken out while it changes: a copy left in the dictionary would make every sample
+        // copy the slots and their recognizers.
+        guard var session = contacts.removeValue(forKey: key) else { return }
         let indices = onlySlot.map { $0..<($0 + 1) } ?? session.slots.indices
         for index in indices where session.slots[index].active {
             let step = session.slots[index].recognizer.handle(input)

@@ -25,18 +25,29 @@ public struct RawInput: Sendable, Hashable {
     public var flags: Int32
     /// Server milliseconds (wraps after 49 days).
     public var serverTime: UInt
-    /// Valuator number to value, in device units.
-    public var valuators: [Int: Double]
+    /// The valuators the event carries, in device units, ordered by valuator number.
+    public var axisValues: [AxisValue]
 
     public init(kind: Kind, device: Int, source: Int, detail: Int, flags: Int32 = 0, serverTime: UInt = 0,
-                valuators: [Int: Double]) {
+                axisValues: [AxisValue]) {
         self.kind = kind
         self.device = device
         self.source = source
         self.detail = detail
         self.flags = flags
         self.serverTime = serverTime
-        self.valuators = valuators
+        self.axisValues = axisValues
+    }
+
+    public init(kind: Kind, device: Int, source: Int, detail: Int, flags: Int32 = 0, serverTime: UInt = 0,
+                valuators: [Int: Double]) {
+        self.init(kind: kind, device: device, source: source, detail: detail, flags: flags, serverTime: serverTime,
+                  axisValues: valuators.sorted { $0.key < $1.key }.map { AxisValue(number: $0.key, value: $0.value) })
+    }
+
+    /// Valuator number to value, in device units.
+    public var valuators: [Int: Double] {
+        Dictionary(axisValues.map { ($0.number, $0.value) }) { _, last in last }
     }
 
     /// Button and motion events the server made up from a touch, for clients that do not

@@ -24,10 +24,10 @@ extension XConnection {
         let type = event.xcookie.evtype
         if let kind = RawInput.kind(ofEventType: type) {
             let raw = data.assumingMemoryBound(to: XIRawEvent.self).pointee
-            let valuators = ValuatorValues.decode(mask: UnsafePointer(raw.valuators.mask), maskLength: raw.valuators.mask_len,
-                                                  values: UnsafePointer(raw.valuators.values))
+            let values = ValuatorValues.decode(mask: UnsafePointer(raw.valuators.mask), maskLength: raw.valuators.mask_len,
+                                               values: UnsafePointer(raw.valuators.values))
             return .raw(RawInput(kind: kind, device: Int(raw.deviceid), source: Int(raw.sourceid), detail: Int(raw.detail),
-                                 flags: raw.flags, serverTime: UInt(raw.time), valuators: valuators))
+                                 flags: raw.flags, serverTime: UInt(raw.time), axisValues: values))
         }
         if let kind = GrabbedPointerEvent.kind(ofEventType: type) {
             let device = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee

@@ -13,13 +13,53 @@ import GestureKit
 ///
 /// A value type with no X calls, so it can be driven with recorded events in tests.
 public struct XI2InputSource: Sendable {
-    /// The last valuator values of a device (pen, mouse) or of one touch, in device units.
+    /// The last valuator values of a device (pen, mouse) or of one touch, in device units,
+    /// indexed by valuator number: every event reads and writes it, so no hashing.
     struct AxisState: Sendable, Hashable {
-        var values: [Int: Double]
+        private var slots: [Double?] = []
 
-        mutating func absorb(_ changes: [Int: Double]) {
-            values.merge(changes) { _, new in new }
+        subscript(number: Int) -> Double? {
+            get { number >= 0 && number < slots.count ? slots[number] : nil }
+            set {
+                guard number >= 0 else { return }
+                if number >= slots.count {
+                    guard newValue != nil else { return }
+                    slots.append(contentsOf: repeatElement(nil, count: number - slots.count + 1))
+                }
+                slots[number] = newValue
+            }
         }
+
+        mutating func absorb(_ changes: [AxisValue]) {
+            for change in changes { self[change.number] = change.value }
+        }
+
+        /// Takes only the axes `axes` marks absolute: relative ones carry deltas, not positions.
+        mutating func absorbAbsolute(_ changes: [AxisValue], of axes: DeviceAxes) {
+            for change in changes where axes.isAbsolute(change.number) { self[change.number] = change.value }
+        }
+    }
+
+    /// What the hot path needs of a device's axes, worked out once when it is added.
+    struct DeviceAxes: Sendable {
+        var xAxis: ValuatorAxis?
+        var yAxis: ValuatorAxis?
+        /// The pressure axis, only when its range spans something.
+        var pressureAxis: ValuatorAxis?
+        var hasAbsolutePosition: Bool
+        private var absolute: [Bool]
+
+        init(_ device: X11Device) {
+            xAxis = device.xAxis
+            yAxis = device.yAxis
+            pressureAxis = device.pressureAxis.flatMap { $0.pressureRange == nil ? nil : $0 }
+            hasAbsolutePosition = device.hasAbsolutePosition
+            let numbers = device.valuators.map(\.number).filter { $0 >= 0 }
+            absolute = Array(repeating: false, count: (numbers.max() ?? -1) + 1)
+            for axis in device.valuators where axis.isAbsolute && axis.number >= 0 { absolute[axis.number] = true }
+        }
+
+        func isAbsolute(_ number: Int) -> Bool { number >= 0 && number < absolute.count && absolute[number] }
     }
 
     private struct TouchKey: Sendable, Hashable {
@@ -29,6 +69,7 @@ public struct XI2InputSource: Sendable {
 
     public private(set) var devices: [Int: X11Device] = [:]
     public var screen: ScreenSize
+    private var deviceAxes: [Int: DeviceAxes] = [:]
     private var axes: [Int: AxisState] = [:]
     /// Devices whose button 1 is down, as this source has seen it.
     private var pressed: Set<Int> = []
@@ -51,10 +92,11 @@ public struct XI2InputSource: Sendable {
     public mutating func add(_ device: X11Device) {
         guard device.isContactSource else { return }
         devices[device.id] = device
+        deviceAxes[device.id] = DeviceAxes(device)
         // The queried values are where the device is now: a press before any motion needs them.
-        var state = axes[device.id] ?? AxisState(values: [:])
-        for axis in device.valuators where axis.isAbsolute && state.values[axis.number] == nil {
-            state.values[axis.number] = axis.value
+        var state = axes[device.id] ?? AxisState()
+        for axis in device.valuators where axis.isAbsolute && state[axis.number] == nil {
+            state[axis.number] = axis.value
         }
         axes[device.id] = state
     }
@@ -63,14 +105,16 @@ public struct XI2InputSource: Sendable {
     public mutating func remove(_ id: Int, at time: Double, pointer: () -> Point? = { nil }) -> [ContactEvent] {
         var events: [ContactEvent] = []
         if let device = devices[id] {
+            let layout = deviceAxes[id] ?? DeviceAxes(device)
             if pressed.contains(id) {
-                events.append(contact(device, contact: 0, phase: .cancel, state: axes[id], time: time, pointer: pointer))
+                events.append(contact(device, layout: layout, contact: 0, phase: .cancel, state: axes[id], time: time, pointer: pointer))
             }
             for key in touches.keys.sorted(by: { $0.touch < $1.touch }) where key.device == id {
-                events.append(contact(device, contact: key.touch, phase: .cancel, state: touches[key], time: time, pointer: pointer))
+                events.append(contact(device, layout: layout, contact: key.touch, phase: .cancel, state: touches[key], time: time, pointer: pointer))
             }
         }
         devices[id] = nil
+        deviceAxes[id] = nil
         axes[id] = nil
         pointerPositions[id] = nil
         pressed.remove(id)
@@ -80,81 +124,81 @@ public struct XI2InputSource: Sendable {
 
     /// The contact events one raw event makes: none, or one.
     public mutating func handle(_ raw: RawInput, at time: Double, pointer: () -> Point? = { nil }) -> [ContactEvent] {
-        guard raw.device == raw.source, let device = devices[raw.device] else { return [] }
+        guard raw.device == raw.source, let device = devices[raw.device], let layout = deviceAxes[raw.device] else { return [] }
         // A touchscreen's emulated pointer events repeat its touches, which arrive as touch events.
         if raw.isPointerEmulated { return [] }
         switch raw.kind {
         case .motion, .buttonPress, .buttonRelease:
-            return handlePointer(raw, device: device, time: time, pointer: pointer)
+            return handlePointer(raw, device: device, layout: layout, time: time, pointer: pointer)
         case .touchBegin, .touchUpdate, .touchEnd:
-            return handleTouch(raw, device: device, time: time, pointer: pointer)
+            return handleTouch(raw, device: device, layout: layout, time: time, pointer: pointer)
         }
     }
 
-    private mutating func handlePointer(_ raw: RawInput, device: X11Device, time: Double,
+    private mutating func handlePointer(_ raw: RawInput, device: X11Device, layout: DeviceAxes, time: Double,
                                         pointer: () -> Point?) -> [ContactEvent] {
-        var state = axes[device.id] ?? AxisState(values: [:])
-        // Relative axes carry deltas, not positions: only absolute values are kept.
-        state.absorb(raw.valuators.filter { number, _ in device.valuators.contains { $0.number == number && $0.isAbsolute } })
-        axes[device.id] = state
+        // Relative axes carry deltas, not positions: only absolute values are kept. Changed in
+        // place, so the stored state is never copied.
+        axes[device.id, default: AxisState()].absorbAbsolute(raw.axisValues, of: layout)
+        let state = axes[device.id]
         let isDown = pressed.contains(device.id)
         switch raw.kind {
         case .motion:
             if isDown {
-                return [contact(device, contact: 0, phase: .move, state: state, time: time, pointer: pointer)]
+                return [contact(device, layout: layout, contact: 0, phase: .move, state: state, time: time, pointer: pointer)]
             }
             if device.kind == .pen || device.kind == .eraser {
-                return [contact(device, contact: 0, phase: .hover, state: state, time: time, pointer: pointer)]
+                return [contact(device, layout: layout, contact: 0, phase: .hover, state: state, time: time, pointer: pointer)]
             }
             return []
         case .buttonPress:
             // Button 1 is the tip; a pen's side buttons and the wheel are not contacts.
             guard raw.detail == 1, !isDown else { return [] }
             pressed.insert(device.id)
-            return [contact(device, contact: 0, phase: .begin, state: state, time: time, pointer: pointer)]
+            return [contact(device, layout: layout, contact: 0, phase: .begin, state: state, time: time, pointer: pointer)]
         case .buttonRelease:
             // A release without a press seen: the press happened before the bridge started.
             guard raw.detail == 1, isDown else { return [] }
             pressed.remove(device.id)
-            return [contact(device, contact: 0, phase: .end, state: state, time: time, pointer: pointer)]
+            return [contact(device, layout: layout, contact: 0, phase: .end, state: state, time: time, pointer: pointer)]
         case .touchBegin, .touchUpdate, .touchEnd:
             return []
         }
     }
 
-    private mutating func handleTouch(_ raw: RawInput, device: X11Device, time: Double,
+    private mutating func handleTouch(_ raw: RawInput, device: X11Device, layout: DeviceAxes, time: Double,
                                       pointer: () -> Point?) -> [ContactEvent] {
         // A touchpad's touches are not screen positions; its pointer motion is a mouse's job.
         guard device.touch?.mode == .direct else { return [] }
         let key = TouchKey(device: device.id, touch: raw.detail)
         switch raw.kind {
         case .touchBegin:
-            var state = touches[key] ?? axes[device.id] ?? AxisState(values: [:])
-            state.absorb(raw.valuators)
+            var state = touches[key] ?? axes[device.id] ?? AxisState()
+            state.absorb(raw.axisValues)
             touches[key] = state
             axes[device.id] = state
-            return [contact(device, contact: raw.detail, phase: .begin, state: state, time: time, pointer: pointer)]
+            return [contact(device, layout: layout, contact: raw.detail, phase: .begin, state: state, time: time, pointer: pointer)]
         case .touchUpdate, .touchEnd:
             // A touch that began before the bridge started is not followed.
-            guard var state = touches[key] else { return [] }
-            state.absorb(raw.valuators)
+            guard touches[key] != nil else { return [] }
+            touches[key]?.absorb(raw.axisValues)
+            let state = touches[key]
             axes[device.id] = state
             if raw.kind == .touchEnd {
                 touches[key] = nil
-                return [contact(device, contact: raw.detail, phase: .end, state: state, time: time, pointer: pointer)]
+                return [contact(device, layout: layout, contact: raw.detail, phase: .end, state: state, time: time, pointer: pointer)]
             }
-            touches[key] = state
-            return [contact(device, contact: raw.detail, phase: .move, state: state, time: time, pointer: pointer)]
+            return [contact(device, layout: layout, contact: raw.detail, phase: .move, state: state, time: time, pointer: pointer)]
         case .motion, .buttonPress, .buttonRelease:
             return []
         }
     }
 
-    private mutating func contact(_ device: X11Device, contact: Int, phase: ContactPhase, state: AxisState?, time: Double,
-                                  pointer: () -> Point?) -> ContactEvent {
-        let values = state?.values ?? [:]
+    private mutating func contact(_ device: X11Device, layout: DeviceAxes, contact: Int, phase: ContactPhase,
+                                  state: AxisState?, time: Double, pointer: () -> Point?) -> ContactEvent {
+        let values = state ?? AxisState()
         var position = Point(x: 0, y: 0)
-        if device.hasAbsolutePosition, let xAxis = device.xAxis, let yAxis = device.yAxis {
+        if layout.hasAbsolutePosition, let xAxis = layout.xAxis, let yAxis = layout.yAxis {
             position = AxisMapping.point(x: values[xAxis.number] ?? xAxis.min, y: values[yAxis.number] ?? yAxis.min,
                                          xAxis: xAxis, yAxis: yAxis, screen: screen)
         } else if let here = pointer() ?? pointerPositions[device.id] {
@@ -162,7 +206,7 @@ public struct XI2InputSource: Sendable {
             pointerPositions[device.id] = here
         }
         var pressure: Double?
-        if let axis = device.pressureAxis, axis.pressureRange != nil {
+        if let axis = layout.pressureAxis {
             // A device with a pressure axis that has not reported it yet is not pressing.
             pressure = Self.traceExact(values[axis.number] ?? axis.min)
         }

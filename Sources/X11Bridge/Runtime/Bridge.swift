@@ -307,7 +307,10 @@ extension Bridge: EventLoopClient {
     }
 
     var nextDeadline: Double? {
-        [engine.nextDeadline, feedback?.nextDeadline, performer.nextDeadline, configurationChangeDeadline].compactMap { $0 }.min()
+        // Asked on every wakeup: no array for four optionals.
+        func earlier(_ a: Double?, _ b: Double?) -> Double? { a.map { first in b.map { Swift.min(first, $0) } ?? first } ?? b }
+        return earlier(earlier(engine.nextDeadline, feedback?.nextDeadline),
+                       earlier(performer.nextDeadline, configurationChangeDeadline))
     }
 
     var extraDescriptors: [Int32] { performer.descriptors + (configurationWatch.map { [$0.descriptor] } ?? []) }

@@ -3,7 +3,8 @@ import Glibc
 /// Waits for any of a few descriptors to become readable, or for a deadline.
 enum Poller {
     /// The readable descriptors; empty when the timeout passed. `timeout` nil waits forever.
-    static func wait(for descriptors: [Int32], timeout: Double?) -> Set<Int32> {
+    /// An array: there are a handful, and a set would hash on every wakeup.
+    static func wait(for descriptors: [Int32], timeout: Double?) -> [Int32] {
         var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         let milliseconds: Int32
         if let timeout {
@@ -18,9 +19,9 @@ enum Poller {
             if result < 0 && errno == EINTR { continue }
             break
         }
-        var ready: Set<Int32> = []
+        var ready: [Int32] = []
         for entry in fds where entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-            ready.insert(entry.fd)
+            ready.append(entry.fd)
         }
         return ready
     }
