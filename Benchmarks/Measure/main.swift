@@ -92,7 +92,8 @@ struct ProcessSample {
 /// Where a process's resident memory is, by mapping (a library, the heap), largest first,
 /// with the private (dirty or anonymous) share: what `/proc/PID/smaps` says.
 func residentByMapping(pid: Int32, top: Int = 8) -> String {
-    let smaps = (try? String(contentsOfFile: "/proc/\(pid)/smaps", encoding: .utf8)) ?? ""
+    // Read to the end: a /proc file reports a size of 0, and a read by size stops early.
+    let smaps = FileHandle(forReadingAtPath: "/proc/\(pid)/smaps").map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? ""
     var resident: [String: Int] = [:]
     var name = ""
     for line in smaps.split(separator: "\n") {
