@@ -97,7 +97,9 @@ public final class XTestPerformer: ActionPerformer {
     }
 
     public var nextDeadline: Double? {
-        [keyboard.nextDeadline, launcher.nextDeadline, volume.nextDeadline].compactMap { $0 }.min()
+        // Asked on every wakeup: no array for three optionals.
+        func earlier(_ a: Double?, _ b: Double?) -> Double? { a.map { first in b.map { min(first, $0) } ?? first } ?? b }
+        return earlier(earlier(keyboard.nextDeadline, launcher.nextDeadline), volume.nextDeadline)
     }
 
     public func tick(now: Double) {
