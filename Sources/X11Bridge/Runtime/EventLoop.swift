@@ -42,9 +42,14 @@ final class EventLoop {
                 if !changes.isEmpty { client.handle(changes, at: now) }
             }
             let errors = connection.takeErrors()
-            if !errors.isEmpty { client.xErrors(errors) }
+            if !errors.isEmpty {
+                client.xErrors(errors)
+                connection.flush()
+            }
             if client.isStopping || connection.isLost { break }
-            connection.flush()
+            // No flush of its own here: the XPending that found the queue empty has just sent
+            // every request (it flushes first), and an XFlush would try to read the socket once
+            // more, a wasted system call on every wakeup.
             let descriptors = [connection.fileDescriptor] + (signals.map { [$0.descriptor] } ?? []) + client.extraDescriptors
             let timeout = client.nextDeadline.map { $0 - clock.now }
             let ready = Poller.wait(for: descriptors, timeout: timeout)
