@@ -16,8 +16,16 @@ import GestureKit
 /// `show`, adds `nextDeadline` to its poll timeout and calls `tick` once that time has come;
 /// with nothing animating `nextDeadline` is nil, so an idle bridge has no wakeups.
 public final class FeedbackOverlay {
-    /// The pulse's frame rate.
+    /// The pulse's frame rate where a compositor blends the windows.
     public static let frameInterval = 1.0 / 60
+    /// The pulse's frame rate without a compositor. Each frame there reshapes a window with a
+    /// dithered mask, which the server turns into a region of many small rectangles and clips
+    /// every window beneath against: at 60 a second, a burst of presses stalled the server
+    /// for hundreds of milliseconds. Twenty frames still show the ring grow and dissolve.
+    public static let shapedFrameInterval = 1.0 / 20
+    /// At most this many pulses run at once; a new one takes the place of the oldest. Presses
+    /// faster than a pulse lasts would otherwise stack up windows to reshape.
+    public static let maximumPulses = 3
 
     private let resources: OverlayResources
     private let pulse = PulseAnimation()
@@ -69,7 +77,7 @@ public final class FeedbackOverlay {
             }
             if now >= current.nextFrame {
                 current.window.present(RunningPulse.shapes(of: frame, around: current.center))
-                current.nextFrame = min(now + Self.frameInterval, end)
+                current.nextFrame = min(now + Self.frameInterval(of: current.window), end)
             }
             running.append(current)
         }
@@ -142,8 +150,15 @@ public final class FeedbackOverlay {
         guard let frame = pulse.frame(atElapsed: now - start),
               let window = newWindow(around: center, halfSize: pulse.extent) else { return }
         window.present(RunningPulse.shapes(of: frame, around: center))
+        while pulses.count >= Self.maximumPulses {
+            pulses.removeFirst().window.destroy()
+        }
         pulses.append(RunningPulse(center: center, start: start, window: window,
-                                   nextFrame: min(now + Self.frameInterval, start + pulse.duration)))
+                                   nextFrame: min(now + Self.frameInterval(of: window), start + pulse.duration)))
+    }
+
+    private static func frameInterval(of window: OverlayWindow) -> Double {
+        window.visual.isTranslucent ? frameInterval : shapedFrameInterval
     }
 
     private func showProgress(_ key: ContactKey, at point: Point, fraction: Double) {
