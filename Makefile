@@ -12,7 +12,7 @@ build: deps
 
 ## The release binary carries the Swift runtime and Foundation inside it, linked by lld with
 ## packed relative relocations: as shared libraries their relocations and initializers keep
-## about 9 MB resident for a bridge that uses little of them (BENCHMARKS.md).
+## about 8 MB resident for a bridge that uses little of them (BENCHMARKS.md).
 RELEASE_FLAGS ?= --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 
 release: deps
