@@ -66,7 +66,6 @@ final class PointerOwnership {
 
     /// A pointer contact ended: a device grabbed for its claimed stroke goes back to its master.
     func contactEnded(source: Int, master: Int?) {
-        pressTimes.forget(source)
         reattach(source)
         guard let master else { return }
         switch holds[master] {
@@ -122,6 +121,7 @@ final class PointerOwnership {
             detach(key.device, master: master)
             holds[master] = .claimed(source: key.device, pressSeen: pressSeen)
             report("device \(key.device): press kept for \(gesture), held \(pressTimes.heldFor(key.device, now: now))")
+            pressTimes.forget(key.device)
         case .release(let key, let reason, _):
             switch holds[master] {
             case .frozen(key.device, _)?: holds[master] = nil
@@ -134,6 +134,7 @@ final class PointerOwnership {
             }
             allow(master, XIReplayDevice)
             report("device \(key.device): press replayed to the application (\(reason.rawValue)), held \(pressTimes.heldFor(key.device, now: now))")
+            pressTimes.forget(key.device)
         }
     }
 

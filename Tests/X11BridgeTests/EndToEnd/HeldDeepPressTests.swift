@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import XorgTestSupport
 
@@ -28,6 +29,35 @@ struct HeldDeepPressTests {
         #expect(ApplicationRulesTests.buttons(1, in: all).isEmpty, "\(all)")
         #expect(clicked.filter { $0.detail == 3 }.allSatisfy { $0.buttonsHeld.allSatisfy { $0 == 3 } }, "\(clicked)")
         #expect(!all.contains { $0.kind == .buttonPress && $0.detail == 1 }, "\(all)")
+        #expect(window.pointerState()?.buttonsHeld == [])
+    }
+
+    @Test("a tap the instant after a kept stroke's lift reaches the window whole", )
+    func tapRightAfterTheLift() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let bridge = try BridgeProcess(["run", "--verbose"], server: server)
+
+        try server.pen.down(at: (400, 300), pressure: 0.1)
+        try server.pen.press(to: 0.9)
+        _ = window.events { ApplicationRulesTests.buttons(3, in: $0).count >= 2 }
+        // Lift and tap again before the bridge has read the lift: stopped, it cannot.
+        bridge.child.kill(signal: SIGSTOP)
+        try server.pen.up()
+        try server.pen.down(at: (420, 320), pressure: 0.3)
+        try server.pen.up()
+        bridge.child.kill(signal: SIGCONT)
+
+        let left = ApplicationRulesTests.buttons(1, in: window.events { ApplicationRulesTests.buttons(1, in: $0).count >= 2 })
+        // The kept stroke's device is still grabbed on its own when the new press comes, so the
+        // press goes to that grab and never reaches the master (README, known limits). A hand
+        // cannot lift and press again within the bridge's reaction time; this test can.
+        withKnownIssue("a press of the same device within the bridge's reaction time after a kept stroke's lift is lost") {
+            #expect(left.map(\.kind) == [.buttonPress, .buttonRelease], "\(bridge.log)")
+        }
+        #expect(!left.contains { $0.kind == .buttonPress && ($0.rootX != 420 || $0.rootY != 320) })
         #expect(window.pointerState()?.buttonsHeld == [])
     }
 }
