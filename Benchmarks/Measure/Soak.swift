@@ -181,6 +181,9 @@ struct SamplePacer {
     }
 }
 
+/// Which virtual device a gesture of the soak is made with.
+enum SoakTool { case pen, touch }
+
 /// Drives the virtual pen and touchscreen through the gestures, one sample a millisecond.
 struct GestureScript {
     let server: HeadlessXorg
@@ -207,14 +210,14 @@ struct GestureScript {
 
     mutating func perform(_ gesture: SoakGesture) throws {
         switch gesture {
-        case .penTap: try penTap()
-        case .penDeepPress: try penDeepPress()
-        case .penDrag: try penDrag()
-        case .penKnob: try penKnob()
-        case .touchTap: try touchTap()
-        case .touchDeepPress: try touchDeepPress()
-        case .touchDrag: try touchDrag()
-        case .touchKnob: try touchKnob()
+        case .penTap: try tap(.pen)
+        case .penDeepPress: try deepPress(.pen)
+        case .penDrag: try drag(.pen)
+        case .penKnob: try knob(.pen)
+        case .touchTap: try tap(.touch)
+        case .touchDeepPress: try deepPress(.touch)
+        case .touchDrag: try drag(.touch)
+        case .touchKnob: try knob(.touch)
         }
     }
 
@@ -223,106 +226,58 @@ struct GestureScript {
         samples += 1
     }
 
-    private mutating func penTap() throws {
+    private mutating func tap(_ tool: SoakTool) throws {
         let point = freePoint()
-        tick()
-        try server.pen.down(at: point, pressure: 0.3)
-        for index in 0..<40 {
-            tick()
-            try server.pen.move(to: point, pressure: 0.3 + 0.02 * sin(Double(index) / 6))
-        }
-        tick()
-        try server.pen.up()
+        let held = (0..<40).map { index in (point, 0.3 + 0.02 * sin(Double(index) / 6)) }
+        try stroke(tool, down: (point, 0.3), then: held)
     }
 
-    private mutating func penDeepPress() throws {
+    private mutating func deepPress(_ tool: SoakTool) throws {
         let point = freePoint()
-        tick()
-        try server.pen.down(at: point, pressure: 0.1)
+        var pressed: [(PixelPoint, Double)] = []
         for pressure in Self.pressureProfile(peak: 0.9) {
-            tick()
             // A hand is never quite still: a pixel or two, well inside the 12 px slop.
-            try server.pen.move(to: (point.x + random.between(-2, 2), point.y + random.between(-2, 2)), pressure: pressure)
+            pressed.append(((point.x + random.between(-2, 2), point.y + random.between(-2, 2)), pressure))
         }
-        tick()
-        try server.pen.up()
+        try stroke(tool, down: (point, 0.1), then: pressed)
     }
 
-    private mutating func penDrag() throws {
+    private mutating func drag(_ tool: SoakTool) throws {
         let start = freePoint(margin: 200)
         let angle = random.between(0, 2 * .pi)
-        tick()
-        try server.pen.down(at: start, pressure: 0.3)
-        for index in 1...150 {
+        let line: [(PixelPoint, Double)] = (1...150).map { index in
             let distance = 1.2 * Double(index)
-            tick()
-            try server.pen.move(to: (start.x + distance * cos(angle), start.y + distance * sin(angle)),
-                                pressure: 0.3 + 0.05 * sin(Double(index) / 20))
+            // The pen's pressure wavers along the line; the touchscreen's stays put.
+            let pressure = tool == .pen ? 0.3 + 0.05 * sin(Double(index) / 20) : 0.3
+            return ((start.x + distance * cos(angle), start.y + distance * sin(angle)), pressure)
         }
-        tick()
-        try server.pen.up()
+        try stroke(tool, down: (start, 0.3), then: line)
     }
 
-    private mutating func penKnob() throws {
+    private mutating func knob(_ tool: SoakTool) throws {
         let path = knobPath()
-        tick()
-        try server.pen.down(at: path[0], pressure: 0.25)
-        for point in path.dropFirst() {
-            tick()
-            try server.pen.move(to: point, pressure: 0.25)
-        }
-        tick()
-        try server.pen.up()
+        try stroke(tool, down: (path[0], 0.25), then: path.dropFirst().map { ($0, 0.25) })
     }
 
-    private mutating func touchTap() throws {
-        let point = freePoint()
+    /// Puts `tool` down, moves it through `moves`, and lifts it: one sample a millisecond.
+    private mutating func stroke(_ tool: SoakTool, down: (PixelPoint, Double), then moves: [(PixelPoint, Double)]) throws {
         tick()
-        try server.touch.begin(at: point, pressure: 0.3)
-        for index in 0..<40 {
+        switch tool {
+        case .pen: try server.pen.down(at: down.0, pressure: down.1)
+        case .touch: try server.touch.begin(at: down.0, pressure: down.1)
+        }
+        for (point, pressure) in moves {
             tick()
-            try server.touch.update(to: point, pressure: 0.3 + 0.02 * sin(Double(index) / 6))
+            switch tool {
+            case .pen: try server.pen.move(to: point, pressure: pressure)
+            case .touch: try server.touch.update(to: point, pressure: pressure)
+            }
         }
         tick()
-        try server.touch.end()
-    }
-
-    private mutating func touchDeepPress() throws {
-        let point = freePoint()
-        tick()
-        try server.touch.begin(at: point, pressure: 0.1)
-        for pressure in Self.pressureProfile(peak: 0.9) {
-            tick()
-            try server.touch.update(to: (point.x + random.between(-2, 2), point.y + random.between(-2, 2)), pressure: pressure)
+        switch tool {
+        case .pen: try server.pen.up()
+        case .touch: try server.touch.end()
         }
-        tick()
-        try server.touch.end()
-    }
-
-    private mutating func touchDrag() throws {
-        let start = freePoint(margin: 200)
-        let angle = random.between(0, 2 * .pi)
-        tick()
-        try server.touch.begin(at: start, pressure: 0.3)
-        for index in 1...150 {
-            let distance = 1.2 * Double(index)
-            tick()
-            try server.touch.update(to: (start.x + distance * cos(angle), start.y + distance * sin(angle)), pressure: 0.3)
-        }
-        tick()
-        try server.touch.end()
-    }
-
-    private mutating func touchKnob() throws {
-        let path = knobPath()
-        tick()
-        try server.touch.begin(at: path[0], pressure: 0.25)
-        for point in path.dropFirst() {
-            tick()
-            try server.touch.update(to: point, pressure: 0.25)
-        }
-        tick()
-        try server.touch.end()
     }
 
     /// Up from light to `peak` in 80 ms, held 60 ms, down to light in 40 ms.
