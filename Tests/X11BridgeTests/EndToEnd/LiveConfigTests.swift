@@ -21,6 +21,11 @@ struct LiveConfigTests {
 
         var file: String { path + "/config.yaml" }
 
+        /// Writes the file where there is none, as a first save does.
+        func writeNew(_ text: String) throws {
+            try text.write(toFile: file, atomically: false, encoding: .utf8)
+        }
+
         /// Overwrites the file where it is, the way `echo > file` or an editor saving in place
         /// does; with `pause`, in two halves that far apart, like a slow write.
         func writeInPlace(_ text: String, pause: Double = 0) throws {
@@ -55,173 +60,170 @@ struct LiveConfigTests {
         return window.events { presses(button, $0) && $0.contains { $0.kind == .buttonRelease && $0.detail == button } }
     }
 
-    @Test("an edit saved in place takes effect: deep press changes from right click to middle click")
-    func editInPlace() throws {
+    /// A headless server and a window on it that records what reaches it.
+    struct Stage {
+        let server: HeadlessXorg
+        let window: RecorderWindow
+
+        /// Deep-presses at `point` and expects the window to get `button`, and not `other` if given.
+        func expectDeepPress(at point: PixelPoint, gives button: Int32, not other: Int32? = nil, _ note: String? = nil,
+                             sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let events = try LiveConfigTests.deepPress(server, window, at: point, expecting: button)
+            #expect(LiveConfigTests.presses(button, events), "\(note.map { "\($0): " } ?? "")\(events)",
+                    sourceLocation: sourceLocation)
+            if let other {
+                #expect(!LiveConfigTests.presses(other, events), sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    /// Runs `script` on a fresh stage; the window and the server are closed after it, pass or fail.
+    static func onStage(_ script: (Stage) throws -> Void) throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
         let window = try RecorderWindow(server: server)
         defer { window.close() }
-        let directory = try ConfigDirectory()
-        try LiveSessionTests.config(click: "right").write(toFile: directory.file, atomically: false, encoding: .utf8)
-        let bridge = try BridgeProcess(["run", "--config", directory.file], server: server)
-        #expect(bridge.log.contains("reloading \(directory.file) whenever it changes"), "\(bridge.log)")
+        try script(Stage(server: server, window: window))
+    }
 
-        let before = try Self.deepPress(server, window, at: (200, 200), expecting: 3)
-        #expect(Self.presses(3, before), "\(before)")
+    /// Writes a config whose deep press clicks `button` into `directory` and runs the bridge on it.
+    static func runBridge(_ server: HeadlessXorg, _ directory: ConfigDirectory, clicking button: String,
+                          options: [String] = []) throws -> BridgeProcess {
+        try directory.writeNew(LiveSessionTests.config(click: button))
+        return try BridgeProcess(["run"] + options + ["--config", directory.file], server: server)
+    }
 
-        // Written in two halves 40 ms apart: the half-written file is never read.
-        try directory.writeInPlace(LiveSessionTests.config(click: "middle"), pause: 0.04)
-        #expect(bridge.waitForLog(containing: "reloaded \(directory.file)"), "\(bridge.log)")
-        let after = try Self.deepPress(server, window, at: (250, 200), expecting: 2)
-        #expect(Self.presses(2, after), "\(after)")
-        #expect(!Self.presses(3, after))
-        // The save was a burst of events (truncate, writes, close); it is read once, whole.
-        Thread.sleep(forTimeInterval: 0.3)
-        #expect(bridge.logCount(of: "reloaded \(directory.file)") == 1, "\(bridge.log)")
-        #expect(!bridge.log.contains("is broken"), "\(bridge.log)")
-        #expect(bridge.stop(with: SIGINT) == 0)
+    @Test("an edit saved in place takes effect: deep press changes from right click to middle click")
+    func editInPlace() throws {
+        try Self.onStage { stage in
+            let directory = try ConfigDirectory()
+            let bridge = try Self.runBridge(stage.server, directory, clicking: "right")
+            #expect(bridge.log.contains("reloading \(directory.file) whenever it changes"), "\(bridge.log)")
+
+            try stage.expectDeepPress(at: (200, 200), gives: 3)
+
+            // Written in two halves 40 ms apart: the half-written file is never read.
+            try directory.writeInPlace(LiveSessionTests.config(click: "middle"), pause: 0.04)
+            #expect(bridge.waitForLog(containing: "reloaded \(directory.file)"), "\(bridge.log)")
+            try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
+            // The save was a burst of events (truncate, writes, close); it is read once, whole.
+            Thread.sleep(forTimeInterval: 0.3)
+            #expect(bridge.logCount(of: "reloaded \(directory.file)") == 1, "\(bridge.log)")
+            #expect(!bridge.log.contains("is broken"), "\(bridge.log)")
+            #expect(bridge.stop(with: SIGINT) == 0)
+        }
     }
 
     @Test("a file replaced by a rename, as editors save, takes effect")
     func replaceByRename() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let directory = try ConfigDirectory()
-        try LiveSessionTests.config(click: "right").write(toFile: directory.file, atomically: false, encoding: .utf8)
-        let bridge = try BridgeProcess(["run", "--config", directory.file], server: server)
+        try Self.onStage { stage in
+            let directory = try ConfigDirectory()
+            let bridge = try Self.runBridge(stage.server, directory, clicking: "right")
 
-        try directory.replaceByRename(LiveSessionTests.config(click: "middle"))
-        #expect(bridge.waitForLog(containing: "reloaded \(directory.file)"), "\(bridge.log)")
-        let after = try Self.deepPress(server, window, at: (250, 200), expecting: 2)
-        #expect(Self.presses(2, after), "\(after)")
-        #expect(!Self.presses(3, after))
+            try directory.replaceByRename(LiveSessionTests.config(click: "middle"))
+            #expect(bridge.waitForLog(containing: "reloaded \(directory.file)"), "\(bridge.log)")
+            try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
 
-        // Renamed over again: the watch follows the name, not the file it first saw.
-        try directory.replaceByRename(LiveSessionTests.config(click: "right"))
-        #expect(bridge.waitForLog(containing: "reloaded \(directory.file)", count: 2), "\(bridge.log)")
-        let again = try Self.deepPress(server, window, at: (300, 200), expecting: 3)
-        #expect(Self.presses(3, again), "\(again)")
-        #expect(!Self.presses(2, again))
-        #expect(bridge.stop(with: SIGINT) == 0)
+            // Renamed over again: the watch follows the name, not the file it first saw.
+            try directory.replaceByRename(LiveSessionTests.config(click: "right"))
+            #expect(bridge.waitForLog(containing: "reloaded \(directory.file)", count: 2), "\(bridge.log)")
+            try stage.expectDeepPress(at: (300, 200), gives: 3, not: 2)
+            #expect(bridge.stop(with: SIGINT) == 0)
+        }
     }
 
     @Test("a broken edit keeps the old binding working and says where it is broken; fixing it loads")
     func brokenThenFixed() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let directory = try ConfigDirectory()
-        try LiveSessionTests.config(click: "right").write(toFile: directory.file, atomically: false, encoding: .utf8)
-        let bridge = try BridgeProcess(["run", "--config", directory.file], server: server)
+        try Self.onStage { stage in
+            let directory = try ConfigDirectory()
+            let bridge = try Self.runBridge(stage.server, directory, clicking: "right")
 
-        try directory.writeInPlace(Self.broken)
-        #expect(bridge.waitForLog(containing: "keeping the bindings already running"), "\(bridge.log)")
-        #expect(bridge.log.contains("\(directory.file):3:14:"), "\(bridge.log)")
-        #expect(bridge.log.contains("deep-pres"))
-        let during = try Self.deepPress(server, window, at: (200, 200), expecting: 3)
-        #expect(Self.presses(3, during), "the old right-click binding still works: \(during)")
+            try directory.writeInPlace(Self.broken)
+            #expect(bridge.waitForLog(containing: "keeping the bindings already running"), "\(bridge.log)")
+            #expect(bridge.log.contains("\(directory.file):3:14:"), "\(bridge.log)")
+            #expect(bridge.log.contains("deep-pres"))
+            try stage.expectDeepPress(at: (200, 200), gives: 3, "the old right-click binding still works")
 
-        try directory.replaceByRename(LiveSessionTests.config(click: "middle"))
-        #expect(bridge.waitForLog(containing: "reloaded \(directory.file)"), "\(bridge.log)")
-        let after = try Self.deepPress(server, window, at: (250, 200), expecting: 2)
-        #expect(Self.presses(2, after), "\(after)")
-        #expect(!Self.presses(3, after))
-        #expect(bridge.stop(with: SIGINT) == 0)
+            try directory.replaceByRename(LiveSessionTests.config(click: "middle"))
+            #expect(bridge.waitForLog(containing: "reloaded \(directory.file)"), "\(bridge.log)")
+            try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
+            #expect(bridge.stop(with: SIGINT) == 0)
+        }
     }
 
     @Test("removing the file keeps the bindings running and says so; writing it again loads it")
     func removedThenRewritten() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let directory = try ConfigDirectory()
-        try LiveSessionTests.config(click: "right").write(toFile: directory.file, atomically: false, encoding: .utf8)
-        let bridge = try BridgeProcess(["run", "--config", directory.file], server: server)
+        try Self.onStage { stage in
+            let directory = try ConfigDirectory()
+            let bridge = try Self.runBridge(stage.server, directory, clicking: "right")
 
-        #expect(unlink(directory.file) == 0)
-        #expect(bridge.waitForLog(containing: "\(directory.file) was removed; keeping the bindings already running"), "\(bridge.log)")
-        let during = try Self.deepPress(server, window, at: (200, 200), expecting: 3)
-        #expect(Self.presses(3, during), "\(during)")
+            #expect(unlink(directory.file) == 0)
+            #expect(bridge.waitForLog(containing: "\(directory.file) was removed; keeping the bindings already running"),
+                    "\(bridge.log)")
+            try stage.expectDeepPress(at: (200, 200), gives: 3)
 
-        try LiveSessionTests.config(click: "middle").write(toFile: directory.file, atomically: false, encoding: .utf8)
-        #expect(bridge.waitForLog(containing: "reloaded \(directory.file)"), "\(bridge.log)")
-        let after = try Self.deepPress(server, window, at: (250, 200), expecting: 2)
-        #expect(Self.presses(2, after), "\(after)")
-        #expect(bridge.stop(with: SIGINT) == 0)
+            try directory.writeNew(LiveSessionTests.config(click: "middle"))
+            #expect(bridge.waitForLog(containing: "reloaded \(directory.file)"), "\(bridge.log)")
+            try stage.expectDeepPress(at: (250, 200), gives: 2)
+            #expect(bridge.stop(with: SIGINT) == 0)
+        }
     }
 
     @Test("running the built-in default, creating the user's config file loads it, and SIGHUP reads it from then on")
     func createdAtDefaultLocation() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let home = try ConfigDirectory()
-        let directory = home.path + "/gesture-bridge"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let file = directory + "/config.yaml"
-        let bridge = try BridgeProcess(["run"], server: server, environment: ["XDG_CONFIG_HOME": home.path])
-        #expect(bridge.log.contains("config: <built-in default>"), "\(bridge.log)")
-        #expect(bridge.log.contains("\(file) is loaded as soon as it is created"), "\(bridge.log)")
+        try Self.onStage { stage in
+            let home = try ConfigDirectory()
+            let directory = home.path + "/gesture-bridge"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let file = directory + "/config.yaml"
+            let bridge = try BridgeProcess(["run"], server: stage.server, environment: ["XDG_CONFIG_HOME": home.path])
+            #expect(bridge.log.contains("config: <built-in default>"), "\(bridge.log)")
+            #expect(bridge.log.contains("\(file) is loaded as soon as it is created"), "\(bridge.log)")
 
-        // The default's deep press right-clicks.
-        let before = try Self.deepPress(server, window, at: (200, 200), expecting: 3)
-        #expect(Self.presses(3, before), "\(before)")
+            // The default's deep press right-clicks.
+            try stage.expectDeepPress(at: (200, 200), gives: 3)
 
-        try LiveSessionTests.config(click: "middle").write(toFile: file, atomically: true, encoding: .utf8)
-        #expect(bridge.waitForLog(containing: "reloaded \(file)"), "\(bridge.log)")
-        let after = try Self.deepPress(server, window, at: (250, 200), expecting: 2)
-        #expect(Self.presses(2, after), "\(after)")
-        #expect(!Self.presses(3, after))
+            try LiveSessionTests.config(click: "middle").write(toFile: file, atomically: true, encoding: .utf8)
+            #expect(bridge.waitForLog(containing: "reloaded \(file)"), "\(bridge.log)")
+            try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
 
-        bridge.child.kill(signal: SIGHUP)
-        #expect(bridge.waitForLog(containing: "reloaded \(file)", count: 2), "\(bridge.log)")
-        #expect(!bridge.log.contains("there is no config file to read again"))
-        #expect(bridge.stop(with: SIGINT) == 0)
+            bridge.child.kill(signal: SIGHUP)
+            #expect(bridge.waitForLog(containing: "reloaded \(file)", count: 2), "\(bridge.log)")
+            #expect(!bridge.log.contains("there is no config file to read again"))
+            #expect(bridge.stop(with: SIGINT) == 0)
+        }
     }
 
     @Test("a config that is a symbolic link into a dotfiles directory: editing the file it points to takes effect")
     func symbolicLink() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let directory = try ConfigDirectory()
-        let dotfiles = try ConfigDirectory()
-        let target = dotfiles.path + "/gesture-bridge.yaml"
-        try LiveSessionTests.config(click: "right").write(toFile: target, atomically: false, encoding: .utf8)
-        #expect(symlink(target, directory.file) == 0)
-        let bridge = try BridgeProcess(["run", "--config", directory.file], server: server)
+        try Self.onStage { stage in
+            let directory = try ConfigDirectory()
+            let dotfiles = try ConfigDirectory()
+            let target = dotfiles.path + "/gesture-bridge.yaml"
+            try LiveSessionTests.config(click: "right").write(toFile: target, atomically: false, encoding: .utf8)
+            #expect(symlink(target, directory.file) == 0)
+            let bridge = try BridgeProcess(["run", "--config", directory.file], server: stage.server)
 
-        try LiveSessionTests.config(click: "middle").write(toFile: target, atomically: true, encoding: .utf8)
-        #expect(bridge.waitForLog(containing: "reloaded \(directory.file)"), "\(bridge.log)")
-        let after = try Self.deepPress(server, window, at: (250, 200), expecting: 2)
-        #expect(Self.presses(2, after), "\(after)")
-        #expect(!Self.presses(3, after))
-        #expect(bridge.stop(with: SIGINT) == 0)
+            try LiveSessionTests.config(click: "middle").write(toFile: target, atomically: true, encoding: .utf8)
+            #expect(bridge.waitForLog(containing: "reloaded \(directory.file)"), "\(bridge.log)")
+            try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
+            #expect(bridge.stop(with: SIGINT) == 0)
+        }
     }
 
     @Test("--no-watch leaves a changed file alone until SIGHUP")
     func noWatch() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let directory = try ConfigDirectory()
-        try LiveSessionTests.config(click: "right").write(toFile: directory.file, atomically: false, encoding: .utf8)
-        let bridge = try BridgeProcess(["run", "--no-watch", "--config", directory.file], server: server)
+        try Self.onStage { stage in
+            let directory = try ConfigDirectory()
+            let bridge = try Self.runBridge(stage.server, directory, clicking: "right", options: ["--no-watch"])
 
-        try directory.writeInPlace(LiveSessionTests.config(click: "middle"))
-        #expect(!bridge.waitForLog(containing: "reloaded", timeout: 0.5), "\(bridge.log)")
-        let during = try Self.deepPress(server, window, at: (200, 200), expecting: 3)
-        #expect(Self.presses(3, during), "\(during)")
+            try directory.writeInPlace(LiveSessionTests.config(click: "middle"))
+            #expect(!bridge.waitForLog(containing: "reloaded", timeout: 0.5), "\(bridge.log)")
+            try stage.expectDeepPress(at: (200, 200), gives: 3)
 
-        bridge.child.kill(signal: SIGHUP)
-        #expect(bridge.waitForLog(containing: "reloaded \(directory.file)"), "\(bridge.log)")
-        #expect(bridge.stop(with: SIGINT) == 0)
+            bridge.child.kill(signal: SIGHUP)
+            #expect(bridge.waitForLog(containing: "reloaded \(directory.file)"), "\(bridge.log)")
+            #expect(bridge.stop(with: SIGINT) == 0)
+        }
     }
 }

@@ -22,15 +22,48 @@ struct VolumeKnobTests {
             counterclockwise: {volume: -5%}
         """
 
-    /// Waits until pactl reads `percent`; returns the last reading.
-    static func waitForVolume(_ sound: SoundServer, _ percent: Int, timeout: Double = 5) throws -> Int {
+    /// Waits until `read` gives `percent`; returns the last reading.
+    static func waitForVolume(_ percent: Int, timeout: Double = 5, read: () throws -> Int) throws -> Int {
         let deadline = Date().addingTimeInterval(timeout)
-        var reading = try sound.volumePercent()
+        var reading = try read()
         while reading != percent, Date() < deadline {
             usleep(50_000)
-            reading = try sound.volumePercent()
+            reading = try read()
         }
         return reading
+    }
+
+    /// The built bridge executable; nil, with the test failed for it, when it is not built.
+    static func executable(sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        guard let executable = BridgeProcess.executable else {
+            Issue.record("gesture-bridge is not built beside the tests; run `swift build` first", sourceLocation: sourceLocation)
+            return nil
+        }
+        return executable
+    }
+
+    /// `gesture-bridge run --json` with the volume config on `server`, `settings` added to its
+    /// environment, once it says it is listening; nil when it is not built.
+    static func runBridge(_ server: HeadlessXorg, _ settings: [String: String],
+                          sourceLocation: SourceLocation = #_sourceLocation) throws -> ChildProcess? {
+        guard let executable = executable(sourceLocation: sourceLocation) else { return nil }
+        let bridge = try ChildProcess(executable: executable,
+                                      arguments: ["run", "--json", "--config", try temporaryConfig(config)],
+                                      environment: BridgeProcess.environment(server).merging(settings) { $1 })
+        do {
+            try #require(bridge.waitForOutput(timeout: 10) { _, log in log.contains("listening to") }, "\(bridge.errorOutput)",
+                         sourceLocation: sourceLocation)
+        } catch {
+            bridge.stop()
+            throw error
+        }
+        return bridge
+    }
+
+    /// Puts the pen down at the path's first point and moves it along the rest, left down.
+    static func trace(_ server: HeadlessXorg, _ path: [PixelPoint]) throws {
+        try server.pen.down(at: path[0], pressure: 0.2)
+        for point in path.dropFirst() { try server.pen.move(to: point) }
     }
 
     /// The share of the level ring around the knob's center that shows the arc's colour.
@@ -59,28 +92,18 @@ struct VolumeKnobTests {
         let display = try #require(XOpenDisplay(server.displayName))
         defer { XCloseDisplay(display) }
 
-        guard let executable = BridgeProcess.executable else {
-            Issue.record("gesture-bridge is not built beside the tests; run `swift build` first")
-            return
-        }
-        var environment = BridgeProcess.environment(server)
-        environment["PULSE_SERVER"] = sound.address
-        let bridge = try ChildProcess(executable: executable,
-                                      arguments: ["run", "--json", "--config", try temporaryConfig(Self.config)],
-                                      environment: environment)
+        guard let bridge = try Self.runBridge(server, ["PULSE_SERVER": sound.address]) else { return }
         defer { bridge.stop() }
-        try #require(bridge.waitForOutput(timeout: 10) { _, log in log.contains("listening to") }, "\(bridge.errorOutput)")
 
         let forward = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 185)
         let back = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 185, toDegrees: 85)
-        try server.pen.down(at: forward[0], pressure: 0.2)
-        for point in forward.dropFirst() { try server.pen.move(to: point) }
-        #expect(try Self.waitForVolume(sound, 80) == 80, "\(bridge.errorOutput)")
+        try Self.trace(server, forward)
+        #expect(try Self.waitForVolume(80) { try sound.volumePercent() } == 80, "\(bridge.errorOutput)")
         let raised = Self.waitForShare(near: 0.8, display, width: server.width, height: server.height)
         #expect(abs(raised - 0.8) <= 0.05, "the ring shows \(raised) of the circle at 80%")
 
         for point in back.dropFirst() { try server.pen.move(to: point) }
-        #expect(try Self.waitForVolume(sound, 65) == 65, "\(bridge.errorOutput)")
+        #expect(try Self.waitForVolume(65) { try sound.volumePercent() } == 65, "\(bridge.errorOutput)")
         let lowered = Self.waitForShare(near: 0.65, display, width: server.width, height: server.height)
         #expect(abs(lowered - 0.65) <= 0.05, "the ring shows \(lowered) of the circle at 65%")
 
@@ -98,28 +121,13 @@ struct VolumeKnobTests {
         try sound.setVolume(percent: 30)
         let server = try HeadlessXorg()
         defer { server.stop() }
-        guard let executable = BridgeProcess.executable else {
-            Issue.record("gesture-bridge is not built beside the tests; run `swift build` first")
-            return
-        }
-        var environment = BridgeProcess.environment(server)
-        environment["XDG_RUNTIME_DIR"] = sound.runtimeDirectory.path
-        let bridge = try ChildProcess(executable: executable,
-                                      arguments: ["run", "--json", "--config", try temporaryConfig(Self.config)],
-                                      environment: environment)
+        guard let bridge = try Self.runBridge(server, ["XDG_RUNTIME_DIR": sound.runtimeDirectory.path]) else { return }
         defer { bridge.stop() }
-        try #require(bridge.waitForOutput(timeout: 10) { _, log in log.contains("listening to") }, "\(bridge.errorOutput)")
 
         let back = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 90, toDegrees: -5)
-        try server.pen.down(at: back[0], pressure: 0.2)
-        for point in back.dropFirst() { try server.pen.move(to: point) }
+        try Self.trace(server, back)
         try server.pen.up()
-        let deadline = Date().addingTimeInterval(5)
-        var reading = try sound.volume().percent
-        while reading != 15, Date() < deadline {
-            usleep(50_000)
-            reading = try sound.volume().percent
-        }
+        let reading = try Self.waitForVolume(15) { try sound.volume().percent }
         #expect(reading == 15, "95° counterclockwise is three steps of -5% from 30%: \(bridge.errorOutput)")
         #expect(!bridge.errorOutput.contains("failed"), "\(bridge.errorOutput)")
     }
@@ -128,21 +136,13 @@ struct VolumeKnobTests {
     func noServer() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
-        guard let executable = BridgeProcess.executable else {
-            Issue.record("gesture-bridge is not built beside the tests; run `swift build` first")
+        guard let bridge = try Self.runBridge(server, ["PULSE_SERVER": "unix:/nonexistent/gesture-bridge-test/native"]) else {
             return
         }
-        var environment = BridgeProcess.environment(server)
-        environment["PULSE_SERVER"] = "unix:/nonexistent/gesture-bridge-test/native"
-        let bridge = try ChildProcess(executable: executable,
-                                      arguments: ["run", "--json", "--config", try temporaryConfig(Self.config)],
-                                      environment: environment)
         defer { bridge.stop() }
-        try #require(bridge.waitForOutput(timeout: 10) { _, log in log.contains("listening to") }, "\(bridge.errorOutput)")
 
         let turn = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 185)
-        try server.pen.down(at: turn[0], pressure: 0.2)
-        for point in turn.dropFirst() { try server.pen.move(to: point) }
+        try Self.trace(server, turn)
         try server.pen.up()
         #expect(bridge.waitForOutput(timeout: 5) { _, log in log.contains("failed: wpctl") }, "\(bridge.errorOutput)")
         usleep(300_000)
@@ -159,10 +159,7 @@ struct VolumeKnobTests {
         try sound.setVolume(percent: 45)
         let server = try HeadlessXorg()
         defer { server.stop() }
-        guard let executable = BridgeProcess.executable else {
-            Issue.record("gesture-bridge is not built beside the tests; run `swift build` first")
-            return
-        }
+        guard let executable = Self.executable() else { return }
         let config = try temporaryConfig(Self.config)
         var environment = BridgeProcess.environment(server)
         environment["PULSE_SERVER"] = sound.address
