@@ -16,7 +16,7 @@ build: deps
 RELEASE_FLAGS ?= --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 
 release: deps
-	$(SWIFT) build -c release $(RELEASE_FLAGS)
+	$(SWIFT) build -c release --product gesture-bridge $(RELEASE_FLAGS)
 
 ## Sets up, builds and runs the bridge in the current X session (the built-in default config,
 ## or CONFIG=path/to/config.yaml).
