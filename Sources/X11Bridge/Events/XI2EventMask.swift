@@ -48,11 +48,21 @@ public struct XI2EventMask: Sendable, Hashable {
     /// window an application selected on or grabbed, and the hierarchy tells of devices
     /// coming and going. XI_HierarchyChanged must be selected for XIAllDevices: with
     /// XIAllMasterDevices the server answers BadValue and drops the whole request.
-    public static let rootListening = XI2EventMask(device: XIAllDevices, events: [
+    public static let rootListening = XI2EventMask(device: XIAllDevices, events: rawInput.union(deviceChanges))
+
+    /// The raw input of a device: what the engine's contacts are made of.
+    static let rawInput: Set<Int32> = [
         XI_RawMotion, XI_RawButtonPress, XI_RawButtonRelease,
         XI_RawTouchBegin, XI_RawTouchUpdate, XI_RawTouchEnd,
-        XI_HierarchyChanged, XI_DeviceChanged,
-    ])
+    ]
+    static let deviceChanges: Set<Int32> = [XI_HierarchyChanged, XI_DeviceChanged]
+
+    /// Raw input from the given devices only, and device changes from all: a master relays
+    /// its slaves' raw events a second time, which `rootListening` would deliver too.
+    public static func listening(toRawInputOf devices: [Int]) -> [XI2EventMask] {
+        [XI2EventMask(device: XIAllDevices, events: deviceChanges)]
+            + devices.map { XI2EventMask(device: Int32($0), events: rawInput) }
+    }
 }
 
 extension XConnection {

@@ -24,7 +24,7 @@ public final class InputSession {
     /// Starts the flow of events. Only after this returns does input reach the bridge; read
     /// `catalog` after it, since devices may have come between the first query and the selection.
     public func start() throws(BridgeSetupError) {
-        try connection.select([.rootListening], on: connection.root)
+        try connection.select(XI2EventMask.listening(toRawInputOf: catalog.contactSources.map(\.id)), on: connection.root)
         // The root's size changes with RandR; absolute devices map onto the new size.
         XSelectInput(connection.display, connection.root, StructureNotifyMask)
         // Devices plugged in between the first query and the selection would go unseen.
@@ -96,7 +96,18 @@ public final class InputSession {
         for device in changes.added + changes.updated {
             source.add(device)
         }
+        selectRawInput()
         result.append(.devices(changes))
         return result
+    }
+
+    /// Listens to the raw input of the contact sources there are now. A device gone again
+    /// before the request arrives fails it whole: then every device's raw input is taken.
+    private func selectRawInput() {
+        do {
+            try connection.select(XI2EventMask.listening(toRawInputOf: catalog.contactSources.map(\.id)), on: connection.root)
+        } catch {
+            try? connection.select([.rootListening], on: connection.root)
+        }
     }
 }
