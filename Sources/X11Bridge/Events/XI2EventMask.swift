@@ -23,6 +23,15 @@ public struct XI2EventMask: Sendable, Hashable {
         events.insert(event)
     }
 
+    /// Runs `body` with the mask as the C struct grab requests take, valid only inside it.
+    func withCMask<T>(_ body: (inout XIEventMask) -> T) -> T {
+        var bytes = self.bytes
+        return bytes.withUnsafeMutableBufferPointer { buffer in
+            var mask = XIEventMask(deviceid: device, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
+            return body(&mask)
+        }
+    }
+
     /// Bit n of byte n/8 is set for event type n; just long enough for the highest type.
     public var bytes: [UInt8] {
         guard let highest = events.max(), highest >= 0 else { return [] }

@@ -40,11 +40,10 @@ final class PointerOwnership {
         guard wanted != buttonGrabbed else { return }
         var modifiers = XIGrabModifiers.anyModifiers
         if wanted {
-            var bytes = XI2EventMask(device: XIAllMasterDevices, events: [XI_ButtonPress, XI_ButtonRelease, XI_Motion]).bytes
-            let failed = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
-                var mask = XIEventMask(deviceid: XIAllMasterDevices, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
-                return XIGrabButton(connection.display, XIAllMasterDevices, 1, connection.root, 0, XIGrabModeSync, XIGrabModeAsync,
-                                    0, &mask, 1, &modifiers)
+            let grabbed = XI2EventMask(device: XIAllMasterDevices, events: [XI_ButtonPress, XI_ButtonRelease, XI_Motion])
+            let failed = grabbed.withCMask { mask in
+                XIGrabButton(connection.display, XIAllMasterDevices, 1, connection.root, 0, XIGrabModeSync, XIGrabModeAsync,
+                             0, &mask, 1, &modifiers)
             }
             if failed != 0 {
                 report("cannot grab button 1 (another client holds it): a deep press may also click")
@@ -142,11 +141,11 @@ final class PointerOwnership {
     /// grab lasts), the master thawed, and the master's button 1 let go by a release that only
     /// the bridge's grab of the master receives.
     private func detach(_ source: Int, master: Int) {
-        var bytes = XI2EventMask(device: Int32(source), events: [XI_ButtonPress, XI_ButtonRelease, XI_Motion, XI_RawButtonPress, XI_RawButtonRelease, XI_RawMotion]).bytes
-        let status = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var mask = XIEventMask(deviceid: Int32(source), mask_len: Int32(buffer.count), mask: buffer.baseAddress)
-            return XIGrabDevice(connection.display, Int32(source), connection.root, UInt(CurrentTime), 0, XIGrabModeAsync,
-                                XIGrabModeAsync, 0, &mask)
+        let grabbed = XI2EventMask(device: Int32(source), events: [XI_ButtonPress, XI_ButtonRelease, XI_Motion,
+                                                                  XI_RawButtonPress, XI_RawButtonRelease, XI_RawMotion])
+        let status = grabbed.withCMask { mask in
+            XIGrabDevice(connection.display, Int32(source), connection.root, UInt(CurrentTime), 0, XIGrabModeAsync,
+                         XIGrabModeAsync, 0, &mask)
         }
         allow(master, XIAsyncDevice)
         guard status == GrabSuccess else {

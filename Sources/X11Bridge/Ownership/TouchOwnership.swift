@@ -55,10 +55,9 @@ final class TouchOwnership {
         guard wanted != touchGrabbed else { return }
         var modifiers = XIGrabModifiers.anyModifiers
         if wanted {
-            var bytes = XI2EventMask(device: XIAllMasterDevices, events: [XI_TouchBegin, XI_TouchUpdate, XI_TouchEnd]).bytes
-            let failed = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
-                var mask = XIEventMask(deviceid: XIAllMasterDevices, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
-                return XIGrabTouchBegin(connection.display, XIAllMasterDevices, connection.root, 0, &mask, 1, &modifiers)
+            let grabbed = XI2EventMask(device: XIAllMasterDevices, events: [XI_TouchBegin, XI_TouchUpdate, XI_TouchEnd])
+            let failed = grabbed.withCMask { mask in
+                XIGrabTouchBegin(connection.display, XIAllMasterDevices, connection.root, 0, &mask, 1, &modifiers)
             }
             if failed != 0 {
                 report("cannot grab touches (another client holds the touch grab): a deep press may also touch the application")
