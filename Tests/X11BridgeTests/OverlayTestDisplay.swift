@@ -117,9 +117,13 @@ final class OverlayTestDisplay {
         XTestFakeButtonEvent(display, 1, 1, 0)
         XTestFakeButtonEvent(display, 1, 0, 0)
         connection.sync()
-        var event = XEvent()
-        guard XCheckTypedWindowEvent(display, application, ButtonPress, &event) != 0 else { return nil }
-        return (Int(event.xbutton.x), Int(event.xbutton.y))
+        // The connection's events are read through XCB, as the bridge reads them.
+        while let event = connection.nextEvent(reading: true) {
+            guard event.code == XCB_BUTTON_PRESS else { continue }
+            let press = event.read(as: xcb_button_press_event_t.self).pointee
+            if Window(press.event) == application { return (Int(press.event_x), Int(press.event_y)) }
+        }
+        return nil
     }
 
     func screenshot() -> OverlayScreenshot {

@@ -111,7 +111,8 @@ public final class KeyboardMapping {
     }
 
     public var nextDeadline: Double? {
-        borrowed.values.map { $0.lastUsed + Self.borrowHold }.min()
+        // Asked twice on every wakeup: no array.
+        borrowed.values.lazy.map { $0.lastUsed + Self.borrowHold }.min()
     }
 
     /// Puts back the borrowed keycodes not used for `borrowHold` seconds.

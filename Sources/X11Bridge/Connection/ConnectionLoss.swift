@@ -45,6 +45,12 @@ public final class ConnectionLoss {
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
+    /// For a break XCB noticed while the bridge read events through it, where Xlib's handlers
+    /// are not called.
+    func noteBroken() {
+        isLost = true
+    }
+
     /// What a person reading the log needs to know, for a program that stops because of it.
     public var message: String { Self.describe(displayName: displayName) }
 

@@ -1,4 +1,5 @@
 import CX11
+import Glibc
 import GestureKit
 
 /// One connection to the X server, with the extensions the bridge needs checked.
@@ -18,6 +19,9 @@ public final class XConnection {
     }
 
     public let display: OpaquePointer
+    /// The same connection seen through XCB, which owns its event queue: requests go through
+    /// Xlib, events are read through XCB (`nextEvent`).
+    let xcb: OpaquePointer
     public let displayName: String
     public let screenNumber: Int32
     public let root: Window
@@ -29,12 +33,17 @@ public final class XConnection {
     public let loss: ConnectionLoss
     private var atomNames: [Atom: String] = [:]
     private var closed = false
+    /// Events taken out of XCB's queue while looking for errors (`sync`), in arrival order;
+    /// `nextEvent` hands them out before anything newer.
+    private var setAside: [UnsafeMutablePointer<xcb_generic_event_t>] = []
 
     /// The minimum XInput version: raw touch events and touch ownership arrived in 2.2.
     public static let requiredXInput = (major: 2, minor: 2)
 
     private init(display: OpaquePointer, name: String, xinputOpcode: Int32, version: (Int, Int), hasXTest: Bool) {
         self.display = display
+        self.xcb = XGetXCBConnection(display)
+        self.fileDescriptor = XConnectionNumber(display)
         self.displayName = name
         self.screenNumber = XDefaultScreen(display)
         self.root = XRootWindow(display, XDefaultScreen(display))
@@ -53,6 +62,9 @@ public final class XConnection {
         guard let display = XOpenDisplay(name) else {
             throw .cannotOpenDisplay(name)
         }
+        // Before anything can arrive: from here on Xlib leaves events (and the errors of
+        // requests that expect no reply) in XCB's queue, where `nextEvent` reads them.
+        XSetEventQueueOwner(display, XCBOwnsEventQueue)
         var opcode: Int32 = 0
         var firstEvent: Int32 = 0
         var firstError: Int32 = 0
@@ -89,25 +101,30 @@ public final class XConnection {
     public var isLost: Bool { loss.isLost }
 
     /// The descriptor to poll for incoming events.
-    public var fileDescriptor: Int32 { XConnectionNumber(display) }
+    public let fileDescriptor: Int32
 
     /// The root window's size: the desktop that absolute devices are mapped onto.
     public var screenSize: ScreenSize {
         ScreenSize(width: Double(XDisplayWidth(display, screenNumber)), height: Double(XDisplayHeight(display, screenNumber)))
     }
 
+    /// Sends the requests Xlib holds. Reads nothing: with XCB owning the event queue, Xlib's
+    /// flush no longer looks for events, and XCB writes only when there is something to write.
     public func flush() {
         XFlush(display)
     }
 
-    /// Waits until the server has processed every request, so errors caused by them have arrived.
+    /// Waits until the server has processed every request, so errors caused by them have arrived
+    /// (and are in `takeErrors`).
     public func sync() {
         XSync(display, 0)
+        setAsideQueued()
     }
 
     /// The protocol errors received since the last call.
     public func takeErrors() -> [XProtocolError] {
-        XErrorLog.take(display: UInt(bitPattern: display))
+        setAsideQueued()
+        return XErrorLog.take(display: UInt(bitPattern: display))
     }
 
     /// Sends the requests in `body`, waits for the server, and returns the errors they caused.
@@ -122,12 +139,54 @@ public final class XConnection {
         return caused
     }
 
-    /// The next queued event, reading what the socket has without blocking; nil when there is none.
-    public func nextPendingEvent() -> XEvent? {
-        guard XPending(display) > 0 else { return nil }
-        var event = XEvent()
-        XNextEvent(display, &event)
-        return event
+    /// The next event, oldest first; nil when there is none. `reading` lets it read the socket
+    /// once if nothing is queued (a wakeup that found the descriptor readable); without it, only
+    /// what was already read is returned, so draining after that costs no system call. Errors
+    /// met on the way go to `takeErrors`. A broken connection sets `isLost`.
+    public func nextEvent(reading: Bool) -> XCBEvent? {
+        var mayRead = reading
+        while true {
+            let next: UnsafeMutablePointer<xcb_generic_event_t>?
+            if !setAside.isEmpty {
+                next = setAside.removeFirst()
+            } else if mayRead {
+                mayRead = false
+                next = xcb_poll_for_event(xcb)
+            } else {
+                next = xcb_poll_for_queued_event(xcb)
+            }
+            guard let next else {
+                if xcb_connection_has_error(xcb) != 0 { loss.noteBroken() }
+                return nil
+            }
+            if next.pointee.response_type == 0 {
+                recordError(next)
+                continue
+            }
+            return XCBEvent(taking: next)
+        }
+    }
+
+    /// Moves what XCB has queued into `setAside`, recording the errors among it.
+    private func setAsideQueued() {
+        while let next = xcb_poll_for_queued_event(xcb) {
+            if next.pointee.response_type == 0 {
+                recordError(next)
+            } else {
+                setAside.append(next)
+            }
+        }
+    }
+
+    /// Records an error from XCB's queue the way Xlib's error handler records its own, and frees it.
+    private func recordError(_ pointer: UnsafeMutablePointer<xcb_generic_event_t>) {
+        defer { free(pointer) }
+        let error = UnsafeRawPointer(pointer).assumingMemoryBound(to: xcb_generic_error_t.self).pointee
+        XErrorLog.record(XProtocolError(errorCode: Int(error.error_code), requestCode: Int(error.major_code),
+                                        minorCode: Int(error.minor_code), resource: UInt(error.resource_id),
+                                        serial: UInt(error.full_sequence),
+                                        text: XErrorLog.text(display: display, code: Int32(error.error_code))),
+                         display: UInt(bitPattern: display))
     }
 
     /// An atom's name, cached: device valuator labels repeat across devices and queries.
@@ -145,6 +204,8 @@ public final class XConnection {
         guard !closed else { return }
         closed = true
         _ = takeErrors()
+        for pointer in setAside { free(pointer) }
+        setAside = []
         XCloseDisplay(display)
     }
 }

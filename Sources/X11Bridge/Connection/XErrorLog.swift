@@ -11,6 +11,9 @@ enum XErrorLog {
     static let capacity = 64
 
     static let entries = Mutex<[UInt: [XProtocolError]]>([:])
+    /// How many errors `entries` holds, readable without the lock: the event loop asks on every
+    /// wakeup, and nearly always the answer is none.
+    static let count = Atomic<Int>(0)
 
     static func install() {
         _ = XSetErrorHandler(recordXError)
@@ -19,14 +22,29 @@ enum XErrorLog {
     static func record(_ error: XProtocolError, display: UInt) {
         entries.withLock { entries in
             var list = entries[display] ?? []
-            if list.count < capacity { list.append(error) }
+            if list.count < capacity {
+                list.append(error)
+                count.add(1, ordering: .relaxed)
+            }
             entries[display] = list
         }
     }
 
+    /// Xlib's name for an error code (`BadValue (integer parameter out of range for operation)`).
+    static func text(display: OpaquePointer, code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 160)
+        XGetErrorText(display, code, &buffer, Int32(buffer.count))
+        return buffer.withUnsafeBufferPointer { pointer in
+            pointer.baseAddress.map { String(cString: $0) } ?? "error \(code)"
+        }
+    }
+
     static func take(display: UInt) -> [XProtocolError] {
-        entries.withLock { entries in
-            entries.removeValue(forKey: display) ?? []
+        guard count.load(ordering: .relaxed) > 0 else { return [] }
+        return entries.withLock { entries in
+            let taken = entries.removeValue(forKey: display) ?? []
+            count.subtract(taken.count, ordering: .relaxed)
+            return taken
         }
     }
 }
@@ -34,11 +52,7 @@ enum XErrorLog {
 private func recordXError(_ display: OpaquePointer?, _ event: UnsafeMutablePointer<XErrorEvent>?) -> Int32 {
     guard let display, let event else { return 0 }
     let code = Int32(event.pointee.error_code)
-    var buffer = [CChar](repeating: 0, count: 160)
-    XGetErrorText(display, code, &buffer, Int32(buffer.count))
-    let text = buffer.withUnsafeBufferPointer { pointer in
-        pointer.baseAddress.map { String(cString: $0) } ?? "error \(code)"
-    }
+    let text = XErrorLog.text(display: display, code: code)
     let error = XProtocolError(errorCode: Int(code), requestCode: Int(event.pointee.request_code),
                                minorCode: Int(event.pointee.minor_code), resource: UInt(event.pointee.resourceid),
                                serial: UInt(event.pointee.serial), text: text)

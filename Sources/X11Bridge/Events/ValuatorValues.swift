@@ -1,31 +1,38 @@
+import CX11
+
 /// Reads XI2's compact valuator lists: the values array holds one value per set mask bit,
 /// in bit order, not one per valuator number.
 public enum ValuatorValues {
-    public static func decode(mask: [UInt8], values: [Double]) -> [Int: Double] {
-        var result: [Int: Double] = [:]
-        var next = 0
-        for (byteIndex, byte) in mask.enumerated() where byte != 0 {
-            for bit in 0..<8 where byte & (UInt8(1) << UInt8(bit)) != 0 {
-                guard next < values.count else { return result }
-                result[byteIndex * 8 + bit] = values[next]
-                next += 1
+    /// The list for a mask and values held in arrays (what `decode(mask:maskWords:values:valueCount:)`
+    /// reads in place from an event).
+    public static func decode(mask: [UInt32], values: [xcb_input_fp3232_t]) -> [AxisValue] {
+        mask.withUnsafeBufferPointer { words in
+            values.withUnsafeBufferPointer { values in
+                decode(mask: words.baseAddress, maskWords: Int32(words.count), values: values.baseAddress,
+                       valueCount: Int32(values.count))
             }
         }
-        return result
     }
 
-    /// Copies from Xlib's buffers, which live only as long as the event cookie, in valuator
-    /// order. One allocation and no hashing: this runs for every event of every device.
-    static func decode(mask: UnsafePointer<UInt8>?, maskLength: Int32, values: UnsafePointer<Double>?) -> [AxisValue] {
-        guard let mask, let values, maskLength > 0 else { return [] }
-        let maskBytes = UnsafeBufferPointer(start: mask, count: Int(maskLength))
+    /// Copies from XCB's event buffer, which lives only as long as the event, in valuator
+    /// order: the mask is in 32-bit words (bit n of word w is valuator 32w + n), and the values
+    /// are 32.32 fixed point. One allocation and no hashing: this runs for every event of
+    /// every device. A value count shorter than the mask says (a malformed event) ends the list.
+    static func decode(mask: UnsafePointer<UInt32>?, maskWords: Int32, values: UnsafePointer<xcb_input_fp3232_t>?,
+                       valueCount: Int32) -> [AxisValue] {
+        guard let mask, let values, maskWords > 0, valueCount > 0 else { return [] }
+        let words = UnsafeBufferPointer(start: mask, count: Int(maskWords))
         var count = 0
-        for byte in maskBytes { count += byte.nonzeroBitCount }
+        for word in words { count += word.nonzeroBitCount }
+        count = min(count, Int(valueCount))
         var result: [AxisValue] = []
         result.reserveCapacity(count)
-        for (byteIndex, byte) in maskBytes.enumerated() where byte != 0 {
-            for bit in 0..<8 where byte & (UInt8(1) << UInt8(bit)) != 0 {
-                result.append(AxisValue(number: byteIndex * 8 + bit, value: values[result.count]))
+        for (wordIndex, word) in words.enumerated() where word != 0 {
+            for bit in 0..<32 where word & (UInt32(1) << UInt32(bit)) != 0 {
+                guard result.count < count else { return result }
+                let value = values[result.count]
+                result.append(AxisValue(number: wordIndex * 32 + bit,
+                                        value: Double(value.integral) + Double(value.frac) / 4_294_967_296))
             }
         }
         return result

@@ -17,41 +17,43 @@ public enum XI2Event: Sendable, Hashable {
 
 extension XConnection {
     /// Decodes an XI2 generic event; nil for core events and other extensions' events.
-    public func decodeXI2(_ event: inout XEvent) -> XI2Event? {
-        guard event.type == GenericEvent, event.xcookie.extension == xinputOpcode else { return nil }
-        guard XGetEventData(display, &event.xcookie) != 0, let data = event.xcookie.data else { return nil }
-        defer { XFreeEventData(display, &event.xcookie) }
-        let type = event.xcookie.evtype
+    public func decodeXI2(_ event: borrowing XCBEvent) -> XI2Event? {
+        guard event.code == XCB_GE_GENERIC else { return nil }
+        let generic = event.read(as: xcb_ge_generic_event_t.self)
+        guard Int32(generic.pointee.extension) == xinputOpcode else { return nil }
+        let type = Int32(generic.pointee.event_type)
         if let kind = RawInput.kind(ofEventType: type) {
-            let raw = data.assumingMemoryBound(to: XIRawEvent.self).pointee
-            let values = ValuatorValues.decode(mask: UnsafePointer(raw.valuators.mask), maskLength: raw.valuators.mask_len,
-                                               values: UnsafePointer(raw.valuators.values))
-            return .raw(RawInput(kind: kind, device: Int(raw.deviceid), source: Int(raw.sourceid), detail: Int(raw.detail),
-                                 flags: raw.flags, serverTime: UInt(raw.time), axisValues: values))
+            // Raw button, motion and touch events share one layout; XCB's accessors find the
+            // valuator mask and values behind the fixed part.
+            let raw = event.read(as: xcb_input_raw_button_press_event_t.self)
+            let values = ValuatorValues.decode(mask: xcb_input_raw_button_press_valuator_mask(raw),
+                                               maskWords: xcb_input_raw_button_press_valuator_mask_length(raw),
+                                               values: xcb_input_raw_button_press_axisvalues(raw),
+                                               valueCount: xcb_input_raw_button_press_axisvalues_length(raw))
+            return .raw(RawInput(kind: kind, device: Int(raw.pointee.deviceid), source: Int(raw.pointee.sourceid),
+                                 detail: Int(raw.pointee.detail), flags: Int32(bitPattern: raw.pointee.flags),
+                                 serverTime: UInt(raw.pointee.time), axisValues: values))
         }
         if let kind = GrabbedPointerEvent.kind(ofEventType: type) {
-            let device = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
+            let device = event.read(as: xcb_input_button_press_event_t.self).pointee
             return .grabbedPointer(GrabbedPointerEvent(kind: kind, master: Int(device.deviceid), source: Int(device.sourceid),
                                                        button: kind == .motion ? 0 : Int(device.detail)))
         }
         if let kind = GrabbedTouchEvent.kind(ofEventType: type) {
-            let device = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
-            return .grabbedTouch(GrabbedTouchEvent(kind: kind, master: Int(device.deviceid), source: Int(device.sourceid),
-                                                   touchID: Int(device.detail)))
+            let touch = event.read(as: xcb_input_touch_begin_event_t.self).pointee
+            return .grabbedTouch(GrabbedTouchEvent(kind: kind, master: Int(touch.deviceid), source: Int(touch.sourceid),
+                                                   touchID: Int(touch.detail)))
         }
         switch type {
         case XI_HierarchyChanged:
-            let hierarchy = data.assumingMemoryBound(to: XIHierarchyEvent.self).pointee
-            var devices: [Int] = []
-            if let info = hierarchy.info {
-                for index in 0..<Int(max(0, hierarchy.num_info)) where info[index].flags != 0 {
-                    devices.append(Int(info[index].deviceid))
-                }
-            }
-            return .hierarchyChanged(flags: hierarchy.flags, devices: devices)
+            let hierarchy = event.read(as: xcb_input_hierarchy_event_t.self)
+            let infos = UnsafeBufferPointer(start: xcb_input_hierarchy_infos(hierarchy),
+                                            count: Int(max(0, xcb_input_hierarchy_infos_length(hierarchy))))
+            let devices = infos.filter { $0.flags != 0 }.map { Int($0.deviceid) }
+            return .hierarchyChanged(flags: Int32(bitPattern: hierarchy.pointee.flags), devices: devices)
         case XI_DeviceChanged:
-            let changed = data.assumingMemoryBound(to: XIDeviceChangedEvent.self).pointee
-            return .deviceChanged(device: Int(changed.deviceid), reason: changed.reason)
+            let changed = event.read(as: xcb_input_device_changed_event_t.self).pointee
+            return .deviceChanged(device: Int(changed.deviceid), reason: Int32(changed.reason))
         default:
             return .unhandled(type: type)
         }

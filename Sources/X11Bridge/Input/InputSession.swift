@@ -33,8 +33,8 @@ public final class InputSession {
     }
 
     /// What `event` means; nothing for events the bridge does not use.
-    public func handle(_ event: inout XEvent, at time: Double) -> [InputChange] {
-        if let decoded = connection.decodeXI2(&event) {
+    public func handle(_ event: borrowing XCBEvent, at time: Double) -> [InputChange] {
+        if let decoded = connection.decodeXI2(event) {
             switch decoded {
             case .raw(let raw):
                 let master = source.devices[raw.device]?.attachment ?? 2
@@ -60,15 +60,24 @@ public final class InputSession {
                 return []
             }
         }
-        switch event.type {
-        case ConfigureNotify where event.xconfigure.window == connection.root:
-            let size = ScreenSize(width: Double(event.xconfigure.width), height: Double(event.xconfigure.height))
+        switch Int32(event.code) {
+        case XCB_CONFIGURE_NOTIFY:
+            let configure = event.read(as: xcb_configure_notify_event_t.self).pointee
+            guard Window(configure.window) == connection.root else { return [] }
+            let size = ScreenSize(width: Double(configure.width), height: Double(configure.height))
             guard size != source.screen else { return [] }
             source.screen = size
             return [.screenResized(size)]
-        case MappingNotify:
+        case XCB_MAPPING_NOTIFY:
             // Keeps Xlib's keysym lookups right after a keymap change (the bridge's own included).
-            XRefreshKeyboardMapping(&event.xmapping)
+            let mapping = event.read(as: xcb_mapping_notify_event_t.self).pointee
+            var notify = XMappingEvent()
+            notify.type = MappingNotify
+            notify.display = connection.display
+            notify.request = Int32(mapping.request)
+            notify.first_keycode = Int32(mapping.first_keycode)
+            notify.count = Int32(mapping.count)
+            XRefreshKeyboardMapping(&notify)
             return []
         default:
             return []

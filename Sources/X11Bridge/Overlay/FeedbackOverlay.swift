@@ -61,7 +61,8 @@ public final class FeedbackOverlay {
 
     /// When the next animation frame is due; nil when nothing animates.
     public var nextDeadline: Double? {
-        pulses.map(\.nextFrame).min()
+        // Asked twice on every wakeup: no array.
+        pulses.lazy.map(\.nextFrame).min()
     }
 
     /// Draws the frames due at `now` and takes down finished pulses.

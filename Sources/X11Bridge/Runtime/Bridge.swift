@@ -313,7 +313,10 @@ extension Bridge: EventLoopClient {
                        earlier(performer.nextDeadline, configurationChangeDeadline))
     }
 
-    var extraDescriptors: [Int32] { performer.descriptors + (configurationWatch.map { [$0.descriptor] } ?? []) }
+    func addDescriptors(to list: inout [Int32]) {
+        list.append(contentsOf: performer.descriptors)
+        if let configurationWatch { list.append(configurationWatch.descriptor) }
+    }
 
     func descriptorReady(_ descriptor: Int32) {
         if let watch = configurationWatch, descriptor == watch.descriptor {

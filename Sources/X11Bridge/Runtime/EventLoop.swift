@@ -7,7 +7,8 @@ protocol EventLoopClient: AnyObject {
     /// Called on every wakeup, before input is read: timers due by `now` fire here.
     func fireTimers(at now: Double)
     var nextDeadline: Double? { get }
-    var extraDescriptors: [Int32] { get }
+    /// Appends the client's own descriptors to watch (running commands, the config file).
+    func addDescriptors(to list: inout [Int32])
     func descriptorReady(_ descriptor: Int32)
     func signalReceived(_ signal: Int32)
     func xErrors(_ errors: [XProtocolError])
@@ -20,6 +21,8 @@ final class EventLoop {
     let session: InputSession
     let signals: SignalDescriptor?
     let clock: MonotonicClock
+    /// Kept from wakeup to wakeup, so waiting allocates nothing.
+    private let poller = Poller()
 
     init(session: InputSession, signals: SignalDescriptor?, clock: MonotonicClock) {
         self.session = session
@@ -31,32 +34,36 @@ final class EventLoop {
         let connection = session.connection
         // A lost server ends the loop too: the connection is dead, and its descriptor would
         // read as ready forever.
+        // The first pass reads whatever is there; after that the socket is read only when
+        // poll says it holds something.
+        var readable = true
         while !client.isStopping, !connection.isLost {
             client.fireTimers(at: clock.now)
-            // Xlib may already hold events read during an earlier reply; the socket would not
-            // show them, so the queue is drained until XPending reads nothing more. Handlers can
-            // cause round trips that queue more events: the loop sees those too.
-            while !client.isStopping, var event = connection.nextPendingEvent() {
+            // One read of the socket at most, then only what XCB already holds: events read
+            // while Xlib waited for a reply are queued without the socket showing them, and
+            // handlers can cause such round trips, so the queue is drained to the end.
+            var reading = readable
+            while !client.isStopping, let event = connection.nextEvent(reading: reading) {
+                reading = false
                 let now = clock.now
-                let changes = session.handle(&event, at: now)
+                let changes = session.handle(event, at: now)
                 if !changes.isEmpty { client.handle(changes, at: now) }
             }
             let errors = connection.takeErrors()
-            if !errors.isEmpty {
-                client.xErrors(errors)
-                connection.flush()
-            }
+            if !errors.isEmpty { client.xErrors(errors) }
             if client.isStopping || connection.isLost { break }
-            // No flush of its own here: the XPending that found the queue empty has just sent
-            // every request (it flushes first), and an XFlush would try to read the socket once
-            // more, a wasted system call on every wakeup.
-            let descriptors = [connection.fileDescriptor] + (signals.map { [$0.descriptor] } ?? []) + client.extraDescriptors
-            let timeout = client.nextDeadline.map { $0 - clock.now }
-            let ready = Poller.wait(for: descriptors, timeout: timeout)
-            if let signals, ready.contains(signals.descriptor) {
+            connection.flush()
+            poller.descriptors.removeAll(keepingCapacity: true)
+            poller.descriptors.append(connection.fileDescriptor)
+            if let signals { poller.descriptors.append(signals.descriptor) }
+            let ownDescriptors = poller.descriptors.count
+            client.addDescriptors(to: &poller.descriptors)
+            poller.wait(timeout: client.nextDeadline.map { $0 - clock.now })
+            readable = poller.isReady(connection.fileDescriptor)
+            if let signals, poller.isReady(signals.descriptor) {
                 for signal in signals.read() { client.signalReceived(signal) }
             }
-            for descriptor in client.extraDescriptors where ready.contains(descriptor) {
+            for descriptor in poller.descriptors[ownDescriptors...] where poller.isReady(descriptor) {
                 client.descriptorReady(descriptor)
             }
         }
@@ -68,9 +75,9 @@ final class EventLoop {
     func drainRemaining(_ client: some EventLoopClient) {
         let connection = session.connection
         connection.sync()
-        while var event = connection.nextPendingEvent() {
+        while let event = connection.nextEvent(reading: false) {
             let now = clock.now
-            let changes = session.handle(&event, at: now)
+            let changes = session.handle(event, at: now)
             if !changes.isEmpty { client.handle(changes, at: now) }
         }
     }

@@ -92,7 +92,7 @@ extension Recorder: EventLoopClient {
     }
 
     var nextDeadline: Double? { duration.map { startTime + $0 } }
-    var extraDescriptors: [Int32] { [] }
+    func addDescriptors(to list: inout [Int32]) {}
     func descriptorReady(_ descriptor: Int32) {}
 
     func signalReceived(_ signal: Int32) {

@@ -23,13 +23,23 @@ struct XI2EncodingTests {
         }
     }
 
-    @Test("compact valuator values belong to the set mask bits, in order")
+    @Test("compact valuator values belong to the set mask bits, in order, from 32.32 fixed point")
     func compactValuators() {
+        func fixed(_ value: Double) -> xcb_input_fp3232_t {
+            let integral = value.rounded(.down)
+            return xcb_input_fp3232_t(integral: Int32(integral), frac: UInt32((value - integral) * 4_294_967_296))
+        }
+        func decoded(_ mask: [UInt32], _ values: [Double]) -> [Int: Double] {
+            Dictionary(uniqueKeysWithValues: ValuatorValues.decode(mask: mask, values: values.map(fixed)).map { ($0.number, $0.value) })
+        }
         // Bits 0, 1 and 4 set: three values.
-        let values = ValuatorValues.decode(mask: [0b0001_0011], values: [5120, 8192, 600])
-        #expect(values == [0: 5120, 1: 8192, 4: 600])
-        #expect(ValuatorValues.decode(mask: [0, 0b0000_0001], values: [7]) == [8: 7])
-        #expect(ValuatorValues.decode(mask: [0b0000_0011], values: [1]) == [0: 1])
+        #expect(decoded([0b0001_0011], [5120, 8192, 600.5]) == [0: 5120, 1: 8192, 4: 600.5])
+        // Bit 0 of the second word is valuator 32.
+        #expect(decoded([0, 0b0000_0001], [7]) == [32: 7])
+        #expect(decoded([0b0000_0001], [-2.25]) == [0: -2.25])
+        // A mask with more bits than values: the values there are, nothing made up.
+        #expect(decoded([0b0000_0011], [1]) == [0: 1])
+        #expect(decoded([0b0000_0011], []).isEmpty)
     }
 
     @Test("device units map onto pixels exactly as the server scales them")
