@@ -167,6 +167,13 @@ public final class XConnection {
         }
     }
 
+    /// Whether events were read but not yet taken with `nextEvent` (a flush or a reply can read
+    /// them in without the socket showing anything more).
+    public var hasQueuedEvents: Bool {
+        setAsideQueued()
+        return !setAside.isEmpty
+    }
+
     /// Moves what XCB has queued into `setAside`, recording the errors among it.
     private func setAsideQueued() {
         while let next = xcb_poll_for_queued_event(xcb) {

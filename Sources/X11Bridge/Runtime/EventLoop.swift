@@ -32,11 +32,11 @@ final class EventLoop {
 
     func run(_ client: some EventLoopClient) {
         let connection = session.connection
-        // A lost server ends the loop too: the connection is dead, and its descriptor would
-        // read as ready forever.
         // The first pass reads whatever is there; after that the socket is read only when
         // poll says it holds something.
         var readable = true
+        // A lost server ends the loop too: the connection is dead, and its descriptor would
+        // read as ready forever.
         while !client.isStopping, !connection.isLost {
             client.fireTimers(at: clock.now)
             // One read of the socket at most, then only what XCB already holds: events read
@@ -53,6 +53,12 @@ final class EventLoop {
             if !errors.isEmpty { client.xErrors(errors) }
             if client.isStopping || connection.isLost { break }
             connection.flush()
+            // Writing can read too: XCB takes in whatever arrived while it waited to write, and
+            // the socket no longer shows it, so poll would sleep on an event already here.
+            if connection.hasQueuedEvents {
+                readable = false
+                continue
+            }
             poller.descriptors.removeAll(keepingCapacity: true)
             poller.descriptors.append(connection.fileDescriptor)
             if let signals { poller.descriptors.append(signals.descriptor) }
