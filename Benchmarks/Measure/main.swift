@@ -6,7 +6,8 @@ import XorgTestSupport
 //   gesture-measure [--bridge PATH] --soak [SECONDS] [--soak-gap MS]
 // start-up (launch to listening), deep-press latency against two references (the server's own
 // delivery of a pen button, and `xdotool click 3`), idle wakeups and CPU over 10 s, and CPU and
-// memory under a 1000 Hz pen stream. `--soak` runs the soak instead (Soak.swift): generated
+// memory under a 1000 Hz pen stream, and the CPU a do-nothing reader of the same stream takes
+// (ReferenceReader.swift). `--soak` runs the soak instead (Soak.swift): generated
 // gestures through the default config for SECONDS (600 by default), exiting non-zero when a
 // check fails.
 
@@ -31,6 +32,7 @@ struct Options {
             case "--presses": presses = arguments.popFirst().flatMap(Int.init) ?? presses
             case "--load-seconds": loadSeconds = arguments.popFirst().flatMap(Double.init) ?? loadSeconds
             case "--pulse": pulse = true
+            case "--reference-reader": ReferenceReader.run()
             case "--soak-gap": soakGap = arguments.popFirst().flatMap(Double.init) ?? soakGap
             case "--soak":
                 soakSeconds = 600
@@ -110,16 +112,20 @@ final class BridgeRun {
     let process = Process()
     let errors = Pipe()
 
-    init(bridge: String, config: String, server: HeadlessXorg) throws {
-        process.executableURL = URL(fileURLWithPath: bridge)
-        process.arguments = ["run", "--config", config]
+    convenience init(bridge: String, config: String, server: HeadlessXorg) throws {
+        try self.init(executable: bridge, arguments: ["run", "--config", config], server: server)
+    }
+
+    init(executable: String, arguments: [String], server: HeadlessXorg) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         process.environment = server.clientEnvironment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
         try ChildProcessLauncher.run(process)
     }
 
-    /// Seconds until the bridge logs that it listens to its devices.
+    /// Seconds until the bridge (or the reference reader) logs that it listens to its devices.
     func waitUntilListening(since start: Double) -> Double? {
         var seen = ""
         let handle = errors.fileHandleForReading
@@ -229,21 +235,42 @@ Thread.sleep(forTimeInterval: 10)
 let idleEnd = ProcessSample(pid: pid)
 print("idle 10 s: \(idleEnd.switches - idleStart.switches) context switches (wakeups), \(String(format: "%.2f", idleEnd.cpuSeconds - idleStart.cpuSeconds)) s CPU")
 
-// Load: a 1000 Hz pen stream.
-let before = ProcessSample(pid: pid)
-let loadStart = now()
-var samples = 0
-try server.pen.down(at: (400, 400), pressure: 0.2)
-while now() - loadStart < options.loadSeconds {
-    let target = loadStart + Double(samples) / 1000
-    let wait = target - now()
-    if wait > 0 { usleep(useconds_t(wait * 1e6)) }
-    let phase = Double(samples) / 300
-    try server.pen.move(to: (400 + 200 * sin(phase), 400 + 150 * cos(phase / 2)), pressure: 0.25 + 0.15 * sin(phase * 3))
-    samples += 1
+// Load: a 1000 Hz pen stream, the pen down throughout, drawing loops with changing pressure.
+func penStream(on server: HeadlessXorg, seconds: Double) throws -> (elapsed: Double, samples: Int) {
+    let start = now()
+    var samples = 0
+    try server.pen.down(at: (400, 400), pressure: 0.2)
+    while now() - start < seconds {
+        let target = start + Double(samples) / 1000
+        let wait = target - now()
+        if wait > 0 { usleep(useconds_t(wait * 1e6)) }
+        let phase = Double(samples) / 300
+        try server.pen.move(to: (400 + 200 * sin(phase), 400 + 150 * cos(phase / 2)), pressure: 0.25 + 0.15 * sin(phase * 3))
+        samples += 1
+    }
+    try server.pen.up()
+    return (now() - start, samples)
 }
-try server.pen.up()
-let elapsed = now() - loadStart
+
+func percent(_ cpuSeconds: Double, of elapsed: Double) -> String { String(format: "%.2f%%", 100 * cpuSeconds / elapsed) }
+
+let before = ProcessSample(pid: pid)
+let load = try penStream(on: server, seconds: options.loadSeconds)
 let after = ProcessSample(pid: pid)
 print("resident memory by mapping: \(residentByMapping(pid: pid))")
-print("load \(Int(elapsed)) s at \(Int(Double(samples) / elapsed)) Hz: CPU \(String(format: "%.2f", 100 * (after.cpuSeconds - before.cpuSeconds) / elapsed))% of one core; resident memory \(before.residentKiB) KiB before, \(after.residentKiB) KiB after")
+print("load \(Int(load.elapsed)) s at \(Int(Double(load.samples) / load.elapsed)) Hz: CPU \(percent(after.cpuSeconds - before.cpuSeconds, of: load.elapsed)) of one core, \(after.switches - before.switches) context switches; resident memory \(before.residentKiB) KiB before, \(after.residentKiB) KiB after")
+bridge.stop()
+
+// The floor: the same stream read by a client that does nothing with it.
+let ownPath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+let reader = try BridgeRun(executable: ownPath, arguments: ["--reference-reader"], server: server)
+defer { reader.stop() }
+if reader.waitUntilListening(since: now()) == nil {
+    print("reference reader: did not start")
+} else {
+    let readerPid = reader.process.processIdentifier
+    let readerBefore = ProcessSample(pid: readerPid)
+    let readerLoad = try penStream(on: server, seconds: options.loadSeconds)
+    let readerAfter = ProcessSample(pid: readerPid)
+    print("reference reader (poll and read each event through XCB, nothing else), same stream: CPU \(percent(readerAfter.cpuSeconds - readerBefore.cpuSeconds, of: readerLoad.elapsed)) of one core, \(readerAfter.switches - readerBefore.switches) context switches")
+}
