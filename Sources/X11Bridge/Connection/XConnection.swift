@@ -29,6 +29,9 @@ public final class XConnection {
     public let xinputOpcode: Int32
     public let xinputVersion: (major: Int, minor: Int)
     public let hasXTest: Bool
+    /// XKB's event code, nil without XKB: Xlib keeps its keymap from XKB's events, which are
+    /// read here now and must be passed on (`refreshKeymap`).
+    public let xkbEventCode: UInt8?
     /// Whether the server went away; checked by the event loop after reading.
     public let loss: ConnectionLoss
     private var atomNames: [Atom: String] = [:]
@@ -40,7 +43,8 @@ public final class XConnection {
     /// The minimum XInput version: raw touch events and touch ownership arrived in 2.2.
     public static let requiredXInput = (major: 2, minor: 2)
 
-    private init(display: OpaquePointer, name: String, xinputOpcode: Int32, version: (Int, Int), hasXTest: Bool) {
+    private init(display: OpaquePointer, name: String, xinputOpcode: Int32, version: (Int, Int), hasXTest: Bool,
+                 xkbEventCode: UInt8?) {
         self.display = display
         self.xcb = XGetXCBConnection(display)
         self.fileDescriptor = XConnectionNumber(display)
@@ -50,6 +54,7 @@ public final class XConnection {
         self.xinputOpcode = xinputOpcode
         self.xinputVersion = version
         self.hasXTest = hasXTest
+        self.xkbEventCode = xkbEventCode
         self.loss = ConnectionLoss(displayName: name)
         loss.watch(display)
     }
@@ -62,9 +67,15 @@ public final class XConnection {
         guard let display = XOpenDisplay(name) else {
             throw .cannotOpenDisplay(name)
         }
-        // Before anything can arrive: from here on Xlib leaves events (and the errors of
-        // requests that expect no reply) in XCB's queue, where `nextEvent` reads them.
+        // Before anything can arrive: from here on Xlib leaves events in XCB's queue, where
+        // `nextEvent` reads them. Xlib asks XCB to keep its requests' errors for it (instead of
+        // queueing them as events, where Xlib would no longer look) only when it next takes
+        // the socket from XCB, so one XCB request makes it hand the socket back now: after it,
+        // every error reaches Xlib's error handler, that of a request with a reply in that
+        // reply's wait, the others in the next round trip (`sync`).
         XSetEventQueueOwner(display, XCBOwnsEventQueue)
+        let xcb = XGetXCBConnection(display)
+        xcb_discard_reply(xcb, xcb_get_input_focus(xcb).sequence)
         var opcode: Int32 = 0
         var firstEvent: Int32 = 0
         var firstError: Int32 = 0
@@ -89,8 +100,13 @@ public final class XConnection {
             XCloseDisplay(display)
             throw .xtestMissing(display: name)
         }
+        var xkbOpcode: Int32 = 0
+        var xkbEvent: Int32 = 0
+        var xkbError: Int32 = 0
+        let hasXKB = XQueryExtension(display, "XKEYBOARD", &xkbOpcode, &xkbEvent, &xkbError) != 0
         return XConnection(display: display, name: name, xinputOpcode: opcode,
-                           version: (Int(major), Int(minor)), hasXTest: hasXTest)
+                           version: (Int(major), Int(minor)), hasXTest: hasXTest,
+                           xkbEventCode: hasXKB ? UInt8(exactly: xkbEvent) : nil)
     }
 
     deinit {
@@ -167,11 +183,29 @@ public final class XConnection {
         }
     }
 
-    /// Whether events were read but not yet taken with `nextEvent` (a flush or a reply can read
-    /// them in without the socket showing anything more).
-    public var hasQueuedEvents: Bool {
+    /// Whether events were read but not yet taken with `nextEvent`, or errors are waiting in
+    /// `takeErrors` (a flush or a reply can read them in without the socket showing anything more).
+    public var hasPendingInput: Bool {
         setAsideQueued()
-        return !setAside.isEmpty
+        return !setAside.isEmpty || XErrorLog.hasErrors(display: UInt(bitPattern: display))
+    }
+
+    /// Requests sent that no reply has confirmed yet. Xlib keeps a record of each until a round
+    /// trip collects their errors, so a long run of requests without one grows it.
+    public var unconfirmedRequests: UInt {
+        XNextRequest(display) &- 1 &- XLastKnownRequestProcessed(display)
+    }
+
+    /// Reloads Xlib's keymap after XKB reported a new keyboard or a changed map: what Xlib's own
+    /// event reading did before the bridge read events through XCB. Without it, keysyms would
+    /// be looked up on the old map after a layout switch.
+    public func refreshKeymap() {
+        guard let xkbEventCode else { return }
+        var event = XkbEvent()
+        event.any.type = Int32(xkbEventCode)
+        event.any.display = display
+        event.any.xkb_type = XkbNewKeyboardNotify
+        XkbRefreshKeyboardMapping(&event.map)
     }
 
     /// Moves what XCB has queued into `setAside`, recording the errors among it.

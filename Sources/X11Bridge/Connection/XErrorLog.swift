@@ -39,6 +39,11 @@ enum XErrorLog {
         }
     }
 
+    static func hasErrors(display: UInt) -> Bool {
+        guard count.load(ordering: .relaxed) > 0 else { return false }
+        return entries.withLock { $0[display]?.isEmpty == false }
+    }
+
     static func take(display: UInt) -> [XProtocolError] {
         guard count.load(ordering: .relaxed) > 0 else { return [] }
         return entries.withLock { entries in

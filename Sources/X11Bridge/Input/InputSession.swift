@@ -79,6 +79,11 @@ public final class InputSession {
             notify.count = Int32(mapping.count)
             XRefreshKeyboardMapping(&notify)
             return []
+        case let code where connection.xkbEventCode.map({ UInt8(code) == $0 }) == true:
+            // The second byte of every XKB event says which one it is.
+            let xkbType = event.read(as: UInt8.self).advanced(by: 1).pointee
+            if xkbType == XkbNewKeyboardNotify || xkbType == XkbMapNotify { connection.refreshKeymap() }
+            return []
         default:
             return []
         }

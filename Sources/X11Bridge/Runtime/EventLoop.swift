@@ -21,6 +21,8 @@ final class EventLoop {
     let session: InputSession
     let signals: SignalDescriptor?
     let clock: MonotonicClock
+    /// Requests the loop lets go unconfirmed before a round trip (a few kilobytes of Xlib's records).
+    static let unconfirmedRequestLimit: UInt = 256
     /// Kept from wakeup to wakeup, so waiting allocates nothing.
     private let poller = Poller()
 
@@ -43,11 +45,22 @@ final class EventLoop {
             // while Xlib waited for a reply are queued without the socket showing them, and
             // handlers can cause such round trips, so the queue is drained to the end.
             var reading = readable
+            var handled = 0
             while !client.isStopping, let event = connection.nextEvent(reading: reading) {
                 reading = false
+                handled += 1
                 let now = clock.now
                 let changes = session.handle(event, at: now)
                 if !changes.isEmpty { client.handle(changes, at: now) }
+            }
+            // The socket had something and it was no event: an error of a request without a
+            // reply, which XCB keeps for Xlib until a round trip collects it. Collected now, the
+            // bridge lets go of what it holds at once instead of at the next reply. (Or half an
+            // event, or a broken connection, where the round trip costs nothing that matters.)
+            // A long run of requests with no round trip is confirmed the same way, which keeps
+            // Xlib's record of them from growing.
+            if (readable && handled == 0) || connection.unconfirmedRequests > Self.unconfirmedRequestLimit {
+                connection.sync()
             }
             let errors = connection.takeErrors()
             if !errors.isEmpty { client.xErrors(errors) }
@@ -55,7 +68,7 @@ final class EventLoop {
             connection.flush()
             // Writing can read too: XCB takes in whatever arrived while it waited to write, and
             // the socket no longer shows it, so poll would sleep on an event already here.
-            if connection.hasQueuedEvents {
+            if connection.hasPendingInput {
                 readable = false
                 continue
             }

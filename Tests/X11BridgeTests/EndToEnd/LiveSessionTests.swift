@@ -81,6 +81,42 @@ struct LiveSessionTests {
         #expect(bridge.waitForLog(containing: "device added: 7 \"test-touch\": touch"))
     }
 
+    @Test("a layout switched while the bridge runs is the one its keys follow")
+    func keymapSwitch() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let config = """
+            bindings:
+              - name: zed
+                gesture: deep-press
+                devices: [pen]
+                action: {key: z}
+            """
+        let bridge = try BridgeProcess(["run", "--config", try temporaryConfig(config)], server: server)
+        // The first key makes the bridge look the keymap up (and XKB report changes to it).
+        try Self.deepPress(server, at: (300, 300))
+        var keys = window.events { $0.contains { $0.kind == .keyRelease } }.filter { $0.kind == .keyPress }
+        #expect(keys.compactMap(\.keysymName) == ["z"])
+
+        // German: z and y trade places, so the US layout's z key now types y.
+        let layout = Process()
+        layout.executableURL = URL(fileURLWithPath: "/usr/bin/setxkbmap")
+        layout.arguments = ["-display", server.displayName, "de"]
+        layout.environment = server.clientEnvironment
+        try ChildProcessLauncher.run(layout)
+        layout.waitUntilExit()
+        try #require(layout.terminationStatus == 0, "setxkbmap de")
+        Thread.sleep(forTimeInterval: 0.3)
+
+        window.drain()
+        try Self.deepPress(server, at: (320, 300))
+        keys = window.events { $0.contains { $0.kind == .keyRelease } }.filter { $0.kind == .keyPress }
+        #expect(keys.compactMap(\.keysymName) == ["z"], "the key that types z on the new layout")
+        #expect(bridge.stop(with: SIGTERM) == 0)
+    }
+
     @Test("a key the keymap lacks still reaches the application")
     func borrowedKey() throws {
         let server = try HeadlessXorg()

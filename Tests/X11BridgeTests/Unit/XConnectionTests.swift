@@ -1,4 +1,5 @@
 import CX11
+import Glibc
 import GestureKit
 import Testing
 import X11Bridge
@@ -47,6 +48,33 @@ struct XConnectionTests {
         }
         #expect(detail.contains("BadValue"))
         try connection.select([.rootListening], on: connection.root)
+    }
+
+    @Test("a refused request with a reply is an error too, never taken for a lost connection")
+    func replyErrors() throws {
+        let server = try VirtualFramebuffer()
+        defer { server.stop() }
+        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: false))
+        defer { connection.close() }
+        let missing: Window = 0x7fff_fff0
+        var attributes = XWindowAttributes()
+        var status: Int32 = 1
+        let replyErrors = connection.checked { status = XGetWindowAttributes(connection.display, missing, &attributes) }
+        #expect(status == 0)
+        #expect(replyErrors.map(\.errorCode) == [Int(BadWindow)])
+        #expect(!connection.isLost)
+        // An error of a request without a reply arrives in the loop's next look at the socket,
+        // as the event loop gets it: the socket is readable and no event is there.
+        XMapWindow(connection.display, missing)
+        connection.flush()
+        var descriptor = pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&descriptor, 1, 2000) == 1)
+        var gotEvent = false
+        if connection.nextEvent(reading: true) != nil { gotEvent = true }
+        #expect(!gotEvent, "an error is not an event")
+        connection.sync()
+        #expect(connection.takeErrors().map(\.errorCode) == [Int(BadWindow)])
+        #expect(!connection.isLost)
     }
 }
 
