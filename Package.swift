@@ -16,16 +16,19 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CX11",
-            pkgConfig: "x11 xi xtst xfixes xext",
-            providers: [.apt(["libx11-dev", "libxi-dev", "libxtst-dev", "libxfixes-dev", "libxext-dev"])]
+            pkgConfig: "x11 xi xtst xfixes xext x11-xcb xcb xcb-xinput",
+            providers: [.apt(["libx11-dev", "libxi-dev", "libxtst-dev", "libxfixes-dev", "libxext-dev",
+                              "libx11-xcb-dev", "libxcb1-dev", "libxcb-xinput-dev"])]
         ),
+        // Linux system interfaces Swift's Glibc module leaves out (epoll).
+        .systemLibrary(name: "CLinux"),
         .target(
             name: "GestureKit",
             dependencies: [.product(name: "Yams", package: "Yams")]
         ),
         .target(
             name: "X11Bridge",
-            dependencies: ["GestureKit", "CX11"]
+            dependencies: ["GestureKit", "CX11", "CLinux"]
         ),
         .executableTarget(
             name: "gesture-bridge",

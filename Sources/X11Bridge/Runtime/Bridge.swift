@@ -313,9 +313,12 @@ extension Bridge: EventLoopClient {
                        earlier(performer.nextDeadline, configurationChangeDeadline))
     }
 
-    func addDescriptors(to list: inout [Int32]) {
-        list.append(contentsOf: performer.descriptors)
+    func addLastingDescriptors(to list: inout [Int32]) {
         if let configurationWatch { list.append(configurationWatch.descriptor) }
+    }
+
+    func addPassingDescriptors(to list: inout [Int32]) {
+        list.append(contentsOf: performer.descriptors)
     }
 
     func descriptorReady(_ descriptor: Int32) {

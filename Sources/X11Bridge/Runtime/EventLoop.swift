@@ -7,8 +7,11 @@ protocol EventLoopClient: AnyObject {
     /// Called on every wakeup, before input is read: timers due by `now` fire here.
     func fireTimers(at now: Double)
     var nextDeadline: Double? { get }
-    /// Appends the client's own descriptors to watch (running commands, the config file).
-    func addDescriptors(to list: inout [Int32])
+    /// Appends the client's own descriptors that stay open while the loop runs (the config
+    /// file watch), or close for good.
+    func addLastingDescriptors(to list: inout [Int32])
+    /// Appends the client's descriptors that come and go (running commands' pipes).
+    func addPassingDescriptors(to list: inout [Int32])
     func descriptorReady(_ descriptor: Int32)
     func signalReceived(_ signal: Int32)
     func xErrors(_ errors: [XProtocolError])
@@ -72,17 +75,21 @@ final class EventLoop {
                 readable = false
                 continue
             }
-            poller.descriptors.removeAll(keepingCapacity: true)
-            poller.descriptors.append(connection.fileDescriptor)
-            if let signals { poller.descriptors.append(signals.descriptor) }
-            let ownDescriptors = poller.descriptors.count
-            client.addDescriptors(to: &poller.descriptors)
+            poller.lasting.removeAll(keepingCapacity: true)
+            poller.lasting.append(connection.fileDescriptor)
+            if let signals { poller.lasting.append(signals.descriptor) }
+            client.addLastingDescriptors(to: &poller.lasting)
+            poller.passing.removeAll(keepingCapacity: true)
+            client.addPassingDescriptors(to: &poller.passing)
             poller.wait(timeout: client.nextDeadline.map { $0 - clock.now })
             readable = poller.isReady(connection.fileDescriptor)
             if let signals, poller.isReady(signals.descriptor) {
                 for signal in signals.read() { client.signalReceived(signal) }
             }
-            for descriptor in poller.descriptors[ownDescriptors...] where poller.isReady(descriptor) {
+            for descriptor in poller.lasting.dropFirst(signals == nil ? 1 : 2) where poller.isReady(descriptor) {
+                client.descriptorReady(descriptor)
+            }
+            for descriptor in poller.passing where poller.isReady(descriptor) {
                 client.descriptorReady(descriptor)
             }
         }

@@ -92,7 +92,8 @@ extension Recorder: EventLoopClient {
     }
 
     var nextDeadline: Double? { duration.map { startTime + $0 } }
-    func addDescriptors(to list: inout [Int32]) {}
+    func addLastingDescriptors(to list: inout [Int32]) {}
+    func addPassingDescriptors(to list: inout [Int32]) {}
     func descriptorReady(_ descriptor: Int32) {}
 
     func signalReceived(_ signal: Int32) {
