@@ -157,8 +157,9 @@ public final class XConnection {
 
     /// The next event, oldest first; nil when there is none. `reading` lets it read the socket
     /// once if nothing is queued (a wakeup that found the descriptor readable); without it, only
-    /// what was already read is returned, so draining after that costs no system call. Errors
-    /// met on the way go to `takeErrors`. A broken connection sets `isLost`.
+    /// what was already read is returned, so draining after that costs no system call. An error
+    /// met on the way (none is expected: Xlib has XCB keep its requests' errors for it) goes to
+    /// `takeErrors` rather than being taken for an event. A broken connection sets `isLost`.
     public func nextEvent(reading: Bool) -> XCBEvent? {
         var mayRead = reading
         while true {

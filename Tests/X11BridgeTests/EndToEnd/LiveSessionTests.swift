@@ -81,24 +81,32 @@ struct LiveSessionTests {
         #expect(bridge.waitForLog(containing: "device added: 7 \"test-touch\": touch"))
     }
 
+    /// A pen deep press bound to `key`.
+    static func keyConfig(_ key: String) -> String {
+        """
+        bindings:
+          - name: key
+            gesture: deep-press
+            devices: [pen]
+            action: {key: \(key)}
+        """
+    }
+
+    /// The keysyms of the key presses `window` receives, up to the first release.
+    static func keysTyped(_ window: RecorderWindow) -> [String] {
+        window.events { $0.contains { $0.kind == .keyRelease } }.filter { $0.kind == .keyPress }.compactMap(\.keysymName)
+    }
+
     @Test("a layout switched while the bridge runs is the one its keys follow")
     func keymapSwitch() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
         let window = try RecorderWindow(server: server)
         defer { window.close() }
-        let config = """
-            bindings:
-              - name: zed
-                gesture: deep-press
-                devices: [pen]
-                action: {key: z}
-            """
-        let bridge = try BridgeProcess(["run", "--config", try temporaryConfig(config)], server: server)
+        let bridge = try BridgeProcess(["run", "--config", try temporaryConfig(Self.keyConfig("z"))], server: server)
         // The first key makes the bridge look the keymap up (and XKB report changes to it).
         try Self.deepPress(server, at: (300, 300))
-        var keys = window.events { $0.contains { $0.kind == .keyRelease } }.filter { $0.kind == .keyPress }
-        #expect(keys.compactMap(\.keysymName) == ["z"])
+        #expect(Self.keysTyped(window) == ["z"])
 
         // German: z and y trade places, so the US layout's z key now types y.
         let layout = Process()
@@ -112,8 +120,7 @@ struct LiveSessionTests {
 
         window.drain()
         try Self.deepPress(server, at: (320, 300))
-        keys = window.events { $0.contains { $0.kind == .keyRelease } }.filter { $0.kind == .keyPress }
-        #expect(keys.compactMap(\.keysymName) == ["z"], "the key that types z on the new layout")
+        #expect(Self.keysTyped(window) == ["z"], "the key that types z on the new layout")
         #expect(bridge.stop(with: SIGTERM) == 0)
     }
 
@@ -123,17 +130,9 @@ struct LiveSessionTests {
         defer { server.stop() }
         let window = try RecorderWindow(server: server)
         defer { window.close() }
-        let config = """
-            bindings:
-              - name: greek
-                gesture: deep-press
-                devices: [pen]
-                action: {key: Greek_alpha}
-            """
-        let bridge = try BridgeProcess(["run", "--config", try temporaryConfig(config)], server: server)
+        let bridge = try BridgeProcess(["run", "--config", try temporaryConfig(Self.keyConfig("Greek_alpha"))], server: server)
         try Self.deepPress(server, at: (300, 300))
-        let keys = window.events { $0.contains { $0.kind == .keyRelease } }.filter { $0.kind == .keyPress }
-        #expect(keys.compactMap(\.keysymName) == ["Greek_alpha"])
+        #expect(Self.keysTyped(window) == ["Greek_alpha"])
         #expect(bridge.stop(with: SIGTERM) == 0)
     }
 }
