@@ -50,7 +50,7 @@ let package = Package(
         // `swift run -c release gesture-measure` (root).
         .executableTarget(
             name: "gesture-measure",
-            dependencies: ["XorgTestSupport", "CX11"],
+            dependencies: ["XorgTestSupport", "X11Bridge", "CX11"],
             path: "Benchmarks/Measure"
         ),
         // libFuzzer targets (scripts/fuzz); built plainly they replay corpus files.

@@ -1,9 +1,10 @@
 import CX11
 import Foundation
+import X11Bridge
 import XorgTestSupport
 
-/// The cheapest X client that reads what the bridge reads from a pen: it selects the pen's raw
-/// motion and buttons, waits in poll and takes each event from XCB without looking at it. Its
+/// The cheapest X client that reads what the bridge reads from a pen: it makes the bridge's
+/// selection for the pen, waits in poll and takes each event from XCB without looking at it. Its
 /// CPU share under the 1000 Hz stream is the floor of any program that reacts to every sample
 /// on this machine (a wakeup, a poll, a read), the reference the bridge's own share is set
 /// against, as the pen button is for latency. `gesture-measure --reference-reader` runs it on
@@ -20,11 +21,13 @@ enum ReferenceReader {
         guard XQueryExtension(display, "XInputExtension", &opcode, &firstEvent, &firstError) != 0,
               XIQueryVersion(display, &major, &minor) == Success else { fail("no XInput 2.2") }
         guard let pen = penDevice(display) else { fail("no device named \(VirtualPen.deviceName)") }
-        var bits = [UInt8](repeating: 0, count: 4)
-        for type in [XI_RawMotion, XI_RawButtonPress, XI_RawButtonRelease] { bits[Int(type) / 8] |= UInt8(1) << UInt8(type % 8) }
-        bits.withUnsafeMutableBufferPointer { bytes in
-            var mask = XIEventMask(deviceid: pen, mask_len: Int32(bytes.count), mask: bytes.baseAddress)
-            _ = XISelectEvents(display, XDefaultRootWindow(display), &mask, 1)
+        // Exactly what the bridge selects for a pen.
+        for selection in XI2EventMask.listening(toRawInputOf: [Int(pen)]) {
+            var bits = selection.bytes
+            bits.withUnsafeMutableBufferPointer { bytes in
+                var mask = XIEventMask(deviceid: selection.device, mask_len: Int32(bytes.count), mask: bytes.baseAddress)
+                _ = XISelectEvents(display, XDefaultRootWindow(display), &mask, 1)
+            }
         }
         XSync(display, 0)
         FileHandle.standardError.write(Data("reference reader listening to \(VirtualPen.deviceName)\n".utf8))
