@@ -65,6 +65,8 @@ final class RunReporter {
             logger.warning("\(error.description)")
         case .inputOwnership(let message):
             if verbose { logger.info("\(message)") }
+        case .motionUnheard(let device):
+            if verbose { logger.info("device \(device): no gesture follows this stroke; its motion goes unread until the lift") }
         case .stopping(let signal):
             logger.info("stopping\(signal.map { " on \(Self.signalName($0))" } ?? "")")
         }

@@ -22,6 +22,13 @@ public struct GestureEngine: Sendable {
     /// Contacts currently down, for tests and the touch view.
     public var activeContacts: [ContactKey] { contacts.keys.sorted() }
 
+    /// Whether `key` is down and every gesture on it has ended or given up (a drag no deep
+    /// press can become any more, or a contact no binding listens to): until it lifts, its
+    /// samples change nothing.
+    public func isSettled(_ key: ContactKey) -> Bool {
+        contacts[key].map { session in !session.slots.contains { $0.active } } ?? false
+    }
+
     // MARK: Devices and configuration
 
     public mutating func addDevice(_ device: InputDevice) {

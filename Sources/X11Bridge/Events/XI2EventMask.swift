@@ -67,10 +67,16 @@ public struct XI2EventMask: Sendable, Hashable {
     static let deviceChanges: Set<Int32> = [XI_HierarchyChanged, XI_DeviceChanged]
 
     /// Raw input from the given devices only, and device changes from all: a master relays
-    /// its slaves' raw events a second time, which `rootListening` would deliver too.
-    public static func listening(toRawInputOf devices: [Int]) -> [XI2EventMask] {
+    /// its slaves' raw events a second time, which `rootListening` would deliver too. Devices
+    /// in `unheardMotion` send their buttons and touches but not their motion.
+    public static func listening(toRawInputOf devices: [Int], unheardMotion: Set<Int> = []) -> [XI2EventMask] {
         [XI2EventMask(device: XIAllDevices, events: deviceChanges)]
-            + devices.map { XI2EventMask(device: Int32($0), events: rawInput) }
+            + devices.map { rawInput(of: $0, motion: !unheardMotion.contains($0)) }
+    }
+
+    /// One device's raw input, with or without its motion.
+    public static func rawInput(of device: Int, motion: Bool) -> XI2EventMask {
+        XI2EventMask(device: Int32(device), events: motion ? rawInput : rawInput.subtracting([XI_RawMotion]))
     }
 }
 

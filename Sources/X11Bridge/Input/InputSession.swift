@@ -11,6 +11,10 @@ public final class InputSession {
     /// Whether a contact's begin names the application window under it. Only bindings limited
     /// to some applications need it, and it costs round trips, so it is off unless asked for.
     public var identifiesWindows = false
+    /// Pens and mice whose motion the server does not send for now: each is in a stroke that
+    /// nothing follows any more (`setMotionHeard`). Their buttons keep coming, and the lift
+    /// brings the motion back.
+    public private(set) var unheardMotion: Set<Int> = []
 
     public init(connection: XConnection) {
         self.connection = connection
@@ -37,6 +41,9 @@ public final class InputSession {
         if let decoded = connection.decodeXI2(event) {
             switch decoded {
             case .raw(let raw):
+                if raw.kind == .buttonRelease, raw.detail == 1, raw.device == raw.source, unheardMotion.remove(raw.device) != nil {
+                    selectRawInput(of: raw.device)
+                }
                 let master = source.devices[raw.device]?.attachment ?? 2
                 return source.handle(raw, at: time, pointer: { [connection] in
                     connection.queryPointer(master: master)?.position
@@ -89,6 +96,20 @@ public final class InputSession {
         }
     }
 
+    /// Stops (`motion` false) or restarts the motion of a pen or mouse whose tip is down. A
+    /// stroke no gesture follows any more (a drag no deep press can become) then costs the
+    /// bridge no wakeup for the rest of it. The lift of button 1 restarts the motion by itself,
+    /// so a hovering pen is heard: its position is where the next press begins.
+    ///
+    /// Only for the rest of a stroke: motion stopped before a press and restarted by it would
+    /// lose the samples that come before the server takes the request, a deep press's first
+    /// push among them.
+    public func setMotionHeard(_ motion: Bool, of device: Int) {
+        guard let kind = source.devices[device]?.kind, kind == .pen || kind == .eraser || kind == .mouse else { return }
+        let changed = motion ? unheardMotion.remove(device) != nil : unheardMotion.insert(device).inserted
+        if changed { selectRawInput(of: device) }
+    }
+
     /// Cancels the contacts of every device and forgets them: for a clean stop.
     public func cancelAll(at time: Double) -> [ContactEvent] {
         var events: [ContactEvent] = []
@@ -106,6 +127,7 @@ public final class InputSession {
         var result: [InputChange] = []
         for device in changes.removed {
             result += source.remove(device.id, at: time).map(InputChange.contact)
+            unheardMotion.remove(device.id)
         }
         for device in changes.added + changes.updated {
             source.add(device)
@@ -119,9 +141,19 @@ public final class InputSession {
     /// before the request arrives fails it whole: then every device's raw input is taken.
     private func selectRawInput() {
         do {
-            try connection.select(XI2EventMask.listening(toRawInputOf: catalog.contactSources.map(\.id)), on: connection.root)
+            try connection.select(XI2EventMask.listening(toRawInputOf: catalog.contactSources.map(\.id), unheardMotion: unheardMotion),
+                                  on: connection.root)
         } catch {
+            unheardMotion = []
             try? connection.select([.rootListening], on: connection.root)
+        }
+    }
+
+    /// Changes one device's selection, leaving the others' as they are. No round trip: a device
+    /// gone meanwhile makes an X error, which the event loop hears of like any other.
+    private func selectRawInput(of device: Int) {
+        XI2EventMask.rawInput(of: device, motion: !unheardMotion.contains(device)).withCMask { mask in
+            _ = XISelectEvents(connection.display, connection.root, &mask, 1)
         }
     }
 }

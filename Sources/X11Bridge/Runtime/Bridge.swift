@@ -113,6 +113,16 @@ public final class Bridge {
         session.source.devices[device]?.inputDevice.map(Self.isPointer) ?? false
     }
 
+    /// Stops hearing a pen's or mouse's motion for the rest of a stroke every gesture has
+    /// given up on: a drawing stroke would otherwise wake the bridge for every sample and
+    /// change nothing. The touch view shows contacts as they move, so with it all is heard.
+    private func settleMotion(of device: Int) {
+        guard !showsContacts, !session.unheardMotion.contains(device),
+              engine.isSettled(ContactKey(device: device, contact: 0)) else { return }
+        session.setMotionHeard(false, of: device)
+        if session.unheardMotion.contains(device) { report(.motionUnheard(device: device)) }
+    }
+
     private static func needsWindows(_ configuration: BindingSet) -> Bool {
         configuration.bindings.contains { $0.applications != .everywhere }
     }
@@ -220,6 +230,7 @@ extension Bridge: EventLoopClient {
             case .contact(let event):
                 track(event)
                 process(engine.handle(event), now: time)
+                settleMotion(of: event.device)
             case .devices(let changes):
                 for device in changes.removed {
                     pointerOwnership.end(source: device.id)
@@ -293,6 +304,8 @@ extension Bridge: EventLoopClient {
     func fireTimers(at now: Double) {
         if let deadline = engine.nextDeadline, deadline <= now {
             process(engine.advance(to: now), now: now)
+            // A decision timeout can leave a stroke no gesture follows.
+            for key in session.source.activeContacts where key.contact == 0 { settleMotion(of: key.device) }
         }
         if let feedback, let deadline = feedback.nextDeadline, deadline <= now {
             feedback.tick(now: now)

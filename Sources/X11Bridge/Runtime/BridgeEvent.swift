@@ -27,6 +27,9 @@ public enum BridgeEvent: Sendable {
     /// What became of held-back pen and mouse input: kept for a gesture or replayed, why, and
     /// how long it was held.
     case inputOwnership(String)
+    /// A pen's or mouse's stroke that no gesture follows any more: its motion goes unread
+    /// until the lift, which costs the bridge nothing while the stroke goes on.
+    case motionUnheard(device: Int)
     /// A stop was requested: by `signal` (SIGINT, SIGTERM), or by the owner when nil.
     case stopping(signal: Int32?)
 }

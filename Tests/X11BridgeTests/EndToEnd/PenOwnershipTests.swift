@@ -89,6 +89,82 @@ struct PenOwnershipTests {
         _ = bridge
     }
 
+    @Test("a long drawing stroke stops waking the bridge once no gesture can take it, reaches the window whole, and the next press is a gesture again")
+    func drawingStrokeGoesUnread() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let bridge = try BridgeProcess(["run", "--json", "--verbose"], server: server)
+
+        // Past the deep press's 12 px slop: a drag, handed to the window.
+        try server.pen.down(at: (200, 300), pressure: 0.3)
+        try server.pen.move(to: (230, 300), pressure: 0.3)
+        #expect(bridge.waitForLog(containing: "device 6: no gesture follows this stroke"), "\(bridge.log)")
+        _ = window.events { Self.buttons(1, in: $0).count >= 1 }
+
+        // Three hundred samples, one a millisecond, as a pen draws. The bridge would wake
+        // for nearly every one of them if it still read them.
+        let before = try Self.contextSwitches(of: bridge.child.pid)
+        for step in 1...300 {
+            let phase = Double(step)
+            try server.pen.move(to: (230 + phase, 300 + 50 * sin(phase / 30)), pressure: 0.3 + 0.2 * sin(phase / 20))
+            usleep(1000)
+        }
+        let wakeups = try Self.contextSwitches(of: bridge.child.pid) - before
+        #expect(wakeups < 30, "the bridge woke \(wakeups) times during 300 samples of a stroke no gesture follows")
+        try server.pen.up()
+
+        // The window got the stroke whole: its press, every sample, its release.
+        let events = window.events { Self.buttons(1, in: $0).count >= 2 }
+        let left = Self.buttons(1, in: events)
+        #expect(left.map(\.kind) == [.buttonPress, .buttonRelease])
+        #expect(events.filter { $0.kind == .motion && $0.rootX > 230 }.count >= 280, "\(events.count) events")
+        #expect(events.last { $0.kind == .motion }?.rootX == 530)
+
+        // The lift brings the motion back: the next stroke's deep press right-clicks.
+        try server.pen.down(at: (400, 200), pressure: 0.1)
+        try server.pen.press(to: 0.9)
+        try server.pen.up()
+        let clicks = Self.buttons(3, in: window.events { Self.buttons(3, in: $0).count >= 2 })
+        #expect(clicks.map(\.kind) == [.buttonPress, .buttonRelease])
+        #expect(clicks.allSatisfy { $0.rootX == 400 && $0.rootY == 200 })
+        #expect(window.pointerState()?.buttonsHeld == [])
+    }
+
+    @Test("a light press held still past the decision timeout is the window's, and the rest of it goes unread")
+    func heldPressGoesUnread() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let bridge = try BridgeProcess(["run", "--json", "--verbose"], server: server)
+
+        try server.pen.down(at: (300, 300), pressure: 0.3)
+        #expect(window.events(ofKind: .buttonPress, waitingUpTo: 3).count == 1)
+        #expect(bridge.waitForLog(containing: "device 6: no gesture follows this stroke"), "\(bridge.log)")
+        // Too late for a deep press: the window gets the harder push as the pen's own input.
+        try server.pen.press(to: 0.9)
+        try server.pen.move(to: (310, 305))
+        try server.pen.up()
+        let events = window.events { Self.buttons(1, in: $0).count >= 2 }
+        #expect(Self.buttons(1, in: events).map(\.kind) == [.buttonPress, .buttonRelease])
+        #expect(events.contains { $0.kind == .motion && $0.pressure.map { $0 > 850 } == true })
+        #expect(Self.buttons(3, in: events + window.drain()).isEmpty)
+    }
+
+    /// Times a process was switched out, voluntarily or not: each time it slept and woke.
+    static func contextSwitches(of pid: pid_t) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        var total = 0
+        for line in status.split(separator: "\n") {
+            let fields = line.split(separator: ":")
+            guard fields.count == 2, fields[0].hasSuffix("ctxt_switches") else { continue }
+            total += Int(fields[1].trimmingCharacters(in: .whitespaces)) ?? 0
+        }
+        return total
+    }
+
     @Test("a knob circle that starts in the ring scrolls and never clicks the window under it")
     func knobNeverClicks() throws {
         let server = try HeadlessXorg()

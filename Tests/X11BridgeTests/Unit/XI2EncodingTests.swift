@@ -23,6 +23,18 @@ struct XI2EncodingTests {
         }
     }
 
+    @Test("per-device selections: device changes from all, raw input from each, motion left out where unheard")
+    func perDeviceListening() {
+        let masks = XI2EventMask.listening(toRawInputOf: [6, 7], unheardMotion: [7])
+        #expect(masks.map(\.device) == [XIAllDevices, 6, 7])
+        #expect(masks[0].events == [XI_HierarchyChanged, XI_DeviceChanged])
+        #expect(masks[1].events == [XI_RawMotion, XI_RawButtonPress, XI_RawButtonRelease,
+                                    XI_RawTouchBegin, XI_RawTouchUpdate, XI_RawTouchEnd])
+        #expect(masks[2].events == [XI_RawButtonPress, XI_RawButtonRelease, XI_RawTouchBegin, XI_RawTouchUpdate, XI_RawTouchEnd])
+        #expect(XI2EventMask.rawInput(of: 7, motion: true).events == masks[1].events)
+        #expect(XI2EventMask.rawInput(of: 7, motion: false) == masks[2])
+    }
+
     @Test("compact valuator values belong to the set mask bits, in order, from 32.32 fixed point")
     func compactValuators() {
         func fixed(_ value: Double) -> xcb_input_fp3232_t {
