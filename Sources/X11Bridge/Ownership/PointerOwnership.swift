@@ -141,7 +141,7 @@ final class PointerOwnership {
     /// grab lasts), the master thawed, and the master's button 1 let go by a release that only
     /// the bridge's grab of the master receives.
     private func detach(_ source: Int, master: Int) {
-        let grabbed = XI2EventMask(device: Int32(source), events: [XI_ButtonPress, XI_ButtonRelease, XI_Motion,
+        let grabbed = XI2EventMask(device: Int32(source), events: [XI_ButtonPress, XI_ButtonRelease,
                                                                   XI_RawButtonPress, XI_RawButtonRelease, XI_RawMotion])
         let status = grabbed.withCMask { mask in
             XIGrabDevice(connection.display, Int32(source), connection.root, UInt(CurrentTime), 0, XIGrabModeAsync,

@@ -187,6 +187,10 @@ struct PenOwnershipTests {
         // No press, so no click. A lift that lands while a scroll is being sent (the grab is let
         // go for the synthetic input) can still reach the window as a lone release.
         #expect(!all.contains { $0.kind == .buttonPress && $0.detail == 1 }, "\(all.filter { $0.detail == 1 })")
+        // Nor does the pen's circle reach it as motion (the bridge's own pointer moves to where
+        // each scroll is sent): the stroke is the knob's.
+        let penMotion = all.filter { $0.kind == .motion && $0.sourceID == 6 }
+        #expect(penMotion.allSatisfy { $0.rootX == path[0].0 && $0.rootY == path[0].1 }, "\(penMotion)")
         #expect(window.pointerState()?.buttonsHeld == [])
     }
 
