@@ -5,9 +5,9 @@ import XorgTestSupport
 //   gesture-measure [--bridge PATH] [--presses N] [--load-seconds S] [--pulse]
 //   gesture-measure [--bridge PATH] --soak [SECONDS] [--soak-gap MS]
 // start-up (launch to listening), deep-press latency against two references (the server's own
-// delivery of a pen button, and `xdotool click 3`), idle wakeups and CPU over 10 s, and CPU and
-// memory under a 1000 Hz pen stream, and the CPU a do-nothing reader of the same stream takes
-// (ReferenceReader.swift). `--soak` runs the soak instead (Soak.swift): generated
+// delivery of a pen button, and `xdotool click 3`), idle wakeups and CPU over 10 s, CPU and
+// memory under three 1000 Hz pen streams (drawing, hovering, turning a knob), and the CPU a
+// do-nothing reader of the drawing stream takes (ReferenceReader.swift). `--soak` runs the soak instead (Soak.swift): generated
 // gestures through the default config for SECONDS (600 by default), exiting non-zero when a
 // check fails.
 
@@ -155,10 +155,13 @@ if let seconds = options.soakSeconds {
 let server = try HeadlessXorg()
 defer { server.stop() }
 let app = try RecorderWindow(server: server, wmClass: ("measure", "Measure"))
+/// A knob in the top-right corner, away from where the presses and the drawing go.
+let knobCenter = (x: 1130, y: 150)
 let configPath = NSTemporaryDirectory() + "gesture-measure-\(getpid()).yaml"
 try """
     bindings:
       - {name: right-click, gesture: deep-press, devices: [pen], threshold: 0.5, release: 0.3, feedback: \(options.pulse ? "pulse" : "none"), action: {click: right}}
+      - {name: wheel, gesture: knob, devices: [pen], center: [\(knobCenter.x), \(knobCenter.y)], inner-radius: 30, outer-radius: 120, step: 15, clockwise: {scroll: down}, counterclockwise: {scroll: up}}
     """.write(toFile: configPath, atomically: true, encoding: .utf8)
 defer { try? FileManager.default.removeItem(atPath: configPath) }
 
@@ -235,17 +238,50 @@ Thread.sleep(forTimeInterval: 10)
 let idleEnd = ProcessSample(pid: pid)
 print("idle 10 s: \(idleEnd.switches - idleStart.switches) context switches (wakeups), \(String(format: "%.2f", idleEnd.cpuSeconds - idleStart.cpuSeconds)) s CPU")
 
-// Load: a 1000 Hz pen stream, the pen down throughout, drawing loops with changing pressure.
-func penStream(on server: HeadlessXorg, seconds: Double) throws -> (elapsed: Double, samples: Int) {
+// Load: 1000 Hz pen streams.
+enum PenStream: CaseIterable {
+    /// The pen down throughout, drawing loops with changing pressure: once past the deep
+    /// press's slop, a stroke no gesture follows.
+    case drawing
+    /// The same loops with the tip up.
+    case hovering
+    /// The pen down in the knob's ring, circling once every two seconds: a stream the knob
+    /// follows sample by sample, a scroll step every 15°.
+    case turning
+
+    var label: String {
+        switch self {
+        case .drawing: return "drawing (tip down; a drag, which no gesture follows)"
+        case .hovering: return "hovering (tip up)"
+        case .turning: return "turning the knob (every sample followed)"
+        }
+    }
+}
+
+func penStream(_ stream: PenStream, on server: HeadlessXorg, seconds: Double) throws -> (elapsed: Double, samples: Int) {
+    func knobPoint(_ samples: Int) -> (Double, Double) {
+        let angle = Double(samples) * .pi / 1000
+        return (Double(knobCenter.x) + 75 * cos(angle), Double(knobCenter.y) + 75 * sin(angle))
+    }
     let start = now()
     var samples = 0
-    try server.pen.down(at: (400, 400), pressure: 0.2)
+    switch stream {
+    case .drawing: try server.pen.down(at: (400, 400), pressure: 0.2)
+    case .hovering: try server.pen.hover(to: (400, 400))
+    case .turning: try server.pen.down(at: knobPoint(0), pressure: 0.3)
+    }
     while now() - start < seconds {
         let target = start + Double(samples) / 1000
         let wait = target - now()
         if wait > 0 { usleep(useconds_t(wait * 1e6)) }
         let phase = Double(samples) / 300
-        try server.pen.move(to: (400 + 200 * sin(phase), 400 + 150 * cos(phase / 2)), pressure: 0.25 + 0.15 * sin(phase * 3))
+        let loop = (400 + 200 * sin(phase), 400 + 150 * cos(phase / 2))
+        let pressure = 0.25 + 0.15 * sin(phase * 3)
+        switch stream {
+        case .drawing: try server.pen.move(to: loop, pressure: pressure)
+        case .hovering: try server.pen.hover(to: loop)
+        case .turning: try server.pen.move(to: knobPoint(samples), pressure: pressure)
+        }
         samples += 1
     }
     try server.pen.up()
@@ -254,11 +290,13 @@ func penStream(on server: HeadlessXorg, seconds: Double) throws -> (elapsed: Dou
 
 func percent(_ cpuSeconds: Double, of elapsed: Double) -> String { String(format: "%.2f%%", 100 * cpuSeconds / elapsed) }
 
-let before = ProcessSample(pid: pid)
-let load = try penStream(on: server, seconds: options.loadSeconds)
-let after = ProcessSample(pid: pid)
+for stream in PenStream.allCases {
+    let before = ProcessSample(pid: pid)
+    let load = try penStream(stream, on: server, seconds: options.loadSeconds)
+    let after = ProcessSample(pid: pid)
+    print("load \(Int(load.elapsed)) s at \(Int(Double(load.samples) / load.elapsed)) Hz, \(stream.label): CPU \(percent(after.cpuSeconds - before.cpuSeconds, of: load.elapsed)) of one core, \(after.switches - before.switches) context switches; resident memory \(before.residentKiB) KiB before, \(after.residentKiB) KiB after")
+}
 print("resident memory by mapping: \(residentByMapping(pid: pid))")
-print("load \(Int(load.elapsed)) s at \(Int(Double(load.samples) / load.elapsed)) Hz: CPU \(percent(after.cpuSeconds - before.cpuSeconds, of: load.elapsed)) of one core, \(after.switches - before.switches) context switches; resident memory \(before.residentKiB) KiB before, \(after.residentKiB) KiB after")
 bridge.stop()
 
 // The floor: the same stream read by a client that does nothing with it.
@@ -270,7 +308,7 @@ if reader.waitUntilListening(since: now()) == nil {
 } else {
     let readerPid = reader.process.processIdentifier
     let readerBefore = ProcessSample(pid: readerPid)
-    let readerLoad = try penStream(on: server, seconds: options.loadSeconds)
+    let readerLoad = try penStream(.drawing, on: server, seconds: options.loadSeconds)
     let readerAfter = ProcessSample(pid: readerPid)
-    print("reference reader (poll and read each event through XCB, nothing else), same stream: CPU \(percent(readerAfter.cpuSeconds - readerBefore.cpuSeconds, of: readerLoad.elapsed)) of one core, \(readerAfter.switches - readerBefore.switches) context switches")
+    print("reference reader (poll and read each event through XCB, nothing else), the drawing stream: CPU \(percent(readerAfter.cpuSeconds - readerBefore.cpuSeconds, of: readerLoad.elapsed)) of one core, \(readerAfter.switches - readerBefore.switches) context switches")
 }
