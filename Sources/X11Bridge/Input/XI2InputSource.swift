@@ -82,6 +82,9 @@ public struct XI2InputSource: Sendable {
         for device in devices where device.isContactSource { add(device) }
     }
 
+    /// Whether any contact is down: cheaper than `activeContacts` for a yes or no.
+    public var hasContactsDown: Bool { !pressed.isEmpty || !touches.isEmpty }
+
     /// Contacts currently down.
     public var activeContacts: [ContactKey] {
         (pressed.map { ContactKey(device: $0, contact: 0) } + touches.keys.map { ContactKey(device: $0.device, contact: $0.touch) })

@@ -29,6 +29,8 @@ public final class Bridge {
     private let report: (BridgeEvent) -> Void
     private var stopRequested = false
     private var volumeRing = VolumeRing()
+    /// Whether the last input was a pen hovering, which changes nothing.
+    private var lastInputHovered = false
 
     public init(session: InputSession, configuration: BindingSet, performer: any ActionPerformer,
                 clock: MonotonicClock = MonotonicClock(), report: @escaping (BridgeEvent) -> Void) {
@@ -228,6 +230,7 @@ extension Bridge: EventLoopClient {
         for change in changes {
             switch change {
             case .contact(let event):
+                lastInputHovered = event.phase == .hover
                 track(event)
                 process(engine.handle(event), now: time)
                 settleMotion(of: event.device)
@@ -299,6 +302,18 @@ extension Bridge: EventLoopClient {
             return (key: key, position: value.position, force: force)
         }
         feedback?.showContacts(contacts)
+    }
+
+    /// A hover sample changes nothing (the engine ignores it; the bridge only keeps where the
+    /// pen is, for the press to come), so a fast hovering pen may be read in batches this far
+    /// apart (`EventLoop` decides when a stream is fast enough). A press or touch that comes
+    /// meanwhile is read up to this late, held back from the application as every press is;
+    /// from it on, with a contact down, every sample is read as it comes again.
+    static let hoverLull = 0.004
+
+    var inputLull: Double? {
+        guard lastInputHovered, !showsContacts, !session.source.hasContactsDown else { return nil }
+        return Self.hoverLull
     }
 
     func fireTimers(at now: Double) {

@@ -16,6 +16,10 @@ protocol EventLoopClient: AnyObject {
     func signalReceived(_ signal: Int32)
     func xErrors(_ errors: [XProtocolError])
     var isStopping: Bool { get }
+    /// How long the loop may leave the X connection unread after a read, when input comes
+    /// fast: nil to wake for every event. For input that changes nothing (a pen hovering at
+    /// 1000 Hz), which may then be read in batches instead of one wakeup per sample.
+    var inputLull: Double? { get }
 }
 
 /// One thread, one poll: the X connection, the signal descriptor, the client's own
@@ -29,6 +33,11 @@ final class EventLoop {
     /// limit for long runs of clicks or overlay frames with no press; kept high, and taken only
     /// on a wakeup without input, because a round trip holds up the input that arrives during it.
     static let unconfirmedRequestLimit: UInt = 4096
+    /// Input is fast when wakeups that read it come this close together, this many in a row
+    /// (50 ms of a 1000 Hz stream): only then may a client's lull batch it. A slower stream
+    /// would gain nothing and pay a timer wakeup that finds nothing.
+    static let fastInputGap = 0.002
+    static let fastInputRun = 50
     /// Kept from wakeup to wakeup, so waiting allocates nothing.
     private let poller = Poller()
 
@@ -41,8 +50,11 @@ final class EventLoop {
     func run(_ client: some EventLoopClient) {
         let connection = session.connection
         // The first pass reads whatever is there; after that the socket is read only when
-        // poll says it holds something.
+        // poll says it holds something, or after a lull (below).
         var readable = true
+        var lulled = false
+        var fastReads = 0
+        var lastRead = -Double.infinity
         // A lost server ends the loop too: the connection is dead, and its descriptor would
         // read as ready forever.
         while !client.isStopping, !connection.isLost {
@@ -50,7 +62,7 @@ final class EventLoop {
             // One read of the socket at most, then only what XCB already holds: events read
             // while Xlib waited for a reply are queued without the socket showing them, and
             // handlers can cause such round trips, so the queue is drained to the end.
-            var reading = readable
+            var reading = readable || lulled
             var handled = 0
             while !client.isStopping, let event = connection.nextEvent(reading: reading) {
                 reading = false
@@ -78,18 +90,33 @@ final class EventLoop {
                 readable = false
                 continue
             }
+            // A lull leaves the X connection out of the wait for a few milliseconds, while input
+            // comes fast: reads close together, or a lull's batch of at least two events. A
+            // stream that thins out goes back to a wakeup per event, and one that stops to sleep.
+            if handled > 0 {
+                let now = clock.now
+                fastReads = now - lastRead <= Self.fastInputGap || lulled && handled >= 2 ? fastReads + 1 : 0
+                lastRead = now
+            } else if lulled {
+                fastReads = 0
+            }
+            let lull = handled > 0 && fastReads >= Self.fastInputRun ? client.inputLull : nil
             poller.lasting.removeAll(keepingCapacity: true)
-            poller.lasting.append(connection.fileDescriptor)
+            if lull == nil { poller.lasting.append(connection.fileDescriptor) }
             if let signals { poller.lasting.append(signals.descriptor) }
+            let ownFirst = poller.lasting.count
             client.addLastingDescriptors(to: &poller.lasting)
             poller.passing.removeAll(keepingCapacity: true)
             client.addPassingDescriptors(to: &poller.passing)
-            poller.wait(timeout: client.nextDeadline.map { $0 - clock.now })
-            readable = poller.isReady(connection.fileDescriptor)
+            var timeout = client.nextDeadline.map { $0 - clock.now }
+            if let lull { timeout = min(timeout ?? lull, lull) }
+            poller.wait(timeout: timeout)
+            lulled = lull != nil
+            readable = !lulled && poller.isReady(connection.fileDescriptor)
             if let signals, poller.isReady(signals.descriptor) {
                 for signal in signals.read() { client.signalReceived(signal) }
             }
-            for descriptor in poller.lasting.dropFirst(signals == nil ? 1 : 2) where poller.isReady(descriptor) {
+            for descriptor in poller.lasting.dropFirst(ownFirst) where poller.isReady(descriptor) {
                 client.descriptorReady(descriptor)
             }
             for descriptor in poller.passing where poller.isReady(descriptor) {

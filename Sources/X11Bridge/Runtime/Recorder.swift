@@ -106,4 +106,6 @@ extension Recorder: EventLoopClient {
     }
 
     var isStopping: Bool { stopRequested }
+    /// Every sample is stamped as it comes, hovering or not.
+    var inputLull: Double? { nil }
 }

@@ -153,6 +153,48 @@ struct PenOwnershipTests {
         #expect(Self.buttons(3, in: events + window.drain()).isEmpty)
     }
 
+    @Test("a pen hovering fast wakes the bridge for batches, not for each sample; it sleeps when the pen stops, and a press after it is a gesture as ever")
+    func hoverReadInBatches() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let bridge = try BridgeProcess(["run", "--json"], server: server)
+
+        // 500 hover samples, one every half millisecond or so.
+        let before = try Self.contextSwitches(of: bridge.child.pid)
+        for step in 0..<500 {
+            let phase = Double(step)
+            try server.pen.hover(to: (300 + phase / 2, 300 + 40 * sin(phase / 40)))
+            usleep(500)
+        }
+        let hovering = try Self.contextSwitches(of: bridge.child.pid) - before
+        #expect(hovering < 250, "the bridge woke \(hovering) times for 500 hover samples")
+
+        // The pen stays where it is: the bridge sleeps.
+        usleep(100_000)
+        let still = try Self.contextSwitches(of: bridge.child.pid)
+        usleep(500_000)
+        #expect(try Self.contextSwitches(of: bridge.child.pid) - still == 0)
+
+        // Straight from hovering, a deep press right-clicks where the pen went down, and
+        // nothing of it is a left click.
+        for step in 0..<100 {
+            try server.pen.hover(to: (550 - Double(step), 300))
+            usleep(1000)
+        }
+        try server.pen.down(at: (450, 310), pressure: 0.1)
+        try server.pen.press(to: 0.9)
+        try server.pen.up()
+        let events = window.events { Self.buttons(3, in: $0).count >= 2 }
+        let clicks = Self.buttons(3, in: events)
+        #expect(clicks.map(\.kind) == [.buttonPress, .buttonRelease])
+        #expect(clicks.allSatisfy { $0.rootX == 450 && $0.rootY == 310 })
+        _ = bridge.waitForObjects { $0.contains { $0["state"] as? String == "ended" } }
+        #expect(Self.buttons(1, in: events + window.drain()).isEmpty)
+        #expect(window.pointerState()?.buttonsHeld == [])
+    }
+
     /// Times a process was switched out, voluntarily or not: each time it slept and woke.
     static func contextSwitches(of pid: pid_t) throws -> Int {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
