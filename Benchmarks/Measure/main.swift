@@ -5,7 +5,7 @@ import XorgTestSupport
 //   gesture-measure [--bridge PATH] [--presses N] [--load-seconds S] [--pulse]
 //   gesture-measure [--bridge PATH] --soak [SECONDS] [--soak-gap MS]
 // start-up (launch to listening), deep-press latency against two references (the server's own
-// delivery of a pen button, and `xdotool click 3`), idle wakeups and CPU over 10 s, CPU and
+// delivery of a pen button, and `xdotool click 3`) and from a pen that was hovering, idle wakeups and CPU over 10 s, CPU and
 // memory under three 1000 Hz pen streams (drawing, hovering, turning a knob), and the CPU a
 // do-nothing reader of the drawing stream takes (ReferenceReader.swift). `--soak` runs the soak instead (Soak.swift): generated
 // gestures through the default config for SECONDS (600 by default), exiting non-zero when a
@@ -206,6 +206,34 @@ for index in 0..<options.presses {
     _ = app.events(waitingUpTo: 0.5) { $0.contains { $0.kind == .buttonRelease && $0.button == 3 } }
 }
 
+// The same from a pen that was hovering fast (100 ms at 1000 Hz, which the bridge reads in
+// batches), going down light and then pressing: at once, the crossing in the batch that brings
+// the touch-down (the worst case), or 20 ms after touching down, as a hand does.
+@MainActor func deepPressFromHover(index: Int, settle: Double) throws -> Double? {
+    let point = (x: 200.0 + Double(index % 40) * 20, y: 500.0 + Double(index / 40) * 20)
+    for step in 0..<100 {
+        try server.pen.hover(to: (point.x - 100 + Double(step), point.y))
+        usleep(1000)
+    }
+    try server.pen.down(at: point, pressure: 0.1)
+    if settle > 0 { usleep(useconds_t(settle * 1e6)) }
+    app.drain()
+    let start = now()
+    try server.pen.press(to: 0.9)
+    let got = app.events(waitingUpTo: 2) { $0.contains { $0.kind == .buttonPress && $0.button == 3 } }
+    let latency = got.contains(where: { $0.kind == .buttonPress && $0.button == 3 }) ? now() - start : nil
+    try server.pen.up()
+    _ = app.events(waitingUpTo: 0.5) { $0.contains { $0.kind == .buttonRelease && $0.button == 3 } }
+    return latency
+}
+var fromHoverAtOnce: [Double] = []
+var fromHoverAfter20: [Double] = []
+for index in 0..<max(1, options.presses / 2) {
+    if let latency = try deepPressFromHover(index: index, settle: 0) { fromHoverAtOnce.append(latency) }
+    if let latency = try deepPressFromHover(index: index, settle: 0.02) { fromHoverAfter20.append(latency) }
+}
+try server.pen.leave()
+
 // Scripts today: spawn xdotool.
 var xdotool: [Double] = []
 for _ in 0..<min(options.presses, 100) {
@@ -226,6 +254,8 @@ func line(_ name: String, _ values: [Double]) {
 }
 line("latency floor (pen button, server to window)", floor)
 line("latency deep press (threshold crossed to button-3 press)", bridgeLatency)
+line("latency deep press from hovering, pressed at once", fromHoverAtOnce)
+line("latency deep press from hovering, pressed 20 ms after touching down", fromHoverAfter20)
 line("latency xdotool click 3 (spawned)", xdotool)
 let slow = bridgeLatency.enumerated().filter { $0.element > 0.005 }
 if !slow.isEmpty { print("deep presses over 5 ms: \(slow.map { "#\($0.offset) \(ms($0.element))" }.joined(separator: ", "))") }

@@ -16,6 +16,12 @@ public final class InputSession {
     /// brings the motion back.
     public private(set) var unheardMotion: Set<Int> = []
 
+    /// Whether a pen moving with its tip up makes `hover` contact events (`XI2InputSource`).
+    public var reportsHover: Bool {
+        get { source.reportsHover }
+        set { source.reportsHover = newValue }
+    }
+
     public init(connection: XConnection) {
         self.connection = connection
         let catalog = DeviceCatalog.query(connection)

@@ -69,6 +69,12 @@ public struct XI2InputSource: Sendable {
 
     public private(set) var devices: [Int: X11Device] = [:]
     public var screen: ScreenSize
+    /// Whether a pen moving with its tip up makes `hover` events. Off, its position is still
+    /// kept (a press begins there), and `hoverRun` still counts: for a consumer that does
+    /// nothing with hover, such as the live bridge (a recording keeps it).
+    public var reportsHover = true
+    /// Hover samples in a row since the last contact event of another kind.
+    public private(set) var hoverRun = 0
     private var deviceAxes: [Int: DeviceAxes] = [:]
     private var axes: [Int: AxisState] = [:]
     /// Devices whose button 1 is down, as this source has seen it.
@@ -116,6 +122,7 @@ public struct XI2InputSource: Sendable {
                 events.append(contact(device, layout: layout, contact: key.touch, phase: .cancel, state: touches[key], time: time, pointer: pointer))
             }
         }
+        hoverRun = 0
         devices[id] = nil
         deviceAxes[id] = nil
         axes[id] = nil
@@ -130,12 +137,15 @@ public struct XI2InputSource: Sendable {
         guard raw.device == raw.source, let device = devices[raw.device], let layout = deviceAxes[raw.device] else { return [] }
         // A touchscreen's emulated pointer events repeat its touches, which arrive as touch events.
         if raw.isPointerEmulated { return [] }
+        let events: [ContactEvent]
         switch raw.kind {
         case .motion, .buttonPress, .buttonRelease:
-            return handlePointer(raw, device: device, layout: layout, time: time, pointer: pointer)
+            events = handlePointer(raw, device: device, layout: layout, time: time, pointer: pointer)
         case .touchBegin, .touchUpdate, .touchEnd:
-            return handleTouch(raw, device: device, layout: layout, time: time, pointer: pointer)
+            events = handleTouch(raw, device: device, layout: layout, time: time, pointer: pointer)
         }
+        if events.contains(where: { $0.phase != .hover }) { hoverRun = 0 }
+        return events
     }
 
     private mutating func handlePointer(_ raw: RawInput, device: X11Device, layout: DeviceAxes, time: Double,
@@ -150,10 +160,10 @@ public struct XI2InputSource: Sendable {
             if isDown {
                 return [contact(device, layout: layout, contact: 0, phase: .move, state: state, time: time, pointer: pointer)]
             }
-            if device.kind == .pen || device.kind == .eraser {
-                return [contact(device, layout: layout, contact: 0, phase: .hover, state: state, time: time, pointer: pointer)]
-            }
-            return []
+            guard device.kind == .pen || device.kind == .eraser else { return [] }
+            hoverRun += 1
+            guard reportsHover else { return [] }
+            return [contact(device, layout: layout, contact: 0, phase: .hover, state: state, time: time, pointer: pointer)]
         case .buttonPress:
             // Button 1 is the tip; a pen's side buttons and the wheel are not contacts.
             guard raw.detail == 1, !isDown else { return [] }

@@ -29,8 +29,6 @@ public final class Bridge {
     private let report: (BridgeEvent) -> Void
     private var stopRequested = false
     private var volumeRing = VolumeRing()
-    /// Whether the last input was a pen hovering, which changes nothing.
-    private var lastInputHovered = false
 
     public init(session: InputSession, configuration: BindingSet, performer: any ActionPerformer,
                 clock: MonotonicClock = MonotonicClock(), report: @escaping (BridgeEvent) -> Void) {
@@ -47,6 +45,8 @@ public final class Bridge {
     /// go of anything held and returns. SIGHUP reloads the config.
     public func run(signals: SignalDescriptor?) throws(BridgeSetupError) {
         try session.start()
+        // Nothing here uses a hovering pen but its position, which the session keeps anyway.
+        session.reportsHover = false
         session.identifiesWindows = Self.needsWindows(engine.configuration)
         engine.screen = session.screen
         for device in session.catalog.contactSources {
@@ -230,7 +230,6 @@ extension Bridge: EventLoopClient {
         for change in changes {
             switch change {
             case .contact(let event):
-                lastInputHovered = event.phase == .hover
                 track(event)
                 process(engine.handle(event), now: time)
                 settleMotion(of: event.device)
@@ -305,14 +304,17 @@ extension Bridge: EventLoopClient {
     }
 
     /// A hover sample changes nothing (the engine ignores it; the bridge only keeps where the
-    /// pen is, for the press to come), so a fast hovering pen may be read in batches this far
-    /// apart (`EventLoop` decides when a stream is fast enough). A press or touch that comes
-    /// meanwhile is read up to this late, held back from the application as every press is;
-    /// from it on, with a contact down, every sample is read as it comes again.
+    /// pen is, for the press to come), so a pen that has hovered for a while may be read in
+    /// batches this far apart (`EventLoop` decides when a stream is fast enough). A press or
+    /// touch that comes meanwhile is read up to this late, held back from the application as
+    /// every press is; from it on, with a contact down, every sample is read as it comes.
     static let hoverLull = 0.004
+    /// Hover samples in a row, with no contact event among them, before a lull: 50 ms at
+    /// 1000 Hz. A pen that only passes over on its way down is read as it comes.
+    static let hoverRunForLull = 50
 
     var inputLull: Double? {
-        guard lastInputHovered, !showsContacts, !session.source.hasContactsDown else { return nil }
+        guard session.source.hoverRun >= Self.hoverRunForLull, !showsContacts, !session.source.hasContactsDown else { return nil }
         return Self.hoverLull
     }
 

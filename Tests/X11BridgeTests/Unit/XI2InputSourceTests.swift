@@ -35,6 +35,25 @@ struct XI2InputSourceTests {
         #expect(source.activeContacts.isEmpty)
     }
 
+    @Test("with hover not reported, a hovering pen makes no events but is counted, and a press begins where it hovered")
+    mutating func hoverNotReported() {
+        source.reportsHover = false
+        var events: [ContactEvent] = []
+        for step in 0..<3 {
+            events += source.handle(Self.pen(.motion, at: 100 + Double(step) * 10, 100, pressure: 0), at: Double(step) / 1000)
+        }
+        #expect(events.isEmpty)
+        #expect(source.hoverRun == 3)
+        // A press that carries only pressure: the position is where the pen hovered last.
+        events += source.handle(RawInput(kind: .buttonPress, device: 6, source: 6, detail: 1, valuators: [4: 40]), at: 0.01)
+        #expect(events.map(\.phase) == [.begin])
+        #expect(events.map(\.position) == [Point(x: 120, y: 100)])
+        #expect(source.hoverRun == 0, "a contact event ends the run")
+        _ = source.handle(Self.pen(.buttonRelease, button: 1, at: 120, 100, pressure: 0), at: 0.02)
+        _ = source.handle(Self.pen(.motion, at: 130, 100, pressure: 0), at: 0.03)
+        #expect(source.hoverRun == 1)
+    }
+
     @Test("motion that carries only pressure keeps the last position")
     mutating func pressureOnlyMotion() {
         _ = source.handle(Self.pen(.buttonPress, button: 1, at: 640, 400, pressure: 100), at: 0)
