@@ -51,6 +51,28 @@ struct SettledContactTests {
         #expect(!script.engine.isSettled(script.pen.key))
     }
 
+    @Test("samples may come late only to contacts a knob has claimed and nothing else follows")
+    func lateInputOnlyForKnobs() {
+        let script = GestureScript(ArbitrationTests.deepPress("right-click", threshold: 0.75, button: 3), ArbitrationTests.volume)
+        #expect(!script.engine.acceptsLateInput, "nothing down")
+        script.touchscreen.down(at: (600, 500), force: 0.1)
+        #expect(script.engine.acceptsLateInput, "claimed by the knob; the deep press is out")
+        script.pen.down(at: (100, 100), force: 0.1)
+        #expect(!script.engine.acceptsLateInput, "an undecided press beside it wants every sample")
+        script.pen.lift()
+        #expect(script.engine.acceptsLateInput)
+        script.touchscreen.lift()
+        #expect(!script.engine.acceptsLateInput)
+    }
+
+    @Test("a deep press that began is never read late")
+    func deepPressNeverLate() {
+        let script = GestureScript(Self.rightClick)
+        script.pen.down(at: (100, 100), force: 0.1)
+        script.pen.press(to: 0.9)
+        #expect(!script.engine.acceptsLateInput)
+    }
+
     @Test("a contact no binding listens to is settled from the start")
     func unboundSettles() {
         let script = GestureScript(Binding(name: "touch-only", recognizer: .deepPress(.init()), devices: [.kind(.touch)],

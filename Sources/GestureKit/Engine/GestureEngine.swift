@@ -22,6 +22,17 @@ public struct GestureEngine: Sendable {
     /// Contacts currently down, for tests and the touch view.
     public var activeContacts: [ContactKey] { contacts.keys.sorted() }
 
+    /// Whether samples read a few milliseconds late would change nothing a person notices:
+    /// some contact is down, and every one is decided and followed only by knobs, whose steps
+    /// (a scroll, a volume key) land a few milliseconds later. Any contact still undecided (a
+    /// press held back from the application) or watched by another gesture (a deep press's
+    /// moment, a threshold's crossing) wants every sample as it comes.
+    public var acceptsLateInput: Bool {
+        !contacts.isEmpty && contacts.values.allSatisfy { session in
+            session.decided && session.slots.allSatisfy { !$0.active || $0.binding.recognizer.kind == .knob }
+        }
+    }
+
     /// Whether `key` is down and every gesture on it has ended or given up (a drag no deep
     /// press can become any more, or a contact no binding listens to): until it lifts, its
     /// samples change nothing.

@@ -303,19 +303,24 @@ extension Bridge: EventLoopClient {
         feedback?.showContacts(contacts)
     }
 
-    /// A hover sample changes nothing (the engine ignores it; the bridge only keeps where the
-    /// pen is, for the press to come), so a pen that has hovered for a while may be read in
-    /// batches this far apart (`EventLoop` decides when a stream is fast enough). A press or
-    /// touch that comes meanwhile is read up to this late, held back from the application as
-    /// every press is; from it on, with a contact down, every sample is read as it comes.
-    static let hoverLull = 0.004
+    /// How far apart a fast stream that needs no promptness may be read, in batches
+    /// (`EventLoop` decides when a stream is fast enough). Two such streams: a pen that has
+    /// hovered for a while (a hover sample changes nothing: the engine ignores it, and the
+    /// bridge only keeps where the pen is, for the press to come), and contacts only a knob
+    /// follows (`GestureEngine.acceptsLateInput`: a scroll or volume step lands up to this
+    /// late). A press or touch that comes meanwhile is read up to this late, held back from
+    /// the application as every press is; from it on, every sample is read as it comes.
+    static let lull = 0.004
     /// Hover samples in a row, with no contact event among them, before a lull: 50 ms at
     /// 1000 Hz. A pen that only passes over on its way down is read as it comes.
     static let hoverRunForLull = 50
 
     var inputLull: Double? {
-        guard session.source.hoverRun >= Self.hoverRunForLull, !showsContacts, !session.source.hasContactsDown else { return nil }
-        return Self.hoverLull
+        guard !showsContacts else { return nil }
+        if session.source.hasContactsDown {
+            return engine.acceptsLateInput ? Self.lull : nil
+        }
+        return session.source.hoverRun >= Self.hoverRunForLull ? Self.lull : nil
     }
 
     func fireTimers(at now: Double) {

@@ -43,6 +43,31 @@ struct KnobTests {
         #expect(actions.map { $0["direction"] as? String } == Array(repeating: "down", count: 6) + Array(repeating: "up", count: 3))
     }
 
+    @Test("two fast turns: every step arrives, and the bridge wakes for batches of samples, not for each")
+    func fastTurnsReadInBatches() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(Self.wheelConfig)], server: server)
+
+        let path = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 725, stepDegrees: 1)
+        try server.pen.down(at: path[0], pressure: 0.2)
+        let before = try PenOwnershipTests.contextSwitches(of: bridge.child.pid)
+        for point in path.dropFirst() {
+            try server.pen.move(to: point)
+            usleep(500)
+        }
+        let wakeups = try PenOwnershipTests.contextSwitches(of: bridge.child.pid) - before
+        try server.pen.up()
+
+        _ = bridge.waitForObjects { $0.contains { $0["state"] as? String == "ended" } }
+        let presses = Self.scrollPresses(window.drain())
+        #expect(presses == Array(repeating: 5, count: 24))
+        #expect(wakeups < 200, "the bridge woke \(wakeups) times for \(path.count - 1) samples of a turning knob")
+        #expect(window.pointerState()?.buttonsHeld == [])
+    }
+
     @Test("the default config's volume knob sends the volume keys, clockwise up")
     func volumeKnob() throws {
         let server = try HeadlessXorg()
