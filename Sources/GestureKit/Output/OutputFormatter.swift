@@ -124,7 +124,9 @@ public struct OutputFormatter: Sendable {
 
 extension String {
     var trimmedZeros: String {
-        guard contains(".") else { return self }
+        // The bytes, not `contains(".")`: that resolves to Foundation's locale-aware substring
+        // search, which was a tenth of the bridge's time while a knob turned (BENCHMARKS.md).
+        guard utf8.contains(UInt8(ascii: ".")) else { return self }
         var text = self
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
