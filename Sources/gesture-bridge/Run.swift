@@ -43,7 +43,7 @@ struct Run: ParsableCommand {
     @Flag(help: "One JSON object per line, in the trace-format contract, instead of readable columns.")
     var json = false
 
-    @Flag(name: .shortAndLong, help: "Also log ownership decisions, feedback and anything the engine found impossible.")
+    @Flag(name: .shortAndLong, help: "Also log ownership decisions, strokes no gesture follows any more (their motion goes unread), feedback and anything the engine found impossible.")
     var verbose = false
 
     @Flag(help: "Show a circle under every pen and finger touching the screen, sized by its force.")
