@@ -16,9 +16,10 @@ protocol EventLoopClient: AnyObject {
     func signalReceived(_ signal: Int32)
     func xErrors(_ errors: [XProtocolError])
     var isStopping: Bool { get }
-    /// How long the loop may leave the X connection unread after a read, when input comes
-    /// fast: nil to wake for every event. For input that changes nothing (a pen hovering at
-    /// 1000 Hz), which may then be read in batches instead of one wakeup per sample.
+    /// How long the loop may leave the X connection unread after a read while input comes
+    /// fast; nil to wake for every event. A client gives a duration only while reading late
+    /// changes nothing a person notices (a pen hovering at 1000 Hz), and such input then comes
+    /// in batches instead of one wakeup per sample.
     var inputLull: Double? { get }
 }
 

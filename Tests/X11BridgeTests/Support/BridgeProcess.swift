@@ -62,6 +62,19 @@ final class BridgeProcess {
 
     var log: String { child.errorOutput }
 
+    /// Times the bridge was switched out, voluntarily or not, since it started: each time it
+    /// slept and woke. A count of its wakeups, not a timing.
+    func contextSwitches() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(child.pid)/status", encoding: .utf8)
+        var total = 0
+        for line in status.split(separator: "\n") {
+            let fields = line.split(separator: ":")
+            guard fields.count == 2, fields[0].hasSuffix("ctxt_switches") else { continue }
+            total += Int(fields[1].trimmingCharacters(in: .whitespaces)) ?? 0
+        }
+        return total
+    }
+
     /// Stdout lines parsed as JSON objects (the `--json` output).
     var objects: [[String: Any]] {
         outputLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
