@@ -12,7 +12,7 @@ public final class InputSession {
     /// to some applications need it, and it costs round trips, so it is off unless asked for.
     public var identifiesWindows = false
     /// Pens and mice whose motion the server does not send for now: each is in a stroke that
-    /// nothing follows any more (`setMotionHeard`). Their buttons keep coming, and the lift
+    /// nothing follows any more (`stopMotion`). Their buttons keep coming, and the lift
     /// brings the motion back.
     public private(set) var unheardMotion: Set<Int> = []
 
@@ -102,18 +102,21 @@ public final class InputSession {
         }
     }
 
-    /// Stops (`motion` false) or restarts the motion of a pen or mouse whose tip is down. A
-    /// stroke no gesture follows any more (a drag no deep press can become) then costs the
-    /// bridge no wakeup for the rest of it. The lift of button 1 restarts the motion by itself,
-    /// so a hovering pen is heard: its position is where the next press begins.
+    /// Stops the motion of a pen or mouse whose tip is down, until the lift of button 1
+    /// restarts it by itself (`handle`): a stroke no gesture follows any more (a drag no deep
+    /// press can become) then costs the bridge no wakeup for the rest of it, and a hovering pen
+    /// is heard again, its position being where the next press begins. True when it stopped
+    /// now; false for a device that is not a pen or mouse, or whose motion was already stopped.
     ///
     /// Only for the rest of a stroke: motion stopped before a press and restarted by it would
     /// lose the samples that come before the server takes the request, a deep press's first
     /// push among them.
-    public func setMotionHeard(_ motion: Bool, of device: Int) {
-        guard let kind = source.devices[device]?.kind, kind == .pen || kind == .eraser || kind == .mouse else { return }
-        let changed = motion ? unheardMotion.remove(device) != nil : unheardMotion.insert(device).inserted
-        if changed { selectRawInput(of: device) }
+    @discardableResult
+    public func stopMotion(of device: Int) -> Bool {
+        guard let kind = source.devices[device]?.kind, kind == .pen || kind == .eraser || kind == .mouse,
+              unheardMotion.insert(device).inserted else { return false }
+        selectRawInput(of: device)
+        return true
     }
 
     /// Cancels the contacts of every device and forgets them: for a clean stop.

@@ -120,9 +120,8 @@ public final class Bridge {
     /// change nothing. The touch view shows contacts as they move, so with it all is heard.
     private func settleMotion(of device: Int) {
         guard !showsContacts, !session.unheardMotion.contains(device),
-              engine.isSettled(ContactKey(device: device, contact: 0)) else { return }
-        session.setMotionHeard(false, of: device)
-        if session.unheardMotion.contains(device) { report(.motionUnheard(device: device)) }
+              engine.isSettled(ContactKey(device: device, contact: 0)), session.stopMotion(of: device) else { return }
+        report(.motionUnheard(device: device))
     }
 
     private static func needsWindows(_ configuration: BindingSet) -> Bool {
