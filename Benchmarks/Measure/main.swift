@@ -21,6 +21,9 @@ struct Options {
     var soakSeconds: Double?
     /// Milliseconds between the soak's gestures.
     var soakGap = 50.0
+    /// Only these load streams, nothing before them and no reference reader (for profiling
+    /// one stream); nil for every measurement.
+    var loadOnly: Set<String>?
 
     init() {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -33,6 +36,8 @@ struct Options {
             case "--load-seconds": loadSeconds = arguments.popFirst().flatMap(Double.init) ?? loadSeconds
             case "--pulse": pulse = true
             case "--reference-reader": ReferenceReader.run()
+            case "--load-only":
+                loadOnly = Set((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
             case "--soak-gap": soakGap = arguments.popFirst().flatMap(Double.init) ?? soakGap
             case "--soak":
                 soakSeconds = 600
@@ -41,7 +46,7 @@ struct Options {
                     arguments.removeFirst()
                 }
             default:
-                FileHandle.standardError.write(Data("usage: gesture-measure [--bridge PATH] [--presses N] [--load-seconds S] [--pulse] | [--bridge PATH] --soak [SECONDS] [--soak-gap MS]\n".utf8))
+                FileHandle.standardError.write(Data("usage: gesture-measure [--bridge PATH] [--presses N] [--load-seconds S] [--pulse] [--load-only drawing,hovering,turning] | [--bridge PATH] --soak [SECONDS] [--soak-gap MS]\n".utf8))
                 exit(2)
             }
         }
@@ -167,6 +172,7 @@ defer { try? FileManager.default.removeItem(atPath: configPath) }
 
 print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; bridge: \(options.bridge); pulse feedback \(options.pulse ? "on" : "off")")
 
+if options.loadOnly == nil {
 // Start-up.
 var startups: [Double] = []
 for _ in 0..<5 {
@@ -176,10 +182,14 @@ for _ in 0..<5 {
     run.stop()
 }
 print("start-up, launch to listening: median \(ms(percentile(startups, 0.5))), max \(ms(startups.max() ?? .nan)) over \(startups.count) launches")
+}
 
 let bridge = try BridgeRun(bridge: options.bridge, config: configPath, server: server)
 defer { bridge.stop() }
 _ = bridge.waitUntilListening(since: now())
+let pid = bridge.process.processIdentifier
+
+if options.loadOnly == nil {
 
 // The floor: a pen side button straight from the server to the window.
 var floor: [Double] = []
@@ -262,11 +272,11 @@ if !slow.isEmpty { print("deep presses over 5 ms: \(slow.map { "#\($0.offset) \(
 print("deep press above the floor: p50 \(ms(percentile(bridgeLatency, 0.5) - percentile(floor, 0.5))), p99 \(ms(percentile(bridgeLatency, 0.99) - percentile(floor, 0.99)))")
 
 // Idle.
-let pid = bridge.process.processIdentifier
 let idleStart = ProcessSample(pid: pid)
 Thread.sleep(forTimeInterval: 10)
 let idleEnd = ProcessSample(pid: pid)
 print("idle 10 s: \(idleEnd.switches - idleStart.switches) context switches (wakeups), \(String(format: "%.2f", idleEnd.cpuSeconds - idleStart.cpuSeconds)) s CPU")
+}
 
 // Load: 1000 Hz pen streams.
 enum PenStream: CaseIterable {
@@ -320,7 +330,7 @@ func penStream(_ stream: PenStream, on server: HeadlessXorg, seconds: Double) th
 
 func percent(_ cpuSeconds: Double, of elapsed: Double) -> String { String(format: "%.2f%%", 100 * cpuSeconds / elapsed) }
 
-for stream in PenStream.allCases {
+for stream in PenStream.allCases where options.loadOnly?.contains("\(stream)") ?? true {
     let before = ProcessSample(pid: pid)
     let load = try penStream(stream, on: server, seconds: options.loadSeconds)
     let after = ProcessSample(pid: pid)
@@ -330,6 +340,7 @@ print("resident memory by mapping: \(residentByMapping(pid: pid))")
 bridge.stop()
 
 // The floor: the same stream read by a client that does nothing with it.
+if options.loadOnly == nil {
 let ownPath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
 let reader = try BridgeRun(executable: ownPath, arguments: ["--reference-reader"], server: server)
 defer { reader.stop() }
@@ -341,4 +352,5 @@ if reader.waitUntilListening(since: now()) == nil {
     let readerLoad = try penStream(.drawing, on: server, seconds: options.loadSeconds)
     let readerAfter = ProcessSample(pid: readerPid)
     print("reference reader (poll and read each event through XCB, nothing else), the drawing stream: CPU \(percent(readerAfter.cpuSeconds - readerBefore.cpuSeconds, of: readerLoad.elapsed)) of one core, \(readerAfter.switches - readerBefore.switches) context switches")
+}
 }

@@ -10,8 +10,10 @@ struct Run: ParsableCommand {
         abstract: "Run the bridge in this X session: gestures in, clicks, keys and commands out.",
         discussion: """
             Listens to every pen, touchscreen and mouse through XInput2 and prints each gesture \
-            and action as it happens (JSON Lines with --json, the same lines `replay --json` \
-            prints for a recording). With no --config it uses \
+            and action as it happens: readable lines of each gesture's beginning, end and \
+            thresholds crossed and of each action (--verbose adds every change in between, such \
+            as a knob's angle: up to a line a sample), or JSON Lines of every report with --json, \
+            the same lines `replay --json` prints for a recording. With no --config it uses \
             ~/.config/gesture-bridge/config.yaml when that exists, else the built-in default. \
             Devices without pressure still get the bindings that need none (knob, long press).
 
@@ -43,7 +45,7 @@ struct Run: ParsableCommand {
     @Flag(help: "One JSON object per line, in the trace-format contract, instead of readable columns.")
     var json = false
 
-    @Flag(name: .shortAndLong, help: "Also log ownership decisions, strokes no gesture follows any more (their motion goes unread), feedback and anything the engine found impossible.")
+    @Flag(name: .shortAndLong, help: "Also print every change of a gesture (a knob's angle, a force), and log ownership decisions, strokes no gesture follows any more (their motion goes unread), feedback and anything the engine found impossible.")
     var verbose = false
 
     @Flag(help: "Show a circle under every pen and finger touching the screen, sized by its force.")

@@ -18,6 +18,9 @@ final class RunReporter {
 
     init(style: OutputFormatter.Style, bindings: BindingSet, verbose: Bool, logger: Logger, output: LineWriter) {
         self.formatter = OutputFormatter(style: style)
+        // A knob turned or a pen pressed at 1000 Hz would print a line a sample; readable lines
+        // keep to what a person reads (beginnings, ends, thresholds, actions) unless asked.
+        formatter.showsEveryChange = verbose
         self.bindings = bindings
         self.verbose = verbose
         self.logger = logger
@@ -74,7 +77,9 @@ final class RunReporter {
 
     private func remember(_ sources: [X11Device]) {
         for device in sources { devices[device.id] = device }
+        let showsEveryChange = formatter.showsEveryChange
         formatter = OutputFormatter(style: formatter.style, devices: devices.values.compactMap(\.inputDevice))
+        formatter.showsEveryChange = showsEveryChange
     }
 
     private func describeListening() {

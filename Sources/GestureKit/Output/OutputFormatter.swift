@@ -10,6 +10,10 @@ public struct OutputFormatter: Sendable {
     public var style: Style
     /// Device kinds by id, for the human-readable lines.
     public var deviceNames: [Int: String]
+    /// Whether readable lines include every `changed` report of a continuous gesture (a
+    /// knob's angle, a force: up to one line a sample, a flood at 1000 Hz), or only those that
+    /// cross a threshold. JSON lines always include every report: that is the contract.
+    public var showsEveryChange = true
 
     public init(style: Style, devices: [InputDevice] = []) {
         self.style = style
@@ -21,7 +25,9 @@ public struct OutputFormatter: Sendable {
     public func line(for output: EngineOutput) -> String? {
         switch output {
         case .gesture(let event):
-            return style == .json ? Self.json(event) : human(event)
+            if style == .json { return Self.json(event) }
+            if !showsEveryChange, event.report.state == .changed, event.report.crossing == nil { return nil }
+            return human(event)
         case .action(let event):
             return style == .json ? Self.json(event) : Self.human(event)
         case .feedback, .decision, .bug:

@@ -57,8 +57,9 @@ public final class Bridge {
         pointerOwnership.setButtonGrab(ownsPointerInput)
         touchOwnership.setTouchGrab(ownsTouchInput)
         session.connection.sync()
+        let bell = ContactBell(displayName: session.connection.displayName, root: UInt32(session.connection.root))
         report(.started(devices: session.catalog.contactSources, screen: session.screen))
-        let loop = EventLoop(session: session, signals: signals, clock: clock)
+        let loop = EventLoop(session: session, signals: signals, clock: clock, bell: bell)
         loop.run(self)
         shutdown()
     }
@@ -302,24 +303,23 @@ extension Bridge: EventLoopClient {
         feedback?.showContacts(contacts)
     }
 
-    /// How far apart a fast stream that needs no promptness may be read, in batches
-    /// (`EventLoop` decides when a stream is fast enough). Two such streams: a pen that has
-    /// hovered for a while (a hover sample changes nothing: the engine ignores it, and the
-    /// bridge only keeps where the pen is, for the press to come), and contacts only a knob
-    /// follows (`GestureEngine.acceptsLateInput`: a scroll or volume step lands up to this
-    /// late). A press or touch that comes meanwhile is read up to this late, held back from
-    /// the application as every press is; from it on, every sample is read as it comes.
-    static let lull = 0.004
     /// Hover samples in a row, with no contact event among them, before a lull: 50 ms at
     /// 1000 Hz. A pen that only passes over on its way down is read as it comes.
     static let hoverRunForLull = 50
 
-    var inputLull: Double? {
+    /// Whether a fast stream may be read in batches (`EventLoop` decides when a stream is
+    /// fast enough, and how far apart). Two such streams: a pen that has hovered for a while (a
+    /// hover sample changes nothing: the engine ignores it, and the bridge only keeps where the
+    /// pen is, for the press to come; the loop's contact bell wakes it for the press), and
+    /// contacts only a knob follows (`GestureEngine.acceptsLateInput`: a scroll or volume step
+    /// lands a few milliseconds late). From a press or touch on, every sample is read as it
+    /// comes.
+    var inputLull: InputLull? {
         guard !showsContacts else { return nil }
         if session.source.hasContactsDown {
-            return engine.acceptsLateInput ? Self.lull : nil
+            return engine.acceptsLateInput ? .brief : nil
         }
-        return session.source.hoverRun >= Self.hoverRunForLull ? Self.lull : nil
+        return session.source.hoverRun >= Self.hoverRunForLull ? .untilContactChanges : nil
     }
 
     func fireTimers(at now: Double) {

@@ -16,18 +16,33 @@ protocol EventLoopClient: AnyObject {
     func signalReceived(_ signal: Int32)
     func xErrors(_ errors: [XProtocolError])
     var isStopping: Bool { get }
-    /// How long the loop may leave the X connection unread after a read while input comes
-    /// fast; nil to wake for every event. A client gives a duration only while reading late
+    /// Whether the loop may leave the X connection unread for a while after a read, while
+    /// input comes fast; nil to wake for every event. A client says so only while reading late
     /// changes nothing a person notices (a pen hovering at 1000 Hz), and such input then comes
     /// in batches instead of one wakeup per sample.
-    var inputLull: Double? { get }
+    var inputLull: InputLull? { get }
 }
 
-/// One thread, one poll: the X connection, the signal descriptor, the client's own
-/// descriptors and the earliest deadline. Nothing wakes the loop when nothing happens.
+/// How late fast input may be read, as an `EventLoopClient` says it.
+enum InputLull {
+    /// Reading late changes nothing until a contact begins or ends: a hovering pen, whose
+    /// samples only say where the next press will be. Read every `EventLoop.longLull` when the
+    /// loop has a `ContactBell` to wake it for the press, every `EventLoop.briefLull` without.
+    case untilContactChanges
+    /// Reading late delays what the input does by as much: a knob's steps. Read every
+    /// `EventLoop.briefLull`.
+    case brief
+}
+
+/// One thread, one poll: the X connection, the signal descriptor, the contact bell, the
+/// client's own descriptors and the earliest deadline. Nothing wakes the loop when nothing
+/// happens.
 final class EventLoop {
     let session: InputSession
     let signals: SignalDescriptor?
+    /// Wakes the loop when a contact begins or ends, while a lull leaves the X connection
+    /// unread; nil when there is none (the lulls are then brief).
+    let bell: ContactBell?
     let clock: MonotonicClock
     /// Requests the loop lets go unconfirmed before a round trip of its own: some 100 KB of
     /// Xlib's records. The bridge's grabs confirm everything before them anyway, so this is a
@@ -39,13 +54,26 @@ final class EventLoop {
     /// would gain nothing and pay a timer wakeup that finds nothing.
     static let fastInputGap = 0.002
     static let fastInputRun = 50
+    /// How long a lull leaves the X connection unread: long when nothing is lost by it until a
+    /// contact begins or ends, which the bell rings for (50 wakeups a second under a 1000 Hz
+    /// stream instead of 1000); brief when what the input does waits for it.
+    static let longLull = 0.02
+    static let briefLull = 0.008
     /// Kept from wakeup to wakeup, so waiting allocates nothing.
     private let poller = Poller()
 
-    init(session: InputSession, signals: SignalDescriptor?, clock: MonotonicClock) {
+    init(session: InputSession, signals: SignalDescriptor?, clock: MonotonicClock, bell: ContactBell? = nil) {
         self.session = session
         self.signals = signals
         self.clock = clock
+        self.bell = bell
+    }
+
+    private func duration(of lull: InputLull, with bell: ContactBell?) -> Double {
+        switch lull {
+        case .untilContactChanges: return bell == nil ? Self.briefLull : Self.longLull
+        case .brief: return Self.briefLull
+        }
     }
 
     func run(_ client: some EventLoopClient) {
@@ -54,8 +82,13 @@ final class EventLoop {
         // poll says it holds something, or after a lull (below).
         var readable = true
         var lulled = false
+        // When the lull under way ends, if one is.
+        var lullEnd: Double?
         var fastReads = 0
         var lastRead = -Double.infinity
+        // Dropped if its connection breaks (the server went away, which the X connection
+        // notices on its own).
+        var bell = self.bell
         // A lost server ends the loop too: the connection is dead, and its descriptor would
         // read as ready forever.
         while !client.isStopping, !connection.isLost {
@@ -94,17 +127,29 @@ final class EventLoop {
             // A lull leaves the X connection out of the wait for a few milliseconds, while input
             // comes fast: reads close together, or a lull's batch of at least two events. A
             // stream that thins out goes back to a wakeup per event, and one that stops to sleep.
+            // Anything else that wakes the loop meanwhile (a timer, a signal, the bell for a
+            // device no one listens to) leaves the lull running to its end.
+            let now = clock.now
             if handled > 0 {
-                let now = clock.now
                 fastReads = now - lastRead <= Self.fastInputGap || lulled && handled >= 2 ? fastReads + 1 : 0
                 lastRead = now
             } else if lulled {
                 fastReads = 0
             }
-            let lull = handled > 0 && fastReads >= Self.fastInputRun ? client.inputLull : nil
+            var lull: Double?
+            if let end = lullEnd, end > now {
+                lull = end - now
+            } else if handled > 0, fastReads >= Self.fastInputRun, let kind = client.inputLull {
+                let length = duration(of: kind, with: bell)
+                lull = length
+                lullEnd = now + length
+            } else {
+                lullEnd = nil
+            }
             poller.lasting.removeAll(keepingCapacity: true)
             if lull == nil { poller.lasting.append(connection.fileDescriptor) }
             if let signals { poller.lasting.append(signals.descriptor) }
+            if let bell { poller.lasting.append(bell.fileDescriptor) }
             let ownFirst = poller.lasting.count
             client.addLastingDescriptors(to: &poller.lasting)
             poller.passing.removeAll(keepingCapacity: true)
@@ -112,8 +157,21 @@ final class EventLoop {
             var timeout = client.nextDeadline.map { $0 - clock.now }
             if let lull { timeout = min(timeout ?? lull, lull) }
             poller.wait(timeout: timeout)
-            lulled = lull != nil
-            readable = !lulled && poller.isReady(connection.fileDescriptor)
+            // A contact began or ended: a lull ends now, and the input is read as it comes until
+            // it is fast again. Should the press not be in the socket yet (the server wrote to
+            // the bell first), the connection is in the next wait.
+            if let ringing = bell, poller.isReady(ringing.fileDescriptor) {
+                switch ringing.take(ringingFor: { session.source.devices[$0] != nil }) {
+                case true?:
+                    fastReads = 0
+                    lullEnd = nil
+                case false?: break
+                case nil: bell = nil
+                }
+            }
+            lulled = lull != nil && lullEnd.map { clock.now >= $0 } ?? true
+            if lulled { lullEnd = nil }
+            readable = lull == nil && poller.isReady(connection.fileDescriptor)
             if let signals, poller.isReady(signals.descriptor) {
                 for signal in signals.read() { client.signalReceived(signal) }
             }

@@ -107,5 +107,5 @@ extension Recorder: EventLoopClient {
 
     var isStopping: Bool { stopRequested }
     /// Every sample is stamped as it comes, hovering or not.
-    var inputLull: Double? { nil }
+    var inputLull: InputLull? { nil }
 }
