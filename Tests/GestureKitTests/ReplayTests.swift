@@ -80,6 +80,40 @@ struct ReplayTests {
         ])
     }
 
+    @Test("readable lines without every change keep beginnings, ends, thresholds crossed and actions; JSON keeps everything")
+    func readableLinesLeaveOutChanges() throws {
+        let config = try ConfigLoader.parse("""
+            bindings:
+              - {name: levels, gesture: pressure-thresholds, thresholds: [0.5]}
+              - {name: dial, gesture: knob, center: [100, 100], inner-radius: 10, outer-radius: 100, step: 45, clockwise: {scroll: down}}
+            """, file: "t")
+        let trace = try TraceReader.parse(Self.pen + "\n" + """
+            {"t":0,"device":6,"contact":0,"phase":"begin","x":150,"y":100,"pressure":0}
+            {"t":0.1,"device":6,"contact":0,"phase":"move","x":135,"y":135,"pressure":300}
+            {"t":0.2,"device":6,"contact":0,"phase":"move","x":100,"y":150,"pressure":600}
+            {"t":0.3,"device":6,"contact":0,"phase":"end","x":100,"y":150,"pressure":0}
+            """, file: "t")
+        let outputs = TraceReplay.run(trace, configuration: config)
+        var readable = OutputFormatter(style: .human)
+        readable.showsEveryChange = false
+        let lines = outputs.compactMap(readable.line(for:))
+        func count(_ text: String) -> Int { lines.filter { $0.contains(text) }.count }
+        #expect(count(" began ") == 2)
+        #expect(count(" ended ") == 2)
+        #expect(count("threshold 0 up") == 1)
+        #expect(count("threshold 0 down") == 1)
+        #expect(count("→ scroll") == 2)
+        #expect(count(" changed ") == 2, "only the two crossings: \(lines)")
+        #expect(lines.filter { $0.contains(" dial ") && $0.contains(" changed ") }.isEmpty)
+
+        var every = OutputFormatter(style: .human)
+        every.showsEveryChange = true
+        #expect(outputs.compactMap(every.line(for:)).filter { $0.contains(" dial ") && $0.contains(" changed ") }.count == 2)
+        var json = OutputFormatter(style: .json)
+        json.showsEveryChange = false
+        #expect(outputs.compactMap(json.line(for:)).filter { $0.contains(#""state":"changed""#) }.count == 4)
+    }
+
     @Test("key and command actions print their keys and argv")
     func keyAndCommandLines() {
         let key = ActionEvent(time: 1.234, gesture: "undo", action: .key(KeyCombo(keys: ["ctrl", "z"])), position: Point(x: 1, y: 2))

@@ -67,6 +67,40 @@ struct KnobTests {
         #expect(window.pointerState()?.buttonsHeld == [])
     }
 
+    /// A line a sample is a flood at 1000 Hz, in a terminal or a service's journal.
+    @Test("run's readable lines show a knob's beginning, each step and its end, not each sample; --verbose adds the samples")
+    func readableLines() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let config = try temporaryConfig(Self.wheelConfig)
+        let path = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 100, stepDegrees: 1)
+
+        for verbose in [false, true] {
+            window.drain()
+            let bridge = try BridgeProcess(["run", "--config", config] + (verbose ? ["--verbose"] : []), server: server)
+            try server.pen.down(at: path[0], pressure: 0.2)
+            for point in path.dropFirst() {
+                try server.pen.move(to: point)
+            }
+            try server.pen.up()
+            #expect(bridge.waitForLine(containing: " ended "))
+            let knob = bridge.outputLines.filter { $0.contains(" knob ") }
+            let states = knob.compactMap { line in ["began", "changed", "ended"].first { line.contains(" \($0) ") } }
+            let steps = bridge.outputLines.filter { $0.contains("→ scroll down") }
+            #expect(steps.count == 3, "three 30° steps in 100°, verbose \(verbose)")
+            if verbose {
+                #expect(states.first == "began" && states.last == "ended")
+                #expect(states.filter { $0 == "changed" }.count >= 90, "a line for each of the 100 samples")
+            } else {
+                #expect(states == ["began", "ended"], "\(bridge.outputLines.joined(separator: "\n"))")
+            }
+            #expect(Self.scrollPresses(window.events { Self.scrollPresses($0).count >= 3 }) == [5, 5, 5])
+            _ = bridge.stop(with: SIGTERM)
+        }
+    }
+
     @Test("the default config's volume knob sends the volume keys, clockwise up")
     func volumeKnob() throws {
         let server = try HeadlessXorg()

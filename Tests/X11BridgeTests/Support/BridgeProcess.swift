@@ -85,6 +85,12 @@ final class BridgeProcess {
         child.waitForOutput(timeout: timeout) { _, _ in condition(objects) }
     }
 
+    /// Waits until some stdout line contains `text` (the readable output).
+    @discardableResult
+    func waitForLine(containing text: String, timeout: Double = 3) -> Bool {
+        child.waitForOutput(timeout: timeout) { output, _ in output.contains(text) }
+    }
+
     @discardableResult
     func waitForLog(containing text: String, timeout: Double = 3) -> Bool {
         child.waitForOutput(timeout: timeout) { _, log in log.contains(text) }
