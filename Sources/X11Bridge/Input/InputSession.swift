@@ -15,6 +15,14 @@ public final class InputSession {
     /// nothing follows any more (`stopMotion`). Their buttons keep coming, and the lift
     /// brings the motion back.
     public private(set) var unheardMotion: Set<Int> = []
+    /// Rings when a contact of a device listened to begins or ends (`EventLoop`); it listens to
+    /// the same devices as the session, through hot-plug. Set before the loop starts.
+    var contactBell: ContactBell? {
+        didSet {
+            contactBell?.listen(to: Set(catalog.contactSources.map(\.id)))
+            contactBell?.confirm()
+        }
+    }
 
     /// Whether a pen moving with its tip up makes `hover` contact events (`XI2InputSource`).
     public var reportsHover: Bool {
@@ -149,6 +157,7 @@ public final class InputSession {
     /// Listens to the raw input of the contact sources there are now. A device gone again
     /// before the request arrives fails it whole: then every device's raw input is taken.
     private func selectRawInput() {
+        contactBell?.listen(to: Set(catalog.contactSources.map(\.id)))
         do {
             try connection.select(XI2EventMask.listening(toRawInputOf: catalog.contactSources.map(\.id), unheardMotion: unheardMotion),
                                   on: connection.root)

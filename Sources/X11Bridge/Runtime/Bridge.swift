@@ -57,9 +57,9 @@ public final class Bridge {
         pointerOwnership.setButtonGrab(ownsPointerInput)
         touchOwnership.setTouchGrab(ownsTouchInput)
         session.connection.sync()
-        let bell = ContactBell(displayName: session.connection.displayName, root: UInt32(session.connection.root))
+        session.contactBell = ContactBell(displayName: session.connection.displayName, root: UInt32(session.connection.root))
         report(.started(devices: session.catalog.contactSources, screen: session.screen))
-        let loop = EventLoop(session: session, signals: signals, clock: clock, bell: bell)
+        let loop = EventLoop(session: session, signals: signals, clock: clock)
         loop.run(self)
         shutdown()
     }

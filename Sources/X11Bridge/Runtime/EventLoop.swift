@@ -40,9 +40,6 @@ enum InputLull {
 final class EventLoop {
     let session: InputSession
     let signals: SignalDescriptor?
-    /// Wakes the loop when a contact begins or ends, while a lull leaves the X connection
-    /// unread; nil when there is none (the lulls are then brief).
-    let bell: ContactBell?
     let clock: MonotonicClock
     /// Requests the loop lets go unconfirmed before a round trip of its own: some 100 KB of
     /// Xlib's records. The bridge's grabs confirm everything before them anyway, so this is a
@@ -62,11 +59,10 @@ final class EventLoop {
     /// Kept from wakeup to wakeup, so waiting allocates nothing.
     private let poller = Poller()
 
-    init(session: InputSession, signals: SignalDescriptor?, clock: MonotonicClock, bell: ContactBell? = nil) {
+    init(session: InputSession, signals: SignalDescriptor?, clock: MonotonicClock) {
         self.session = session
         self.signals = signals
         self.clock = clock
-        self.bell = bell
     }
 
     private func duration(of lull: InputLull, with bell: ContactBell?) -> Double {
@@ -86,9 +82,11 @@ final class EventLoop {
         var lullEnd: Double?
         var fastReads = 0
         var lastRead = -Double.infinity
+        // The session's contact bell, if it has one, wakes the loop when a contact begins or
+        // ends while a lull leaves the X connection unread (without it, lulls are brief).
         // Dropped if its connection breaks (the server went away, which the X connection
         // notices on its own).
-        var bell = self.bell
+        var bell = session.contactBell
         // A lost server ends the loop too: the connection is dead, and its descriptor would
         // read as ready forever.
         while !client.isStopping, !connection.isLost {
@@ -161,7 +159,7 @@ final class EventLoop {
             // it is fast again. Should the press not be in the socket yet (the server wrote to
             // the bell first), the connection is in the next wait.
             if let ringing = bell, poller.isReady(ringing.fileDescriptor) {
-                switch ringing.take(ringingFor: { session.source.devices[$0] != nil }) {
+                switch ringing.take() {
                 case true?:
                     fastReads = 0
                     lullEnd = nil
