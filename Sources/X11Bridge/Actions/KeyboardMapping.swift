@@ -111,8 +111,12 @@ public final class KeyboardMapping {
     }
 
     public var nextDeadline: Double? {
-        // Asked twice on every wakeup: no array.
-        borrowed.values.lazy.map { $0.lastUsed + Self.borrowHold }.min()
+        // Asked twice on every wakeup: no array, no closure (a lazy map's allocated one).
+        var earliest: Double?
+        for entry in borrowed.values {
+            earliest = min(earliest ?? .infinity, entry.lastUsed + Self.borrowHold)
+        }
+        return earliest
     }
 
     /// Puts back the borrowed keycodes not used for `borrowHold` seconds.
