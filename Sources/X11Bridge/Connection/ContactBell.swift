@@ -26,7 +26,7 @@ final class ContactBell {
     /// Opens the bell on `displayName`, listening on `root` (the same server's root window as
     /// the main connection's) to no device yet (`listen`). Nil when it cannot: the server
     /// refused a second connection, or this connection could not announce XInput 2.2, which raw
-    /// touch events need. The loop then does without it (`EventLoop`: shorter lulls).
+    /// touch events need. The loop then does without it (`EventLoop`: lulls of a frame).
     init?(displayName: String, root: UInt32) {
         guard let xcb = xcb_connect(displayName, nil) else { return nil }
         guard xcb_connection_has_error(xcb) == 0 else {

@@ -312,12 +312,12 @@ extension Bridge: EventLoopClient {
     /// hover sample changes nothing: the engine ignores it, and the bridge only keeps where the
     /// pen is, for the press to come; the loop's contact bell wakes it for the press), and
     /// contacts only a knob follows (`GestureEngine.acceptsLateInput`: a scroll or volume step
-    /// lands a few milliseconds late). From a press or touch on, every sample is read as it
+    /// lands up to a display frame late). From a press or touch on, every sample is read as it
     /// comes.
     var inputLull: InputLull? {
         guard !showsContacts else { return nil }
         if session.source.hasContactsDown {
-            return engine.acceptsLateInput ? .brief : nil
+            return engine.acceptsLateInput ? .onceAFrame : nil
         }
         return session.source.hoverRun >= Self.hoverRunForLull ? .untilContactChanges : nil
     }

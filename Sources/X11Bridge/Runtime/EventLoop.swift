@@ -27,11 +27,11 @@ protocol EventLoopClient: AnyObject {
 enum InputLull {
     /// Reading late changes nothing until a contact begins or ends: a hovering pen, whose
     /// samples only say where the next press will be. Read every `EventLoop.longLull` when the
-    /// loop has a `ContactBell` to wake it for the press, every `EventLoop.briefLull` without.
+    /// loop has a `ContactBell` to wake it for the press, every `EventLoop.frameLull` without.
     case untilContactChanges
-    /// Reading late delays what the input does by as much: a knob's steps. Read every
-    /// `EventLoop.briefLull`.
-    case brief
+    /// Reading late delays what the input does by as much: a knob's steps. Read once a display
+    /// frame (`EventLoop.frameLull`), as toolkits hand motion to applications.
+    case onceAFrame
 }
 
 /// One thread, one poll: the X connection, the signal descriptor, the contact bell, the
@@ -52,10 +52,11 @@ final class EventLoop {
     static let fastInputGap = 0.002
     static let fastInputRun = 50
     /// How long a lull leaves the X connection unread: long when nothing is lost by it until a
-    /// contact begins or ends, which the bell rings for (50 wakeups a second under a 1000 Hz
-    /// stream instead of 1000); brief when what the input does waits for it.
-    static let longLull = 0.02
-    static let briefLull = 0.008
+    /// contact begins or ends, which the bell rings for (20 wakeups a second under a 1000 Hz
+    /// stream instead of 1000); a display frame at 60 Hz when what the input does waits for it.
+    /// Each wakeup, not each sample, is most of the cost (BENCHMARKS.md).
+    static let longLull = 0.05
+    static let frameLull = 0.016
     /// Kept from wakeup to wakeup, so waiting allocates nothing.
     private let poller = Poller()
 
@@ -67,8 +68,8 @@ final class EventLoop {
 
     private func duration(of lull: InputLull, with bell: ContactBell?) -> Double {
         switch lull {
-        case .untilContactChanges: return bell == nil ? Self.briefLull : Self.longLull
-        case .brief: return Self.briefLull
+        case .untilContactChanges: return bell == nil ? Self.frameLull : Self.longLull
+        case .onceAFrame: return Self.frameLull
         }
     }
 
@@ -83,7 +84,7 @@ final class EventLoop {
         var fastReads = 0
         var lastRead = -Double.infinity
         // The session's contact bell, if it has one, wakes the loop when a contact begins or
-        // ends while a lull leaves the X connection unread (without it, lulls are brief).
+        // ends while a lull leaves the X connection unread (without it, lulls last a frame).
         // Dropped if its connection breaks (the server went away, which the X connection
         // notices on its own).
         var bell = session.contactBell
@@ -125,8 +126,8 @@ final class EventLoop {
             // A lull leaves the X connection out of the wait for a few milliseconds, while input
             // comes fast: reads close together, or a lull's batch of at least two events. A
             // stream that thins out goes back to a wakeup per event, and one that stops to sleep.
-            // Anything else that wakes the loop meanwhile (a timer, a signal, the bell for a
-            // device no one listens to) leaves the lull running to its end.
+            // Anything else that wakes the loop meanwhile (a timer, a signal, a command's output)
+            // leaves the lull running to its end.
             let now = clock.now
             if handled > 0 {
                 fastReads = now - lastRead <= Self.fastInputGap || lulled && handled >= 2 ? fastReads + 1 : 0

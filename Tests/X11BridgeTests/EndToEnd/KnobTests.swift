@@ -43,8 +43,8 @@ struct KnobTests {
         #expect(actions.map { $0["direction"] as? String } == Array(repeating: "down", count: 6) + Array(repeating: "up", count: 3))
     }
 
-    /// Turned at 1000 Hz, the knob is read in 4 ms batches (BENCHMARKS.md counts the wakeups:
-    /// a quarter of them; under the test suite's parallel load the counts of both ways overlap,
+    /// Turned at 1000 Hz, the knob is read once a frame, in 16 ms batches (BENCHMARKS.md counts
+    /// the wakeups: a sixteenth of them; under the test suite's parallel load the counts of both ways overlap,
     /// so this checks what a person notices: every step, in order, none more, nothing held).
     @Test("two fast turns, read in batches: every step arrives, none more, nothing held")
     func fastTurnsReadInBatches() throws {

@@ -153,9 +153,9 @@ struct PenOwnershipTests {
         #expect(Self.buttons(3, in: events + window.drain()).isEmpty)
     }
 
-    /// Hovering at 1000 Hz, the pen is read in 20 ms batches once the stream is fast enough,
+    /// Hovering at 1000 Hz, the pen is read in 50 ms batches once the stream is fast enough,
     /// and the contact bell ends a batch when the pen touches down: BENCHMARKS.md counts the
-    /// wakeups (one in twenty samples) and how soon a press is read; under the test suite's
+    /// wakeups (one in fifty samples) and how soon a press is read; under the test suite's
     /// parallel load the stream is not always that fast, so this checks what a person notices
     /// either way.
     @Test("after a pen hovering fast the bridge sleeps when the pen stops; straight from hovering, a deep press right-clicks and a tap left-clicks where the pen went down")

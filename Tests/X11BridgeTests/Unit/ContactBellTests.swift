@@ -5,99 +5,103 @@ import Testing
 
 @Suite("The contact bell on a virtual framebuffer", .requiresXvfb)
 struct ContactBellTests {
-    /// Whether the bell's connection has something to read within `seconds`.
-    static func readable(_ bell: ContactBell, within seconds: Double = 2) -> Bool {
-        var descriptor = pollfd(fd: bell.fileDescriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, Int32(seconds * 1000)) == 1
+    /// Xvfb, a connection that clicks through XTest, and a bell listening to nothing yet.
+    final class Setup {
+        let server: VirtualFramebuffer
+        let connection: XConnection
+        let bell: ContactBell
+        /// The XTEST pointer, where the clicks come from, and the XTEST keyboard.
+        let pointer: Int
+        let keyboard: Int
+
+        init() throws {
+            server = try VirtualFramebuffer()
+            connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: true))
+            bell = try #require(ContactBell(displayName: server.displayName, root: UInt32(connection.root)))
+            let devices = DeviceCatalog.query(connection).devices
+            pointer = try #require(devices.first { $0.name == "Virtual core XTEST pointer" }?.id)
+            keyboard = try #require(devices.first { $0.name == "Virtual core XTEST keyboard" }?.id)
+        }
+
+        deinit {
+            connection.close()
+            server.stop()
+        }
+
+        /// Listens to `devices`, in place before anything sent after it.
+        func listen(to devices: Set<Int>) {
+            bell.listen(to: devices)
+            bell.confirm()
+        }
+
+        func button(pressed: Bool) {
+            XTestFakeButtonEvent(connection.display, 1, pressed ? 1 : 0, 0)
+            connection.flush()
+        }
+
+        /// Whether the bell's connection has something to read within `seconds`.
+        func readable(within seconds: Double = 2) -> Bool {
+            var descriptor = pollfd(fd: bell.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            return poll(&descriptor, 1, Int32(seconds * 1000)) == 1
+        }
     }
 
     @Test("rings for a listened device's press and release; a device no longer listened to, such as the one the bridge's own clicks come from, does not wake it")
     func ringsForListenedDevices() throws {
-        let server = try VirtualFramebuffer()
-        defer { server.stop() }
-        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: true))
-        defer { connection.close() }
-        let bell = try #require(ContactBell(displayName: server.displayName, root: UInt32(connection.root)))
-        let devices = DeviceCatalog.query(connection).devices
-        let pointer = try #require(devices.first { $0.name == "Virtual core XTEST pointer" }?.id)
-        let keyboard = try #require(devices.first { $0.name == "Virtual core XTEST keyboard" }?.id)
-        bell.listen(to: [pointer])
-        bell.confirm()
+        let setup = try Setup()
+        setup.listen(to: [setup.pointer])
 
         // Nothing happened: nothing to read, no ring.
-        #expect(!Self.readable(bell, within: 0.05))
-        #expect(bell.take() == false)
+        #expect(!setup.readable(within: 0.05))
+        #expect(setup.bell.take() == false)
 
-        XTestFakeButtonEvent(connection.display, 1, 1, 0)
-        connection.flush()
-        #expect(Self.readable(bell))
-        #expect(bell.take() == true)
-        XTestFakeButtonEvent(connection.display, 1, 0, 0)
-        connection.flush()
-        #expect(Self.readable(bell))
-        #expect(bell.take() == true)
+        for pressed in [true, false] {
+            setup.button(pressed: pressed)
+            #expect(setup.readable())
+            #expect(setup.bell.take() == true)
+        }
 
         // Listening to other devices only (the bridge's contact sources), the XTEST pointer's
         // click is not heard: the bridge's own clicks and scroll steps never end its lulls.
-        bell.listen(to: [keyboard])
-        bell.confirm()
-        XTestFakeButtonEvent(connection.display, 1, 1, 0)
-        XTestFakeButtonEvent(connection.display, 1, 0, 0)
-        connection.flush()
-        #expect(!Self.readable(bell, within: 0.2))
-        #expect(bell.take() == false)
+        setup.listen(to: [setup.keyboard])
+        setup.button(pressed: true)
+        setup.button(pressed: false)
+        #expect(!setup.readable(within: 0.2))
+        #expect(setup.bell.take() == false)
     }
 
     @Test("motion does not wake it")
     func motionIsQuiet() throws {
-        let server = try VirtualFramebuffer()
-        defer { server.stop() }
-        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: true))
-        defer { connection.close() }
-        let bell = try #require(ContactBell(displayName: server.displayName, root: UInt32(connection.root)))
-        let pointer = try #require(DeviceCatalog.query(connection).devices.first { $0.name == "Virtual core XTEST pointer" }?.id)
-        bell.listen(to: [pointer])
-        bell.confirm()
+        let setup = try Setup()
+        setup.listen(to: [setup.pointer])
         for step in 0..<50 {
-            XTestFakeMotionEvent(connection.display, -1, 100 + Int32(step), 100, 0)
+            XTestFakeMotionEvent(setup.connection.display, -1, 100 + Int32(step), 100, 0)
         }
-        connection.flush()
-        #expect(!Self.readable(bell, within: 0.2))
+        setup.connection.flush()
+        #expect(!setup.readable(within: 0.2))
         // The server did take the motion: a click after it rings.
-        XTestFakeButtonEvent(connection.display, 1, 1, 0)
-        XTestFakeButtonEvent(connection.display, 1, 0, 0)
-        connection.flush()
-        #expect(Self.readable(bell))
-        #expect(bell.take() == true)
-    }
-
-    @Test("a server that goes away breaks it: readable, and taking says so instead of ringing forever")
-    func serverGone() throws {
-        let server = try VirtualFramebuffer()
-        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: false))
-        defer { connection.close() }
-        let bell = try #require(ContactBell(displayName: server.displayName, root: UInt32(connection.root)))
-        server.stop()
-        #expect(Self.readable(bell))
-        #expect(bell.take() == nil)
+        setup.button(pressed: true)
+        #expect(setup.readable())
+        #expect(setup.bell.take() == true)
     }
 
     @Test("a device gone before its request arrives fails that request alone, and the error does not ring")
     func goneDevice() throws {
-        let server = try VirtualFramebuffer()
-        defer { server.stop() }
-        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: true))
-        defer { connection.close() }
-        let bell = try #require(ContactBell(displayName: server.displayName, root: UInt32(connection.root)))
-        let pointer = try #require(DeviceCatalog.query(connection).devices.first { $0.name == "Virtual core XTEST pointer" }?.id)
-        bell.listen(to: [pointer, 120])
-        #expect(Self.readable(bell))
-        #expect(bell.take() == false)
-        XTestFakeButtonEvent(connection.display, 1, 1, 0)
-        XTestFakeButtonEvent(connection.display, 1, 0, 0)
-        connection.flush()
-        #expect(Self.readable(bell))
-        #expect(bell.take() == true)
+        let setup = try Setup()
+        setup.bell.listen(to: [setup.pointer, 120])
+        #expect(setup.readable())
+        #expect(setup.bell.take() == false)
+        setup.button(pressed: true)
+        #expect(setup.readable())
+        #expect(setup.bell.take() == true)
+    }
+
+    @Test("a server that goes away breaks it: readable, and taking says so instead of ringing forever")
+    func serverGone() throws {
+        let setup = try Setup()
+        setup.server.stop()
+        #expect(setup.readable())
+        #expect(setup.bell.take() == nil)
     }
 
     @Test("no server: no bell, and no crash")
