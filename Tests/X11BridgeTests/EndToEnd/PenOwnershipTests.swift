@@ -173,8 +173,9 @@ struct PenOwnershipTests {
             usleep(500)
         }
 
-        // The pen stays where it is: the bridge sleeps.
-        usleep(100_000)
+        // The pen stays where it is: the bridge sleeps, once it has read the last batches (up
+        // to two 50 ms lulls).
+        usleep(300_000)
         let still = try bridge.contextSwitches()
         usleep(500_000)
         #expect(try bridge.contextSwitches() - still == 0)
