@@ -41,11 +41,12 @@ final class EventLoop {
     let session: InputSession
     let signals: SignalDescriptor?
     let clock: MonotonicClock
-    /// Requests the loop lets go unconfirmed before a round trip of its own: some 100 KB of
-    /// Xlib's records. The bridge's grabs confirm everything before them anyway, so this is a
-    /// limit for long runs of clicks or overlay frames with no press; kept high, and taken only
-    /// on a wakeup without input, because a round trip holds up the input that arrives during it.
-    static let unconfirmedRequestLimit: UInt = 4096
+    /// Requests the loop lets go unconfirmed before a round trip of its own, which frees Xlib's
+    /// records of them. The bridge's grabs confirm everything before them anyway, so this is a
+    /// limit for long runs of clicks, scroll steps or overlay frames with no press: a knob
+    /// turned for minutes, whose batches of input leave no wakeup without input. One round trip
+    /// (a fraction of a millisecond) every 512 requests, some twenty seconds of such a knob.
+    static let unconfirmedRequestLimit: UInt = 512
     /// Input is fast when wakeups that read it come this close together, this many in a row
     /// (50 ms of a 1000 Hz stream): only then may a client's lull batch it. A slower stream
     /// would gain nothing and pay a timer wakeup that finds nothing.
@@ -109,8 +110,8 @@ final class EventLoop {
             // bridge lets go of what it holds at once instead of at the next reply. (Or half an
             // event, or a broken connection, where the round trip costs nothing that matters.)
             // A long run of requests with no round trip is confirmed the same way, which keeps
-            // Xlib's record of them from growing, on a wakeup that brought no input.
-            if readable && handled == 0 || handled == 0 && connection.unconfirmedRequests > Self.unconfirmedRequestLimit {
+            // Xlib's record of them from growing.
+            if readable && handled == 0 || connection.unconfirmedRequests > Self.unconfirmedRequestLimit {
                 connection.sync()
             }
             let errors = connection.takeErrors()
