@@ -10,6 +10,22 @@ struct PenOwnershipTests {
         events.filter { ($0.kind == .buttonPress || $0.kind == .buttonRelease) && $0.detail == number }
     }
 
+    /// One click, press then release, both at `point`.
+    static func expectClick(_ presses: [RecordedEvent], at point: (x: Double, y: Double),
+                            sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(presses.map(\.kind) == [.buttonPress, .buttonRelease], sourceLocation: sourceLocation)
+        #expect(presses.allSatisfy { $0.rootX == point.x && $0.rootY == point.y }, "\(presses)", sourceLocation: sourceLocation)
+    }
+
+    /// 100 hover samples a millisecond apart, leftwards to `end`: a pen moving fast over the
+    /// screen, on its way down.
+    static func hoverFast(_ server: HeadlessXorg, to end: (x: Double, y: Double)) throws {
+        for step in 0..<100 {
+            try server.pen.hover(to: (end.x + 100 - Double(step), end.y))
+            usleep(1000)
+        }
+    }
+
     @Test("a light tap is exactly one left click, its press carrying the pen's pressure")
     func lightTap() throws {
         let server = try HeadlessXorg()
@@ -126,9 +142,7 @@ struct PenOwnershipTests {
         try server.pen.down(at: (400, 200), pressure: 0.1)
         try server.pen.press(to: 0.9)
         try server.pen.up()
-        let clicks = Self.buttons(3, in: window.events { Self.buttons(3, in: $0).count >= 2 })
-        #expect(clicks.map(\.kind) == [.buttonPress, .buttonRelease])
-        #expect(clicks.allSatisfy { $0.rootX == 400 && $0.rootY == 200 })
+        Self.expectClick(Self.buttons(3, in: window.events { Self.buttons(3, in: $0).count >= 2 }), at: (400, 200))
         #expect(window.pointerState()?.buttonsHeld == [])
     }
 
@@ -182,35 +196,24 @@ struct PenOwnershipTests {
 
         // Straight from hovering, a deep press right-clicks where the pen went down, and
         // nothing of it is a left click.
-        for step in 0..<100 {
-            try server.pen.hover(to: (550 - Double(step), 300))
-            usleep(1000)
-        }
+        try Self.hoverFast(server, to: (450, 300))
         try server.pen.down(at: (450, 310), pressure: 0.1)
         try server.pen.press(to: 0.9)
         try server.pen.up()
         let events = window.events { Self.buttons(3, in: $0).count >= 2 }
-        let clicks = Self.buttons(3, in: events)
-        #expect(clicks.map(\.kind) == [.buttonPress, .buttonRelease])
-        #expect(clicks.allSatisfy { $0.rootX == 450 && $0.rootY == 310 })
+        Self.expectClick(Self.buttons(3, in: events), at: (450, 310))
         _ = bridge.waitForObjects { $0.contains { $0["state"] as? String == "ended" } }
         #expect(Self.buttons(1, in: events + window.drain()).isEmpty)
 
         // A light tap straight from hovering is the application's: one left click, where the
         // pen touched.
-        for step in 0..<100 {
-            try server.pen.hover(to: (700 - Double(step), 200))
-            usleep(1000)
-        }
+        try Self.hoverFast(server, to: (600, 200))
         try server.pen.down(at: (600, 205), pressure: 0.1)
         usleep(30_000)
         try server.pen.up()
-        let tap = Self.buttons(1, in: window.events { Self.buttons(1, in: $0).count >= 2 })
-        #expect(tap.map(\.kind) == [.buttonPress, .buttonRelease])
-        #expect(tap.allSatisfy { $0.rootX == 600 && $0.rootY == 205 })
+        Self.expectClick(Self.buttons(1, in: window.events { Self.buttons(1, in: $0).count >= 2 }), at: (600, 205))
         #expect(window.pointerState()?.buttonsHeld == [])
     }
-
 
     @Test("a knob circle that starts in the ring scrolls and never clicks the window under it")
     func knobNeverClicks() throws {
