@@ -23,11 +23,18 @@ struct ConfigParser {
             return nil
         }
         guard let mapping = mapping(root, "the config") else { return nil }
-        let topKeys = ["bindings", "decision-timeout"]
+        let topKeys = ["bindings", "decision-timeout", "hold-limit"]
         checkKeys(mapping, allowed: topKeys, context: "at the top level")
         var decisionTimeout = BindingSet.defaultDecisionTimeout
         if let node = mapping["decision-timeout"], let value = number(node, "decision-timeout", in: 0...5) {
             decisionTimeout = value
+        }
+        var holdLimit = BindingSet.defaultHoldLimit
+        if let node = mapping["hold-limit"], let value = number(node, "hold-limit", in: 0...60) {
+            if value < decisionTimeout {
+                issues.append(issue(at: node, "`hold-limit` (\(value.formatted)) must be at least `decision-timeout` (\(decisionTimeout.formatted)): it is the longest any press is held, the decision timeout the longest one whose force says nothing"))
+            }
+            holdLimit = value
         }
         guard let bindingsNode = mapping["bindings"] else {
             issues.append(issue(at: root, "the config has no `bindings:` list"))
@@ -46,7 +53,7 @@ struct ConfigParser {
             }
             bindings.append(binding)
         }
-        return BindingSet(bindings: bindings, decisionTimeout: decisionTimeout)
+        return BindingSet(bindings: bindings, decisionTimeout: decisionTimeout, holdLimit: holdLimit)
     }
 
     // MARK: Bindings
@@ -55,12 +62,21 @@ struct ConfigParser {
                                       "action", "on-end"]
     private static let gestureKeys: [RecognizerKind: [String]] = [
         .force: ["maximum", "step", "up", "down"],
-        .deepPress: ["threshold", "release", "slop"],
-        .squeeze: ["threshold", "slop"],
+        .deepPress: ["threshold", "release", "slop", "ordinary"],
+        .squeeze: ["threshold", "slop", "ordinary"],
         .pressureThresholds: ["thresholds", "hysteresis", "up", "down"],
         .knob: ["center", "inner-radius", "outer-radius", "activation", "step", "clockwise", "counterclockwise"],
         .longPress: ["duration", "slop"],
     ]
+
+    /// `ordinary`: the force an ordinary touch reaches, below the threshold.
+    private mutating func parseOrdinary(_ map: Node.Mapping, threshold: Double) -> Double? {
+        guard let node = map["ordinary"], let ordinary = number(node, "ordinary", in: 0...1) else { return nil }
+        if ordinary >= threshold {
+            issues.append(issue(at: node, "`ordinary` (\(ordinary.formatted)) must be below `threshold` (\(threshold.formatted)): a still press that levels off at or under it goes to the application"))
+        }
+        return ordinary
+    }
 
     private mutating func parseBinding(_ node: Node) -> Binding? {
         guard let map = mapping(node, "a binding") else { return nil }
@@ -117,11 +133,14 @@ struct ConfigParser {
                 issues.append(issue(at: node, "`release` (\(release.formatted)) must be below `threshold` (\(threshold.formatted)): the press ends when the force falls under it"))
             }
             let slop = map["slop"].flatMap { number($0, "slop", in: 0...10_000) } ?? 12
-            settings = .deepPress(DeepPressRecognizer.Configuration(threshold: threshold, release: release, slop: slop))
+            let ordinary = parseOrdinary(map, threshold: threshold)
+            settings = .deepPress(DeepPressRecognizer.Configuration(threshold: threshold, release: release, slop: slop,
+                                                                    ordinary: ordinary))
         case .squeeze:
             let threshold = map["threshold"].flatMap { number($0, "threshold", in: 0.01...1) } ?? 0.5
             let slop = map["slop"].flatMap { number($0, "slop", in: 0...10_000) } ?? 12
-            settings = .squeeze(SqueezeRecognizer.Configuration(threshold: threshold, slop: slop))
+            let ordinary = parseOrdinary(map, threshold: threshold)
+            settings = .squeeze(SqueezeRecognizer.Configuration(threshold: threshold, slop: slop, ordinary: ordinary))
         case .pressureThresholds:
             var thresholds: [Double] = []
             if let node = map["thresholds"] {

@@ -2,7 +2,8 @@
 /// what `print-config` shows. Parsing the text gives the same bindings back.
 public enum ConfigRenderer {
     public static func render(_ configuration: BindingSet) -> String {
-        var lines = ["decision-timeout: \(configuration.decisionTimeout.formatted)", "bindings:"]
+        var lines = ["decision-timeout: \(configuration.decisionTimeout.formatted)",
+                     "hold-limit: \(configuration.holdLimit.formatted)", "bindings:"]
         for binding in configuration.bindings {
             lines.append("  - name: \(quoted(binding.name))")
             lines.append("    gesture: \(binding.recognizer.kind.rawValue)")
@@ -39,9 +40,10 @@ public enum ConfigRenderer {
         case .force(let c):
             return ["    maximum: \(c.maximum.formatted)"]
         case .deepPress(let c):
-            return ["    threshold: \(c.threshold.formatted)", "    release: \(c.release.formatted)", "    slop: \(c.slop.formatted)"]
+            return ["    threshold: \(c.threshold.formatted)", "    release: \(c.release.formatted)", "    slop: \(c.slop.formatted)",
+                    "    ordinary: \(c.ordinary.formatted)"]
         case .squeeze(let c):
-            return ["    threshold: \(c.threshold.formatted)", "    slop: \(c.slop.formatted)"]
+            return ["    threshold: \(c.threshold.formatted)", "    slop: \(c.slop.formatted)", "    ordinary: \(c.ordinary.formatted)"]
         case .pressureThresholds(let c):
             return ["    thresholds: [\(c.thresholds.map(\.formatted).joined(separator: ", "))]",
                     "    hysteresis: \(c.hysteresis.formatted)"]

@@ -9,10 +9,14 @@ public enum DefaultConfig {
 # Copy it to ~/.config/gesture-bridge/config.yaml (or pass your own with --config) and edit;
 # `gesture-bridge check FILE` validates it. Every key is described in docs/config.md.
 
-# How long (seconds) a pen or finger press may be held back from applications while the
-# bridge decides whether it is a gesture. A light tap or a drag is handed over sooner: on lift,
-# or as soon as it moves.
+# A pen or finger press is held back from applications while the bridge decides whether it
+# is a gesture. A tap goes on lift, a drag as soon as it moves. A press held still goes as soon
+# as its force levels off at an ordinary level (about 0.2 s); while it keeps pressing harder,
+# or holds above what an ordinary touch reaches, it stays held, at most `hold-limit` seconds.
+# `decision-timeout` is how long a press is held when its force tells nothing (it has not
+# changed since touch-down, or no pressure gesture listens).
 decision-timeout: 0.5
+hold-limit: 8
 
 bindings:
   # Press harder with the pen or on a pressure-sensing touchscreen: right-click there.
@@ -22,6 +26,7 @@ bindings:
     devices: [pen, touch]
     threshold: 0.7        # force, 0..1 of the device's pressure range
     release: 0.5          # the press ends when the force falls below this
+    ordinary: 0.35        # a still press that levels off at or below this goes to the application
     slop: 12              # pixels the tip may travel before it counts as a drag
     feedback: [pulse, ring]
     action: {click: right}

@@ -17,6 +17,18 @@ struct RecognizerSlot: Sendable {
     }
 
     var owns: Bool { binding.ownsContact }
+
+    /// A pressure gesture that holds the contact while its force may still reach the
+    /// threshold (`HoldPolicy`), with the force an ordinary touch reaches.
+    var followsForce: Bool { active && owns && ordinaryForce != nil }
+
+    var ordinaryForce: Double? {
+        switch binding.recognizer {
+        case .deepPress(let configuration): return configuration.ordinary
+        case .squeeze(let configuration): return configuration.ordinary
+        case .force, .pressureThresholds, .knob, .longPress: return nil
+        }
+    }
 }
 
 /// Everything the engine knows about one contact while it is down.
@@ -24,21 +36,31 @@ struct ContactSession: Sendable {
     let key: ContactKey
     let device: InputDevice
     var slots: [RecognizerSlot]
+    /// When the contact went down.
+    let start: Double
     /// Claimed by an owning gesture, or released to applications; nil while undecided.
     var decided = false
+    /// The force's recent course, while a pressure gesture holds the undecided contact.
+    var trend: ForceTrend?
 
     var hasActiveOwner: Bool { slots.contains { $0.active && $0.owns } }
+
+    /// The lowest `ordinary` of the pressure gestures still holding the contact; nil when none is.
+    var ordinaryForce: Double? { slots.filter(\.followsForce).compactMap(\.ordinaryForce).min() }
 }
 
 /// What a timer in the engine's queue is for.
 enum EngineTimer: Hashable, Sendable {
     case recognizer(ContactKey, slot: Int)
     case decision(ContactKey)
+    /// The force-following hold's next look at a contact whose samples stopped, or its limit.
+    case hold(ContactKey)
 
     var contact: ContactKey {
         switch self {
         case .recognizer(let key, _): return key
         case .decision(let key): return key
+        case .hold(let key): return key
         }
     }
 }

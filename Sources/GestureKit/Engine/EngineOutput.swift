@@ -53,8 +53,12 @@ public enum ReleaseReason: String, Sendable, Hashable {
     /// Every owning gesture failed while the contact was still down (movement past the slop,
     /// outside the knob ring).
     case failed = "no gesture can begin"
-    /// The decision timeout passed with no gesture begun.
+    /// The decision timeout passed with no gesture begun, and the force said nothing to hold for.
     case timeout = "decision timeout"
+    /// The force levelled off (or eased back) at an ordinary touch's level: no deep press coming.
+    case levelledOff = "force levelled off"
+    /// The hold limit passed while the force still rose or held above an ordinary touch's.
+    case limit = "hold limit"
     /// The contact lifted or was cancelled before anything was decided.
     case ended = "contact ended"
 }

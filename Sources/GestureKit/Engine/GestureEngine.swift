@@ -124,6 +124,10 @@ public struct GestureEngine: Sendable {
                 feed(.timeout(at: deadline), to: key, onlySlot: slot, into: &outputs)
             case .decision(let key):
                 decisionTimedOut(key, at: deadline, into: &outputs)
+            case .hold(let key):
+                guard var session = contacts.removeValue(forKey: key) else { break }
+                followForce(&session, at: deadline, into: &outputs)
+                contacts[key] = session
             }
         }
     }
@@ -141,12 +145,16 @@ public struct GestureEngine: Sendable {
         let slots = configuration.bindings.filter { $0.listens(to: device) && $0.applications.applies(to: window) }.map {
             RecognizerSlot(binding: $0, screen: screen)
         }
-        var session = ContactSession(key: key, device: device, slots: slots)
+        var session = ContactSession(key: key, device: device, slots: slots, start: sample.time)
         if !session.hasActiveOwner {
             session.decided = true
             outputs.append(.decision(.release(key, reason: .unbound, time: sample.time)))
         } else {
             timers.set(.decision(key), deadline: sample.time + configuration.decisionTimeout)
+            if session.ordinaryForce != nil, let force = sample.force {
+                session.trend = ForceTrend(start: sample.time, force: force)
+                timers.set(.hold(key), deadline: sample.time + HoldPolicy.window)
+            }
         }
         contacts[key] = session
         lastPositions[key] = sample.position
@@ -169,16 +177,63 @@ public struct GestureEngine: Sendable {
 
     private mutating func decisionTimedOut(_ key: ContactKey, at time: Double, into outputs: inout [EngineOutput]) {
         guard var session = contacts[key], !session.decided else { return }
-        // Gestures that wait on their own timer (a long press) keep the contact until it runs out.
+        // Gestures that wait on their own timer (a long press) keep the contact until it runs
+        // out; pressure gestures keep it while its force says to (`followForce`), once it has
+        // said anything at all.
+        let forceSpeaks = session.trend?.hasEvidence ?? false
         for index in session.slots.indices where session.slots[index].active && session.slots[index].owns
-            && session.slots[index].recognizer.deadline == nil {
+            && session.slots[index].recognizer.deadline == nil && !(forceSpeaks && session.slots[index].followsForce) {
             drop(&session.slots[index], key: key, slotIndex: index, at: time, position: lastPositions[key], into: &outputs)
         }
-        if !session.hasActiveOwner {
-            session.decided = true
-            outputs.append(.decision(.release(key, reason: .timeout, time: time)))
-        }
+        settleIfUnowned(&session, reason: .timeout, at: time, into: &outputs)
         contacts[key] = session
+    }
+
+    /// The hold that follows the force (`HoldPolicy`): judges the held contact's trend at
+    /// `time` and hands the contact over once its force has levelled off at an ordinary
+    /// level, or once the hold limit has passed; otherwise looks again when that could change.
+    private mutating func followForce(_ session: inout ContactSession, at time: Double,
+                                      into outputs: inout [EngineOutput]) {
+        guard !session.decided, var trend = session.trend, let ordinary = session.ordinaryForce else {
+            session.trend = nil
+            timers.set(.hold(session.key), deadline: nil)
+            return
+        }
+        let limit = session.start + configuration.holdLimit
+        let reason: ReleaseReason?
+        if time >= limit {
+            reason = .limit
+        } else {
+            switch trend.judge(at: time) {
+            case .unknown, .climbing: reason = nil
+            case .level(let force): reason = force <= ordinary ? .levelledOff : nil
+            }
+        }
+        guard let reason else {
+            session.trend = trend
+            let recheck = trend.recheckTime > time ? trend.recheckTime : limit
+            timers.set(.hold(session.key), deadline: Swift.min(recheck, limit))
+            return
+        }
+        for index in session.slots.indices where session.slots[index].followsForce
+            || (reason == .limit && session.slots[index].active && session.slots[index].owns) {
+            drop(&session.slots[index], key: session.key, slotIndex: index, at: time,
+                 position: lastPositions[session.key], into: &outputs)
+        }
+        session.trend = nil
+        timers.set(.hold(session.key), deadline: nil)
+        settleIfUnowned(&session, reason: reason, at: time, into: &outputs)
+    }
+
+    /// Releases an undecided contact no owning gesture holds any more.
+    private mutating func settleIfUnowned(_ session: inout ContactSession, reason: ReleaseReason, at time: Double,
+                                          into outputs: inout [EngineOutput]) {
+        guard !session.decided, !session.hasActiveOwner else { return }
+        session.decided = true
+        session.trend = nil
+        timers.set(.decision(session.key), deadline: nil)
+        timers.set(.hold(session.key), deadline: nil)
+        outputs.append(.decision(.release(session.key, reason: reason, time: time)))
     }
 
     /// Takes an owning recognizer out of the running: it reports `failed`.
@@ -214,13 +269,12 @@ public struct GestureEngine: Sendable {
             }
             showProgress(&session.slots[index], key: key, input: input, into: &outputs)
         }
-        if !session.decided && !session.hasActiveOwner {
-            session.decided = true
-            timers.set(.decision(key), deadline: nil)
-            // Each owning recognizer fails on a lift, which would make every undecided lift
-            // read as `failed`; the contact ending is what actually settled it.
-            let reason: ReleaseReason = input.endsContact ? .ended : .failed
-            outputs.append(.decision(.release(key, reason: reason, time: input.time)))
+        // Each owning recognizer fails on a lift, which would make every undecided lift
+        // read as `failed`; the contact ending is what actually settled it.
+        settleIfUnowned(&session, reason: input.endsContact ? .ended : .failed, at: input.time, into: &outputs)
+        if session.trend != nil, case .move(let sample) = input {
+            if let force = sample.force { session.trend?.add(time: sample.time, force: force) }
+            followForce(&session, at: sample.time, into: &outputs)
         }
         contacts[key] = session
     }
@@ -229,7 +283,9 @@ public struct GestureEngine: Sendable {
     private mutating func claim(_ session: inout ContactSession, winner: Int, report: GestureReport,
                                 into outputs: inout [EngineOutput]) {
         session.decided = true
+        session.trend = nil
         timers.set(.decision(session.key), deadline: nil)
+        timers.set(.hold(session.key), deadline: nil)
         outputs.append(.decision(.claim(session.key, gesture: session.slots[winner].binding.name, time: report.time)))
         for index in session.slots.indices where index != winner && session.slots[index].active && session.slots[index].owns {
             drop(&session.slots[index], key: session.key, slotIndex: index, at: report.time, position: report.position,

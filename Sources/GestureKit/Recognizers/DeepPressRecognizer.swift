@@ -12,11 +12,16 @@ public struct DeepPressRecognizer: GestureRecognizer {
         public var release: Double
         /// Pixels the contact may travel before the deep press starts.
         public var slop: Double
+        /// The highest force an ordinary touch reaches: a still press whose force levels off at
+        /// or below it is no deep press in the making, and goes to the application at once.
+        /// The engine's hold follows it (`HoldPolicy`); the recognizer itself does not.
+        public var ordinary: Double
 
-        public init(threshold: Double = 0.75, release: Double? = nil, slop: Double = 12) {
+        public init(threshold: Double = 0.75, release: Double? = nil, slop: Double = 12, ordinary: Double? = nil) {
             self.threshold = threshold
             self.release = release ?? Swift.max(0, threshold - 0.15)
             self.slop = slop
+            self.ordinary = ordinary ?? HoldPolicy.defaultOrdinary(threshold: threshold)
         }
     }
 

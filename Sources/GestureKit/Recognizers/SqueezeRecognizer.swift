@@ -4,10 +4,13 @@ public struct SqueezeRecognizer: GestureRecognizer {
     public struct Configuration: Sendable, Hashable {
         public var threshold: Double
         public var slop: Double
+        /// The highest force an ordinary touch reaches (see `DeepPressRecognizer.Configuration`).
+        public var ordinary: Double
 
-        public init(threshold: Double = 0.5, slop: Double = 12) {
+        public init(threshold: Double = 0.5, slop: Double = 12, ordinary: Double? = nil) {
             self.threshold = threshold
             self.slop = slop
+            self.ordinary = ordinary ?? HoldPolicy.defaultOrdinary(threshold: threshold)
         }
     }
 

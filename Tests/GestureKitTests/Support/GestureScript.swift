@@ -35,6 +35,13 @@ final class GestureScript {
         clock.onAdvance = { [weak self] time in self?.fireTimers(until: time) }
     }
 
+    /// A script running a whole config (the built-in default, say).
+    init(configuration: BindingSet) {
+        engine = GestureEngine(configuration: configuration,
+                               devices: [Self.penDevice, Self.touchscreenDevice, Self.mouseDevice])
+        clock.onAdvance = { [weak self] time in self?.fireTimers(until: time) }
+    }
+
     convenience init(_ bindings: Binding..., decisionTimeout: Double = BindingSet.defaultDecisionTimeout) {
         self.init(bindings, decisionTimeout: decisionTimeout)
     }

@@ -1,0 +1,74 @@
+/// A deep-press threshold chosen from how a person presses: the peaks of their ordinary
+/// contacts (taps, strokes, resting the pen) and of their deliberate hard presses.
+///
+/// The threshold sits halfway across the gap between the two groups, so an ordinary touch
+/// pressed a little harder than usual, or a hard press a little lighter, still lands on its
+/// own side. The release sits halfway between the ordinary peak and the threshold (a deep
+/// press ends only once the force is back among ordinary touches), and `ordinary` is the
+/// ordinary peak itself: a still press that levels off at or below it is handed to the
+/// application at once (see `HoldPolicy`).
+///
+/// Each group is summarised by a percentile, not its extreme, so one stray contact does not
+/// move the threshold: the ordinary group by its 90th percentile, the hard group by its 10th.
+public struct ThresholdSuggestion: Sendable, Hashable {
+    /// The force most ordinary contacts stay under (90th percentile of their peaks).
+    public var ordinaryPeak: Double
+    /// The force most hard presses reach (10th percentile of their peaks).
+    public var hardPeak: Double
+    public var threshold: Double
+    public var release: Double
+    public var ordinary: Double
+
+    /// `hardPeak - ordinaryPeak`: how far apart the two groups are. Negative when they overlap.
+    public var margin: Double { hardPeak - ordinaryPeak }
+
+    /// Below this margin a threshold between the groups is too close to both: a slightly firm
+    /// tap would right-click, or a slightly light hard press would not.
+    public static let smallestUsefulMargin = 0.1
+
+    /// Whether the groups are far enough apart for a threshold between them to be reliable.
+    public var isReliable: Bool { margin >= Self.smallestUsefulMargin }
+
+    /// The two groups overlap: some ordinary contact pressed as hard as some hard press.
+    public var overlaps: Bool { margin <= 0 }
+
+    /// A suggestion from the peaks (normalized forces, 0...1) of the two groups; nil when a
+    /// group is empty.
+    public init?(ordinaryPeaks: [Double], hardPeaks: [Double]) {
+        guard let ordinaryPeak = Self.percentile(0.9, of: ordinaryPeaks),
+              let hardPeak = Self.percentile(0.1, of: hardPeaks) else { return nil }
+        self.ordinaryPeak = ordinaryPeak
+        self.hardPeak = hardPeak
+        // Rounded to two decimals: these go into a config a person reads and edits. The
+        // threshold stays within what the config accepts and above the release.
+        let threshold = Self.rounded(min(1, max(0.05, (ordinaryPeak + hardPeak) / 2)))
+        self.threshold = threshold
+        self.release = min(threshold - 0.01, Self.rounded(max(0, (min(ordinaryPeak, threshold) + threshold) / 2)))
+        self.ordinary = min(self.release, Self.rounded(max(0, ordinaryPeak)))
+    }
+
+    /// Splits one recording's contact peaks into ordinary and hard at their widest gap, when
+    /// there is a gap of at least `smallestUsefulMargin`; nil when the peaks form one group.
+    public init?(peaks: [Double]) {
+        let sorted = peaks.filter(\.isFinite).sorted()
+        guard sorted.count >= 2 else { return nil }
+        var widest = (gap: 0.0, index: 0)
+        for index in 1..<sorted.count where sorted[index] - sorted[index - 1] > widest.gap {
+            widest = (sorted[index] - sorted[index - 1], index)
+        }
+        guard widest.gap >= Self.smallestUsefulMargin else { return nil }
+        self.init(ordinaryPeaks: Array(sorted[..<widest.index]), hardPeaks: Array(sorted[widest.index...]))
+    }
+
+    /// The `fraction` percentile (0...1) by the nearest-rank method; nil for no values.
+    public static func percentile(_ fraction: Double, of values: [Double]) -> Double? {
+        let sorted = values.filter(\.isFinite).sorted()
+        guard !sorted.isEmpty else { return nil }
+        let rank = Int((fraction * Double(sorted.count)).rounded(.up))
+        return sorted[min(sorted.count - 1, max(0, rank - 1))]
+    }
+
+    private static func rounded(_ value: Double) -> Double {
+        (value * 100).rounded() / 100
+    }
+}

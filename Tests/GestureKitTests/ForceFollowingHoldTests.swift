@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+@testable import GestureKit
+
+/// A still press is held back from the application while its force is still rising, or holding
+/// above an ordinary touch's, and goes to the application once it levels off at an ordinary
+/// level (`HoldPolicy`). Every press here is made with the built-in default config: a deep
+/// press at 0.7, ordinary up to 0.35, a hold limit of 8 s.
+@Suite("The hold follows the force")
+struct ForceFollowingHoldTests {
+    static func defaults() throws -> BindingSet {
+        try ConfigLoader.parse(DefaultConfig.text, file: DefaultConfig.name)
+    }
+
+    static func script() throws -> GestureScript {
+        GestureScript(configuration: try defaults())
+    }
+
+    // MARK: Real presses
+
+    @Test("the iPhone recording with the default config: six deep presses, six right-clicks, each the moment the force reaches 0.7")
+    func iPhoneRecording() throws {
+        let trace = try AnalyzeIOSRecordingTests.trace()
+        let outputs = TraceReplay.run(trace, configuration: try Self.defaults())
+        let decisions = outputs.compactMap { if case .decision(let decision) = $0 { return decision } else { return nil } }
+        #expect(decisions.map(ScriptDecision.init) == Array(repeating: .claimed(by: "right-click"), count: 6))
+        let clicks = outputs.compactMap { output -> ActionEvent? in
+            guard case .action(let event) = output, event.action == .click(button: 3) else { return nil }
+            return event
+        }
+        #expect(clicks.count == 6)
+        // When each contact first reaches 0.7 of the range, counted straight from the samples.
+        let range = try #require(trace.header.devices.first?.pressure)
+        var reached: [Double] = []
+        var down = false
+        for event in trace.events {
+            switch event.phase {
+            case .begin: down = true; fallthrough
+            case .move:
+                if down, let raw = event.pressure, range.normalize(raw) >= 0.7 {
+                    reached.append(event.time)
+                    down = false
+                }
+            case .end, .cancel, .hover: down = false
+            }
+        }
+        #expect(reached.count == 6)
+        #expect(decisions.map(\.time) == reached)
+        #expect(clicks.map(\.time) == reached)
+    }
+
+    @Test("a press that climbs to 0.57, eases back to 0.48 for a second, then presses on (the recording's second) right-clicks")
+    func easeBackThenOn() throws {
+        let script = try Self.script()
+        let curve = ForceCurve.corners([(0, 0), (1.1, 0.57), (1.6, 0.48), (2.6, 0.48), (2.9, 0.73), (3.2, 0.4)], hertz: 35)
+        script.pressPen(along: curve)
+        expectSequence(script.decisions, [.claimed(by: "right-click")])
+        #expect(script.penDecision(since: 0)?.after == curve.time(reaching: 0.7))
+        expectSequence(script.actions, [.click(button: 3, at: (300, 300))])
+    }
+
+    // MARK: Ordinary presses
+
+    @Test("a light press held still at a flat 0.2 with ±2 % noise goes to the application within 0.3 s (p95 of 20), never after 0.5 s",
+          arguments: [35.0, 100, 200, 1000])
+    func flatPressWithNoise(hertz: Double) throws {
+        var generator = SeededGenerator(seed: UInt64(hertz))
+        var delays: [Double] = []
+        for _ in 0..<20 {
+            let script = try Self.script()
+            script.pressPen(along: .flat(0.2, noise: 0.02, hertz: hertz, seconds: 1, using: &generator))
+            let decided = try #require(script.penDecision(since: 0))
+            #expect(decided.decision == .released(.levelledOff))
+            delays.append(decided.after)
+        }
+        delays.sort()
+        let p95 = try #require(ThresholdSuggestion.percentile(0.95, of: delays))
+        #expect(p95 <= 0.3, "\(hertz) Hz: \(delays)")
+        print("flat press at \(Int(hertz)) Hz, ±2 % noise: handed over after p50 \(Int(delays[10] * 1000)) ms, p95 \(Int(p95 * 1000)) ms, max \(Int((delays.last ?? 0) * 1000)) ms")
+        #expect(delays.allSatisfy { $0 <= BindingSet.defaultDecisionTimeout }, "\(hertz) Hz: \(delays)")
+    }
+
+    @Test("a press that climbs to an ordinary 0.25 and stays there goes to the application within 0.3 s of levelling off",
+          arguments: [0.1, 0.5, 2.0], [35.0, 1000])
+    func plateauAtOrdinary(rate: Double, hertz: Double) throws {
+        let levelled = 0.25 / rate
+        for samplesStop in [false, true] {
+            let script = try Self.script()
+            // Either the sensor keeps reporting the same force, or (as X does when nothing
+            // changes) it goes quiet once the force stops changing.
+            let curve = ForceCurve.climb(rate: rate, ceiling: 0.25, hertz: hertz,
+                                         seconds: samplesStop ? levelled : levelled + 1)
+            script.pressPen(along: curve, lift: false)
+            script.clock.advance(to: max(script.clock.now, levelled + 1))
+            let decided = try #require(script.penDecision(since: 0))
+            #expect(decided.decision == .released(.levelledOff))
+            #expect(decided.after >= levelled && decided.after <= levelled + 0.3,
+                    "\(rate)/s at \(hertz) Hz, samples stop: \(samplesStop): after \(decided.after) s")
+        }
+    }
+
+    // MARK: Deliberate presses
+
+    @Test("a press climbing at 0.1 of the range a second or faster is held until it reaches the threshold",
+          arguments: [0.1, 0.2, 0.5, 1.0], [35.0, 200, 1000])
+    func climbingIsHeld(rate: Double, hertz: Double) throws {
+        let script = try Self.script()
+        let curve = ForceCurve.climb(rate: rate, hertz: hertz, seconds: 0.75 / rate)
+        script.pressPen(along: curve)
+        expectSequence(script.decisions, [.claimed(by: "right-click")])
+        #expect(script.penDecision(since: 0)?.after == curve.time(reaching: 0.7))
+    }
+
+    @Test("a press that stops climbing above an ordinary touch's force is held until the hold limit, then handed over")
+    func heldToTheLimit() throws {
+        let script = try Self.script()
+        var generator = SeededGenerator(seed: 7)
+        let climb = ForceCurve.climb(rate: 0.5, ceiling: 0.5, hertz: 200, seconds: 1)
+        let stay = ForceCurve.flat(0.5, noise: 0.02, hertz: 200, seconds: 9, using: &generator)
+        script.pressPen(along: ForceCurve(samples: climb.samples + stay.samples.dropFirst().map { ($0.time + 1, $0.force) }),
+                        lift: false)
+        let decided = try #require(script.penDecision(since: 0))
+        #expect(decided.decision == .released(.limit))
+        #expect(decided.after == BindingSet.defaultHoldLimit)
+        expectSequence(script.gestureStates("right-click"), [.failed])
+    }
+
+    @Test("samples that stop above an ordinary touch's force: held until the limit, exactly")
+    func quietAboveOrdinary() throws {
+        let script = try Self.script()
+        script.pressPen(along: .climb(rate: 1, ceiling: 0.5, hertz: 100, seconds: 0.5), lift: false)
+        script.clock.advance(to: 7.99)
+        #expect(script.decisions == [])
+        script.clock.advance(to: 20)
+        expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .limit, time: 8)])
+    }
+
+    // MARK: What the person sees
+
+    @Test("the force ring shows from touch-down while the press is held, and goes the moment it is handed over")
+    func ringShowsTheHold() throws {
+        let script = try Self.script()
+        var generator = SeededGenerator(seed: 3)
+        script.pressPen(along: .flat(0.2, noise: 0.02, hertz: 100, seconds: 1, using: &generator), lift: false)
+        guard case .progress(let fraction) = script.feedback.first else {
+            Issue.record("the ring did not show at touch-down: \(script.feedback)")
+            return
+        }
+        #expect(abs(fraction - 0.2 / 0.7) < 0.05, "the ring starts at the force's share of the threshold")
+        let handedOver = try #require(script.penDecision(since: 0)).after
+        let ended = try #require(script.outputs.firstIndex { if case .feedback(.progressEnded) = $0 { true } else { false } })
+        let released = try #require(script.outputs.firstIndex { if case .decision = $0 { true } else { false } })
+        #expect(ended < released, "the ring goes with the hand-over at \(handedOver) s")
+        #expect(script.feedback.filter { $0 == .progressEnded }.count == 1)
+    }
+
+    // MARK: Presses whose force says nothing
+
+    @Test("a press that sends nothing after touch-down is held for the decision timeout, as before")
+    func silentPressKeepsTheTimeout() throws {
+        let script = try Self.script()
+        script.pen.down(at: (300, 300), force: 0.2)
+        script.clock.advance(to: 0.49)
+        #expect(script.decisions == [])
+        script.clock.advance(to: 1)
+        expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .timeout, time: 0.5)])
+    }
+}
