@@ -63,6 +63,34 @@ public enum ReleaseReason: String, Sendable, Hashable {
     case ended = "contact ended"
 }
 
+extension ReleaseReason {
+    /// The reason's word in `replay --json` (docs/trace-format.md).
+    public var code: String {
+        switch self {
+        case .unbound: return "unbound"
+        case .failed: return "no-gesture"
+        case .timeout: return "timeout"
+        case .levelledOff: return "levelled-off"
+        case .limit: return "limit"
+        case .ended: return "lifted"
+        }
+    }
+}
+
+extension ContactDecision {
+    public var key: ContactKey {
+        switch self {
+        case .claim(let key, _, _), .release(let key, _, _): return key
+        }
+    }
+
+    public var time: Double {
+        switch self {
+        case .claim(_, _, let time), .release(_, _, let time): return time
+        }
+    }
+}
+
 /// Everything the engine says, in order.
 public enum EngineOutput: Sendable, Hashable {
     case gesture(GestureEvent)

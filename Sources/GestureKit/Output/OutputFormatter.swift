@@ -35,6 +35,52 @@ public struct OutputFormatter: Sendable {
         }
     }
 
+    /// The line for a held contact's decision: kept for a gesture, or handed to the
+    /// application and why, with how long it was held (since `start`, its touch-down). Nil
+    /// for a contact no owning gesture listened to: it was never held.
+    public func line(for decision: ContactDecision, heldSince start: Double) -> String? {
+        if case .release(_, .unbound, _) = decision { return nil }
+        let held = Swift.max(0, decision.time - start)
+        if style == .json { return Self.json(decision, held: held) }
+        var text = "\(Self.time(decision.time))  "
+        text += "\(deviceNames[decision.key.device] ?? "device \(decision.key.device)") #\(decision.key.contact) "
+        switch decision {
+        case .claim(_, let gesture, _):
+            text += "kept for \(gesture) after \(Self.fixed(held, 3)) s"
+        case .release(_, let reason, _):
+            text += "handed to the application after \(Self.fixed(held, 3)) s: \(Self.explanation(reason))"
+        }
+        return text
+    }
+
+    public static func json(_ decision: ContactDecision, held: Double) -> String {
+        var line = JSONLine()
+        line.add("t", decision.time)
+        switch decision {
+        case .claim(_, let gesture, _):
+            line.add("decision", "claim")
+            line.add("winner", gesture)
+        case .release(_, let reason, _):
+            line.add("decision", "release")
+            line.add("reason", reason.code)
+        }
+        line.add("device", decision.key.device)
+        line.add("contact", decision.key.contact)
+        line.add("held", held)
+        return line.string
+    }
+
+    private static func explanation(_ reason: ReleaseReason) -> String {
+        switch reason {
+        case .unbound: return "no owning gesture listens to this device"
+        case .failed: return "no gesture can begin any more (it moved past the slop, or began outside a knob's ring)"
+        case .timeout: return "the decision timeout passed and its force had said nothing"
+        case .levelledOff: return "its force levelled off at an ordinary level"
+        case .limit: return "the hold limit passed"
+        case .ended: return "it lifted first"
+        }
+    }
+
     public static func json(_ event: GestureEvent) -> String {
         let report = event.report
         var line = JSONLine()

@@ -20,17 +20,3 @@ enum ScriptDecision: Hashable, CustomStringConvertible {
         }
     }
 }
-
-extension ContactDecision {
-    var key: ContactKey {
-        switch self {
-        case .claim(let key, _, _), .release(let key, _, _): return key
-        }
-    }
-
-    var time: Double {
-        switch self {
-        case .claim(_, _, let time), .release(_, _, let time): return time
-        }
-    }
-}
