@@ -96,6 +96,7 @@ struct ForceFollowingHoldTests {
             #expect(decided.decision == .released(.levelledOff))
             #expect(decided.after >= levelled && decided.after <= levelled + 0.3,
                     "\(rate)/s at \(hertz) Hz, samples stop: \(samplesStop): after \(decided.after) s")
+            print("climb at \(rate)/s to 0.25, \(Int(hertz)) Hz, samples \(samplesStop ? "stop" : "go on"): handed over \(Int(((decided.after - levelled) * 1000).rounded())) ms after levelling off")
         }
     }
 
