@@ -172,4 +172,61 @@ struct RealPressTests {
         #expect(Self.rightClicks(window.events { PenOwnershipTests.buttons(1, in: $0).count >= 2 }).isEmpty)
         #expect(!bridge.objects.contains { $0["action"] != nil })
     }
+
+    @Test("a finger pressing on slowly (the recording's fifth press, 3.3 s to the threshold) right-clicks, and a touch-aware window never sees its touch; a light touch after it arrives whole")
+    func slowTouchLive() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server, touchAware: true)
+        defer { window.close() }
+        let bridge = try BridgeProcess(["run", "--json"], server: server)
+
+        // About 0.21 of the range a second, as the fifth press climbs, at 35 Hz.
+        let start = Date()
+        try server.touch.begin(at: Self.point, pressure: 0.01)
+        for index in 1...120 {
+            let time = Double(index) / 35
+            Self.wait(until: time, since: start)
+            try server.touch.update(pressure: min(0.8, 0.01 + 0.21 * time))
+        }
+        try TouchOwnershipTests.liftAfterRightClick(server, window)
+
+        let events = window.events { Self.rightClicks($0).count >= 2 }
+        #expect(Self.rightClicks(events).map(\.kind) == [.buttonPress, .buttonRelease])
+        #expect(TouchOwnershipTests.touches(in: events).isEmpty)
+        #expect(Self.leftPresses(events).isEmpty)
+
+        _ = window.drain()
+        try server.touch.tap(at: (420, 320), pressure: 0.3)
+        let next = TouchOwnershipTests.touches(in: window.events { $0.contains { $0.kind == .touchEnd } })
+        #expect(next.first?.kind == .touchBegin && next.last?.kind == .touchEnd, "\(next)")
+        #expect(bridge.objects.filter { $0["action"] as? String == "click" }.count == 1)
+    }
+
+    @Test("a finger resting lightly with a jittering force is handed to a touch-aware window while it is down")
+    func restingTouchLive() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server, touchAware: true)
+        defer { window.close() }
+        let bridge = try BridgeProcess(["run", "--json"], server: server)
+
+        let start = Date()
+        try server.touch.begin(at: Self.point, pressure: 0.2)
+        var arrived: Double?
+        for index in 1...60 {
+            let time = Double(index) / 100
+            Self.wait(until: time, since: start)
+            try server.touch.update(pressure: 0.2 + 0.02 * Self.jitter(index, seed: 11))
+            if arrived == nil, window.events(waitingUpTo: 0, until: { _ in true }).contains(where: { $0.kind == .touchBegin }) {
+                arrived = time
+            }
+        }
+        try server.touch.end()
+        #expect(arrived != nil, "the touch reached the window only at its end")
+        let events = window.events { $0.contains { $0.kind == .touchEnd } }
+        #expect(Self.rightClicks(events).isEmpty)
+        #expect(bridge.objects.contains { $0["gesture"] as? String == "right-click" && $0["state"] as? String == "failed" },
+                "the bridge saw the touch and let its deep press go")
+    }
 }
