@@ -136,6 +136,25 @@ struct ForceFollowingHoldTests {
         expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .limit, time: 8)])
     }
 
+    @Test("a press held across a reload keeps the hold limit it began with; the next press takes the new one")
+    func reloadKeepsTheLimit() throws {
+        let script = try Self.script()
+        script.pressPen(along: .climb(rate: 1, ceiling: 0.5, hertz: 100, seconds: 0.5), lift: false)
+        let bindings = try Self.defaults().bindings
+        script.replaceBindings(bindings, holdLimit: 2)
+        script.clock.advance(to: 7.99)
+        #expect(script.decisions == [])
+        script.clock.advance(to: 8)
+        expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .limit, time: 8)])
+        script.pen.lift()
+
+        script.clock.advance(to: 10)
+        script.forgetOutputs()
+        script.pressPen(along: .climb(rate: 1, ceiling: 0.5, hertz: 100, seconds: 0.5), lift: false)
+        script.clock.advance(to: 13)
+        expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .limit, time: 12)])
+    }
+
     // MARK: What the person sees
 
     @Test("the force ring shows from touch-down while the press is held, and goes the moment it is handed over")

@@ -38,6 +38,9 @@ struct ContactSession: Sendable {
     var slots: [RecognizerSlot]
     /// When the contact went down.
     let start: Double
+    /// When the force-following hold ends, whatever the force: the hold limit of the bindings
+    /// the contact began with, from touch-down.
+    var holdEnd: Double = .infinity
     /// Claimed by an owning gesture, or released to applications; nil while undecided.
     var decided = false
     /// The force's recent course, while a pressure gesture holds the undecided contact.

@@ -153,6 +153,7 @@ public struct GestureEngine: Sendable {
             timers.set(.decision(key), deadline: sample.time + configuration.decisionTimeout)
             if session.ordinaryForce != nil, let force = sample.force {
                 session.trend = ForceTrend(start: sample.time, force: force)
+                session.holdEnd = sample.time + configuration.holdLimit
                 timers.set(.hold(key), deadline: sample.time + HoldPolicy.window)
             }
         }
@@ -199,7 +200,7 @@ public struct GestureEngine: Sendable {
             timers.set(.hold(session.key), deadline: nil)
             return
         }
-        let limit = session.start + configuration.holdLimit
+        let limit = session.holdEnd
         let reason: ReleaseReason?
         if time >= limit {
             reason = .limit

@@ -65,8 +65,9 @@ final class GestureScript {
     }
 
     /// A config reload: contacts already down finish with the bindings they began with.
-    func replaceBindings(_ bindings: [Binding], decisionTimeout: Double = BindingSet.defaultDecisionTimeout) {
-        engine.replaceConfiguration(BindingSet(bindings: bindings, decisionTimeout: decisionTimeout))
+    func replaceBindings(_ bindings: [Binding], decisionTimeout: Double = BindingSet.defaultDecisionTimeout,
+                         holdLimit: Double = BindingSet.defaultHoldLimit) {
+        engine.replaceConfiguration(BindingSet(bindings: bindings, decisionTimeout: decisionTimeout, holdLimit: holdLimit))
     }
 
     // MARK: What the devices send
