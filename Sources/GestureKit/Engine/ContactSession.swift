@@ -11,24 +11,26 @@ struct RecognizerSlot: Sendable {
     /// The last progress fraction shown for `ring` feedback, so unchanged values are not resent.
     var shownProgress: Double?
 
+    /// The force an ordinary touch reaches, for a pressure gesture (`HoldPolicy`); nil for others.
+    let ordinaryForce: Double?
+
     init(binding: Binding, screen: ScreenSize) {
         self.binding = binding
         self.recognizer = binding.recognizer.makeRecognizer(screen: screen)
+        owns = binding.ownsContact
+        switch binding.recognizer {
+        case .deepPress(let configuration): ordinaryForce = configuration.ordinary
+        case .squeeze(let configuration): ordinaryForce = configuration.ordinary
+        case .force, .pressureThresholds, .knob, .longPress: ordinaryForce = nil
+        }
     }
 
-    var owns: Bool { binding.ownsContact }
+    /// Stored, not read from the binding: the hold asks on every sample of a held contact.
+    let owns: Bool
 
     /// A pressure gesture that holds the contact while its force may still reach the
     /// threshold (`HoldPolicy`), with the force an ordinary touch reaches.
     var followsForce: Bool { active && owns && ordinaryForce != nil }
-
-    var ordinaryForce: Double? {
-        switch binding.recognizer {
-        case .deepPress(let configuration): return configuration.ordinary
-        case .squeeze(let configuration): return configuration.ordinary
-        case .force, .pressureThresholds, .knob, .longPress: return nil
-        }
-    }
 }
 
 /// Everything the engine knows about one contact while it is down.
@@ -36,20 +38,51 @@ struct ContactSession: Sendable {
     let key: ContactKey
     let device: InputDevice
     var slots: [RecognizerSlot]
-    /// When the contact went down.
-    let start: Double
-    /// When the force-following hold ends, whatever the force: the hold limit of the bindings
-    /// the contact began with, from touch-down.
-    var holdEnd: Double = .infinity
     /// Claimed by an owning gesture, or released to applications; nil while undecided.
     var decided = false
-    /// The force's recent course, while a pressure gesture holds the undecided contact.
-    var trend: ForceTrend?
+    /// The force's recent course, while a pressure gesture holds the undecided contact: none or
+    /// one, kept out of line, so that moving the session in and out of the engine's table on
+    /// every sample moves a pointer, not the trend.
+    private var trendStorage: [ForceTrend] = []
 
     var hasActiveOwner: Bool { slots.contains { $0.active && $0.owns } }
 
-    /// The lowest `ordinary` of the pressure gestures still holding the contact; nil when none is.
-    var ordinaryForce: Double? { slots.filter(\.followsForce).compactMap(\.ordinaryForce).min() }
+    var isFollowingForce: Bool { !trendStorage.isEmpty }
+    /// Whether the held contact's force has said anything since touch-down.
+    var forceHasSpoken: Bool { trendStorage.first?.hasEvidence ?? false }
+
+    init(key: ContactKey, device: InputDevice, slots: [RecognizerSlot]) {
+        self.key = key
+        self.device = device
+        self.slots = slots
+    }
+
+    mutating func startFollowingForce(_ trend: ForceTrend) { trendStorage = [trend] }
+    mutating func stopFollowingForce() { trendStorage.removeAll() }
+
+    mutating func addForce(_ force: Double, at time: Double) {
+        if !trendStorage.isEmpty { trendStorage[0].add(time: time, force: force) }
+    }
+
+    /// The hold timer went off: it is no longer set.
+    mutating func holdTimerFired() {
+        if !trendStorage.isEmpty { trendStorage[0].nextCheck = nil }
+    }
+
+    /// The hold's step at `time` (`ForceTrend.follow`); nil when the force is not followed.
+    mutating func followForce(at time: Double, ordinary: Double) -> ForceTrend.Step? {
+        trendStorage.isEmpty ? nil : trendStorage[0].follow(at: time, ordinary: ordinary)
+    }
+
+    /// The lowest `ordinary` of the pressure gestures still holding the contact; nil when none
+    /// is. Asked on every sample of a held contact: a loop, not a filtered copy of the slots.
+    var ordinaryForce: Double? {
+        var lowest: Double?
+        for index in slots.indices where slots[index].active && slots[index].owns {
+            if let ordinary = slots[index].ordinaryForce { lowest = Swift.min(lowest ?? ordinary, ordinary) }
+        }
+        return lowest
+    }
 }
 
 /// What a timer in the engine's queue is for.

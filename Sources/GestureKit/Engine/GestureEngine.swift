@@ -126,6 +126,7 @@ public struct GestureEngine: Sendable {
                 decisionTimedOut(key, at: deadline, into: &outputs)
             case .hold(let key):
                 guard var session = contacts.removeValue(forKey: key) else { break }
+                session.holdTimerFired()
                 followForce(&session, at: deadline, into: &outputs)
                 contacts[key] = session
             }
@@ -145,16 +146,17 @@ public struct GestureEngine: Sendable {
         let slots = configuration.bindings.filter { $0.listens(to: device) && $0.applications.applies(to: window) }.map {
             RecognizerSlot(binding: $0, screen: screen)
         }
-        var session = ContactSession(key: key, device: device, slots: slots, start: sample.time)
+        var session = ContactSession(key: key, device: device, slots: slots)
         if !session.hasActiveOwner {
             session.decided = true
             outputs.append(.decision(.release(key, reason: .unbound, time: sample.time)))
         } else {
             timers.set(.decision(key), deadline: sample.time + configuration.decisionTimeout)
             if session.ordinaryForce != nil, let force = sample.force {
-                session.trend = ForceTrend(start: sample.time, force: force)
-                session.holdEnd = sample.time + configuration.holdLimit
-                timers.set(.hold(key), deadline: sample.time + HoldPolicy.window)
+                var trend = ForceTrend(start: sample.time, force: force, limit: configuration.holdLimit)
+                trend.nextCheck = sample.time + HoldPolicy.window
+                timers.set(.hold(key), deadline: trend.nextCheck)
+                session.startFollowingForce(trend)
             }
         }
         contacts[key] = session
@@ -181,7 +183,7 @@ public struct GestureEngine: Sendable {
         // Gestures that wait on their own timer (a long press) keep the contact until it runs
         // out; pressure gestures keep it while its force says to (`followForce`), once it has
         // said anything at all.
-        let forceSpeaks = session.trend?.hasEvidence ?? false
+        let forceSpeaks = session.forceHasSpoken
         for index in session.slots.indices where session.slots[index].active && session.slots[index].owns
             && session.slots[index].recognizer.deadline == nil && !(forceSpeaks && session.slots[index].followsForce) {
             drop(&session.slots[index], key: key, slotIndex: index, at: time, position: lastPositions[key], into: &outputs)
@@ -195,33 +197,26 @@ public struct GestureEngine: Sendable {
     /// level, or once the hold limit has passed; otherwise looks again when that could change.
     private mutating func followForce(_ session: inout ContactSession, at time: Double,
                                       into outputs: inout [EngineOutput]) {
-        guard !session.decided, var trend = session.trend, let ordinary = session.ordinaryForce else {
-            session.trend = nil
+        guard !session.decided, let ordinary = session.ordinaryForce,
+              let step = session.followForce(at: time, ordinary: ordinary) else {
+            session.stopFollowingForce()
             timers.set(.hold(session.key), deadline: nil)
             return
         }
-        let limit = session.holdEnd
-        let reason: ReleaseReason?
-        if time >= limit {
-            reason = .limit
-        } else {
-            switch trend.judge(at: time) {
-            case .unknown, .climbing: reason = nil
-            case .level(let force): reason = force <= ordinary ? .levelledOff : nil
-            }
-        }
-        guard let reason else {
-            session.trend = trend
-            let recheck = trend.recheckTime > time ? trend.recheckTime : limit
-            timers.set(.hold(session.key), deadline: Swift.min(recheck, limit))
+        let reason: ReleaseReason
+        switch step {
+        case .hold(let recheck):
+            if let recheck { timers.set(.hold(session.key), deadline: recheck) }
             return
+        case .handOver(let why):
+            reason = why
         }
         for index in session.slots.indices where session.slots[index].followsForce
             || (reason == .limit && session.slots[index].active && session.slots[index].owns) {
             drop(&session.slots[index], key: session.key, slotIndex: index, at: time,
                  position: lastPositions[session.key], into: &outputs)
         }
-        session.trend = nil
+        session.stopFollowingForce()
         timers.set(.hold(session.key), deadline: nil)
         settleIfUnowned(&session, reason: reason, at: time, into: &outputs)
     }
@@ -231,7 +226,7 @@ public struct GestureEngine: Sendable {
                                           into outputs: inout [EngineOutput]) {
         guard !session.decided, !session.hasActiveOwner else { return }
         session.decided = true
-        session.trend = nil
+        session.stopFollowingForce()
         timers.set(.decision(session.key), deadline: nil)
         timers.set(.hold(session.key), deadline: nil)
         outputs.append(.decision(.release(session.key, reason: reason, time: time)))
@@ -273,8 +268,8 @@ public struct GestureEngine: Sendable {
         // Each owning recognizer fails on a lift, which would make every undecided lift
         // read as `failed`; the contact ending is what actually settled it.
         settleIfUnowned(&session, reason: input.endsContact ? .ended : .failed, at: input.time, into: &outputs)
-        if session.trend != nil, case .move(let sample) = input {
-            if let force = sample.force { session.trend?.add(time: sample.time, force: force) }
+        if session.isFollowingForce, case .move(let sample) = input {
+            if let force = sample.force { session.addForce(force, at: sample.time) }
             followForce(&session, at: sample.time, into: &outputs)
         }
         contacts[key] = session
@@ -284,7 +279,7 @@ public struct GestureEngine: Sendable {
     private mutating func claim(_ session: inout ContactSession, winner: Int, report: GestureReport,
                                 into outputs: inout [EngineOutput]) {
         session.decided = true
-        session.trend = nil
+        session.stopFollowingForce()
         timers.set(.decision(session.key), deadline: nil)
         timers.set(.hold(session.key), deadline: nil)
         outputs.append(.decision(.claim(session.key, gesture: session.slots[winner].binding.name, time: report.time)))

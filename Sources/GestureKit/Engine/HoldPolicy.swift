@@ -52,6 +52,11 @@ struct ForceTrend: Sendable {
 
     /// Touch-down: times are kept relative to it, so the sums stay precise.
     let start: Double
+    /// When the hold ends whatever the force: touch-down plus the hold limit of the bindings
+    /// the contact began with.
+    let end: Double
+    /// When the engine's hold timer looks at the contact next; nil when it is not set.
+    var nextCheck: Double?
     private(set) var lastTime: Double
     private(set) var lastForce: Double
     /// Whether any sample came after touch-down's.
@@ -74,8 +79,9 @@ struct ForceTrend: Sendable {
         }
     }
 
-    init(start: Double, force: Double) {
+    init(start: Double, force: Double, limit: Double) {
         self.start = start
+        end = start + limit
         lastTime = start
         lastForce = force
         append(time: start, force: force)
@@ -117,6 +123,33 @@ struct ForceTrend: Sendable {
         guard window.count > 2, residual > 0 else { return .climbing }
         let standardError = (residual / (window.count - 2) / timeSpread).squareRoot()
         return slope >= HoldPolicy.significance * standardError ? .climbing : .level(meanForce)
+    }
+
+    /// What the hold does at a judgement.
+    enum Step: Sendable, Hashable {
+        /// Keep holding; set the hold timer to `recheck` (nil: the timer already set comes soon enough).
+        case hold(recheck: Double?)
+        /// Hand the contact to the application, for this reason.
+        case handOver(ReleaseReason)
+    }
+
+    /// The hold's step at `time`, on a sample or on the hold timer, for pressure gestures whose
+    /// lowest `ordinary` is `ordinary`.
+    mutating func follow(at time: Double, ordinary: Double) -> Step {
+        if time >= end { return .handOver(.limit) }
+        // A timer that comes while samples still come judges nothing: the force since the last
+        // sample is not known to be flat yet.
+        let judging = !(time < recheckTime && lastTime < time)
+        if judging, case .level(let force) = judge(at: time), force <= ordinary {
+            return .handOver(.levelledOff)
+        }
+        // The look is only ever brought forward: a timer still to come looks then at the
+        // samples that came meanwhile, and sets the next one; moving it on every sample would
+        // cost a timer-queue update per sample.
+        let recheck = Swift.min(recheckTime > time ? recheckTime : end, end)
+        guard nextCheck.map({ recheck < $0 }) ?? true else { return .hold(recheck: nil) }
+        nextCheck = recheck
+        return .hold(recheck: recheck)
     }
 
     /// Clock arithmetic (`last + window`) must not push a sample a hair out of its window.
