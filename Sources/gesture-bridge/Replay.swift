@@ -29,13 +29,8 @@ struct Replay: ParsableCommand {
         let recording = try loadTrace(path: trace)
         let outputs = TraceReplay.run(recording, configuration: configuration)
         let formatter = OutputFormatter(style: json ? .json : .human, devices: recording.header.devices)
-        var touchDowns = TouchDowns(recording)
         for output in outputs {
             if let line = formatter.line(for: output) { print(line) }
-            if case .decision(let decision) = output, let start = touchDowns.next(for: decision.key),
-               let line = formatter.line(for: decision, heldSince: start) {
-                print(line)
-            }
             if case .bug(let message) = output { printError("warning: \(message)") }
         }
         if !json {

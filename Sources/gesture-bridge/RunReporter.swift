@@ -106,15 +106,12 @@ final class RunReporter {
     private func describeIfVerbose(_ output: EngineOutput) {
         guard verbose else { return }
         switch output {
-        case .decision(.claim(let key, let gesture, let time)):
-            logger.info("\(JSONLine.number(time)) contact \(key.device)/\(key.contact): kept for \(gesture)")
-        case .decision(.release(let key, let reason, let time)):
-            logger.info("\(JSONLine.number(time)) contact \(key.device)/\(key.contact): left to the application (\(reason.rawValue))")
         case .bug(let message):
             logger.warning("engine: \(message)")
         case .feedback(let feedback):
             logger.debug("feedback: \(Self.describe(feedback))")
-        case .gesture, .action:
+        case .gesture, .action, .decision:
+            // Printed by the formatter: decisions with --json, or readable with --verbose.
             break
         }
     }

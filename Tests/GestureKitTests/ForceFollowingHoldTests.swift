@@ -133,7 +133,7 @@ struct ForceFollowingHoldTests {
         script.clock.advance(to: 7.99)
         #expect(script.decisions == [])
         script.clock.advance(to: 20)
-        expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .limit, time: 8)])
+        expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .limit, time: 8, held: 8)])
     }
 
     @Test("a press held across a reload keeps the hold limit it began with; the next press takes the new one")
@@ -145,14 +145,14 @@ struct ForceFollowingHoldTests {
         script.clock.advance(to: 7.99)
         #expect(script.decisions == [])
         script.clock.advance(to: 8)
-        expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .limit, time: 8)])
+        expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .limit, time: 8, held: 8)])
         script.pen.lift()
 
         script.clock.advance(to: 10)
         script.forgetOutputs()
         script.pressPen(along: .climb(rate: 1, ceiling: 0.5, hertz: 100, seconds: 0.5), lift: false)
         script.clock.advance(to: 13)
-        expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .limit, time: 12)])
+        expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .limit, time: 12, held: 2)])
     }
 
     // MARK: What the person sees
@@ -183,6 +183,6 @@ struct ForceFollowingHoldTests {
         script.clock.advance(to: 0.49)
         #expect(script.decisions == [])
         script.clock.advance(to: 1)
-        expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .timeout, time: 0.5)])
+        expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .timeout, time: 0.5, held: 0.5)])
     }
 }

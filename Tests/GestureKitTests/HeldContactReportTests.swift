@@ -43,10 +43,9 @@ struct HeldContactReportTests {
     static func decisionLines(style: OutputFormatter.Style) throws -> [String] {
         let trace = try TraceReader.parse(Self.trace, file: "t")
         let formatter = OutputFormatter(style: style, devices: trace.header.devices)
-        var touchDowns = TouchDowns(trace)
         return TraceReplay.run(trace, configuration: ConfigLoader.builtInDefault).compactMap { output in
-            guard case .decision(let decision) = output, let start = touchDowns.next(for: decision.key) else { return nil }
-            return formatter.line(for: decision, heldSince: start)
+            guard case .decision = output else { return nil }
+            return formatter.line(for: output)
         }
     }
 
@@ -71,24 +70,8 @@ struct HeldContactReportTests {
     func limitAndUnbound() throws {
         let formatter = OutputFormatter(style: .json)
         let key = ContactKey(device: 6, contact: 0)
-        #expect(formatter.line(for: .release(key, reason: .limit, time: 9), heldSince: 1)
+        #expect(formatter.line(for: .decision(.release(key, reason: .limit, time: 9, held: 8)))
             == #"{"t":9,"decision":"release","reason":"limit","device":6,"contact":0,"held":8}"#)
-        #expect(formatter.line(for: .release(key, reason: .unbound, time: 1), heldSince: 1) == nil)
-    }
-
-    @Test("decisions are matched to touch-downs key by key, in order, and events of devices the header does not name are left out")
-    func touchDownsInOrder() throws {
-        let trace = try TraceReader.parse("""
-            {"trace":1,"devices":[{"id":6,"name":"pen","kind":"pen","pressure":{"min":0,"max":1000}},{"id":7,"name":"touch","kind":"touch","pressure":null}]}
-            {"t":1,"device":7,"contact":3,"phase":"begin","x":1,"y":1}
-            {"t":2,"device":6,"contact":0,"phase":"begin","x":1,"y":1,"pressure":1}
-            {"t":3,"device":6,"contact":0,"phase":"end","x":1,"y":1,"pressure":0}
-            {"t":4,"device":6,"contact":0,"phase":"begin","x":1,"y":1,"pressure":1}
-            """, file: "t")
-        var touchDowns = TouchDowns(trace)
-        #expect(touchDowns.next(for: ContactKey(device: 6, contact: 0)) == 2)
-        #expect(touchDowns.next(for: ContactKey(device: 7, contact: 3)) == 1)
-        #expect(touchDowns.next(for: ContactKey(device: 6, contact: 0)) == 4)
-        #expect(touchDowns.next(for: ContactKey(device: 6, contact: 0)) == nil)
+        #expect(formatter.line(for: .decision(.release(key, reason: .unbound, time: 1, held: 0))) == nil)
     }
 }

@@ -13,7 +13,7 @@ struct OwnershipDecisionTests {
         #expect(script.decisions == [], "undecided while the press could still deepen")
         script.clock.advance(by: 0.2)
         script.pen.press(to: 0.8)
-        expectSequence(script.engineDecisions, [.claim(script.pen.key, gesture: "right-click", time: 0.2)])
+        expectSequence(script.engineDecisions, [.claim(script.pen.key, gesture: "right-click", time: 0.2, held: 0.2)])
         script.pen.lift()
         #expect(script.decisions.count == 1, "one decision per contact")
     }
@@ -22,7 +22,7 @@ struct OwnershipDecisionTests {
     func releasedUnbound() {
         let script = GestureScript(Binding(name: "pressure", recognizer: .force(.init())))
         script.pen.down(at: (100, 100), force: 0.1)
-        expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .unbound, time: 0)])
+        expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .unbound, time: 0, held: 0)])
         #expect(script.engine.nextDeadline == nil, "nothing to wait for")
     }
 
@@ -32,7 +32,7 @@ struct OwnershipDecisionTests {
         script.pen.down(at: (100, 100), force: 0.1)
         script.clock.advance(by: 0.1)
         script.pen.move(to: (130, 100))
-        expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .failed, time: 0.1)])
+        expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .failed, time: 0.1, held: 0.1)])
         #expect(script.engine.nextDeadline == nil, "the decision timer is gone")
     }
 
@@ -45,7 +45,7 @@ struct OwnershipDecisionTests {
         script.clock.advance(to: deadline.nextDown)
         #expect(script.decisions == [])
         script.clock.advance(to: deadline)
-        expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .timeout, time: deadline)])
+        expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .timeout, time: deadline, held: deadline - 2)])
         expectSequence(script.gestureStates("right-click"), [.failed])
         script.clock.advance(by: 0.1)
         script.pen.press(to: 0.9)
@@ -67,7 +67,7 @@ struct OwnershipDecisionTests {
         expectSequence(late, [
             .gesture(GestureEvent(gesture: "right-click", recognizer: .deepPress, device: pen, contact: 0,
                                   report: GestureReport(state: .failed, time: 0.5, position: Point(x: 100, y: 100)))),
-            .decision(.release(ContactKey(device: pen, contact: 0), reason: .timeout, time: 0.5)),
+            .decision(.release(ContactKey(device: pen, contact: 0), reason: .timeout, time: 0.5, held: 0.5)),
         ])
     }
 
@@ -77,7 +77,7 @@ struct OwnershipDecisionTests {
         script.pen.down(at: (100, 100), force: 0.1)
         script.clock.advance(by: 0.1)
         script.pen.lift()
-        expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .ended, time: 0.1)])
+        expectSequence(script.engineDecisions, [.release(script.pen.key, reason: .ended, time: 0.1, held: 0.1)])
         expectSequence(script.gestureStates("right-click"), [.failed])
     }
 

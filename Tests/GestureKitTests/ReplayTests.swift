@@ -34,6 +34,7 @@ struct ReplayTests {
             """)
         expectSameLines(lines, [
             #"{"t":0,"gesture":"volume","recognizer":"knob","state":"failed","device":6,"contact":0,"x":110,"y":100,"force":0.1}"#,
+            #"{"t":0.05,"decision":"claim","winner":"right-click","device":6,"contact":0,"held":0.05}"#,
             #"{"t":0.05,"gesture":"right-click","recognizer":"deep-press","state":"began","device":6,"contact":0,"x":111,"y":100,"force":0.78}"#,
             #"{"t":0.05,"gesture":"right-click","action":"click","button":3,"x":111,"y":100}"#,
             #"{"t":0.1,"gesture":"right-click","recognizer":"deep-press","state":"changed","device":6,"contact":0,"x":111,"y":100,"force":0.8}"#,
@@ -50,6 +51,7 @@ struct ReplayTests {
         expectSameLines(lines, [
             #"{"t":0,"gesture":"volume","recognizer":"knob","state":"failed","device":6,"contact":0,"x":110,"y":100,"force":0.1}"#,
             #"{"t":0.08,"gesture":"right-click","recognizer":"deep-press","state":"failed","device":6,"contact":0,"x":110,"y":100,"force":0}"#,
+            #"{"t":0.08,"decision":"release","reason":"lifted","device":6,"contact":0,"held":0.08}"#,
         ])
     }
 
@@ -67,6 +69,7 @@ struct ReplayTests {
             """, config: config)
         expectSameLines(lines, [
             #"{"t":0,"gesture":"levels","recognizer":"pressure-thresholds","state":"began","device":6,"contact":0,"x":150,"y":100,"force":0}"#,
+            #"{"t":0,"decision":"claim","winner":"dial","device":6,"contact":0,"held":0}"#,
             #"{"t":0,"gesture":"dial","recognizer":"knob","state":"began","device":6,"contact":0,"x":150,"y":100,"force":0,"angle":0,"rotation":0,"distance":50}"#,
             #"{"t":0.1,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0.6,"threshold":0,"direction":"up"}"#,
             #"{"t":0.1,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0.6,"threshold":1,"direction":"up"}"#,

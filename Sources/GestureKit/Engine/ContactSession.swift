@@ -37,6 +37,8 @@ struct RecognizerSlot: Sendable {
 struct ContactSession: Sendable {
     let key: ContactKey
     let device: InputDevice
+    /// When the contact went down: decisions say how long it was held since.
+    let start: Double
     var slots: [RecognizerSlot]
     /// Claimed by an owning gesture, or released to applications; nil while undecided.
     var decided = false
@@ -51,10 +53,11 @@ struct ContactSession: Sendable {
     /// Whether the held contact's force has said anything since touch-down.
     var forceHasSpoken: Bool { trendStorage.first?.hasEvidence ?? false }
 
-    init(key: ContactKey, device: InputDevice, slots: [RecognizerSlot]) {
+    init(key: ContactKey, device: InputDevice, slots: [RecognizerSlot], start: Double) {
         self.key = key
         self.device = device
         self.slots = slots
+        self.start = start
     }
 
     mutating func startFollowingForce(_ trend: ForceTrend) { trendStorage = [trend] }

@@ -41,10 +41,11 @@ public enum Feedback: Sendable, Hashable {
 }
 
 /// Whether the bridge keeps a contact's input (a gesture of an owning binding won it) or
-/// gives it to the application (no owning gesture can win it any more).
+/// gives it to the application (no owning gesture can win it any more), when, and how long
+/// the contact was held back before (seconds from its touch-down).
 public enum ContactDecision: Sendable, Hashable {
-    case claim(ContactKey, gesture: String, time: Double)
-    case release(ContactKey, reason: ReleaseReason, time: Double)
+    case claim(ContactKey, gesture: String, time: Double, held: Double)
+    case release(ContactKey, reason: ReleaseReason, time: Double, held: Double)
 }
 
 public enum ReleaseReason: String, Sendable, Hashable {
@@ -80,13 +81,20 @@ extension ReleaseReason {
 extension ContactDecision {
     public var key: ContactKey {
         switch self {
-        case .claim(let key, _, _), .release(let key, _, _): return key
+        case .claim(let key, _, _, _), .release(let key, _, _, _): return key
         }
     }
 
     public var time: Double {
         switch self {
-        case .claim(_, _, let time), .release(_, _, let time): return time
+        case .claim(_, _, let time, _), .release(_, _, let time, _): return time
+        }
+    }
+
+    /// Seconds from the contact's touch-down to this decision.
+    public var held: Double {
+        switch self {
+        case .claim(_, _, _, let held), .release(_, _, _, let held): return held
         }
     }
 }

@@ -146,10 +146,10 @@ public struct GestureEngine: Sendable {
         let slots = configuration.bindings.filter { $0.listens(to: device) && $0.applications.applies(to: window) }.map {
             RecognizerSlot(binding: $0, screen: screen)
         }
-        var session = ContactSession(key: key, device: device, slots: slots)
+        var session = ContactSession(key: key, device: device, slots: slots, start: sample.time)
         if !session.hasActiveOwner {
             session.decided = true
-            outputs.append(.decision(.release(key, reason: .unbound, time: sample.time)))
+            outputs.append(.decision(.release(key, reason: .unbound, time: sample.time, held: 0)))
         } else {
             timers.set(.decision(key), deadline: sample.time + configuration.decisionTimeout)
             if session.ordinaryForce != nil, let force = sample.force {
@@ -167,7 +167,7 @@ public struct GestureEngine: Sendable {
     private mutating func finish(_ key: ContactKey, at time: Double, into outputs: inout [EngineOutput]) {
         if let session = contacts[key] {
             if !session.decided {
-                outputs.append(.decision(.release(key, reason: .ended, time: time)))
+                outputs.append(.decision(.release(key, reason: .ended, time: time, held: time - session.start)))
             }
             if session.slots.contains(where: { $0.shownProgress != nil }) {
                 outputs.append(.feedback(.progressEnded(key)))
@@ -229,7 +229,7 @@ public struct GestureEngine: Sendable {
         session.stopFollowingForce()
         timers.set(.decision(session.key), deadline: nil)
         timers.set(.hold(session.key), deadline: nil)
-        outputs.append(.decision(.release(session.key, reason: reason, time: time)))
+        outputs.append(.decision(.release(session.key, reason: reason, time: time, held: time - session.start)))
     }
 
     /// Takes an owning recognizer out of the running: it reports `failed`.
@@ -282,7 +282,8 @@ public struct GestureEngine: Sendable {
         session.stopFollowingForce()
         timers.set(.decision(session.key), deadline: nil)
         timers.set(.hold(session.key), deadline: nil)
-        outputs.append(.decision(.claim(session.key, gesture: session.slots[winner].binding.name, time: report.time)))
+        outputs.append(.decision(.claim(session.key, gesture: session.slots[winner].binding.name, time: report.time,
+                                        held: report.time - session.start)))
         for index in session.slots.indices where index != winner && session.slots[index].active && session.slots[index].owns {
             drop(&session.slots[index], key: session.key, slotIndex: index, at: report.time, position: report.position,
                  into: &outputs)

@@ -20,8 +20,9 @@ public struct OutputFormatter: Sendable {
         self.deviceNames = Dictionary(devices.map { ($0.id, "\($0.kind.rawValue) \($0.id)") }, uniquingKeysWith: { a, _ in a })
     }
 
-    /// The line for a gesture or action; nil for outputs the contract does not print
-    /// (feedback, ownership decisions and bugs are logged separately).
+    /// The line for a gesture, an action or a held contact's decision; nil for outputs the
+    /// contract does not print (feedback and bugs are logged separately). Readable lines show
+    /// decisions only with every change (`run --verbose`, `replay`).
     public func line(for output: EngineOutput) -> String? {
         switch output {
         case .gesture(let event):
@@ -30,43 +31,45 @@ public struct OutputFormatter: Sendable {
             return human(event)
         case .action(let event):
             return style == .json ? Self.json(event) : Self.human(event)
-        case .feedback, .decision, .bug:
+        case .decision(let decision):
+            return style == .json || showsEveryChange ? line(for: decision) : nil
+        case .feedback, .bug:
             return nil
         }
     }
 
     /// The line for a held contact's decision: kept for a gesture, or handed to the
-    /// application and why, with how long it was held (since `start`, its touch-down). Nil
-    /// for a contact no owning gesture listened to: it was never held.
-    public func line(for decision: ContactDecision, heldSince start: Double) -> String? {
-        if case .release(_, .unbound, _) = decision { return nil }
-        let held = Swift.max(0, decision.time - start)
-        if style == .json { return Self.json(decision, held: held) }
+    /// application and why, with how long it was held. Nil for a contact no owning gesture
+    /// listened to: it was never held.
+    public func line(for decision: ContactDecision) -> String? {
+        if case .release(_, .unbound, _, _) = decision { return nil }
+        let held = decision.held
+        if style == .json { return Self.json(decision) }
         var text = "\(Self.time(decision.time))  "
         text += "\(deviceNames[decision.key.device] ?? "device \(decision.key.device)") #\(decision.key.contact) "
         switch decision {
-        case .claim(_, let gesture, _):
+        case .claim(_, let gesture, _, _):
             text += "kept for \(gesture) after \(Self.fixed(held, 3)) s"
-        case .release(_, let reason, _):
+        case .release(_, let reason, _, _):
             text += "handed to the application after \(Self.fixed(held, 3)) s: \(Self.explanation(reason))"
         }
         return text
     }
 
-    public static func json(_ decision: ContactDecision, held: Double) -> String {
+    public static func json(_ decision: ContactDecision) -> String {
         var line = JSONLine()
         line.add("t", decision.time)
         switch decision {
-        case .claim(_, let gesture, _):
+        case .claim(_, let gesture, _, _):
             line.add("decision", "claim")
             line.add("winner", gesture)
-        case .release(_, let reason, _):
+        case .release(_, let reason, _, _):
             line.add("decision", "release")
             line.add("reason", reason.code)
         }
         line.add("device", decision.key.device)
         line.add("contact", decision.key.contact)
-        line.add("held", held)
+        line.add("held", decision.held)
         return line.string
     }
 

@@ -108,7 +108,7 @@ final class PointerOwnership {
     /// Hands a decided pointer contact to its owner.
     func decide(_ decision: ContactDecision, master: Int, at now: Double) {
         switch decision {
-        case .claim(let key, let gesture, _):
+        case .claim(let key, let gesture, _, _):
             let pressSeen: Bool
             switch holds[master] {
             case .frozen(key.device, _)?: pressSeen = true
@@ -121,7 +121,7 @@ final class PointerOwnership {
             holds[master] = .claimed(source: key.device, pressSeen: pressSeen)
             report("device \(key.device): press kept for \(gesture), held \(pressTimes.heldFor(key.device, now: now))")
             pressTimes.forget(key.device)
-        case .release(let key, let reason, _):
+        case .release(let key, let reason, _, _):
             switch holds[master] {
             case .frozen(key.device, _)?: holds[master] = nil
             case nil: holds[master] = .replayed(source: key.device)

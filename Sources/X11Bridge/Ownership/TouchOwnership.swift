@@ -100,10 +100,10 @@ final class TouchOwnership {
         let contact: ContactKey
         let mode: Int32
         switch decision {
-        case .claim(let key, _, _):
+        case .claim(let key, _, _, _):
             contact = key
             mode = XIAcceptTouch
-        case .release(let key, _, _):
+        case .release(let key, _, _, _):
             contact = key
             mode = XIRejectTouch
         }
@@ -115,10 +115,10 @@ final class TouchOwnership {
         allow(key, master: master, mode)
         let hadEnded = ended.contains(key)
         switch decision {
-        case .claim(_, let gesture, _):
+        case .claim(_, let gesture, _, _):
             holds[key] = .accepted
             report("\(key): touch kept for \(gesture), held \(beginTimes.heldFor(key, now: now))")
-        case .release(_, let reason, _):
+        case .release(_, let reason, _, _):
             holds[key] = .rejected
             report("\(key): touch replayed to the application (\(reason.rawValue)), held \(beginTimes.heldFor(key, now: now))")
             if hadEnded { forget(key) }

@@ -150,11 +150,7 @@ public final class Bridge {
             case .feedback(let feedback):
                 self.feedback?.show(feedback, now: now)
             case .decision(let decision):
-                let key: ContactKey
-                switch decision {
-                case .claim(let claimed, _, _): key = claimed
-                case .release(let released, _, _): key = released
-                }
+                let key = decision.key
                 if isPointerContact(key.device), let master = session.source.devices[key.device]?.attachment {
                     pointerOwnership.decide(decision, master: master, at: now)
                 } else if isTouchContact(key.device) {

@@ -8,8 +8,8 @@ enum ScriptDecision: Hashable, CustomStringConvertible {
 
     init(_ decision: ContactDecision) {
         switch decision {
-        case .claim(_, let gesture, _): self = .claimed(by: gesture)
-        case .release(_, let reason, _): self = .released(reason)
+        case .claim(_, let gesture, _, _): self = .claimed(by: gesture)
+        case .release(_, let reason, _, _): self = .released(reason)
         }
     }
 

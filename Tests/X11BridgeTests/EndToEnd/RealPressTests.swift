@@ -84,6 +84,8 @@ struct RealPressTests {
         #expect(Self.leftPresses(events).isEmpty, "the window got a left press: \(events.filter { $0.kind == .buttonPress })")
         #expect(window.pointerState()?.buttonsHeld == [])
         #expect(bridge.objects.filter { $0["action"] as? String == "click" && $0["button"] as? Int == 3 }.count == 6)
+        let decisions = bridge.objects.filter { $0["decision"] != nil }
+        #expect(decisions.count == 6 && decisions.allSatisfy { $0["decision"] as? String == "claim" }, "\(decisions)")
     }
 
     /// A light press held still with a jittering force (±2 % of the range around 0.2, at
@@ -120,6 +122,8 @@ struct RealPressTests {
         delays.sort()
         print("light press, ±2 % at 100 Hz, live: in the window after p50 \(Int(delays[10] * 1000)) ms, p95 \(Int(delays[18] * 1000)) ms, max \(Int((delays.last ?? 0) * 1000)) ms")
         #expect(!bridge.objects.contains { $0["action"] != nil })
+        let reasons = bridge.objects.compactMap { $0["reason"] as? String }
+        #expect(reasons == Array(repeating: "levelled-off", count: 20), "\(reasons)")
         #expect(window.pointerState()?.buttonsHeld == [])
     }
 
@@ -169,6 +173,8 @@ struct RealPressTests {
         }
         let arrived = try #require(handedOver, "the press reached the window only at its lift")
         #expect(arrived >= 1.5, "handed over after \(arrived) s, before the limit")
+        let decision = bridge.objects.first { $0["decision"] != nil }
+        #expect(decision?["reason"] as? String == "limit" && decision?["held"] as? Double == 1.5, "\(String(describing: decision))")
         #expect(Self.rightClicks(window.events { PenOwnershipTests.buttons(1, in: $0).count >= 2 }).isEmpty)
         #expect(!bridge.objects.contains { $0["action"] != nil })
     }

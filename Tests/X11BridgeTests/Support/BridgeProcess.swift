@@ -114,10 +114,13 @@ final class BridgeProcess {
     }
 }
 
-/// One gesture or action line of `--json` output, without its time, for comparing runs.
+/// One gesture, action or decision line of `--json` output, without its times, for comparing runs.
 func timeless(_ object: [String: Any]) -> String {
     var copy = object
     copy["t"] = nil
+    // A decision's hold time is a difference of two times: a recording keeps them to the
+    // microsecond, the live bridge has them exact.
+    copy["held"] = nil
     guard let data = try? JSONSerialization.data(withJSONObject: copy, options: [.sortedKeys]) else { return "" }
     return String(decoding: data, as: UTF8.self)
 }
