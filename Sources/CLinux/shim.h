@@ -3,5 +3,6 @@
 
 // Linux interfaces the Glibc module does not bring in.
 #include <sys/epoll.h>
+#include <sys/signalfd.h>
 
 #endif

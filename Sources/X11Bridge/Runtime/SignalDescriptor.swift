@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// Delivers signals as readable data on a descriptor the event loop polls, instead of
@@ -20,12 +21,9 @@ public final class SignalDescriptor {
 
     /// Blocks `signals` and opens a descriptor that reads them.
     public init(signals: [Int32]) throws(SignalSetupError) {
-        guard let open = LinuxCalls.signalfd else {
-            throw SignalSetupError(message: "this C library has no signalfd")
-        }
         Self.block(signals)
         var set = Self.signalSet(signals)
-        let descriptor = open(-1, &set, LinuxCalls.signalfdNonBlocking | LinuxCalls.signalfdCloseOnExec)
+        let descriptor = signalfd(-1, &set, Int32(SFD_NONBLOCK) | Int32(SFD_CLOEXEC))
         guard descriptor >= 0 else {
             throw SignalSetupError(message: "signalfd failed: \(String(cString: strerror(errno)))")
         }
@@ -40,13 +38,10 @@ public final class SignalDescriptor {
     /// The signals received since the last read, in arrival order; empty when none.
     public func read() -> [Int32] {
         var received: [Int32] = []
-        var buffer = [UInt8](repeating: 0, count: LinuxCalls.signalfdInfoSize)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            guard count == LinuxCalls.signalfdInfoSize else { break }
-            // ssi_signo, a uint32 at offset 0.
-            let number = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 0, as: UInt32.self) }
-            received.append(Int32(bitPattern: number))
+        var info = signalfd_siginfo()
+        let size = MemoryLayout<signalfd_siginfo>.size
+        while withUnsafeMutableBytes(of: &info, { Glibc.read(descriptor, $0.baseAddress, $0.count) }) == size {
+            received.append(Int32(bitPattern: info.ssi_signo))
         }
         return received
     }
