@@ -34,8 +34,8 @@ let package = Package(
             name: "gesture-bridge",
             dependencies: [
                 "GestureKit",
+                // X is spoken in X11Bridge alone: the command line imports no C.
                 "X11Bridge",
-                "CX11",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

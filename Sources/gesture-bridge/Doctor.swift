@@ -1,5 +1,4 @@
 import ArgumentParser
-import CX11
 import Foundation
 import GestureKit
 import X11Bridge
@@ -84,15 +83,13 @@ struct Doctor: ParsableCommand {
             ? .ok("XTest: the bridge can send clicks, keys and scrolling")
             : .problem("the X server has no XTest extension: the bridge can recognize gestures but not act on them (enable the XTEST extension in the server)"))
 
-        let compositor = "_NET_WM_CM_S\(connection.screenNumber)"
-        let atom = XInternAtom(connection.display, compositor, 0)
-        findings.append(XGetSelectionOwner(connection.display, atom) != 0
+        findings.append(connection.hasCompositor
             ? .ok("a compositor runs: the feedback overlay blends with the desktop")
             : .note("no compositor: the feedback overlay is drawn as a shaped window (no transparency), which works everywhere"))
 
         findings += deviceFindings(DeviceCatalog.query(connection).devices.filter(\.isContactSource), bindings: bindings)
         if let bindings {
-            findings += keyFindings(bindings, display: connection.display)
+            findings += keyFindings(bindings, connection: connection)
             findings += volumeFindings(bindings)
         }
         if findings.contains(where: \.isProblem) { throw ExitCode.failure }
@@ -150,7 +147,7 @@ struct Doctor: ParsableCommand {
     }
 
     /// Every keysym a key action names must exist; one missing from the keymap is borrowed.
-    private func keyFindings(_ bindings: BindingSet, display: OpaquePointer) -> [Finding] {
+    private func keyFindings(_ bindings: BindingSet, connection: XConnection) -> [Finding] {
         var names: [(binding: String, key: String)] = []
         for binding in bindings.bindings {
             let actions = binding.onStart + binding.onEnd + binding.onCrossUp + binding.onCrossDown
@@ -162,14 +159,14 @@ struct Doctor: ParsableCommand {
             }
         }
         return names.map { binding, key in
-            let keysym = XStringToKeysym(key)
-            if keysym == 0 {
+            switch connection.availability(ofKey: key) {
+            case .unknownName:
                 return .problem("binding \(binding): \"\(key)\" is not an X keysym name (see /usr/include/X11/keysymdef.h, or `xev` to find a key's name)")
-            }
-            if XKeysymToKeycode(display, keysym) == 0 {
+            case .borrowed:
                 return .ok("key \(key) is not on the keyboard map; the bridge borrows a spare keycode for it")
+            case .onKeymap:
+                return .ok("key \(key) can be typed")
             }
-            return .ok("key \(key) can be typed")
         }
     }
 }
