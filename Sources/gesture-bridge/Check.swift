@@ -7,19 +7,30 @@ struct Check: ParsableCommand {
         discussion: """
             Exits 0 when the config is valid and prints what each binding does; otherwise prints \
             every problem as file:line:column with what to change, and exits 1. With no file, \
-            checks the built-in default.
+            checks the config `run` would use: ~/.config/gesture-bridge/config.yaml when it \
+            exists, else the built-in default.
 
-            Example:
-              gesture-bridge check ~/.config/gesture-bridge/config.yaml
+            Examples:
+              gesture-bridge check my-config.yaml
+              gesture-bridge check --config my-config.yaml
+              gesture-bridge check
             """
     )
 
-    @Argument(help: ArgumentHelp("The config to check (default: the built-in default).", valueName: "config"))
-    var config: String?
+    @Argument(help: ArgumentHelp("The config to check, as with --config.", valueName: "file"))
+    var file: String?
+
+    @OptionGroup var config: ConfigOption
+
+    func validate() throws {
+        if file != nil && config.config != nil {
+            throw ValidationError("name the config once: either `check FILE` or `check --config FILE`")
+        }
+    }
 
     func run() throws {
-        let bindings = try loadConfiguration(path: config)
-        print("\(config ?? DefaultConfig.name): OK, \(bindings.bindings.count) binding\(bindings.bindings.count == 1 ? "" : "s"), decision timeout \(bindings.decisionTimeout.formatted) s")
+        let (bindings, source) = try config.load(positional: file)
+        print("\(source): OK, \(bindings.bindings.count) binding\(bindings.bindings.count == 1 ? "" : "s"), decision timeout \(bindings.decisionTimeout.formatted) s, hold limit \(bindings.holdLimit.formatted) s")
         for binding in bindings.bindings {
             let devices = binding.devices.isEmpty ? "all devices" : binding.devices.map(\.description).joined(separator: ", ")
             let owns = binding.ownsContact ? "owns its contacts" : "observes only"

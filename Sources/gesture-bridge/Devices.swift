@@ -16,15 +16,14 @@ struct Devices: ParsableCommand {
             """
     )
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The config whose bindings to match (default: the user's config file, else the built-in default).", valueName: "file"))
-    var config: String?
+    @OptionGroup var config: ConfigOption
 
     @Flag(help: "One JSON object per device and line.")
     var json = false
 
     func run() throws {
         let logger = CommandLogging.logger(verbose: false)
-        let (bindings, _) = try loadConfiguration(explicit: config)
+        let (bindings, _) = try config.load()
         let connection = try CommandLogging.openDisplay(requirements: .init(xtest: false), logger: logger)
         defer { connection.close() }
         let devices = DeviceCatalog.query(connection).devices.filter { $0.kind != nil }

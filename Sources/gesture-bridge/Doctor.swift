@@ -21,8 +21,7 @@ struct Doctor: ParsableCommand {
             """
     )
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The config to check (default: the user's config file, else the built-in default).", valueName: "file"))
-    var config: String?
+    @OptionGroup var config: ConfigOption
 
     /// One finding: fine, worth knowing, or in the way.
     enum Finding {
@@ -52,7 +51,7 @@ struct Doctor: ParsableCommand {
             print(problems == 0 ? "GestureBridge can run here." : "\(problems) problem\(problems == 1 ? "" : "s") to fix first.")
         }
 
-        let source = ConfigSource.resolve(explicit: config)
+        let source = config.source()
         var bindings: BindingSet?
         do {
             bindings = try source.load()

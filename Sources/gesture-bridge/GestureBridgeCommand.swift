@@ -10,10 +10,13 @@ struct GestureBridgeCommand: ParsableCommand {
             gestures (deep press, squeeze, pressure thresholds, a one-finger knob, long press) \
             and turns them into clicks, keys, scrolling or commands through XTest.
 
-            Start with `gesture-bridge run`: it uses the built-in default config unless you \
-            give one with --config. Tune thresholds with `record` and `analyze`, try a config \
-            on a recording with `replay`, and validate it with `check`.
+            Start with `gesture-bridge run`. Every command that reads a config takes \
+            --config FILE; without it, it reads ~/.config/gesture-bridge/config.yaml \
+            ($XDG_CONFIG_HOME/gesture-bridge/config.yaml) when that exists, else the built-in \
+            default. Tune thresholds with `record` and `analyze`, try a config on a recording \
+            with `replay`, and validate it with `check`.
             """,
+        version: GestureBridgeVersion.current,
         subcommands: [Run.self, Devices.self, Record.self, Replay.self, Analyze.self, Check.self, PrintConfig.self, Doctor.self]
     )
 }

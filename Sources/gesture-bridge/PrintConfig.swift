@@ -17,11 +17,10 @@ struct PrintConfig: ParsableCommand {
             """
     )
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("A config file instead of the usual one.", valueName: "file"))
-    var config: String?
+    @OptionGroup var config: ConfigOption
 
     func run() throws {
-        let (bindings, source) = try loadConfiguration(explicit: config)
+        let (bindings, source) = try config.load()
         print("# effective config, from \(source)")
         print(ConfigRenderer.render(bindings), terminator: "")
     }

@@ -7,7 +7,8 @@ struct Replay: ParsableCommand {
         discussion: """
             The engine is the one `run` uses live, with the trace's timestamps as its clock, so a \
             trace recorded with `record` replays to the gestures and actions the live bridge saw. \
-            Use it to try a config on a recording before you run it.
+            Use it to try a config on a recording before you run it. Without --config it runs \
+            the config `run` would use.
 
             Examples:
               gesture-bridge replay session.jsonl
@@ -18,14 +19,13 @@ struct Replay: ParsableCommand {
     @Argument(help: ArgumentHelp("The trace to replay (JSON Lines, as `record` writes).", valueName: "trace"))
     var trace: String
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The config whose bindings to run (default: the built-in default).", valueName: "file"))
-    var config: String?
+    @OptionGroup var config: ConfigOption
 
     @Flag(help: "One JSON object per line, in the trace-format contract, instead of readable columns.")
     var json = false
 
     func run() throws {
-        let configuration = try loadConfiguration(path: config)
+        let (configuration, _) = try config.load()
         let recording = try loadTrace(path: trace)
         let outputs = TraceReplay.run(recording, configuration: configuration)
         let formatter = OutputFormatter(style: json ? .json : .human, devices: recording.header.devices)

@@ -36,8 +36,7 @@ struct Run: ParsableCommand {
             """
     )
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The config to run (default: the user's config file, else the built-in default).", valueName: "file"))
-    var config: String?
+    @OptionGroup var config: ConfigOption
 
     @Flag(help: "Recognize and print, but send no input and run no commands.")
     var dryRun = false
@@ -60,7 +59,7 @@ struct Run: ParsableCommand {
         // stays blocked so a closed output pipe is a write error, not a death with a button held.
         SignalDescriptor.block(SignalDescriptor.bridgeSignals + [SIGPIPE])
         let logger = CommandLogging.logger(verbose: verbose)
-        let (bindings, source) = try loadConfiguration(explicit: config)
+        let (bindings, source) = try config.load()
         let connection = try CommandLogging.openDisplay(requirements: .init(xtest: !dryRun), logger: logger)
         let signals: SignalDescriptor
         do {

@@ -58,7 +58,8 @@ struct CommandLineTests {
 
     @Test("check accepts the built-in default and summarizes it")
     func checkDefault() throws {
-        let run = try GestureBridgeExecutable.run(["check"])
+        // No user config in this home: `check` falls back to the built-in default.
+        let run = try GestureBridgeExecutable.run(["check"], environment: ["HOME": "/nonexistent", "PATH": "/usr/bin:/bin"])
         #expect(run.status == 0)
         #expect(run.stdout.contains("OK, 3 bindings"))
         #expect(run.stdout.contains("right-click: deep-press on pen, touch"))

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+/// Every command that reads a config takes `--config FILE` and falls back the same way: the
+/// user's own file when it exists, else the built-in default.
+@Suite("Command line: one config option, one fallback")
+struct ConfigFallbackTests {
+    /// A home whose ~/.config/gesture-bridge/config.yaml has one binding, named so a test can
+    /// tell it from the built-in default's three.
+    static func homeWithUserConfig() throws -> [String: String] {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-home-\(UUID().uuidString)")
+        let directory = home.appendingPathComponent(".config/gesture-bridge")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try "bindings:\n  - {name: users-own, gesture: deep-press, action: {click: right}}\n"
+            .write(to: directory.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        return ["HOME": home.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+    }
+
+    @Test("check, print-config and replay read the user's file when there is no --config", arguments: [
+        ["check"], ["print-config"], ["replay", CommandLineTests.fixture, "--json"],
+    ])
+    func userFileFallback(arguments: [String]) throws {
+        let run = try GestureBridgeExecutable.run(arguments, environment: try Self.homeWithUserConfig())
+        #expect(run.status == 0, "\(run.stderr)")
+        let named = arguments[0] == "replay" ? "\"winner\":\"users-own\"" : "users-own"
+        #expect(run.stdout.contains(named), "\(run.stdout.prefix(600))")
+        #expect(!run.stdout.contains("touch-right-click"), "the built-in default was read instead")
+    }
+
+    @Test("without a user file, the built-in default")
+    func builtInFallback() throws {
+        let run = try GestureBridgeExecutable.run(["check"], environment: ["HOME": "/nonexistent", "PATH": "/usr/bin:/bin"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("<built-in default>: OK, 3 bindings"), "\(run.stdout)")
+    }
+
+    @Test("check takes its file as an argument or with --config, not both")
+    func checkForms() throws {
+        let positional = try GestureBridgeExecutable.run(["check", "config/default.yaml"])
+        let option = try GestureBridgeExecutable.run(["check", "--config", "config/default.yaml"])
+        #expect(positional.status == 0 && option.status == 0)
+        #expect(positional.stdout == option.stdout)
+        let both = try GestureBridgeExecutable.run(["check", "config/default.yaml", "--config", "config/default.yaml"])
+        #expect(both.status != 0 && !both.crashed)
+        #expect(both.stderr.contains("name the config once"), "\(both.stderr)")
+    }
+
+    @Test("--version prints the version alone")
+    func version() throws {
+        let run = try GestureBridgeExecutable.run(["--version"])
+        #expect(run.status == 0)
+        #expect(run.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, "\(run.stdout)")
+    }
+}
