@@ -46,6 +46,16 @@ struct TraceTests {
         #expect(written.hasPrefix(#"{"trace":1,"screen":{"width":1280,"height":800},"devices":[{"id":6,"name":"test-pen","kind":"pen","pressure":{"min":0,"max":1000}}"#))
     }
 
+    @Test("numbers with more digits than a Double keeps read as numbers, as Python and other tools write them")
+    func longNumbers() throws {
+        let trace = try TraceReader.parse(Self.header + "\n" + """
+            {"t":0.24000000000000002,"device":6,"contact":0,"phase":"begin","x":100.10000000000000001,"y":1e2,"pressure":300.00000000000006}
+            """, file: "t.jsonl")
+        #expect(trace.events.first?.time == 0.24000000000000002)
+        #expect(trace.events.first?.position == Point(x: 100.1, y: 100))
+        #expect(trace.events.first?.pressure == 300.00000000000006)
+    }
+
     @Test("malformed lines are errors naming their line")
     func malformedLines() {
         #expect(error("")?.message.contains("empty") == true)

@@ -72,9 +72,13 @@ private struct Fields {
     func number(_ key: String, in dictionary: [String: Any]? = nil) throws(TraceError) -> Double {
         let source = dictionary ?? object
         guard let value = source[key] else { throw fail("missing `\(key)`") }
-        // JSON true/false arrive as an NSNumber subclass: only a plain NSNumber is a number.
-        guard let box = value as? NSNumber, ObjectIdentifier(type(of: box)) == ObjectIdentifier(NSNumber.self),
-              case let number = box.doubleValue, number.isFinite else {
+        // JSON true/false arrive as an NSNumber subclass, and so does a number with more digits
+        // than a Double keeps (NSDecimalNumber: 0.24000000000000002, as Python writes 0.08 * 3):
+        // a number is a plain NSNumber or a decimal one.
+        // The decimal one's own doubleValue rounds coarsely; its digits read exactly.
+        let decimal = value as? NSDecimalNumber
+        guard let box = value as? NSNumber, ObjectIdentifier(type(of: box)) == ObjectIdentifier(NSNumber.self) || decimal != nil,
+              case let number = decimal.flatMap({ Double($0.description) }) ?? box.doubleValue, number.isFinite else {
             throw fail("`\(key)` must be a number, found \(Self.show(value))")
         }
         return number
