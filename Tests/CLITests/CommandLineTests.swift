@@ -87,7 +87,9 @@ struct CommandLineTests {
         #expect(run.status == 0)
         #expect(run.stdout.contains("contacts         6"))
         #expect(run.stdout.contains("distinct levels  396"))
-        #expect(run.stdout.contains("contact peaks    1.000 1.000 1.000 1.000 1.000 1.000"))
+        // Six contacts all pressed to the maximum: as percentiles, and no gap to put a threshold in.
+        #expect(run.stdout.contains("contact peaks    min 1.000, p10 1.000, p25 1.000, median 1.000, p75 1.000, p90 1.000, max 1.000"))
+        #expect(run.stdout.contains("suggestion       none"))
     }
 
     @Test("replay --json prints one contract object per line")

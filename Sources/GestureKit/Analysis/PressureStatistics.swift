@@ -15,6 +15,13 @@ public struct PressureStatistics: Sendable, Hashable {
 
     public static let bins = 10
 
+    /// The contact peaks summarised, so the output stays the same size however long the
+    /// recording: their percentiles and a histogram in `bins` equal bins over 0...1.
+    public var peaks: PeakSummary { PeakSummary(contactPeaks) }
+
+    /// A threshold from the widest gap between the contact peaks, or nil when they form one group.
+    public var suggestion: ThresholdSuggestion? { ThresholdSuggestion(peaks: contactPeaks) }
+
     /// One entry per device of the trace, in header order.
     public static func analyze(_ trace: Trace) -> [PressureStatistics] {
         var stats = trace.header.devices.map {
@@ -57,5 +64,30 @@ public struct PressureStatistics: Sendable, Hashable {
             stats[position].distinctLevels = levels[device.id]?.count ?? 0
         }
         return stats
+    }
+}
+
+/// Contact peaks (normalized forces) as percentiles and a histogram.
+public struct PeakSummary: Sendable, Hashable {
+    /// The percentiles given, by name: the lowest peak, the 10th, 25th, 50th, 75th and 90th
+    /// percentiles (nearest rank), and the highest.
+    public static let percentileNames = ["min", "p10", "p25", "median", "p75", "p90", "max"]
+    private static let fractions = [0, 0.1, 0.25, 0.5, 0.75, 0.9, 1]
+
+    public var count: Int
+    /// One value per name in `percentileNames`; empty for no contacts.
+    public var percentiles: [Double]
+    public var histogram: [Int]
+
+    public init(_ peaks: [Double]) {
+        let finite = peaks.filter(\.isFinite)
+        count = finite.count
+        histogram = Array(repeating: 0, count: PressureStatistics.bins)
+        for peak in finite {
+            histogram[Swift.min(PressureStatistics.bins - 1, Swift.max(0, Int(peak * Double(PressureStatistics.bins))))] += 1
+        }
+        percentiles = finite.isEmpty ? [] : Self.fractions.compactMap { fraction in
+            fraction == 0 ? finite.min() : ThresholdSuggestion.percentile(fraction, of: finite)
+        }
     }
 }

@@ -60,6 +60,37 @@ public struct ThresholdSuggestion: Sendable, Hashable {
         self.init(ordinaryPeaks: Array(sorted[..<widest.index]), hardPeaks: Array(sorted[widest.index...]))
     }
 
+    /// A deep-press binding for one device with these settings, as YAML lines of an item of
+    /// the `bindings:` list (indented two spaces), ready to paste or to insert. Named after the
+    /// device, so a later calibration of the same device replaces it.
+    public func binding(forDevice device: String) -> String {
+        """
+          - name: \(Self.bindingName(forDevice: device))
+            gesture: deep-press
+            devices: [{name: \(ConfigRenderer.quoted(device))}]
+            threshold: \(threshold.formatted)
+            release: \(release.formatted)
+            ordinary: \(ordinary.formatted)
+            feedback: [pulse, ring]
+            action: {click: right}
+
+        """
+    }
+
+    /// `right-click-` and the device's name in lower case, other characters as dashes.
+    public static func bindingName(forDevice device: String) -> String {
+        var slug = ""
+        for character in device.lowercased() {
+            if character.isASCII && (character.isLetter || character.isNumber) {
+                slug.append(character)
+            } else if !slug.isEmpty && slug.last != "-" {
+                slug.append("-")
+            }
+        }
+        while slug.last == "-" { slug.removeLast() }
+        return "right-click-" + (slug.isEmpty ? "device" : slug)
+    }
+
     /// The `fraction` percentile (0...1) by the nearest-rank method; nil for no values.
     public static func percentile(_ fraction: Double, of values: [Double]) -> Double? {
         let sorted = values.filter(\.isFinite).sorted()

@@ -80,5 +80,5 @@ public enum ConfigRenderer {
     }
 
     /// A JSON string is a valid YAML double-quoted scalar.
-    private static func quoted(_ text: String) -> String { JSONLine.quoted(text) }
+    static func quoted(_ text: String) -> String { JSONLine.quoted(text) }
 }

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// `analyze` on recordings a person makes: its output stays the same size however many
+/// contacts, and it suggests a threshold when the contacts fall into two groups.
+@Suite("Command line: analyze helps choose a threshold")
+struct AnalyzeTests {
+    /// A pen recording: `light` contacts peaking between 0.2 and 0.35, then `hard` ones between
+    /// 0.8 and 0.95, each a short press up to its peak and back.
+    static func recording(light: Int, hard: Int) throws -> String {
+        var lines = [#"{"trace":1,"devices":[{"id":6,"name":"Test Pen stylus","kind":"pen","pressure":{"min":0,"max":1000}}]}"#]
+        var time = 0.0
+        let lightPeaks: [Double] = (0..<light).map { index in 0.2 + 0.15 * Double(index % 7) / 6 }
+        let hardPeaks: [Double] = (0..<hard).map { index in 0.8 + 0.15 * Double(index % 5) / 4 }
+        let peaks = lightPeaks + hardPeaks
+        for peak in peaks {
+            for (index, force) in [0.05, peak / 2, peak, peak / 2].enumerated() {
+                let phase = index == 0 ? "begin" : "move"
+                lines.append(#"{"t":\#(time),"device":6,"contact":0,"phase":"\#(phase)","x":100,"y":100,"pressure":\#(Int(force * 1000))}"#)
+                time += 0.01
+            }
+            lines.append(#"{"t":\#(time),"device":6,"contact":0,"phase":"end","x":100,"y":100,"pressure":0}"#)
+            time += 0.2
+        }
+        return try GestureBridgeExecutable.temporaryFile(lines.joined(separator: "\n") + "\n", suffix: ".jsonl")
+    }
+
+    @Test("15 contacts or 1,500: the same number of lines")
+    func boundedOutput() throws {
+        let few = try Self.recording(light: 10, hard: 5)
+        let many = try Self.recording(light: 1000, hard: 500)
+        defer { for path in [few, many] { try? FileManager.default.removeItem(atPath: path) } }
+        let small = try GestureBridgeExecutable.run(["analyze", few])
+        let large = try GestureBridgeExecutable.run(["analyze", many])
+        #expect(small.status == 0 && large.status == 0, "\(small.stderr)\(large.stderr)")
+        let smallLines = small.stdout.split(separator: "\n")
+        let largeLines = large.stdout.split(separator: "\n")
+        #expect(smallLines.count == largeLines.count)
+        #expect(largeLines.allSatisfy { $0.count < 200 }, "no line grows with the recording")
+    }
+
+    @Test("--json: two groups give a threshold between them, and a binding for the device that check accepts")
+    func suggestionJSON() throws {
+        let path = try Self.recording(light: 20, hard: 10)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try GestureBridgeExecutable.run(["analyze", "--json", path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let peaks = try #require(object["peaks"] as? [String: Any])
+        #expect(peaks["count"] as? Int == 30)
+        let suggestion = try #require(object["suggestion"] as? [String: Any], "\(run.stdout)")
+        let threshold = try #require(suggestion["threshold"] as? Double)
+        #expect(threshold > 0.35 && threshold < 0.8)
+        #expect(suggestion["ordinaryContacts"] as? Int == 20 && suggestion["hardContacts"] as? Int == 10)
+        let binding = try #require(suggestion["binding"] as? String)
+        let config = try GestureBridgeExecutable.temporaryFile("bindings:\n" + binding, suffix: ".yaml")
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let check = try GestureBridgeExecutable.run(["check", config])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout.contains("right-click-test-pen-stylus: deep-press on \"Test Pen stylus\""), "\(check.stdout)")
+    }
+
+    @Test("the iPhone recording: every peak at the maximum, so no suggestion, in JSON too")
+    func noGapJSON() throws {
+        let run = try GestureBridgeExecutable.run(["analyze", "--json", CommandLineTests.fixture])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(object["suggestion"] is NSNull)
+        #expect((object["peaks"] as? [String: Any])?["median"] as? Double == 1)
+    }
+}
