@@ -17,6 +17,7 @@ struct GestureBridgeCommand: ParsableCommand {
             with `replay`, and validate it with `check`.
             """,
         version: GestureBridgeVersion.current,
-        subcommands: [Run.self, Devices.self, Record.self, Replay.self, Analyze.self, Check.self, PrintConfig.self, Doctor.self]
+        subcommands: [Run.self, Devices.self, Record.self, Replay.self, Analyze.self, Calibrate.self, Check.self, PrintConfig.self,
+                      Doctor.self]
     )
 }

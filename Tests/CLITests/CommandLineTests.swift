@@ -124,7 +124,7 @@ struct CommandLineTests {
         #expect(run.stderr.contains(message), "stderr was: \(run.stderr)")
     }
 
-    @Test("every command has help that teaches", arguments: ["run", "devices", "record", "replay", "analyze", "check", "print-config", "doctor"])
+    @Test("every command has help that teaches", arguments: ["run", "devices", "record", "replay", "analyze", "calibrate", "check", "print-config", "doctor"])
     func help(command: String) throws {
         let run = try GestureBridgeExecutable.run([command, "--help"])
         #expect(run.status == 0)

@@ -18,17 +18,19 @@ final class BridgeProcess {
     /// its event selection is in place, so input sent after this reaches it). `environment`
     /// adds to or replaces variables of the clean environment.
     convenience init(_ arguments: [String], server: HeadlessXorg, environment: [String: String] = [:],
-                     readyMarker: String? = "listening to") throws {
-        try self.init(arguments, displayName: server.displayName, environment: environment, readyMarker: readyMarker)
+                     readyMarker: String? = "listening to", typesInput: Bool = false) throws {
+        try self.init(arguments, displayName: server.displayName, environment: environment, readyMarker: readyMarker,
+                      typesInput: typesInput)
     }
 
     init(_ arguments: [String], displayName: String, environment: [String: String] = [:],
-         readyMarker: String? = "listening to") throws {
+         readyMarker: String? = "listening to", typesInput: Bool = false) throws {
         guard let executable = Self.executable else {
             throw ChildProcessError(message: "gesture-bridge is not built beside the tests; run `swift build` first")
         }
         child = try ChildProcess(executable: executable, arguments: arguments,
-                                 environment: Self.environment(displayName).merging(environment) { $1 })
+                                 environment: Self.environment(displayName).merging(environment) { $1 },
+                                 typesInput: typesInput)
         if let readyMarker {
             guard child.waitForOutput(timeout: 10, until: { _, log in log.contains(readyMarker) }) else {
                 let log = child.errorOutput

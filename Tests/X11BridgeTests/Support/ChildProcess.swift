@@ -12,14 +12,25 @@ final class ChildProcess {
     private var outputReader: OutputPipe
     private var errorReader: OutputPipe
     private(set) var exitStatus: Int32?
+    /// The write end of the child's standard input, when the test types into it; -1 otherwise.
+    private var inputEnd: Int32 = -1
 
-    init(executable: String, arguments: [String], environment: [String: String]) throws {
+    /// `typesInput`: the child's standard input is a pipe the test writes with `type(_:)`;
+    /// otherwise it reads /dev/null.
+    init(executable: String, arguments: [String], environment: [String: String], typesInput: Bool = false) throws {
         let outputPipe = try OutputPipe()
         let errorPipe = try OutputPipe()
         var files = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&files)
         defer { posix_spawn_file_actions_destroy(&files) }
-        posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0)
+        var inputEnds: [Int32] = [-1, -1]
+        if typesInput {
+            guard pipe(&inputEnds) == 0 else { throw ChildProcessError(message: "pipe failed") }
+            _ = fcntl(inputEnds[1], F_SETFD, FD_CLOEXEC)
+            posix_spawn_file_actions_adddup2(&files, inputEnds[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&files, outputPipe.writeEnd, 1)
         posix_spawn_file_actions_adddup2(&files, errorPipe.writeEnd, 2)
         // The child must hold none of the test process's descriptors: a server guardian waits
@@ -46,6 +57,8 @@ final class ChildProcess {
         let status = posix_spawn(&pid, executable, &files, &attributes, &argv, &envp)
         outputPipe.closeWriteEnd()
         errorPipe.closeWriteEnd()
+        if typesInput { close(inputEnds[0]) }
+        inputEnd = inputEnds[1]
         guard status == 0 else {
             throw ChildProcessError(message: "cannot start \(executable): \(String(cString: strerror(status)))")
         }
@@ -67,6 +80,21 @@ final class ChildProcess {
     deinit {
         kill(signal: SIGKILL)
         _ = waitForExit(timeout: 5)
+        closeInput()
+    }
+
+    /// Writes `text` to the child's standard input, as a person types it.
+    func type(_ text: String) {
+        guard inputEnd >= 0 else { return }
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(inputEnd, $0.baseAddress, $0.count) }
+    }
+
+    /// Closes the child's standard input: it reads the end of it.
+    func closeInput() {
+        guard inputEnd >= 0 else { return }
+        close(inputEnd)
+        inputEnd = -1
     }
 
     /// Everything written to standard output so far.

@@ -1,0 +1,76 @@
+/// Puts a binding first into a config's text, keeping the rest of the file as the person wrote
+/// it (comments, order, spacing): `calibrate --write` edits a file people edit too.
+///
+/// The binding goes first because bindings are in priority order: a per-device deep press
+/// wins the device's contacts over a general one below it. A binding of the same name (an
+/// earlier calibration of the same device) is taken out first. The result is validated as
+/// `check` does.
+public enum ConfigInsertion {
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// `text` with `binding` (YAML lines of one list item, as `ThresholdSuggestion.binding`
+    /// writes them, indented two spaces) first under `bindings:`, in place of any binding
+    /// named `name`.
+    public static func insert(_ binding: String, named name: String, into text: String,
+                              file: String) throws(Failure) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let header = lines.firstIndex(where: isBindingsHeader) else {
+            throw Failure(description: "\(file) has no `bindings:` list to add to (a line `bindings:` at the start of a line, its items below it)")
+        }
+        // The items' own indentation, from the first one; two spaces when the list is empty.
+        let firstItem = lines[(header + 1)...].firstIndex { $0.trimmingSpaces.hasPrefix("- ") }
+        let indent = firstItem.map { String(lines[$0].prefix { $0 == " " }) } ?? "  "
+        if let existing = lines[(header + 1)...].firstIndex(where: { $0 == "\(indent)- name: \(name)" }) {
+            var end = existing + 1
+            while end < lines.count, !isItem(lines[end], indent: indent), !endsList(lines[end], indent: indent) { end += 1 }
+            // Blank lines and comments right after the old binding stay with what follows it.
+            while end > existing + 1, lines[end - 1].trimmingSpaces.isEmpty { end -= 1 }
+            lines.removeSubrange(existing..<end)
+        }
+        let item = binding.split(separator: "\n", omittingEmptySubsequences: true).map { line -> String in
+            let text = String(line)
+            return text.hasPrefix("  ") ? indent + text.dropFirst(2) : text
+        }
+        // Straight under the header: after comments that sit there, before the first item.
+        var at = header + 1
+        while at < lines.count, lines[at].trimmingSpaces.hasPrefix("#") { at += 1 }
+        lines.insert(contentsOf: item, at: at)
+        let result = lines.joined(separator: "\n")
+        do {
+            _ = try ConfigLoader.parse(result, file: file)
+        } catch {
+            throw Failure(description: "adding the binding would leave \(file) broken, so nothing was written:\n\(error.description)")
+        }
+        return result
+    }
+
+    /// `bindings:` at the start of a line, with nothing after it but a comment: a block list.
+    private static func isBindingsHeader(_ line: String) -> Bool {
+        guard line.hasPrefix("bindings:") else { return false }
+        let rest = String(line.dropFirst("bindings:".count)).trimmingSpaces
+        return rest.isEmpty || rest.hasPrefix("#")
+    }
+
+    /// An item of the list itself (not of a list nested in an item): at the items' indentation.
+    private static func isItem(_ line: String, indent: String) -> Bool {
+        let trimmed = line.drop { $0 == " " }
+        return line.count - trimmed.count == indent.count && (trimmed.hasPrefix("- ") || trimmed == "-")
+    }
+
+    /// A line less indented than the list's items, and not blank or a comment: a new top-level key.
+    private static func endsList(_ line: String, indent: String) -> Bool {
+        let trimmed = line.trimmingSpaces
+        guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return false }
+        return line.prefix { $0 == " " }.count < indent.count || (indent.isEmpty && !line.hasPrefix(" "))
+    }
+}
+
+extension String {
+    var trimmingSpaces: Substring {
+        let start = firstIndex { $0 != " " && $0 != "\t" } ?? endIndex
+        let end = lastIndex { $0 != " " && $0 != "\t" }.map { index(after: $0) } ?? start
+        return self[start..<end]
+    }
+}

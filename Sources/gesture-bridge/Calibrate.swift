@@ -1,0 +1,263 @@
+import ArgumentParser
+import Foundation
+import GestureKit
+import Glibc
+import X11Bridge
+
+struct Calibrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Find your own deep-press threshold: a few ordinary touches, then a few hard presses.",
+        discussion: """
+            A guided session in the terminal, on one pressure device (a pen, or a touchscreen \
+            that reports pressure). First make a few ordinary taps and short strokes, the way \
+            you usually do; then press deliberately hard a few times. The force ring shows \
+            where you press and how hard. Each step ends by itself after its contacts, or when \
+            you press Enter (once it has one). The application under the pen gets every stroke \
+            as usual: calibrating only listens.
+
+            It then proposes a `threshold` between your two groups of presses, a `release` and \
+            an `ordinary` level for that device, says how far apart the groups are, and warns \
+            when they overlap. Without --write it prints the binding (YAML) to standard \
+            output; all prompts go to standard error. With --write it puts the binding first \
+            in your config (the file --config names, else ~/.config/gesture-bridge/config.yaml, \
+            created from the built-in default if there is none), replacing an earlier \
+            calibration of the same device, checks the result as `check` does, and keeps the \
+            previous file as config.yaml.bak. A running bridge reads it by itself.
+
+            Ctrl-C at any point leaves everything as it was.
+
+            Examples:
+              gesture-bridge calibrate
+              gesture-bridge calibrate --device "Wacom Intuos S Pen stylus" --write
+              gesture-bridge calibrate --ordinary 8 --hard 4 > my-pen.yaml
+            """
+    )
+
+    @Option(help: ArgumentHelp("The device to calibrate, by id or name (see `gesture-bridge devices`); needed when several report pressure.", valueName: "name-or-id"))
+    var device: String?
+
+    @Flag(help: "Put the binding into the config file instead of printing it.")
+    var write = false
+
+    @OptionGroup var config: ConfigOption
+
+    @Option(help: ArgumentHelp("How many ordinary contacts to make.", valueName: "n"))
+    var ordinary = 5
+
+    @Option(help: ArgumentHelp("How many hard presses to make.", valueName: "n"))
+    var hard = 3
+
+    func validate() throws {
+        guard (1...50).contains(ordinary) else { throw ValidationError("--ordinary must be between 1 and 50, not \(ordinary)") }
+        guard (1...50).contains(hard) else { throw ValidationError("--hard must be between 1 and 50, not \(hard)") }
+    }
+
+    func run() throws {
+        SignalDescriptor.block(SignalDescriptor.bridgeSignals + [SIGPIPE])
+        let logger = CommandLogging.logger(verbose: false)
+        // The file to write, read now: a broken config is reported before any pressing.
+        let target = try write ? Target(config.source()) : nil
+        let connection = try CommandLogging.openDisplay(requirements: .init(xtest: false), logger: logger)
+        defer { connection.close() }
+        let signals: SignalDescriptor
+        do {
+            signals = try SignalDescriptor(signals: SignalDescriptor.bridgeSignals)
+        } catch {
+            printError("gesture-bridge: error: \(error.description)")
+            throw ExitCode.failure
+        }
+        let session = InputSession(connection: connection)
+        let chosen = try chooseDevice(session.catalog.contactSources)
+        let overlay: FeedbackOverlay?
+        do {
+            overlay = try FeedbackOverlay(display: connection.display, screen: connection.screenNumber)
+        } catch {
+            printError("(no force ring on screen: \(error.description); the terminal shows each press)")
+            overlay = nil
+        }
+        defer { overlay?.close() }
+        let prompts = Prompts(ordinary: ordinary, hard: hard)
+        guard let run = CalibrationRun(session: session, device: chosen, ordinary: ordinary, hard: hard, overlay: overlay,
+                                       input: Self.terminalInput(), report: prompts.show) else {
+            printError("gesture-bridge: error: \(chosen.name) has no pressure axis")
+            throw ExitCode.failure
+        }
+        let outcome: CalibrationOutcome
+        do {
+            outcome = try run.run(signals: signals)
+        } catch {
+            printError("gesture-bridge: error: \(error.description)")
+            throw ExitCode.failure
+        }
+        switch outcome {
+        case .interrupted(let signal):
+            printError("\nstopped: nothing was changed")
+            throw ExitCode(128 + signal)
+        case .deviceLost:
+            printError("\(chosen.name) went away before the end: nothing was changed")
+            throw ExitCode.failure
+        case .finished(let calibration):
+            guard let suggestion = calibration.suggestion else {
+                printError("gesture-bridge: error: a step ended without a contact; nothing was changed")
+                throw ExitCode.failure
+            }
+            prompts.summarize(suggestion, calibration)
+            let binding = suggestion.binding(forDevice: chosen.name)
+            if let target {
+                try target.write(binding, named: ThresholdSuggestion.bindingName(forDevice: chosen.name))
+            } else {
+                print(binding, terminator: "")
+            }
+        }
+    }
+
+    /// The pressure device to calibrate: the one named, or the only one there is.
+    private func chooseDevice(_ sources: [X11Device]) throws -> X11Device {
+        let withPressure = sources.filter { $0.inputDevice?.pressure != nil }
+        if let device {
+            guard let found = sources.first(where: { Record.matches($0, device) }) else {
+                let known = sources.map { "\($0.id) \"\($0.name)\"" }.joined(separator: ", ")
+                printError("gesture-bridge: error: no device \"\(device)\"; the devices are: \(known.isEmpty ? "none" : known)")
+                throw ExitCode.failure
+            }
+            guard found.inputDevice?.pressure != nil else {
+                printError("gesture-bridge: error: \"\(found.name)\" reports no pressure, so there is no deep press to calibrate on it (long press and the knob work without pressure)")
+                throw ExitCode.failure
+            }
+            return found
+        }
+        guard withPressure.count == 1, let only = withPressure.first else {
+            if withPressure.isEmpty {
+                printError("gesture-bridge: error: no device reports pressure: connect a pen tablet or a pressure-sensing touchscreen (`gesture-bridge devices` shows what is there)")
+            } else {
+                let names = withPressure.map { "\($0.id) \"\($0.name)\"" }.joined(separator: ", ")
+                printError("gesture-bridge: error: several devices report pressure (\(names)); choose one with --device")
+            }
+            throw ExitCode.failure
+        }
+        return only
+    }
+
+    /// Standard input when a person (a terminal) or a program (a pipe) can type into it;
+    /// nil for /dev/null or a file, which have no Enter to wait for.
+    private static func terminalInput() -> Int32? {
+        var status = stat()
+        guard fstat(0, &status) == 0 else { return nil }
+        let kind = status.st_mode & S_IFMT
+        return isatty(0) != 0 || kind == S_IFIFO || kind == S_IFSOCK ? 0 : nil
+    }
+}
+
+/// What the person reads in the terminal (standard error, so standard output is the YAML).
+private struct Prompts {
+    let ordinary: Int
+    let hard: Int
+
+    func show(_ event: CalibrationRunEvent) {
+        switch event {
+        case .started(let device):
+            printError("""
+                Calibrating \(device.name) (listening to it; the application below still gets your strokes).
+                Step 1 of 2: make \(ordinary) ordinary taps and short strokes, the way you usually do.
+                (Enter ends a step early; Ctrl-C stops and changes nothing.)
+                """)
+        case .session(.measured(let step, let count, let target, let peak)):
+            printError("  \(step == .ordinary ? "ordinary" : "hard") \(count)/\(target): peak \(Analyze.fixed(peak, 3))")
+        case .session(.finished(.ordinary)):
+            printError("Step 2 of 2: now press deliberately hard, \(hard) times, as you would for a right-click.")
+        case .session(.finished(.hard)), .session(.finished(.done)):
+            break
+        case .session(.stillEmpty(let step)):
+            printError("  no \(step == .ordinary ? "ordinary contact" : "hard press") yet: make at least one first")
+        case .deviceRemoved:
+            break
+        case .xError(let error):
+            printError("warning: \(error.description)")
+        }
+    }
+
+    func summarize(_ suggestion: ThresholdSuggestion, _ calibration: CalibrationSession) {
+        func range(_ peaks: [Double]) -> String {
+            "\(Analyze.fixed(peaks.min() ?? 0)) .. \(Analyze.fixed(peaks.max() ?? 0))"
+        }
+        printError("""
+
+            Ordinary contacts peaked at \(range(calibration.ordinaryPeaks)); hard presses at \(range(calibration.hardPeaks)).
+            Proposed: threshold \(suggestion.threshold.formatted), release \(suggestion.release.formatted), ordinary \(suggestion.ordinary.formatted); margin between the groups \(Analyze.fixed(suggestion.margin)).
+            """)
+        if suggestion.overlaps {
+            printError("WARNING: the groups overlap: some ordinary contact pressed as hard as some hard press, so no threshold keeps them apart. Run it again pressing harder in step 2, or lighter in step 1.")
+        } else if !suggestion.isReliable {
+            printError("WARNING: the groups are close (less than \(ThresholdSuggestion.smallestUsefulMargin.formatted) apart): a firm tap may right-click. Run it again pressing harder in step 2.")
+        }
+    }
+}
+
+/// The config file `--write` changes.
+private struct Target {
+    let path: String
+    /// Its text now, or the built-in default's when it does not exist yet.
+    let text: String
+    let exists: Bool
+
+    init(_ source: ConfigSource) throws {
+        switch source {
+        case .file(let path):
+            self.path = path
+        case .builtInDefault:
+            guard let user = ConfigSource.userConfigPath() else {
+                printError("gesture-bridge: error: no home directory to keep a config in; name a file with --config")
+                throw ExitCode.failure
+            }
+            self.path = user
+        }
+        exists = FileManager.default.fileExists(atPath: path)
+        if exists {
+            do {
+                text = try String(contentsOfFile: path, encoding: .utf8)
+            } catch {
+                printError("gesture-bridge: error: cannot read \(path): \(error.localizedDescription)")
+                throw ExitCode.failure
+            }
+            do {
+                _ = try ConfigLoader.parse(text, file: path)
+            } catch {
+                printError("\(error.description)\ngesture-bridge: error: \(path) is broken; fix it (or name another file with --config) before calibrating")
+                throw ExitCode.failure
+            }
+        } else {
+            text = DefaultConfig.text + "\n"
+        }
+    }
+
+    /// The binding in, the old file kept as FILE.bak, the new one in place at once (rename).
+    func write(_ binding: String, named name: String) throws {
+        let updated: String
+        do {
+            updated = try ConfigInsertion.insert(binding, named: name, into: text, file: path)
+        } catch {
+            printError("gesture-bridge: error: \(error.description)")
+            throw ExitCode.failure
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        let temporary = directory + "/.\((path as NSString).lastPathComponent).calibrate-\(getpid())"
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try Data(updated.utf8).write(to: URL(fileURLWithPath: temporary))
+            if exists {
+                let backup = path + ".bak"
+                try? FileManager.default.removeItem(atPath: backup)
+                try FileManager.default.copyItem(atPath: path, toPath: backup)
+                printError("The previous config is kept as \(backup).")
+            }
+            guard rename(temporary, path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            printError("gesture-bridge: error: cannot write \(path): \(error.localizedDescription)")
+            throw ExitCode.failure
+        }
+        printError("Wrote \(name) first into \(path); a running bridge reads it by itself.")
+    }
+}

@@ -1,0 +1,75 @@
+import Testing
+@testable import GestureKit
+
+/// `calibrate --write` edits a file a person edits too: the binding goes first, the rest stays
+/// as it was written.
+@Suite("Putting a binding into a config's text")
+struct ConfigInsertionTests {
+    static let binding = ThresholdSuggestion(ordinaryPeaks: [0.2, 0.3], hardPeaks: [0.8, 0.9])?.binding(forDevice: "Test Pen") ?? ""
+    static let name = ThresholdSuggestion.bindingName(forDevice: "Test Pen")
+
+    static let config = """
+        # my config
+        decision-timeout: 0.4
+
+        bindings:
+          # the generic one
+          - name: right-click
+            gesture: deep-press
+            devices: [pen, touch]
+            action: {click: right}   # keep this comment
+
+          - name: undo
+            gesture: squeeze
+            action: {key: ctrl+z}
+        """
+
+    @Test("first under `bindings:`, after the comment there; everything else byte for byte")
+    func insertsFirst() throws {
+        let text = try ConfigInsertion.insert(Self.binding, named: Self.name, into: Self.config, file: "c.yaml")
+        let config = try ConfigLoader.parse(text, file: "c.yaml")
+        #expect(config.bindings.map(\.name) == [Self.name, "right-click", "undo"])
+        #expect(config.decisionTimeout == 0.4)
+        #expect(text.replacingOccurrences(of: Self.binding, with: "") == Self.config)
+    }
+
+    @Test("a second calibration of the same device replaces the first")
+    func replaces() throws {
+        let once = try ConfigInsertion.insert(Self.binding, named: Self.name, into: Self.config, file: "c.yaml")
+        let other = try #require(ThresholdSuggestion(ordinaryPeaks: [0.1], hardPeaks: [0.5])).binding(forDevice: "Test Pen")
+        let twice = try ConfigInsertion.insert(other, named: Self.name, into: once, file: "c.yaml")
+        let config = try ConfigLoader.parse(twice, file: "c.yaml")
+        #expect(config.bindings.map(\.name) == [Self.name, "right-click", "undo"])
+        guard case .deepPress(let deep) = config.bindings[0].recognizer else {
+            Issue.record("not a deep press")
+            return
+        }
+        #expect(deep.threshold == 0.3)
+        #expect(twice.replacingOccurrences(of: other, with: "") == Self.config)
+    }
+
+    @Test("items at the start of the line are matched; the binding takes their indentation")
+    func unindentedList() throws {
+        let text = try ConfigInsertion.insert(Self.binding, named: Self.name,
+                                              into: "bindings:\n- name: a\n  gesture: squeeze\nhold-limit: 4\n", file: "c.yaml")
+        let config = try ConfigLoader.parse(text, file: "c.yaml")
+        #expect(config.bindings.map(\.name) == [Self.name, "a"])
+        #expect(config.holdLimit == 4)
+    }
+
+    @Test("a file without a block `bindings:` list, or one the binding would break, is refused with a reason")
+    func refusals() {
+        #expect(throws: ConfigInsertion.Failure.self) {
+            try ConfigInsertion.insert(Self.binding, named: Self.name, into: "bindings: [{name: a, gesture: squeeze}]\n", file: "c.yaml")
+        }
+        do {
+            _ = try ConfigInsertion.insert(Self.binding, named: Self.name,
+                                           into: "bindings:\n  - name: \(Self.name)x\n    gesture: squeeze\n  - {name: \(Self.name), gesture: squeeze}\n",
+                                           file: "c.yaml")
+            Issue.record("a duplicate name was accepted")
+        } catch {
+            #expect(error.description.contains("nothing was written"))
+            #expect(error.description.contains("c.yaml:"))
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import GestureKit
+import Testing
+import XorgTestSupport
+
+/// `gesture-bridge calibrate` on the headless Xorg: a person's taps and hard presses with the
+/// virtual pen, answers typed at its prompt, and the config it writes.
+@Suite("Calibrating a pen", .requiresXorg, .serialized)
+struct CalibrateTests {
+    static let original = """
+        # my own config
+        bindings:
+          - name: right-click
+            gesture: deep-press
+            devices: [pen]
+            action: {click: right}
+
+        """
+
+    /// A tap of the virtual pen up to `peak`, as a person makes it: down light, up to the peak, lifted.
+    static func tap(_ server: HeadlessXorg, peak: Double, at x: Double) throws {
+        try server.pen.down(at: (x, 300), pressure: 0.05)
+        try server.pen.press(to: peak / 2)
+        try server.pen.press(to: peak)
+        try server.pen.up()
+    }
+
+    /// Waits until the calibration says it measured `count` contacts of `step` ("ordinary 3/5").
+    static func waitForMeasured(_ process: BridgeProcess, _ step: String, _ count: Int) -> Bool {
+        process.child.waitForOutput(timeout: 5) { _, log in log.contains("\(step) \(count)/") }
+    }
+
+    static func temporaryDirectory() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("calibrate-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test("--write: three light taps, Enter, three hard presses: the pen's own binding goes first in the config, the old file kept as .bak")
+    func writesTheBinding() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/config.yaml"
+        try Self.original.write(toFile: path, atomically: true, encoding: .utf8)
+
+        let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen", "--write", "--config", path],
+                                          server: server, typesInput: true)
+        for (index, peak) in [0.2, 0.3, 0.25].enumerated() {
+            try Self.tap(server, peak: peak, at: 200 + 40 * Double(index))
+            #expect(Self.waitForMeasured(calibrate, "ordinary", index + 1), "\(calibrate.child.errorOutput)")
+        }
+        calibrate.child.type("\n")
+        for (index, peak) in [0.9, 0.85, 0.95].enumerated() {
+            try Self.tap(server, peak: peak, at: 200 + 40 * Double(index))
+            #expect(Self.waitForMeasured(calibrate, "hard", index + 1), "\(calibrate.child.errorOutput)")
+        }
+        #expect(calibrate.child.waitForExit(timeout: 5) == 0, "\(calibrate.child.errorOutput)")
+
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        let config = try ConfigLoader.parse(written, file: path)
+        #expect(config.bindings.map(\.name) == ["right-click-test-pen", "right-click"])
+        let first = try #require(config.bindings.first)
+        #expect(first.devices == [.named("test-pen")])
+        guard case .deepPress(let deep) = first.recognizer else {
+            Issue.record("not a deep press: \(first.recognizer)")
+            return
+        }
+        #expect(deep.threshold > 0.3 && deep.threshold < 0.85, "threshold \(deep.threshold)")
+        #expect(deep.release < deep.threshold && deep.ordinary <= deep.release)
+        #expect(written.hasPrefix("# my own config\nbindings:\n  - name: right-click-test-pen\n"), "\(written)")
+        #expect(written.hasSuffix(Self.original.split(separator: "\n", maxSplits: 2)[2]), "the rest as it was: \(written)")
+        #expect(try String(contentsOfFile: path + ".bak", encoding: .utf8) == Self.original)
+    }
+
+    @Test("Ctrl-C half-way: exit 130, the config byte for byte as it was, no .bak")
+    func interruptChangesNothing() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/config.yaml"
+        try Self.original.write(toFile: path, atomically: true, encoding: .utf8)
+
+        let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen", "--write", "--config", path],
+                                          server: server, typesInput: true)
+        try Self.tap(server, peak: 0.2, at: 200)
+        #expect(Self.waitForMeasured(calibrate, "ordinary", 1))
+        calibrate.child.kill(signal: SIGINT)
+        #expect(calibrate.child.waitForExit(timeout: 5) == 130, "\(calibrate.child.errorOutput)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.original)
+        #expect(!FileManager.default.fileExists(atPath: path + ".bak"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["config.yaml"])
+    }
+
+    @Test("without --write: the binding as YAML on standard output, nothing written")
+    func printsTheBinding() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let calibrate = try BridgeProcess(["calibrate", "--device", "6", "--ordinary", "2", "--hard", "1"], server: server)
+        try Self.tap(server, peak: 0.2, at: 200)
+        try Self.tap(server, peak: 0.3, at: 240)
+        #expect(Self.waitForMeasured(calibrate, "ordinary", 2))
+        try Self.tap(server, peak: 0.9, at: 280)
+        #expect(calibrate.child.waitForExit(timeout: 5) == 0, "\(calibrate.child.errorOutput)")
+        let config = try ConfigLoader.parse("bindings:\n" + calibrate.child.output, file: "stdout")
+        #expect(config.bindings.map(\.name) == ["right-click-test-pen"])
+    }
+
+    @Test("no device named so, or several to choose from: a clear error and exit 1")
+    func wrongDevice() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let ambiguous = try BridgeProcess(["calibrate"], server: server, readyMarker: nil)
+        #expect(ambiguous.child.waitForExit(timeout: 5) == 1)
+        #expect(ambiguous.child.errorOutput.contains("choose one with --device"), "\(ambiguous.child.errorOutput)")
+        let unknown = try BridgeProcess(["calibrate", "--device", "test-tablet"], server: server, readyMarker: nil)
+        #expect(unknown.child.waitForExit(timeout: 5) == 1)
+        #expect(unknown.child.errorOutput.contains("no device \"test-tablet\""), "\(unknown.child.errorOutput)")
+        #expect(unknown.child.errorOutput.contains("test-pen"))
+    }
+}
