@@ -80,21 +80,22 @@ struct ForceFollowingHoldTests {
         #expect(delays.allSatisfy { $0 <= BindingSet.defaultDecisionTimeout }, "\(hertz) Hz: \(delays)")
     }
 
-    @Test("a press that climbs to an ordinary 0.25 and stays there goes to the application within 0.3 s of levelling off",
+    @Test("a press that climbs to an ordinary 0.25 and stays there goes to the application within 0.3 s of levelling off (0.5 s when its samples stop)",
           arguments: [0.1, 0.5, 2.0], [35.0, 1000])
     func plateauAtOrdinary(rate: Double, hertz: Double) throws {
         let levelled = 0.25 / rate
         for samplesStop in [false, true] {
             let script = try Self.script()
             // Either the sensor keeps reporting the same force, or (as X does when nothing
-            // changes) it goes quiet once the force stops changing.
+            // changes) it goes quiet once the force stops changing: then the press is judged
+            // steady half a second after its last sample.
             let curve = ForceCurve.climb(rate: rate, ceiling: 0.25, hertz: hertz,
                                          seconds: samplesStop ? levelled : levelled + 1)
             script.pressPen(along: curve, lift: false)
             script.clock.advance(to: max(script.clock.now, levelled + 1))
             let decided = try #require(script.penDecision(since: 0))
             #expect(decided.decision == .released(.levelledOff))
-            #expect(decided.after >= levelled && decided.after <= levelled + 0.3,
+            #expect(decided.after >= levelled && decided.after <= levelled + (samplesStop ? HoldPolicy.quiet + 0.03 : 0.3),
                     "\(rate)/s at \(hertz) Hz, samples stop: \(samplesStop): after \(decided.after) s")
             print("climb at \(rate)/s to 0.25, \(Int(hertz)) Hz, samples \(samplesStop ? "stop" : "go on"): handed over \(Int(((decided.after - levelled) * 1000).rounded())) ms after levelling off")
         }
@@ -110,6 +111,16 @@ struct ForceFollowingHoldTests {
         script.pressPen(along: curve)
         expectSequence(script.decisions, [.claimed(by: "right-click")])
         #expect(script.penDecision(since: 0)?.after == curve.time(reaching: 0.7))
+    }
+
+    @Test("a slow climb whose samples are held back 0.4 s (a busy machine) is still held until the threshold")
+    func samplesHeldBack() throws {
+        let script = try Self.script()
+        let climb = ForceCurve.climb(from: 0.01, rate: 0.2, hertz: 35, seconds: 3.6)
+        // Nothing arrives between 0.5 and 0.9 s: the samples of that stretch are lost.
+        script.pressPen(along: ForceCurve(samples: climb.samples.filter { $0.time < 0.5 || $0.time > 0.9 }))
+        expectSequence(script.decisions, [.claimed(by: "right-click")])
+        #expect(script.penDecision(since: 0)?.after == climb.time(reaching: 0.7))
     }
 
     @Test("a press that stops climbing above an ordinary touch's force is held until the hold limit, then handed over")

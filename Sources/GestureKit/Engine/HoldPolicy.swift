@@ -17,14 +17,19 @@
 /// - the hold limit ends any hold.
 ///
 /// The window is judged once the contact has been down for `window` seconds, on each sample,
-/// and, when samples stop (X sends none while nothing changes), `window` seconds after the
-/// last one, when the force has been flat for a whole window. A contact that has sent no
-/// sample since touch-down has told nothing about its force: the decision timeout applies to
-/// it as before.
+/// and, when samples stop, `quiet` seconds after the last one: X sends nothing while nothing
+/// changes, so the force has been steady since. A contact that has sent no sample since
+/// touch-down has told nothing about its force: the decision timeout applies to it as before.
 public enum HoldPolicy {
     /// Seconds of samples the trend is judged over: long enough for 7 samples of a 35 Hz
     /// sensor, short enough that a flat press goes to the application within 0.3 s.
     public static let window = 0.2
+    /// Seconds without a sample after which the force counts as steady since the last one. A
+    /// real sensor's jitter sends samples all along, so this is for a perfectly still press;
+    /// it is longer than the window because a busy machine can hold samples back for a few
+    /// hundred milliseconds (a slow press read as resting would become a left click), and as
+    /// long as the decision timeout, so a still press is never held longer than before.
+    public static let quiet = 0.5
     /// Force (0...1) per second below which a press is not climbing: half the slowest climb
     /// in the iPhone recording, 0.1 of the range per second.
     public static let minimumRise = 0.05
@@ -95,19 +100,19 @@ struct ForceTrend: Sendable {
         append(time: time, force: force)
     }
 
-    /// When judging without a new sample could give another answer: once a full window has
-    /// passed since the last sample (or since touch-down).
-    var recheckTime: Double { Swift.max(lastTime, start) + HoldPolicy.window }
+    /// When judging without a new sample could give another answer: once the force has been
+    /// quiet long enough to count as steady (`HoldPolicy.quiet`).
+    var recheckTime: Double { Swift.max(lastTime, start) + HoldPolicy.quiet }
 
-    /// The trend at `time` (no earlier than the last sample), the force taken as unchanged
-    /// since the last sample, as X reports it.
+    /// The trend at `time`: at a sample, over the window's samples (at least three); after
+    /// `HoldPolicy.quiet` without one, steady at the last sample's force, as X reports an
+    /// unchanging force; in between, not known yet.
     mutating func judge(at time: Double) -> Judgement {
         guard hasEvidence, time - start >= HoldPolicy.window - Self.tolerance else { return .unknown }
+        if time >= recheckTime - Self.tolerance { return .level(lastForce) }
+        guard time <= lastTime else { return .unknown }
         evict(before: time - start - HoldPolicy.window)
-        var window = sums
-        if time > lastTime {
-            window.add(time - start, lastForce)
-        }
+        let window = sums
         guard window.count >= 2 else { return .level(lastForce) }
         let meanTime = window.time / window.count
         let meanForce = window.force / window.count
@@ -137,10 +142,7 @@ struct ForceTrend: Sendable {
     /// lowest `ordinary` is `ordinary`.
     mutating func follow(at time: Double, ordinary: Double) -> Step {
         if time >= end { return .handOver(.limit) }
-        // A timer that comes while samples still come judges nothing: the force since the last
-        // sample is not known to be flat yet.
-        let judging = !(time < recheckTime && lastTime < time)
-        if judging, case .level(let force) = judge(at: time), force <= ordinary {
+        if case .level(let force) = judge(at: time), force <= ordinary {
             return .handOver(.levelledOff)
         }
         // The look is only ever brought forward: a timer still to come looks then at the
@@ -160,8 +162,12 @@ struct ForceTrend: Sendable {
         sums.add(time - start, force)
     }
 
+    /// Samples kept however old: a trend needs three points, and a slow device (10 Hz) or
+    /// samples held back by a busy machine can leave fewer in a window.
+    private static let fewestSamples = 3
+
     private mutating func evict(before relative: Double) {
-        while head < samples.count, samples[head].time < relative - Self.tolerance {
+        while samples.count - head > Self.fewestSamples, samples[head].time < relative - Self.tolerance {
             sums.add(samples[head].time, samples[head].force, sign: -1)
             head += 1
         }
