@@ -211,7 +211,7 @@ struct ConfigTests {
 
     @Test("mangled configs never crash the parser")
     func mangledConfigsNeverCrash() {
-        var generator = SplitMixRandom(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         let source = Array(DefaultConfig.text.utf8)
         let alphabet = Array(":-[]{}\n \"'#&*!|>%@`0.9x".utf8)
         for _ in 0..<300 {

@@ -1,27 +1,28 @@
 import Foundation
+import GestureKit
 
 /// Generates a plausible session of pen and touch input: light strokes, deep presses, knob
 /// circles and multi-finger touches, at a fixed sample rate. Deterministic for a seed, so
 /// benchmarks and soak tests are repeatable.
-public struct SyntheticSession: Sendable {
-    public static let pen = InputDevice(id: 6, name: "synthetic pen", kind: .pen, pressure: PressureRange(min: 0, max: 1000))
-    public static let touch = InputDevice(id: 7, name: "synthetic touch", kind: .touch, pressure: PressureRange(min: 0, max: 2047))
-    public static let screen = ScreenSize(width: 1920, height: 1080)
+struct SyntheticSession: Sendable {
+    static let pen = InputDevice(id: 6, name: "synthetic pen", kind: .pen, pressure: PressureRange(min: 0, max: 1000))
+    static let touch = InputDevice(id: 7, name: "synthetic touch", kind: .touch, pressure: PressureRange(min: 0, max: 2047))
+    static let screen = ScreenSize(width: 1920, height: 1080)
 
-    public var rate: Double
+    var rate: Double
     private var random: SplitMixRandom
 
-    public init(seed: UInt64 = 1, rate: Double = 1000) {
+    init(seed: UInt64 = 1, rate: Double = 1000) {
         self.rate = rate
         self.random = SplitMixRandom(seed: seed)
     }
 
-    public var header: TraceHeader {
+    var header: TraceHeader {
         TraceHeader(screen: Self.screen, devices: [Self.pen, Self.touch])
     }
 
     /// At least `samples` events, whole gestures only.
-    public mutating func events(samples: Int) -> [ContactEvent] {
+    mutating func events(samples: Int) -> [ContactEvent] {
         var events: [ContactEvent] = []
         events.reserveCapacity(samples + 2_000)
         var time = 0.0
