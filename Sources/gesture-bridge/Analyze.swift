@@ -106,14 +106,7 @@ struct Analyze: ParsableCommand {
         line.add("device", device.id)
         line.add("name", device.name)
         line.add("kind", device.kind.rawValue)
-        if let range = device.pressure {
-            var pressure = JSONLine()
-            pressure.add("min", range.min)
-            pressure.add("max", range.max)
-            line.addRaw("pressure", pressure.string)
-        } else {
-            line.addRaw("pressure", "null")
-        }
+        line.add("pressure", device.pressure)
         line.add("samples", stats.samples)
         line.add("contacts", stats.contacts)
         line.add("distinctLevels", stats.distinctLevels)

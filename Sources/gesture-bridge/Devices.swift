@@ -59,14 +59,7 @@ struct Devices: ParsableCommand {
         line.add("name", device.name)
         line.add("kind", device.kind?.rawValue ?? "none")
         line.addRaw("enabled", device.isEnabled ? "true" : "false")
-        if let range = device.pressureAxis?.pressureRange {
-            var pressure = JSONLine()
-            pressure.add("min", range.min)
-            pressure.add("max", range.max)
-            line.addRaw("pressure", pressure.string)
-        } else {
-            line.addRaw("pressure", "null")
-        }
+        line.add("pressure", device.pressureAxis?.pressureRange)
         if let touch = device.touch {
             line.add("touches", touch.maxTouches)
             line.add("touchMode", touch.mode.rawValue)

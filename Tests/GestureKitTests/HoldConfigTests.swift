@@ -4,14 +4,7 @@ import Testing
 /// The keys of the force-following hold: `hold-limit` at the top, `ordinary` on pressure gestures.
 @Suite("Config: hold-limit and ordinary")
 struct HoldConfigTests {
-    func problems(_ yaml: String) -> [ConfigIssue] {
-        do {
-            _ = try ConfigLoader.parse(yaml, file: "test.yaml")
-            return []
-        } catch {
-            return error.issues
-        }
-    }
+    func problems(_ yaml: String) -> [ConfigIssue] { ConfigTests().problems(yaml) }
 
     @Test("defaults: an 8 s limit, and ordinary at half the threshold")
     func defaults() throws {

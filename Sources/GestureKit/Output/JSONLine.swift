@@ -56,3 +56,18 @@ public struct JSONLine: Sendable {
         return out + "\""
     }
 }
+
+extension JSONLine {
+    /// A device's pressure range as `{"min":…,"max":…}`, or `null` for a device without one:
+    /// the shape the trace header, `devices --json` and `analyze --json` share.
+    public mutating func add(_ key: String, _ range: PressureRange?) {
+        guard let range else {
+            addRaw(key, "null")
+            return
+        }
+        var object = JSONLine()
+        object.add("min", range.min)
+        object.add("max", range.max)
+        addRaw(key, object.string)
+    }
+}

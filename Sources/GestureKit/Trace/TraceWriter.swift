@@ -14,14 +14,7 @@ public enum TraceWriter {
             entry.add("id", device.id)
             entry.add("name", device.name)
             entry.add("kind", device.kind.rawValue)
-            if let pressure = device.pressure {
-                var range = JSONLine()
-                range.add("min", pressure.min)
-                range.add("max", pressure.max)
-                entry.addRaw("pressure", range.string)
-            } else {
-                entry.addRaw("pressure", "null")
-            }
+            entry.add("pressure", device.pressure)
             return entry.string
         }
         line.addRaw("devices", "[" + devices.joined(separator: ",") + "]")

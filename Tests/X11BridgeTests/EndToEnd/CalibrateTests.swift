@@ -30,21 +30,21 @@ struct CalibrateTests {
         process.child.waitForOutput(timeout: 5) { _, log in log.contains("\(step) \(count)/") }
     }
 
-    static func temporaryDirectory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("calibrate-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+    /// A folder of its own holding `config.yaml` with the original text; removed by the caller.
+    static func configFolder() throws -> (directory: String, config: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calibrate-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let config = directory + "/config.yaml"
+        try Self.original.write(toFile: config, atomically: true, encoding: .utf8)
+        return (directory, config)
     }
 
     @Test("--write: three light taps, Enter, three hard presses: the pen's own binding goes first in the config, the old file kept as .bak")
     func writesTheBinding() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
-        let directory = try Self.temporaryDirectory()
+        let (directory, path) = try Self.configFolder()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/config.yaml"
-        try Self.original.write(toFile: path, atomically: true, encoding: .utf8)
-
         let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen", "--write", "--config", path],
                                           server: server, typesInput: true)
         for (index, peak) in [0.2, 0.3, 0.25].enumerated() {
@@ -78,11 +78,8 @@ struct CalibrateTests {
     func interruptChangesNothing() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
-        let directory = try Self.temporaryDirectory()
+        let (directory, path) = try Self.configFolder()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/config.yaml"
-        try Self.original.write(toFile: path, atomically: true, encoding: .utf8)
-
         let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen", "--write", "--config", path],
                                           server: server, typesInput: true)
         try Self.tap(server, peak: 0.2, at: 200)
