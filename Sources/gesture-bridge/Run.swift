@@ -74,17 +74,18 @@ struct Run: ParsableCommand {
             : XTestPerformer(connection: connection) { logger.warning("\($0)") }
         let reporter = RunReporter(style: json ? .json : .human, bindings: bindings, verbose: verbose, logger: logger,
                                    output: .standardOutput)
-        let bridge = Bridge(session: session, configuration: bindings, performer: performer) { reporter.handle($0) }
+        logger.info("config: \(source)")
+        let reloader = ConfigReloader(source: source, watch: noWatch ? nil : Self.watch(source, logger: logger))
+        let bridge = Bridge(session: session, configuration: bindings, performer: performer, reloader: reloader) {
+            reporter.handle($0)
+        }
         reporter.stop = { [unowned bridge] in bridge.stop() }
-        bridge.configurationSource = source
         bridge.showsContacts = showTouches
         do {
             bridge.feedback = try FeedbackOverlay(display: connection.display, screen: connection.screenNumber)
         } catch {
             logger.warning("no on-screen feedback: \(error.description)")
         }
-        logger.info("config: \(source)")
-        if !noWatch { bridge.configurationWatch = Self.watch(source, logger: logger) }
         do {
             try bridge.run(signals: signals)
         } catch {

@@ -11,14 +11,8 @@ public final class Bridge {
     public let performer: any ActionPerformer
     /// The on-screen feedback; the engine's `.feedback` outputs go here.
     public var feedback: (any FeedbackPresenter)?
-    /// Where SIGHUP reads the config again; nil when running a config that has no file.
-    public var configurationSource: ConfigSource?
-    /// Reloads the config when its file changes: written, replaced, or created where the
-    /// built-in default was running. Nil when nothing is watched.
-    public var configurationWatch: ConfigFileWatch?
-    /// How long the file must be quiet before it is read: an editor's save is a burst of events.
-    public var configurationSettleTime = 0.1
-    private var configurationChangeDeadline: Double?
+    /// Reads the config again on SIGHUP and when its file changes; nil when nothing reloads.
+    private let reloader: ConfigReloader?
     public let clock: MonotonicClock
     /// Shows a circle under every active contact (the touch view) after each batch of input.
     public var showsContacts = false
@@ -31,8 +25,10 @@ public final class Bridge {
     private var volumeRing = VolumeRing()
 
     public init(session: InputSession, configuration: BindingSet, performer: any ActionPerformer,
-                clock: MonotonicClock = MonotonicClock(), report: @escaping (BridgeEvent) -> Void) {
+                reloader: ConfigReloader? = nil, clock: MonotonicClock = MonotonicClock(),
+                report: @escaping (BridgeEvent) -> Void) {
         self.session = session
+        self.reloader = reloader
         self.performer = performer
         self.clock = clock
         self.report = report
@@ -176,48 +172,25 @@ public final class Bridge {
         }
     }
 
-    private func reloadConfiguration() {
-        guard let source = configurationSource, case .file = source else {
-            report(.reloadUnavailable)
-            return
-        }
-        reload(from: source)
-    }
-
-    private func reload(from source: ConfigSource) {
-        do {
-            let configuration = try source.load()
+    /// Applies what a reload came to: new bindings for contacts that begin from now on (and
+    /// the grabs they need), or, for anything else, the report alone.
+    private func apply(_ outcome: ConfigReloader.Outcome) {
+        switch outcome {
+        case .reloaded(let configuration, let source):
             engine.replaceConfiguration(configuration)
             session.identifiesWindows = Self.needsWindows(configuration)
             pointerOwnership.setButtonGrab(ownsPointerInput)
             touchOwnership.setTouchGrab(ownsTouchInput)
-            // A file that appeared where the built-in default ran is now the one SIGHUP reads.
-            configurationSource = source
             report(.configurationReloaded(source: source.description, bindings: configuration))
-        } catch {
-            report(.configurationRejected(source: source.description, message: error.description))
+        case .rejected(let source, let message):
+            report(.configurationRejected(source: source.description, message: message))
+        case .unavailable:
+            report(.reloadUnavailable)
+        case .fileRemoved(let path):
+            report(.configurationFileRemoved(path: path))
+        case .unwatched(let path, let reason):
+            report(.configurationUnwatched(path: path, reason: reason))
         }
-    }
-
-    private func configurationFileChanged(_ watch: ConfigFileWatch, at now: Double) {
-        let changes = watch.readChanges()
-        if changes.contains(.file) {
-            configurationChangeDeadline = now + configurationSettleTime
-        }
-        if changes.contains(.directoryGone) {
-            configurationWatch = nil
-            report(.configurationUnwatched(path: watch.path, reason: "its directory \(watch.directory) was removed or moved"))
-        }
-    }
-
-    private func reloadChangedConfiguration() {
-        configurationChangeDeadline = nil
-        guard let watch = configurationWatch else { return }
-        guard watch.fileExists else {
-            report(.configurationFileRemoved(path: watch.path))
-            return
-        }
-        reload(from: .file(watch.path))
     }
 }
 
@@ -331,20 +304,18 @@ extension Bridge: EventLoopClient {
             performer.tick(now: now)
             takeVolumeReports(now: now)
         }
-        if let deadline = configurationChangeDeadline, deadline <= now {
-            reloadChangedConfiguration()
-        }
+        if let outcome = reloader?.fire(at: now) { apply(outcome) }
     }
 
     var nextDeadline: Double? {
         // Asked on every wakeup: no array for four optionals.
         func earlier(_ a: Double?, _ b: Double?) -> Double? { a.map { first in b.map { Swift.min(first, $0) } ?? first } ?? b }
         return earlier(earlier(engine.nextDeadline, feedback?.nextDeadline),
-                       earlier(performer.nextDeadline, configurationChangeDeadline))
+                       earlier(performer.nextDeadline, reloader?.nextDeadline))
     }
 
     func addLastingDescriptors(to list: inout [Int32]) {
-        if let configurationWatch { list.append(configurationWatch.descriptor) }
+        if let descriptor = reloader?.descriptor { list.append(descriptor) }
     }
 
     func addPassingDescriptors(to list: inout [Int32]) {
@@ -352,8 +323,8 @@ extension Bridge: EventLoopClient {
     }
 
     func descriptorReady(_ descriptor: Int32) {
-        if let watch = configurationWatch, descriptor == watch.descriptor {
-            configurationFileChanged(watch, at: clock.now)
+        if let reloader, descriptor == reloader.descriptor {
+            if let outcome = reloader.watchReady(at: clock.now) { apply(outcome) }
             return
         }
         performer.descriptorReady(descriptor)
@@ -363,7 +334,7 @@ extension Bridge: EventLoopClient {
     func signalReceived(_ signal: Int32) {
         switch signal {
         case SIGHUP:
-            reloadConfiguration()
+            apply(reloader?.hangUp() ?? .unavailable)
         default:
             guard !stopRequested else { return }
             stopRequested = true

@@ -1,0 +1,82 @@
+import GestureKit
+
+/// Reads the config again while the bridge runs: on SIGHUP, and when its file changes (written
+/// in place, replaced by an editor's rename, created where the built-in default was running),
+/// once the file has been quiet for `settleTime` (an editor's save is a burst of events). A
+/// broken file keeps the bindings already running: the outcome says what was wrong, and the
+/// bridge applies only what loaded.
+///
+/// It reads files and the watch's descriptor, nothing of X; the bridge asks for its deadline
+/// and descriptor on every wakeup and applies what it returns.
+public final class ConfigReloader {
+    /// What a reload came to.
+    public enum Outcome: Sendable {
+        /// The config loaded: apply it to contacts that begin from now on.
+        case reloaded(BindingSet, source: ConfigSource)
+        /// The file is broken; the bindings running stay. `message` has file:line:column.
+        case rejected(source: ConfigSource, message: String)
+        /// SIGHUP, but the running config has no file to read again (the built-in default).
+        case unavailable
+        /// The watched file was removed; the bindings running stay.
+        case fileRemoved(path: String)
+        /// Changes are no longer noticed: the watched file's directory went away.
+        case unwatched(path: String, reason: String)
+    }
+
+    /// Where SIGHUP reads the config again; the built-in default has no file.
+    public private(set) var source: ConfigSource
+    /// The watch on the config file (or on the user's file the built-in default waits for);
+    /// nil when nothing is watched.
+    public private(set) var watch: ConfigFileWatch?
+    /// How long the file must be quiet before it is read.
+    public let settleTime: Double
+    /// When the file, changed, has been quiet long enough to read.
+    public private(set) var nextDeadline: Double?
+
+    public init(source: ConfigSource, watch: ConfigFileWatch?, settleTime: Double = 0.1) {
+        self.source = source
+        self.watch = watch
+        self.settleTime = settleTime
+    }
+
+    /// The watch's descriptor, for the event loop's wait.
+    public var descriptor: Int32? { watch?.descriptor }
+
+    /// SIGHUP: the file the bridge runs, read again now.
+    public func hangUp() -> Outcome {
+        guard case .file = source else { return .unavailable }
+        return load(source)
+    }
+
+    /// The watch's descriptor is readable: the file changed (it is read once quiet), or its
+    /// directory went away (the watch ends).
+    public func watchReady(at now: Double) -> Outcome? {
+        guard let watch else { return nil }
+        let changes = watch.readChanges()
+        if changes.contains(.file) { nextDeadline = now + settleTime }
+        guard changes.contains(.directoryGone) else { return nil }
+        self.watch = nil
+        nextDeadline = nil
+        return .unwatched(path: watch.path, reason: "its directory \(watch.directory) was removed or moved")
+    }
+
+    /// The settle time passed since the last change: the file read, or its removal told.
+    public func fire(at now: Double) -> Outcome? {
+        guard let deadline = nextDeadline, deadline <= now else { return nil }
+        nextDeadline = nil
+        guard let watch else { return nil }
+        guard watch.fileExists else { return .fileRemoved(path: watch.path) }
+        return load(.file(watch.path))
+    }
+
+    private func load(_ file: ConfigSource) -> Outcome {
+        do {
+            let configuration = try file.load()
+            // A file that appeared where the built-in default ran is now the one SIGHUP reads.
+            source = file
+            return .reloaded(configuration, source: file)
+        } catch {
+            return .rejected(source: file, message: error.description)
+        }
+    }
+}

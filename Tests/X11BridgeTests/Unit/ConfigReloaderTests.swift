@@ -1,0 +1,109 @@
+import Foundation
+import Glibc
+import GestureKit
+import Testing
+import X11Bridge
+
+/// Reading the config again while the bridge runs, without X: SIGHUP, edits, broken edits,
+/// a file created where the built-in default ran, a file or its directory removed. Time is
+/// the test's to give: the settle time passes when the test says so.
+@Suite("Reloading the config", .serialized)
+struct ConfigReloaderTests {
+    static let good = "bindings:\n  - {name: one, gesture: deep-press, action: {click: right}}\n"
+    static let other = "bindings:\n  - {name: two, gesture: squeeze, action: {key: ctrl+z}}\n"
+    static let broken = "bindings:\n  - name: three\n    gesture: deep-pres\n"
+
+    /// The reloader's answer once its watch has seen the file change and `settle` has passed:
+    /// what the bridge's loop does, its clock given by the test.
+    static func afterChange(_ reloader: ConfigReloader, at now: Double = 10) -> ConfigReloader.Outcome? {
+        guard let descriptor = reloader.descriptor else { return nil }
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, 1000) > 0 else { return nil }
+        var outcome = reloader.watchReady(at: now)
+        // One save can be a few events apart; each moves the deadline on.
+        while outcome == nil, poll(&entry, 1, 100) > 0 { outcome = reloader.watchReady(at: now) }
+        if let outcome { return outcome }
+        #expect(reloader.fire(at: now + reloader.settleTime / 2) == nil, "read before the file was quiet")
+        return reloader.fire(at: now + reloader.settleTime)
+    }
+
+    static func names(_ outcome: ConfigReloader.Outcome?) -> [String]? {
+        guard case .reloaded(let configuration, _)? = outcome else { return nil }
+        return configuration.bindings.map(\.name)
+    }
+
+    @Test("an edit is read once the file is quiet; a broken edit keeps the running bindings and says where; fixing it reads it")
+    func editsAndBrokenEdits() throws {
+        try ConfigFileWatchTests.inDirectory { directory in
+            let path = directory + "/config.yaml"
+            try Self.good.write(toFile: path, atomically: true, encoding: .utf8)
+            let reloader = ConfigReloader(source: .file(path), watch: try ConfigFileWatch(path: path))
+
+            try Self.other.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(Self.names(Self.afterChange(reloader)) == ["two"])
+
+            try Self.broken.write(toFile: path, atomically: false, encoding: .utf8)
+            guard case .rejected(_, let message)? = Self.afterChange(reloader) else {
+                Issue.record("a broken file was not rejected")
+                return
+            }
+            #expect(message.contains("\(path):3:14:"), "\(message)")
+
+            try Self.good.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(Self.names(Self.afterChange(reloader)) == ["one"])
+            #expect(Self.names(reloader.hangUp()) == ["one"], "SIGHUP reads the same file")
+        }
+    }
+
+    @Test("running the built-in default: SIGHUP has nothing to read until the user's file is created, then reads it")
+    func builtInDefaultThenCreated() throws {
+        try ConfigFileWatchTests.inDirectory { directory in
+            let path = directory + "/config.yaml"
+            let reloader = ConfigReloader(source: .builtInDefault, watch: try ConfigFileWatch(path: path))
+            guard case .unavailable = reloader.hangUp() else {
+                Issue.record("SIGHUP found something to read")
+                return
+            }
+            try Self.other.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(Self.names(Self.afterChange(reloader)) == ["two"])
+            #expect(reloader.source == .file(path))
+            #expect(Self.names(reloader.hangUp()) == ["two"])
+        }
+    }
+
+    @Test("the file removed: said once, the bindings stay; its directory removed: watching ends")
+    func removals() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reload-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/config.yaml"
+        try Self.good.write(toFile: path, atomically: true, encoding: .utf8)
+        let reloader = ConfigReloader(source: .file(path), watch: try ConfigFileWatch(path: path))
+
+        try FileManager.default.removeItem(atPath: path)
+        guard case .fileRemoved(let removed)? = Self.afterChange(reloader) else {
+            Issue.record("the removal was not told")
+            return
+        }
+        #expect(removed == path)
+
+        try FileManager.default.removeItem(atPath: directory)
+        guard case .unwatched(let unwatched, _)? = Self.afterChange(reloader) else {
+            Issue.record("the directory's removal was not told")
+            return
+        }
+        #expect(unwatched == path)
+        #expect(reloader.descriptor == nil && reloader.nextDeadline == nil)
+    }
+
+    @Test("no watch: nothing to wait for, and SIGHUP still reads the file")
+    func noWatch() throws {
+        try ConfigFileWatchTests.inDirectory { directory in
+            let path = directory + "/config.yaml"
+            try Self.good.write(toFile: path, atomically: true, encoding: .utf8)
+            let reloader = ConfigReloader(source: .file(path), watch: nil)
+            #expect(reloader.descriptor == nil && reloader.nextDeadline == nil)
+            #expect(Self.names(reloader.hangUp()) == ["one"])
+        }
+    }
+}
