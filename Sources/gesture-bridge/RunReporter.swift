@@ -66,8 +66,9 @@ final class RunReporter {
             logger.notice("released the buttons and keys it held: \(reason)")
         case .xError(let error):
             logger.warning("\(error.description)")
-        case .inputOwnership(let message):
-            if verbose { logger.info("\(message)") }
+        case .inputOwnership(let ownership):
+            if verbose { logger.info("\(ownership)") }
+            if formatter.style == .json, !self.output.write(ownership.json) { stop() }
         case .motionUnheard(let device):
             if verbose { logger.info("device \(device): no gesture follows this stroke; its motion goes unread until the lift") }
         case .stopping(let signal):

@@ -10,10 +10,9 @@ struct HoldTimes<Key: Hashable> {
 
     mutating func forgetAll() { begins.removeAll() }
 
-    /// "120 ms", or a plain word when the beginning was not seen.
-    func heldFor(_ key: Key, now: Double) -> String {
-        guard let begin = begins[key] else { return "for an unknown time" }
-        return "\(Int(((now - begin) * 1000).rounded())) ms"
+    /// Seconds since `key` began; nil when its beginning was not seen.
+    func held(_ key: Key, now: Double) -> Double? {
+        begins[key].map { now - $0 }
     }
 }
 

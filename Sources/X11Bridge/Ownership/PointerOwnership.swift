@@ -27,9 +27,9 @@ final class PointerOwnership {
     private var detached: Set<Int> = []
     /// When each pointer contact began, for how long its input was held back.
     private var pressTimes = HoldTimes<Int>()
-    private let report: (String) -> Void
+    private let report: (OwnershipReport) -> Void
 
-    init(connection: XConnection, report: @escaping (String) -> Void) {
+    init(connection: XConnection, report: @escaping (OwnershipReport) -> Void) {
         self.connection = connection
         self.report = report
     }
@@ -46,10 +46,10 @@ final class PointerOwnership {
                              0, &mask, 1, &modifiers)
             }
             if failed != 0 {
-                report("cannot grab button 1 (another client holds it): a deep press may also click")
+                report(.cannotHold(.press))
                 return
             }
-            report("holding pen and mouse presses until a gesture decides")
+            report(.holding(.press))
         } else {
             endAll(reason: reason)
             XIUngrabButton(connection.display, XIAllMasterDevices, 1, connection.root, 1, &modifiers)
@@ -95,7 +95,7 @@ final class PointerOwnership {
         case (.buttonPress, .claimed(let source, false)?) where source == event.source:
             holds[event.master] = .claimed(source: source, pressSeen: true)
         case (.buttonPress, let hold?):
-            report("bug: a grabbed press from device \(event.source) on master \(event.master) while holding \(hold); replaying it")
+            report(.bug("a grabbed press from device \(event.source) on master \(event.master) while holding \(hold); replaying it"))
             allow(event.master, XIReplayDevice)
         case (.buttonRelease, .claimed(let source, _)?) where source == event.source:
             // Released before it left the master: the passive grab ends with it.
@@ -114,25 +114,25 @@ final class PointerOwnership {
             case .frozen(key.device, _)?: pressSeen = true
             case nil: pressSeen = false
             case let other?:
-                report("bug: claim for device \(key.device) on master \(master) while holding \(other)")
+                report(.bug("claim for device \(key.device) on master \(master) while holding \(other)"))
                 pressSeen = false
             }
             detach(key.device, master: master)
             holds[master] = .claimed(source: key.device, pressSeen: pressSeen)
-            report("device \(key.device): press kept for \(gesture), held \(pressTimes.heldFor(key.device, now: now))")
+            report(.kept(key, .press, gesture: gesture, held: pressTimes.held(key.device, now: now)))
             pressTimes.forget(key.device)
         case .release(let key, let reason, _, _):
             switch holds[master] {
             case .frozen(key.device, _)?: holds[master] = nil
             case nil: holds[master] = .replayed(source: key.device)
             case .claimed(key.device, _)?:
-                report("bug: release of device \(key.device) after it was claimed; the stroke stays with the bridge")
+                report(.bug("release of device \(key.device) after it was claimed; the stroke stays with the bridge"))
                 return
             case let other?:
-                report("bug: release for device \(key.device) on master \(master) while holding \(other)")
+                report(.bug("release for device \(key.device) on master \(master) while holding \(other)"))
             }
             allow(master, XIReplayDevice)
-            report("device \(key.device): press replayed to the application (\(reason.rawValue)), held \(pressTimes.heldFor(key.device, now: now))")
+            report(.replayed(key, .press, reason: reason, held: pressTimes.held(key.device, now: now)))
             pressTimes.forget(key.device)
         }
     }
@@ -149,7 +149,7 @@ final class PointerOwnership {
         }
         allow(master, XIAsyncDevice)
         guard status == GrabSuccess else {
-            report("cannot take device \(source) off its master (grab status \(status)): its lift may reach the application")
+            report(.cannotDetach(device: source, status: status))
             return
         }
         detached.insert(source)
@@ -177,7 +177,7 @@ final class PointerOwnership {
             XIUngrabDevice(connection.display, Int32(master), UInt(CurrentTime))
         }
         for source in detached { XIUngrabDevice(connection.display, Int32(source), UInt(CurrentTime)) }
-        report("let go of \(holds.count) held stroke\(holds.count == 1 ? "" : "s"): \(reason)")
+        report(.letGo(.press, count: holds.count, reason: reason))
         holds.removeAll()
         detached.removeAll()
         connection.flush()

@@ -42,9 +42,9 @@ final class TouchOwnership {
     /// Touches whose contact ended before their decision came: forgotten once it does.
     private var ended: Set<TouchKey> = []
     private var beginTimes = HoldTimes<TouchKey>()
-    private let report: (String) -> Void
+    private let report: (OwnershipReport) -> Void
 
-    init(connection: XConnection, report: @escaping (String) -> Void) {
+    init(connection: XConnection, report: @escaping (OwnershipReport) -> Void) {
         self.connection = connection
         self.report = report
     }
@@ -60,10 +60,10 @@ final class TouchOwnership {
                 XIGrabTouchBegin(connection.display, XIAllMasterDevices, connection.root, 0, &mask, 1, &modifiers)
             }
             if failed != 0 {
-                report("cannot grab touches (another client holds the touch grab): a deep press may also touch the application")
+                report(.cannotHold(.touch))
                 return
             }
-            report("holding touches until a gesture decides")
+            report(.holding(.touch))
         } else {
             endAll(reason: reason)
             XIUngrabTouchBegin(connection.display, XIAllMasterDevices, connection.root, 1, &modifiers)
@@ -109,7 +109,7 @@ final class TouchOwnership {
         }
         let key = TouchKey(device: contact.device, touch: contact.contact)
         guard case .undecided(let master)? = holds[key] else {
-            if let hold = holds[key] { report("bug: a second decision for \(key), already \(hold)") }
+            if let hold = holds[key] { report(.bug("a second decision for \(key), already \(hold)")) }
             return
         }
         allow(key, master: master, mode)
@@ -117,10 +117,10 @@ final class TouchOwnership {
         switch decision {
         case .claim(_, let gesture, _, _):
             holds[key] = .accepted
-            report("\(key): touch kept for \(gesture), held \(beginTimes.heldFor(key, now: now))")
+            report(.kept(contact, .touch, gesture: gesture, held: beginTimes.held(key, now: now)))
         case .release(_, let reason, _, _):
             holds[key] = .rejected
-            report("\(key): touch replayed to the application (\(reason.rawValue)), held \(beginTimes.heldFor(key, now: now))")
+            report(.replayed(contact, .touch, reason: reason, held: beginTimes.held(key, now: now)))
             if hadEnded { forget(key) }
         }
     }
@@ -149,7 +149,7 @@ final class TouchOwnership {
         }
         for (key, master) in waiting { allow(key, master: master, XIRejectTouch) }
         if !waiting.isEmpty {
-            report("let go of \(waiting.count) held touch\(waiting.count == 1 ? "" : "es"): \(reason)")
+            report(.letGo(.touch, count: waiting.count, reason: reason))
         }
         holds.removeAll()
         ended.removeAll()

@@ -26,7 +26,7 @@ public enum BridgeEvent: Sendable {
     case xError(XProtocolError)
     /// What became of held-back pen and mouse input: kept for a gesture or replayed, why, and
     /// how long it was held.
-    case inputOwnership(String)
+    case inputOwnership(OwnershipReport)
     /// A pen's or mouse's stroke that no gesture follows any more: its motion goes unread
     /// until the lift, which costs the bridge nothing while the stroke goes on.
     case motionUnheard(device: Int)

@@ -13,7 +13,7 @@ struct HeldDeepPressTests {
         defer { server.stop() }
         let window = try RecorderWindow(server: server)
         defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--verbose"], server: server)
+        let bridge = try BridgeProcess(["run", "--json", "--verbose"], server: server)
 
         try server.pen.down(at: (400, 300), pressure: 0.1)
         try server.pen.press(to: 0.9)
@@ -21,7 +21,7 @@ struct HeldDeepPressTests {
         #expect(ApplicationRulesTests.buttons(3, in: clicked).map(\.kind) == [.buttonPress, .buttonRelease])
         Thread.sleep(forTimeInterval: pause)
         try server.pen.up()
-        #expect(bridge.waitForLog(containing: "press kept for right-click"), "\(bridge.log)")
+        #expect(bridge.ownership { $0["ownership"] as? String == "kept" }?["winner"] as? String == "right-click", "\(bridge.log)")
         Thread.sleep(forTimeInterval: 0.2)
         let all = clicked + window.drain()
         // The click reaches the window with no button of the pen held under it, so it starts no

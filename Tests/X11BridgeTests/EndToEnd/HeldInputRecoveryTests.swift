@@ -50,16 +50,17 @@ struct HeldInputRecoveryTests {
         let window = try RecorderWindow(server: server)
         defer { window.close() }
         let path = try temporaryConfig(Self.penOnlyConfig)
-        let bridge = try BridgeProcess(["run", "--verbose", "--config", path], server: server)
+        let bridge = try BridgeProcess(["run", "--json", "--verbose", "--config", path], server: server)
 
         try server.pen.down(at: (300, 300), pressure: 0.3)
-        #expect(bridge.waitForLog(containing: "[gesture_bridge] holding pen and mouse presses"))
+        #expect(bridge.ownership { $0["ownership"] as? String == "holding" }?["input"] as? String == "press")
         // Held: the decision timeout has not passed, so the window has nothing yet.
         #expect(Self.leftButton(window.events(waitingUpTo: 0.1) { _ in false }).isEmpty)
 
         try Self.touchOnlyConfig.write(toFile: path, atomically: true, encoding: .utf8)
         bridge.child.kill(signal: SIGHUP)
-        #expect(bridge.waitForLog(containing: "no owning binding listens to a pen or mouse"), "\(bridge.log)")
+        let letGo = bridge.ownership { $0["ownership"] as? String == "let-go" }
+        #expect(letGo?["reason"] as? String == "no owning binding listens to a pen or mouse", "\(bridge.log)")
         let press = Self.leftButton(window.events { !Self.leftButton($0).isEmpty })
         #expect(press.map(\.kind) == [.buttonPress], "\(bridge.log)")
         try server.pen.up()
@@ -79,12 +80,14 @@ struct HeldInputRecoveryTests {
         defer { server.stop() }
         let window = try RecorderWindow(server: server)
         defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--verbose", "--config", try temporaryConfig(Self.penOnlyConfig)], server: server)
+        let bridge = try BridgeProcess(["run", "--json", "--verbose", "--config", try temporaryConfig(Self.penOnlyConfig)], server: server)
 
         try server.pen.down(at: (300, 300), pressure: 0.3)
         #expect(Self.leftButton(window.events(waitingUpTo: 0.1) { _ in false }).isEmpty)
         #expect(bridge.stop(with: SIGTERM) == 0, "\(bridge.log)")
-        #expect(bridge.log.contains("let go of 1 held stroke: the bridge is stopping"), "\(bridge.log)")
+        let letGo = bridge.ownership { $0["ownership"] as? String == "let-go" }
+        #expect(letGo?["input"] as? String == "press" && letGo?["count"] as? Int == 1, "\(bridge.log)")
+        #expect(letGo?["reason"] as? String == "the bridge is stopping")
         let press = Self.leftButton(window.events { !Self.leftButton($0).isEmpty })
         #expect(press.map(\.kind) == [.buttonPress], "\(bridge.log)")
         try server.pen.up()
@@ -115,12 +118,14 @@ struct HeldInputRecoveryTests {
         defer { server.stop() }
         let window = try RecorderWindow(server: server, touchAware: true)
         defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--verbose", "--config", try temporaryConfig(Self.touchOnlyConfig)], server: server)
+        let bridge = try BridgeProcess(["run", "--json", "--verbose", "--config", try temporaryConfig(Self.touchOnlyConfig)],
+                                       server: server)
 
         try server.touch.begin(at: (300, 300), pressure: 0.3)
         #expect(!window.events(waitingUpTo: 0.1) { _ in false }.contains { $0.kind == .touchBegin })
         #expect(bridge.stop(with: SIGTERM) == 0, "\(bridge.log)")
-        #expect(bridge.log.contains("let go of 1 held touch: the bridge is stopping"), "\(bridge.log)")
+        let letGo = bridge.ownership { $0["ownership"] as? String == "let-go" }
+        #expect(letGo?["input"] as? String == "touch" && letGo?["count"] as? Int == 1, "\(bridge.log)")
         #expect(window.events { $0.contains { $0.kind == .touchBegin } }.contains { $0.kind == .touchBegin })
         try server.touch.end()
         #expect(window.events { $0.contains { $0.kind == .touchEnd } }.contains { $0.kind == .touchEnd })

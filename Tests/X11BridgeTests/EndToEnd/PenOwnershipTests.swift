@@ -38,8 +38,10 @@ struct PenOwnershipTests {
         try server.pen.up()
 
         let events = window.events { Self.buttons(1, in: $0).count >= 2 }
-        #expect(bridge.waitForLog(containing: "device 6: press replayed to the application (contact ended), held"), "\(bridge.log)")
-        #expect(!bridge.log.contains("unknown time"), "\(bridge.log)")
+        let replayed = bridge.ownership { $0["ownership"] as? String == "replayed" }
+        #expect(replayed?["input"] as? String == "press" && replayed?["device"] as? Int == 6, "\(bridge.log)")
+        #expect(replayed?["reason"] as? String == "lifted")
+        #expect(replayed?["held"] is Double, "how long the press was held is known")
         let left = Self.buttons(1, in: events)
         #expect(left.map(\.kind) == [.buttonPress, .buttonRelease])
         let pressure = try #require(left.first?.pressure, "the press reaches the window with its pressure valuator")
@@ -69,7 +71,9 @@ struct PenOwnershipTests {
         _ = bridge.waitForObjects { $0.contains { $0["state"] as? String == "ended" } }
         let all = events + window.drain()
         #expect(Self.buttons(1, in: all).isEmpty, "\(all)\n\(bridge.log)")
-        #expect(bridge.log.contains("device 6: press kept for right-click, held"), "\(bridge.log)")
+        let kept = bridge.ownership { $0["ownership"] as? String == "kept" }
+        #expect(kept?["device"] as? Int == 6 && kept?["winner"] as? String == "right-click" && kept?["held"] is Double,
+                "\(bridge.log)")
         #expect(window.pointerState()?.buttonsHeld == [])
 
         // The pen is not left frozen or grabbed: the next light tap clicks as ever.

@@ -42,7 +42,8 @@ struct TouchOwnershipTests {
         let all = events + window.drain()
         #expect(Self.touches(in: all).isEmpty, "\(all)")
         #expect(Self.buttons(1, in: all).isEmpty, "\(all)")
-        #expect(bridge.log.contains("touch kept for right-click"), "\(bridge.log)")
+        let kept = bridge.ownership { $0["ownership"] as? String == "kept" }
+        #expect(kept?["input"] as? String == "touch" && kept?["winner"] as? String == "right-click", "\(bridge.log)")
         #expect(window.pointerState()?.buttonsHeld == [])
 
         // The touchscreen is not left owned: a light tap reaches the window whole.
@@ -72,7 +73,7 @@ struct TouchOwnershipTests {
         // The virtual touchscreen's pressure axis runs 0...2047.
         let pressure = try #require(events.first?.value(labeled: "Abs MT Pressure"), "the touch carries its pressure")
         #expect(abs(pressure - 0.3 * 2047) < 30, "\(pressure)")
-        #expect(bridge.waitForLog(containing: "touch replayed to the application"), "\(bridge.log)")
+        #expect(bridge.ownership { $0["ownership"] as? String == "replayed" }?["input"] as? String == "touch", "\(bridge.log)")
         #expect(Self.buttons(3, in: window.drain()).isEmpty)
         #expect(window.pointerState()?.buttonsHeld == [])
     }

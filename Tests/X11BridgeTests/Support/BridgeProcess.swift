@@ -82,6 +82,17 @@ final class BridgeProcess {
         outputLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
+    /// What became of held input (`run --json`'s ownership objects), waiting up to `timeout`
+    /// for one that `matches`; nil when none came.
+    func ownership(timeout: Double = 3, where matches: ([String: Any]) -> Bool = { _ in true }) -> [String: Any]? {
+        var found: [String: Any]?
+        waitForObjects(timeout: timeout) { objects in
+            found = objects.first { $0["ownership"] != nil && matches($0) }
+            return found != nil
+        }
+        return found
+    }
+
     @discardableResult
     func waitForObjects(timeout: Double = 3, until condition: ([[String: Any]]) -> Bool) -> Bool {
         child.waitForOutput(timeout: timeout) { _, _ in condition(objects) }
