@@ -15,9 +15,13 @@ final class RunReporter {
     private let logger: Logger
     /// Stops the bridge when the output can no longer be written.
     var stop: () -> Void = {}
+    /// The bridge's own events as JSON, with `--json`.
+    private let events: RunEventJSON?
 
-    init(style: OutputFormatter.Style, bindings: BindingSet, verbose: Bool, logger: Logger, output: LineWriter) {
+    init(style: OutputFormatter.Style, bindings: BindingSet, verbose: Bool, logger: Logger, output: LineWriter,
+         events: RunEventJSON? = nil) {
         self.formatter = OutputFormatter(style: style)
+        self.events = style == .json ? events : nil
         // A knob turned or a pen pressed at 1000 Hz would print a line a sample; readable lines
         // keep to what a person reads (beginnings, ends, thresholds, actions) unless asked.
         formatter.showsEveryChange = verbose
@@ -28,6 +32,7 @@ final class RunReporter {
     }
 
     func handle(_ event: BridgeEvent) {
+        for line in events?.line(for: event, bindings: bindings) ?? [] where !output.write(line) { stop() }
         switch event {
         case .started(let sources, let screen):
             remember(sources)

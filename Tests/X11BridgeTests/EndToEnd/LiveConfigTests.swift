@@ -90,7 +90,19 @@ struct LiveConfigTests {
     static func runBridge(_ server: HeadlessXorg, _ directory: ConfigDirectory, clicking button: String,
                           options: [String] = []) throws -> BridgeProcess {
         try directory.writeNew(LiveSessionTests.config(click: button))
-        return try BridgeProcess(["run"] + options + ["--config", directory.file], server: server)
+        return try BridgeProcess(["run", "--json"] + options + ["--config", directory.file], server: server)
+    }
+
+    /// Waits until the bridge has read `file` again `count` times (its `config-reloaded` events).
+    static func reloaded(_ bridge: BridgeProcess, _ file: String, count: Int = 1) -> Bool {
+        bridge.waitForObjects { objects in
+            objects.filter { $0["event"] as? String == "config-reloaded" && $0["source"] as? String == file }.count >= count
+        }
+    }
+
+    /// The file the bridge said it watches as it started listening (nil: none).
+    static func watching(_ bridge: BridgeProcess) -> String? {
+        bridge.events("listening").first?["watching"] as? String
     }
 
     @Test("an edit saved in place takes effect: deep press changes from right click to middle click")
@@ -98,18 +110,18 @@ struct LiveConfigTests {
         try Self.onStage { stage in
             let directory = try ConfigDirectory()
             let bridge = try Self.runBridge(stage.server, directory, clicking: "right")
-            #expect(bridge.log.contains("reloading \(directory.file) whenever it changes"), "\(bridge.log)")
+            #expect(Self.watching(bridge) == directory.file, "\(bridge.objects)")
 
             try stage.expectDeepPress(at: (200, 200), gives: 3)
 
             // Written in two halves 40 ms apart: the half-written file is never read.
             try directory.writeInPlace(LiveSessionTests.config(click: "middle"), pause: 0.04)
-            #expect(bridge.waitForLog(containing: "reloaded \(directory.file)"), "\(bridge.log)")
+            #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
             try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
             // The save was a burst of events (truncate, writes, close); it is read once, whole.
             Thread.sleep(forTimeInterval: 0.3)
-            #expect(bridge.logCount(of: "reloaded \(directory.file)") == 1, "\(bridge.log)")
-            #expect(!bridge.log.contains("is broken"), "\(bridge.log)")
+            #expect(bridge.events("config-reloaded").count == 1, "\(bridge.objects)")
+            #expect(bridge.events("config-rejected").isEmpty, "\(bridge.objects)")
             #expect(bridge.stop(with: SIGINT) == 0)
         }
     }
@@ -121,12 +133,12 @@ struct LiveConfigTests {
             let bridge = try Self.runBridge(stage.server, directory, clicking: "right")
 
             try directory.replaceByRename(LiveSessionTests.config(click: "middle"))
-            #expect(bridge.waitForLog(containing: "reloaded \(directory.file)"), "\(bridge.log)")
+            #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
             try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
 
             // Renamed over again: the watch follows the name, not the file it first saw.
             try directory.replaceByRename(LiveSessionTests.config(click: "right"))
-            #expect(bridge.waitForLog(containing: "reloaded \(directory.file)", count: 2), "\(bridge.log)")
+            #expect(Self.reloaded(bridge, directory.file, count: 2), "\(bridge.log)")
             try stage.expectDeepPress(at: (300, 200), gives: 3, not: 2)
             #expect(bridge.stop(with: SIGINT) == 0)
         }
@@ -139,13 +151,13 @@ struct LiveConfigTests {
             let bridge = try Self.runBridge(stage.server, directory, clicking: "right")
 
             try directory.writeInPlace(Self.broken)
-            #expect(bridge.waitForLog(containing: "keeping the bindings already running"), "\(bridge.log)")
-            #expect(bridge.log.contains("\(directory.file):3:14:"), "\(bridge.log)")
-            #expect(bridge.log.contains("deep-pres"))
+            #expect(bridge.waitForEvents("config-rejected"), "\(bridge.log)")
+            let message = bridge.events("config-rejected").first?["message"] as? String ?? ""
+            #expect(message.contains("\(directory.file):3:14:") && message.contains("deep-pres"), "\(message)")
             try stage.expectDeepPress(at: (200, 200), gives: 3, "the old right-click binding still works")
 
             try directory.replaceByRename(LiveSessionTests.config(click: "middle"))
-            #expect(bridge.waitForLog(containing: "reloaded \(directory.file)"), "\(bridge.log)")
+            #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
             try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
             #expect(bridge.stop(with: SIGINT) == 0)
         }
@@ -158,12 +170,12 @@ struct LiveConfigTests {
             let bridge = try Self.runBridge(stage.server, directory, clicking: "right")
 
             #expect(unlink(directory.file) == 0)
-            #expect(bridge.waitForLog(containing: "\(directory.file) was removed; keeping the bindings already running"),
-                    "\(bridge.log)")
+            #expect(bridge.waitForEvents("config-removed"), "\(bridge.log)")
+            #expect(bridge.events("config-removed").first?["path"] as? String == directory.file)
             try stage.expectDeepPress(at: (200, 200), gives: 3)
 
             try directory.writeNew(LiveSessionTests.config(click: "middle"))
-            #expect(bridge.waitForLog(containing: "reloaded \(directory.file)"), "\(bridge.log)")
+            #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
             try stage.expectDeepPress(at: (250, 200), gives: 2)
             #expect(bridge.stop(with: SIGINT) == 0)
         }
@@ -176,20 +188,20 @@ struct LiveConfigTests {
             let directory = home.path + "/gesture-bridge"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let file = directory + "/config.yaml"
-            let bridge = try BridgeProcess(["run"], server: stage.server, environment: ["XDG_CONFIG_HOME": home.path])
-            #expect(bridge.log.contains("config: <built-in default>"), "\(bridge.log)")
-            #expect(bridge.log.contains("\(file) is loaded as soon as it is created"), "\(bridge.log)")
+            let bridge = try BridgeProcess(["run", "--json"], server: stage.server, environment: ["XDG_CONFIG_HOME": home.path])
+            #expect(bridge.events("listening").first?["config"] as? String == "<built-in default>", "\(bridge.objects)")
+            #expect(Self.watching(bridge) == file, "the user's file is loaded as soon as it is created")
 
             // The default's deep press right-clicks.
             try stage.expectDeepPress(at: (200, 200), gives: 3)
 
             try LiveSessionTests.config(click: "middle").write(toFile: file, atomically: true, encoding: .utf8)
-            #expect(bridge.waitForLog(containing: "reloaded \(file)"), "\(bridge.log)")
+            #expect(Self.reloaded(bridge, file), "\(bridge.log)")
             try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
 
             bridge.child.kill(signal: SIGHUP)
-            #expect(bridge.waitForLog(containing: "reloaded \(file)", count: 2), "\(bridge.log)")
-            #expect(!bridge.log.contains("there is no config file to read again"))
+            #expect(Self.reloaded(bridge, file, count: 2), "\(bridge.log)")
+            #expect(bridge.events("reload-unavailable").isEmpty)
             #expect(bridge.stop(with: SIGINT) == 0)
         }
     }
@@ -202,10 +214,10 @@ struct LiveConfigTests {
             let target = dotfiles.path + "/gesture-bridge.yaml"
             try LiveSessionTests.config(click: "right").write(toFile: target, atomically: false, encoding: .utf8)
             #expect(symlink(target, directory.file) == 0)
-            let bridge = try BridgeProcess(["run", "--config", directory.file], server: stage.server)
+            let bridge = try BridgeProcess(["run", "--json", "--config", directory.file], server: stage.server)
 
             try LiveSessionTests.config(click: "middle").write(toFile: target, atomically: true, encoding: .utf8)
-            #expect(bridge.waitForLog(containing: "reloaded \(directory.file)"), "\(bridge.log)")
+            #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
             try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
             #expect(bridge.stop(with: SIGINT) == 0)
         }
@@ -218,11 +230,12 @@ struct LiveConfigTests {
             let bridge = try Self.runBridge(stage.server, directory, clicking: "right", options: ["--no-watch"])
 
             try directory.writeInPlace(LiveSessionTests.config(click: "middle"))
-            #expect(!bridge.waitForLog(containing: "reloaded", timeout: 0.5), "\(bridge.log)")
+            #expect(!bridge.waitForEvents("config-reloaded", timeout: 0.5), "\(bridge.objects)")
+            #expect(Self.watching(bridge) == nil)
             try stage.expectDeepPress(at: (200, 200), gives: 3)
 
             bridge.child.kill(signal: SIGHUP)
-            #expect(bridge.waitForLog(containing: "reloaded \(directory.file)"), "\(bridge.log)")
+            #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
             #expect(bridge.stop(with: SIGINT) == 0)
         }
     }

@@ -32,7 +32,11 @@ final class BridgeProcess {
                                  environment: Self.environment(displayName).merging(environment) { $1 },
                                  typesInput: typesInput)
         if let readyMarker {
-            guard child.waitForOutput(timeout: 10, until: { _, log in log.contains(readyMarker) }) else {
+            // With --json the bridge says it listens as a value; otherwise in its log.
+            let typed = readyMarker == "listening to" && arguments.first == "run" && arguments.contains("--json")
+            guard child.waitForOutput(timeout: 10, until: { output, log in
+                typed ? Self.objects(in: output).contains { $0["event"] as? String == "listening" } : log.contains(readyMarker)
+            }) else {
                 let log = child.errorOutput
                 child.stop()
                 throw ChildProcessError(message: "gesture-bridge \(arguments.joined(separator: " ")) did not start: \(log)")
@@ -78,8 +82,21 @@ final class BridgeProcess {
     }
 
     /// Stdout lines parsed as JSON objects (the `--json` output).
-    var objects: [[String: Any]] {
-        outputLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    var objects: [[String: Any]] { Self.objects(in: child.output) }
+
+    static func objects(in output: String) -> [[String: Any]] {
+        output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    /// The bridge's own events named `name` (`run --json`), in order.
+    func events(_ name: String) -> [[String: Any]] {
+        objects.filter { $0["event"] as? String == name }
+    }
+
+    /// Waits until the bridge has reported `count` events named `name`; false on a timeout.
+    @discardableResult
+    func waitForEvents(_ name: String, count: Int = 1, timeout: Double = 3) -> Bool {
+        waitForObjects(timeout: timeout) { objects in objects.filter { $0["event"] as? String == name }.count >= count }
     }
 
     /// What became of held input (`run --json`'s ownership objects), waiting up to `timeout`

@@ -1,0 +1,85 @@
+import GestureKit
+import X11Bridge
+
+/// The bridge's own events as `run --json` prints them, one object a line with an `event` key
+/// (docs/trace-format.md): what a script or a test reads instead of the log's words.
+struct RunEventJSON {
+    /// The config the bridge runs, and the file it watches for changes (nil: none).
+    let config: ConfigSource
+    let watching: String?
+
+    func line(for event: BridgeEvent, bindings: BindingSet) -> [String] {
+        var line = JSONLine()
+        switch event {
+        case .started(let devices, let screen):
+            line.add("event", "listening")
+            line.add("config", config.description)
+            if let watching { line.add("watching", watching) } else { line.addRaw("watching", "null") }
+            var size = JSONLine()
+            size.add("width", screen.width)
+            size.add("height", screen.height)
+            line.addRaw("screen", size.string)
+            line.addRaw("devices", "[" + devices.map { Devices.json($0, bindings: bindings) }.joined(separator: ",") + "]")
+        case .devicesChanged(let changes):
+            return changes.added.map { device("device-added", $0, bindings) }
+                + changes.updated.map { device("device-changed", $0, bindings) }
+                + changes.removed.map { device in
+                    var removed = JSONLine()
+                    removed.add("event", device.isEnabled ? "device-removed" : "device-disabled")
+                    removed.add("id", device.id)
+                    removed.add("name", device.name)
+                    return removed.string
+                }
+        case .screenResized(let size):
+            line.add("event", "screen-resized")
+            line.add("width", size.width)
+            line.add("height", size.height)
+        case .configurationReloaded(let source, let reloaded):
+            line.add("event", "config-reloaded")
+            line.add("source", source)
+            line.add("bindings", reloaded.bindings.map(\.name))
+        case .configurationRejected(let source, let message):
+            line.add("event", "config-rejected")
+            line.add("source", source)
+            line.add("message", message)
+        case .reloadUnavailable:
+            line.add("event", "reload-unavailable")
+        case .configurationFileRemoved(let path):
+            line.add("event", "config-removed")
+            line.add("path", path)
+        case .configurationUnwatched(let path, let reason):
+            line.add("event", "config-unwatched")
+            line.add("path", path)
+            line.add("reason", reason)
+        case .actionFailed(let action, let failure):
+            // Not `gesture` and `action`: those name the gesture and action lines themselves.
+            line.add("event", "action-failed")
+            line.add("binding", action.gesture)
+            line.add("kind", action.action.name)
+            line.add("message", "\(failure)")
+        case .releasedHeldInput(let reason):
+            line.add("event", "released-held-input")
+            line.add("reason", reason)
+        case .xError(let error):
+            line.add("event", "x-error")
+            line.add("message", error.description)
+        case .motionUnheard(let device):
+            line.add("event", "motion-unheard")
+            line.add("device", device)
+        case .stopping(let signal):
+            line.add("event", "stopping")
+            if let signal { line.add("signal", RunReporter.signalName(signal)) } else { line.addRaw("signal", "null") }
+        case .engine, .inputOwnership:
+            // Printed by the output formatter and as ownership objects.
+            return []
+        }
+        return [line.string]
+    }
+
+    private func device(_ name: String, _ device: X11Device, _ bindings: BindingSet) -> String {
+        var line = JSONLine()
+        line.add("event", name)
+        line.addRaw("device", Devices.json(device, bindings: bindings))
+        return line.string
+    }
+}
