@@ -143,14 +143,15 @@ struct ApplicationRulesTests {
             """
         let path = try temporaryConfig(everywhere)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let bridge = try BridgeProcess(["run", "--config", path], server: server)
+        let bridge = try BridgeProcess(["run", "--json", "--config", path], server: server)
 
         let before = try Self.deepPress(server, at: Desktop.overDrawing, clicking: 3, in: desktop.drawing)
         #expect(Self.buttons(3, in: before).map(\.kind) == [.buttonPress, .buttonRelease], "\(before)")
         desktop.drawing.drain()
 
         try Self.config("{except: [Drawing]}", click: "right").write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(bridge.waitForLog(containing: "reloaded \(path)"), "\(bridge.log)")
+        #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "config-reloaded" && $0["source"] as? String == path } },
+                "\(bridge.log)")
         try Self.deepPress(server, at: Desktop.overDrawing)
         let after = desktop.drawing.events { Self.buttons(1, in: $0).count >= 2 }
         Self.expectUntouchedStroke(after)

@@ -33,18 +33,19 @@ struct LiveSessionTests {
         let window = try RecorderWindow(server: server)
         defer { window.close() }
         let path = try temporaryConfig(Self.config(click: "right"))
-        let bridge = try BridgeProcess(["run", "--config", path], server: server)
+        let bridge = try BridgeProcess(["run", "--json", "--config", path], server: server)
 
         try "bindings:\n  - name: hard-press\n    gesture: deep-pres\n".write(toFile: path, atomically: true, encoding: .utf8)
         bridge.child.kill(signal: SIGHUP)
-        #expect(bridge.waitForLog(containing: "keeping the bindings already running"))
-        #expect(bridge.log.contains("\(path):3:"))
+        #expect(bridge.waitForEvents("config-rejected"))
+        #expect((bridge.events("config-rejected").first?["message"] as? String)?.contains("\(path):3:") == true)
         try Self.deepPress(server, at: (200, 200))
         #expect(Self.presses(3)(window.events(until: Self.presses(3))))
 
         try Self.config(click: "middle").write(toFile: path, atomically: true, encoding: .utf8)
         bridge.child.kill(signal: SIGHUP)
-        #expect(bridge.waitForLog(containing: "reloaded \(path)"))
+        #expect(bridge.waitForEvents("config-reloaded"))
+        #expect(bridge.events("config-reloaded").first?["source"] as? String == path)
         window.drain()
         try Self.deepPress(server, at: (250, 200))
         let after = window.events(until: Self.presses(2))
@@ -71,14 +72,16 @@ struct LiveSessionTests {
     func hotPlug() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
-        let bridge = try BridgeProcess(["run"], server: server)
+        let bridge = try BridgeProcess(["run", "--json"], server: server)
         for action in ["disable", "enable"] {
             let xinput = try ChildProcess(executable: "/usr/bin/xinput", arguments: [action, "test-touch"],
                                           environment: BridgeProcess.environment(server))
             #expect(xinput.waitForExit(timeout: 5) == 0)
         }
-        #expect(bridge.waitForLog(containing: "device disabled: 7 test-touch"))
-        #expect(bridge.waitForLog(containing: "device added: 7 \"test-touch\": touch"))
+        #expect(bridge.waitForEvents("device-added"), "\(bridge.objects)")
+        #expect(bridge.events("device-disabled").first?["name"] as? String == "test-touch")
+        let added = bridge.events("device-added").first?["device"] as? [String: Any]
+        #expect(added?["name"] as? String == "test-touch" && added?["kind"] as? String == "touch", "\(String(describing: added))")
     }
 
     /// A pen deep press bound to `key`.

@@ -28,7 +28,7 @@ struct ReleaseTests {
         defer { server.stop() }
         let window = try RecorderWindow(server: server)
         defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--config", try temporaryConfig(Self.holdConfig)], server: server)
+        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(Self.holdConfig)], server: server)
 
         try server.pen.down(at: (400, 300), pressure: 0.1)
         try server.pen.press(to: 0.9)
@@ -38,7 +38,7 @@ struct ReleaseTests {
         let disable = try ChildProcess(executable: "/usr/bin/xinput", arguments: ["disable", "test-pen"],
                                        environment: BridgeProcess.environment(server))
         #expect(disable.waitForExit(timeout: 5) == 0)
-        #expect(bridge.waitForLog(containing: "device disabled: 6"))
+        #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "device-disabled" && $0["id"] as? Int == 6 } })
         #expect(Self.middle(.buttonRelease)(window.events(until: Self.middle(.buttonRelease))))
         #expect(window.pointerState()?.buttonsHeld == [])
     }
