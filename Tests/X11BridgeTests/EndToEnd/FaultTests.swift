@@ -54,7 +54,7 @@ struct FaultTests {
         let window = try RecorderWindow(server: server)
         defer { window.close() }
         let path = try temporaryConfig(LiveSessionTests.config(click: "right"))
-        let bridge = try BridgeProcess(["run", "--config", path], server: server)
+        let bridge = try BridgeProcess(["run", "--json", "--config", path], server: server)
 
         // A YAML syntax error (the flow mapping is never closed), then a value out of range.
         let broken = [
@@ -65,8 +65,10 @@ struct FaultTests {
         for (round, (text, place)) in broken.enumerated() {
             try replaceFile(path, with: text)
             bridge.child.kill(signal: SIGHUP)
-            #expect(bridge.waitForLog(containing: place), "\(bridge.log)")
-            #expect(bridge.log.components(separatedBy: "keeping the bindings already running").count == round + 2)
+            #expect(bridge.waitForEvents("config-rejected", count: round + 1), "\(bridge.log)")
+            let rejected = bridge.events("config-rejected")
+            #expect(rejected.count == round + 1)
+            #expect((rejected.last?["message"] as? String)?.contains(place) == true, "\(rejected)")
             window.drain()
             try LiveSessionTests.deepPress(server, at: (200 + 50 * Double(round), 200))
             let events = window.events(until: Self.released(3))
@@ -119,7 +121,8 @@ struct FaultTests {
         let xinput = try ChildProcess(executable: "/usr/bin/xinput", arguments: ["disable", "test-pen"],
                                       environment: BridgeProcess.environment(server))
         #expect(xinput.waitForExit(timeout: 5) == 0)
-        #expect(bridge.waitForLog(containing: "device disabled: 6 test-pen"), "\(bridge.log)")
+        #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "device-disabled" && $0["name"] as? String == "test-pen" } },
+                "\(bridge.log)")
         usleep(100_000)
         let afterwards = window.drain()
         #expect(window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
@@ -208,7 +211,7 @@ struct FaultTests {
         // A program that does not exist: logged with its name, and the next gesture works.
         try replaceFile(path, with: Self.commandConfig(["gesture-bridge-no-such-program", "x"]))
         bridge.child.kill(signal: SIGHUP)
-        #expect(bridge.waitForLog(containing: "reloaded \(path)"))
+        #expect(bridge.waitForEvents("config-reloaded"))
         try LiveSessionTests.deepPress(server, at: (240, 200))
         #expect(bridge.waitForLog(containing: "pen-command: command gesture-bridge-no-such-program x failed"), "\(bridge.log)")
         #expect(bridge.log.contains("cannot run gesture-bridge-no-such-program: No such file or directory (not found in PATH)"),
@@ -218,7 +221,7 @@ struct FaultTests {
         // A program that exits with status 3: logged once it has exited.
         try replaceFile(path, with: Self.commandConfig(["sh", "-c", "exit 3"]))
         bridge.child.kill(signal: SIGHUP)
-        #expect(bridge.child.waitForOutput(timeout: 3) { _, log in log.components(separatedBy: "reloaded \(path)").count == 3 })
+        #expect(bridge.waitForEvents("config-reloaded", count: 2))
         try LiveSessionTests.deepPress(server, at: (260, 200))
         #expect(bridge.waitForLog(containing: "exited with status 3"), "\(bridge.log)")
         #expect(bridge.log.contains("command sh (pid "))
