@@ -107,20 +107,10 @@ public final class CommandLauncher {
 
     private func reaped(_ pid: pid_t, status: Int32) {
         let program = programs.removeValue(forKey: pid) ?? "a command"
-        if let failure = Self.describeFailure(status: status) {
-            report("command \(program) (pid \(pid)) \(failure)")
+        let exit = ChildExit(waitStatus: status)
+        if !exit.succeeded {
+            report("command \(program) (pid \(pid)) \(exit)")
         }
-    }
-
-    /// How a child that did not succeed ended, from its wait status; nil for exit status 0.
-    static func describeFailure(status: Int32) -> String? {
-        let signal = status & 0x7f
-        if signal == 0 {
-            let code = (status >> 8) & 0xff
-            return code == 0 ? nil : "exited with status \(code)"
-        }
-        let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
-        return "was killed by signal \(signal) (\(name))"
     }
 
     public var nextDeadline: Double? {

@@ -232,7 +232,7 @@ public final class VolumeControl {
         if let descriptor = running.exitDescriptor { close(descriptor) }
         child = nil
         guard !blocking else { return }
-        let exited = reaped == running.pid && (status & 0x7f) == 0 && ((status >> 8) & 0xff) == 0
+        let exited = reaped == running.pid && ChildExit(waitStatus: status).succeeded
         let firstLine = text.split(separator: "\n").first.map { $0.split(separator: " ").joined(separator: " ") } ?? ""
         guard exited else {
             let problem = running.killed ? "\(running.tool.rawValue) did not answer within \(timeout) s"

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import X11Bridge
 
 /// A program run by a test, with its output on pipes the test reads as it goes.
 ///
@@ -136,9 +137,7 @@ final class ChildProcess {
         repeat {
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid {
-                // WIFEXITED / WEXITSTATUS, and 128 + signal for a signal death, as a shell reports it.
-                let signal = status & 0x7f
-                exitStatus = signal == 0 ? (status >> 8) & 0xff : 128 + signal
+                exitStatus = ChildExit(waitStatus: status).shellStatus
                 outputReader.readAvailable()
                 errorReader.readAvailable()
                 return exitStatus
