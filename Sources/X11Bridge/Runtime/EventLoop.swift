@@ -26,11 +26,11 @@ protocol EventLoopClient: AnyObject {
 /// How late fast input may be read, as an `EventLoopClient` says it.
 enum InputLull {
     /// Reading late changes nothing until a contact begins or ends: a hovering pen, whose
-    /// samples only say where the next press will be. Read every `EventLoop.longLull` when the
-    /// loop has a `ContactBell` to wake it for the press, every `EventLoop.frameLull` without.
+    /// samples only say where the next press will be. Read every `InputBatching.longLull` when the
+    /// loop has a `ContactBell` to wake it for the press, every `InputBatching.frameLull` without.
     case untilContactChanges
     /// Reading late delays what the input does by as much: a knob's steps. Read once a display
-    /// frame (`EventLoop.frameLull`), as toolkits hand motion to applications.
+    /// frame (`InputBatching.frameLull`), as toolkits hand motion to applications.
     case onceAFrame
 }
 
@@ -47,17 +47,6 @@ final class EventLoop {
     /// turned for minutes, whose batches of input leave no wakeup without input. One round trip
     /// (a fraction of a millisecond) every 512 requests, some twenty seconds of such a knob.
     static let unconfirmedRequestLimit: UInt = 512
-    /// Input is fast when wakeups that read it come this close together, this many in a row
-    /// (50 ms of a 1000 Hz stream): only then may a client's lull batch it. A slower stream
-    /// would gain nothing and pay a timer wakeup that finds nothing.
-    static let fastInputGap = 0.002
-    static let fastInputRun = 50
-    /// How long a lull leaves the X connection unread: long when nothing is lost by it until a
-    /// contact begins or ends, which the bell rings for (20 wakeups a second under a 1000 Hz
-    /// stream instead of 1000); a display frame at 60 Hz when what the input does waits for it.
-    /// Each wakeup, not each sample, is most of the cost (BENCHMARKS.md).
-    static let longLull = 0.05
-    static let frameLull = 0.016
     /// Kept from wakeup to wakeup, so waiting allocates nothing.
     private let poller = Poller()
 
@@ -67,23 +56,13 @@ final class EventLoop {
         self.clock = clock
     }
 
-    private func duration(of lull: InputLull, with bell: ContactBell?) -> Double {
-        switch lull {
-        case .untilContactChanges: return bell == nil ? Self.frameLull : Self.longLull
-        case .onceAFrame: return Self.frameLull
-        }
-    }
-
     func run(_ client: some EventLoopClient) {
         let connection = session.connection
         // The first pass reads whatever is there; after that the socket is read only when
         // poll says it holds something, or after a lull (below).
         var readable = true
         var lulled = false
-        // When the lull under way ends, if one is.
-        var lullEnd: Double?
-        var fastReads = 0
-        var lastRead = -Double.infinity
+        var batching = InputBatching()
         // The session's contact bell, if it has one, wakes the loop when a contact begins or
         // ends while a lull leaves the X connection unread (without it, lulls last a frame).
         // Dropped if its connection breaks (the server went away, which the X connection
@@ -125,27 +104,9 @@ final class EventLoop {
                 continue
             }
             // A lull leaves the X connection out of the wait for a few milliseconds, while input
-            // comes fast: reads close together, or a lull's batch of at least two events. A
-            // stream that thins out goes back to a wakeup per event, and one that stops to sleep.
-            // Anything else that wakes the loop meanwhile (a timer, a signal, a command's output)
-            // leaves the lull running to its end.
-            let now = clock.now
-            if handled > 0 {
-                fastReads = now - lastRead <= Self.fastInputGap || lulled && handled >= 2 ? fastReads + 1 : 0
-                lastRead = now
-            } else if lulled {
-                fastReads = 0
-            }
-            var lull: Double?
-            if let end = lullEnd, end > now {
-                lull = end - now
-            } else if handled > 0, fastReads >= Self.fastInputRun, let kind = client.inputLull {
-                let length = duration(of: kind, with: bell)
-                lull = length
-                lullEnd = now + length
-            } else {
-                lullEnd = nil
-            }
+            // comes fast and the client says reading late changes nothing (`InputBatching`).
+            let lull = batching.lull(afterReading: handled, lulled: lulled, at: clock.now, hasBell: bell != nil,
+                                     client: client.inputLull)
             poller.lasting.removeAll(keepingCapacity: true)
             if lull == nil { poller.lasting.append(connection.fileDescriptor) }
             if let signals { poller.lasting.append(signals.descriptor) }
@@ -162,15 +123,12 @@ final class EventLoop {
             // the bell first), the connection is in the next wait.
             if let ringing = bell, poller.isReady(ringing.fileDescriptor) {
                 switch ringing.take() {
-                case true?:
-                    fastReads = 0
-                    lullEnd = nil
+                case true?: batching.contactChanged()
                 case false?: break
                 case nil: bell = nil
                 }
             }
-            lulled = lull != nil && lullEnd.map { clock.now >= $0 } ?? true
-            if lulled { lullEnd = nil }
+            lulled = lull != nil && batching.lullRanOut(at: clock.now)
             readable = lull == nil && poller.isReady(connection.fileDescriptor)
             if let signals, poller.isReady(signals.descriptor) {
                 for signal in signals.read() { client.signalReceived(signal) }
