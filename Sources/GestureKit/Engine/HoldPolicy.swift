@@ -17,8 +17,8 @@
 /// - the hold limit ends any hold.
 ///
 /// The window is judged once the contact has been down for `window` seconds, on each sample,
-/// and, when samples stop, `quiet` seconds after the last one: X sends nothing while nothing
-/// changes, so the force has been steady since. A contact that has sent no sample since
+/// and, when samples stop, `quiet` seconds after the last one: drivers post nothing while
+/// nothing changes, so the force has been steady since. A contact that has sent no sample since
 /// touch-down has told nothing about its force: the decision timeout applies to it as before.
 public enum HoldPolicy {
     /// Seconds of samples the trend is judged over: long enough for 7 samples of a 35 Hz
@@ -28,7 +28,8 @@ public enum HoldPolicy {
     /// real sensor's jitter sends samples all along, so this is for a perfectly still press;
     /// it is longer than the window because a busy machine can hold samples back for a few
     /// hundred milliseconds (a slow press read as resting would become a left click), and as
-    /// long as the decision timeout, so a still press is never held longer than before.
+    /// long as the default decision timeout: a press that goes quiet is handed over half a
+    /// second after its last sample, as one that never spoke is half a second after touch-down.
     public static let quiet = 0.5
     /// Force (0...1) per second below which a press is not climbing: half the slowest climb
     /// in the iPhone recording, 0.1 of the range per second.
