@@ -2,6 +2,7 @@ import Foundation
 import GestureKit
 import Testing
 import XorgTestSupport
+@testable import X11Bridge
 
 /// `gesture-bridge calibrate` on the headless Xorg: a person's taps and hard presses with the
 /// virtual pen, answers typed at its prompt, and the config it writes.
@@ -116,5 +117,24 @@ struct CalibrateTests {
         #expect(unknown.child.waitForExit(timeout: 5) == 1)
         #expect(unknown.child.errorOutput.contains("no device \"test-tablet\""), "\(unknown.child.errorOutput)")
         #expect(unknown.child.errorOutput.contains("test-pen"))
+    }
+
+    @Test("while calibrating, the force ring shows where the pen presses, and goes when it lifts")
+    func showsTheRing() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let screen = try #require(OverlayWindowLister(displayName: server.displayName))
+        defer { screen.close() }
+        let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen"], server: server)
+        #expect(screen.visibleOverlayFrames().isEmpty)
+
+        try server.pen.down(at: (400, 300), pressure: 0.3)
+        let ringSide = 2 * ProgressRing.extent
+        let shown = screen.wait { $0.contains { $0.contains(x: 400, y: 300) } }
+        #expect(shown.count == 1 && shown.allSatisfy { $0.contains(x: 400, y: 300) && abs($0.width - ringSide) <= 1 },
+                "\(shown), ring side \(ringSide)")
+        try server.pen.up()
+        #expect(screen.wait { $0.isEmpty }.isEmpty, "the ring goes with the lift")
+        #expect(Self.waitForMeasured(calibrate, "ordinary", 1))
     }
 }
