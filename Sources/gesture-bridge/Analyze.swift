@@ -6,20 +6,43 @@ struct Analyze: ParsableCommand {
         abstract: "Show each device's pressure in a trace, and suggest a deep-press threshold.",
         discussion: """
             For every device: how many samples and contacts, how many distinct pressure levels \
-            it reports, the lowest and highest pressure, a histogram of the normalized force, \
-            and the force the contacts peaked at (percentiles and a histogram, the same few \
-            lines for a minute's recording or an hour's).
+            it reports, the lowest and highest pressure, a histogram of the normalized force \
+            (0 to 1 over the device's pressure range), and the force each contact peaked at, \
+            as percentiles and a histogram: the same few lines for a minute's recording or an \
+            hour's.
 
-            When the contact peaks fall into two groups with a clear gap between them (your \
-            ordinary taps and strokes, and your deliberate hard presses), it suggests a \
-            threshold in the gap, a release and an `ordinary` level, and prints a binding for \
-            that device to paste into your config. When there is no such gap it says so: \
-            record both kinds of contact, or let `gesture-bridge calibrate` guide you.
+            To choose a deep-press threshold, record one session with both kinds of contact: \
+            a dozen or more of your ordinary taps and strokes, the way you usually write or \
+            draw, and several deliberate hard presses. When the contact peaks fall into two \
+            groups with a gap of 0.1 or more between them, analyze splits them at the widest \
+            gap and suggests:
+              threshold  halfway from the force 90% of ordinary contacts stay under to
+                         the force 90% of hard presses reach, so one stray firm tap or
+                         light hard press does not move it;
+              release    halfway between the ordinary contacts and the threshold: a
+                         deep press ends once the force is back among ordinary ones;
+              ordinary   what ordinary contacts reach: a still press that levels off
+                         there is handed to the application at once.
+            It shows how many contacts fall on each side, their peaks and the margin between \
+            the groups (the wider, the fewer mistakes), and prints a deep-press binding for \
+            that device. Put it first under `bindings:` in your config (the first binding \
+            listed wins when two begin together), check it with `gesture-bridge check`, and \
+            save: a running bridge reads it by itself. `replay` the same recording with the \
+            new config to see what each contact would do.
+
+            When there is no such gap (every contact pressed about as hard) it says so: record \
+            both kinds of contact, or let `gesture-bridge calibrate` guide you through them.
+
+            --json prints one object per device with the same numbers: the statistics, \
+            "peaks" (count, min, p10, p25, median, p75, p90, max, histogram) and \
+            "suggestion" (threshold, release, ordinary, ordinaryPeak, hardPeak, margin, \
+            ordinaryContacts, hardContacts, binding), or null when there is none.
 
             Examples:
               gesture-bridge record -o pen.jsonl --seconds 60
               gesture-bridge analyze pen.jsonl
               gesture-bridge analyze pen.jsonl --json
+              gesture-bridge replay pen.jsonl --config my-config.yaml
             """
     )
 
@@ -79,22 +102,30 @@ struct Analyze: ParsableCommand {
     }
 
     private static func suggestion(_ stats: PressureStatistics) -> [String] {
+        let peaks = stats.contactPeaks.filter(\.isFinite)
         guard let suggestion = stats.suggestion else {
-            let peaks = stats.contactPeaks.filter(\.isFinite)
-            let spread = "\(fixed(peaks.min() ?? 0)) and \(fixed(peaks.max() ?? 0))"
-            return ["  suggestion       none: no gap of \(fixed(ThresholdSuggestion.smallestUsefulMargin, 1)) between ordinary and hard contacts (the peaks lie between \(spread))",
+            let low = peaks.min() ?? 0, high = peaks.max() ?? 0
+            let spread = low == high ? "every peak is \(fixed(low))" : "every peak lies between \(fixed(low)) and \(fixed(high))"
+            return ["  suggestion       none: no gap of \(fixed(ThresholdSuggestion.smallestUsefulMargin, 1)) between ordinary and hard contacts: \(spread)",
                     "                   record some ordinary strokes and some deliberate hard presses, or run `gesture-bridge calibrate`"]
         }
-        let (ordinary, hard) = groups(stats.contactPeaks, suggestion)
+        let (ordinary, hard) = groups(peaks, suggestion)
         return [
             "  suggestion       threshold \(suggestion.threshold.formatted), release \(suggestion.release.formatted), ordinary \(suggestion.ordinary.formatted)",
-            "                   ordinary contacts: \(ordinary.count), peaks \(fixed(ordinary.min() ?? 0)) .. \(fixed(ordinary.max() ?? 0)); hard presses: \(hard.count), peaks \(fixed(hard.min() ?? 0)) .. \(fixed(hard.max() ?? 0)); margin \(fixed(suggestion.margin))",
+            "    ordinary       \(ordinary.count) contacts, peaks \(range(ordinary)), 90% at or under \(fixed(suggestion.ordinaryPeak))",
+            "    hard           \(hard.count) contacts, peaks \(range(hard)), 90% at or over \(fixed(suggestion.hardPeak))",
+            "    margin         \(fixed(suggestion.margin)) between those two",
             "  a binding for this device, to put first under `bindings:` in your config:",
             suggestion.binding(forDevice: stats.device.name).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"),
         ]
     }
 
-    /// The contacts on each side of the suggested threshold.
+    private static func range(_ peaks: [Double]) -> String {
+        "\(fixed(peaks.min() ?? 0)) .. \(fixed(peaks.max() ?? 0))"
+    }
+
+    /// The contacts on each side of the suggested threshold: what the binding would do with
+    /// each contact of the recording, which is what a reader checks the suggestion against.
     private static func groups(_ peaks: [Double], _ suggestion: ThresholdSuggestion) -> (ordinary: [Double], hard: [Double]) {
         let finite = peaks.filter(\.isFinite)
         return (finite.filter { $0 < suggestion.threshold }, finite.filter { $0 >= suggestion.threshold })
@@ -110,16 +141,20 @@ struct Analyze: ParsableCommand {
         line.add("samples", stats.samples)
         line.add("contacts", stats.contacts)
         line.add("distinctLevels", stats.distinctLevels)
-        line.addRaw("minimum", stats.minimum.map(JSONLine.number) ?? "null")
-        line.addRaw("maximum", stats.maximum.map(JSONLine.number) ?? "null")
-        line.addRaw("forceHistogram", "[" + stats.histogram.map(String.init).joined(separator: ",") + "]")
+        line.add("minimum", stats.minimum)
+        line.add("maximum", stats.maximum)
+        line.add("forceHistogram", stats.histogram)
         let peaks = stats.peaks
         var summary = JSONLine()
         summary.add("count", peaks.count)
-        for (name, value) in zip(PeakSummary.percentileNames, peaks.percentiles) { summary.add(name, value) }
-        summary.addRaw("histogram", "[" + peaks.histogram.map(String.init).joined(separator: ",") + "]")
-        line.addRaw("peaks", summary.string)
-        if device.pressure != nil, let suggestion = stats.suggestion {
+        // Every name present even without contacts, so a script reads the same keys each time.
+        for (index, name) in PeakSummary.percentileNames.enumerated() {
+            summary.add(name, peaks.percentiles.indices.contains(index) ? peaks.percentiles[index] : nil)
+        }
+        summary.add("histogram", peaks.histogram)
+        line.add("peaks", summary)
+        let suggestion: JSONLine? = stats.suggestion.flatMap { suggestion in
+            guard device.pressure != nil else { return nil }
             let (ordinary, hard) = groups(stats.contactPeaks, suggestion)
             var object = JSONLine()
             object.add("threshold", suggestion.threshold)
@@ -131,10 +166,9 @@ struct Analyze: ParsableCommand {
             object.add("ordinaryContacts", ordinary.count)
             object.add("hardContacts", hard.count)
             object.add("binding", suggestion.binding(forDevice: device.name))
-            line.addRaw("suggestion", object.string)
-        } else {
-            line.addRaw("suggestion", "null")
+            return object
         }
+        line.add("suggestion", suggestion)
         return line.string
     }
 
@@ -147,5 +181,21 @@ struct Analyze: ParsableCommand {
             if decimals < digits { text += String(repeating: "0", count: digits - decimals) }
         }
         return text
+    }
+}
+
+/// The shapes `analyze --json` needs beyond JSONLine's own: counts, a number that may be
+/// missing, and a nested object that may be missing, each `null` when absent.
+private extension JSONLine {
+    mutating func add(_ key: String, _ values: [Int]) {
+        addRaw(key, "[" + values.map(String.init).joined(separator: ",") + "]")
+    }
+
+    mutating func add(_ key: String, _ value: Double?) {
+        addRaw(key, value.map(JSONLine.number) ?? "null")
+    }
+
+    mutating func add(_ key: String, _ object: JSONLine?) {
+        addRaw(key, object?.string ?? "null")
     }
 }

@@ -60,6 +60,22 @@ struct AnalyzeTests {
         #expect(check.stdout.contains("right-click-test-pen-stylus: deep-press on \"Test Pen stylus\""), "\(check.stdout)")
     }
 
+    @Test("--json without contacts: the same keys, the percentiles null, no suggestion")
+    func noContactsJSON() throws {
+        let path = try Self.recording(light: 0, hard: 0)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try GestureBridgeExecutable.run(["analyze", "--json", path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let peaks = try #require(object["peaks"] as? [String: Any])
+        #expect(peaks["count"] as? Int == 0)
+        for name in ["min", "p10", "p25", "median", "p75", "p90", "max"] {
+            #expect(peaks[name] is NSNull, "\(name)")
+        }
+        #expect(peaks["histogram"] as? [Int] == Array(repeating: 0, count: 10))
+        #expect(object["suggestion"] is NSNull)
+    }
+
     @Test("the iPhone recording: every peak at the maximum, so no suggestion, in JSON too")
     func noGapJSON() throws {
         let run = try GestureBridgeExecutable.run(["analyze", "--json", CommandLineTests.fixture])

@@ -42,6 +42,24 @@ struct ThresholdSuggestionTests {
         #expect(suggestion.threshold == 0.55)
     }
 
+    @Test("a gap of exactly 0.1 between raw levels (200 and 300 of 1000) is gap enough")
+    func gapAtTheLimit() throws {
+        let peaks = [150.0, 200, 300, 350].map { $0 / 1000 }
+        let suggestion = try #require(ThresholdSuggestion(peaks: peaks))
+        #expect(suggestion.ordinaryPeak == 0.2 && suggestion.hardPeak == 0.3)
+        #expect(suggestion.isReliable && !suggestion.overlaps)
+    }
+
+    @Test("overlapping groups still give a release and ordinary level of two decimals, below the threshold")
+    func overlappingRounded() throws {
+        // Threshold 0.69: a release of 0.69 - 0.01 unrounded is 0.6799999999999999.
+        let suggestion = try #require(ThresholdSuggestion(ordinaryPeaks: [0.3, 0.5, 0.7, 0.6], hardPeaks: [0.68, 0.8, 0.9]))
+        #expect(suggestion.threshold == 0.69)
+        #expect(suggestion.release == 0.68)
+        #expect(suggestion.ordinary == 0.68)
+        #expect(suggestion.overlaps)
+    }
+
     @Test("no gap, or nothing to go on: no suggestion", arguments: [
         [Double](repeating: 1, count: 6),   // the iPhone recording: every contact pressed to the maximum
         [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5],

@@ -27,7 +27,12 @@ public struct ThresholdSuggestion: Sendable, Hashable {
     public static let smallestUsefulMargin = 0.1
 
     /// Whether the groups are far enough apart for a threshold between them to be reliable.
-    public var isReliable: Bool { margin >= Self.smallestUsefulMargin }
+    public var isReliable: Bool { margin >= Self.smallestUsefulMargin - Self.tolerance }
+
+    /// Forces are quotients of raw pressure, so a gap of exactly 0.1 (200 and 300 of 1000)
+    /// comes out as 0.09999999999999998; comparisons against `smallestUsefulMargin` allow
+    /// for that rather than reject a gap the documentation promises to accept.
+    private static let tolerance = 1e-9
 
     /// The two groups overlap: some ordinary contact pressed as hard as some hard press.
     public var overlaps: Bool { margin <= 0 }
@@ -43,7 +48,8 @@ public struct ThresholdSuggestion: Sendable, Hashable {
         // threshold stays within what the config accepts and above the release.
         let threshold = Self.rounded(min(1, max(0.05, (ordinaryPeak + hardPeak) / 2)))
         self.threshold = threshold
-        self.release = min(threshold - 0.01, Self.rounded(max(0, (min(ordinaryPeak, threshold) + threshold) / 2)))
+        // Rounded after the clamp too: `threshold - 0.01` alone would print as 0.6799999999999999 for 0.69.
+        self.release = Self.rounded(min(threshold - 0.01, max(0, (min(ordinaryPeak, threshold) + threshold) / 2)))
         self.ordinary = min(self.release, Self.rounded(max(0, ordinaryPeak)))
     }
 
@@ -56,7 +62,7 @@ public struct ThresholdSuggestion: Sendable, Hashable {
         for index in 1..<sorted.count where sorted[index] - sorted[index - 1] > widest.gap {
             widest = (sorted[index] - sorted[index - 1], index)
         }
-        guard widest.gap >= Self.smallestUsefulMargin else { return nil }
+        guard widest.gap >= Self.smallestUsefulMargin - Self.tolerance else { return nil }
         self.init(ordinaryPeaks: Array(sorted[..<widest.index]), hardPeaks: Array(sorted[widest.index...]))
     }
 
