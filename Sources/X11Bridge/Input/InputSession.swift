@@ -15,6 +15,8 @@ public final class InputSession {
     /// nothing follows any more (`stopMotion`). Their buttons keep coming, and the lift
     /// brings the motion back.
     public private(set) var unheardMotion: Set<Int> = []
+    /// Input's own times, from the server's timestamps (`ServerTimeline`).
+    private var timeline = ServerTimeline()
     /// Rings when a contact of a device listened to begins or ends (`EventLoop`); it listens to
     /// the same devices as the session, through hot-plug. Set before the loop starts.
     var contactBell: ContactBell? {
@@ -50,11 +52,15 @@ public final class InputSession {
         _ = refreshCatalog(at: 0)
     }
 
-    /// What `event` means; nothing for events the bridge does not use.
-    public func handle(_ event: borrowing XCBEvent, at time: Double) -> [InputChange] {
+    /// What `event`, read at `now`, means; nothing for events the bridge does not use. A
+    /// contact's samples carry the time the server stamped them with, on the bridge's clock
+    /// (`ServerTimeline`); everything else is dated `now`.
+    public func handle(_ event: borrowing XCBEvent, readAt now: Double) -> [InputChange] {
+        let time = now
         if let decoded = connection.decodeXI2(event) {
             switch decoded {
             case .raw(let raw):
+                let time = timeline.time(ofStamp: raw.serverTime, readAt: now)
                 if raw.kind == .buttonRelease, raw.detail == 1, raw.device == raw.source, unheardMotion.remove(raw.device) != nil {
                     selectRawInput(of: raw.device)
                 }
@@ -108,6 +114,12 @@ public final class InputSession {
         default:
             return []
         }
+    }
+
+    /// Time has been handled up to `now` (timers fired): input read later is dated no earlier,
+    /// so nothing reaches the engine before what it has already done.
+    public func timePassed(_ now: Double) {
+        _ = timeline.time(ofStamp: 0, readAt: now)
     }
 
     /// Stops the motion of a pen or mouse whose tip is down, until the lift of button 1

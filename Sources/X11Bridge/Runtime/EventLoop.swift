@@ -4,7 +4,7 @@ import GestureKit
 protocol EventLoopClient: AnyObject {
     /// Input that arrived, stamped with the time it was read.
     func handle(_ changes: [InputChange], at time: Double)
-    /// Called on every wakeup, before input is read: timers due by `now` fire here.
+    /// Called on every wakeup, after the input waiting then is read: timers due by `now` fire here.
     func fireTimers(at now: Double)
     var nextDeadline: Double? { get }
     /// Appends the client's own descriptors that stay open while the loop runs (the config
@@ -71,7 +71,6 @@ final class EventLoop {
         // A lost server ends the loop too: the connection is dead, and its descriptor would
         // read as ready forever.
         while !client.isStopping, !connection.isLost {
-            client.fireTimers(at: clock.now)
             // One read of the socket at most, then only what XCB already holds: events read
             // while Xlib waited for a reply are queued without the socket showing them, and
             // handlers can cause such round trips, so the queue is drained to the end.
@@ -81,9 +80,16 @@ final class EventLoop {
                 reading = false
                 handled += 1
                 let now = clock.now
-                let changes = session.handle(event, at: now)
+                let changes = session.handle(event, readAt: now)
                 if !changes.isEmpty { client.handle(changes, at: now) }
             }
+            // Timers after input: input read now happened before now, and a busy machine may
+            // have kept the loop from reading it in time. A hold judged before the samples
+            // waiting in the socket are read would take a pressing hand for a still one. (The
+            // engine fires timers due before an input's time as it handles it.)
+            let now = clock.now
+            client.fireTimers(at: now)
+            session.timePassed(now)
             // The socket had something and it was no event: an error of a request without a
             // reply, which XCB keeps for Xlib until a round trip collects it. Collected now, the
             // bridge lets go of what it holds at once instead of at the next reply. (Or half an
@@ -150,7 +156,7 @@ final class EventLoop {
         connection.sync()
         while let event = connection.nextEvent(reading: false) {
             let now = clock.now
-            let changes = session.handle(event, at: now)
+            let changes = session.handle(event, readAt: now)
             if !changes.isEmpty { client.handle(changes, at: now) }
         }
     }

@@ -1,0 +1,61 @@
+/// When input happened, on the bridge's own clock: the X server's millisecond timestamp of
+/// each event, carried over by the smallest delay seen between an event's timestamp and its
+/// reading.
+///
+/// The time an event is read says when the bridge got round to it, not when the hand moved: a
+/// busy machine leaves the bridge unscheduled for a while and then hands it a burst of samples
+/// read within a millisecond. A force trend judged on such times sees a climb as a step, and
+/// a gap as a still press (`HoldPolicy`). The server stamps each event as its input thread
+/// reads the device, so its timestamps keep the samples' real spacing.
+///
+/// The carry-over is the least delay seen so far (the event read soonest after it happened),
+/// so a carried time is never later than its reading. It may creep later by `drift` a second
+/// (clocks that run at slightly different rates, a server on another machine), and starts
+/// afresh when a timestamp would be older than `staleness` (a server whose clock jumped).
+struct ServerTimeline: Sendable {
+    /// How fast the carry-over may grow, in seconds per second: 100 ppm, more than two
+    /// crystal clocks drift apart.
+    static let drift = 1e-4
+    /// A carried time this far behind its reading means the carry-over no longer holds.
+    static let staleness = 5.0
+
+    /// Bridge seconds minus server seconds, at the least-delayed event; nil before the first.
+    private var offset: Double?
+    /// When `offset` was last set or allowed to grow, on the bridge's clock.
+    private var offsetTime = 0.0
+    /// The newest timestamp seen, and it in seconds counted on past the 32-bit wrap.
+    private var lastStamp: UInt32?
+    private var lastServer = 0.0
+    /// The last time given out: times never go back.
+    private var lastTime = -Double.infinity
+
+    /// The time, on the bridge's clock, of an event stamped `stamp` (server milliseconds, 0
+    /// when unknown) and read at `now`: never later than `now`, never earlier than the time
+    /// given for the event before.
+    mutating func time(ofStamp stamp: UInt, readAt now: Double) -> Double {
+        let carried = stamp == 0 ? now : carry(UInt32(truncatingIfNeeded: stamp), readAt: now)
+        lastTime = Swift.max(lastTime, Swift.min(carried, now))
+        return lastTime
+    }
+
+    private mutating func carry(_ stamp: UInt32, readAt now: Double) -> Double {
+        // The count wraps after 49.7 days: timestamps are told apart by their signed distance
+        // from the newest, so a wrap reads as a step forward and an event stamped a little
+        // before the newest as a step back.
+        let server = lastStamp.map { lastServer + Double(Int32(bitPattern: stamp &- $0)) / 1000 } ?? Double(stamp) / 1000
+        // Newer stamps move the reference on; so does a clock that jumped back.
+        if server >= lastServer || server < lastServer - Self.staleness || lastStamp == nil {
+            lastStamp = stamp
+            lastServer = server
+        }
+        let measured = now - server
+        var current = measured
+        if let previous = offset {
+            let grown = previous + Self.drift * Swift.max(0, now - offsetTime)
+            if grown <= measured, now - (server + grown) <= Self.staleness { current = grown }
+        }
+        offset = current
+        offsetTime = now
+        return server + current
+    }
+}

@@ -1,0 +1,54 @@
+import Testing
+@testable import X11Bridge
+
+/// Input's times come from the server's stamps, carried onto the bridge's clock: a burst read
+/// all at once keeps the spacing the samples were made with.
+@Suite("Input times from the server's stamps")
+struct ServerTimelineTests {
+    @Test("samples made 28 ms apart and read in one burst keep their 28 ms")
+    func burstKeepsSpacing() {
+        var timeline = ServerTimeline()
+        // Read 2 ms after each stamp: the delay the carry-over settles on.
+        #expect(timeline.time(ofStamp: 10_000, readAt: 100.002) == 100.002)
+        #expect(abs(timeline.time(ofStamp: 10_028, readAt: 100.030) - 100.030) < 1e-9)
+        // The bridge was kept from running: five samples read within a millisecond, 0.3 s late.
+        let times = (1...5).map { index in
+            timeline.time(ofStamp: UInt(10_028 + 28 * index), readAt: 100.400 + Double(index) * 0.0002)
+        }
+        for (index, time) in times.enumerated() {
+            #expect(abs(time - (100.030 + 0.028 * Double(index + 1))) < 1e-4)
+        }
+    }
+
+    @Test("a time is never later than its reading, and never earlier than the one before")
+    func orderAndBound() {
+        var timeline = ServerTimeline()
+        _ = timeline.time(ofStamp: 5_000, readAt: 50.010)
+        // Read sooner after its stamp than ever before: the carry-over shrinks to that delay.
+        #expect(timeline.time(ofStamp: 5_100, readAt: 50.101) == 50.101)
+        // Stamped before the last: dated with it, not before.
+        #expect(timeline.time(ofStamp: 5_090, readAt: 50.120) == 50.101)
+        // Timers fired at 50.5: input read after that is dated no earlier.
+        _ = timeline.time(ofStamp: 0, readAt: 50.5)
+        #expect(timeline.time(ofStamp: 5_300, readAt: 50.6) == 50.5)
+    }
+
+    @Test("the 32-bit millisecond count wrapping after 49.7 days is a step forward")
+    func wrap() {
+        var timeline = ServerTimeline()
+        let last = UInt(UInt32.max) - 9
+        #expect(timeline.time(ofStamp: last, readAt: 7) == 7)
+        #expect(abs(timeline.time(ofStamp: 20, readAt: 7.030) - 7.030) < 1e-9)
+        #expect(abs(timeline.time(ofStamp: 48, readAt: 7.100) - 7.058) < 1e-4)
+    }
+
+    @Test("a server clock that jumps back starts the carry-over afresh; no stamp is read as now")
+    func jumpAndUnknown() {
+        var timeline = ServerTimeline()
+        _ = timeline.time(ofStamp: 900_000, readAt: 10)
+        // The server's clock went back ten minutes: carried, the time would be long past.
+        #expect(timeline.time(ofStamp: 300_000, readAt: 11) == 11)
+        #expect(abs(timeline.time(ofStamp: 300_050, readAt: 11.2) - 11.05) < 1e-4)
+        #expect(timeline.time(ofStamp: 0, readAt: 12) == 12)
+    }
+}
