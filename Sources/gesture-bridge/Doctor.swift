@@ -133,7 +133,7 @@ struct Doctor: ParsableCommand {
         }
         guard let binding else { return [] }
         let control = VolumeControl()
-        let probe = ActionEvent(time: 0, gesture: binding.name, action: .volume(.adjust(percent: 0)), position: Point(x: 0, y: 0))
+        let probe = ActionEvent(time: 0, gesture: binding.name, contact: ContactKey(device: 0, contact: 0), action: .volume(.adjust(percent: 0)), position: Point(x: 0, y: 0))
         control.readLevel(for: probe, now: 0)
         let reports = control.waitUntilIdle(timeout: 5)
         for case .failed(_, let failure) in reports {

@@ -44,6 +44,23 @@ struct DeviceRemovalTests {
         expectSequence(script.gestureStates("drag"), [.cancelled, .cancelled, .ended])
     }
 
+    @Test("the engine says where each contact is down and how hard it presses; an unplugged device's contacts are gone")
+    func contactsDown() {
+        let script = GestureScript(Self.drag)
+        script.pen.down(at: (100, 100), force: 0.2)
+        script.touchscreen.finger(3).down(at: (200, 150), force: 0.5)
+        script.clock.advance(by: 0.05)
+        script.pen.move(to: (104, 101), force: 0.4)
+        #expect(script.engine.contactsDown == [
+            ActiveContact(key: script.pen.key, position: Point(x: 104, y: 101), force: 0.4),
+            ActiveContact(key: script.touchscreen.finger(3).key, position: Point(x: 200, y: 150), force: 0.5),
+        ])
+        script.touchscreen.unplug()
+        #expect(script.engine.contactsDown.map(\.key) == [script.pen.key])
+        script.pen.lift()
+        #expect(script.engine.contactsDown == [])
+    }
+
     @Test("unplugging a device with an undecided press gives the press to the application and stops its timers")
     func unplugUndecided() {
         let script = GestureScript(Binding(name: "menu", recognizer: .longPress(.init())))

@@ -36,7 +36,7 @@ struct ReplayTests {
             #"{"t":0,"gesture":"volume","recognizer":"knob","state":"failed","device":6,"contact":0,"x":110,"y":100,"force":0.1}"#,
             #"{"t":0.05,"decision":"claim","winner":"right-click","device":6,"contact":0,"held":0.05}"#,
             #"{"t":0.05,"gesture":"right-click","recognizer":"deep-press","state":"began","device":6,"contact":0,"x":111,"y":100,"force":0.78}"#,
-            #"{"t":0.05,"gesture":"right-click","action":"click","button":3,"x":111,"y":100}"#,
+            #"{"t":0.05,"gesture":"right-click","device":6,"contact":0,"action":"click","button":3,"x":111,"y":100}"#,
             #"{"t":0.1,"gesture":"right-click","recognizer":"deep-press","state":"changed","device":6,"contact":0,"x":111,"y":100,"force":0.8}"#,
             #"{"t":0.15,"gesture":"right-click","recognizer":"deep-press","state":"ended","device":6,"contact":0,"x":111,"y":100,"force":0}"#,
         ])
@@ -74,8 +74,8 @@ struct ReplayTests {
             #"{"t":0.1,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0.6,"threshold":0,"direction":"up"}"#,
             #"{"t":0.1,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0.6,"threshold":1,"direction":"up"}"#,
             #"{"t":0.1,"gesture":"dial","recognizer":"knob","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0.6,"angle":1.570796,"rotation":1.570796,"distance":50}"#,
-            #"{"t":0.1,"gesture":"dial","action":"scroll","direction":"down","steps":1,"x":100,"y":150}"#,
-            #"{"t":0.1,"gesture":"dial","action":"scroll","direction":"down","steps":1,"x":100,"y":150}"#,
+            #"{"t":0.1,"gesture":"dial","device":6,"contact":0,"action":"scroll","direction":"down","steps":1,"x":100,"y":150}"#,
+            #"{"t":0.1,"gesture":"dial","device":6,"contact":0,"action":"scroll","direction":"down","steps":1,"x":100,"y":150}"#,
             #"{"t":0.2,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0,"threshold":1,"direction":"down"}"#,
             #"{"t":0.2,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0,"threshold":0,"direction":"down"}"#,
             #"{"t":0.2,"gesture":"levels","recognizer":"pressure-thresholds","state":"ended","device":6,"contact":0,"x":100,"y":150,"force":0}"#,
@@ -119,10 +119,10 @@ struct ReplayTests {
 
     @Test("key and command actions print their keys and argv")
     func keyAndCommandLines() {
-        let key = ActionEvent(time: 1.234, gesture: "undo", action: .key(KeyCombo(keys: ["ctrl", "z"])), position: Point(x: 1, y: 2))
-        #expect(OutputFormatter.json(key) == #"{"t":1.234,"gesture":"undo","action":"key","keys":"ctrl+z","x":1,"y":2}"#)
-        let command = ActionEvent(time: 2, gesture: "say", action: .command(["notify-send", "a \"b\""]), position: Point(x: 0.5, y: 2))
-        #expect(OutputFormatter.json(command) == #"{"t":2,"gesture":"say","action":"command","argv":["notify-send","a \"b\""],"x":0.5,"y":2}"#)
+        let key = ActionEvent(time: 1.234, gesture: "undo", contact: ContactKey(device: 6, contact: 0), action: .key(KeyCombo(keys: ["ctrl", "z"])), position: Point(x: 1, y: 2))
+        #expect(OutputFormatter.json(key) == #"{"t":1.234,"gesture":"undo","device":6,"contact":0,"action":"key","keys":"ctrl+z","x":1,"y":2}"#)
+        let command = ActionEvent(time: 2, gesture: "say", contact: ContactKey(device: 1, contact: 3), action: .command(["notify-send", "a \"b\""]), position: Point(x: 0.5, y: 2))
+        #expect(OutputFormatter.json(command) == #"{"t":2,"gesture":"say","device":1,"contact":3,"action":"command","argv":["notify-send","a \"b\""],"x":0.5,"y":2}"#)
     }
 
     @Test("a binding for one application acts only on contacts that begin over its windows")

@@ -92,7 +92,7 @@ struct VolumeConfigTests {
 
     @Test("the replay output names the change")
     func output() {
-        let event = ActionEvent(time: 1.5, gesture: "volume", action: .volume(.adjust(percent: 5)), position: Point(x: 10, y: 20))
-        #expect(OutputFormatter.json(event) == #"{"t":1.5,"gesture":"volume","action":"volume","change":"+5%","x":10,"y":20}"#)
+        let event = ActionEvent(time: 1.5, gesture: "volume", contact: ContactKey(device: 6, contact: 0), action: .volume(.adjust(percent: 5)), position: Point(x: 10, y: 20))
+        #expect(OutputFormatter.json(event) == #"{"t":1.5,"gesture":"volume","device":6,"contact":0,"action":"volume","change":"+5%","x":10,"y":20}"#)
     }
 }

@@ -15,7 +15,7 @@ struct OverlayContactsTests {
         let finger = ContactKey(device: 14, contact: 7)
         let penPoint = Point(x: 250, y: 250)
         let fingerPoint = Point(x: 550, y: 350)
-        overlay.showContacts([(key: pen, position: penPoint, force: 0.8), (key: finger, position: fingerPoint, force: nil)])
+        overlay.showContacts([ActiveContact(key: pen, position: penPoint, force: 0.8), ActiveContact(key: finger, position: fingerPoint, force: nil)])
         #expect(screen.overlayWindows().count == 2)
         #expect(overlay.nextDeadline == nil)
 
@@ -32,7 +32,7 @@ struct OverlayContactsTests {
         #expect((inside[OverlayTestDisplay.background] ?? 0) > inside.values.reduce(0, +) / 2, "\(inside)")
         #expect(screen.windowUnderPointer(x: 250, y: 250) == screen.application)
 
-        overlay.showContacts([(key: pen, position: Point(x: 300, y: 260), force: 0.1)])
+        overlay.showContacts([ActiveContact(key: pen, position: Point(x: 300, y: 260), force: 0.1)])
         #expect(screen.overlayWindows().count == 1, "the lifted finger's circle is gone")
         let later = screen.screenshot()
         #expect(later.histogram(around: fingerPoint, within: 60).keys.count == 1)

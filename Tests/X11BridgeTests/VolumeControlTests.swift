@@ -7,7 +7,7 @@ import X11Bridge
 @Suite("The volume action changes the default output of a real sound server", .requiresSoundServer, .serialized)
 struct VolumeControlTests {
     static func event(_ change: VolumeChange) -> ActionEvent {
-        ActionEvent(time: 0, gesture: "volume", action: .volume(change), position: Point(x: 0, y: 0))
+        ActionEvent(time: 0, gesture: "volume", contact: ContactKey(device: 6, contact: 0), action: .volume(change), position: Point(x: 0, y: 0))
     }
 
     /// A control that reaches only `server`, through pactl.

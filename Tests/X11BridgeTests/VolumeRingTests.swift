@@ -29,8 +29,8 @@ struct VolumeRingTests {
                               report: GestureReport(state: state, time: 1, position: Point(x: 1200, y: 150))))
     }
 
-    static func action(_ action: Action, gesture: String = "volume") -> EngineOutput {
-        .action(ActionEvent(time: 1, gesture: gesture, action: action, position: Point(x: 1200, y: 150)))
+    static func action(_ action: Action, gesture: String = "volume", key: ContactKey = key) -> EngineOutput {
+        .action(ActionEvent(time: 1, gesture: gesture, contact: key, action: action, position: Point(x: 1200, y: 150)))
     }
 
     @Test("the ring at the knob's center fills to each level read back, and goes when the contact lifts")
@@ -54,7 +54,7 @@ struct VolumeRingTests {
         // The next turn shows the last level at once.
         let next = ContactKey(device: 5, contact: 1)
         #expect(observe(Self.report(.began, key: next)).isEmpty)
-        #expect(observe(Self.action(.volume(.adjust(percent: -5)))) == [.progress(next, at: Self.center, fraction: 0.5)])
+        #expect(observe(Self.action(.volume(.adjust(percent: -5)), key: next)) == [.progress(next, at: Self.center, fraction: 0.5)])
         #expect(observe(Self.report(.cancelled, key: next)) == [.progressEnded(next)])
     }
 

@@ -53,11 +53,22 @@ struct ContactSession: Sendable {
     /// Whether the held contact's force has said anything since touch-down.
     var forceHasSpoken: Bool { trendStorage.first?.hasEvidence ?? false }
 
-    init(key: ContactKey, device: InputDevice, slots: [RecognizerSlot], start: Double) {
+    /// Where the contact was last seen, and its force (0...1; nil for a device without pressure).
+    private(set) var position: Point
+    private(set) var force: Double?
+
+    init(key: ContactKey, device: InputDevice, slots: [RecognizerSlot], start sample: ContactSample) {
         self.key = key
         self.device = device
         self.slots = slots
-        self.start = start
+        start = sample.time
+        position = sample.position
+        force = sample.force
+    }
+
+    mutating func saw(_ sample: ContactSample) {
+        position = sample.position
+        force = sample.force
     }
 
     mutating func startFollowingForce(_ trend: ForceTrend) { trendStorage = [trend] }

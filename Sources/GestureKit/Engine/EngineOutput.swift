@@ -15,18 +15,34 @@ public struct GestureEvent: Sendable, Hashable {
     }
 }
 
-/// An action a binding fired, where the gesture was.
+/// An action a binding fired: which binding (`gesture`, its name), on which contact, where.
 public struct ActionEvent: Sendable, Hashable {
     public var time: Double
     public var gesture: String
+    public var contact: ContactKey
     public var action: Action
     public var position: Point
 
-    public init(time: Double, gesture: String, action: Action, position: Point) {
+    public init(time: Double, gesture: String, contact: ContactKey, action: Action, position: Point) {
         self.time = time
         self.gesture = gesture
+        self.contact = contact
         self.action = action
         self.position = position
+    }
+}
+
+/// A contact that is down, as the engine last saw it.
+public struct ActiveContact: Sendable, Hashable {
+    public var key: ContactKey
+    public var position: Point
+    /// 0...1 of the device's pressure range; nil for a device without pressure.
+    public var force: Double?
+
+    public init(key: ContactKey, position: Point, force: Double?) {
+        self.key = key
+        self.position = position
+        self.force = force
     }
 }
 

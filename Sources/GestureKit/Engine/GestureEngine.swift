@@ -19,8 +19,14 @@ public struct GestureEngine: Sendable {
     /// The earliest time at which `advance(to:)` has something to do.
     public var nextDeadline: Double? { timers.nextDeadline }
 
-    /// Contacts currently down, for tests and the touch view.
+    /// Contacts currently down.
     public var activeContacts: [ContactKey] { contacts.keys.sorted() }
+
+    /// Contacts currently down, where each was last seen and how hard it pressed: the touch
+    /// view draws these. The engine is the one place a contact's state lives while it is down.
+    public var contactsDown: [ActiveContact] {
+        contacts.values.map { ActiveContact(key: $0.key, position: $0.position, force: $0.force) }.sorted { $0.key < $1.key }
+    }
 
     /// Whether samples read a few milliseconds late would change nothing a person notices:
     /// some contact is down, and every one is decided and followed only by knobs, whose steps
@@ -49,7 +55,7 @@ public struct GestureEngine: Sendable {
     /// Forgets a device; its contacts are cancelled.
     public mutating func removeDevice(_ id: Int, at time: Double, into outputs: inout [EngineOutput]) {
         for key in contacts.keys.sorted() where key.device == id {
-            guard let position = lastPositions[key] else { continue }
+            guard let position = contacts[key]?.position else { continue }
             handle(ContactEvent(time: time, device: id, contact: key.contact, phase: .cancel, position: position),
                    into: &outputs)
         }
@@ -61,9 +67,6 @@ public struct GestureEngine: Sendable {
     public mutating func replaceConfiguration(_ configuration: BindingSet) {
         self.configuration = configuration
     }
-
-    // Where each contact was last seen, so a device removal can cancel it in place.
-    private var lastPositions: [ContactKey: Point] = [:]
 
     // MARK: Input
 
@@ -87,7 +90,7 @@ public struct GestureEngine: Sendable {
                 outputs.append(.bug("contact \(key.contact) of device \(key.device) began twice; cancelling the first"))
                 // The first contact ends where it was last seen: its on-end actions (a button
                 // release) belong there, not where the new contact goes down.
-                let stale = ContactSample(time: event.time, position: lastPositions[key] ?? event.position, force: nil)
+                let stale = ContactSample(time: event.time, position: contacts[key]?.position ?? event.position, force: nil)
                 feed(.cancel(stale), to: key, into: &outputs)
                 finish(key, at: event.time, into: &outputs)
             }
@@ -97,7 +100,7 @@ public struct GestureEngine: Sendable {
                 outputs.append(.bug("move for contact \(key.contact) of device \(key.device), which is not down"))
                 return
             }
-            lastPositions[key] = event.position
+            contacts[key]?.saw(sample)
             feed(.move(sample), to: key, into: &outputs)
         case .end, .cancel:
             guard contacts[key] != nil else {
@@ -146,7 +149,7 @@ public struct GestureEngine: Sendable {
         let slots = configuration.bindings.filter { $0.listens(to: device) && $0.applications.applies(to: window) }.map {
             RecognizerSlot(binding: $0, screen: screen)
         }
-        var session = ContactSession(key: key, device: device, slots: slots, start: sample.time)
+        var session = ContactSession(key: key, device: device, slots: slots, start: sample)
         if !session.hasActiveOwner {
             session.decided = true
             outputs.append(.decision(.release(key, reason: .unbound, time: sample.time, held: 0)))
@@ -160,7 +163,6 @@ public struct GestureEngine: Sendable {
             }
         }
         contacts[key] = session
-        lastPositions[key] = sample.position
         feed(.down(sample), to: key, into: &outputs)
     }
 
@@ -174,7 +176,6 @@ public struct GestureEngine: Sendable {
             }
         }
         contacts[key] = nil
-        lastPositions[key] = nil
         timers.removeAll { $0.contact == key }
     }
 
@@ -184,9 +185,10 @@ public struct GestureEngine: Sendable {
         // out; pressure gestures keep it while its force says to (`followForce`), once it has
         // said anything at all.
         let forceSpeaks = session.forceHasSpoken
+        let position = session.position
         for index in session.slots.indices where session.slots[index].active && session.slots[index].owns
             && session.slots[index].recognizer.deadline == nil && !(forceSpeaks && session.slots[index].followsForce) {
-            drop(&session.slots[index], key: key, slotIndex: index, at: time, position: lastPositions[key], into: &outputs)
+            drop(&session.slots[index], key: key, slotIndex: index, at: time, position: position, into: &outputs)
         }
         settleIfUnowned(&session, reason: .timeout, at: time, into: &outputs)
         contacts[key] = session
@@ -211,10 +213,11 @@ public struct GestureEngine: Sendable {
         case .handOver(let why):
             reason = why
         }
+        let position = session.position
         for index in session.slots.indices where session.slots[index].followsForce
             || (reason == .limit && session.slots[index].active && session.slots[index].owns) {
             drop(&session.slots[index], key: session.key, slotIndex: index, at: time,
-                 position: lastPositions[session.key], into: &outputs)
+                 position: position, into: &outputs)
         }
         session.stopFollowingForce()
         timers.set(.hold(session.key), deadline: nil)
@@ -234,10 +237,10 @@ public struct GestureEngine: Sendable {
 
     /// Takes an owning recognizer out of the running: it reports `failed`.
     private mutating func drop(_ slot: inout RecognizerSlot, key: ContactKey, slotIndex: Int, at time: Double,
-                               position: Point?, into outputs: inout [EngineOutput]) {
+                               position: Point, into outputs: inout [EngineOutput]) {
         slot.active = false
         timers.set(.recognizer(key, slot: slotIndex), deadline: nil)
-        let report = GestureReport(state: .failed, time: time, position: position ?? Point(x: 0, y: 0))
+        let report = GestureReport(state: .failed, time: time, position: position)
         outputs.append(.gesture(GestureEvent(gesture: slot.binding.name, recognizer: slot.binding.recognizer.kind,
                                              device: key.device, contact: key.contact, report: report)))
         if slot.shownProgress != nil {
@@ -298,8 +301,8 @@ public struct GestureEngine: Sendable {
                                              device: key.device, contact: key.contact, report: report)))
         func fire(_ actions: [Action]) {
             for action in actions {
-                outputs.append(.action(ActionEvent(time: report.time, gesture: binding.name, action: action,
-                                                   position: report.position)))
+                outputs.append(.action(ActionEvent(time: report.time, gesture: binding.name, contact: key,
+                                                   action: action, position: report.position)))
             }
         }
         switch report.state {

@@ -112,6 +112,8 @@ public struct OutputFormatter: Sendable {
         var line = JSONLine()
         line.add("t", event.time)
         line.add("gesture", event.gesture)
+        line.add("device", event.contact.device)
+        line.add("contact", event.contact.contact)
         line.add("action", event.action.name)
         switch event.action {
         case .click(let button), .press(let button), .release(let button):

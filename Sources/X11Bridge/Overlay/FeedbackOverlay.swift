@@ -88,7 +88,7 @@ public final class FeedbackOverlay {
 
     /// The touch view: one circle per active contact, sized and labelled by its force.
     /// Pass every active contact each time; contacts left out are taken off the screen.
-    public func showContacts(_ contacts: [(key: ContactKey, position: Point, force: Double?)]) {
+    public func showContacts(_ contacts: [ActiveContact]) {
         guard !closed else { return }
         fallBackIfCompositorLeft()
         var active: Set<ContactKey> = []

@@ -16,8 +16,6 @@ public final class Bridge {
     public let clock: MonotonicClock
     /// Shows a circle under every active contact (the touch view) after each batch of input.
     public var showsContacts = false
-    private var activeContacts: [ContactKey: (position: Point, pressure: Double?)] = [:]
-    private var pressureRanges: [Int: PressureRange] = [:]
     private let pointerOwnership: PointerOwnership
     private let touchOwnership: TouchOwnership
     private let report: (BridgeEvent) -> Void
@@ -199,7 +197,7 @@ extension Bridge: EventLoopClient {
         for change in changes {
             switch change {
             case .contact(let event):
-                track(event)
+                tellOwnership(about: event)
                 process(engine.handle(event), now: time)
                 settleMotion(of: event.device)
             case .devices(let changes):
@@ -209,10 +207,6 @@ extension Bridge: EventLoopClient {
                     var outputs: [EngineOutput] = []
                     engine.removeDevice(device.id, at: time, into: &outputs)
                     process(outputs, now: time)
-                }
-                for device in changes.removed {
-                    pressureRanges[device.id] = nil
-                    for key in activeContacts.keys where key.device == device.id { activeContacts[key] = nil }
                 }
                 for device in changes.added + changes.updated {
                     if let input = device.inputDevice { addDevice(input) }
@@ -239,21 +233,20 @@ extension Bridge: EventLoopClient {
 
     private func addDevice(_ input: InputDevice) {
         engine.addDevice(input)
-        pressureRanges[input.id] = input.pressure
     }
 
-    private func track(_ event: ContactEvent) {
-        let key = ContactKey(device: event.device, contact: event.contact)
+    /// A contact began or ended: the ownership of its device's kind holds or lets go of it.
+    private func tellOwnership(about event: ContactEvent) {
         switch event.phase {
-        case .begin, .move:
-            activeContacts[key] = (event.position, event.pressure)
-            if event.phase == .begin, isPointerContact(event.device) {
+        case .move:
+            break
+        case .begin:
+            if isPointerContact(event.device) {
                 pointerOwnership.contactBegan(source: event.device, at: event.time)
-            } else if event.phase == .begin, isTouchContact(event.device), let master = session.source.devices[event.device]?.attachment {
+            } else if isTouchContact(event.device), let master = session.source.devices[event.device]?.attachment {
                 touchOwnership.contactBegan(device: event.device, touch: event.contact, master: master, at: event.time)
             }
         case .end, .cancel:
-            activeContacts[key] = nil
             if isPointerContact(event.device) {
                 pointerOwnership.contactEnded(source: event.device, master: session.source.devices[event.device]?.attachment)
             } else if isTouchContact(event.device) {
@@ -265,11 +258,7 @@ extension Bridge: EventLoopClient {
     }
 
     private func showActiveContacts() {
-        let contacts = activeContacts.sorted { $0.key < $1.key }.map { key, value in
-            let force = value.pressure.flatMap { raw in pressureRanges[key.device].map { $0.normalize(raw) } }
-            return (key: key, position: value.position, force: force)
-        }
-        feedback?.showContacts(contacts)
+        feedback?.showContacts(engine.contactsDown)
     }
 
     /// Hover samples in a row, with no contact event among them, before a lull: 50 ms at
@@ -295,7 +284,7 @@ extension Bridge: EventLoopClient {
         if let deadline = engine.nextDeadline, deadline <= now {
             process(engine.advance(to: now), now: now)
             // A decision timeout can leave a stroke no gesture follows.
-            for key in session.source.activeContacts where key.contact == 0 { settleMotion(of: key.device) }
+            for key in engine.activeContacts where key.contact == 0 { settleMotion(of: key.device) }
         }
         if let feedback, let deadline = feedback.nextDeadline, deadline <= now {
             feedback.tick(now: now)

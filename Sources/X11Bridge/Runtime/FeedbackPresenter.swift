@@ -9,6 +9,6 @@ public protocol FeedbackPresenter: AnyObject {
     var nextDeadline: Double? { get }
     func tick(now: Double)
     /// The touch view: every active contact with its normalized force; contacts left out go.
-    func showContacts(_ contacts: [(key: ContactKey, position: Point, force: Double?)])
+    func showContacts(_ contacts: [ActiveContact])
     func close()
 }

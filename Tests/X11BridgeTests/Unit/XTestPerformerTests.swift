@@ -6,7 +6,7 @@ import X11Bridge
 @Suite("XTest sends real input and lets go of it", .requiresXvfb, .serialized)
 struct XTestPerformerTests {
     static func action(_ action: Action, at point: Point = Point(x: 100, y: 120)) -> ActionEvent {
-        ActionEvent(time: 0, gesture: "test", action: action, position: point)
+        ActionEvent(time: 0, gesture: "test", contact: ContactKey(device: 6, contact: 0), action: action, position: point)
     }
 
     @Test("a held press shows on the pointer until releaseAll")
