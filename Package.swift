@@ -24,7 +24,9 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         .target(
             name: "GestureKit",
-            dependencies: [.product(name: "Yams", package: "Yams")]
+            dependencies: [.product(name: "Yams", package: "Yams")],
+            // The built-in default config is this file, compiled in (`DefaultConfig.text`).
+            resources: [.embedInCode("Config/default.yaml")]
         ),
         .target(
             name: "X11Bridge",

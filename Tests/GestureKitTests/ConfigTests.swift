@@ -24,7 +24,7 @@ struct ConfigTests {
     @Test("config/default.yaml is the config compiled into the binary")
     func defaultFileMatchesEmbeddedText() throws {
         let file = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("config/default.yaml"), encoding: .utf8)
-        #expect(file == DefaultConfig.text + "\n", "copy config/default.yaml into Sources/GestureKit/Config/DefaultConfig.swift")
+        #expect(file == DefaultConfig.text + "\n", "the build embeds Sources/GestureKit/Config/default.yaml; config/default.yaml links to it")
     }
 
     @Test("the default: deep press on pen and touch right-clicks with a pulse, a knob turns the volume, long press for touch without pressure")
