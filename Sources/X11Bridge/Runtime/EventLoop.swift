@@ -34,30 +34,97 @@ enum InputLull {
     case onceAFrame
 }
 
+/// The X side of the loop: the session in a live run, a scripted one in tests.
+protocol EventLoopInput: AnyObject {
+    associatedtype Bell: EventLoopBell
+    /// The descriptor that becomes readable when the server sends something.
+    var fileDescriptor: Int32 { get }
+    var isLost: Bool { get }
+    /// What the next event means, read at `now`; nil when no event is queued (and, when
+    /// `reading`, none came on one read of the socket).
+    func nextChanges(reading: Bool, readAt now: Double) -> [InputChange]?
+    /// Time has been handled up to `now` (timers fired): input read later is dated no earlier.
+    func timePassed(_ now: Double)
+    /// Whether events wait in memory that the descriptor no longer shows.
+    var hasPendingInput: Bool { get }
+    /// Requests sent with no round trip since.
+    var unconfirmedRequests: UInt { get }
+    func sync()
+    func flush()
+    func takeErrors() -> [XProtocolError]
+    /// Rings when a contact begins or ends (`ContactBell`); nil without one.
+    var contactBell: Bell? { get }
+}
+
+/// Rings when a contact begins or ends, while a lull leaves the X connection unread.
+protocol EventLoopBell: AnyObject {
+    var fileDescriptor: Int32 { get }
+    /// Whether a contact began or ended since the last look; nil when the bell broke.
+    func take() -> Bool?
+}
+
+/// Waits for descriptors or a timeout: `Poller` in a live run, a virtual clock in tests.
+protocol EventLoopWaiter: AnyObject {
+    /// Descriptors open for as long as the loop runs, or closed for good; set before each wait.
+    var lasting: [Int32] { get set }
+    /// Descriptors that may close and reopen under the same number; set before each wait.
+    var passing: [Int32] { get set }
+    func wait(timeout: Double?)
+    func isReady(_ descriptor: Int32) -> Bool
+}
+
+/// The loop's sense of time.
+protocol EventLoopClock {
+    var now: Double { get }
+}
+
+extension MonotonicClock: EventLoopClock {}
+extension Poller: EventLoopWaiter {}
+extension ContactBell: EventLoopBell {}
+
+extension InputSession: EventLoopInput {
+    var fileDescriptor: Int32 { connection.fileDescriptor }
+    var isLost: Bool { connection.isLost }
+    var hasPendingInput: Bool { connection.hasPendingInput }
+    var unconfirmedRequests: UInt { connection.unconfirmedRequests }
+    func sync() { connection.sync() }
+    func flush() { connection.flush() }
+    func takeErrors() -> [XProtocolError] { connection.takeErrors() }
+
+    func nextChanges(reading: Bool, readAt now: Double) -> [InputChange]? {
+        guard let event = connection.nextEvent(reading: reading) else { return nil }
+        return handle(event, readAt: now)
+    }
+}
+
 /// One thread, one poll: the X connection, the signal descriptor, the contact bell, the
 /// client's own descriptors and the earliest deadline. Nothing wakes the loop when nothing
 /// happens.
-final class EventLoop {
-    let session: InputSession
+///
+/// The mechanism only: when fast input may be read late is `InputBatching`'s to say, and what
+/// input and timers do is the client's.
+final class EventLoop<Input: EventLoopInput, Waiter: EventLoopWaiter, Clock: EventLoopClock> {
+    let input: Input
     let signals: SignalDescriptor?
-    let clock: MonotonicClock
+    let clock: Clock
     /// Requests the loop lets go unconfirmed before a round trip of its own, which frees Xlib's
     /// records of them. The bridge's grabs confirm everything before them anyway, so this is a
     /// limit for long runs of clicks, scroll steps or overlay frames with no press: a knob
     /// turned for minutes, whose batches of input leave no wakeup without input. One round trip
     /// (a fraction of a millisecond) every 512 requests, some twenty seconds of such a knob.
-    static let unconfirmedRequestLimit: UInt = 512
+    static var unconfirmedRequestLimit: UInt { 512 }
     /// Kept from wakeup to wakeup, so waiting allocates nothing.
-    private let poller = Poller()
+    private let poller: Waiter
 
-    init(session: InputSession, signals: SignalDescriptor?, clock: MonotonicClock) {
-        self.session = session
+    init(input: Input, signals: SignalDescriptor?, clock: Clock, waiter: Waiter) {
+        self.input = input
         self.signals = signals
         self.clock = clock
+        self.poller = waiter
     }
 
     func run(_ client: some EventLoopClient) {
-        let connection = session.connection
+        let connection = input
         // The first pass reads whatever is there; after that the socket is read only when
         // poll says it holds something, or after a lull (below).
         var readable = true
@@ -67,7 +134,7 @@ final class EventLoop {
         // ends while a lull leaves the X connection unread (without it, lulls last a frame).
         // Dropped if its connection breaks (the server went away, which the X connection
         // notices on its own).
-        var bell = session.contactBell
+        var bell = input.contactBell
         // A lost server ends the loop too: the connection is dead, and its descriptor would
         // read as ready forever.
         while !client.isStopping, !connection.isLost {
@@ -76,11 +143,11 @@ final class EventLoop {
             // handlers can cause such round trips, so the queue is drained to the end.
             var reading = readable || lulled
             var handled = 0
-            while !client.isStopping, let event = connection.nextEvent(reading: reading) {
+            while !client.isStopping {
+                let now = clock.now
+                guard let changes = connection.nextChanges(reading: reading, readAt: now) else { break }
                 reading = false
                 handled += 1
-                let now = clock.now
-                let changes = session.handle(event, readAt: now)
                 if !changes.isEmpty { client.handle(changes, at: now) }
             }
             // Timers after input: input read now happened before now, and a busy machine may
@@ -89,7 +156,7 @@ final class EventLoop {
             // engine fires timers due before an input's time as it handles it.)
             let now = clock.now
             client.fireTimers(at: now)
-            session.timePassed(now)
+            connection.timePassed(now)
             // The socket had something and it was no event: an error of a request without a
             // reply, which XCB keeps for Xlib until a round trip collects it. Collected now, the
             // bridge lets go of what it holds at once instead of at the next reply. (Or half an
@@ -152,12 +219,18 @@ final class EventLoop {
     /// lose input that had already happened (a recording stopped by Ctrl-C): the round trip
     /// makes sure events generated before the stop are in the queue.
     func drainRemaining(_ client: some EventLoopClient) {
-        let connection = session.connection
-        connection.sync()
-        while let event = connection.nextEvent(reading: false) {
+        input.sync()
+        while true {
             let now = clock.now
-            let changes = session.handle(event, readAt: now)
+            guard let changes = input.nextChanges(reading: false, readAt: now) else { break }
             if !changes.isEmpty { client.handle(changes, at: now) }
         }
+    }
+}
+
+extension EventLoop where Input == InputSession, Waiter == Poller, Clock == MonotonicClock {
+    /// The live loop: the session's X connection, epoll, the monotonic clock.
+    convenience init(session: InputSession, signals: SignalDescriptor?, clock: MonotonicClock) {
+        self.init(input: session, signals: signals, clock: clock, waiter: Poller())
     }
 }

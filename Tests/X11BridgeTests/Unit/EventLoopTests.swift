@@ -1,0 +1,242 @@
+import GestureKit
+import Testing
+@testable import X11Bridge
+
+/// The event loop itself, on a virtual clock: the X side is a script of when events reach the
+/// socket, the wait moves the clock to the next thing that would wake it, and a client records
+/// what it was given when. As swift-nio's EmbeddedEventLoop drives channels, nothing here
+/// sleeps or depends on the machine's speed.
+@Suite("The event loop, on a virtual clock")
+struct EventLoopTests {
+    @Test("input that waited in the socket while the loop was kept from running is handled before the timers due meanwhile")
+    func inputBeforeTimers() {
+        let rig = LoopRig()
+        rig.client.deadlines = [1.0]
+        rig.input.arrive(at: 0.99, .contact(LoopRig.pen(.move, at: 0.99)))
+        // The loop's thread gets no time from 0.95 to 1.2: it wakes at 1.2 to both.
+        rig.waiter.stalls = [0.95...1.2]
+        rig.run()
+        #expect(rig.client.log == ["input 0.99 read at 1.2", "timer 1.0 fired at 1.2"])
+    }
+
+    @Test("with nothing to do the loop waits without a timeout; a deadline is its only other wakeup")
+    func idle() {
+        let rig = LoopRig()
+        rig.client.deadlines = [5]
+        rig.run()
+        #expect(rig.waiter.waits.map(\.timeout) == [5, nil])
+        #expect(rig.client.log == ["timer 5.0 fired at 5.0"])
+    }
+
+    @Test("input is read as it arrives, each event at its own wakeup, while the client wants every sample")
+    func everySample() {
+        let rig = LoopRig()
+        for index in 0..<10 {
+            let time = 0.1 + Double(index) * 0.001
+            rig.input.arrive(at: time, .contact(LoopRig.pen(index == 0 ? .begin : .move, at: time)))
+        }
+        rig.run()
+        #expect(rig.client.readDelays.count == 10)
+        #expect(rig.client.readDelays.allSatisfy { $0 < 1e-9 }, "\(rig.client.readDelays)")
+    }
+
+    @Test("a pen hovering at 1000 Hz is read in batches once its hover is long; its press rings the bell and is read at once")
+    func hoverBatchesAndTheBell() throws {
+        let rig = LoopRig(bell: true)
+        // The client lets input wait while the pen hovers, after 50 hover samples, as the bridge does.
+        rig.client.lullAfterHovers = 50
+        for index in 0..<1000 {
+            let time = Double(index) * 0.001
+            rig.input.arrive(at: time, .contact(LoopRig.pen(.hover, at: time)))
+        }
+        rig.input.arrive(at: 1.0005, .contact(LoopRig.pen(.begin, at: 1.0005)), rings: true)
+        rig.run()
+        let hoverWakeups = rig.waiter.waits.filter { $0.from < 1.0 }.count
+        #expect(hoverWakeups < 100, "one wakeup per sample for the first 50 ms, then about 20 a second: \(hoverWakeups)")
+        #expect(rig.client.readDelays.count == 1001)
+        let press = try #require(rig.client.readDelays.last)
+        #expect(press < 1e-9, "the press is read when it arrives, not at the end of a lull")
+    }
+
+    @Test("a client that is stopping ends the loop before the next wait")
+    func stopping() {
+        let rig = LoopRig()
+        rig.input.arrive(at: 0.5, .contact(LoopRig.pen(.begin, at: 0.5)))
+        rig.client.stopAfterInput = true
+        rig.run()
+        #expect(rig.client.log == ["input 0.5 read at 0.5"])
+        #expect(rig.waiter.waits.count == 1)
+    }
+}
+
+/// A loop with scripted input, a virtual waiter and a recording client on one virtual clock.
+final class LoopRig {
+    let clock = VirtualLoopClock()
+    let input: ScriptedLoopInput
+    let waiter: VirtualLoopWaiter
+    let client: RecordingLoopClient
+
+    init(bell: Bool = false) {
+        input = ScriptedLoopInput(bell: bell ? ScriptedLoopBell() : nil)
+        waiter = VirtualLoopWaiter(clock: clock, input: input)
+        client = RecordingLoopClient(clock: clock)
+        waiter.onWaitingForever = { [client] in client.stopRequested = true }
+    }
+
+    func run() {
+        EventLoop(input: input, signals: nil, clock: clock, waiter: waiter).run(client)
+    }
+
+    static func pen(_ phase: ContactPhase, at time: Double) -> ContactEvent {
+        ContactEvent(time: time, device: 6, contact: 0, phase: phase, position: Point(x: 100, y: 100), pressure: 0)
+    }
+}
+
+final class VirtualLoopClock: EventLoopClock {
+    var now = 0.0
+}
+
+final class ScriptedLoopBell: EventLoopBell {
+    let fileDescriptor: Int32 = 101
+    /// When the bell rings, in order.
+    var rings: [Double] = []
+    var heard = false
+
+    func take() -> Bool? {
+        defer { heard = false }
+        return heard
+    }
+}
+
+/// The X side: each event reaches the socket at its time; one read takes in all that has.
+final class ScriptedLoopInput: EventLoopInput {
+    let fileDescriptor: Int32 = 100
+    let isLost = false
+    let hasPendingInput = false
+    let unconfirmedRequests: UInt = 0
+    let contactBell: ScriptedLoopBell?
+    private(set) var arrivals: [(time: Double, change: InputChange)] = []
+    private var received: [(time: Double, change: InputChange)] = []
+
+    init(bell: ScriptedLoopBell?) {
+        contactBell = bell
+    }
+
+    func arrive(at time: Double, _ change: InputChange, rings: Bool = false) {
+        arrivals.append((time, change))
+        if rings { contactBell?.rings.append(time) }
+    }
+
+    /// When the next event reaches the socket, if any is still to come.
+    var nextArrival: Double? { arrivals.first?.time }
+
+    func nextChanges(reading: Bool, readAt now: Double) -> [InputChange]? {
+        if reading {
+            while let first = arrivals.first, first.time <= now {
+                received.append(first)
+                arrivals.removeFirst()
+            }
+        }
+        guard !received.isEmpty else { return nil }
+        return [received.removeFirst().change]
+    }
+
+    func timePassed(_ now: Double) {}
+    func sync() {}
+    func flush() {}
+    func takeErrors() -> [XProtocolError] { [] }
+}
+
+/// Waits by moving the clock to whatever would wake a real wait first: the timeout, input
+/// reaching a watched socket, the bell. `stalls` are stretches the loop's thread does not run.
+final class VirtualLoopWaiter: EventLoopWaiter {
+    var lasting: [Int32] = []
+    var passing: [Int32] = []
+    var stalls: [ClosedRange<Double>] = []
+    private(set) var waits: [(timeout: Double?, from: Double)] = []
+    /// Called for a wait that nothing would ever end.
+    var onWaitingForever: () -> Void = {}
+    private let clock: VirtualLoopClock
+    private let input: ScriptedLoopInput
+    private var ready: Set<Int32> = []
+
+    init(clock: VirtualLoopClock, input: ScriptedLoopInput) {
+        self.clock = clock
+        self.input = input
+    }
+
+    func wait(timeout: Double?) {
+        waits.append((timeout, clock.now))
+        ready = []
+        var wake = timeout.map { clock.now + Swift.max(0, $0) }
+        if lasting.contains(input.fileDescriptor), let next = input.nextArrival {
+            wake = Swift.min(wake ?? .infinity, Swift.max(next, clock.now))
+        }
+        if let bell = input.contactBell, lasting.contains(bell.fileDescriptor), let ring = bell.rings.first {
+            wake = Swift.min(wake ?? .infinity, Swift.max(ring, clock.now))
+        }
+        guard var time = wake else {
+            onWaitingForever()
+            return
+        }
+        for stall in stalls where stall.contains(time) { time = stall.upperBound }
+        clock.now = time
+        if lasting.contains(input.fileDescriptor), let next = input.nextArrival, next <= time {
+            ready.insert(input.fileDescriptor)
+        }
+        if let bell = input.contactBell, lasting.contains(bell.fileDescriptor), let ring = bell.rings.first, ring <= time {
+            bell.rings.removeFirst()
+            bell.heard = true
+            ready.insert(bell.fileDescriptor)
+        }
+    }
+
+    func isReady(_ descriptor: Int32) -> Bool { ready.contains(descriptor) }
+}
+
+/// Records what the loop gave it: input with the time it was read, timers with the time they fired.
+final class RecordingLoopClient: EventLoopClient {
+    var deadlines: [Double] = []
+    var log: [String] = []
+    /// For each contact event, how long after its own time it was read.
+    var readDelays: [Double] = []
+    var stopRequested = false
+    var stopAfterInput = false
+    /// Hover samples in a row after which input may wait (`InputLull.untilContactChanges`); nil: never.
+    var lullAfterHovers: Int?
+    private var hoverRun = 0
+    private let clock: VirtualLoopClock
+
+    init(clock: VirtualLoopClock) {
+        self.clock = clock
+    }
+
+    func handle(_ changes: [InputChange], at time: Double) {
+        for case .contact(let event) in changes {
+            readDelays.append(time - event.time)
+            hoverRun = event.phase == .hover ? hoverRun + 1 : 0
+            if event.phase != .hover { log.append("input \(event.time) read at \(time)") }
+        }
+        if stopAfterInput { stopRequested = true }
+    }
+
+    func fireTimers(at now: Double) {
+        while let first = deadlines.first, first <= now {
+            deadlines.removeFirst()
+            log.append("timer \(first) fired at \(now)")
+        }
+    }
+
+    var nextDeadline: Double? { deadlines.first }
+    func addLastingDescriptors(to list: inout [Int32]) {}
+    func addPassingDescriptors(to list: inout [Int32]) {}
+    func descriptorReady(_ descriptor: Int32) {}
+    func signalReceived(_ signal: Int32) {}
+    func xErrors(_ errors: [XProtocolError]) {}
+    var isStopping: Bool { stopRequested }
+
+    var inputLull: InputLull? {
+        guard let lullAfterHovers, hoverRun >= lullAfterHovers else { return nil }
+        return .untilContactChanges
+    }
+}
