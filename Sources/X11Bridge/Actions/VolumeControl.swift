@@ -28,9 +28,7 @@ public final class VolumeControl {
     }
 
     private struct Child {
-        var pid: pid_t
-        /// Readable once the child has exited; nil where pidfds are missing (polled instead).
-        var exitDescriptor: Int32?
+        var process: Subprocess
         var output: Int32
         var step: Step
         var tool: VolumeTool
@@ -146,10 +144,10 @@ public final class VolumeControl {
         return reports
     }
 
-    public var descriptors: [Int32] { child?.exitDescriptor.map { [$0] } ?? [] }
+    public var descriptors: [Int32] { child?.process.exitDescriptor.map { [$0] } ?? [] }
 
     public func descriptorReady(_ descriptor: Int32) {
-        guard let running = child, running.exitDescriptor == descriptor else { return }
+        guard let running = child, running.process.exitDescriptor == descriptor else { return }
         collect(running, blocking: false)
     }
 
@@ -158,19 +156,19 @@ public final class VolumeControl {
     public var nextDeadline: Double? {
         let offset = clockOffset ?? 0
         guard let running = child else { return reports.isEmpty ? nil : clock.now + offset }
-        if running.exitDescriptor == nil { return min(running.deadline, clock.now + Self.pollInterval) + offset }
+        if running.process.exitDescriptor == nil { return min(running.deadline, clock.now + Self.pollInterval) + offset }
         return running.deadline + offset
     }
 
     public func tick(now: Double) {
         syncClock(now)
         guard var running = child else { return }
-        if running.exitDescriptor == nil {
+        if running.process.exitDescriptor == nil {
             collect(running, blocking: false)
             guard child != nil else { return }
         }
         if clock.now >= running.deadline, !running.killed {
-            kill(running.pid, SIGKILL)
+            running.process.signal(SIGKILL)
             running.killed = true
             running.deadline = clock.now + timeout
             child = running
@@ -181,7 +179,7 @@ public final class VolumeControl {
     public func shutdown() {
         pending.removeAll()
         guard let running = child else { return }
-        kill(running.pid, SIGKILL)
+        running.process.signal(SIGKILL)
         collect(running, blocking: true)
     }
 
@@ -212,10 +210,9 @@ public final class VolumeControl {
         // Neither end may leak into other children (the write end is given to this one as 1 and 2).
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         do {
-            let pid = try CommandLauncher.spawn(argv, output: ends[1], environment: environment)
+            let process = try Subprocess(argv, environment: environment, output: ends[1], error: ends[1])
             _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
-            child = Child(pid: pid, exitDescriptor: CommandLauncher.exitDescriptor(for: pid), output: ends[0],
-                          step: step, tool: tool, deadline: clock.now + timeout)
+            child = Child(process: process, output: ends[0], step: step, tool: tool, deadline: clock.now + timeout)
         } catch {
             close(ends[0])
             toolFailed(tool, step: step, problem: error.message)
@@ -224,15 +221,13 @@ public final class VolumeControl {
 
     /// Reaps the child if it has exited and goes on with what its output says.
     private func collect(_ running: Child, blocking: Bool) {
-        var status: Int32 = 0
-        let reaped = waitpid(running.pid, &status, blocking ? 0 : WNOHANG)
-        guard reaped == running.pid || reaped < 0 else { return }
+        let status = blocking ? running.process.wait() : running.process.reap()
+        guard status != .running else { return }
         let text = Self.drain(running.output)
         close(running.output)
-        if let descriptor = running.exitDescriptor { close(descriptor) }
         child = nil
         guard !blocking else { return }
-        let exited = reaped == running.pid && ChildExit(waitStatus: status).succeeded
+        let exited = if case .ended(let exit) = status { exit.succeeded } else { false }
         let firstLine = text.split(separator: "\n").first.map { $0.split(separator: " ").joined(separator: " ") } ?? ""
         guard exited else {
             let problem = running.killed ? "\(running.tool.rawValue) did not answer within \(timeout) s"
