@@ -133,9 +133,11 @@ struct Doctor: ParsableCommand {
         }
         guard let binding else { return [] }
         let control = VolumeControl()
-        let probe = ActionEvent(time: 0, gesture: binding.name, contact: ContactKey(device: 0, contact: 0), action: .volume(.adjust(percent: 0)), position: Point(x: 0, y: 0))
-        control.readLevel(for: probe, now: 0)
-        let reports = control.waitUntilIdle(timeout: 5)
+        let clock = MonotonicClock()
+        let probe = ActionEvent(time: 0, gesture: binding.name, contact: ContactKey(device: 0, contact: 0),
+                                action: .volume(.adjust(percent: 0)), position: Point(x: 0, y: 0))
+        control.readLevel(for: probe, now: clock.now)
+        let reports = control.waitUntilIdle(timeout: 5, clock: clock)
         for case .failed(_, let failure) in reports {
             return [.problem("binding \(binding.name) changes the volume, but: \(failure)")]
         }

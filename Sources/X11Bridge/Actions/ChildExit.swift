@@ -1,7 +1,7 @@
 import Glibc
 
-/// How a child process ended, from the status `waitpid` gives: decoded in one place for the
-/// commands the bridge runs, its volume tools and the tests' own children.
+/// How a child process ended, from the status `waitpid` gives: decoded when `Subprocess` reaps
+/// the commands the bridge runs, its volume tools and the tests' own children.
 public enum ChildExit: Sendable, Hashable, CustomStringConvertible {
     case exited(code: Int32)
     case killed(signal: Int32)

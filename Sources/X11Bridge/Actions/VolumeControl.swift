@@ -18,23 +18,21 @@ public enum VolumeReport: Sendable, Hashable {
 /// change reads the level first and goes no higher than 100%; the level read after a change
 /// is reported, and is where the next change starts. The first tool that answers is kept;
 /// when none does, the failure is reported once until one answers again.
+///
+/// It keeps no clock of its own: times come from the caller. A tool started as another's exit
+/// descriptor is read, which brings no time, is timed from the next `tick`, due at once.
 public final class VolumeControl {
     /// The level no change goes above: 100%, no overdrive.
     public static let ceiling = VolumeCommand.ceiling
 
-    private enum Step {
-        case read
-        case change(VolumeCommand)
-    }
-
+    /// A tool running.
     private struct Child {
-        var pid: pid_t
-        /// Readable once the child has exited; nil where pidfds are missing (polled instead).
-        var exitDescriptor: Int32?
-        var output: Int32
-        var step: Step
-        var tool: VolumeTool
-        var deadline: Double
+        let process: Subprocess
+        let output: Int32
+        let tool: VolumeTool
+        /// When it is killed, or once killed, when it should be gone; nil until a time is given
+        /// after it started (it started on a descriptor, which comes without one).
+        var deadline: Double?
         var killed = false
     }
 
@@ -44,25 +42,55 @@ public final class VolumeControl {
         var event: ActionEvent
     }
 
+    /// What a read is for, carried from tool to tool while they are tried in turn.
+    private struct Errand {
+        /// The changes made once the level is known, in order.
+        var waiting: [Pending] = []
+        /// Named when the read fails, before any waiting change: a plain read's asker.
+        var asker: ActionEvent?
+        /// What the tools tried before this one said.
+        var problems: [String] = []
+    }
+
+    /// What the control is doing.
+    private enum Activity {
+        /// No tool runs and no change waits.
+        case idle
+        /// A tool reads the level.
+        case reading(Child, Errand)
+        /// A tool makes `change`; the level is read again after it, then `waiting` are made.
+        case changing(Child, Pending, waiting: [Pending])
+
+        var child: Child? {
+            switch self {
+            case .idle: return nil
+            case .reading(let child, _), .changing(let child, _, _): return child
+            }
+        }
+
+        func with(_ child: Child) -> Activity {
+            switch self {
+            case .idle: return .idle
+            case .reading(_, let errand): return .reading(child, errand)
+            case .changing(_, let change, let waiting): return .changing(child, change, waiting: waiting)
+            }
+        }
+    }
+
     private let tools: [VolumeTool]
     private let environment: [String]
     private let timeout: Double
-    private let clock = MonotonicClock()
-    /// The caller's clock minus this one's: deadlines are reported on the caller's clock.
-    private var clockOffset: Double?
+    private var activity = Activity.idle
+    /// The latest time the caller gave: what "at once" means to it.
+    private var lastTime = 0.0
     private var toolIndex = 0
     /// Whether the current tool has answered since it was chosen.
     private var toolAnswered = false
-    private var problems: [String] = []
     private var failureReported = false
     /// Whether a change the working tool refused has been reported since one last succeeded.
     private var refusalReported = false
-    private var pending: [Pending] = []
-    private var child: Child?
     private var lastLevel: Double?
     private var reports: [VolumeReport] = []
-    /// Set when the tool runs; the failure of a change names it.
-    private var current: Pending?
 
     /// How often a child is looked at where pidfds are missing, in seconds.
     static let pollInterval = 0.02
@@ -106,38 +134,58 @@ public final class VolumeControl {
     /// Reads the level without changing it (what `gesture-bridge doctor` checks); `event`
     /// is named if it fails.
     public func readLevel(for event: ActionEvent, now: Double) {
-        syncClock(now)
-        if child == nil {
-            current = Pending(change: .adjust(percent: 0), event: event)
-            start(.read)
+        let now = passed(now)
+        switch activity {
+        case .idle: startRead(Errand(asker: event), now: now)
+        case .reading, .changing: break
         }
     }
 
-    /// Waits, blocking, until no tool runs or `timeout` seconds have passed, and returns the
-    /// reports: for commands that do nothing else meanwhile, never for the bridge's event loop.
-    public func waitUntilIdle(timeout: Double) -> [VolumeReport] {
+    /// Waits, blocking, until no tool runs or `timeout` seconds have passed on `clock` (the
+    /// clock the times given to this control come from), and returns the reports: for commands
+    /// that do nothing else meanwhile, never for the bridge's event loop.
+    public func waitUntilIdle(timeout: Double, clock: MonotonicClock) -> [VolumeReport] {
         let end = clock.now + timeout
         while isBusy, clock.now < end {
             var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             _ = poll(&fds, nfds_t(fds.count), Int32(Self.pollInterval * 1000))
             for entry in fds where entry.revents != 0 { descriptorReady(entry.fd) }
-            tick(now: clock.now + (clockOffset ?? 0))
+            tick(now: clock.now)
         }
         return takeReports()
     }
 
     /// Whether a tool is running or changes wait.
-    public var isBusy: Bool { child != nil || !pending.isEmpty }
+    public var isBusy: Bool {
+        switch activity {
+        case .idle: return false
+        case .reading, .changing: return true
+        }
+    }
 
     /// Asks for a change; it is made when the tools already running are done.
     public func request(_ change: VolumeChange, for event: ActionEvent, now: Double) {
-        syncClock(now)
-        if case .adjust(let percent) = change, let last = pending.last, case .adjust(let waiting) = last.change {
-            pending[pending.count - 1].change = .adjust(percent: max(-1000, min(1000, waiting + percent)))
-        } else {
-            pending.append(Pending(change: change, event: event))
+        let now = passed(now)
+        let asked = Pending(change: change, event: event)
+        switch activity {
+        case .idle:
+            startRead(Errand(waiting: [asked]), now: now)
+        case .reading(let child, var errand):
+            Self.enqueue(asked, in: &errand.waiting)
+            activity = .reading(child, errand)
+        case .changing(let child, let running, var waiting):
+            Self.enqueue(asked, in: &waiting)
+            activity = .changing(child, running, waiting: waiting)
         }
-        if child == nil { start(.read) }
+    }
+
+    /// Adds `asked` to `waiting`, merged into the last change when both adjust.
+    private static func enqueue(_ asked: Pending, in waiting: inout [Pending]) {
+        if case .adjust(let percent) = asked.change, let last = waiting.last, case .adjust(let earlier) = last.change {
+            waiting[waiting.count - 1].change = .adjust(percent: max(-1000, min(1000, earlier + percent)))
+        } else {
+            waiting.append(asked)
+        }
     }
 
     /// What has come of the changes since the last call.
@@ -146,165 +194,188 @@ public final class VolumeControl {
         return reports
     }
 
-    public var descriptors: [Int32] { child?.exitDescriptor.map { [$0] } ?? [] }
+    public var descriptors: [Int32] { activity.child?.process.exitDescriptor.map { [$0] } ?? [] }
 
     public func descriptorReady(_ descriptor: Int32) {
-        guard let running = child, running.exitDescriptor == descriptor else { return }
-        collect(running, blocking: false)
+        guard let child = activity.child, child.process.exitDescriptor == descriptor else { return }
+        _ = collect(now: nil)
     }
 
     /// When to call `tick`: at once while reports wait to be taken (a tool that is not installed
-    /// fails before any child runs), else for the running tool's timeout or exit poll.
+    /// fails before any child runs) or a tool started without a time, else for the running
+    /// tool's timeout or exit poll.
     public var nextDeadline: Double? {
-        let offset = clockOffset ?? 0
-        guard let running = child else { return reports.isEmpty ? nil : clock.now + offset }
-        if running.exitDescriptor == nil { return min(running.deadline, clock.now + Self.pollInterval) + offset }
-        return running.deadline + offset
+        guard let child = activity.child else { return reports.isEmpty ? nil : lastTime }
+        guard let deadline = child.deadline else { return lastTime }
+        return child.process.exitDescriptor == nil ? min(deadline, lastTime + Self.pollInterval) : deadline
     }
 
     public func tick(now: Double) {
-        syncClock(now)
-        guard var running = child else { return }
-        if running.exitDescriptor == nil {
-            collect(running, blocking: false)
-            guard child != nil else { return }
+        let now = passed(now)
+        if let child = activity.child, child.process.exitDescriptor == nil, collect(now: now) { return }
+        guard let now, var child = activity.child else { return }
+        if let deadline = child.deadline {
+            guard now >= deadline, !child.killed else { return }
+            child.process.signal(SIGKILL)
+            child.killed = true
         }
-        if clock.now >= running.deadline, !running.killed {
-            kill(running.pid, SIGKILL)
-            running.killed = true
-            running.deadline = clock.now + timeout
-            child = running
-        }
+        child.deadline = now + timeout
+        activity = activity.with(child)
     }
 
     /// Stops waiting for a running tool (it is killed) and drops the changes still waiting.
     public func shutdown() {
-        pending.removeAll()
-        guard let running = child else { return }
-        kill(running.pid, SIGKILL)
-        collect(running, blocking: true)
+        let stopped = activity
+        activity = .idle
+        guard let child = stopped.child else { return }
+        child.process.signal(SIGKILL)
+        child.process.wait()
+        close(child.output)
     }
 
     // MARK: Running the tools
 
-    private func syncClock(_ now: Double) {
-        if clockOffset == nil, now.isFinite { clockOffset = now - clock.now }
+    /// Takes note of the caller's time; nil if it is no time (not finite).
+    private func passed(_ now: Double) -> Double? {
+        guard now.isFinite else { return nil }
+        lastTime = now
+        return now
     }
 
-    private func start(_ step: Step) {
-        let tool = tools[toolIndex]
-        guard let program = location(of: tool) else {
-            toolFailed(tool, step: step, problem: "\(tool.rawValue) is not installed")
-            return
-        }
-        var argv: [String]
-        switch step {
-        case .read: argv = tool.readArguments
-        case .change(let command): argv = tool.arguments(for: command, level: lastLevel)
-        }
-        argv[0] = program
+    private enum LaunchFailure: Error {
+        /// The tool is missing or would not start: the next one may do.
+        case tool(String)
+        /// Nothing could run: no pipe for the output.
+        case pipe(ActionFailure)
+    }
+
+    /// Starts `tool` with `arguments` (the first replaced by where it is installed), its output
+    /// on a pipe. `now` dates its timeout; without it the next tick does.
+    private func launch(_ tool: VolumeTool, _ arguments: [String], now: Double?) throws(LaunchFailure) -> Child {
+        guard let program = location(of: tool) else { throw .tool("\(tool.rawValue) is not installed") }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
-            finishFailed(ActionFailure("cannot run \(tool.rawValue): no pipe for its output: \(String(cString: strerror(errno)))"))
-            return
+            throw .pipe(ActionFailure("cannot run \(tool.rawValue): no pipe for its output: \(String(cString: strerror(errno)))"))
         }
         defer { close(ends[1]) }
         // Neither end may leak into other children (the write end is given to this one as 1 and 2).
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         do {
-            let pid = try CommandLauncher.spawn(argv, output: ends[1], environment: environment)
+            let process = try Subprocess([program] + arguments.dropFirst(), environment: environment,
+                                         output: ends[1], error: ends[1])
             _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
-            child = Child(pid: pid, exitDescriptor: CommandLauncher.exitDescriptor(for: pid), output: ends[0],
-                          step: step, tool: tool, deadline: clock.now + timeout)
+            return Child(process: process, output: ends[0], tool: tool, deadline: now.map { $0 + timeout })
         } catch {
             close(ends[0])
-            toolFailed(tool, step: step, problem: error.message)
+            throw .tool(error.message)
         }
     }
 
-    /// Reaps the child if it has exited and goes on with what its output says.
-    private func collect(_ running: Child, blocking: Bool) {
-        var status: Int32 = 0
-        let reaped = waitpid(running.pid, &status, blocking ? 0 : WNOHANG)
-        guard reaped == running.pid || reaped < 0 else { return }
-        let text = Self.drain(running.output)
-        close(running.output)
-        if let descriptor = running.exitDescriptor { close(descriptor) }
-        child = nil
-        guard !blocking else { return }
-        let exited = reaped == running.pid && ChildExit(waitStatus: status).succeeded
-        let firstLine = text.split(separator: "\n").first.map { $0.split(separator: " ").joined(separator: " ") } ?? ""
-        guard exited else {
-            let problem = running.killed ? "\(running.tool.rawValue) did not answer within \(timeout) s"
-                : firstLine.isEmpty ? "\(running.tool.rawValue) failed" : "\(running.tool.rawValue): \(firstLine)"
-            toolFailed(running.tool, step: running.step, problem: problem)
-            return
-        }
-        switch running.step {
-        case .read:
-            guard let level = running.tool.level(in: text) else {
-                toolFailed(running.tool, step: running.step,
-                           problem: "\(running.tool.rawValue) printed no volume I can read: \(firstLine)")
-                return
+    /// Reads the level with the current tool, for `errand`.
+    private func startRead(_ errand: Errand, now: Double?) {
+        let tool = tools[toolIndex]
+        do {
+            activity = .reading(try launch(tool, tool.readArguments, now: now), errand)
+        } catch {
+            switch error {
+            case .tool(let problem): readFailed(problem, errand, now: now)
+            case .pipe(let failure): finishFailed(failure, errand)
             }
-            toolAnswered = true
-            current = nil
-            problems.removeAll()
-            failureReported = false
-            lastLevel = level
-            reports.append(.level(level))
-            startNextChange()
-        case .change:
-            current = nil
-            refusalReported = false
-            start(.read)
         }
     }
 
     /// With a fresh level read, makes the next waiting change, or stops when there is none.
-    private func startNextChange() {
-        while !pending.isEmpty {
-            let next = pending.removeFirst()
+    private func startNextChange(_ waiting: [Pending], now: Double?) {
+        var waiting = waiting
+        while !waiting.isEmpty {
+            let next = waiting.removeFirst()
             guard let command = VolumeCommand(next.change, from: lastLevel ?? 0) else { continue }
-            current = next
-            start(.change(command))
+            let tool = tools[toolIndex]
+            do {
+                activity = .changing(try launch(tool, tool.arguments(for: command, level: lastLevel), now: now),
+                                     next, waiting: waiting)
+            } catch {
+                switch error {
+                case .tool(let problem): changeRefused(next, problem, waiting: waiting, now: now)
+                case .pipe(let failure): finishFailed(failure, Errand(waiting: waiting, asker: next.event))
+                }
+            }
             return
         }
+        activity = .idle
     }
 
-    private func toolFailed(_ tool: VolumeTool, step: Step, problem: String) {
-        if case .change = step, toolAnswered {
-            // The tool works but refused this change: say so (once, until a change works) and
-            // carry on with the next.
-            finishFailed(ActionFailure(problem), keepPending: true)
-            start(.read)
-            return
+    /// Reaps the running tool if it has exited and goes on with what its output says; whether it had.
+    private func collect(now: Double?) -> Bool {
+        let finished = activity
+        guard let child = finished.child else { return false }
+        let status = child.process.reap()
+        if status == .running { return false }
+        activity = .idle
+        let text = Self.drain(child.output)
+        close(child.output)
+        let succeeded = if case .ended(let exit) = status { exit.succeeded } else { false }
+        let firstLine = text.split(separator: "\n").first.map { $0.split(separator: " ").joined(separator: " ") } ?? ""
+        let problem = child.killed ? "\(child.tool.rawValue) did not answer within \(timeout) s"
+            : firstLine.isEmpty ? "\(child.tool.rawValue) failed" : "\(child.tool.rawValue): \(firstLine)"
+        switch finished {
+        case .idle:
+            return true
+        case .reading(_, let errand):
+            guard succeeded else {
+                readFailed(problem, errand, now: now)
+                return true
+            }
+            guard let level = child.tool.level(in: text) else {
+                readFailed("\(child.tool.rawValue) printed no volume I can read: \(firstLine)", errand, now: now)
+                return true
+            }
+            toolAnswered = true
+            failureReported = false
+            lastLevel = level
+            reports.append(.level(level))
+            startNextChange(errand.waiting, now: now)
+        case .changing(_, let change, let waiting):
+            guard succeeded else {
+                changeRefused(change, problem, waiting: waiting, now: now)
+                return true
+            }
+            refusalReported = false
+            startRead(Errand(waiting: waiting), now: now)
         }
-        problems.append(problem)
+        return true
+    }
+
+    /// The working tool refused `change`: says so (once, until a change works) and carries on
+    /// with the next.
+    private func changeRefused(_ change: Pending, _ problem: String, waiting: [Pending], now: Double?) {
+        if !refusalReported { reports.append(.failed(change.event, ActionFailure(problem))) }
+        refusalReported = true
+        startRead(Errand(waiting: waiting), now: now)
+    }
+
+    /// The current tool could not read the level: the next one tries, or the failure is reported.
+    private func readFailed(_ problem: String, _ errand: Errand, now: Double?) {
+        var errand = errand
+        errand.problems.append(problem)
         toolAnswered = false
         if toolIndex + 1 < tools.count {
             toolIndex += 1
-            start(.read)
+            startRead(errand, now: now)
             return
         }
-        let tried = tools.map(\.rawValue).joined(separator: " and ")
-        finishFailed(ActionFailure("\(problems.joined(separator: "; ")). Changing the volume needs \(tried)"
-            + " with a sound server running in this session: wpctl comes with PipeWire (wireplumber), pactl with"
-            + " pulseaudio-utils"))
-        problems.removeAll()
         toolIndex = 0
+        let tried = tools.map(\.rawValue).joined(separator: " and ")
+        finishFailed(ActionFailure("\(errand.problems.joined(separator: "; ")). Changing the volume needs \(tried)"
+            + " with a sound server running in this session: wpctl comes with PipeWire (wireplumber), pactl with"
+            + " pulseaudio-utils"), errand)
     }
 
     /// Reports `failure` (once, until a tool answers again) and drops the waiting changes.
-    private func finishFailed(_ failure: ActionFailure, keepPending: Bool = false) {
-        let event = current?.event ?? pending.first?.event
-        current = nil
-        if !keepPending { pending.removeAll() }
-        guard let event else { return }
-        if keepPending {
-            if !refusalReported { reports.append(.failed(event, failure)) }
-            refusalReported = true
-        } else if !failureReported {
+    private func finishFailed(_ failure: ActionFailure, _ errand: Errand) {
+        activity = .idle
+        guard let event = errand.asker ?? errand.waiting.first?.event else { return }
+        if !failureReported {
             failureReported = true
             reports.append(.failed(event, failure))
         }

@@ -4,15 +4,17 @@ import X11Bridge
 
 /// A program run by a test, with its output on pipes the test reads as it goes.
 ///
-/// Spawned with posix_spawn and an empty signal mask: Foundation's Process hands children
-/// the mask of its own thread, where SIGTERM is blocked, so a server started that way
-/// ignores the SIGTERM meant to stop it. Stopping always ends in SIGKILL, so nothing a test
-/// starts outlives it.
+/// Started as the bridge starts its own children (`Subprocess`): no signal blocked, none of the
+/// test process's descriptors inherited. Foundation's Process hands children the mask of its
+/// own thread, where SIGTERM is blocked, so a server started that way ignores the SIGTERM
+/// meant to stop it; and a server guardian waits for its lifeline pipe to close, which a child
+/// holding it open would prevent forever. The child stays in the test's process group, so
+/// Ctrl-C ends it with the test run. Stopping always ends in SIGKILL, so nothing a test starts
+/// outlives it.
 final class ChildProcess {
-    let pid: pid_t
+    private let process: Subprocess
     private var outputReader: OutputPipe
     private var errorReader: OutputPipe
-    private(set) var exitStatus: Int32?
     /// The write end of the child's standard input, when the test types into it; -1 otherwise.
     private var inputEnd: Int32 = -1
 
@@ -21,62 +23,36 @@ final class ChildProcess {
     init(executable: String, arguments: [String], environment: [String: String], typesInput: Bool = false) throws {
         let outputPipe = try OutputPipe()
         let errorPipe = try OutputPipe()
-        var files = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&files)
-        defer { posix_spawn_file_actions_destroy(&files) }
         var inputEnds: [Int32] = [-1, -1]
         if typesInput {
             guard pipe(&inputEnds) == 0 else { throw ChildProcessError(message: "pipe failed") }
             _ = fcntl(inputEnds[1], F_SETFD, FD_CLOEXEC)
-            posix_spawn_file_actions_adddup2(&files, inputEnds[0], 0)
-        } else {
-            posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0)
         }
-        posix_spawn_file_actions_adddup2(&files, outputPipe.writeEnd, 1)
-        posix_spawn_file_actions_adddup2(&files, errorPipe.writeEnd, 2)
-        // The child must hold none of the test process's descriptors: a server guardian waits
-        // for its lifeline pipe to close, which a child holding it open would prevent forever.
-        if let closeFrom = Self.spawnCloseFrom { _ = closeFrom(&files, 3) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        var argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            outputPipe.closeWriteEnd()
+            errorPipe.closeWriteEnd()
+            if typesInput { close(inputEnds[0]) }
         }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &files, &attributes, &argv, &envp)
-        outputPipe.closeWriteEnd()
-        errorPipe.closeWriteEnd()
-        if typesInput { close(inputEnds[0]) }
+        do {
+            process = try Subprocess([executable] + arguments, environment: environment.map { "\($0.key)=\($0.value)" },
+                                     input: typesInput ? inputEnds[0] : nil, output: outputPipe.writeEnd,
+                                     error: errorPipe.writeEnd, ownProcessGroup: false)
+        } catch {
+            if typesInput { close(inputEnds[1]) }
+            throw ChildProcessError(message: error.message)
+        }
         inputEnd = inputEnds[1]
-        guard status == 0 else {
-            throw ChildProcessError(message: "cannot start \(executable): \(String(cString: strerror(status)))")
-        }
-        self.pid = pid
         self.outputReader = outputPipe
         self.errorReader = errorPipe
     }
 
-    private typealias SpawnCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+    var pid: pid_t { process.pid }
 
-    /// posix_spawn_file_actions_addclosefrom_np (glibc 2.34+), which Swift's Glibc does not import.
-    private static let spawnCloseFrom: SpawnCloseFrom? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
-            return nil
-        }
-        return unsafeBitCast(symbol, to: SpawnCloseFrom.self)
-    }()
+    /// How it ended, as a shell says it; nil until it has been reaped.
+    var exitStatus: Int32? {
+        if case .ended(let exit) = process.status { return exit.shellStatus }
+        return nil
+    }
 
     deinit {
         kill(signal: SIGKILL)
@@ -126,8 +102,7 @@ final class ChildProcess {
     }
 
     func kill(signal: Int32) {
-        guard exitStatus == nil else { return }
-        _ = Glibc.kill(pid, signal)
+        process.signal(signal)
     }
 
     /// The exit status, or nil if it is still running after `timeout` seconds.
@@ -135,12 +110,10 @@ final class ChildProcess {
         if let exitStatus { return exitStatus }
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
-                exitStatus = ChildExit(waitStatus: status).shellStatus
+            if case .ended(let exit) = process.reap() {
                 outputReader.readAvailable()
                 errorReader.readAvailable()
-                return exitStatus
+                return exit.shellStatus
             }
             usleep(5_000)
         } while Date() < deadline

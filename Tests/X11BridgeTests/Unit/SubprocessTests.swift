@@ -1,0 +1,77 @@
+import Foundation
+import Glibc
+import Testing
+import X11Bridge
+
+@Suite("Children are started, reaped and their ends decoded in one place")
+struct SubprocessTests {
+    @Test("a child holds no descriptor of its parent above standard error, has no signal blocked or ignored and leads its own process group")
+    func cleanStart() throws {
+        // Left without close-on-exec on purpose.
+        let leaked = open("/dev/null", O_RDONLY)
+        defer { close(leaked) }
+        // Blocked in this thread and ignored, as the bridge and a shell's background jobs have them.
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGUSR2)
+        var mask = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &blocked, &mask)
+        let disposition = signal(SIGUSR2, SIG_IGN)
+        let started = Result { try Subprocess(["sleep", "10"]) }
+        signal(SIGUSR2, disposition)
+        pthread_sigmask(SIG_SETMASK, &mask, nil)
+        let child = try started.get()
+        defer {
+            child.signal(SIGKILL)
+            child.wait()
+        }
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.pid)/fd").sorted()
+        #expect(descriptors == ["0", "1", "2"])
+        let stat = try String(contentsOfFile: "/proc/\(child.pid)/stat", encoding: .utf8)
+        // After "pid (comm)": state, parent, process group.
+        let fields = stat.split(separator: ")").last.map { $0.split(separator: " ") } ?? []
+        #expect(fields.count > 2 && fields[2] == "\(child.pid)")
+        let status = try String(contentsOfFile: "/proc/\(child.pid)/status", encoding: .utf8)
+        #expect(Self.signals("SigBlk", in: status) == 0)
+        // The standard signals; glibc keeps a few real-time ones (32, 33) for itself.
+        #expect(Self.signals("SigIgn", in: status).map { $0 & 0x7fff_ffff } == 0)
+    }
+
+    /// A signal set from /proc/<pid>/status, one bit per signal from bit 0 for signal 1.
+    static func signals(_ field: String, in status: String) -> UInt64? {
+        let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+        return line.flatMap { UInt64($0.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces), radix: 16) }
+    }
+
+    @Test("a child can stay in its parent's group and read input and environment it is given")
+    func givenInput() throws {
+        var input: [Int32] = [-1, -1]
+        var output: [Int32] = [-1, -1]
+        #expect(pipe(&input) == 0 && pipe(&output) == 0)
+        defer { close(output[0]) }
+        let child = try Subprocess(["sh", "-c", "read -r line; echo \"$GREETING $line $(cut -d')' -f2 /proc/$$/stat)\""],
+                                   environment: ["GREETING=hello", "PATH=/usr/bin:/bin"], input: input[0],
+                                   output: output[1], ownProcessGroup: false)
+        close(input[0])
+        close(output[1])
+        _ = "world\n".withCString { write(input[1], $0, 6) }
+        close(input[1])
+        #expect(child.wait() == .ended(.exited(code: 0)))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { read(output[0], $0.baseAddress, $0.count) }
+        let words = String(decoding: buffer[0..<max(0, count)], as: UTF8.self).split(separator: " ")
+        #expect(words.prefix(2) == ["hello", "world"])
+        // The state, parent and process group of the shell.
+        #expect(words.count > 4 && words[4] == "\(getpgrp())")
+    }
+
+    @Test("a child is reaped once; its end stays known and it is signalled no more")
+    func reapedOnce() throws {
+        let child = try Subprocess(["sh", "-c", "kill -TERM $$"])
+        #expect(child.wait() == .ended(.killed(signal: SIGTERM)))
+        #expect(child.reap() == .ended(.killed(signal: SIGTERM)))
+        child.signal(SIGKILL)
+        #expect(child.status == .ended(.killed(signal: SIGTERM)))
+        #expect(throws: ActionFailure.self) { try Subprocess([]) }
+    }
+}
