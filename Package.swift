@@ -20,6 +20,12 @@ let package = Package(
             providers: [.apt(["libx11-dev", "libxi-dev", "libxtst-dev", "libxfixes-dev", "libxext-dev",
                               "libx11-xcb-dev", "libxcb1-dev", "libxcb-xinput-dev"])]
         ),
+        // Antialiased drawing for the overlay.
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo cairo-xlib",
+            providers: [.apt(["libcairo2-dev"])]
+        ),
         // Linux system interfaces Swift's Glibc module leaves out (epoll).
         .systemLibrary(name: "CLinux"),
         .target(
@@ -30,7 +36,7 @@ let package = Package(
         ),
         .target(
             name: "X11Bridge",
-            dependencies: ["GestureKit", "CX11", "CLinux"]
+            dependencies: ["GestureKit", "CX11", "CCairo", "CLinux"]
         ),
         .executableTarget(
             name: "gesture-bridge",

@@ -73,7 +73,7 @@ struct OverlayCompositorTests {
         #expect(window.depth == 24)
         #expect(screen.inputShapeRectangles(of: after[0]) == 0)
         let colours = Self.colours(in: window, of: screen.screenshot())
-        #expect(Set(colours.keys).isSubset(of: [OverlayTestDisplay.background, .pulse, .track]), "\(colours)")
+        #expect(colours.keys.allSatisfy { $0 == OverlayTestDisplay.background || $0.isBlend(of: [.pulse, .track]) }, "\(colours)")
         screen.connection.sync()
         #expect(screen.connection.takeErrors().isEmpty)
     }
@@ -100,16 +100,28 @@ struct OverlayCompositorTests {
         #expect(windows.count == 2 && windows.allSatisfy { screen.attributes(of: $0).depth == 32 })
         var pulseColours = shot.histogram(around: Self.point, within: 77)
         pulseColours[OverlayTestDisplay.background] = nil
-        #expect(pulseColours.count == 1, "one blended ring colour: \(pulseColours)")
-        let blended = try #require(pulseColours.keys.first)
-        let opacity = (Double(blended.green) - Double(OverlayTestDisplay.background.green))
-            / (Double(OverlayTestColor.pulse.green) - Double(OverlayTestDisplay.background.green))
-        #expect((0.25...0.5).contains(opacity), "\(blended) is \(opacity) of the way to the ring colour")
+        // Every ring pixel is the ring's colour blended into the desktop: the stroke's body at
+        // the pulse's opacity, its antialiased edges at less.
+        let opacities = pulseColours.map { (colour: $0.key, count: $0.value,
+                                            opacity: $0.key.blend(from: OverlayTestDisplay.background, to: .pulse)) }
+        #expect(opacities.allSatisfy { $0.opacity != nil }, "blends of the ring colour only: \(pulseColours)")
+        let body = try #require(opacities.max { $0.count < $1.count })
+        let opacity = body.opacity ?? 0
+        #expect((0.25...0.5).contains(opacity), "\(body.colour) is \(opacity) of the way to the ring colour")
+        #expect(opacities.contains { ($0.opacity ?? 1) < opacity - 0.05 }, "antialiased edges: \(pulseColours)")
         #expect(shot[400, 300] == OverlayTestDisplay.background)
-        // The progress ring's track is half transparent grey over the desktop; its arc opaque.
-        let ringColours = Set(shot.histogram(around: Point(x: 200, y: 200), within: 34).keys)
-        #expect(ringColours.contains(.pulse) && !ringColours.contains(.track) && !ringColours.contains(.black), "\(ringColours)")
-        #expect(ringColours.count == 3, "desktop, arc and a blended track: \(ringColours)")
+        // The progress ring's track is half transparent grey over the desktop; its arc opaque,
+        // with antialiased edges.
+        let ringColours = shot.histogram(around: Point(x: 200, y: 200), within: 34)
+        #expect(ringColours.keys.contains(.pulse) && !ringColours.keys.contains(.track) && !ringColours.keys.contains(.black),
+                "\(ringColours)")
+        // The track's body: the commonest blend of grey into the desktop, the desktop aside.
+        let trackBlends = ringColours.compactMap { colour, count in
+            colour.blend(from: OverlayTestDisplay.background, to: .track).flatMap { $0 > 0.05 ? (share: $0, count: count) : nil }
+        }
+        let trackOpacity = trackBlends.max { $0.count < $1.count }?.share
+        #expect(trackOpacity.map { (0.4...0.6).contains($0) } == true, "a half transparent track: \(ringColours)")
+        #expect(ringColours.count > 5, "antialiased edges blend arc, track and desktop: \(ringColours)")
 
         // The compositor quits: the next update rebuilds the ring as a shaped window.
         compositor.stop()
@@ -117,7 +129,7 @@ struct OverlayCompositorTests {
         let afterQuit = screen.screenshot()
         try afterQuit.save(as: "overlay-compositor-gone")
         let colours = Set(afterQuit.histogram(around: Point(x: 200, y: 200), within: 34).keys)
-        #expect(colours.isSubset(of: [OverlayTestDisplay.background, .pulse, .track]), "\(colours)")
+        #expect(colours.allSatisfy { $0 == OverlayTestDisplay.background || $0.isBlend(of: [.pulse, .track]) }, "\(colours)")
     }
 
     /// Stands in for a compositor: owning the selection is how one announces itself.

@@ -19,6 +19,12 @@ enum DitherPattern {
         return Int((min(max(alpha, 0), 1) * Double(levels)).rounded())
     }
 
+    /// Whether a pixel of `coverage` (0...255: how much of it the drawing covers, times its
+    /// alpha) at `row`, `column` of the pattern is kept.
+    static func keeps(coverage: UInt8, row: Int, column: Int) -> Bool {
+        thresholds[row][column] < (Int(coverage) * levels + 127) / 255
+    }
+
     /// The 4×4 bitmap of `level`, one byte per row, leftmost pixel in the lowest bit (the
     /// order XCreateBitmapFromData reads).
     static func rows(level: Int) -> [UInt8] {
