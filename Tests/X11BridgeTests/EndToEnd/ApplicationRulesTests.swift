@@ -174,7 +174,7 @@ struct ApplicationRulesTests {
                 applications: {except: [Drawing]}
                 action: {click: right}
             """
-        let bridge = try BridgeProcess(["run", "--config", try temporaryConfig(config)], server: server)
+        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(config)], server: server)
         func touches(_ events: [RecordedEvent]) -> [RecordedEvent] {
             events.filter { $0.kind == .touchBegin || $0.kind == .touchUpdate || $0.kind == .touchEnd }
         }

@@ -9,7 +9,7 @@ struct CommandTests {
     func devices() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
-        let listing = try BridgeProcess(["devices", "--json"], server: server, readyMarker: nil)
+        let listing = try BridgeProcess(["devices", "--json"], server: server, ready: .immediately)
         #expect(listing.child.waitForExit(timeout: 5) == 0)
         let byName = Dictionary(listing.objects.compactMap { object in (object["name"] as? String).map { ($0, object) } },
                                 uniquingKeysWith: { first, _ in first })
@@ -26,7 +26,7 @@ struct CommandTests {
         // The XTEST pointer is where the bridge's own clicks come from: never a device to listen to.
         #expect(!byName.keys.contains { $0.contains("XTEST") })
 
-        let table = try BridgeProcess(["devices"], server: server, readyMarker: nil)
+        let table = try BridgeProcess(["devices"], server: server, ready: .immediately)
         #expect(table.child.waitForExit(timeout: 5) == 0)
         #expect(table.outputLines.contains { $0.contains("test-pen") && $0.contains("0..1000") })
         #expect(table.outputLines.contains { $0.contains("test-touch") && $0.contains("0..2047") && $0.contains("10") })
@@ -39,7 +39,7 @@ struct CommandTests {
         let window = try RecorderWindow(server: server)
         defer { window.close() }
         let live = try BridgeProcess(["run", "--json"], server: server)
-        let recording = try BridgeProcess(["record"], server: server, readyMarker: "recording")
+        let recording = try BridgeProcess(["record"], server: server, ready: .says("recording"))
 
         // A deep press with the pen, a light tap, a hard touch, and a turn of the volume knob.
         try server.pen.down(at: (400, 300), pressure: 0.1)
@@ -82,7 +82,7 @@ struct CommandTests {
         let server = try HeadlessXorg()
         defer { server.stop() }
         let recording = try BridgeProcess(["record", "--device", "test-touch", "--seconds", "0.5"], server: server,
-                                          readyMarker: "recording")
+                                          ready: .says("recording"))
         try server.pen.down(at: (100, 100), pressure: 0.5)
         try server.pen.up()
         try server.touch.tap(at: (200, 200), pressure: 0.5)
@@ -97,7 +97,7 @@ struct CommandTests {
     func recordUnknownDevice() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
-        let recording = try BridgeProcess(["record", "--device", "test-tablet"], server: server, readyMarker: nil)
+        let recording = try BridgeProcess(["record", "--device", "test-tablet"], server: server, ready: .immediately)
         #expect(recording.child.waitForExit(timeout: 5) == 1)
         #expect(recording.log.contains("no device \"test-tablet\""))
         #expect(recording.log.contains("test-pen"))

@@ -13,10 +13,15 @@ struct FaultTests {
     func serverKilled() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
-        let bridge = try BridgeProcess(["run"], server: server)
-        // A press held back by the bridge's grab, its decision still open, when the server dies.
+        let bridge = try BridgeProcess(["run", "--json", "--show-touches"], server: server)
+        // A press held back by the bridge's grab, its decision still open, when the server dies:
+        // its contact marker shows that the bridge has it. (The test's own connection closes
+        // before the server dies: Xlib ends a process that loses one.)
         try server.pen.down(at: (300, 300), pressure: 0.2)
-        usleep(150_000)
+        let screen = try #require(OverlayWindowLister(displayName: server.displayName))
+        #expect(screen.waitForMarker(at: (300, 300)), "\(bridge.log)")
+        screen.close()
+        #expect(!bridge.objects.contains { $0["decision"] != nil }, "\(bridge.objects)")
 
         let killed = Date()
         server.crash()
@@ -36,7 +41,7 @@ struct FaultTests {
     func serverKilledWhileRecording() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
-        let recording = try BridgeProcess(["record"], server: server, readyMarker: "recording")
+        let recording = try BridgeProcess(["record"], server: server, ready: .says("recording"))
         try server.pen.down(at: (100, 100), pressure: 0.5)
         try server.pen.up()
         #expect(recording.child.waitForOutput(timeout: 2) { output, _ in output.contains("\"end\"") })
@@ -100,12 +105,16 @@ struct FaultTests {
         defer { window.close() }
         // A long decision timeout: only the pen going away, never the timeout, can end the hold.
         let config = held == .holdingButton ? ReleaseTests.holdConfig : HeldInputRecoveryTests.penOnlyConfig
-        let bridge = try BridgeProcess(["run", "--json", "--verbose", "--config", try temporaryConfig(config)], server: server)
+        let screen = try #require(OverlayWindowLister(displayName: server.displayName))
+        defer { screen.close() }
+        let bridge = try BridgeProcess(["run", "--json", "--verbose", "--show-touches", "--config", try temporaryConfig(config)],
+                                       server: server)
 
         switch held {
         case .frozen:
             try server.pen.down(at: (300, 300), pressure: 0.2)
-            usleep(100_000)
+            // Its contact marker shows that the bridge has the press.
+            #expect(screen.waitForMarker(at: (300, 300)), "\(bridge.log)")
             let decided = bridge.objects.filter { ["kept", "replayed"].contains($0["ownership"] as? String) }
             #expect(decided.isEmpty, "decided before the pen went away: \(decided)")
         case .claimed:
@@ -123,12 +132,12 @@ struct FaultTests {
         #expect(xinput.waitForExit(timeout: 5) == 0)
         #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "device-disabled" && $0["name"] as? String == "test-pen" } },
                 "\(bridge.log)")
-        usleep(100_000)
-        let afterwards = window.drain()
-        #expect(window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
         if held == .holdingButton {
+            let afterwards = window.events(until: ReleaseTests.middle(.buttonRelease))
             #expect(ReleaseTests.middle(.buttonRelease)(afterwards), "\(afterwards)")
         }
+        _ = window.drain()
+        #expect(window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
 
         // Another client can grab the pointer: no grab of the bridge's is left, nothing is frozen.
         #expect(Self.grabPointer(server) == GrabSuccess, "\(bridge.log)")
@@ -213,9 +222,12 @@ struct FaultTests {
         bridge.child.kill(signal: SIGHUP)
         #expect(bridge.waitForEvents("config-reloaded"))
         try LiveSessionTests.deepPress(server, at: (240, 200))
-        #expect(bridge.waitForLog(containing: "pen-command: command gesture-bridge-no-such-program x failed"), "\(bridge.log)")
-        #expect(bridge.log.contains("cannot run gesture-bridge-no-such-program: No such file or directory (not found in PATH)"),
-                "\(bridge.log)")
+        #expect(bridge.waitForEvents("action-failed"), "\(bridge.log)")
+        let missing = try #require(bridge.events("action-failed").first)
+        #expect(missing["binding"] as? String == "pen-command" && missing["kind"] as? String == "command", "\(missing)")
+        #expect(missing["argv"] as? [String] == ["gesture-bridge-no-such-program", "x"], "\(missing)")
+        #expect(missing["message"] as? String == "cannot run gesture-bridge-no-such-program: No such file or directory (not found in PATH)",
+                "\(missing)")
         try expectPromptRightClick(server, window, at: (620, 400))
 
         // A program that exits with status 3: logged once it has exited.
@@ -223,8 +235,10 @@ struct FaultTests {
         bridge.child.kill(signal: SIGHUP)
         #expect(bridge.waitForEvents("config-reloaded", count: 2))
         try LiveSessionTests.deepPress(server, at: (260, 200))
-        #expect(bridge.waitForLog(containing: "exited with status 3"), "\(bridge.log)")
-        #expect(bridge.log.contains("command sh (pid "))
+        #expect(bridge.waitForEvents("command-failed"), "\(bridge.log)")
+        let exited = bridge.events("command-failed").first?["message"] as? String ?? ""
+        #expect(exited.hasPrefix("command sh (pid ") && exited.hasSuffix(") exited with status 3"), "\(exited)")
+        #expect(bridge.events("action-failed").count == 1, "a command that ran is no failure to start it: \(bridge.objects)")
         try expectPromptRightClick(server, window, at: (640, 400))
 
         // Stopping does not wait for the commands still running.

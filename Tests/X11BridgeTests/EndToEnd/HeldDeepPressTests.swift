@@ -9,27 +9,27 @@ import XorgTestSupport
 struct HeldDeepPressTests {
     @Test("the lift reaches the application as nothing at all", arguments: [0.0, 0.3])
     func liftAfterTheClick(pause: Double) throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--json", "--verbose"], server: server)
+        try Stage.run { stage in
+            let bridge = try stage.bridge(["--verbose"])
 
-        try server.pen.down(at: (400, 300), pressure: 0.1)
-        try server.pen.press(to: 0.9)
-        let clicked = window.events { ApplicationRulesTests.buttons(3, in: $0).count >= 2 }
-        #expect(ApplicationRulesTests.buttons(3, in: clicked).map(\.kind) == [.buttonPress, .buttonRelease])
-        Thread.sleep(forTimeInterval: pause)
-        try server.pen.up()
-        #expect(bridge.ownership { $0["ownership"] as? String == "kept" }?["winner"] as? String == "right-click", "\(bridge.log)")
-        Thread.sleep(forTimeInterval: 0.2)
-        let all = clicked + window.drain()
-        // The click reaches the window with no button of the pen held under it, so it starts no
-        // implicit grab that would take the pen's lift: the window sees nothing of the pen.
-        #expect(ApplicationRulesTests.buttons(1, in: all).isEmpty, "\(all)")
-        #expect(clicked.filter { $0.detail == 3 }.allSatisfy { $0.buttonsHeld.allSatisfy { $0 == 3 } }, "\(clicked)")
-        #expect(!all.contains { $0.kind == .buttonPress && $0.detail == 1 }, "\(all)")
-        #expect(window.pointerState()?.buttonsHeld == [])
+            try stage.pen.down(at: (400, 300), pressure: 0.1)
+            try stage.pen.press(to: 0.9)
+            let clicked = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
+            #expect(buttonEvents(3, in: clicked).map(\.kind) == [.buttonPress, .buttonRelease])
+            // The hand rests on the pen as long as it likes.
+            Thread.sleep(forTimeInterval: pause)
+            try stage.pen.up()
+            #expect(bridge.ownership { $0["ownership"] as? String == "kept" }?["winner"] as? String == "right-click", "\(bridge.log)")
+            #expect(bridge.waitForObjects { $0.contains { $0["gesture"] as? String == "right-click" && $0["state"] as? String == "ended" } },
+                    "the bridge has read the lift: \(bridge.objects)")
+            let all = clicked + (try stage.eventsUntilKeyTapped())
+            // The click reaches the window with no button of the pen held under it, so it starts no
+            // implicit grab that would take the pen's lift: the window sees nothing of the pen.
+            #expect(buttonEvents(1, in: all).isEmpty, "\(all)")
+            #expect(clicked.filter { $0.detail == 3 }.allSatisfy { $0.buttonsHeld.allSatisfy { $0 == 3 } }, "\(clicked)")
+            #expect(!all.contains { $0.kind == .buttonPress && $0.detail == 1 }, "\(all)")
+            #expect(stage.window.pointerState()?.buttonsHeld == [])
+        }
     }
 
     @Test("a tap the instant after a kept stroke's lift reaches the window whole", )
@@ -38,7 +38,7 @@ struct HeldDeepPressTests {
         defer { server.stop() }
         let window = try RecorderWindow(server: server)
         defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--verbose"], server: server)
+        let bridge = try BridgeProcess(["run", "--json", "--verbose"], server: server)
 
         try server.pen.down(at: (400, 300), pressure: 0.1)
         try server.pen.press(to: 0.9)
