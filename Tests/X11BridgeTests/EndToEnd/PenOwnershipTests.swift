@@ -39,7 +39,8 @@ struct PenOwnershipTests {
 
         let events = window.events { Self.buttons(1, in: $0).count >= 2 }
         let replayed = bridge.ownership { $0["ownership"] as? String == "replayed" }
-        #expect(replayed?["input"] as? String == "press" && replayed?["device"] as? Int == 6, "\(bridge.log)")
+        let penID = try bridge.deviceID("test-pen")
+        #expect(replayed?["input"] as? String == "press" && replayed?["device"] as? Int == penID, "\(bridge.log)")
         #expect(replayed?["reason"] as? String == "lifted")
         #expect(replayed?["held"] is Double, "how long the press was held is known")
         let left = Self.buttons(1, in: events)
@@ -72,7 +73,8 @@ struct PenOwnershipTests {
         let all = events + window.drain()
         #expect(Self.buttons(1, in: all).isEmpty, "\(all)\n\(bridge.log)")
         let kept = bridge.ownership { $0["ownership"] as? String == "kept" }
-        #expect(kept?["device"] as? Int == 6 && kept?["winner"] as? String == "right-click" && kept?["held"] is Double,
+        let penID = try bridge.deviceID("test-pen")
+        #expect(kept?["device"] as? Int == penID && kept?["winner"] as? String == "right-click" && kept?["held"] is Double,
                 "\(bridge.log)")
         #expect(window.pointerState()?.buttonsHeld == [])
 
@@ -120,7 +122,8 @@ struct PenOwnershipTests {
         // Past the deep press's 12 px slop: a drag, handed to the window.
         try server.pen.down(at: (200, 300), pressure: 0.3)
         try server.pen.move(to: (230, 300), pressure: 0.3)
-        #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "motion-unheard" && $0["device"] as? Int == 6 } },
+        let penID = try bridge.deviceID("test-pen")
+        #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "motion-unheard" && $0["device"] as? Int == penID } },
                 "\(bridge.log)")
         _ = window.events { Self.buttons(1, in: $0).count >= 1 }
 
@@ -161,7 +164,8 @@ struct PenOwnershipTests {
 
         try server.pen.down(at: (300, 300), pressure: 0.3)
         #expect(window.events(ofKind: .buttonPress, waitingUpTo: 3).count == 1)
-        #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "motion-unheard" && $0["device"] as? Int == 6 } },
+        let penID = try bridge.deviceID("test-pen")
+        #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "motion-unheard" && $0["device"] as? Int == penID } },
                 "\(bridge.log)")
         // Too late for a deep press: the window gets the harder push as the pen's own input.
         try server.pen.press(to: 0.9)
@@ -245,7 +249,8 @@ struct PenOwnershipTests {
         #expect(!all.contains { $0.kind == .buttonPress && $0.detail == 1 }, "\(all.filter { $0.detail == 1 })")
         // Nor does the pen's circle reach it as motion (the bridge's own pointer moves to where
         // each scroll is sent): the stroke is the knob's.
-        let penMotion = all.filter { $0.kind == .motion && $0.sourceID == 6 }
+        let penID = try bridge.deviceID("test-pen")
+        let penMotion = all.filter { $0.kind == .motion && Int($0.sourceID) == penID }
         #expect(penMotion.allSatisfy { $0.rootX == path[0].0 && $0.rootY == path[0].1 }, "\(penMotion)")
         #expect(window.pointerState()?.buttonsHeld == [])
     }

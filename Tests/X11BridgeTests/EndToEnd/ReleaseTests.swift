@@ -38,7 +38,8 @@ struct ReleaseTests {
         let disable = try ChildProcess(executable: "/usr/bin/xinput", arguments: ["disable", "test-pen"],
                                        environment: BridgeProcess.environment(server))
         #expect(disable.waitForExit(timeout: 5) == 0)
-        #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "device-disabled" && $0["id"] as? Int == 6 } })
+        let penID = try bridge.deviceID("test-pen")
+        #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "device-disabled" && $0["id"] as? Int == penID } })
         #expect(Self.middle(.buttonRelease)(window.events(until: Self.middle(.buttonRelease))))
         #expect(window.pointerState()?.buttonsHeld == [])
     }
