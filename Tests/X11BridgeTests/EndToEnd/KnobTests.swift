@@ -39,17 +39,17 @@ struct KnobTests {
 
     @Test("185° clockwise then 100° back: six clicks down, then three up")
     func scrollKnob() throws {
-        try Stage.run { stage in
-            let bridge = try stage.bridge(config: Self.wheelConfig)
-            let forward = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 185)
-            let back = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 185, toDegrees: 85)
-            try Self.trace(stage, forward + back.dropFirst())
+        let stage = try Stage()
+        defer { stage.close() }
+        let bridge = try stage.bridge(config: Self.wheelConfig)
+        let forward = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 185)
+        let back = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 185, toDegrees: 85)
+        try Self.trace(stage, forward + back.dropFirst())
 
-            let presses = Self.scrollPresses(stage.window.events { Self.scrollPresses($0).count >= 9 })
-            #expect(presses == [5, 5, 5, 5, 5, 5, 4, 4, 4])
-            let actions = bridge.objects.filter { $0["action"] as? String == "scroll" }
-            #expect(actions.map { $0["direction"] as? String } == Array(repeating: "down", count: 6) + Array(repeating: "up", count: 3))
-        }
+        let presses = Self.scrollPresses(stage.window.events { Self.scrollPresses($0).count >= 9 })
+        #expect(presses == [5, 5, 5, 5, 5, 5, 4, 4, 4])
+        let actions = bridge.objects.filter { $0["action"] as? String == "scroll" }
+        #expect(actions.map { $0["direction"] as? String } == Array(repeating: "down", count: 6) + Array(repeating: "up", count: 3))
     }
 
     /// Turned at 1000 Hz, the knob is read once a frame, in 16 ms batches (BENCHMARKS.md counts
@@ -57,56 +57,56 @@ struct KnobTests {
     /// so this checks what a person notices: every step, in order, none more, nothing held).
     @Test("two fast turns, read in batches: every step arrives, none more, nothing held")
     func fastTurnsReadInBatches() throws {
-        try Stage.run { stage in
-            let bridge = try stage.bridge(config: Self.wheelConfig)
-            // A sample a millisecond, as a pen reports at 1000 Hz.
-            let path = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 725, stepDegrees: 1)
-            try Self.trace(stage, path, pause: 1000)
+        let stage = try Stage()
+        defer { stage.close() }
+        let bridge = try stage.bridge(config: Self.wheelConfig)
+        // A sample a millisecond, as a pen reports at 1000 Hz.
+        let path = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 725, stepDegrees: 1)
+        try Self.trace(stage, path, pause: 1000)
 
-            #expect(Self.ended(bridge, "wheel"), "\(bridge.log)")
-            #expect(Self.scrollPresses(stage.window.drain()) == Array(repeating: 5, count: 24))
-            #expect(stage.window.pointerState()?.buttonsHeld == [])
-        }
+        #expect(Self.ended(bridge, "wheel"), "\(bridge.log)")
+        #expect(Self.scrollPresses(stage.window.drain()) == Array(repeating: 5, count: 24))
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
 
     /// JSON lines carry every report of a turning knob (the contract), not only those that
     /// cross a threshold, as readable lines without --verbose do.
     @Test("run --json reports a knob's beginning, each sample, its end, and an action a step")
     func knobLines() throws {
-        try Stage.run { stage in
-            let bridge = try stage.bridge(config: Self.wheelConfig)
-            let path = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 100, stepDegrees: 1)
-            try Self.trace(stage, path)
+        let stage = try Stage()
+        defer { stage.close() }
+        let bridge = try stage.bridge(config: Self.wheelConfig)
+        let path = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 100, stepDegrees: 1)
+        try Self.trace(stage, path)
 
-            #expect(Self.ended(bridge, "wheel"), "\(bridge.log)")
-            let states = bridge.objects.filter { $0["gesture"] as? String == "wheel" && $0["recognizer"] as? String == "knob" }
-                .compactMap { $0["state"] as? String }
-            #expect(states.first == "began" && states.last == "ended", "\(states)")
-            #expect(states.filter { $0 == "changed" }.count >= 90, "a line for each of the 100 samples: \(states.count) lines")
-            let steps = bridge.objects.filter { $0["action"] as? String == "scroll" }
-            #expect(steps.map { $0["direction"] as? String } == ["down", "down", "down"], "three 30° steps in 100°: \(steps)")
-            #expect(Self.scrollPresses(stage.window.events { Self.scrollPresses($0).count >= 3 }) == [5, 5, 5])
-        }
+        #expect(Self.ended(bridge, "wheel"), "\(bridge.log)")
+        let states = bridge.objects.filter { $0["gesture"] as? String == "wheel" && $0["recognizer"] as? String == "knob" }
+            .compactMap { $0["state"] as? String }
+        #expect(states.first == "began" && states.last == "ended", "\(states)")
+        #expect(states.filter { $0 == "changed" }.count >= 90, "a line for each of the 100 samples: \(states.count) lines")
+        let steps = bridge.objects.filter { $0["action"] as? String == "scroll" }
+        #expect(steps.map { $0["direction"] as? String } == ["down", "down", "down"], "three 30° steps in 100°: \(steps)")
+        #expect(Self.scrollPresses(stage.window.events { Self.scrollPresses($0).count >= 3 }) == [5, 5, 5])
     }
 
     @Test("the default config's volume knob sends the volume keys, clockwise up")
     func volumeKnob() throws {
-        try Stage.run { stage in
-            let bridge = try stage.bridge()
-            // The ring is 30..120 px around the point 150 px in from the right and top edges.
-            let center: PixelPoint = (Double(stage.server.width) - 150, 150)
-            let path = KnobPath.points(center: center, radius: 75, fromDegrees: 0, toDegrees: 95)
-                + KnobPath.points(center: center, radius: 75, fromDegrees: 95, toDegrees: 35).dropFirst()
-            try Self.trace(stage, path)
+        let stage = try Stage()
+        defer { stage.close() }
+        let bridge = try stage.bridge()
+        // The ring is 30..120 px around the point 150 px in from the right and top edges.
+        let center: PixelPoint = (Double(stage.server.width) - 150, 150)
+        let path = KnobPath.points(center: center, radius: 75, fromDegrees: 0, toDegrees: 95)
+            + KnobPath.points(center: center, radius: 75, fromDegrees: 95, toDegrees: 35).dropFirst()
+        try Self.trace(stage, path)
 
-            // 95° turned (past the 30° activation), 15° a step: six up, 5° carried; 60° back: three down.
-            func keys(_ events: [RecordedEvent]) -> [String] {
-                events.filter { $0.kind == .keyPress }.compactMap(\.keysymName)
-            }
-            let pressed = keys(stage.window.events { keys($0).count >= 9 })
-            #expect(pressed == Array(repeating: "XF86AudioRaiseVolume", count: 6) + Array(repeating: "XF86AudioLowerVolume", count: 3))
-            let sent = bridge.objects.filter { $0["action"] as? String == "key" }.compactMap { $0["keys"] as? String }
-            #expect(sent == Array(repeating: "XF86AudioRaiseVolume", count: 6) + Array(repeating: "XF86AudioLowerVolume", count: 3))
+        // 95° turned (past the 30° activation), 15° a step: six up, 5° carried; 60° back: three down.
+        func keys(_ events: [RecordedEvent]) -> [String] {
+            events.filter { $0.kind == .keyPress }.compactMap(\.keysymName)
         }
+        let pressed = keys(stage.window.events { keys($0).count >= 9 })
+        #expect(pressed == Array(repeating: "XF86AudioRaiseVolume", count: 6) + Array(repeating: "XF86AudioLowerVolume", count: 3))
+        let sent = bridge.objects.filter { $0["action"] as? String == "key" }.compactMap { $0["keys"] as? String }
+        #expect(sent == Array(repeating: "XF86AudioRaiseVolume", count: 6) + Array(repeating: "XF86AudioLowerVolume", count: 3))
     }
 }

@@ -3,22 +3,29 @@ import Testing
 import XorgTestSupport
 
 /// A headless Xorg with a window on it that records what an application receives: where
-/// most end-to-end tests play their script.
-struct Stage {
+/// most end-to-end tests play their script. Close it (a `defer` right after it) when done.
+final class Stage {
     let server: HeadlessXorg
     let window: RecorderWindow
 
     var pen: VirtualPen { server.pen }
     var touch: VirtualTouchscreen { server.touch }
 
-    /// Runs `script` on a fresh server with a full-screen window (`touchAware`: selecting
-    /// touch events); the window and the server are closed after it, pass or fail.
-    static func run(touchAware: Bool = false, _ script: (Stage) throws -> Void) throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server, touchAware: touchAware)
-        defer { window.close() }
-        try script(Stage(server: server, window: window))
+    /// A fresh server with a full-screen window (`touchAware`: selecting touch events).
+    init(touchAware: Bool = false) throws {
+        server = try HeadlessXorg()
+        do {
+            window = try RecorderWindow(server: server, touchAware: touchAware)
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    /// Closes the window, then stops the server.
+    func close() {
+        window.close()
+        server.stop()
     }
 
     /// `gesture-bridge run --json` with `options` on this stage, once it listens; with
