@@ -186,8 +186,8 @@ struct PenOwnershipTests {
         }
 
         // The pen stays where it is: the bridge sleeps, once it has read the last batches (up
-        // to two 50 ms lulls).
-        usleep(300_000)
+        // to two 50 ms lulls), and wakes no more for half a second.
+        #expect(try bridge.waitUntilAsleep(quiet: 0.15), "the bridge kept waking after the pen stopped")
         let still = try bridge.contextSwitches()
         usleep(500_000)
         #expect(try bridge.contextSwitches() - still == 0)

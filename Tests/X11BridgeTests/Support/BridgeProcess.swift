@@ -95,6 +95,25 @@ final class BridgeProcess {
         return total
     }
 
+    /// Waits until the bridge has not woken for `quiet` seconds: it has read everything it was
+    /// sent and sleeps. False when it still wakes after `timeout`.
+    func waitUntilAsleep(quiet: Double, timeout: Double = 3) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = try contextSwitches()
+        var quietSince = Date()
+        while Date() < deadline {
+            usleep(10_000)
+            let now = try contextSwitches()
+            if now != last {
+                last = now
+                quietSince = Date()
+            } else if Date().timeIntervalSince(quietSince) >= quiet {
+                return true
+            }
+        }
+        return false
+    }
+
     /// Stdout lines parsed as JSON objects (the `--json` output).
     var objects: [[String: Any]] { Self.objects(in: child.output) }
 
