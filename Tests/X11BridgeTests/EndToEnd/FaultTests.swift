@@ -75,8 +75,8 @@ struct FaultTests {
             stage.window.drain()
             try LiveSessionTests.deepPress(stage.server, at: (200 + 50 * Double(round), 200))
             let events = stage.window.events(until: Self.released(3))
-            #expect(Self.buttons(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
-            #expect(Self.buttons(2, in: events + stage.window.drain()).isEmpty)
+            #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
+            #expect(buttonEvents(2, in: events + stage.window.drain()).isEmpty)
             #expect(stage.window.pointerState()?.buttonsHeld == [])
         }
         #expect(bridge.stop(with: SIGTERM) == 0)
@@ -137,7 +137,7 @@ struct FaultTests {
         // The touchscreen, on the same master pointer, and the keyboard still reach the window.
         try stage.touch.tap(at: (600, 400), pressure: 0.2)
         let touched = stage.window.events(until: Self.released(1))
-        #expect(Self.buttons(1, in: touched).map(\.kind) == [.buttonPress, .buttonRelease], "\(touched)\n\(bridge.log)")
+        #expect(buttonEvents(1, in: touched).map(\.kind) == [.buttonPress, .buttonRelease], "\(touched)\n\(bridge.log)")
         #expect(touched.contains { $0.kind == .buttonPress && $0.rootX == 600 && $0.rootY == 400 })
         try stage.server.keyboard.tap(keycode: 38)
         let typed = stage.window.events { $0.contains { $0.kind == .keyRelease } }
@@ -145,7 +145,7 @@ struct FaultTests {
         // And another client's XTest click.
         #expect(try stage.runTool("/usr/bin/xdotool", ["mousemove", "700", "450", "click", "2"]) == 0)
         let clicked = stage.window.events(until: Self.released(2))
-        #expect(Self.buttons(2, in: clicked).map(\.kind) == [.buttonPress, .buttonRelease], "\(clicked)")
+        #expect(buttonEvents(2, in: clicked).map(\.kind) == [.buttonPress, .buttonRelease], "\(clicked)")
         #expect(stage.window.pointerState()?.buttonsHeld == [])
         #expect(bridge.stop(with: SIGTERM) == 0)
     }
@@ -247,13 +247,9 @@ struct FaultTests {
         let events = window.events(until: Self.released(3))
         let elapsed = Date().timeIntervalSince(start)
         try server.touch.end()
-        #expect(Self.buttons(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
         #expect(elapsed < 0.5, "the right-click came \(Int(elapsed * 1000)) ms after the threshold")
         print("right-click \(Int(elapsed * 1000)) ms after the threshold, with a command hanging or failed")
-    }
-
-    static func buttons(_ number: Int32, in events: [RecordedEvent]) -> [RecordedEvent] {
-        events.filter { ($0.kind == .buttonPress || $0.kind == .buttonRelease) && $0.detail == number }
     }
 
     static func released(_ button: Int32) -> ([RecordedEvent]) -> Bool {

@@ -40,7 +40,7 @@ struct HeldDeepPressTests {
 
         try stage.pen.down(at: (400, 300), pressure: 0.1)
         try stage.pen.press(to: 0.9)
-        _ = stage.window.events { ApplicationRulesTests.buttons(3, in: $0).count >= 2 }
+        _ = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
         // Lift and tap again before the bridge has read the lift: stopped, it cannot.
         bridge.child.kill(signal: SIGSTOP)
         try stage.pen.up()
@@ -48,7 +48,7 @@ struct HeldDeepPressTests {
         try stage.pen.up()
         bridge.child.kill(signal: SIGCONT)
 
-        let left = ApplicationRulesTests.buttons(1, in: stage.window.events { ApplicationRulesTests.buttons(1, in: $0).count >= 2 })
+        let left = buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 })
         // The kept stroke's device is still grabbed on its own when the new press comes, so the
         // press goes to that grab and never reaches the master (README, known limits). A hand
         // cannot lift and press again within the bridge's reaction time; this test can.

@@ -28,7 +28,7 @@ struct HeldInputRecoveryTests {
         """
 
     static func leftButton(_ events: [RecordedEvent]) -> [RecordedEvent] {
-        PenOwnershipTests.buttons(1, in: events)
+        buttonEvents(1, in: events)
     }
 
     /// The pen taps lightly and the window gets exactly that click: the pen is neither frozen

@@ -6,10 +6,6 @@ import XorgTestSupport
 /// and nothing of a stroke a gesture kept.
 @Suite("Pen strokes go to the application or to a gesture, never both", .requiresXorg, .serialized)
 struct PenOwnershipTests {
-    static func buttons(_ number: Int32, in events: [RecordedEvent]) -> [RecordedEvent] {
-        events.filter { ($0.kind == .buttonPress || $0.kind == .buttonRelease) && $0.detail == number }
-    }
-
     /// One click, press then release, both at `point`.
     static func expectClick(_ presses: [RecordedEvent], at point: (x: Double, y: Double),
                             sourceLocation: SourceLocation = #_sourceLocation) {
@@ -35,19 +31,19 @@ struct PenOwnershipTests {
         try stage.pen.down(at: (300, 300), pressure: 0.3)
         try stage.pen.up()
 
-        let events = stage.window.events { Self.buttons(1, in: $0).count >= 2 }
+        let events = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
         let replayed = bridge.ownership { $0["ownership"] as? String == "replayed" }
         let penID = try bridge.deviceID("test-pen")
         #expect(replayed?["input"] as? String == "press" && replayed?["device"] as? Int == penID, "\(bridge.log)")
         #expect(replayed?["reason"] as? String == "lifted")
         #expect(replayed?["held"] is Double, "how long the press was held is known")
-        let left = Self.buttons(1, in: events)
+        let left = buttonEvents(1, in: events)
         #expect(left.map(\.kind) == [.buttonPress, .buttonRelease])
         let pressure = try #require(left.first?.pressure, "the press reaches the window with its pressure valuator")
         // The virtual pen's pressure axis runs 0...1000.
         #expect(abs(pressure - 300) < 20, "\(pressure)")
         #expect(left.allSatisfy { !$0.isSendEvent && $0.rootX == 300 && $0.rootY == 300 })
-        #expect(Self.buttons(3, in: stage.window.drain()).isEmpty)
+        #expect(buttonEvents(3, in: stage.window.drain()).isEmpty)
         #expect(stage.window.pointerState()?.buttonsHeld == [])
         _ = bridge
     }
@@ -62,12 +58,12 @@ struct PenOwnershipTests {
         try stage.pen.press(to: 0.9)
         try stage.pen.up()
 
-        let events = stage.window.events { Self.buttons(3, in: $0).count >= 2 }
-        #expect(Self.buttons(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease])
+        let events = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease])
         // The bridge has handled the lift once its deep press reports the end.
         _ = bridge.waitForObjects { $0.contains { $0["state"] as? String == "ended" } }
         let all = events + stage.window.drain()
-        #expect(Self.buttons(1, in: all).isEmpty, "\(all)\n\(bridge.log)")
+        #expect(buttonEvents(1, in: all).isEmpty, "\(all)\n\(bridge.log)")
         let kept = bridge.ownership { $0["ownership"] as? String == "kept" }
         let penID = try bridge.deviceID("test-pen")
         #expect(kept?["device"] as? Int == penID && kept?["winner"] as? String == "right-click" && kept?["held"] is Double,
@@ -77,7 +73,7 @@ struct PenOwnershipTests {
         // The pen is not left frozen or grabbed: the next light tap clicks as ever.
         try stage.pen.down(at: (420, 320), pressure: 0.3)
         try stage.pen.up()
-        let next = Self.buttons(1, in: stage.window.events { Self.buttons(1, in: $0).count >= 2 })
+        let next = buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 })
         #expect(next.map(\.kind) == [.buttonPress, .buttonRelease])
     }
 
@@ -93,7 +89,7 @@ struct PenOwnershipTests {
         try stage.pen.move(to: (460, 320), pressure: 0.36)
         try stage.pen.up()
 
-        let events = stage.window.events { Self.buttons(1, in: $0).count >= 2 }
+        let events = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
             .filter { $0.kind == .buttonPress || $0.kind == .buttonRelease || $0.kind == .motion }
         let pressIndex = try #require(events.firstIndex { $0.kind == .buttonPress && $0.detail == 1 })
         let releaseIndex = try #require(events.firstIndex { $0.kind == .buttonRelease && $0.detail == 1 })
@@ -101,7 +97,7 @@ struct PenOwnershipTests {
         let during = events[(pressIndex + 1)..<releaseIndex]
         #expect(during.count >= 3 && during.allSatisfy { $0.kind == .motion && $0.pressure != nil }, "\(events)")
         #expect(during.last?.rootX == 460)
-        #expect(Self.buttons(1, in: events).count == 2)
+        #expect(buttonEvents(1, in: events).count == 2)
         _ = bridge
     }
 
@@ -117,7 +113,7 @@ struct PenOwnershipTests {
         let penID = try bridge.deviceID("test-pen")
         #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "motion-unheard" && $0["device"] as? Int == penID } },
                 "\(bridge.log)")
-        _ = stage.window.events { Self.buttons(1, in: $0).count >= 1 }
+        _ = stage.window.events { buttonEvents(1, in: $0).count >= 1 }
 
         // Three hundred samples, one a millisecond, as a pen draws. The bridge would wake
         // for nearly every one of them if it still read them.
@@ -132,8 +128,8 @@ struct PenOwnershipTests {
         try stage.pen.up()
 
         // The window got the stroke whole: its press, every sample, its release.
-        let events = stage.window.events { Self.buttons(1, in: $0).count >= 2 }
-        let left = Self.buttons(1, in: events)
+        let events = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
+        let left = buttonEvents(1, in: events)
         #expect(left.map(\.kind) == [.buttonPress, .buttonRelease])
         #expect(events.filter { $0.kind == .motion && $0.rootX > 230 }.count >= 280, "\(events.count) events")
         #expect(events.last { $0.kind == .motion }?.rootX == 530)
@@ -142,7 +138,7 @@ struct PenOwnershipTests {
         try stage.pen.down(at: (400, 200), pressure: 0.1)
         try stage.pen.press(to: 0.9)
         try stage.pen.up()
-        Self.expectClick(Self.buttons(3, in: stage.window.events { Self.buttons(3, in: $0).count >= 2 }), at: (400, 200))
+        Self.expectClick(buttonEvents(3, in: stage.window.events { buttonEvents(3, in: $0).count >= 2 }), at: (400, 200))
         #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
 
@@ -161,10 +157,10 @@ struct PenOwnershipTests {
         try stage.pen.press(to: 0.9)
         try stage.pen.move(to: (310, 305))
         try stage.pen.up()
-        let events = stage.window.events { Self.buttons(1, in: $0).count >= 2 }
-        #expect(Self.buttons(1, in: events).map(\.kind) == [.buttonPress, .buttonRelease])
+        let events = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
+        #expect(buttonEvents(1, in: events).map(\.kind) == [.buttonPress, .buttonRelease])
         #expect(events.contains { $0.kind == .motion && $0.pressure.map { $0 > 850 } == true })
-        #expect(Self.buttons(3, in: events + stage.window.drain()).isEmpty)
+        #expect(buttonEvents(3, in: events + stage.window.drain()).isEmpty)
     }
 
     /// Hovering at 1000 Hz, the pen is read in 50 ms batches once the stream is fast enough,
@@ -198,10 +194,10 @@ struct PenOwnershipTests {
         try stage.pen.down(at: (450, 310), pressure: 0.1)
         try stage.pen.press(to: 0.9)
         try stage.pen.up()
-        let events = stage.window.events { Self.buttons(3, in: $0).count >= 2 }
-        Self.expectClick(Self.buttons(3, in: events), at: (450, 310))
+        let events = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
+        Self.expectClick(buttonEvents(3, in: events), at: (450, 310))
         _ = bridge.waitForObjects { $0.contains { $0["state"] as? String == "ended" } }
-        #expect(Self.buttons(1, in: events + stage.window.drain()).isEmpty)
+        #expect(buttonEvents(1, in: events + stage.window.drain()).isEmpty)
 
         // A light tap straight from hovering is the application's: one left click, where the
         // pen touched.
@@ -209,7 +205,7 @@ struct PenOwnershipTests {
         try stage.pen.down(at: (600, 205), pressure: 0.1)
         usleep(30_000)
         try stage.pen.up()
-        Self.expectClick(Self.buttons(1, in: stage.window.events { Self.buttons(1, in: $0).count >= 2 }), at: (600, 205))
+        Self.expectClick(buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 }), at: (600, 205))
         #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
 

@@ -10,9 +10,9 @@ import XorgTestSupport
 struct RealPressTests {
     static let point: PixelPoint = (400, 300)
 
-    static func rightClicks(_ events: [RecordedEvent]) -> [RecordedEvent] { PenOwnershipTests.buttons(3, in: events) }
+    static func rightClicks(_ events: [RecordedEvent]) -> [RecordedEvent] { buttonEvents(3, in: events) }
     static func leftPresses(_ events: [RecordedEvent]) -> [RecordedEvent] {
-        PenOwnershipTests.buttons(1, in: events).filter { $0.kind == .buttonPress }
+        buttonEvents(1, in: events).filter { $0.kind == .buttonPress }
     }
 
     /// A repeatable jitter in -1...1 for sample `index` of press `seed` (a hash, not a generator:
@@ -112,7 +112,7 @@ struct RealPressTests {
             let arrived = try Self.flatPress(stage.server, stage.window, seed: seed)
             #expect(arrived != nil, "press \(seed) reached the window only at its lift (0.6 s)")
             delays.append(arrived ?? 0.6)
-            let events = stage.window.events { PenOwnershipTests.buttons(1, in: $0).count >= 2 }
+            let events = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
             #expect(Self.rightClicks(events).isEmpty)
         }
         delays.sort()
@@ -167,7 +167,7 @@ struct RealPressTests {
         #expect(arrived >= 1.5, "handed over after \(arrived) s, before the limit")
         let decision = bridge.objects.first { $0["decision"] != nil }
         #expect(decision?["reason"] as? String == "limit" && decision?["held"] as? Double == 1.5, "\(String(describing: decision))")
-        #expect(Self.rightClicks(stage.window.events { PenOwnershipTests.buttons(1, in: $0).count >= 2 }).isEmpty)
+        #expect(Self.rightClicks(stage.window.events { buttonEvents(1, in: $0).count >= 2 }).isEmpty)
         #expect(!bridge.objects.contains { $0["action"] != nil })
     }
 

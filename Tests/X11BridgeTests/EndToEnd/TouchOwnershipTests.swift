@@ -7,10 +7,6 @@ import XorgTestSupport
 /// the pointer events the server emulates from it.
 @Suite("Touches go to the application or to a gesture, never both", .requiresXorg, .serialized)
 struct TouchOwnershipTests {
-    static func buttons(_ number: Int32, in events: [RecordedEvent]) -> [RecordedEvent] {
-        events.filter { ($0.kind == .buttonPress || $0.kind == .buttonRelease) && $0.detail == number }
-    }
-
     /// Lifts the finger once the right-click has reached the window, as a person lifts after
     /// feeling the deep press: the bridge's acceptance (sent before its click) has reached the
     /// server by then. A lift the server takes before the acceptance is the case README's
@@ -34,12 +30,12 @@ struct TouchOwnershipTests {
         try stage.touch.update(pressure: 0.9)
         try Self.liftAfterRightClick(stage.server, stage.window)
 
-        let events = stage.window.events { Self.buttons(3, in: $0).count >= 2 }
-        #expect(Self.buttons(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease])
+        let events = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease])
         _ = bridge.waitForObjects { $0.contains { $0["state"] as? String == "ended" } }
         let all = events + stage.window.drain()
         #expect(Self.touches(in: all).isEmpty, "\(all)")
-        #expect(Self.buttons(1, in: all).isEmpty, "\(all)")
+        #expect(buttonEvents(1, in: all).isEmpty, "\(all)")
         let kept = bridge.ownership { $0["ownership"] as? String == "kept" }
         #expect(kept?["input"] as? String == "touch" && kept?["winner"] as? String == "right-click", "\(bridge.log)")
         #expect(stage.window.pointerState()?.buttonsHeld == [])
@@ -70,7 +66,7 @@ struct TouchOwnershipTests {
         let pressure = try #require(events.first?.value(labeled: "Abs MT Pressure"), "the touch carries its pressure")
         #expect(abs(pressure - 0.3 * 2047) < 30, "\(pressure)")
         #expect(bridge.ownership { $0["ownership"] as? String == "replayed" }?["input"] as? String == "touch", "\(bridge.log)")
-        #expect(Self.buttons(3, in: stage.window.drain()).isEmpty)
+        #expect(buttonEvents(3, in: stage.window.drain()).isEmpty)
         #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
 
@@ -82,16 +78,16 @@ struct TouchOwnershipTests {
 
         try stage.touch.tap(at: (300, 300), pressure: 0.3)
 
-        let events = stage.window.events { Self.buttons(1, in: $0).count >= 2 }
-        let left = Self.buttons(1, in: events)
+        let events = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
+        let left = buttonEvents(1, in: events)
         #expect(left.map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
         #expect(left.allSatisfy { $0.rootX == 300 && $0.rootY == 300 })
-        #expect(Self.buttons(3, in: events + stage.window.drain()).isEmpty)
+        #expect(buttonEvents(3, in: events + stage.window.drain()).isEmpty)
         #expect(stage.window.pointerState()?.buttonsHeld == [])
 
         // A second tap clicks again: nothing was left pressed or grabbed.
         try stage.touch.tap(at: (320, 320), pressure: 0.3)
-        let next = Self.buttons(1, in: stage.window.events { Self.buttons(1, in: $0).count >= 2 })
+        let next = buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 })
         #expect(next.map(\.kind) == [.buttonPress, .buttonRelease])
         #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
@@ -106,15 +102,15 @@ struct TouchOwnershipTests {
         try stage.touch.update(pressure: 0.9)
         try Self.liftAfterRightClick(stage.server, stage.window)
 
-        let events = stage.window.events { Self.buttons(3, in: $0).count >= 2 }
-        #expect(Self.buttons(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease])
+        let events = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease])
         _ = bridge.waitForObjects { $0.contains { $0["state"] as? String == "ended" } }
         let all = events + stage.window.drain()
-        #expect(Self.buttons(1, in: all).isEmpty, "\(all)\n\(bridge.log)")
+        #expect(buttonEvents(1, in: all).isEmpty, "\(all)\n\(bridge.log)")
         #expect(stage.window.pointerState()?.buttonsHeld == [])
 
         try stage.touch.tap(at: (520, 320), pressure: 0.3)
-        let next = Self.buttons(1, in: stage.window.events { Self.buttons(1, in: $0).count >= 2 })
+        let next = buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 })
         #expect(next.map(\.kind) == [.buttonPress, .buttonRelease])
     }
 }
