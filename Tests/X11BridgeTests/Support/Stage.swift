@@ -35,6 +35,13 @@ final class Stage {
         return try BridgeProcess(["run", "--json"] + options + configOptions, server: server, environment: environment)
     }
 
+    /// What the window receives up to a key tapped now (`a`, keycode 38): input the server
+    /// took before the tap has reached the window by then.
+    func eventsUntilKeyTapped() throws -> [RecordedEvent] {
+        try server.keyboard.tap(keycode: 38)
+        return window.events { $0.contains { $0.kind == .keyRelease && $0.detail == 38 } }
+    }
+
     /// The environment of a client on this server, for the X tools a test runs.
     var environment: [String: String] { BridgeProcess.environment(server) }
 
@@ -52,15 +59,6 @@ final class Stage {
         #expect(xinput.waitForExit(timeout: 5) == 0, "xinput list --id-only \(name)", sourceLocation: sourceLocation)
         return try #require(Int32(xinput.output.trimmingCharacters(in: .whitespacesAndNewlines)),
                             "no device \(name) on the server: \(xinput.output)\(xinput.errorOutput)", sourceLocation: sourceLocation)
-    }
-}
-
-extension Stage {
-    /// What the window receives up to a key tapped now (`a`, keycode 38): input the server
-    /// took before the tap has reached the window by then.
-    func eventsUntilKeyTapped() throws -> [RecordedEvent] {
-        try server.keyboard.tap(keycode: 38)
-        return window.events { $0.contains { $0.kind == .keyRelease && $0.detail == 38 } }
     }
 }
 
