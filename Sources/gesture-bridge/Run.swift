@@ -69,14 +69,14 @@ struct Run: ParsableCommand {
             throw ExitCode.failure
         }
         let session = InputSession(connection: connection)
-        let performer: any ActionPerformer = dryRun
-            ? DryRunPerformer { logger.info("\($0)") }
-            : XTestPerformer(connection: connection) { logger.warning("\($0)") }
         logger.info("config: \(source)")
         let reloader = ConfigReloader(source: source, watch: noWatch ? nil : Self.watch(source, logger: logger))
         let reporter = RunReporter(style: json ? .json : .human, bindings: bindings, verbose: verbose, logger: logger,
                                    output: .standardOutput,
                                    events: RunEventJSON(config: source, watching: reloader.watch?.path))
+        let performer: any ActionPerformer = dryRun
+            ? DryRunPerformer { logger.info("\($0)") }
+            : XTestPerformer(connection: connection) { reporter.handle(.commandFailed(message: $0)) }
         let bridge = Bridge(session: session, configuration: bindings, performer: performer, reloader: reloader) {
             reporter.handle($0)
         }

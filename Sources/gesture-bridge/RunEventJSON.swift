@@ -56,7 +56,11 @@ struct RunEventJSON {
             line.add("event", "action-failed")
             line.add("binding", action.gesture)
             line.add("kind", action.action.name)
+            OutputFormatter.addFields(of: action.action, to: &line)
             line.add("message", "\(failure)")
+        case .commandFailed(let message):
+            line.add("event", "command-failed")
+            line.add("message", message)
         case .releasedHeldInput(let reason):
             line.add("event", "released-held-input")
             line.add("reason", reason)

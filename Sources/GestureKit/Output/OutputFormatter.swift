@@ -115,7 +115,16 @@ public struct OutputFormatter: Sendable {
         line.add("device", event.contact.device)
         line.add("contact", event.contact.contact)
         line.add("action", event.action.name)
-        switch event.action {
+        addFields(of: event.action, to: &line)
+        line.add("x", event.position.x)
+        line.add("y", event.position.y)
+        return line.string
+    }
+
+    /// What an action does, as its line says it: `button`, `direction` and `steps`, `keys`,
+    /// `argv` or `change`.
+    public static func addFields(of action: Action, to line: inout JSONLine) {
+        switch action {
         case .click(let button), .press(let button), .release(let button):
             line.add("button", button)
         case .scroll(let direction, let steps):
@@ -128,9 +137,6 @@ public struct OutputFormatter: Sendable {
         case .volume(let change):
             line.add("change", change.description)
         }
-        line.add("x", event.position.x)
-        line.add("y", event.position.y)
-        return line.string
     }
 
     private func human(_ event: GestureEvent) -> String {

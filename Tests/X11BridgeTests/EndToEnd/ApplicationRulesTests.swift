@@ -41,10 +41,6 @@ struct ApplicationRulesTests {
         """
     }
 
-    static func buttons(_ number: Int32, in events: [RecordedEvent]) -> [RecordedEvent] {
-        events.filter { ($0.kind == .buttonPress || $0.kind == .buttonRelease) && $0.detail == number }
-    }
-
     /// Pen down lightly at `point`, pressed past the threshold, lifted.
     static func deepPress(_ server: HeadlessXorg, at point: PixelPoint) throws {
         try server.pen.down(at: point, pressure: 0.2)
@@ -59,7 +55,7 @@ struct ApplicationRulesTests {
                           in window: RecorderWindow) throws -> [RecordedEvent] {
         try server.pen.down(at: point, pressure: 0.2)
         try server.pen.press(to: 0.9)
-        let events = window.events { buttons(button, in: $0).count >= 2 }
+        let events = window.events { buttonEvents(button, in: $0).count >= 2 }
         try server.pen.up()
         return events
     }
@@ -67,7 +63,7 @@ struct ApplicationRulesTests {
     /// What a window with no binding for it must see of a deep press: the pen's own left
     /// button, pressed with the light pressure it went down with, and the hard pressure after.
     static func expectUntouchedStroke(_ events: [RecordedEvent], sourceLocation: SourceLocation = #_sourceLocation) {
-        let left = buttons(1, in: events)
+        let left = buttonEvents(1, in: events)
         #expect(left.map(\.kind) == [.buttonPress, .buttonRelease], "\(events)", sourceLocation: sourceLocation)
         if let pressure = left.first?.pressure {
             // The virtual pen's pressure axis runs 0...1000.
@@ -90,13 +86,13 @@ struct ApplicationRulesTests {
                                        server: server)
 
         try Self.deepPress(server, at: Desktop.overDrawing)
-        let drawing = desktop.drawing.events { Self.buttons(1, in: $0).count >= 2 }
+        let drawing = desktop.drawing.events { buttonEvents(1, in: $0).count >= 2 }
         Self.expectUntouchedStroke(drawing)
-        #expect(Self.buttons(3, in: drawing + desktop.drawing.drain()).isEmpty, "no right click in the drawing program")
+        #expect(buttonEvents(3, in: drawing + desktop.drawing.drain()).isEmpty, "no right click in the drawing program")
         #expect(!bridge.objects.contains { $0["action"] != nil }, "\(bridge.outputLines)")
 
         let other = try Self.deepPress(server, at: Desktop.overOther, clicking: 3, in: desktop.other)
-        #expect(Self.buttons(3, in: other).map(\.kind) == [.buttonPress, .buttonRelease], "\(other)")
+        #expect(buttonEvents(3, in: other).map(\.kind) == [.buttonPress, .buttonRelease], "\(other)")
         // The press was kept from the other window. (The lift's release is another matter:
         // HeldDeepPressTests.)
         let otherAll = other + desktop.other.drain()
@@ -115,12 +111,12 @@ struct ApplicationRulesTests {
                                        server: server)
 
         try Self.deepPress(server, at: Desktop.overOther)
-        let other = desktop.other.events { Self.buttons(1, in: $0).count >= 2 }
+        let other = desktop.other.events { buttonEvents(1, in: $0).count >= 2 }
         Self.expectUntouchedStroke(other)
-        #expect(Self.buttons(2, in: other + desktop.other.drain()).isEmpty)
+        #expect(buttonEvents(2, in: other + desktop.other.drain()).isEmpty)
 
         let drawing = try Self.deepPress(server, at: Desktop.overDrawing, clicking: 2, in: desktop.drawing)
-        #expect(Self.buttons(2, in: drawing).map(\.kind) == [.buttonPress, .buttonRelease], "\(drawing)")
+        #expect(buttonEvents(2, in: drawing).map(\.kind) == [.buttonPress, .buttonRelease], "\(drawing)")
         let drawingAll = drawing + desktop.drawing.drain()
         #expect(!drawingAll.contains { $0.kind == .buttonPress && $0.detail == 1 }, "the deep press was kept from the drawing program: \(drawingAll)")
         #expect(bridge.objects.filter { $0["action"] != nil }.count == 1, "\(bridge.outputLines)")
@@ -146,16 +142,16 @@ struct ApplicationRulesTests {
         let bridge = try BridgeProcess(["run", "--json", "--config", path], server: server)
 
         let before = try Self.deepPress(server, at: Desktop.overDrawing, clicking: 3, in: desktop.drawing)
-        #expect(Self.buttons(3, in: before).map(\.kind) == [.buttonPress, .buttonRelease], "\(before)")
+        #expect(buttonEvents(3, in: before).map(\.kind) == [.buttonPress, .buttonRelease], "\(before)")
         desktop.drawing.drain()
 
         try Self.config("{except: [Drawing]}", click: "right").write(toFile: path, atomically: true, encoding: .utf8)
         #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "config-reloaded" && $0["source"] as? String == path } },
                 "\(bridge.log)")
         try Self.deepPress(server, at: Desktop.overDrawing)
-        let after = desktop.drawing.events { Self.buttons(1, in: $0).count >= 2 }
+        let after = desktop.drawing.events { buttonEvents(1, in: $0).count >= 2 }
         Self.expectUntouchedStroke(after)
-        #expect(Self.buttons(3, in: after + desktop.drawing.drain()).isEmpty)
+        #expect(buttonEvents(3, in: after + desktop.drawing.drain()).isEmpty)
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 
@@ -174,7 +170,7 @@ struct ApplicationRulesTests {
                 applications: {except: [Drawing]}
                 action: {click: right}
             """
-        let bridge = try BridgeProcess(["run", "--config", try temporaryConfig(config)], server: server)
+        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(config)], server: server)
         func touches(_ events: [RecordedEvent]) -> [RecordedEvent] {
             events.filter { $0.kind == .touchBegin || $0.kind == .touchUpdate || $0.kind == .touchEnd }
         }
@@ -187,14 +183,14 @@ struct ApplicationRulesTests {
         // The virtual touchscreen's pressure axis runs 0...2047.
         let hardest = drawing.compactMap { $0.value(labeled: "Abs MT Pressure") }.max() ?? 0
         #expect(abs(hardest - 0.9 * 2047) < 30, "the hard part of the touch reaches the drawing program: \(hardest)")
-        #expect(Self.buttons(3, in: desktop.drawing.drain()).isEmpty, "no right click in the drawing program")
+        #expect(buttonEvents(3, in: desktop.drawing.drain()).isEmpty, "no right click in the drawing program")
 
         try server.touch.begin(at: Desktop.overOther, pressure: 0.2)
         try server.touch.update(pressure: 0.9)
         // Lifted once the right-click has arrived: the bridge accepted the touch before that.
-        let other = desktop.other.events { Self.buttons(3, in: $0).count >= 2 }
+        let other = desktop.other.events { buttonEvents(3, in: $0).count >= 2 }
         try server.touch.end()
-        #expect(Self.buttons(3, in: other).map(\.kind) == [.buttonPress, .buttonRelease], "\(other)")
+        #expect(buttonEvents(3, in: other).map(\.kind) == [.buttonPress, .buttonRelease], "\(other)")
         #expect(touches(other + desktop.other.drain()).isEmpty, "the other window never sees the touch the gesture kept")
         #expect(bridge.stop(with: SIGINT) == 0)
     }

@@ -26,6 +26,9 @@ struct CalibrateTests {
         try server.pen.up()
     }
 
+    /// Calibrate tells the person at its prompt when it listens to the pen.
+    static let listening = BridgeProcess.Readiness.says("listening to")
+
     /// Waits until the calibration says it measured `count` contacts of `step` ("ordinary 3/5").
     static func waitForMeasured(_ process: BridgeProcess, _ step: String, _ count: Int) -> Bool {
         process.child.waitForOutput(timeout: 5) { _, log in log.contains("\(step) \(count)/") }
@@ -47,7 +50,7 @@ struct CalibrateTests {
         let (directory, path) = try Self.configFolder()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen", "--write", "--config", path],
-                                          server: server, typesInput: true)
+                                          server: server, ready: Self.listening, typesInput: true)
         for (index, peak) in [0.2, 0.3, 0.25].enumerated() {
             try Self.tap(server, peak: peak, at: 200 + 40 * Double(index))
             #expect(Self.waitForMeasured(calibrate, "ordinary", index + 1), "\(calibrate.child.errorOutput)")
@@ -82,7 +85,7 @@ struct CalibrateTests {
         let (directory, path) = try Self.configFolder()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen", "--write", "--config", path],
-                                          server: server, typesInput: true)
+                                          server: server, ready: Self.listening, typesInput: true)
         try Self.tap(server, peak: 0.2, at: 200)
         #expect(Self.waitForMeasured(calibrate, "ordinary", 1))
         calibrate.child.kill(signal: SIGINT)
@@ -96,7 +99,12 @@ struct CalibrateTests {
     func printsTheBinding() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
-        let calibrate = try BridgeProcess(["calibrate", "--device", "6", "--ordinary", "2", "--hard", "1"], server: server)
+        // By the id the server gave the pen, as `devices --json` lists it.
+        let listing = try BridgeProcess(["devices", "--json"], server: server, ready: .immediately)
+        #expect(listing.child.waitForExit(timeout: 5) == 0)
+        let id = try #require(listing.objects.first { $0["name"] as? String == "test-pen" }?["id"] as? Int, "\(listing.objects)")
+        let calibrate = try BridgeProcess(["calibrate", "--device", "\(id)", "--ordinary", "2", "--hard", "1"], server: server,
+                                          ready: Self.listening)
         try Self.tap(server, peak: 0.2, at: 200)
         try Self.tap(server, peak: 0.3, at: 240)
         #expect(Self.waitForMeasured(calibrate, "ordinary", 2))
@@ -110,10 +118,10 @@ struct CalibrateTests {
     func wrongDevice() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
-        let ambiguous = try BridgeProcess(["calibrate"], server: server, readyMarker: nil)
+        let ambiguous = try BridgeProcess(["calibrate"], server: server, ready: .immediately)
         #expect(ambiguous.child.waitForExit(timeout: 5) == 1)
         #expect(ambiguous.child.errorOutput.contains("choose one with --device"), "\(ambiguous.child.errorOutput)")
-        let unknown = try BridgeProcess(["calibrate", "--device", "test-tablet"], server: server, readyMarker: nil)
+        let unknown = try BridgeProcess(["calibrate", "--device", "test-tablet"], server: server, ready: .immediately)
         #expect(unknown.child.waitForExit(timeout: 5) == 1)
         #expect(unknown.child.errorOutput.contains("no device \"test-tablet\""), "\(unknown.child.errorOutput)")
         #expect(unknown.child.errorOutput.contains("test-pen"))
@@ -125,7 +133,7 @@ struct CalibrateTests {
         defer { server.stop() }
         let screen = try #require(OverlayWindowLister(displayName: server.displayName))
         defer { screen.close() }
-        let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen"], server: server)
+        let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen"], server: server, ready: Self.listening)
         #expect(screen.visibleOverlayFrames().isEmpty)
 
         try server.pen.down(at: (400, 300), pressure: 0.3)

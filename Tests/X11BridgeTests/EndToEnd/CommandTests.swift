@@ -9,7 +9,7 @@ struct CommandTests {
     func devices() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
-        let listing = try BridgeProcess(["devices", "--json"], server: server, readyMarker: nil)
+        let listing = try BridgeProcess(["devices", "--json"], server: server, ready: .immediately)
         #expect(listing.child.waitForExit(timeout: 5) == 0)
         let byName = Dictionary(listing.objects.compactMap { object in (object["name"] as? String).map { ($0, object) } },
                                 uniquingKeysWith: { first, _ in first })
@@ -26,7 +26,7 @@ struct CommandTests {
         // The XTEST pointer is where the bridge's own clicks come from: never a device to listen to.
         #expect(!byName.keys.contains { $0.contains("XTEST") })
 
-        let table = try BridgeProcess(["devices"], server: server, readyMarker: nil)
+        let table = try BridgeProcess(["devices"], server: server, ready: .immediately)
         #expect(table.child.waitForExit(timeout: 5) == 0)
         #expect(table.outputLines.contains { $0.contains("test-pen") && $0.contains("0..1000") })
         #expect(table.outputLines.contains { $0.contains("test-touch") && $0.contains("0..2047") && $0.contains("10") })
@@ -34,28 +34,26 @@ struct CommandTests {
 
     @Test("a recorded session replays to the gestures and actions the live bridge logged")
     func recordReplays() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let live = try BridgeProcess(["run", "--json"], server: server)
-        let recording = try BridgeProcess(["record"], server: server, readyMarker: "recording")
+        let stage = try Stage()
+        defer { stage.close() }
+        let live = try stage.bridge()
+        let recording = try BridgeProcess(["record"], server: stage.server, ready: .says("recording"))
 
         // A deep press with the pen, a light tap, a hard touch, and a turn of the volume knob.
-        try server.pen.down(at: (400, 300), pressure: 0.1)
-        try server.pen.press(to: 0.4)
-        try server.pen.press(to: 0.95)
-        try server.pen.up()
-        try server.pen.down(at: (500, 300), pressure: 0.2)
-        try server.pen.up()
-        try server.touch.begin(at: (700, 500), pressure: 0.2)
-        try server.touch.update(pressure: 1)
-        try server.touch.end()
-        let center: PixelPoint = (Double(server.width) - 150, 150)
+        try stage.pen.down(at: (400, 300), pressure: 0.1)
+        try stage.pen.press(to: 0.4)
+        try stage.pen.press(to: 0.95)
+        try stage.pen.up()
+        try stage.pen.down(at: (500, 300), pressure: 0.2)
+        try stage.pen.up()
+        try stage.touch.begin(at: (700, 500), pressure: 0.2)
+        try stage.touch.update(pressure: 1)
+        try stage.touch.end()
+        let center: PixelPoint = (Double(stage.server.width) - 150, 150)
         let turn = KnobPath.points(center: center, radius: 60, fromDegrees: 90, toDegrees: 200)
-        try server.pen.down(at: turn[0], pressure: 0.2)
-        for point in turn.dropFirst() { try server.pen.move(to: point) }
-        try server.pen.up()
+        try stage.pen.down(at: turn[0], pressure: 0.2)
+        for point in turn.dropFirst() { try stage.pen.move(to: point) }
+        try stage.pen.up()
 
         // The knob ends last: once the live bridge printed that, it has seen everything.
         #expect(live.waitForObjects { $0.contains { $0["gesture"] as? String == "volume" && $0["state"] as? String == "ended" } })
@@ -64,7 +62,7 @@ struct CommandTests {
 
         let trace = try TraceReader.parse(recording.child.output, file: "recorded")
         #expect(trace.header.devices.map(\.name).sorted() == ["test-pen", "test-touch"])
-        #expect(trace.header.screen == ScreenSize(width: Double(server.width), height: Double(server.height)))
+        #expect(trace.header.screen == ScreenSize(width: Double(stage.server.width), height: Double(stage.server.height)))
         let replayed = TraceReplay.run(trace, configuration: ConfigLoader.builtInDefault)
             .compactMap { OutputFormatter(style: .json).line(for: $0) }
             .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -82,7 +80,7 @@ struct CommandTests {
         let server = try HeadlessXorg()
         defer { server.stop() }
         let recording = try BridgeProcess(["record", "--device", "test-touch", "--seconds", "0.5"], server: server,
-                                          readyMarker: "recording")
+                                          ready: .says("recording"))
         try server.pen.down(at: (100, 100), pressure: 0.5)
         try server.pen.up()
         try server.touch.tap(at: (200, 200), pressure: 0.5)
@@ -97,7 +95,7 @@ struct CommandTests {
     func recordUnknownDevice() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
-        let recording = try BridgeProcess(["record", "--device", "test-tablet"], server: server, readyMarker: nil)
+        let recording = try BridgeProcess(["record", "--device", "test-tablet"], server: server, ready: .immediately)
         #expect(recording.child.waitForExit(timeout: 5) == 1)
         #expect(recording.log.contains("no device \"test-tablet\""))
         #expect(recording.log.contains("test-pen"))

@@ -13,10 +13,15 @@ struct FaultTests {
     func serverKilled() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
-        let bridge = try BridgeProcess(["run"], server: server)
-        // A press held back by the bridge's grab, its decision still open, when the server dies.
+        let bridge = try BridgeProcess(["run", "--json", "--show-touches"], server: server)
+        // A press held back by the bridge's grab, its decision still open, when the server dies:
+        // its contact marker shows that the bridge has it. (The test's own connection closes
+        // before the server dies: Xlib ends a process that loses one.)
         try server.pen.down(at: (300, 300), pressure: 0.2)
-        usleep(150_000)
+        let screen = try #require(OverlayWindowLister(displayName: server.displayName))
+        #expect(screen.waitForMarker(at: (300, 300)), "\(bridge.log)")
+        screen.close()
+        #expect(!bridge.objects.contains { $0["decision"] != nil }, "\(bridge.objects)")
 
         let killed = Date()
         server.crash()
@@ -36,7 +41,7 @@ struct FaultTests {
     func serverKilledWhileRecording() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
-        let recording = try BridgeProcess(["record"], server: server, readyMarker: "recording")
+        let recording = try BridgeProcess(["record"], server: server, ready: .says("recording"))
         try server.pen.down(at: (100, 100), pressure: 0.5)
         try server.pen.up()
         #expect(recording.child.waitForOutput(timeout: 2) { output, _ in output.contains("\"end\"") })
@@ -49,12 +54,10 @@ struct FaultTests {
 
     @Test("a config replaced by a broken one, then SIGHUP: the error has file:line:column and deep presses still right-click")
     func brokenReload() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
+        let stage = try Stage()
+        defer { stage.close() }
         let path = try temporaryConfig(LiveSessionTests.config(click: "right"))
-        let bridge = try BridgeProcess(["run", "--json", "--config", path], server: server)
+        let bridge = try stage.bridge(["--config", path])
 
         // A YAML syntax error (the flow mapping is never closed), then a value out of range.
         let broken = [
@@ -69,12 +72,12 @@ struct FaultTests {
             let rejected = bridge.events("config-rejected")
             #expect(rejected.count == round + 1)
             #expect((rejected.last?["message"] as? String)?.contains(place) == true, "\(rejected)")
-            window.drain()
-            try LiveSessionTests.deepPress(server, at: (200 + 50 * Double(round), 200))
-            let events = window.events(until: Self.released(3))
-            #expect(Self.buttons(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
-            #expect(Self.buttons(2, in: events + window.drain()).isEmpty)
-            #expect(window.pointerState()?.buttonsHeld == [])
+            stage.window.drain()
+            try LiveSessionTests.deepPress(stage.server, at: (200 + 50 * Double(round), 200))
+            let events = stage.window.events(until: Self.released(3))
+            #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
+            #expect(buttonEvents(2, in: events + stage.window.drain()).isEmpty)
+            #expect(stage.window.pointerState()?.buttonsHeld == [])
         }
         #expect(bridge.stop(with: SIGTERM) == 0)
     }
@@ -94,59 +97,56 @@ struct FaultTests {
     @Test("the pen disabled while the bridge holds its press: nothing stays pressed, grabbed or frozen",
           arguments: HeldPress.allCases)
     func penDisabledMidPress(held: HeldPress) throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
+        let stage = try Stage()
+        defer { stage.close() }
         // A long decision timeout: only the pen going away, never the timeout, can end the hold.
         let config = held == .holdingButton ? ReleaseTests.holdConfig : HeldInputRecoveryTests.penOnlyConfig
-        let bridge = try BridgeProcess(["run", "--json", "--verbose", "--config", try temporaryConfig(config)], server: server)
+        let screen = try #require(OverlayWindowLister(displayName: stage.server.displayName))
+        defer { screen.close() }
+        let bridge = try stage.bridge(["--verbose", "--show-touches"], config: config)
 
         switch held {
         case .frozen:
-            try server.pen.down(at: (300, 300), pressure: 0.2)
-            usleep(100_000)
+            try stage.pen.down(at: (300, 300), pressure: 0.2)
+            // Its contact marker shows that the bridge has the press.
+            #expect(screen.waitForMarker(at: (300, 300)), "\(bridge.log)")
             let decided = bridge.objects.filter { ["kept", "replayed"].contains($0["ownership"] as? String) }
             #expect(decided.isEmpty, "decided before the pen went away: \(decided)")
         case .claimed:
-            try server.pen.down(at: (300, 300), pressure: 0.1)
-            try server.pen.press(to: 0.9)
+            try stage.pen.down(at: (300, 300), pressure: 0.1)
+            try stage.pen.press(to: 0.9)
             #expect(bridge.ownership { $0["ownership"] as? String == "kept" }?["winner"] as? String == "right-click", "\(bridge.log)")
         case .holdingButton:
-            try server.pen.down(at: (300, 300), pressure: 0.1)
-            try server.pen.press(to: 0.9)
-            #expect(ReleaseTests.middle(.buttonPress)(window.events(until: ReleaseTests.middle(.buttonPress))))
-            #expect(window.pointerState()?.buttonsHeld.contains(2) == true)
+            try stage.pen.down(at: (300, 300), pressure: 0.1)
+            try stage.pen.press(to: 0.9)
+            #expect(ReleaseTests.middle(.buttonPress)(stage.window.events(until: ReleaseTests.middle(.buttonPress))))
+            #expect(stage.window.pointerState()?.buttonsHeld.contains(2) == true)
         }
-        let xinput = try ChildProcess(executable: "/usr/bin/xinput", arguments: ["disable", "test-pen"],
-                                      environment: BridgeProcess.environment(server))
-        #expect(xinput.waitForExit(timeout: 5) == 0)
+        #expect(try stage.runTool("/usr/bin/xinput", ["disable", "test-pen"]) == 0)
         #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "device-disabled" && $0["name"] as? String == "test-pen" } },
                 "\(bridge.log)")
-        usleep(100_000)
-        let afterwards = window.drain()
-        #expect(window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
         if held == .holdingButton {
+            let afterwards = stage.window.events(until: ReleaseTests.middle(.buttonRelease))
             #expect(ReleaseTests.middle(.buttonRelease)(afterwards), "\(afterwards)")
         }
+        _ = stage.window.drain()
+        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
 
         // Another client can grab the pointer: no grab of the bridge's is left, nothing is frozen.
-        #expect(Self.grabPointer(server) == GrabSuccess, "\(bridge.log)")
+        #expect(Self.grabPointer(stage.server) == GrabSuccess, "\(bridge.log)")
         // The touchscreen, on the same master pointer, and the keyboard still reach the window.
-        try server.touch.tap(at: (600, 400), pressure: 0.2)
-        let touched = window.events(until: Self.released(1))
-        #expect(Self.buttons(1, in: touched).map(\.kind) == [.buttonPress, .buttonRelease], "\(touched)\n\(bridge.log)")
+        try stage.touch.tap(at: (600, 400), pressure: 0.2)
+        let touched = stage.window.events(until: Self.released(1))
+        #expect(buttonEvents(1, in: touched).map(\.kind) == [.buttonPress, .buttonRelease], "\(touched)\n\(bridge.log)")
         #expect(touched.contains { $0.kind == .buttonPress && $0.rootX == 600 && $0.rootY == 400 })
-        try server.keyboard.tap(keycode: 38)
-        let typed = window.events { $0.contains { $0.kind == .keyRelease } }
+        try stage.server.keyboard.tap(keycode: 38)
+        let typed = stage.window.events { $0.contains { $0.kind == .keyRelease } }
         #expect(typed.contains { $0.kind == .keyPress && $0.detail == 38 }, "\(typed)")
         // And another client's XTest click.
-        let xdotool = try ChildProcess(executable: "/usr/bin/xdotool", arguments: ["mousemove", "700", "450", "click", "2"],
-                                       environment: BridgeProcess.environment(server))
-        #expect(xdotool.waitForExit(timeout: 5) == 0)
-        let clicked = window.events(until: Self.released(2))
-        #expect(Self.buttons(2, in: clicked).map(\.kind) == [.buttonPress, .buttonRelease], "\(clicked)")
-        #expect(window.pointerState()?.buttonsHeld == [])
+        #expect(try stage.runTool("/usr/bin/xdotool", ["mousemove", "700", "450", "click", "2"]) == 0)
+        let clicked = stage.window.events(until: Self.released(2))
+        #expect(buttonEvents(2, in: clicked).map(\.kind) == [.buttonPress, .buttonRelease], "\(clicked)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
         #expect(bridge.stop(with: SIGTERM) == 0)
     }
 
@@ -180,15 +180,13 @@ struct FaultTests {
 
     @Test("a bound command that hangs, is missing or fails never holds up the next gestures; failures are logged")
     func commandFaults() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
+        let stage = try Stage()
+        defer { stage.close() }
         let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-\(UUID().uuidString).pid").path
         defer { try? FileManager.default.removeItem(atPath: pidFile) }
         let hang = ["sh", "-c", "echo $$ >> \(pidFile); exec sleep 60"]
         let path = try temporaryConfig(Self.commandConfig(hang))
-        let bridge = try BridgeProcess(["run", "--json", "--config", path], server: server)
+        let bridge = try stage.bridge(["--config", path])
         defer {
             // The hanging commands outlive the bridge by design; the test ends them.
             let pids = ((try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int32($0) }
@@ -197,11 +195,11 @@ struct FaultTests {
         func commandsRun() -> Int { bridge.objects.filter { $0["action"] as? String == "command" }.count }
 
         // Two hanging commands; the touch's right-click between them comes at once.
-        try LiveSessionTests.deepPress(server, at: (200, 200))
+        try LiveSessionTests.deepPress(stage.server, at: (200, 200))
         #expect(bridge.waitForObjects { _ in commandsRun() == 1 })
-        try expectPromptRightClick(server, window, at: (600, 400))
+        try expectPromptRightClick(stage.server, stage.window, at: (600, 400))
         let second = Date()
-        try LiveSessionTests.deepPress(server, at: (220, 200))
+        try LiveSessionTests.deepPress(stage.server, at: (220, 200))
         #expect(bridge.waitForObjects(timeout: 0.5) { _ in commandsRun() == 2 }, "\(bridge.log)")
         #expect(Date().timeIntervalSince(second) < 0.5)
         #expect(bridge.child.waitForOutput(timeout: 2) { _, _ in
@@ -212,26 +210,31 @@ struct FaultTests {
         try replaceFile(path, with: Self.commandConfig(["gesture-bridge-no-such-program", "x"]))
         bridge.child.kill(signal: SIGHUP)
         #expect(bridge.waitForEvents("config-reloaded"))
-        try LiveSessionTests.deepPress(server, at: (240, 200))
-        #expect(bridge.waitForLog(containing: "pen-command: command gesture-bridge-no-such-program x failed"), "\(bridge.log)")
-        #expect(bridge.log.contains("cannot run gesture-bridge-no-such-program: No such file or directory (not found in PATH)"),
-                "\(bridge.log)")
-        try expectPromptRightClick(server, window, at: (620, 400))
+        try LiveSessionTests.deepPress(stage.server, at: (240, 200))
+        #expect(bridge.waitForEvents("action-failed"), "\(bridge.log)")
+        let missing = try #require(bridge.events("action-failed").first)
+        #expect(missing["binding"] as? String == "pen-command" && missing["kind"] as? String == "command", "\(missing)")
+        #expect(missing["argv"] as? [String] == ["gesture-bridge-no-such-program", "x"], "\(missing)")
+        #expect(missing["message"] as? String == "cannot run gesture-bridge-no-such-program: No such file or directory (not found in PATH)",
+                "\(missing)")
+        try expectPromptRightClick(stage.server, stage.window, at: (620, 400))
 
         // A program that exits with status 3: logged once it has exited.
         try replaceFile(path, with: Self.commandConfig(["sh", "-c", "exit 3"]))
         bridge.child.kill(signal: SIGHUP)
         #expect(bridge.waitForEvents("config-reloaded", count: 2))
-        try LiveSessionTests.deepPress(server, at: (260, 200))
-        #expect(bridge.waitForLog(containing: "exited with status 3"), "\(bridge.log)")
-        #expect(bridge.log.contains("command sh (pid "))
-        try expectPromptRightClick(server, window, at: (640, 400))
+        try LiveSessionTests.deepPress(stage.server, at: (260, 200))
+        #expect(bridge.waitForEvents("command-failed"), "\(bridge.log)")
+        let exited = bridge.events("command-failed").first?["message"] as? String ?? ""
+        #expect(exited.hasPrefix("command sh (pid ") && exited.hasSuffix(") exited with status 3"), "\(exited)")
+        #expect(bridge.events("action-failed").count == 1, "a command that ran is no failure to start it: \(bridge.objects)")
+        try expectPromptRightClick(stage.server, stage.window, at: (640, 400))
 
         // Stopping does not wait for the commands still running.
         let stopping = Date()
         #expect(bridge.stop(with: SIGTERM) == 0)
         #expect(Date().timeIntervalSince(stopping) < 1)
-        #expect(window.pointerState()?.buttonsHeld == [])
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
 
     /// A touch deep press at `point`: its right-click reaches the window within half a second of
@@ -244,13 +247,9 @@ struct FaultTests {
         let events = window.events(until: Self.released(3))
         let elapsed = Date().timeIntervalSince(start)
         try server.touch.end()
-        #expect(Self.buttons(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
         #expect(elapsed < 0.5, "the right-click came \(Int(elapsed * 1000)) ms after the threshold")
         print("right-click \(Int(elapsed * 1000)) ms after the threshold, with a command hanging or failed")
-    }
-
-    static func buttons(_ number: Int32, in events: [RecordedEvent]) -> [RecordedEvent] {
-        events.filter { ($0.kind == .buttonPress || $0.kind == .buttonRelease) && $0.detail == number }
     }
 
     static func released(_ button: Int32) -> ([RecordedEvent]) -> Bool {

@@ -28,7 +28,7 @@ struct HeldInputRecoveryTests {
         """
 
     static func leftButton(_ events: [RecordedEvent]) -> [RecordedEvent] {
-        PenOwnershipTests.buttons(1, in: events)
+        buttonEvents(1, in: events)
     }
 
     /// The pen taps lightly and the window gets exactly that click: the pen is neither frozen
@@ -45,91 +45,82 @@ struct HeldInputRecoveryTests {
 
     @Test("a reload that drops the pen's bindings hands a held press to the window")
     func reloadWhileHeld() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
+        let stage = try Stage()
+        defer { stage.close() }
         let path = try temporaryConfig(Self.penOnlyConfig)
-        let bridge = try BridgeProcess(["run", "--json", "--verbose", "--config", path], server: server)
+        let bridge = try stage.bridge(["--verbose", "--config", path])
 
-        try server.pen.down(at: (300, 300), pressure: 0.3)
+        try stage.pen.down(at: (300, 300), pressure: 0.3)
         #expect(bridge.ownership { $0["ownership"] as? String == "holding" }?["input"] as? String == "press")
         // Held: the decision timeout has not passed, so the window has nothing yet.
-        #expect(Self.leftButton(window.events(waitingUpTo: 0.1) { _ in false }).isEmpty)
+        #expect(Self.leftButton(stage.window.events(waitingUpTo: 0.1) { _ in false }).isEmpty)
 
         try Self.touchOnlyConfig.write(toFile: path, atomically: true, encoding: .utf8)
         bridge.child.kill(signal: SIGHUP)
         let letGo = bridge.ownership { $0["ownership"] as? String == "let-go" }
         #expect(letGo?["reason"] as? String == "no owning binding listens to a pen or mouse", "\(bridge.log)")
-        let press = Self.leftButton(window.events { !Self.leftButton($0).isEmpty })
+        let press = Self.leftButton(stage.window.events { !Self.leftButton($0).isEmpty })
         #expect(press.map(\.kind) == [.buttonPress], "\(bridge.log)")
-        try server.pen.up()
-        let click = Self.leftButton(window.events { Self.leftButton($0).count >= 2 })
+        try stage.pen.up()
+        let click = Self.leftButton(stage.window.events { Self.leftButton($0).count >= 2 })
         #expect(click.map(\.kind) == [.buttonPress, .buttonRelease])
         // Found under load (about one run in ten with the cores busy, before and after the
         // 2026-11-23 input changes alike): the tap after such a reload reaches the window as
         // its release only. Not yet explained; kept visible, not hidden.
         withKnownIssue("under load, a pen tap after a reload that let go of a held stroke can lose its press", isIntermittent: true) {
-            try Self.expectPenClicksThrough(server, window)
+            try Self.expectPenClicksThrough(stage.server, stage.window)
         }
     }
 
     @Test("stopping with a press held hands it to the window, and the bridge exits cleanly")
     func terminateWhileHeld() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--json", "--verbose", "--config", try temporaryConfig(Self.penOnlyConfig)], server: server)
+        let stage = try Stage()
+        defer { stage.close() }
+        let bridge = try stage.bridge(["--verbose"], config: Self.penOnlyConfig)
 
-        try server.pen.down(at: (300, 300), pressure: 0.3)
-        #expect(Self.leftButton(window.events(waitingUpTo: 0.1) { _ in false }).isEmpty)
+        try stage.pen.down(at: (300, 300), pressure: 0.3)
+        #expect(Self.leftButton(stage.window.events(waitingUpTo: 0.1) { _ in false }).isEmpty)
         #expect(bridge.stop(with: SIGTERM) == 0, "\(bridge.log)")
         let letGo = bridge.ownership { $0["ownership"] as? String == "let-go" }
         #expect(letGo?["input"] as? String == "press" && letGo?["count"] as? Int == 1, "\(bridge.log)")
         #expect(letGo?["reason"] as? String == "the bridge is stopping")
-        let press = Self.leftButton(window.events { !Self.leftButton($0).isEmpty })
+        let press = Self.leftButton(stage.window.events { !Self.leftButton($0).isEmpty })
         #expect(press.map(\.kind) == [.buttonPress], "\(bridge.log)")
-        try server.pen.up()
-        let click = Self.leftButton(window.events { Self.leftButton($0).count >= 2 })
+        try stage.pen.up()
+        let click = Self.leftButton(stage.window.events { Self.leftButton($0).count >= 2 })
         #expect(click.map(\.kind) == [.buttonPress, .buttonRelease])
-        try Self.expectPenClicksThrough(server, window)
+        try Self.expectPenClicksThrough(stage.server, stage.window)
     }
 
     @Test("a bridge killed outright with a press held leaves no frozen pen or grab behind")
     func killedWhileHeld() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--config", try temporaryConfig(Self.penOnlyConfig)], server: server)
+        let stage = try Stage()
+        defer { stage.close() }
+        let bridge = try stage.bridge(config: Self.penOnlyConfig)
 
-        try server.pen.down(at: (300, 300), pressure: 0.3)
-        #expect(Self.leftButton(window.events(waitingUpTo: 0.1) { _ in false }).isEmpty)
+        try stage.pen.down(at: (300, 300), pressure: 0.3)
+        #expect(Self.leftButton(stage.window.events(waitingUpTo: 0.1) { _ in false }).isEmpty)
         // SIGKILL: no exit path runs; the X server drops the dead client's grabs itself.
         #expect(bridge.stop(with: SIGKILL) != nil)
-        try server.pen.up()
-        try Self.expectPenClicksThrough(server, window)
+        try stage.pen.up()
+        try Self.expectPenClicksThrough(stage.server, stage.window)
     }
 
     @Test("stopping with a touch held hands the whole touch to the window")
     func terminateWhileTouchHeld() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server, touchAware: true)
-        defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--json", "--verbose", "--config", try temporaryConfig(Self.touchOnlyConfig)],
-                                       server: server)
+        let stage = try Stage(touchAware: true)
+        defer { stage.close() }
+        let bridge = try stage.bridge(["--verbose"], config: Self.touchOnlyConfig)
 
-        try server.touch.begin(at: (300, 300), pressure: 0.3)
-        #expect(!window.events(waitingUpTo: 0.1) { _ in false }.contains { $0.kind == .touchBegin })
+        try stage.touch.begin(at: (300, 300), pressure: 0.3)
+        #expect(!stage.window.events(waitingUpTo: 0.1) { _ in false }.contains { $0.kind == .touchBegin })
         #expect(bridge.stop(with: SIGTERM) == 0, "\(bridge.log)")
         let letGo = bridge.ownership { $0["ownership"] as? String == "let-go" }
         #expect(letGo?["input"] as? String == "touch" && letGo?["count"] as? Int == 1, "\(bridge.log)")
-        #expect(window.events { $0.contains { $0.kind == .touchBegin } }.contains { $0.kind == .touchBegin })
-        try server.touch.end()
-        #expect(window.events { $0.contains { $0.kind == .touchEnd } }.contains { $0.kind == .touchEnd })
-        #expect(window.pointerState()?.buttonsHeld == [])
+        #expect(stage.window.events { $0.contains { $0.kind == .touchBegin } }.contains { $0.kind == .touchBegin })
+        try stage.touch.end()
+        #expect(stage.window.events { $0.contains { $0.kind == .touchEnd } }.contains { $0.kind == .touchEnd })
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
 
     @Test("an X error while a press is held hands the press to the window")
@@ -138,8 +129,10 @@ struct HeldInputRecoveryTests {
         defer { server.stop() }
         let window = try RecorderWindow(server: server)
         defer { window.close() }
+        let screen = try #require(OverlayWindowLister(displayName: server.displayName))
+        defer { screen.close() }
         // A long decision timeout: only the error, not the timeout, can hand the press over.
-        let bridge = try BridgeProcess(["run", "--verbose", "--config", try temporaryConfig("""
+        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig("""
             decision-timeout: 5
             bindings:
               - name: right-click
@@ -150,12 +143,13 @@ struct HeldInputRecoveryTests {
             """)], server: server)
 
         try server.pen.down(at: (300, 300), pressure: 0.3)
-        #expect(bridge.waitForLog(containing: "feedback: ring for contact 6/0"), "\(bridge.log)")
+        // The force ring shows where the pen presses.
+        #expect(screen.wait { $0.contains { $0.contains(x: 300, y: 300) } }.contains { $0.contains(x: 300, y: 300) }, "\(bridge.log)")
         #expect(Self.leftButton(window.events(waitingUpTo: 0.1) { _ in false }).isEmpty)
         // Another client destroys the bridge's overlay: its next drawing there fails.
         #expect(try Self.destroyOverrideRedirectWindows(server) > 0)
         try server.pen.press(to: 0.4)
-        #expect(bridge.waitForLog(containing: "the X server reported an error"), "\(bridge.log)")
+        #expect(bridge.waitForEvents("x-error"), "\(bridge.log)")
         let press = Self.leftButton(window.events { !Self.leftButton($0).isEmpty })
         #expect(press.map(\.kind) == [.buttonPress], "\(bridge.log)")
         try server.pen.up()

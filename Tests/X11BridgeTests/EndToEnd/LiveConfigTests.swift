@@ -60,37 +60,11 @@ struct LiveConfigTests {
         return window.events { presses(button, $0) && $0.contains { $0.kind == .buttonRelease && $0.detail == button } }
     }
 
-    /// A headless server and a window on it that records what reaches it.
-    struct Stage {
-        let server: HeadlessXorg
-        let window: RecorderWindow
-
-        /// Deep-presses at `point` and expects the window to get `button`, and not `other` if given.
-        func expectDeepPress(at point: PixelPoint, gives button: Int32, not other: Int32? = nil, _ note: String? = nil,
-                             sourceLocation: SourceLocation = #_sourceLocation) throws {
-            let events = try LiveConfigTests.deepPress(server, window, at: point, expecting: button)
-            #expect(LiveConfigTests.presses(button, events), "\(note.map { "\($0): " } ?? "")\(events)",
-                    sourceLocation: sourceLocation)
-            if let other {
-                #expect(!LiveConfigTests.presses(other, events), sourceLocation: sourceLocation)
-            }
-        }
-    }
-
-    /// Runs `script` on a fresh stage; the window and the server are closed after it, pass or fail.
-    static func onStage(_ script: (Stage) throws -> Void) throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        try script(Stage(server: server, window: window))
-    }
-
     /// Writes a config whose deep press clicks `button` into `directory` and runs the bridge on it.
-    static func runBridge(_ server: HeadlessXorg, _ directory: ConfigDirectory, clicking button: String,
+    static func runBridge(_ stage: Stage, _ directory: ConfigDirectory, clicking button: String,
                           options: [String] = []) throws -> BridgeProcess {
         try directory.writeNew(LiveSessionTests.config(click: button))
-        return try BridgeProcess(["run", "--json"] + options + ["--config", directory.file], server: server)
+        return try stage.bridge(options + ["--config", directory.file])
     }
 
     /// Waits until the bridge has read `file` again `count` times (its `config-reloaded` events).
@@ -107,136 +81,147 @@ struct LiveConfigTests {
 
     @Test("an edit saved in place takes effect: deep press changes from right click to middle click")
     func editInPlace() throws {
-        try Self.onStage { stage in
-            let directory = try ConfigDirectory()
-            let bridge = try Self.runBridge(stage.server, directory, clicking: "right")
-            #expect(Self.watching(bridge) == directory.file, "\(bridge.objects)")
+        let stage = try Stage()
+        defer { stage.close() }
+        let directory = try ConfigDirectory()
+        let bridge = try Self.runBridge(stage, directory, clicking: "right")
+        #expect(Self.watching(bridge) == directory.file, "\(bridge.objects)")
 
-            try stage.expectDeepPress(at: (200, 200), gives: 3)
+        try stage.expectDeepPress(at: (200, 200), gives: 3)
 
-            // Written in two halves 40 ms apart: the half-written file is never read.
-            try directory.writeInPlace(LiveSessionTests.config(click: "middle"), pause: 0.04)
-            #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
-            try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
-            // The save was a burst of events (truncate, writes, close); it is read once, whole.
-            Thread.sleep(forTimeInterval: 0.3)
-            #expect(bridge.events("config-reloaded").count == 1, "\(bridge.objects)")
-            #expect(bridge.events("config-rejected").isEmpty, "\(bridge.objects)")
-            #expect(bridge.stop(with: SIGINT) == 0)
-        }
+        // Written in two halves 40 ms apart: the half-written file is never read.
+        try directory.writeInPlace(LiveSessionTests.config(click: "middle"), pause: 0.04)
+        #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
+        try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
+        // The save was a burst of events (truncate, writes, close); it is read once, whole.
+        #expect(!bridge.waitForEvents("config-reloaded", count: 2, timeout: 0.3), "\(bridge.objects)")
+        #expect(bridge.events("config-rejected").isEmpty, "\(bridge.objects)")
+        #expect(bridge.stop(with: SIGINT) == 0)
     }
 
     @Test("a file replaced by a rename, as editors save, takes effect")
     func replaceByRename() throws {
-        try Self.onStage { stage in
-            let directory = try ConfigDirectory()
-            let bridge = try Self.runBridge(stage.server, directory, clicking: "right")
+        let stage = try Stage()
+        defer { stage.close() }
+        let directory = try ConfigDirectory()
+        let bridge = try Self.runBridge(stage, directory, clicking: "right")
 
-            try directory.replaceByRename(LiveSessionTests.config(click: "middle"))
-            #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
-            try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
+        try directory.replaceByRename(LiveSessionTests.config(click: "middle"))
+        #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
+        try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
 
-            // Renamed over again: the watch follows the name, not the file it first saw.
-            try directory.replaceByRename(LiveSessionTests.config(click: "right"))
-            #expect(Self.reloaded(bridge, directory.file, count: 2), "\(bridge.log)")
-            try stage.expectDeepPress(at: (300, 200), gives: 3, not: 2)
-            #expect(bridge.stop(with: SIGINT) == 0)
-        }
+        // Renamed over again: the watch follows the name, not the file it first saw.
+        try directory.replaceByRename(LiveSessionTests.config(click: "right"))
+        #expect(Self.reloaded(bridge, directory.file, count: 2), "\(bridge.log)")
+        try stage.expectDeepPress(at: (300, 200), gives: 3, not: 2)
+        #expect(bridge.stop(with: SIGINT) == 0)
     }
 
     @Test("a broken edit keeps the old binding working and says where it is broken; fixing it loads")
     func brokenThenFixed() throws {
-        try Self.onStage { stage in
-            let directory = try ConfigDirectory()
-            let bridge = try Self.runBridge(stage.server, directory, clicking: "right")
+        let stage = try Stage()
+        defer { stage.close() }
+        let directory = try ConfigDirectory()
+        let bridge = try Self.runBridge(stage, directory, clicking: "right")
 
-            try directory.writeInPlace(Self.broken)
-            #expect(bridge.waitForEvents("config-rejected"), "\(bridge.log)")
-            let message = bridge.events("config-rejected").first?["message"] as? String ?? ""
-            #expect(message.contains("\(directory.file):3:14:") && message.contains("deep-pres"), "\(message)")
-            try stage.expectDeepPress(at: (200, 200), gives: 3, "the old right-click binding still works")
+        try directory.writeInPlace(Self.broken)
+        #expect(bridge.waitForEvents("config-rejected"), "\(bridge.log)")
+        let message = bridge.events("config-rejected").first?["message"] as? String ?? ""
+        #expect(message.contains("\(directory.file):3:14:") && message.contains("deep-pres"), "\(message)")
+        try stage.expectDeepPress(at: (200, 200), gives: 3, "the old right-click binding still works")
 
-            try directory.replaceByRename(LiveSessionTests.config(click: "middle"))
-            #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
-            try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
-            #expect(bridge.stop(with: SIGINT) == 0)
-        }
+        try directory.replaceByRename(LiveSessionTests.config(click: "middle"))
+        #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
+        try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
+        #expect(bridge.stop(with: SIGINT) == 0)
     }
 
     @Test("removing the file keeps the bindings running and says so; writing it again loads it")
     func removedThenRewritten() throws {
-        try Self.onStage { stage in
-            let directory = try ConfigDirectory()
-            let bridge = try Self.runBridge(stage.server, directory, clicking: "right")
+        let stage = try Stage()
+        defer { stage.close() }
+        let directory = try ConfigDirectory()
+        let bridge = try Self.runBridge(stage, directory, clicking: "right")
 
-            #expect(unlink(directory.file) == 0)
-            #expect(bridge.waitForEvents("config-removed"), "\(bridge.log)")
-            #expect(bridge.events("config-removed").first?["path"] as? String == directory.file)
-            try stage.expectDeepPress(at: (200, 200), gives: 3)
+        #expect(unlink(directory.file) == 0)
+        #expect(bridge.waitForEvents("config-removed"), "\(bridge.log)")
+        #expect(bridge.events("config-removed").first?["path"] as? String == directory.file)
+        try stage.expectDeepPress(at: (200, 200), gives: 3)
 
-            try directory.writeNew(LiveSessionTests.config(click: "middle"))
-            #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
-            try stage.expectDeepPress(at: (250, 200), gives: 2)
-            #expect(bridge.stop(with: SIGINT) == 0)
-        }
+        try directory.writeNew(LiveSessionTests.config(click: "middle"))
+        #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
+        try stage.expectDeepPress(at: (250, 200), gives: 2)
+        #expect(bridge.stop(with: SIGINT) == 0)
     }
 
     @Test("running the built-in default, creating the user's config file loads it, and SIGHUP reads it from then on")
     func createdAtDefaultLocation() throws {
-        try Self.onStage { stage in
-            let home = try ConfigDirectory()
-            let directory = home.path + "/gesture-bridge"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let file = directory + "/config.yaml"
-            let bridge = try BridgeProcess(["run", "--json"], server: stage.server, environment: ["XDG_CONFIG_HOME": home.path])
-            #expect(bridge.events("listening").first?["config"] as? String == "<built-in default>", "\(bridge.objects)")
-            #expect(Self.watching(bridge) == file, "the user's file is loaded as soon as it is created")
+        let stage = try Stage()
+        defer { stage.close() }
+        let home = try ConfigDirectory()
+        let directory = home.path + "/gesture-bridge"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let file = directory + "/config.yaml"
+        let bridge = try stage.bridge(environment: ["XDG_CONFIG_HOME": home.path])
+        #expect(bridge.events("listening").first?["config"] as? String == "<built-in default>", "\(bridge.objects)")
+        #expect(Self.watching(bridge) == file, "the user's file is loaded as soon as it is created")
 
-            // The default's deep press right-clicks.
-            try stage.expectDeepPress(at: (200, 200), gives: 3)
+        // The default's deep press right-clicks.
+        try stage.expectDeepPress(at: (200, 200), gives: 3)
 
-            try LiveSessionTests.config(click: "middle").write(toFile: file, atomically: true, encoding: .utf8)
-            #expect(Self.reloaded(bridge, file), "\(bridge.log)")
-            try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
+        try LiveSessionTests.config(click: "middle").write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(Self.reloaded(bridge, file), "\(bridge.log)")
+        try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
 
-            bridge.child.kill(signal: SIGHUP)
-            #expect(Self.reloaded(bridge, file, count: 2), "\(bridge.log)")
-            #expect(bridge.events("reload-unavailable").isEmpty)
-            #expect(bridge.stop(with: SIGINT) == 0)
-        }
+        bridge.child.kill(signal: SIGHUP)
+        #expect(Self.reloaded(bridge, file, count: 2), "\(bridge.log)")
+        #expect(bridge.events("reload-unavailable").isEmpty)
+        #expect(bridge.stop(with: SIGINT) == 0)
     }
 
     @Test("a config that is a symbolic link into a dotfiles directory: editing the file it points to takes effect")
     func symbolicLink() throws {
-        try Self.onStage { stage in
-            let directory = try ConfigDirectory()
-            let dotfiles = try ConfigDirectory()
-            let target = dotfiles.path + "/gesture-bridge.yaml"
-            try LiveSessionTests.config(click: "right").write(toFile: target, atomically: false, encoding: .utf8)
-            #expect(symlink(target, directory.file) == 0)
-            let bridge = try BridgeProcess(["run", "--json", "--config", directory.file], server: stage.server)
+        let stage = try Stage()
+        defer { stage.close() }
+        let directory = try ConfigDirectory()
+        let dotfiles = try ConfigDirectory()
+        let target = dotfiles.path + "/gesture-bridge.yaml"
+        try LiveSessionTests.config(click: "right").write(toFile: target, atomically: false, encoding: .utf8)
+        #expect(symlink(target, directory.file) == 0)
+        let bridge = try stage.bridge(["--config", directory.file])
 
-            try LiveSessionTests.config(click: "middle").write(toFile: target, atomically: true, encoding: .utf8)
-            #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
-            try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
-            #expect(bridge.stop(with: SIGINT) == 0)
-        }
+        try LiveSessionTests.config(click: "middle").write(toFile: target, atomically: true, encoding: .utf8)
+        #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
+        try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
+        #expect(bridge.stop(with: SIGINT) == 0)
     }
 
     @Test("--no-watch leaves a changed file alone until SIGHUP")
     func noWatch() throws {
-        try Self.onStage { stage in
-            let directory = try ConfigDirectory()
-            let bridge = try Self.runBridge(stage.server, directory, clicking: "right", options: ["--no-watch"])
+        let stage = try Stage()
+        defer { stage.close() }
+        let directory = try ConfigDirectory()
+        let bridge = try Self.runBridge(stage, directory, clicking: "right", options: ["--no-watch"])
 
-            try directory.writeInPlace(LiveSessionTests.config(click: "middle"))
-            #expect(!bridge.waitForEvents("config-reloaded", timeout: 0.5), "\(bridge.objects)")
-            #expect(Self.watching(bridge) == nil)
-            try stage.expectDeepPress(at: (200, 200), gives: 3)
+        try directory.writeInPlace(LiveSessionTests.config(click: "middle"))
+        #expect(!bridge.waitForEvents("config-reloaded", timeout: 0.5), "\(bridge.objects)")
+        #expect(Self.watching(bridge) == nil)
+        try stage.expectDeepPress(at: (200, 200), gives: 3)
 
-            bridge.child.kill(signal: SIGHUP)
-            #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
-            #expect(bridge.stop(with: SIGINT) == 0)
+        bridge.child.kill(signal: SIGHUP)
+        #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
+        #expect(bridge.stop(with: SIGINT) == 0)
+    }
+}
+
+extension Stage {
+    /// Deep-presses at `point` and expects the window to get `button`, and not `other` if given.
+    func expectDeepPress(at point: PixelPoint, gives button: Int32, not other: Int32? = nil, _ note: String? = nil,
+                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let events = try LiveConfigTests.deepPress(server, window, at: point, expecting: button)
+        #expect(LiveConfigTests.presses(button, events), "\(note.map { "\($0): " } ?? "")\(events)", sourceLocation: sourceLocation)
+        if let other {
+            #expect(!LiveConfigTests.presses(other, events), sourceLocation: sourceLocation)
         }
     }
 }

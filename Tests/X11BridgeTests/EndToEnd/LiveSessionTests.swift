@@ -28,27 +28,25 @@ struct LiveSessionTests {
 
     @Test("SIGHUP: a broken config is reported with its place and the old bindings keep working; a good one takes over")
     func reload() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
+        let stage = try Stage()
+        defer { stage.close() }
         let path = try temporaryConfig(Self.config(click: "right"))
-        let bridge = try BridgeProcess(["run", "--json", "--config", path], server: server)
+        let bridge = try stage.bridge(["--config", path])
 
         try "bindings:\n  - name: hard-press\n    gesture: deep-pres\n".write(toFile: path, atomically: true, encoding: .utf8)
         bridge.child.kill(signal: SIGHUP)
         #expect(bridge.waitForEvents("config-rejected"))
         #expect((bridge.events("config-rejected").first?["message"] as? String)?.contains("\(path):3:") == true)
-        try Self.deepPress(server, at: (200, 200))
-        #expect(Self.presses(3)(window.events(until: Self.presses(3))))
+        try Self.deepPress(stage.server, at: (200, 200))
+        #expect(Self.presses(3)(stage.window.events(until: Self.presses(3))))
 
         try Self.config(click: "middle").write(toFile: path, atomically: true, encoding: .utf8)
         bridge.child.kill(signal: SIGHUP)
         #expect(bridge.waitForEvents("config-reloaded"))
         #expect(bridge.events("config-reloaded").first?["source"] as? String == path)
-        window.drain()
-        try Self.deepPress(server, at: (250, 200))
-        let after = window.events(until: Self.presses(2))
+        stage.window.drain()
+        try Self.deepPress(stage.server, at: (250, 200))
+        let after = stage.window.events(until: Self.presses(2))
         #expect(Self.presses(2)(after))
         #expect(!Self.presses(3)(after))
         #expect(bridge.stop(with: SIGINT) == 0)
@@ -56,16 +54,22 @@ struct LiveSessionTests {
 
     @Test("--dry-run says what it would do and sends nothing")
     func dryRun() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--dry-run", "--json"], server: server)
+        let stage = try Stage()
+        defer { stage.close() }
+        let bridge = try stage.bridge(["--dry-run"])
 
-        try Self.deepPress(server, at: (300, 300))
-        #expect(bridge.waitForLog(containing: "dry run: would click button 3"))
-        #expect(bridge.objects.contains { $0["action"] as? String == "click" })
-        #expect(!Self.presses(3)(window.drain()))
+        try Self.deepPress(stage.server, at: (300, 300))
+        // The deep press ends with the lift: the bridge has read all of it.
+        #expect(bridge.waitForObjects { $0.contains { $0["recognizer"] as? String == "deep-press" && $0["state"] as? String == "ended" } },
+                "\(bridge.log)")
+        #expect(bridge.objects.filter { $0["action"] != nil }.map { $0["button"] as? Int } == [3], "\(bridge.objects)")
+        // A light tap after it reaches the window once the bridge has let it go: a click the
+        // bridge sent for the deep press would have come first.
+        try stage.pen.down(at: (320, 300), pressure: 0.3)
+        try stage.pen.up()
+        let events = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
+        #expect(buttonEvents(1, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
+        #expect(!Self.presses(3)(events + stage.window.drain()), "\(events)")
     }
 
     @Test("a device disabled and enabled again leaves and rejoins the running bridge")
@@ -73,13 +77,15 @@ struct LiveSessionTests {
         let server = try HeadlessXorg()
         defer { server.stop() }
         let bridge = try BridgeProcess(["run", "--json"], server: server)
+        let touchID = try bridge.deviceID("test-touch")
         for action in ["disable", "enable"] {
             let xinput = try ChildProcess(executable: "/usr/bin/xinput", arguments: [action, "test-touch"],
                                           environment: BridgeProcess.environment(server))
             #expect(xinput.waitForExit(timeout: 5) == 0)
         }
         #expect(bridge.waitForEvents("device-added"), "\(bridge.objects)")
-        #expect(bridge.events("device-disabled").first?["name"] as? String == "test-touch")
+        let disabled = bridge.events("device-disabled").first
+        #expect(disabled?["name"] as? String == "test-touch" && disabled?["id"] as? Int == touchID, "\(bridge.objects)")
         let added = bridge.events("device-added").first?["device"] as? [String: Any]
         #expect(added?["name"] as? String == "test-touch" && added?["kind"] as? String == "touch", "\(String(describing: added))")
     }
@@ -102,40 +108,33 @@ struct LiveSessionTests {
 
     @Test("a layout switched while the bridge runs is the one its keys follow")
     func keymapSwitch() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--config", try temporaryConfig(Self.keyConfig("z"))], server: server)
+        let stage = try Stage()
+        defer { stage.close() }
+        let bridge = try stage.bridge(config: Self.keyConfig("z"))
         // The first key makes the bridge look the keymap up (and XKB report changes to it).
-        try Self.deepPress(server, at: (300, 300))
-        #expect(Self.keysTyped(window) == ["z"])
+        try Self.deepPress(stage.server, at: (300, 300))
+        #expect(Self.keysTyped(stage.window) == ["z"])
 
         // German: z and y trade places, so the US layout's z key now types y.
-        let layout = Process()
-        layout.executableURL = URL(fileURLWithPath: "/usr/bin/setxkbmap")
-        layout.arguments = ["-display", server.displayName, "de"]
-        layout.environment = server.clientEnvironment
-        try ChildProcessLauncher.run(layout)
-        layout.waitUntilExit()
-        try #require(layout.terminationStatus == 0, "setxkbmap de")
+        #expect(try stage.runTool("/usr/bin/setxkbmap", ["-display", stage.server.displayName, "de"]) == 0, "setxkbmap de")
+        // The bridge says nothing when it reads the new keymap; this gives it the time.
         Thread.sleep(forTimeInterval: 0.3)
 
-        window.drain()
-        try Self.deepPress(server, at: (320, 300))
-        #expect(Self.keysTyped(window) == ["z"], "the key that types z on the new layout")
+        stage.window.drain()
+        try Self.deepPress(stage.server, at: (320, 300))
+        #expect(Self.keysTyped(stage.window) == ["z"], "the key that types z on the new layout")
+        #expect(bridge.objects.compactMap { $0["keys"] as? String } == ["z", "z"])
         #expect(bridge.stop(with: SIGTERM) == 0)
     }
 
     @Test("a key the keymap lacks still reaches the application")
     func borrowedKey() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--config", try temporaryConfig(Self.keyConfig("Greek_alpha"))], server: server)
-        try Self.deepPress(server, at: (300, 300))
-        #expect(Self.keysTyped(window) == ["Greek_alpha"])
+        let stage = try Stage()
+        defer { stage.close() }
+        let bridge = try stage.bridge(config: Self.keyConfig("Greek_alpha"))
+        try Self.deepPress(stage.server, at: (300, 300))
+        #expect(Self.keysTyped(stage.window) == ["Greek_alpha"])
+        #expect(bridge.events("action-failed").isEmpty, "\(bridge.objects)")
         #expect(bridge.stop(with: SIGTERM) == 0)
     }
 }

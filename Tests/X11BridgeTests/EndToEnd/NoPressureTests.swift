@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Testing
 
@@ -20,9 +21,14 @@ struct NoPressureTests {
                 clockwise: {scroll: down}
                 counterclockwise: {scroll: up}
             """
-        let bridge = try BridgeProcess(["run", "--config", try temporaryConfig(config)], displayName: server.displayName)
-        #expect(bridge.waitForLog(containing: "serving the bindings that need none (mouse-wheel)"))
-        #expect(bridge.log.contains("\"Xvfb mouse\": mouse, no pressure, bindings: mouse-wheel"))
+        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(config)], displayName: server.displayName)
+        let devices = bridge.events("listening").first?["devices"] as? [[String: Any]] ?? []
+        #expect(!devices.isEmpty && devices.allSatisfy { $0["pressure"] is NSNull }, "no device reports pressure: \(devices)")
+        let mouse = try #require(bridge.device(named: "Xvfb mouse"), "\(devices)")
+        #expect(mouse["kind"] as? String == "mouse" && mouse["listened"] as? Bool == true, "\(mouse)")
+        #expect(mouse["bindings"] as? [String] == ["mouse-wheel"], "only the binding that needs no pressure: \(mouse)")
+        let served = Set(devices.flatMap { $0["bindings"] as? [String] ?? [] })
+        #expect(served == ["mouse-wheel"], "\(devices)")
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 }

@@ -10,9 +10,9 @@ import XorgTestSupport
 struct RealPressTests {
     static let point: PixelPoint = (400, 300)
 
-    static func rightClicks(_ events: [RecordedEvent]) -> [RecordedEvent] { PenOwnershipTests.buttons(3, in: events) }
+    static func rightClicks(_ events: [RecordedEvent]) -> [RecordedEvent] { buttonEvents(3, in: events) }
     static func leftPresses(_ events: [RecordedEvent]) -> [RecordedEvent] {
-        PenOwnershipTests.buttons(1, in: events).filter { $0.kind == .buttonPress }
+        buttonEvents(1, in: events).filter { $0.kind == .buttonPress }
     }
 
     /// A repeatable jitter in -1...1 for sample `index` of press `seed` (a hash, not a generator:
@@ -67,22 +67,20 @@ struct RealPressTests {
         }
         #expect(curves.count == 6)
 
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--json"], server: server)
+        let stage = try Stage()
+        defer { stage.close() }
+        let bridge = try stage.bridge()
         for curve in curves {
-            try Self.press(server.pen, along: curve)
+            try Self.press(stage.pen, along: curve)
             usleep(200_000)
         }
 
-        let events = window.events { Self.rightClicks($0).count >= 12 }
+        let events = stage.window.events { Self.rightClicks($0).count >= 12 }
         let clicks = Self.rightClicks(events)
         #expect(clicks.map(\.kind) == Array(repeating: [RecordedEventKind.buttonPress, .buttonRelease], count: 6).flatMap { $0 })
         #expect(clicks.allSatisfy { $0.rootX == Self.point.x && $0.rootY == Self.point.y })
         #expect(Self.leftPresses(events).isEmpty, "the window got a left press: \(events.filter { $0.kind == .buttonPress })")
-        #expect(window.pointerState()?.buttonsHeld == [])
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
         #expect(bridge.objects.filter { $0["action"] as? String == "click" && $0["button"] as? Int == 3 }.count == 6)
         let decisions = bridge.objects.filter { $0["decision"] != nil }
         #expect(decisions.count == 6 && decisions.allSatisfy { $0["decision"] as? String == "claim" }, "\(decisions)")
@@ -105,18 +103,16 @@ struct RealPressTests {
 
     @Test("a light press held still with a jittering force reaches the window while the pen is down, as the pen's own press; never a right-click")
     func flatPressLive() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--json"], server: server)
+        let stage = try Stage()
+        defer { stage.close() }
+        let bridge = try stage.bridge()
 
         var delays: [Double] = []
         for seed in 1...20 {
-            let arrived = try Self.flatPress(server, window, seed: seed)
+            let arrived = try Self.flatPress(stage.server, stage.window, seed: seed)
             #expect(arrived != nil, "press \(seed) reached the window only at its lift (0.6 s)")
             delays.append(arrived ?? 0.6)
-            let events = window.events { PenOwnershipTests.buttons(1, in: $0).count >= 2 }
+            let events = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
             #expect(Self.rightClicks(events).isEmpty)
         }
         delays.sort()
@@ -124,24 +120,22 @@ struct RealPressTests {
         #expect(!bridge.objects.contains { $0["action"] != nil })
         let reasons = bridge.objects.filter { $0["decision"] != nil }.compactMap { $0["reason"] as? String }
         #expect(reasons == Array(repeating: "levelled-off", count: 20), "\(reasons)")
-        #expect(window.pointerState()?.buttonsHeld == [])
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
 
     @Test("a press climbing at 0.2 of the range a second right-clicks at the threshold, after 3.5 s held; the window never sees it begin")
     func slowClimbLive() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--json"], server: server)
+        let stage = try Stage()
+        defer { stage.close() }
+        let bridge = try stage.bridge()
 
         let curve = (0...100).map { index -> (Double, Double) in
             let time = Double(index) / 25
             return (time, min(0.8, 0.01 + 0.2 * time))
         }
-        try Self.press(server.pen, along: curve)
+        try Self.press(stage.pen, along: curve)
 
-        let events = window.events { Self.rightClicks($0).count >= 2 }
+        let events = stage.window.events { Self.rightClicks($0).count >= 2 }
         #expect(Self.rightClicks(events).map(\.kind) == [.buttonPress, .buttonRelease])
         #expect(Self.leftPresses(events).isEmpty)
         #expect(bridge.objects.contains { $0["recognizer"] as? String == "deep-press" && $0["state"] as? String == "began" })
@@ -149,16 +143,14 @@ struct RealPressTests {
 
     @Test("a press resting above an ordinary touch's force is handed to the window at the hold limit")
     func holdLimitLive() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
+        let stage = try Stage()
+        defer { stage.close() }
         let config = try temporaryConfig("""
             hold-limit: 1.5
             bindings:
               - {name: right-click, gesture: deep-press, devices: [pen], threshold: 0.7, action: {click: right}}
             """)
-        let bridge = try BridgeProcess(["run", "--json", "--config", config], server: server)
+        let bridge = try stage.bridge(["--config", config])
 
         // Up to 0.5 in a quarter of a second, then resting there, jittering a little.
         let curve = (0...250).map { index -> (Double, Double) in
@@ -166,8 +158,8 @@ struct RealPressTests {
             return (time, min(0.5, 2 * time) + (time > 0.25 ? 0.01 * Self.jitter(index, seed: 5) : 0))
         }
         var handedOver: Double?
-        try Self.press(server.pen, along: curve) { elapsed in
-            if handedOver == nil, !Self.leftPresses(window.events(waitingUpTo: 0) { _ in true }).isEmpty {
+        try Self.press(stage.pen, along: curve) { elapsed in
+            if handedOver == nil, !Self.leftPresses(stage.window.events(waitingUpTo: 0) { _ in true }).isEmpty {
                 handedOver = elapsed
             }
         }
@@ -175,62 +167,58 @@ struct RealPressTests {
         #expect(arrived >= 1.5, "handed over after \(arrived) s, before the limit")
         let decision = bridge.objects.first { $0["decision"] != nil }
         #expect(decision?["reason"] as? String == "limit" && decision?["held"] as? Double == 1.5, "\(String(describing: decision))")
-        #expect(Self.rightClicks(window.events { PenOwnershipTests.buttons(1, in: $0).count >= 2 }).isEmpty)
+        #expect(Self.rightClicks(stage.window.events { buttonEvents(1, in: $0).count >= 2 }).isEmpty)
         #expect(!bridge.objects.contains { $0["action"] != nil })
     }
 
     @Test("a finger pressing on slowly (the recording's fifth press, 3.3 s to the threshold) right-clicks, and a touch-aware window never sees its touch; a light touch after it arrives whole")
     func slowTouchLive() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server, touchAware: true)
-        defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--json"], server: server)
+        let stage = try Stage(touchAware: true)
+        defer { stage.close() }
+        let bridge = try stage.bridge()
 
         // About 0.21 of the range a second, as the fifth press climbs, at 35 Hz.
         let start = Date()
-        try server.touch.begin(at: Self.point, pressure: 0.01)
+        try stage.touch.begin(at: Self.point, pressure: 0.01)
         for index in 1...120 {
             let time = Double(index) / 35
             Self.wait(until: time, since: start)
-            try server.touch.update(pressure: min(0.8, 0.01 + 0.21 * time))
+            try stage.touch.update(pressure: min(0.8, 0.01 + 0.21 * time))
         }
-        try TouchOwnershipTests.liftAfterRightClick(server, window)
+        try TouchOwnershipTests.liftAfterRightClick(stage.server, stage.window)
 
-        let events = window.events { Self.rightClicks($0).count >= 2 }
+        let events = stage.window.events { Self.rightClicks($0).count >= 2 }
         #expect(Self.rightClicks(events).map(\.kind) == [.buttonPress, .buttonRelease])
         #expect(TouchOwnershipTests.touches(in: events).isEmpty)
         #expect(Self.leftPresses(events).isEmpty)
 
-        _ = window.drain()
-        try server.touch.tap(at: (420, 320), pressure: 0.3)
-        let next = TouchOwnershipTests.touches(in: window.events { $0.contains { $0.kind == .touchEnd } })
+        _ = stage.window.drain()
+        try stage.touch.tap(at: (420, 320), pressure: 0.3)
+        let next = TouchOwnershipTests.touches(in: stage.window.events { $0.contains { $0.kind == .touchEnd } })
         #expect(next.first?.kind == .touchBegin && next.last?.kind == .touchEnd, "\(next)")
         #expect(bridge.objects.filter { $0["action"] as? String == "click" }.count == 1)
     }
 
     @Test("a finger resting lightly with a jittering force is handed to a touch-aware window while it is down")
     func restingTouchLive() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server, touchAware: true)
-        defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--json"], server: server)
+        let stage = try Stage(touchAware: true)
+        defer { stage.close() }
+        let bridge = try stage.bridge()
 
         let start = Date()
-        try server.touch.begin(at: Self.point, pressure: 0.2)
+        try stage.touch.begin(at: Self.point, pressure: 0.2)
         var arrived: Double?
         for index in 1...60 {
             let time = Double(index) / 100
             Self.wait(until: time, since: start)
-            try server.touch.update(pressure: 0.2 + 0.02 * Self.jitter(index, seed: 11))
-            if arrived == nil, window.events(waitingUpTo: 0, until: { _ in true }).contains(where: { $0.kind == .touchBegin }) {
+            try stage.touch.update(pressure: 0.2 + 0.02 * Self.jitter(index, seed: 11))
+            if arrived == nil, stage.window.events(waitingUpTo: 0, until: { _ in true }).contains(where: { $0.kind == .touchBegin }) {
                 arrived = time
             }
         }
-        try server.touch.end()
+        try stage.touch.end()
         #expect(arrived != nil, "the touch reached the window only at its end")
-        let events = window.events { $0.contains { $0.kind == .touchEnd } }
+        let events = stage.window.events { $0.contains { $0.kind == .touchEnd } }
         #expect(Self.rightClicks(events).isEmpty)
         #expect(bridge.objects.contains { $0["gesture"] as? String == "right-click" && $0["state"] as? String == "failed" },
                 "the bridge saw the touch and let its deep press go")

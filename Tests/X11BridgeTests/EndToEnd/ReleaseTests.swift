@@ -24,45 +24,40 @@ struct ReleaseTests {
 
     @Test("xinput disable of the pen mid-press")
     func deviceDisabled() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(Self.holdConfig)], server: server)
+        let stage = try Stage()
+        defer { stage.close() }
+        let bridge = try stage.bridge(config: Self.holdConfig)
 
-        try server.pen.down(at: (400, 300), pressure: 0.1)
-        try server.pen.press(to: 0.9)
-        #expect(Self.middle(.buttonPress)(window.events(until: Self.middle(.buttonPress))))
-        #expect(window.pointerState()?.buttonsHeld.contains(2) == true)
+        try stage.pen.down(at: (400, 300), pressure: 0.1)
+        try stage.pen.press(to: 0.9)
+        #expect(Self.middle(.buttonPress)(stage.window.events(until: Self.middle(.buttonPress))))
+        #expect(stage.window.pointerState()?.buttonsHeld.contains(2) == true)
 
-        let disable = try ChildProcess(executable: "/usr/bin/xinput", arguments: ["disable", "test-pen"],
-                                       environment: BridgeProcess.environment(server))
-        #expect(disable.waitForExit(timeout: 5) == 0)
-        #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "device-disabled" && $0["id"] as? Int == 6 } })
-        #expect(Self.middle(.buttonRelease)(window.events(until: Self.middle(.buttonRelease))))
-        #expect(window.pointerState()?.buttonsHeld == [])
+        #expect(try stage.runTool("/usr/bin/xinput", ["disable", "test-pen"]) == 0)
+        let penID = try bridge.deviceID("test-pen")
+        #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "device-disabled" && $0["id"] as? Int == penID } })
+        #expect(Self.middle(.buttonRelease)(stage.window.events(until: Self.middle(.buttonRelease))))
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
 
     @Test("SIGTERM while a press binding holds its button")
     func terminated() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(Self.holdConfig)], server: server)
+        let stage = try Stage()
+        defer { stage.close() }
+        let bridge = try stage.bridge(config: Self.holdConfig)
 
-        try server.pen.down(at: (400, 300), pressure: 0.1)
-        try server.pen.press(to: 0.9)
-        #expect(Self.middle(.buttonPress)(window.events(until: Self.middle(.buttonPress))))
+        try stage.pen.down(at: (400, 300), pressure: 0.1)
+        try stage.pen.press(to: 0.9)
+        #expect(Self.middle(.buttonPress)(stage.window.events(until: Self.middle(.buttonPress))))
 
         #expect(bridge.stop(with: SIGTERM) == 0)
-        #expect(Self.middle(.buttonRelease)(window.events(until: Self.middle(.buttonRelease))))
+        #expect(Self.middle(.buttonRelease)(stage.window.events(until: Self.middle(.buttonRelease))))
         // The pen's stroke was the bridge's: its tip, still down, holds no button of the
         // pointer the window sees, and its lift reaches the window as nothing.
-        #expect(window.pointerState()?.buttonsHeld == [])
-        try server.pen.up()
-        #expect(window.pointerState()?.buttonsHeld == [])
-        #expect(!window.drain().contains { $0.detail == 1 && ($0.kind == .buttonPress || $0.kind == .buttonRelease) })
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+        try stage.pen.up()
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+        #expect(!stage.window.drain().contains { $0.detail == 1 && ($0.kind == .buttonPress || $0.kind == .buttonRelease) })
         #expect(bridge.objects.contains { $0["action"] as? String == "release" && $0["button"] as? Int == 2 })
     }
 }

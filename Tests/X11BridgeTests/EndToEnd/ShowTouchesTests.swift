@@ -28,6 +28,18 @@ struct ShowTouchesTests {
     }
 }
 
+extension OverlayWindowLister {
+    /// Waits until a contact marker (`run --show-touches`) shows at `point`: the bridge has
+    /// read the contact there.
+    func waitForMarker(at point: PixelPoint, timeout: Double = 3) -> Bool {
+        let side = 2 * ContactMarker.extent + 1
+        func shown(_ frames: [Frame]) -> Bool {
+            frames.contains { $0.width == side && $0.contains(x: Int(point.x), y: Int(point.y)) }
+        }
+        return shown(wait(timeout: timeout, until: shown))
+    }
+}
+
 /// The bridge's mapped overlay windows on a test server, seen from a separate client.
 final class OverlayWindowLister {
     struct Frame: CustomStringConvertible {

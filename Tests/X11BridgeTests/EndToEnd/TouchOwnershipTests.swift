@@ -7,10 +7,6 @@ import XorgTestSupport
 /// the pointer events the server emulates from it.
 @Suite("Touches go to the application or to a gesture, never both", .requiresXorg, .serialized)
 struct TouchOwnershipTests {
-    static func buttons(_ number: Int32, in events: [RecordedEvent]) -> [RecordedEvent] {
-        events.filter { ($0.kind == .buttonPress || $0.kind == .buttonRelease) && $0.detail == number }
-    }
-
     /// Lifts the finger once the right-click has reached the window, as a person lifts after
     /// feeling the deep press: the bridge's acceptance (sent before its click) has reached the
     /// server by then. A lift the server takes before the acceptance is the case README's
@@ -26,46 +22,42 @@ struct TouchOwnershipTests {
 
     @Test("touch-aware window: a deep press right-clicks and the window's touch sequence never begins")
     func deepPressTouchAware() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server, touchAware: true)
-        defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--json", "--verbose"], server: server)
+        let stage = try Stage(touchAware: true)
+        defer { stage.close() }
+        let bridge = try stage.bridge(["--verbose"])
 
-        try server.touch.begin(at: (500, 300), pressure: 0.1)
-        try server.touch.update(pressure: 0.9)
-        try Self.liftAfterRightClick(server, window)
+        try stage.touch.begin(at: (500, 300), pressure: 0.1)
+        try stage.touch.update(pressure: 0.9)
+        try Self.liftAfterRightClick(stage.server, stage.window)
 
-        let events = window.events { Self.buttons(3, in: $0).count >= 2 }
-        #expect(Self.buttons(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease])
+        let events = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease])
         _ = bridge.waitForObjects { $0.contains { $0["state"] as? String == "ended" } }
-        let all = events + window.drain()
+        let all = events + stage.window.drain()
         #expect(Self.touches(in: all).isEmpty, "\(all)")
-        #expect(Self.buttons(1, in: all).isEmpty, "\(all)")
+        #expect(buttonEvents(1, in: all).isEmpty, "\(all)")
         let kept = bridge.ownership { $0["ownership"] as? String == "kept" }
         #expect(kept?["input"] as? String == "touch" && kept?["winner"] as? String == "right-click", "\(bridge.log)")
-        #expect(window.pointerState()?.buttonsHeld == [])
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
 
         // The touchscreen is not left owned: a light tap reaches the window whole.
-        try server.touch.tap(at: (520, 320), pressure: 0.3)
-        let next = Self.touches(in: window.events { $0.contains { $0.kind == .touchEnd } })
+        try stage.touch.tap(at: (520, 320), pressure: 0.3)
+        let next = Self.touches(in: stage.window.events { $0.contains { $0.kind == .touchEnd } })
         #expect(next.first?.kind == .touchBegin && next.last?.kind == .touchEnd, "\(next)")
     }
 
     @Test("touch-aware window: a light touch arrives whole, begin to end, with its pressure")
     func lightTouchTouchAware() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server, touchAware: true)
-        defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--json", "--verbose"], server: server)
+        let stage = try Stage(touchAware: true)
+        defer { stage.close() }
+        let bridge = try stage.bridge(["--verbose"])
 
-        try server.touch.begin(at: (300, 300), pressure: 0.3)
-        try server.touch.update(to: (340, 300), pressure: 0.32)
-        try server.touch.update(to: (380, 310), pressure: 0.34)
-        try server.touch.end()
+        try stage.touch.begin(at: (300, 300), pressure: 0.3)
+        try stage.touch.update(to: (340, 300), pressure: 0.32)
+        try stage.touch.update(to: (380, 310), pressure: 0.34)
+        try stage.touch.end()
 
-        let events = Self.touches(in: window.events { $0.contains { $0.kind == .touchEnd } })
+        let events = Self.touches(in: stage.window.events { $0.contains { $0.kind == .touchEnd } })
         #expect(events.first?.kind == .touchBegin, "\(events)")
         #expect(events.last?.kind == .touchEnd, "\(events)")
         #expect(events.filter { $0.kind == .touchUpdate }.count >= 2, "\(events)")
@@ -74,55 +66,51 @@ struct TouchOwnershipTests {
         let pressure = try #require(events.first?.value(labeled: "Abs MT Pressure"), "the touch carries its pressure")
         #expect(abs(pressure - 0.3 * 2047) < 30, "\(pressure)")
         #expect(bridge.ownership { $0["ownership"] as? String == "replayed" }?["input"] as? String == "touch", "\(bridge.log)")
-        #expect(Self.buttons(3, in: window.drain()).isEmpty)
-        #expect(window.pointerState()?.buttonsHeld == [])
+        #expect(buttonEvents(3, in: stage.window.drain()).isEmpty)
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
 
     @Test("pointer-only window: a light tap is one emulated left click, nothing held after")
     func lightTapPointerOnly() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--json", "--verbose"], server: server)
+        let stage = try Stage()
+        defer { stage.close() }
+        let bridge = try stage.bridge(["--verbose"])
 
-        try server.touch.tap(at: (300, 300), pressure: 0.3)
+        try stage.touch.tap(at: (300, 300), pressure: 0.3)
 
-        let events = window.events { Self.buttons(1, in: $0).count >= 2 }
-        let left = Self.buttons(1, in: events)
+        let events = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
+        let left = buttonEvents(1, in: events)
         #expect(left.map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
         #expect(left.allSatisfy { $0.rootX == 300 && $0.rootY == 300 })
-        #expect(Self.buttons(3, in: events + window.drain()).isEmpty)
-        #expect(window.pointerState()?.buttonsHeld == [])
+        #expect(buttonEvents(3, in: events + stage.window.drain()).isEmpty)
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
 
         // A second tap clicks again: nothing was left pressed or grabbed.
-        try server.touch.tap(at: (320, 320), pressure: 0.3)
-        let next = Self.buttons(1, in: window.events { Self.buttons(1, in: $0).count >= 2 })
+        try stage.touch.tap(at: (320, 320), pressure: 0.3)
+        let next = buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 })
         #expect(next.map(\.kind) == [.buttonPress, .buttonRelease])
-        #expect(window.pointerState()?.buttonsHeld == [])
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
 
     @Test("pointer-only window: a deep press is a right-click and no left press")
     func deepPressPointerOnly() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let bridge = try BridgeProcess(["run", "--json", "--verbose"], server: server)
+        let stage = try Stage()
+        defer { stage.close() }
+        let bridge = try stage.bridge(["--verbose"])
 
-        try server.touch.begin(at: (500, 300), pressure: 0.1)
-        try server.touch.update(pressure: 0.9)
-        try Self.liftAfterRightClick(server, window)
+        try stage.touch.begin(at: (500, 300), pressure: 0.1)
+        try stage.touch.update(pressure: 0.9)
+        try Self.liftAfterRightClick(stage.server, stage.window)
 
-        let events = window.events { Self.buttons(3, in: $0).count >= 2 }
-        #expect(Self.buttons(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease])
+        let events = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease])
         _ = bridge.waitForObjects { $0.contains { $0["state"] as? String == "ended" } }
-        let all = events + window.drain()
-        #expect(Self.buttons(1, in: all).isEmpty, "\(all)\n\(bridge.log)")
-        #expect(window.pointerState()?.buttonsHeld == [])
+        let all = events + stage.window.drain()
+        #expect(buttonEvents(1, in: all).isEmpty, "\(all)\n\(bridge.log)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
 
-        try server.touch.tap(at: (520, 320), pressure: 0.3)
-        let next = Self.buttons(1, in: window.events { Self.buttons(1, in: $0).count >= 2 })
+        try stage.touch.tap(at: (520, 320), pressure: 0.3)
+        let next = buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 })
         #expect(next.map(\.kind) == [.buttonPress, .buttonRelease])
     }
 }

@@ -43,21 +43,9 @@ struct VolumeKnobTests {
     }
 
     /// `gesture-bridge run --json` with the volume config on `server`, `settings` added to its
-    /// environment, once it says it is listening; nil when it is not built.
-    static func runBridge(_ server: HeadlessXorg, _ settings: [String: String],
-                          sourceLocation: SourceLocation = #_sourceLocation) throws -> ChildProcess? {
-        guard let executable = executable(sourceLocation: sourceLocation) else { return nil }
-        let bridge = try ChildProcess(executable: executable,
-                                      arguments: ["run", "--json", "--config", try temporaryConfig(config)],
-                                      environment: BridgeProcess.environment(server).merging(settings) { $1 })
-        do {
-            try #require(bridge.waitForOutput(timeout: 10) { _, log in log.contains("listening to") }, "\(bridge.errorOutput)",
-                         sourceLocation: sourceLocation)
-        } catch {
-            bridge.stop()
-            throw error
-        }
-        return bridge
+    /// environment, once it listens.
+    static func runBridge(_ server: HeadlessXorg, _ settings: [String: String]) throws -> BridgeProcess {
+        try BridgeProcess(["run", "--json", "--config", try temporaryConfig(config)], server: server, environment: settings)
     }
 
     /// Puts the pen down at the path's first point and moves it along the rest, left down.
@@ -92,27 +80,26 @@ struct VolumeKnobTests {
         let display = try #require(XOpenDisplay(server.displayName))
         defer { XCloseDisplay(display) }
 
-        guard let bridge = try Self.runBridge(server, ["PULSE_SERVER": sound.address]) else { return }
-        defer { bridge.stop() }
+        let bridge = try Self.runBridge(server, ["PULSE_SERVER": sound.address])
 
         let forward = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 185)
         let back = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 185, toDegrees: 85)
         try Self.trace(server, forward)
-        #expect(try Self.waitForVolume(80) { try sound.volumePercent() } == 80, "\(bridge.errorOutput)")
+        #expect(try Self.waitForVolume(80) { try sound.volumePercent() } == 80, "\(bridge.log)")
         let raised = Self.waitForShare(near: 0.8, display, width: server.width, height: server.height)
         #expect(abs(raised - 0.8) <= 0.05, "the ring shows \(raised) of the circle at 80%")
 
         for point in back.dropFirst() { try server.pen.move(to: point) }
-        #expect(try Self.waitForVolume(65) { try sound.volumePercent() } == 65, "\(bridge.errorOutput)")
+        #expect(try Self.waitForVolume(65) { try sound.volumePercent() } == 65, "\(bridge.log)")
         let lowered = Self.waitForShare(near: 0.65, display, width: server.width, height: server.height)
         #expect(abs(lowered - 0.65) <= 0.05, "the ring shows \(lowered) of the circle at 65%")
 
         try server.pen.up()
         let gone = Self.waitForShare(near: 0, display, width: server.width, height: server.height)
         #expect(gone == 0, "the ring is still there after the lift")
-        let actions = bridge.output.split(separator: "\n").filter { $0.contains(#""action":"volume""#) }
-        #expect(actions.count == 9, "six steps up and three down:\n\(actions.joined(separator: "\n"))")
-        #expect(!bridge.errorOutput.contains("failed"), "\(bridge.errorOutput)")
+        let changes = bridge.objects.filter { $0["action"] as? String == "volume" }.compactMap { $0["change"] as? String }
+        #expect(changes == Array(repeating: "+5%", count: 6) + Array(repeating: "-5%", count: 3), "six steps up and three down")
+        #expect(bridge.events("action-failed").isEmpty && bridge.events("x-error").isEmpty, "\(bridge.objects)")
     }
 
     @Test("on PipeWire the bridge turns the volume through wpctl", .requiresPipeWire)
@@ -121,36 +108,36 @@ struct VolumeKnobTests {
         try sound.setVolume(percent: 30)
         let server = try HeadlessXorg()
         defer { server.stop() }
-        guard let bridge = try Self.runBridge(server, ["XDG_RUNTIME_DIR": sound.runtimeDirectory.path]) else { return }
-        defer { bridge.stop() }
+        let bridge = try Self.runBridge(server, ["XDG_RUNTIME_DIR": sound.runtimeDirectory.path])
 
         let back = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 90, toDegrees: -5)
         try Self.trace(server, back)
         try server.pen.up()
         let reading = try Self.waitForVolume(15) { try sound.volume().percent }
-        #expect(reading == 15, "95° counterclockwise is three steps of -5% from 30%: \(bridge.errorOutput)")
-        #expect(!bridge.errorOutput.contains("failed"), "\(bridge.errorOutput)")
+        #expect(reading == 15, "95° counterclockwise is three steps of -5% from 30%: \(bridge.log)")
+        #expect(bridge.events("action-failed").isEmpty && bridge.events("x-error").isEmpty, "\(bridge.objects)")
     }
 
     @Test("with no sound server the bridge logs one clear error and keeps running")
     func noServer() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
-        guard let bridge = try Self.runBridge(server, ["PULSE_SERVER": "unix:/nonexistent/gesture-bridge-test/native"]) else {
-            return
-        }
-        defer { bridge.stop() }
+        let bridge = try Self.runBridge(server, ["PULSE_SERVER": "unix:/nonexistent/gesture-bridge-test/native"])
 
         let turn = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 185)
         try Self.trace(server, turn)
         try server.pen.up()
-        #expect(bridge.waitForOutput(timeout: 5) { _, log in log.contains("failed: wpctl") }, "\(bridge.errorOutput)")
-        usleep(300_000)
-        let errors = bridge.errorOutput.split(separator: "\n").filter { $0.contains("the volume by") }
-        #expect(errors.count == 1, "\(errors.joined(separator: "\n"))")
-        #expect(errors.first?.contains("volume: change the volume by +5% failed: wpctl") == true, "\(errors)")
-        #expect(errors.first?.contains("; pactl: Connection failure") == true, "the log names the binding and the action: \(errors)")
-        #expect(bridge.waitForExit(timeout: 0.1) == nil, "the bridge keeps running")
+        #expect(bridge.waitForEvents("action-failed", timeout: 5), "\(bridge.log)")
+        // Six steps, one error.
+        #expect(!bridge.waitForEvents("action-failed", count: 2, timeout: 0.3), "\(bridge.events("action-failed"))")
+        let failures = bridge.events("action-failed")
+        #expect(failures.count == 1, "\(failures)")
+        let failure = try #require(failures.first)
+        #expect(failure["binding"] as? String == "volume" && failure["kind"] as? String == "volume", "\(failure)")
+        #expect(failure["change"] as? String == "+5%", "\(failure)")
+        let message = failure["message"] as? String ?? ""
+        #expect(message.hasPrefix("wpctl") && message.contains("; pactl: Connection failure"), "\(message)")
+        #expect(bridge.child.waitForExit(timeout: 0.1) == nil, "the bridge keeps running")
     }
 
     @Test("doctor reads the volume for a config with volume actions, and names the problem without a server")

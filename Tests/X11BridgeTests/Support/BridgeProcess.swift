@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Testing
 import XorgTestSupport
 
 /// The built `gesture-bridge` executable running a command against a test server, with its
@@ -14,33 +15,46 @@ final class BridgeProcess {
         return FileManager.default.isExecutableFile(atPath: besideTests) ? besideTests : nil
     }
 
-    /// Starts `arguments` and waits until stderr says `readyMarker` (the bridge logs it once
-    /// its event selection is in place, so input sent after this reaches it). `environment`
-    /// adds to or replaces variables of the clean environment.
+    /// When a started command is ready for input.
+    enum Readiness {
+        /// `run --json`'s `{"event":"listening"}`: its event selection is in place, so input
+        /// sent from now on reaches it.
+        case listening
+        /// Words of another command on stderr (`record`, `calibrate` tell a person so).
+        case says(String)
+        /// At once: a command that answers and exits.
+        case immediately
+    }
+
+    /// Starts `arguments` and waits until it is `ready`. `environment` adds to or replaces
+    /// variables of the clean environment.
     convenience init(_ arguments: [String], server: HeadlessXorg, environment: [String: String] = [:],
-                     readyMarker: String? = "listening to", typesInput: Bool = false) throws {
-        try self.init(arguments, displayName: server.displayName, environment: environment, readyMarker: readyMarker,
+                     ready: Readiness = .listening, typesInput: Bool = false) throws {
+        try self.init(arguments, displayName: server.displayName, environment: environment, ready: ready,
                       typesInput: typesInput)
     }
 
     init(_ arguments: [String], displayName: String, environment: [String: String] = [:],
-         readyMarker: String? = "listening to", typesInput: Bool = false) throws {
+         ready: Readiness = .listening, typesInput: Bool = false) throws {
         guard let executable = Self.executable else {
             throw ChildProcessError(message: "gesture-bridge is not built beside the tests; run `swift build` first")
+        }
+        if case .listening = ready, arguments.first != "run" || !arguments.contains("--json") {
+            throw ChildProcessError(message: "only `run --json` says it listens: \(arguments.joined(separator: " "))")
         }
         child = try ChildProcess(executable: executable, arguments: arguments,
                                  environment: Self.environment(displayName).merging(environment) { $1 },
                                  typesInput: typesInput)
-        if let readyMarker {
-            // With --json the bridge says it listens as a value; otherwise in its log.
-            let typed = readyMarker == "listening to" && arguments.first == "run" && arguments.contains("--json")
-            guard child.waitForOutput(timeout: 10, until: { output, log in
-                typed ? Self.objects(in: output).contains { $0["event"] as? String == "listening" } : log.contains(readyMarker)
-            }) else {
-                let log = child.errorOutput
-                child.stop()
-                throw ChildProcessError(message: "gesture-bridge \(arguments.joined(separator: " ")) did not start: \(log)")
-            }
+        let isReady: ((String, String) -> Bool)?
+        switch ready {
+        case .listening: isReady = { output, _ in Self.objects(in: output).contains { $0["event"] as? String == "listening" } }
+        case .says(let words): isReady = { _, log in log.contains(words) }
+        case .immediately: isReady = nil
+        }
+        if let isReady, !child.waitForOutput(timeout: 10, until: isReady) {
+            let log = child.errorOutput
+            child.stop()
+            throw ChildProcessError(message: "gesture-bridge \(arguments.joined(separator: " ")) did not start: \(log)")
         }
     }
 
@@ -81,6 +95,25 @@ final class BridgeProcess {
         return total
     }
 
+    /// Waits until the bridge has not woken for `quiet` seconds: it has read everything it was
+    /// sent and sleeps. False when it still wakes after `timeout`.
+    func waitUntilAsleep(quiet: Double, timeout: Double = 3) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = try contextSwitches()
+        var quietSince = Date()
+        while Date() < deadline {
+            usleep(10_000)
+            let now = try contextSwitches()
+            if now != last {
+                last = now
+                quietSince = Date()
+            } else if Date().timeIntervalSince(quietSince) >= quiet {
+                return true
+            }
+        }
+        return false
+    }
+
     /// Stdout lines parsed as JSON objects (the `--json` output).
     var objects: [[String: Any]] { Self.objects(in: child.output) }
 
@@ -115,26 +148,18 @@ final class BridgeProcess {
         child.waitForOutput(timeout: timeout) { _, _ in condition(objects) }
     }
 
-    /// Waits until some stdout line contains `text` (the readable output).
-    @discardableResult
-    func waitForLine(containing text: String, timeout: Double = 3) -> Bool {
-        child.waitForOutput(timeout: timeout) { output, _ in output.contains(text) }
+    /// A device the bridge listed as it started listening or as it came (`run --json`), by
+    /// name: `id`, `kind`, `pressure`, `bindings`... as `devices --json` lists it.
+    func device(named name: String) -> [String: Any]? {
+        let listed = events("listening").flatMap { $0["devices"] as? [[String: Any]] ?? [] }
+            + events("device-added").compactMap { $0["device"] as? [String: Any] }
+        return listed.last { $0["name"] as? String == name }
     }
 
-    @discardableResult
-    func waitForLog(containing text: String, timeout: Double = 3) -> Bool {
-        child.waitForOutput(timeout: timeout) { _, log in log.contains(text) }
-    }
-
-    /// Waits until the log says `text` at least `count` times.
-    @discardableResult
-    func waitForLog(containing text: String, count: Int, timeout: Double = 3) -> Bool {
-        child.waitForOutput(timeout: timeout) { _, log in log.components(separatedBy: text).count - 1 >= count }
-    }
-
-    /// How many times the log says `text`.
-    func logCount(of text: String) -> Int {
-        log.components(separatedBy: text).count - 1
+    /// The id the server gave the device named `name`, as the bridge listed it.
+    func deviceID(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+        try #require(device(named: name)?["id"] as? Int, "the bridge lists no device \(name): \(objects)",
+                     sourceLocation: sourceLocation)
     }
 
     /// Sends `signal` and waits for the exit status.

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import XorgTestSupport
+
+/// A headless Xorg with a window on it that records what an application receives: where
+/// most end-to-end tests play their script. Close it (a `defer` right after it) when done.
+final class Stage {
+    let server: HeadlessXorg
+    let window: RecorderWindow
+
+    var pen: VirtualPen { server.pen }
+    var touch: VirtualTouchscreen { server.touch }
+
+    /// A fresh server with a full-screen window (`touchAware`: selecting touch events).
+    init(touchAware: Bool = false) throws {
+        server = try HeadlessXorg()
+        do {
+            window = try RecorderWindow(server: server, touchAware: touchAware)
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    /// Closes the window, then stops the server.
+    func close() {
+        window.close()
+        server.stop()
+    }
+
+    /// `gesture-bridge run --json` with `options` on this stage, once it listens; with
+    /// `config`, that text in a temporary file is its `--config`.
+    func bridge(_ options: [String] = [], config: String? = nil, environment: [String: String] = [:]) throws -> BridgeProcess {
+        let configOptions = try config.map { ["--config", try temporaryConfig($0)] } ?? []
+        return try BridgeProcess(["run", "--json"] + options + configOptions, server: server, environment: environment)
+    }
+
+    /// What the window receives up to a key tapped now (`a`, keycode 38): input the server
+    /// took before the tap has reached the window by then.
+    func eventsUntilKeyTapped() throws -> [RecordedEvent] {
+        try server.keyboard.tap(keycode: 38)
+        return window.events { $0.contains { $0.kind == .keyRelease && $0.detail == 38 } }
+    }
+
+    /// The environment of a client on this server, for the X tools a test runs.
+    var environment: [String: String] { BridgeProcess.environment(server) }
+
+    /// Runs an X tool (`xinput`, `xdotool`) on this server and waits for its exit status.
+    func runTool(_ executable: String, _ arguments: [String]) throws -> Int32? {
+        let tool = try ChildProcess(executable: executable, arguments: arguments, environment: environment)
+        return tool.waitForExit(timeout: 5)
+    }
+
+    /// The id the server gave the input device named `name` (`xinput list --id-only`): for
+    /// devices the bridge does not list, such as the XTEST pointer its clicks come from.
+    func serverDeviceID(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int32 {
+        let xinput = try ChildProcess(executable: "/usr/bin/xinput", arguments: ["list", "--id-only", name],
+                                      environment: environment)
+        #expect(xinput.waitForExit(timeout: 5) == 0, "xinput list --id-only \(name)", sourceLocation: sourceLocation)
+        return try #require(Int32(xinput.output.trimmingCharacters(in: .whitespacesAndNewlines)),
+                            "no device \(name) on the server: \(xinput.output)\(xinput.errorOutput)", sourceLocation: sourceLocation)
+    }
+}
+
+/// The press and release events of `button`, in order.
+func buttonEvents(_ button: Int32, in events: [RecordedEvent]) -> [RecordedEvent] {
+    events.filter { ($0.kind == .buttonPress || $0.kind == .buttonRelease) && $0.detail == button }
+}
