@@ -70,7 +70,7 @@ struct OverlayAnimationTests {
         #expect(ContactMarker(center: Point(x: 0, y: 0), force: 2).radius == ContactMarker.baseRadius + ContactMarker.forceRadius)
         let shapes = ContactMarker(center: Point(x: 0, y: 0), force: 1).shapes
         let farthest = shapes.compactMap { shape -> Double? in
-            if case .label(_, let center, _) = shape { return abs(center.y) + 8 }
+            if case .label(_, let center, let size, _) = shape { return abs(center.y) + size }
             return nil
         }.max() ?? 0
         #expect(farthest < Double(ContactMarker.extent), "the label fits in the window")

@@ -9,8 +9,8 @@ struct OverlayProgressRingTests {
     static let point = Point(x: 400, y: 300)
 
     /// The ring's radius, found as a user would: the middle of the arc's band at 12 o'clock.
-    static func ringRadius(in shot: OverlayScreenshot, around center: Point) -> Double? {
-        let band = (5...60).filter { shot[Int(center.x), Int(center.y) - $0] == .pulse }
+    static func ringRadius(in shot: OverlayScreenshot, around center: Point, color: OverlayTestColor = .pulse) -> Double? {
+        let band = (5...120).filter { shot[Int(center.x), Int(center.y) - $0] == color }
         guard let inner = band.min(), let outer = band.max() else { return nil }
         return Double(inner + outer) / 2
     }
@@ -19,6 +19,25 @@ struct OverlayProgressRingTests {
     static func filledShare(in shot: OverlayScreenshot, around center: Point, radius: Double) -> Double {
         let samples = (0..<720).map { shot.color(around: center, radius: radius, degrees: Double($0) / 2) }
         return Double(samples.filter { $0 == .pulse }.count) / Double(samples.count)
+    }
+
+    @Test("the config's look: a ring twice the size in its colour, and a pulse that starts twice as far out")
+    func look() throws {
+        let screen = try OverlayTestDisplay()
+        defer { screen.stop() }
+        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber)
+        defer { overlay.close() }
+        overlay.look = FeedbackLook(color: (0xff, 0x33, 0x66), size: 2, duration: 0.25)
+        let pink = OverlayTestColor(red: 0xff, green: 0x33, blue: 0x66)
+        overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.6), now: 3)
+        overlay.show(.pulse(at: Point(x: 200, y: 150), time: 3), now: 3)
+        let shot = screen.screenshot()
+        try shot.save(as: "overlay-look-size-2")
+        let radius = try #require(Self.ringRadius(in: shot, around: Self.point, color: pink))
+        #expect(abs(radius - 2 * 28) <= 3, "twice the 28 px ring: \(radius)")
+        #expect(shot.histogram(around: Self.point, within: 70)[.pulse] == nil, "no standard blue")
+        let pulse = try #require(Self.ringRadius(in: shot, around: Point(x: 200, y: 150), color: pink))
+        #expect(abs(pulse - 2 * 20) <= 3, "twice the 20 px start: \(pulse)")
     }
 
     @Test("at 60% of the threshold the arc fills 60% of the circle, clockwise from 12 o'clock, and nothing animates")

@@ -138,6 +138,8 @@ public struct BindingSet: Sendable, Hashable {
     /// The longest a press whose force is still rising, or holding above an ordinary touch's,
     /// is held back (seconds from touch-down). See `HoldPolicy`.
     public var holdLimit: Double
+    /// The feedback's colour, size and pulse length (`feedback:` at the top level).
+    public var look: FeedbackLook
 
     public static let defaultDecisionTimeout = 0.5
     /// The slowest of the six presses in the iPhone recording reaches 0.7 of the range after
@@ -145,10 +147,11 @@ public struct BindingSet: Sendable, Hashable {
     public static let defaultHoldLimit = 8.0
 
     public init(bindings: [Binding], decisionTimeout: Double = BindingSet.defaultDecisionTimeout,
-                holdLimit: Double = BindingSet.defaultHoldLimit) {
+                holdLimit: Double = BindingSet.defaultHoldLimit, look: FeedbackLook = .standard) {
         self.bindings = bindings
         self.decisionTimeout = decisionTimeout
         self.holdLimit = Swift.max(holdLimit, decisionTimeout)
+        self.look = look
     }
 
     public func listens(to device: InputDevice) -> Bool {

@@ -23,7 +23,7 @@ struct ConfigParser {
             return nil
         }
         guard let mapping = mapping(root, "the config") else { return nil }
-        let topKeys = ["bindings", "decision-timeout", "hold-limit"]
+        let topKeys = ["bindings", "decision-timeout", "hold-limit", "feedback"]
         checkKeys(mapping, allowed: topKeys, context: "at the top level")
         var decisionTimeout = BindingSet.defaultDecisionTimeout
         if let node = mapping["decision-timeout"], let value = number(node, "decision-timeout", in: 0...5) {
@@ -36,6 +36,8 @@ struct ConfigParser {
             }
             holdLimit = value
         }
+        var look = FeedbackLook.standard
+        if let node = mapping["feedback"] { look = parseLook(node) }
         guard let bindingsNode = mapping["bindings"] else {
             issues.append(issue(at: root, "the config has no `bindings:` list"))
             return nil
@@ -53,7 +55,26 @@ struct ConfigParser {
             }
             bindings.append(binding)
         }
-        return BindingSet(bindings: bindings, decisionTimeout: decisionTimeout, holdLimit: holdLimit)
+        return BindingSet(bindings: bindings, decisionTimeout: decisionTimeout, holdLimit: holdLimit, look: look)
+    }
+
+    /// The top-level `feedback:` section: `color`, `size`, `duration`; what it leaves out stays standard.
+    private mutating func parseLook(_ node: Node) -> FeedbackLook {
+        var look = FeedbackLook.standard
+        guard let map = mapping(node, "`feedback` at the top level") else { return look }
+        checkKeys(map, allowed: ["color", "size", "duration"], context: "in `feedback`")
+        if let colorNode = map["color"], let text = string(colorNode, "color") {
+            if let color = FeedbackLook.color(hex: text) {
+                look.color = color
+            } else {
+                issues.append(issue(at: colorNode, "`color` must be a colour as `\"#rrggbb\"` (quoted: YAML reads `#` as a comment), not `\(text)`"))
+            }
+        }
+        if let sizeNode = map["size"], let size = number(sizeNode, "size", in: FeedbackLook.sizes) { look.size = size }
+        if let durationNode = map["duration"], let duration = number(durationNode, "duration", in: FeedbackLook.durations) {
+            look.duration = duration
+        }
+        return look
     }
 
     // MARK: Bindings

@@ -2,8 +2,11 @@
 /// what `print-config` shows. Parsing the text gives the same bindings back.
 public enum ConfigRenderer {
     public static func render(_ configuration: BindingSet) -> String {
+        let look = configuration.look
         var lines = ["decision-timeout: \(configuration.decisionTimeout.formatted)",
-                     "hold-limit: \(configuration.holdLimit.formatted)", "bindings:"]
+                     "hold-limit: \(configuration.holdLimit.formatted)",
+                     "feedback: {color: \"\(look.hexColor)\", size: \(look.size.formatted), duration: \(look.duration.formatted)}",
+                     "bindings:"]
         for binding in configuration.bindings {
             lines.append("  - name: \(quoted(binding.name))")
             lines.append("    gesture: \(binding.recognizer.kind.rawValue)")

@@ -28,7 +28,12 @@ public final class FeedbackOverlay {
     public static let maximumPulses = 3
 
     private let resources: OverlayResources
-    private let pulse = PulseAnimation()
+    /// The config's look; the screen's scale is folded in (`style`).
+    public var look = FeedbackLook.standard {
+        didSet { restyle() }
+    }
+    private var style = OverlayStyle.standard
+    private var pulse = PulseAnimation()
     private var pulses: [RunningPulse] = []
     private var rings: [ContactKey: (ring: ProgressRing, window: OverlayWindow)] = [:]
     private var markers: [ContactKey: (marker: ContactMarker, window: OverlayWindow)] = [:]
@@ -42,6 +47,15 @@ public final class FeedbackOverlay {
 
     init(display: OpaquePointer, screen: Int32, compositorCheckInterval: Double) throws(OverlayError) {
         resources = try OverlayResources(display: display, screen: screen, compositorCheckInterval: compositorCheckInterval)
+        restyle()
+    }
+
+    /// The screen's scale: the DPI the desktop asks for (`Xft.dpi`) over 96.
+    var screenScale: Double { 1 }
+
+    private func restyle() {
+        style = OverlayStyle(look: look, screenScale: screenScale)
+        pulse = PulseAnimation(style: style)
     }
 
     /// Shows one of the engine's feedback outputs; `now` is the engine time it arrived at.
@@ -77,7 +91,7 @@ public final class FeedbackOverlay {
                 continue
             }
             if now >= current.nextFrame {
-                current.window.present(RunningPulse.shapes(of: frame, around: current.center))
+                current.window.present(RunningPulse.shapes(of: frame, around: current.center, color: style.accent))
                 current.nextFrame = min(now + Self.frameInterval(of: current.window), end)
             }
             running.append(current)
@@ -95,10 +109,10 @@ public final class FeedbackOverlay {
         for contact in contacts {
             guard let position = Self.usable(contact.position) else { continue }
             active.insert(contact.key)
-            let marker = ContactMarker(center: position, force: contact.force)
+            let marker = ContactMarker(center: position, force: contact.force, scale: style.scale)
             if let shown = markers[contact.key] {
                 guard shown.marker != marker else { continue }
-                guard let frame = frame(around: position, halfSize: ContactMarker.extent) else {
+                guard let frame = frame(around: position, halfSize: marker.halfSize) else {
                     shown.window.destroy()
                     markers[contact.key] = nil
                     continue
@@ -106,7 +120,7 @@ public final class FeedbackOverlay {
                 shown.window.move(to: frame)
                 shown.window.present(marker.shapes)
                 markers[contact.key] = (marker, shown.window)
-            } else if let window = newWindow(around: position, halfSize: ContactMarker.extent) {
+            } else if let window = newWindow(around: position, halfSize: marker.halfSize) {
                 window.present(marker.shapes)
                 markers[contact.key] = (marker, window)
             }
@@ -150,7 +164,7 @@ public final class FeedbackOverlay {
         let start = min(time, now)
         guard let frame = pulse.frame(atElapsed: now - start),
               let window = newWindow(around: center, halfSize: pulse.extent) else { return }
-        window.present(RunningPulse.shapes(of: frame, around: center))
+        window.present(RunningPulse.shapes(of: frame, around: center, color: style.accent))
         while pulses.count >= Self.maximumPulses {
             pulses.removeFirst().window.destroy()
         }
@@ -164,17 +178,17 @@ public final class FeedbackOverlay {
 
     private func showProgress(_ key: ContactKey, at point: Point, fraction: Double) {
         guard let center = Self.usable(point) else { return }
-        let ring = ProgressRing(center: center, fraction: fraction)
+        let ring = ProgressRing(center: center, fraction: fraction, style: style)
         if let shown = rings[key] {
             guard shown.ring != ring else { return }
-            guard let frame = frame(around: center, halfSize: ProgressRing.extent) else {
+            guard let frame = frame(around: center, halfSize: ring.halfSize) else {
                 rings.removeValue(forKey: key)?.window.destroy()
                 return
             }
             shown.window.move(to: frame)
             shown.window.present(ring.shapes)
             rings[key] = (ring, shown.window)
-        } else if let window = newWindow(around: center, halfSize: ProgressRing.extent) {
+        } else if let window = newWindow(around: center, halfSize: ring.halfSize) {
             window.present(ring.shapes)
             rings[key] = (ring, window)
         }

@@ -43,6 +43,7 @@ public final class Bridge {
         session.reportsHover = false
         session.identifiesWindows = Self.needsWindows(engine.configuration)
         engine.screen = session.screen
+        feedback?.look = engine.configuration.look
         for device in session.catalog.contactSources {
             if let input = device.inputDevice { addDevice(input) }
         }
@@ -176,6 +177,7 @@ public final class Bridge {
         switch outcome {
         case .reloaded(let configuration, let source):
             engine.replaceConfiguration(configuration)
+            feedback?.look = configuration.look
             session.identifiesWindows = Self.needsWindows(configuration)
             pointerOwnership.setButtonGrab(ownsPointerInput)
             touchOwnership.setTouchGrab(ownsTouchInput)

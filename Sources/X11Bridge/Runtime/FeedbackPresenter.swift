@@ -10,5 +10,7 @@ public protocol FeedbackPresenter: AnyObject {
     func tick(now: Double)
     /// The touch view: every active contact with its normalized force; contacts left out go.
     func showContacts(_ contacts: [ActiveContact])
+    /// The config's colour, size and pulse length; set at start and on every reload.
+    var look: FeedbackLook { get set }
     func close()
 }

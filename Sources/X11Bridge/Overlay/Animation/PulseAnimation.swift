@@ -10,6 +10,17 @@ struct PulseAnimation: Sendable, Hashable {
     var endLineWidth = 10.0
     var curve = TimingCurve.easeOut
 
+    init() {}
+
+    /// The pulse in `style`: its sizes scaled, its length the config's.
+    init(style: OverlayStyle) {
+        duration = style.pulseDuration
+        startRadius *= style.scale
+        growth *= style.scale
+        startLineWidth *= style.scale
+        endLineWidth *= style.scale
+    }
+
     /// One frame's look.
     struct Frame: Sendable, Hashable {
         var radius: Double

@@ -17,10 +17,9 @@ struct OverlayPainter {
         case coverage
     }
 
-    /// The label's look, in pixels before scaling.
-    static let fontSize = 15.0
-    static let labelPadding = 4.0
-    static let labelCorner = 4.0
+    /// The label's backing around its text, in parts of the font size.
+    static let labelPadding = 0.27
+    static let labelCorner = 0.27
     static let labelBacking = OverlayColor(red: 0.08, green: 0.08, blue: 0.1, alpha: 0.72)
 
     let pass: Pass
@@ -65,25 +64,26 @@ struct OverlayPainter {
             cairo_new_path(cairo)
             cairo_arc(cairo, center.x, center.y, radius + widening, 0, 2 * Double.pi)
             cairo_fill(cairo)
-        case .label(let text, let center, let color):
-            guard !text.isEmpty else { return }
-            label(text, center: center, color: color, on: cairo)
+        case .label(let text, let center, let size, let color):
+            guard !text.isEmpty, size > 0 else { return }
+            label(text, center: center, size: size, color: color, on: cairo)
         }
     }
 
     /// Text centred on `center`, on a rounded backing.
-    private func label(_ text: String, center: Point, color: OverlayColor, on cairo: OpaquePointer) {
+    private func label(_ text: String, center: Point, size: Double, color: OverlayColor, on cairo: OpaquePointer) {
         cairo_select_font_face(cairo, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
-        cairo_set_font_size(cairo, Self.fontSize)
+        cairo_set_font_size(cairo, size)
+        let padding = Self.labelPadding * size
         var extents = cairo_text_extents_t()
         cairo_text_extents(cairo, text, &extents)
         var font = cairo_font_extents_t()
         cairo_font_extents(cairo, &font)
         let height = font.ascent + font.descent
-        let box = (x: center.x - extents.width / 2 - Self.labelPadding, y: center.y - height / 2 - Self.labelPadding,
-                   width: extents.width + 2 * Self.labelPadding, height: height + 2 * Self.labelPadding)
+        let box = (x: center.x - extents.width / 2 - padding, y: center.y - height / 2 - padding,
+                   width: extents.width + 2 * padding, height: height + 2 * padding)
         if setSource(Self.labelBacking, on: cairo) {
-            roundedRectangle(box, corner: Self.labelCorner, on: cairo)
+            roundedRectangle(box, corner: Self.labelCorner * size, on: cairo)
             cairo_fill(cairo)
         }
         guard setSource(color, on: cairo) else { return }

@@ -7,8 +7,7 @@ struct RunningPulse {
     let window: OverlayWindow
     var nextFrame: Double
 
-    static func shapes(of frame: PulseAnimation.Frame, around center: Point) -> [OverlayShape] {
-        [.ring(center: center, radius: frame.radius, lineWidth: frame.lineWidth,
-               color: OverlayPalette.pulse.fading(to: frame.opacity))]
+    static func shapes(of frame: PulseAnimation.Frame, around center: Point, color: OverlayColor) -> [OverlayShape] {
+        [.ring(center: center, radius: frame.radius, lineWidth: frame.lineWidth, color: color.fading(to: frame.opacity))]
     }
 }
