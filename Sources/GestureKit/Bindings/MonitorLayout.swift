@@ -102,16 +102,19 @@ public struct MonitorLayout: Sendable, Hashable {
     /// The monitor showing `point`: one containing it (the primary where several overlap,
     /// as mirrored monitors do), else the nearest; nil when the layout is empty.
     public func monitor(at point: Point) -> Monitor? {
-        let containing = monitors.filter { $0.frame.contains(point) }
-        if let first = containing.first {
-            return containing.first(where: \.isPrimary) ?? first
-        }
+        // Asked for every feedback update: no arrays.
+        var containing: Monitor?
         var nearest: (monitor: Monitor, distance: Double)?
         for monitor in monitors {
-            let distance = monitor.frame.distance(to: point)
-            if nearest.map({ distance < $0.distance }) ?? true { nearest = (monitor, distance) }
+            if monitor.frame.contains(point) {
+                if monitor.isPrimary { return monitor }
+                if containing == nil { containing = monitor }
+            } else if containing == nil {
+                let distance = monitor.frame.distance(to: point)
+                if nearest.map({ distance < $0.distance }) ?? true { nearest = (monitor, distance) }
+            }
         }
-        return nearest?.monitor
+        return containing ?? nearest?.monitor
     }
 
     /// The area feedback at `point` may cover: the monitor showing it, cut to `root`; the
