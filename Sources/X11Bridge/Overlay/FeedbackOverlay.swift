@@ -117,6 +117,19 @@ public final class FeedbackOverlay {
         XFlush(resources.display)
     }
 
+    /// The monitors feedback is cut to, as last read (RandR 1.5; empty without it). Each
+    /// monitor tells its physical DPI (`Monitor.dpi`).
+    public var monitors: MonitorLayout { resources.monitors }
+
+    /// `Xft.dpi` from the X resources (RESOURCE_MANAGER) when the display opened; nil when unset.
+    public var resourceDPI: Double? { resources.resourceDPI }
+
+    /// The screen changed: effects shown from now on, and those that move, are cut to the
+    /// monitor under them in `monitors`. Asks the server nothing.
+    public func screenChanged(_ screen: ScreenSize, monitors: MonitorLayout) {
+        resources.screenChanged(screen, monitors: monitors)
+    }
+
     /// Takes every window down and frees the server resources. The Display stays open; call
     /// this before closing it. Later calls do nothing.
     public func close() {
@@ -185,10 +198,10 @@ public final class FeedbackOverlay {
         return OverlayWindow(resources: resources, frame: frame)
     }
 
-    /// The effect's square, cut to the root window: an effect at the screen's edge gets a
-    /// window only as large as what can show.
+    /// The effect's square, cut to the monitor under its center (`OverlayResources.visibleArea`):
+    /// an effect at a monitor's edge gets a window only as large as what shows on that monitor.
     private func frame(around center: Point, halfSize: Int) -> PixelRect? {
-        PixelRect.square(around: center, halfSize: halfSize).intersection(resources.rootBounds())
+        PixelRect.square(around: center, halfSize: halfSize).intersection(resources.visibleArea(at: center))
     }
 
     /// A position that whole-pixel window geometry can hold, or nil for garbage input.

@@ -1,5 +1,6 @@
 import CX11
 import Glibc
+import GestureKit
 
 /// What every overlay window on one screen shares: the display, the visuals, the font, the
 /// dither stipples and the atoms. Lives on the Display's thread, like the windows.
@@ -21,6 +22,13 @@ final class OverlayResources {
     /// question is a round trip, and feedback can be updated at every pen sample.
     let compositorCheckInterval: Double
     private var lastCompositorCheck = -Double.infinity
+    /// The root window's bounds and its monitors, read at start and again when the screen
+    /// changes (`screenChanged`): placing a window costs no round trip.
+    private(set) var rootBounds: PixelRect
+    private(set) var monitors: MonitorLayout
+    /// `Xft.dpi` from the RESOURCE_MANAGER property as Xlib read it when the display opened
+    /// (no round trip); nil when it is not set.
+    let resourceDPI: Double?
 
     init(display: OpaquePointer, screen: Int32, compositorCheckInterval: Double) throws(OverlayError) {
         let screenCount = XScreenCount(display)
@@ -39,6 +47,9 @@ final class OverlayResources {
         self.screen = screen
         self.compositorCheckInterval = compositorCheckInterval
         root = XRootWindow(display, screen)
+        rootBounds = Self.queryRootBounds(display: display, screen: screen, root: root)
+        monitors = RandRMonitors(display: display, root: root).read()
+        resourceDPI = XResourceManagerString(display).flatMap { Self.resourceDPI(in: String(cString: $0)) }
         opaqueVisual = OverlayVisual(
             visual: defaultVisual, depth: depth, colormap: XDefaultColormap(display, screen),
             format: PixelFormat(redMask: defaultVisual.pointee.red_mask, greenMask: defaultVisual.pointee.green_mask,
@@ -98,9 +109,19 @@ final class OverlayResources {
         return translucent
     }
 
-    /// The root window's current bounds: asked for each new window, since the screen can be
-    /// resized while the bridge runs.
-    func rootBounds() -> PixelRect {
+    /// The root window's size or monitors changed.
+    func screenChanged(_ size: ScreenSize, monitors: MonitorLayout) {
+        rootBounds = PixelRect(x: 0, y: 0, width: Int(size.width.rounded()), height: Int(size.height.rounded()))
+        self.monitors = monitors
+    }
+
+    /// Where feedback centered at `point` may show: the monitor under it (or the nearest),
+    /// cut to the root window; the whole root when RandR reports no monitors.
+    func visibleArea(at point: Point) -> PixelRect {
+        PixelRect(monitors.visibleArea(at: point, root: rootBounds.screenRect))
+    }
+
+    private static func queryRootBounds(display: OpaquePointer, screen: Int32, root: Window) -> PixelRect {
         var parent: Window = 0
         var x: Int32 = 0
         var y: Int32 = 0
@@ -112,6 +133,23 @@ final class OverlayResources {
             return PixelRect(x: 0, y: 0, width: Int(XDisplayWidth(display, screen)), height: Int(XDisplayHeight(display, screen)))
         }
         return PixelRect(x: 0, y: 0, width: Int(width), height: Int(height))
+    }
+
+    /// The `Xft.dpi` resource in X resources text (`xrdb -query`'s format); nil when it is
+    /// absent or not a positive number.
+    static func resourceDPI(in resources: String) -> Double? {
+        func trimmed(_ text: Substring) -> Substring {
+            var text = text.drop { $0 == " " || $0 == "\t" }
+            while text.last == " " || text.last == "\t" { text = text.dropLast() }
+            return text
+        }
+        var found: Double?
+        for line in resources.split(whereSeparator: \.isNewline) {
+            guard let colon = line.firstIndex(of: ":"), trimmed(line[..<colon]) == "Xft.dpi" else { continue }
+            // The last definition wins, as in xrdb.
+            found = Double(trimmed(line[line.index(after: colon)...])).flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        }
+        return found
     }
 
     private func argbVisual() -> OverlayVisual? {
