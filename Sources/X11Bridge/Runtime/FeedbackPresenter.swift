@@ -10,5 +10,8 @@ public protocol FeedbackPresenter: AnyObject {
     func tick(now: Double)
     /// The touch view: every active contact with its normalized force; contacts left out go.
     func showContacts(_ contacts: [ActiveContact])
+    /// The root window was resized or its monitors changed: feedback from now on is cut to
+    /// the monitor under it in the new layout.
+    func screenChanged(_ screen: ScreenSize, monitors: MonitorLayout)
     func close()
 }
