@@ -16,8 +16,8 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CX11",
-            pkgConfig: "x11 xi xtst xfixes xext x11-xcb xcb xcb-xinput",
-            providers: [.apt(["libx11-dev", "libxi-dev", "libxtst-dev", "libxfixes-dev", "libxext-dev",
+            pkgConfig: "x11 xi xtst xfixes xext xrandr x11-xcb xcb xcb-xinput",
+            providers: [.apt(["libx11-dev", "libxi-dev", "libxtst-dev", "libxfixes-dev", "libxext-dev", "libxrandr-dev",
                               "libx11-xcb-dev", "libxcb1-dev", "libxcb-xinput-dev"])]
         ),
         // Antialiased drawing for the overlay.

@@ -12,6 +12,7 @@
 #include <X11/extensions/Xfixes.h>
 #include <X11/extensions/shape.h>
 #include <X11/extensions/shapeconst.h>
+#include <X11/extensions/Xrandr.h>
 #include <X11/Xlib-xcb.h>
 #include <xcb/xcb.h>
 #include <xcb/xinput.h>

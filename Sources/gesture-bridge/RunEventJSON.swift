@@ -11,7 +11,7 @@ struct RunEventJSON {
     func line(for event: BridgeEvent, bindings: BindingSet) -> [String] {
         var line = JSONLine()
         switch event {
-        case .started(let devices, let screen):
+        case .started(let devices, let screen, let monitors):
             line.add("event", "listening")
             line.add("config", config.description)
             if let watching { line.add("watching", watching) } else { line.addRaw("watching", "null") }
@@ -19,6 +19,7 @@ struct RunEventJSON {
             size.add("width", screen.width)
             size.add("height", screen.height)
             line.addRaw("screen", size.string)
+            line.addRaw("monitors", Self.json(monitors))
             line.addRaw("devices", "[" + devices.map { Devices.json($0, bindings: bindings) }.joined(separator: ",") + "]")
         case .devicesChanged(let changes):
             return changes.added.map { device("device-added", $0, bindings) }
@@ -34,6 +35,14 @@ struct RunEventJSON {
             line.add("event", "screen-resized")
             line.add("width", size.width)
             line.add("height", size.height)
+        case .monitorsChanged(let monitors):
+            line.add("event", "monitors-changed")
+            line.addRaw("monitors", Self.json(monitors))
+        case .monitorMissing(let binding, let monitor, let connected):
+            line.add("event", "monitor-missing")
+            line.add("binding", binding)
+            line.add("monitor", monitor)
+            line.add("connected", connected)
         case .configurationReloaded(let source, let reloaded):
             line.add("event", "config-reloaded")
             line.add("source", source)
@@ -78,6 +87,23 @@ struct RunEventJSON {
             return []
         }
         return [line.string]
+    }
+
+    /// `[{"name", "x", "y", "width", "height", "primary", "width-mm", "height-mm", "dpi"}]`; `dpi` is null when the size is unknown.
+    static func json(_ layout: MonitorLayout) -> String {
+        "[" + layout.monitors.map { monitor in
+            var line = JSONLine()
+            line.add("name", monitor.name)
+            line.add("x", monitor.frame.x)
+            line.add("y", monitor.frame.y)
+            line.add("width", monitor.frame.width)
+            line.add("height", monitor.frame.height)
+            line.addRaw("primary", monitor.isPrimary ? "true" : "false")
+            line.add("width-mm", monitor.widthMillimeters)
+            line.add("height-mm", monitor.heightMillimeters)
+            if let dpi = monitor.dpi { line.add("dpi", dpi) } else { line.addRaw("dpi", "null") }
+            return line.string
+        }.joined(separator: ",") + "]"
     }
 
     private func device(_ name: String, _ device: X11Device, _ bindings: BindingSet) -> String {

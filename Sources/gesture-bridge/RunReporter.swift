@@ -34,9 +34,10 @@ final class RunReporter {
     func handle(_ event: BridgeEvent) {
         for line in events?.line(for: event, bindings: bindings) ?? [] where !output.write(line) { stop() }
         switch event {
-        case .started(let sources, let screen):
+        case .started(let sources, let screen, let monitors):
             remember(sources)
             logger.info("listening on a \(screen.width.formatted)x\(screen.height.formatted) screen")
+            describe(monitors)
             describeListening()
         case .engine(let output):
             if let line = formatter.line(for: output), !self.output.write(line) {
@@ -53,6 +54,12 @@ final class RunReporter {
             remember(changes.added + changes.updated)
         case .screenResized(let size):
             logger.info("the screen is now \(size.width.formatted)x\(size.height.formatted)")
+        case .monitorsChanged(let monitors):
+            logger.info("the monitors changed")
+            describe(monitors)
+        case .monitorMissing(let binding, let monitor, let connected):
+            let names = connected.isEmpty ? "none" : connected.joined(separator: ", ")
+            logger.warning("\(binding): no monitor `\(monitor)` is connected (connected: \(names)); its center counts from the screen's corners until it is")
         case .configurationReloaded(let source, let bindings):
             self.bindings = bindings
             logger.info("reloaded \(source): \(bindings.bindings.count) bindings; they apply to contacts that begin from now on")
@@ -88,6 +95,14 @@ final class RunReporter {
         let showsEveryChange = formatter.showsEveryChange
         formatter = OutputFormatter(style: formatter.style, devices: devices.values.compactMap(\.inputDevice))
         formatter.showsEveryChange = showsEveryChange
+    }
+
+    private func describe(_ layout: MonitorLayout) {
+        for monitor in layout.monitors {
+            let frame = monitor.frame
+            let dpi = monitor.dpi.map { ", \(Int($0.rounded())) dpi" } ?? ""
+            logger.info("  monitor \(monitor.name)\(monitor.isPrimary ? " (primary)" : ""): \(frame.width)x\(frame.height)+\(frame.x)+\(frame.y)\(dpi)")
+        }
     }
 
     private func describeListening() {

@@ -233,3 +233,66 @@ struct ConfigTests {
         }
     }
 }
+
+@Suite("Config: a knob centered on a monitor")
+struct KnobMonitorConfigTests {
+    func knob(center: String) -> String {
+        "bindings:\n  - name: wheel\n    gesture: knob\n    center: \(center)\n    outer-radius: 120\n"
+    }
+
+    func problems(_ yaml: String) -> [ConfigIssue] {
+        do {
+            _ = try ConfigLoader.parse(yaml, file: "test.yaml")
+            return []
+        } catch {
+            return error.issues
+        }
+    }
+
+    @Test("`{monitor: NAME, at: [x, y]}` names the monitor and keeps the coordinates as written",
+          arguments: ["{monitor: HDMI-1, at: [-150, 150]}", "{monitor: \"HDMI-1\", at: {x: -150, y: 150}}",
+                      "\n      monitor: HDMI-1\n      at: [-150, 150]"])
+    func parses(center: String) throws {
+        let config = try ConfigLoader.parse(knob(center: center), file: "t.yaml")
+        guard case .knob(let settings) = config.bindings.first?.recognizer else {
+            Issue.record("not a knob")
+            return
+        }
+        #expect(settings.monitor == "HDMI-1")
+        #expect(settings.centerX == ScreenCoordinate(-150) && settings.centerY == ScreenCoordinate(150))
+    }
+
+    @Test("a plain center names no monitor")
+    func plainCenter() throws {
+        let config = try ConfigLoader.parse(knob(center: "[-150, 150]"), file: "t.yaml")
+        guard case .knob(let settings) = config.bindings.first?.recognizer else {
+            Issue.record("not a knob")
+            return
+        }
+        #expect(settings.monitor == nil)
+    }
+
+    /// Each malformed center is rejected at load time, at the line and column of what is wrong.
+    @Test("malformed monitor centers are errors at their line and column",
+          arguments: [
+            ("{monitor: HDMI-1}", 4, 13),                           // no `at`
+            ("{at: [1, 2]}", 4, 13),                                // no `monitor`
+            ("{monitor: \"\", at: [1, 2]}", 4, 23),                 // an empty name
+            ("{monitor: [a, b], at: [1, 2]}", 4, 23),               // a list for a name
+            ("{monitor: HDMI-1, at: [1]}", 4, 35),                  // one coordinate
+            ("{monitor: HDMI-1, at: [1, x]}", 4, 39),               // not a number
+            ("{monitor: HDMI-1, at: [1, 2], x: 3}", 4, 43),         // a stray key
+          ])
+    func malformed(center: String, line: Int, column: Int) {
+        let issues = problems(knob(center: center))
+        #expect(issues.count == 1, "\(issues)")
+        #expect(issues.first?.line == line && issues.first?.column == column, "\(issues)")
+    }
+
+    @Test("print-config renders a monitor center that parses back to the same binding")
+    func renderRoundTrip() throws {
+        let config = try ConfigLoader.parse(knob(center: "{monitor: \"DP-1 left\", at: [-150, 150]}"), file: "t.yaml")
+        let text = ConfigRenderer.render(config)
+        #expect(try ConfigLoader.parse(text, file: "rendered.yaml") == config, "rendered:\n\(text)")
+    }
+}

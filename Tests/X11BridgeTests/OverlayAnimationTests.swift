@@ -38,12 +38,17 @@ struct OverlayAnimationTests {
     func dither() {
         #expect(DitherPattern.level(for: 0) == 0 && DitherPattern.level(for: 1) == 16)
         #expect(DitherPattern.level(for: 0.5) == 8 && DitherPattern.level(for: .nan) == 0)
-        for level in 0...16 {
-            let bits = DitherPattern.rows(level: level).map { $0.nonzeroBitCount }.reduce(0, +)
-            #expect(bits == level)
+        func kept(_ coverage: UInt8) -> [[Bool]] {
+            (0..<4).map { row in (0..<4).map { DitherPattern.keeps(coverage: coverage, row: row, column: $0) } }
         }
-        // Half coverage is a checkerboard: no two neighbours in a row both set.
-        #expect(DitherPattern.rows(level: 8).allSatisfy { $0 & ($0 << 1) & 0x0F == 0 })
+        for level in 0...16 {
+            let coverage = UInt8((level * 255 + 8) / 16)
+            #expect(kept(coverage).joined().filter { $0 }.count == level, "coverage \(coverage)")
+        }
+        // Half coverage is a checkerboard: no two neighbours in a row or a column both kept.
+        let half = kept(128)
+        #expect((0..<4).allSatisfy { row in (0..<3).allSatisfy { !(half[row][$0] && half[row][$0 + 1]) } })
+        #expect((0..<3).allSatisfy { row in (0..<4).allSatisfy { !(half[row][$0] && half[row + 1][$0]) } })
     }
 
     @Test("ARGB pixels are premultiplied; opaque pixels ignore alpha")

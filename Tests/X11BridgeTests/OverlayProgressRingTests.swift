@@ -40,6 +40,34 @@ struct OverlayProgressRingTests {
         #expect(abs(pulse - 2 * 20) <= 3, "twice the 20 px start: \(pulse)")
     }
 
+    @Test("on a desktop set to 192 DPI (Xft.dpi) the ring and the pulse are twice their size, so the same in millimetres")
+    func doubleScale() throws {
+        let screen = try OverlayTestDisplay()
+        defer { screen.stop() }
+        // What xrdb leaves on the root for a desktop scaled to 2; Xlib reads it when a display opens.
+        let resources = Array("Xft.dpi:\t192\nXft.antialias:\t1\n".utf8)
+        resources.withUnsafeBufferPointer { bytes in
+            _ = XChangeProperty(screen.display, screen.root, XA_RESOURCE_MANAGER, XA_STRING, 8, PropModeReplace,
+                                bytes.baseAddress, Int32(bytes.count))
+        }
+        screen.connection.sync()
+        let scaled = try XConnection.open(name: screen.connection.displayName, requirements: .init(xtest: false))
+        defer { scaled.close() }
+        let overlay = try FeedbackOverlay(display: scaled.display, screen: scaled.screenNumber)
+        defer { overlay.close() }
+        #expect(overlay.resourceDPI == 192)
+        overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.6), now: 3)
+        overlay.show(.pulse(at: Point(x: 200, y: 150), time: 3), now: 3)
+        // The overlay has its own connection: its drawing is done once that connection's round trip is.
+        scaled.sync()
+        let shot = screen.screenshot()
+        try shot.save(as: "overlay-scale-2")
+        let radius = try #require(Self.ringRadius(in: shot, around: Self.point))
+        #expect(abs(radius - 2 * 28) <= 3, "twice the 28 px ring: \(radius)")
+        let pulse = try #require(Self.ringRadius(in: shot, around: Point(x: 200, y: 150)))
+        #expect(abs(pulse - 2 * 20) <= 3, "twice the 20 px start: \(pulse)")
+    }
+
     @Test("at 60% of the threshold the arc fills 60% of the circle, clockwise from 12 o'clock, and nothing animates")
     func sixtyPercent() throws {
         let screen = try OverlayTestDisplay()

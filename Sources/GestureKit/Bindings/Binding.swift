@@ -19,40 +19,57 @@ public enum RecognizerSettings: Sendable, Hashable {
     }
 
     /// A fresh recognizer for one contact.
-    public func makeRecognizer(screen: ScreenSize) -> any GestureRecognizer {
+    public func makeRecognizer(screen: ScreenSize, monitors: MonitorLayout = .none) -> any GestureRecognizer {
         switch self {
         case .force(let configuration): return ForceRecognizer(configuration)
         case .deepPress(let configuration): return DeepPressRecognizer(configuration)
         case .squeeze(let configuration): return SqueezeRecognizer(configuration)
         case .pressureThresholds(let configuration): return PressureThresholdsRecognizer(configuration)
-        case .knob(let settings): return KnobRecognizer(settings.resolve(screen: screen))
+        case .knob(let settings): return KnobRecognizer(settings.resolve(screen: screen, monitors: monitors))
         case .longPress(let configuration): return LongPressRecognizer(configuration)
         }
     }
 }
 
-/// A knob as configured: its center may be measured from the right or bottom edge.
+/// A knob as configured: its center may be measured from the right or bottom edge of the
+/// root window, or of a monitor named in the config.
 public struct KnobSettings: Sendable, Hashable {
     public var centerX: ScreenCoordinate
     public var centerY: ScreenCoordinate
+    /// The monitor (RandR's name) whose corners the center is measured from; nil: the root's.
+    public var monitor: String?
     public var innerRadius: Double
     public var outerRadius: Double
     /// Degrees to turn before the knob begins (0: it begins when the contact goes down).
     public var activation: Double
 
-    public init(centerX: ScreenCoordinate, centerY: ScreenCoordinate, innerRadius: Double, outerRadius: Double,
-                activation: Double = 0) {
+    public init(centerX: ScreenCoordinate, centerY: ScreenCoordinate, monitor: String? = nil, innerRadius: Double,
+                outerRadius: Double, activation: Double = 0) {
         self.centerX = centerX
         self.centerY = centerY
+        self.monitor = monitor
         self.innerRadius = innerRadius
         self.outerRadius = outerRadius
         self.activation = activation
     }
 
-    public func resolve(screen: ScreenSize) -> KnobRecognizer.Configuration {
-        KnobRecognizer.Configuration(
-            center: Point(x: centerX.resolve(extent: screen.width), y: centerY.resolve(extent: screen.height)),
-            innerRadius: innerRadius, outerRadius: outerRadius, activation: activation * .pi / 180)
+    /// The knob on this screen. A center on a monitor that is not connected is measured
+    /// from the root's corners instead (`missingMonitor` names it).
+    public func resolve(screen: ScreenSize, monitors: MonitorLayout = .none) -> KnobRecognizer.Configuration {
+        let area = monitor.flatMap { monitors.monitor(named: $0)?.frame }
+        let center = area.map { frame in
+            Point(x: Double(frame.x) + centerX.resolve(extent: Double(frame.width)),
+                  y: Double(frame.y) + centerY.resolve(extent: Double(frame.height)))
+        } ?? Point(x: centerX.resolve(extent: screen.width), y: centerY.resolve(extent: screen.height))
+        return KnobRecognizer.Configuration(center: center, innerRadius: innerRadius, outerRadius: outerRadius,
+                                            activation: activation * .pi / 180)
+    }
+
+    /// The monitor the center is measured from when `monitors` lacks it; nil when it is there
+    /// or none is named.
+    public func missingMonitor(in monitors: MonitorLayout) -> String? {
+        guard let monitor, monitors.monitor(named: monitor) == nil else { return nil }
+        return monitor
     }
 }
 
@@ -156,5 +173,14 @@ public struct BindingSet: Sendable, Hashable {
 
     public func listens(to device: InputDevice) -> Bool {
         bindings.contains { $0.listens(to: device) }
+    }
+
+    /// The knobs whose center names a monitor `monitors` lacks, with that monitor's name, in
+    /// binding order: those knobs are measured from the root's corners until it comes.
+    public func missingMonitors(in monitors: MonitorLayout) -> [(binding: String, monitor: String)] {
+        bindings.compactMap { binding in
+            guard case .knob(let settings) = binding.recognizer, let missing = settings.missingMonitor(in: monitors) else { return nil }
+            return (binding.name, missing)
+        }
     }
 }

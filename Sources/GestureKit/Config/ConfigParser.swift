@@ -176,7 +176,7 @@ struct ConfigParser {
             crossUp = map["up"].map { parseActions($0, "up") } ?? []
             crossDown = map["down"].map { parseActions($0, "down") } ?? []
         case .knob:
-            var center = (ScreenCoordinate(-120), ScreenCoordinate(120))
+            var center = KnobCenter(x: ScreenCoordinate(-120), y: ScreenCoordinate(120), monitor: nil)
             if let node = map["center"] {
                 if let parsed = parseCenter(node) { center = parsed }
             } else {
@@ -189,8 +189,8 @@ struct ConfigParser {
                                     "`inner-radius` (\(inner.formatted)) must be smaller than `outer-radius` (\(outer.formatted))"))
             }
             let activation = map["activation"].flatMap { number($0, "activation", in: 0...360) } ?? 0
-            settings = .knob(KnobSettings(centerX: center.0, centerY: center.1, innerRadius: inner, outerRadius: outer,
-                                          activation: activation))
+            settings = .knob(KnobSettings(centerX: center.x, centerY: center.y, monitor: center.monitor, innerRadius: inner,
+                                          outerRadius: outer, activation: activation))
             steps = parseSteps(map, increase: "clockwise", decrease: "counterclockwise", defaultStep: 15, range: 0.1...360)
         case .longPress:
             let duration = map["duration"].flatMap { number($0, "duration", in: 0.05...10) } ?? 0.6
@@ -220,7 +220,34 @@ struct ConfigParser {
         return StepActions(step: step, increase: up, decrease: down)
     }
 
-    private mutating func parseCenter(_ node: Node) -> (ScreenCoordinate, ScreenCoordinate)? {
+    private struct KnobCenter {
+        var x: ScreenCoordinate
+        var y: ScreenCoordinate
+        var monitor: String?
+    }
+
+    private static let centerExample = "`center` must be [x, y] in pixels, like [-120, 120] (negative counts from the right or bottom edge), or {monitor: HDMI-1, at: [x, y]} to count from a monitor's edges"
+
+    /// `[x, y]`, `{x: , y: }`, or `{monitor: NAME, at: [x, y]}`.
+    private mutating func parseCenter(_ node: Node) -> KnobCenter? {
+        guard case .mapping(let map) = node, map["monitor"] != nil || map["at"] != nil else {
+            return parsePoint(node).map { KnobCenter(x: $0.0, y: $0.1, monitor: nil) }
+        }
+        checkKeys(map, allowed: ["monitor", "at"], context: "in a `center` on a monitor")
+        guard let monitorNode = map["monitor"], let atNode = map["at"] else {
+            issues.append(issue(at: node, "a `center` on a monitor needs both `monitor` (its name, as `xrandr --listmonitors` shows it) and `at: [x, y]`"))
+            return nil
+        }
+        guard let monitor = string(monitorNode, "monitor") else { return nil }
+        guard !monitor.trimmingWhitespace().isEmpty else {
+            issues.append(issue(at: monitorNode, "`monitor` needs a monitor's name, as `xrandr --listmonitors` shows it, like HDMI-1"))
+            return nil
+        }
+        guard let point = parsePoint(atNode) else { return nil }
+        return KnobCenter(x: point.0, y: point.1, monitor: monitor)
+    }
+
+    private mutating func parsePoint(_ node: Node) -> (ScreenCoordinate, ScreenCoordinate)? {
         switch node {
         case .sequence(let items) where items.count == 2:
             guard let x = number(items[0], "center x", in: -100_000...100_000),
@@ -236,7 +263,7 @@ struct ConfigParser {
                   let y = number(yNode, "center y", in: -100_000...100_000) else { return nil }
             return (ScreenCoordinate(x), ScreenCoordinate(y))
         default:
-            issues.append(issue(at: node, "`center` must be [x, y] in pixels, like [-120, 120] (negative counts from the right or bottom edge)"))
+            issues.append(issue(at: node, Self.centerExample))
             return nil
         }
     }

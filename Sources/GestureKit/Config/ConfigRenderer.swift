@@ -51,7 +51,9 @@ public enum ConfigRenderer {
             return ["    thresholds: [\(c.thresholds.map(\.formatted).joined(separator: ", "))]",
                     "    hysteresis: \(c.hysteresis.formatted)"]
         case .knob(let c):
-            return ["    center: [\(c.centerX), \(c.centerY)]", "    inner-radius: \(c.innerRadius.formatted)",
+            let point = "[\(c.centerX), \(c.centerY)]"
+            let center = c.monitor.map { "{monitor: \(quoted($0)), at: \(point)}" } ?? point
+            return ["    center: \(center)", "    inner-radius: \(c.innerRadius.formatted)",
                     "    outer-radius: \(c.outerRadius.formatted)", "    activation: \(c.activation.formatted)"]
         case .longPress(let c):
             return ["    duration: \(c.duration.formatted)", "    slop: \(c.slop.formatted)"]

@@ -14,9 +14,9 @@ struct RecognizerSlot: Sendable {
     /// The force an ordinary touch reaches, for a pressure gesture (`HoldPolicy`); nil for others.
     let ordinaryForce: Double?
 
-    init(binding: Binding, screen: ScreenSize) {
+    init(binding: Binding, screen: ScreenSize, monitors: MonitorLayout) {
         self.binding = binding
-        self.recognizer = binding.recognizer.makeRecognizer(screen: screen)
+        self.recognizer = binding.recognizer.makeRecognizer(screen: screen, monitors: monitors)
         owns = binding.ownsContact
         switch binding.recognizer {
         case .deepPress(let configuration): ordinaryForce = configuration.ordinary

@@ -6,13 +6,17 @@
 public struct GestureEngine: Sendable {
     public private(set) var configuration: BindingSet
     public var screen: ScreenSize
+    /// The screen's monitors, for knobs centered on one; none: knobs use the root's corners.
+    public var monitors: MonitorLayout
     public private(set) var devices: [Int: InputDevice] = [:]
     private var contacts: [ContactKey: ContactSession] = [:]
     private var timers = TimerQueue<EngineTimer>()
 
-    public init(configuration: BindingSet, devices: [InputDevice] = [], screen: ScreenSize = .fallback) {
+    public init(configuration: BindingSet, devices: [InputDevice] = [], screen: ScreenSize = .fallback,
+                monitors: MonitorLayout = .none) {
         self.configuration = configuration
         self.screen = screen
+        self.monitors = monitors
         for device in devices { self.devices[device.id] = device }
     }
 
@@ -147,7 +151,7 @@ public struct GestureEngine: Sendable {
     private mutating func begin(_ key: ContactKey, device: InputDevice, window: WindowClass?, sample: ContactSample,
                                 into outputs: inout [EngineOutput]) {
         let slots = configuration.bindings.filter { $0.listens(to: device) && $0.applications.applies(to: window) }.map {
-            RecognizerSlot(binding: $0, screen: screen)
+            RecognizerSlot(binding: $0, screen: screen, monitors: monitors)
         }
         var session = ContactSession(key: key, device: device, slots: slots, start: sample)
         if !session.hasActiveOwner {

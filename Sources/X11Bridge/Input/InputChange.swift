@@ -6,6 +6,8 @@ public enum InputChange: Sendable, Hashable {
     /// Contact sources were added, changed or removed (their contacts were cancelled before).
     case devices(DeviceChanges)
     case screenResized(ScreenSize)
+    /// The screen's monitors changed (RandR 1.5): added, removed, moved or resized.
+    case monitorsChanged(MonitorLayout)
     /// Input the bridge's button grab holds back from the applications.
     case grabbedPointer(GrabbedPointerEvent)
     /// A touch the bridge's touch grab lets it own before the applications.

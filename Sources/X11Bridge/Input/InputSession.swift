@@ -15,6 +15,9 @@ public final class InputSession {
     /// nothing follows any more (`stopMotion`). Their buttons keep coming, and the lift
     /// brings the motion back.
     public private(set) var unheardMotion: Set<Int> = []
+    /// The screen's monitors (RandR 1.5), read at `start` and again when the screen changes.
+    public private(set) var monitors: MonitorLayout = .none
+    private let randr: RandRMonitors
     /// Input's own times, from the server's timestamps (`ServerTimeline`).
     private var timeline = ServerTimeline()
     /// Rings when a contact of a device listened to begins or ends (`EventLoop`); it listens to
@@ -37,6 +40,7 @@ public final class InputSession {
         let catalog = DeviceCatalog.query(connection)
         self.catalog = catalog
         self.source = XI2InputSource(devices: catalog.contactSources, screen: connection.screenSize)
+        self.randr = RandRMonitors(display: connection.display, root: connection.root)
     }
 
     public var screen: ScreenSize { source.screen }
@@ -45,11 +49,14 @@ public final class InputSession {
     /// `catalog` after it, since devices may have come between the first query and the selection.
     public func start() throws(BridgeSetupError) {
         try connection.select(XI2EventMask.listening(toRawInputOf: catalog.contactSources.map(\.id)), on: connection.root)
-        // The root's size changes with RandR; absolute devices map onto the new size.
+        // The root's size changes with RandR; absolute devices map onto the new size. Monitors
+        // added, moved or deleted send the root a ConfigureNotify too.
         XSelectInput(connection.display, connection.root, StructureNotifyMask)
+        randr.selectChanges()
         // Devices plugged in between the first query and the selection would go unseen.
         connection.sync()
         _ = refreshCatalog(at: 0)
+        monitors = randr.read()
     }
 
     /// What `event`, read at `now`, means; nothing for events the bridge does not use. A
@@ -91,10 +98,13 @@ public final class InputSession {
         case XCB_CONFIGURE_NOTIFY:
             let configure = event.read(as: xcb_configure_notify_event_t.self).pointee
             guard Window(configure.window) == connection.root else { return [] }
+            var changes: [InputChange] = []
             let size = ScreenSize(width: Double(configure.width), height: Double(configure.height))
-            guard size != source.screen else { return [] }
-            source.screen = size
-            return [.screenResized(size)]
+            if size != source.screen {
+                source.screen = size
+                changes.append(.screenResized(size))
+            }
+            return changes + rereadMonitors()
         case XCB_MAPPING_NOTIFY:
             // Keeps Xlib's keysym lookups right after a keymap change (the bridge's own included).
             let mapping = event.read(as: xcb_mapping_notify_event_t.self).pointee
@@ -106,6 +116,8 @@ public final class InputSession {
             notify.count = Int32(mapping.count)
             XRefreshKeyboardMapping(&notify)
             return []
+        case let code where randr.isScreenChange(code: UInt8(code)):
+            return rereadMonitors()
         case let code where connection.xkbEventCode.map({ UInt8(code) == $0 }) == true:
             // The second byte of every XKB event says which one it is.
             let xkbType = event.read(as: UInt8.self).advanced(by: 1).pointee
@@ -137,6 +149,14 @@ public final class InputSession {
               unheardMotion.insert(device).inserted else { return false }
         selectRawInput(of: device)
         return true
+    }
+
+    /// The monitors again, after the screen changed: a change when they differ.
+    private func rereadMonitors() -> [InputChange] {
+        let layout = randr.read()
+        guard layout != monitors else { return [] }
+        monitors = layout
+        return [.monitorsChanged(layout)]
     }
 
     /// Cancels the contacts of every device and forgets them: for a clean stop.

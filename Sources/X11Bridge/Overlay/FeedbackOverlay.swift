@@ -29,11 +29,8 @@ public final class FeedbackOverlay {
 
     private let resources: OverlayResources
     /// The config's look; the screen's scale is folded in (`style`).
-    public var look = FeedbackLook.standard {
-        didSet { restyle() }
-    }
-    private var style = OverlayStyle.standard
-    private var pulse = PulseAnimation()
+    public var look = FeedbackLook.standard
+
     private var pulses: [RunningPulse] = []
     private var rings: [ContactKey: (ring: ProgressRing, window: OverlayWindow)] = [:]
     private var markers: [ContactKey: (marker: ContactMarker, window: OverlayWindow)] = [:]
@@ -47,15 +44,20 @@ public final class FeedbackOverlay {
 
     init(display: OpaquePointer, screen: Int32, compositorCheckInterval: Double) throws(OverlayError) {
         resources = try OverlayResources(display: display, screen: screen, compositorCheckInterval: compositorCheckInterval)
-        restyle()
     }
 
-    /// The screen's scale: the DPI the desktop asks for (`Xft.dpi`) over 96.
-    var screenScale: Double { 1 }
+    /// The screen's scale at `point`: the DPI the desktop asks for (`Xft.dpi`, what toolkits
+    /// scale by) over 96; without it, the physical DPI of the monitor under the point, so an
+    /// effect is the same size in millimetres on every monitor; 1 when neither is known.
+    func screenScale(at point: Point) -> Double {
+        let dpi = resources.resourceDPI ?? monitors.monitor(at: point)?.dpi
+        guard let dpi, dpi.isFinite, dpi > 0 else { return 1 }
+        return Swift.min(Swift.max(dpi / 96, 0.5), 4)
+    }
 
-    private func restyle() {
-        style = OverlayStyle(look: look, screenScale: screenScale)
-        pulse = PulseAnimation(style: style)
+    /// The look of an effect centred at `point`.
+    private func style(at point: Point) -> OverlayStyle {
+        OverlayStyle(look: look, screenScale: screenScale(at: point))
     }
 
     /// Shows one of the engine's feedback outputs; `now` is the engine time it arrived at.
@@ -85,13 +87,13 @@ public final class FeedbackOverlay {
         fallBackIfCompositorLeft()
         var running: [RunningPulse] = []
         for var current in pulses {
-            let end = current.start + pulse.duration
-            guard now < end, let frame = pulse.frame(atElapsed: now - current.start) else {
+            let end = current.start + current.animation.duration
+            guard now < end, let frame = current.animation.frame(atElapsed: now - current.start) else {
                 current.window.destroy()
                 continue
             }
             if now >= current.nextFrame {
-                current.window.present(RunningPulse.shapes(of: frame, around: current.center, color: style.accent))
+                current.window.present(RunningPulse.shapes(of: frame, around: current.center, color: current.color))
                 current.nextFrame = min(now + Self.frameInterval(of: current.window), end)
             }
             running.append(current)
@@ -109,7 +111,7 @@ public final class FeedbackOverlay {
         for contact in contacts {
             guard let position = Self.usable(contact.position) else { continue }
             active.insert(contact.key)
-            let marker = ContactMarker(center: position, force: contact.force, scale: style.scale)
+            let marker = ContactMarker(center: position, force: contact.force, scale: style(at: position).scale)
             if let shown = markers[contact.key] {
                 guard shown.marker != marker else { continue }
                 guard let frame = frame(around: position, halfSize: marker.halfSize) else {
@@ -129,6 +131,19 @@ public final class FeedbackOverlay {
             markers.removeValue(forKey: key)?.window.destroy()
         }
         XFlush(resources.display)
+    }
+
+    /// The monitors feedback is cut to, as last read (RandR 1.5; empty without it). Each
+    /// monitor tells its physical DPI (`Monitor.dpi`).
+    public var monitors: MonitorLayout { resources.monitors }
+
+    /// `Xft.dpi` from the X resources (RESOURCE_MANAGER) when the display opened; nil when unset.
+    public var resourceDPI: Double? { resources.resourceDPI }
+
+    /// The screen changed: effects shown from now on, and those that move, are cut to the
+    /// monitor under them in `monitors`. Asks the server nothing.
+    public func screenChanged(_ screen: ScreenSize, monitors: MonitorLayout) {
+        resources.screenChanged(screen, monitors: monitors)
     }
 
     /// Takes every window down and frees the server resources. The Display stays open; call
@@ -162,13 +177,15 @@ public final class FeedbackOverlay {
         // The pulse runs on the time the gesture happened; a report from the future (a clock
         // step) starts now instead of hanging still.
         let start = min(time, now)
+        let style = style(at: center)
+        let pulse = PulseAnimation(style: style)
         guard let frame = pulse.frame(atElapsed: now - start),
               let window = newWindow(around: center, halfSize: pulse.extent) else { return }
         window.present(RunningPulse.shapes(of: frame, around: center, color: style.accent))
         while pulses.count >= Self.maximumPulses {
             pulses.removeFirst().window.destroy()
         }
-        pulses.append(RunningPulse(center: center, start: start, window: window,
+        pulses.append(RunningPulse(center: center, start: start, animation: pulse, color: style.accent, window: window,
                                    nextFrame: min(now + Self.frameInterval(of: window), start + pulse.duration)))
     }
 
@@ -178,7 +195,7 @@ public final class FeedbackOverlay {
 
     private func showProgress(_ key: ContactKey, at point: Point, fraction: Double) {
         guard let center = Self.usable(point) else { return }
-        let ring = ProgressRing(center: center, fraction: fraction, style: style)
+        let ring = ProgressRing(center: center, fraction: fraction, style: style(at: center))
         if let shown = rings[key] {
             guard shown.ring != ring else { return }
             guard let frame = frame(around: center, halfSize: ring.halfSize) else {
@@ -199,10 +216,10 @@ public final class FeedbackOverlay {
         return OverlayWindow(resources: resources, frame: frame)
     }
 
-    /// The effect's square, cut to the root window: an effect at the screen's edge gets a
-    /// window only as large as what can show.
+    /// The effect's square, cut to the monitor under its center (`OverlayResources.visibleArea`):
+    /// an effect at a monitor's edge gets a window only as large as what shows on that monitor.
     private func frame(around center: Point, halfSize: Int) -> PixelRect? {
-        PixelRect.square(around: center, halfSize: halfSize).intersection(resources.rootBounds())
+        PixelRect.square(around: center, halfSize: halfSize).intersection(resources.visibleArea(at: center))
     }
 
     /// A position that whole-pixel window geometry can hold, or nil for garbage input.

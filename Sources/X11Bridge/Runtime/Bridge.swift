@@ -21,6 +21,9 @@ public final class Bridge {
     private let report: (BridgeEvent) -> Void
     private var stopRequested = false
     private var volumeRing = VolumeRing()
+    /// The knobs' monitors found missing at the last check, so a change that leaves them
+    /// missing does not repeat the warning.
+    private var missingMonitors: Set<MissingMonitor> = []
 
     public init(session: InputSession, configuration: BindingSet, performer: any ActionPerformer,
                 reloader: ConfigReloader? = nil, clock: MonotonicClock = MonotonicClock(),
@@ -44,6 +47,8 @@ public final class Bridge {
         session.identifiesWindows = Self.needsWindows(engine.configuration)
         engine.screen = session.screen
         feedback?.look = engine.configuration.look
+        engine.monitors = session.monitors
+        feedback?.screenChanged(session.screen, monitors: session.monitors)
         for device in session.catalog.contactSources {
             if let input = device.inputDevice { addDevice(input) }
         }
@@ -53,7 +58,8 @@ public final class Bridge {
         touchOwnership.setTouchGrab(ownsTouchInput)
         session.connection.sync()
         session.contactBell = ContactBell(displayName: session.connection.displayName, root: UInt32(session.connection.root))
-        report(.started(devices: session.catalog.contactSources, screen: session.screen))
+        report(.started(devices: session.catalog.contactSources, screen: session.screen, monitors: session.monitors))
+        checkMonitors(reportingAll: true)
         let loop = EventLoop(session: session, signals: signals, clock: clock)
         loop.run(self)
         shutdown()
@@ -133,7 +139,10 @@ public final class Bridge {
     private func process(_ outputs: [EngineOutput], now: Double) {
         for output in outputs {
             report(.engine(output))
-            defer { show(volumeRing.observe(output, configuration: engine.configuration, screen: engine.screen), now: now) }
+            defer {
+                show(volumeRing.observe(output, configuration: engine.configuration, screen: engine.screen, monitors: engine.monitors),
+                     now: now)
+            }
             switch output {
             case .action(let event):
                 do {
@@ -171,6 +180,17 @@ public final class Bridge {
         }
     }
 
+    /// Warns of knobs centered on a monitor that is not connected: all of them, or only those
+    /// missing since the last check.
+    private func checkMonitors(reportingAll: Bool) {
+        let missing = engine.configuration.missingMonitors(in: engine.monitors).map { MissingMonitor(binding: $0.binding, monitor: $0.monitor) }
+        let connected = engine.monitors.monitors.map(\.name)
+        for item in missing where reportingAll || !missingMonitors.contains(item) {
+            report(.monitorMissing(binding: item.binding, monitor: item.monitor, connected: connected))
+        }
+        missingMonitors = Set(missing)
+    }
+
     /// Applies what a reload came to: new bindings for contacts that begin from now on (and
     /// the grabs they need), or, for anything else, the report alone.
     private func apply(_ outcome: ConfigReloader.Outcome) {
@@ -182,6 +202,7 @@ public final class Bridge {
             pointerOwnership.setButtonGrab(ownsPointerInput)
             touchOwnership.setTouchGrab(ownsTouchInput)
             report(.configurationReloaded(source: source.description, bindings: configuration))
+            checkMonitors(reportingAll: true)
         case .rejected(let source, let message):
             report(.configurationRejected(source: source.description, message: message))
         case .unavailable:
@@ -221,7 +242,13 @@ extension Bridge: EventLoopClient {
                 }
             case .screenResized(let size):
                 engine.screen = size
+                feedback?.screenChanged(size, monitors: engine.monitors)
                 report(.screenResized(size))
+            case .monitorsChanged(let layout):
+                engine.monitors = layout
+                feedback?.screenChanged(engine.screen, monitors: layout)
+                report(.monitorsChanged(layout))
+                checkMonitors(reportingAll: false)
             case .grabbedPointer(let grabbed):
                 pointerOwnership.handle(grabbed, at: time) { [session] in
                     session.source.devices[$0]?.inputDevice.map(Self.isPointer) ?? false
@@ -342,4 +369,10 @@ extension Bridge: EventLoopClient {
     }
 
     var isStopping: Bool { stopRequested }
+}
+
+/// A knob whose center names a monitor that is not connected.
+private struct MissingMonitor: Hashable {
+    var binding: String
+    var monitor: String
 }

@@ -4,11 +4,17 @@ import GestureKit
 /// actions and logs the rest.
 public enum BridgeEvent: Sendable {
     /// Listening has begun; `devices` are the contact sources (pens, touchscreens, mice).
-    case started(devices: [X11Device], screen: ScreenSize)
+    case started(devices: [X11Device], screen: ScreenSize, monitors: MonitorLayout)
     case engine(EngineOutput)
     /// Devices came, changed or went; the contacts of removed ones were cancelled.
     case devicesChanged(DeviceChanges)
     case screenResized(ScreenSize)
+    /// The screen's monitors changed (RandR): knobs centered on one and the feedback follow.
+    case monitorsChanged(MonitorLayout)
+    /// A knob's center names a monitor that is not connected (`connected` are those that
+    /// are): it is measured from the root window's corners until that monitor comes. Told at
+    /// start, after a reload, and when a change leaves a monitor missing that was not before.
+    case monitorMissing(binding: String, monitor: String, connected: [String])
     /// The config file was read again (on SIGHUP, or because it changed) and the new
     /// bindings apply to new contacts.
     case configurationReloaded(source: String, bindings: BindingSet)

@@ -104,7 +104,9 @@ extension CalibrationRun: EventLoopClient {
                     report(.deviceRemoved)
                     outcome = .deviceLost
                 }
-            case .screenResized, .grabbedPointer, .grabbedTouch:
+            case .screenResized, .monitorsChanged:
+                overlay?.screenChanged(session.screen, monitors: session.monitors)
+            case .grabbedPointer, .grabbedTouch:
                 break
             }
         }

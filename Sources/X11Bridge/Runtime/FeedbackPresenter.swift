@@ -12,5 +12,8 @@ public protocol FeedbackPresenter: AnyObject {
     func showContacts(_ contacts: [ActiveContact])
     /// The config's colour, size and pulse length; set at start and on every reload.
     var look: FeedbackLook { get set }
+    /// The root window was resized or its monitors changed: feedback from now on is cut to
+    /// the monitor under it in the new layout.
+    func screenChanged(_ screen: ScreenSize, monitors: MonitorLayout)
     func close()
 }

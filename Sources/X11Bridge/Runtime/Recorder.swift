@@ -80,6 +80,9 @@ extension Recorder: EventLoopClient {
                 }
             case .screenResized(let size):
                 report(.screenResized(size))
+            case .monitorsChanged:
+                // A trace records root coordinates; monitors do not change them.
+                break
             case .grabbedPointer, .grabbedTouch:
                 // A recorder takes no grab; nothing of this kind reaches it.
                 break

@@ -13,7 +13,8 @@ struct VolumeRing {
     private var level: Double?
 
     /// The feedback to show for one engine output, in order after it.
-    mutating func observe(_ output: EngineOutput, configuration: BindingSet, screen: ScreenSize) -> [Feedback] {
+    mutating func observe(_ output: EngineOutput, configuration: BindingSet, screen: ScreenSize,
+                          monitors: MonitorLayout = .none) -> [Feedback] {
         switch output {
         case .gesture(let event):
             let key = ContactKey(device: event.device, contact: event.contact)
@@ -27,7 +28,7 @@ struct VolumeRing {
                   binding.feedback.contains(.ring),
                   case .knob(let settings) = binding.recognizer else { return [] }
             // A deep press's ring shows its force; only a knob's ring turns into the level.
-            let center = settings.resolve(screen: screen).center
+            let center = settings.resolve(screen: screen, monitors: monitors).center
             turning[action.contact] = (action.gesture, center)
             return level.map { [.progress(action.contact, at: center, fraction: $0)] } ?? []
         case .feedback, .decision, .bug:

@@ -29,9 +29,10 @@ final class GestureScript {
     private var poses: [ContactKey: (position: Point, pressure: Double?)] = [:]
 
     init(_ bindings: [Binding], decisionTimeout: Double = BindingSet.defaultDecisionTimeout,
-         screen: ScreenSize = .fallback) {
+         screen: ScreenSize = .fallback, monitors: MonitorLayout = .none) {
         engine = GestureEngine(configuration: BindingSet(bindings: bindings, decisionTimeout: decisionTimeout),
-                               devices: [Self.penDevice, Self.touchscreenDevice, Self.mouseDevice], screen: screen)
+                               devices: [Self.penDevice, Self.touchscreenDevice, Self.mouseDevice], screen: screen,
+                               monitors: monitors)
         clock.onAdvance = { [weak self] time in self?.fireTimers(until: time) }
     }
 

@@ -1,6 +1,6 @@
 /// Translucency without a compositor: a 24-bit window cannot blend, but its shape can leave
 /// out a share of the pixels in an ordered (Bayer) pattern, so a fading ring dissolves
-/// evenly instead of vanishing at once.
+/// evenly instead of vanishing at once (`OverlayMask`).
 enum DitherPattern {
     static let size = 4
     /// 16 coverage steps between transparent and opaque.
@@ -23,17 +23,5 @@ enum DitherPattern {
     /// alpha) at `row`, `column` of the pattern is kept.
     static func keeps(coverage: UInt8, row: Int, column: Int) -> Bool {
         thresholds[row][column] < (Int(coverage) * levels + 127) / 255
-    }
-
-    /// The 4×4 bitmap of `level`, one byte per row, leftmost pixel in the lowest bit (the
-    /// order XCreateBitmapFromData reads).
-    static func rows(level: Int) -> [UInt8] {
-        thresholds.map { row in
-            var byte: UInt8 = 0
-            for (column, threshold) in row.enumerated() where threshold < level {
-                byte |= 1 << UInt8(column)
-            }
-            return byte
-        }
     }
 }

@@ -1,9 +1,12 @@
 import GestureKit
 
-/// A pulse on screen: where, since when, in which window, and when its next frame is due.
+/// A pulse on screen: where, since when, how it animates and in which colour (the look where
+/// it began), in which window, and when its next frame is due.
 struct RunningPulse {
     let center: Point
     let start: Double
+    let animation: PulseAnimation
+    let color: OverlayColor
     let window: OverlayWindow
     var nextFrame: Double
 

@@ -1,17 +1,14 @@
 import CX11
 import Glibc
+import GestureKit
 
-/// What every overlay window on one screen shares: the display, the visuals, the font, the
-/// dither stipples and the atoms. Lives on the Display's thread, like the windows.
+/// What every overlay window on one screen shares: the display, the visuals, the monitors and
+/// the atoms. Lives on the Display's thread, like the windows.
 final class OverlayResources {
     let display: OpaquePointer
     let screen: Int32
     let root: Window
     let opaqueVisual: OverlayVisual
-    /// The fixed-width core font for force labels; nil if the server has none (labels are
-    /// then left out, the circles still show).
-    private(set) var font: UnsafeMutablePointer<XFontStruct>?
-    let stipples: StippleCache
     let windowTypeProperty: Atom
     let windowType: Atom
     private let compositorSelection: Atom
@@ -21,6 +18,13 @@ final class OverlayResources {
     /// question is a round trip, and feedback can be updated at every pen sample.
     let compositorCheckInterval: Double
     private var lastCompositorCheck = -Double.infinity
+    /// The root window's bounds and its monitors, read at start and again when the screen
+    /// changes (`screenChanged`): placing a window costs no round trip.
+    private(set) var rootBounds: PixelRect
+    private(set) var monitors: MonitorLayout
+    /// `Xft.dpi` from the RESOURCE_MANAGER property as Xlib read it when the display opened
+    /// (no round trip); nil when it is not set.
+    let resourceDPI: Double?
 
     init(display: OpaquePointer, screen: Int32, compositorCheckInterval: Double) throws(OverlayError) {
         let screenCount = XScreenCount(display)
@@ -39,12 +43,13 @@ final class OverlayResources {
         self.screen = screen
         self.compositorCheckInterval = compositorCheckInterval
         root = XRootWindow(display, screen)
+        rootBounds = Self.queryRootBounds(display: display, screen: screen, root: root)
+        monitors = RandRMonitors(display: display, root: root).read()
+        resourceDPI = XResourceManagerString(display).flatMap { Self.resourceDPI(in: String(cString: $0)) }
         opaqueVisual = OverlayVisual(
             visual: defaultVisual, depth: depth, colormap: XDefaultColormap(display, screen),
             format: PixelFormat(redMask: defaultVisual.pointee.red_mask, greenMask: defaultVisual.pointee.green_mask,
                                 blueMask: defaultVisual.pointee.blue_mask))
-        font = XLoadQueryFont(display, "fixed")
-        stipples = StippleCache(display: display)
         // A compositor announces itself by owning this selection (EWMH).
         compositorSelection = XInternAtom(display, "_NET_WM_CM_S\(screen)", 0)
         windowTypeProperty = XInternAtom(display, "_NET_WM_WINDOW_TYPE", 0)
@@ -98,9 +103,19 @@ final class OverlayResources {
         return translucent
     }
 
-    /// The root window's current bounds: asked for each new window, since the screen can be
-    /// resized while the bridge runs.
-    func rootBounds() -> PixelRect {
+    /// The root window's size or monitors changed.
+    func screenChanged(_ size: ScreenSize, monitors: MonitorLayout) {
+        rootBounds = PixelRect(x: 0, y: 0, width: Int(size.width.rounded()), height: Int(size.height.rounded()))
+        self.monitors = monitors
+    }
+
+    /// Where feedback centered at `point` may show: the monitor under it (or the nearest),
+    /// cut to the root window; the whole root when RandR reports no monitors.
+    func visibleArea(at point: Point) -> PixelRect {
+        PixelRect(monitors.visibleArea(at: point, root: rootBounds.screenRect))
+    }
+
+    private static func queryRootBounds(display: OpaquePointer, screen: Int32, root: Window) -> PixelRect {
         var parent: Window = 0
         var x: Int32 = 0
         var y: Int32 = 0
@@ -112,6 +127,23 @@ final class OverlayResources {
             return PixelRect(x: 0, y: 0, width: Int(XDisplayWidth(display, screen)), height: Int(XDisplayHeight(display, screen)))
         }
         return PixelRect(x: 0, y: 0, width: Int(width), height: Int(height))
+    }
+
+    /// The `Xft.dpi` resource in X resources text (`xrdb -query`'s format); nil when it is
+    /// absent or not a positive number.
+    static func resourceDPI(in resources: String) -> Double? {
+        func trimmed(_ text: Substring) -> Substring {
+            var text = text.drop { $0 == " " || $0 == "\t" }
+            while text.last == " " || text.last == "\t" { text = text.dropLast() }
+            return text
+        }
+        var found: Double?
+        for line in resources.split(whereSeparator: \.isNewline) {
+            guard let colon = line.firstIndex(of: ":"), trimmed(line[..<colon]) == "Xft.dpi" else { continue }
+            // The last definition wins, as in xrdb.
+            found = Double(trimmed(line[line.index(after: colon)...])).flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        }
+        return found
     }
 
     private func argbVisual() -> OverlayVisual? {
@@ -135,9 +167,6 @@ final class OverlayResources {
     }
 
     func release() {
-        stipples.release()
-        if let font { XFreeFont(display, font) }
-        font = nil
         if let translucentVisual { XFreeColormap(display, translucentVisual.colormap) }
         translucentVisual = nil
     }

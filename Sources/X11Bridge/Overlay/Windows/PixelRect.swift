@@ -14,6 +14,19 @@ struct PixelRect: Sendable, Hashable {
         return PixelRect(x: left, y: top, width: 2 * halfSize + 1, height: 2 * halfSize + 1)
     }
 
+    init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    init(_ rect: ScreenRect) {
+        self.init(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+    }
+
+    var screenRect: ScreenRect { ScreenRect(x: x, y: y, width: width, height: height) }
+
     var isEmpty: Bool { width <= 0 || height <= 0 }
 
     /// The part inside `other`, or nil when they do not meet.

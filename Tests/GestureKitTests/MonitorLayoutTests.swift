@@ -1,0 +1,129 @@
+import Testing
+@testable import GestureKit
+
+@Suite("Monitors: where feedback may show, and knobs centered on one")
+struct MonitorLayoutTests {
+    static let root = ScreenRect(x: 0, y: 0, width: 2560, height: 1080)
+    /// Two monitors side by side on one 2560×1080 root, the right one primary.
+    static let left = Monitor(name: "LEFT", frame: ScreenRect(x: 0, y: 0, width: 1280, height: 1024),
+                              widthMillimeters: 339, heightMillimeters: 271)
+    static let right = Monitor(name: "HDMI-1", frame: ScreenRect(x: 1280, y: 0, width: 1280, height: 1080),
+                               widthMillimeters: 0, heightMillimeters: 0, isPrimary: true)
+    static let layout = MonitorLayout([left, right])
+
+    @Test("the monitor containing a point; its left and top edges belong to it, the right and bottom to the next")
+    func containing() {
+        #expect(Self.layout.monitor(at: Point(x: 1279.9, y: 500))?.name == "LEFT")
+        #expect(Self.layout.monitor(at: Point(x: 1280, y: 500))?.name == "HDMI-1")
+        #expect(Self.layout.monitor(at: Point(x: 0, y: 0))?.name == "LEFT")
+        #expect(Self.layout.primary?.name == "HDMI-1")
+        #expect(Self.layout.monitor(named: "HDMI-1") == Self.right)
+        #expect(Self.layout.monitor(named: "DP-2") == nil)
+    }
+
+    @Test("a point on no monitor belongs to the nearest: the gap under the shorter one, and off the root")
+    func nearest() {
+        // Under LEFT (which ends at 1024) but nearer to it than to HDMI-1.
+        #expect(Self.layout.monitor(at: Point(x: 600, y: 1050))?.name == "LEFT")
+        // In the same gap, a few pixels from HDMI-1's edge.
+        #expect(Self.layout.monitor(at: Point(x: 1275, y: 1070))?.name == "HDMI-1")
+        #expect(Self.layout.monitor(at: Point(x: -40, y: 300))?.name == "LEFT")
+        #expect(Self.layout.monitor(at: Point(x: 9000, y: -5))?.name == "HDMI-1")
+        #expect(MonitorLayout.none.monitor(at: Point(x: 1, y: 1)) == nil)
+    }
+
+    @Test("mirrored monitors: the primary one shows the point")
+    func mirrored() {
+        let laptop = Monitor(name: "eDP-1", frame: ScreenRect(x: 0, y: 0, width: 1920, height: 1080),
+                             widthMillimeters: 344, heightMillimeters: 194)
+        let projector = Monitor(name: "HDMI-1", frame: ScreenRect(x: 0, y: 0, width: 1920, height: 1080),
+                                widthMillimeters: 0, heightMillimeters: 0, isPrimary: true)
+        #expect(MonitorLayout([laptop, projector]).monitor(at: Point(x: 10, y: 10))?.name == "HDMI-1")
+        #expect(MonitorLayout([laptop]).monitor(at: Point(x: 10, y: 10))?.name == "eDP-1")
+    }
+
+    @Test("the visible area is the monitor under the point, cut to the root; the root when no monitor is known")
+    func visibleArea() {
+        #expect(Self.layout.visibleArea(at: Point(x: 1275, y: 400), root: Self.root) == Self.left.frame)
+        #expect(Self.layout.visibleArea(at: Point(x: 1285, y: 400), root: Self.root) == Self.right.frame)
+        #expect(MonitorLayout.none.visibleArea(at: Point(x: 1275, y: 400), root: Self.root) == Self.root)
+        // A monitor reaching past the root is cut to it; one wholly outside gives the root.
+        let overhanging = MonitorLayout([Monitor(name: "BIG", frame: ScreenRect(x: 2000, y: 0, width: 1000, height: 2000),
+                                                 widthMillimeters: 0, heightMillimeters: 0)])
+        #expect(overhanging.visibleArea(at: Point(x: 2100, y: 10), root: Self.root) == ScreenRect(x: 2000, y: 0, width: 560, height: 1080))
+        let outside = MonitorLayout([Monitor(name: "FAR", frame: ScreenRect(x: 5000, y: 0, width: 100, height: 100),
+                                             widthMillimeters: 0, heightMillimeters: 0)])
+        #expect(outside.visibleArea(at: Point(x: 10, y: 10), root: Self.root) == Self.root)
+    }
+
+    @Test("an effect's square near the border between two monitors stays on the one under its center")
+    func squareNearTheBorder() {
+        let square = ScreenRect(x: 1270 - 40, y: 500 - 40, width: 81, height: 81)
+        let area = Self.layout.visibleArea(at: Point(x: 1270, y: 500), root: Self.root)
+        #expect(square.intersection(area) == ScreenRect(x: 1230, y: 460, width: 50, height: 81))
+    }
+
+    @Test("physical DPI from the size in millimetres; none when the monitor reports no size")
+    func dpi() throws {
+        let horizontal = try #require(Self.left.horizontalDPI)
+        let vertical = try #require(Self.left.verticalDPI)
+        #expect(abs(horizontal - 1280 * 25.4 / 339) < 1e-9)
+        #expect(abs(vertical - 1024 * 25.4 / 271) < 1e-9)
+        #expect(Self.left.dpi.map { abs($0 - (horizontal + vertical) / 2) < 1e-9 } == true)
+        #expect(Self.right.dpi == nil)
+        // Some drivers report 1×1 mm or 0 in one direction.
+        let placeholder = Monitor(name: "X", frame: ScreenRect(x: 0, y: 0, width: 800, height: 600), widthMillimeters: 1, heightMillimeters: 1)
+        #expect(placeholder.dpi == nil)
+        let oneWay = Monitor(name: "Y", frame: ScreenRect(x: 0, y: 0, width: 960, height: 600), widthMillimeters: 254, heightMillimeters: 0)
+        #expect(oneWay.dpi == 96)
+    }
+
+    // MARK: Knobs on a monitor
+
+    static func knob(monitor: String?) -> KnobSettings {
+        KnobSettings(centerX: ScreenCoordinate(-150), centerY: ScreenCoordinate(150), monitor: monitor, innerRadius: 30, outerRadius: 120)
+    }
+
+    @Test("a knob on a monitor counts from that monitor's corners; on a missing one, from the root's")
+    func knobCenter() {
+        let screen = ScreenSize(width: 2560, height: 1080)
+        #expect(Self.knob(monitor: "LEFT").resolve(screen: screen, monitors: Self.layout).center == Point(x: 1130, y: 150))
+        let bottomRight = KnobSettings(centerX: ScreenCoordinate(-100), centerY: ScreenCoordinate(-100), monitor: "LEFT",
+                                       innerRadius: 0, outerRadius: 50)
+        #expect(bottomRight.resolve(screen: screen, monitors: Self.layout).center == Point(x: 1180, y: 924))
+        #expect(Self.knob(monitor: "HDMI-1").resolve(screen: screen, monitors: Self.layout).center == Point(x: 2410, y: 150))
+        #expect(Self.knob(monitor: "DP-2").resolve(screen: screen, monitors: Self.layout).center == Point(x: 2410, y: 150))
+        #expect(Self.knob(monitor: "LEFT").resolve(screen: screen).center == Point(x: 2410, y: 150))
+        #expect(Self.knob(monitor: "LEFT").missingMonitor(in: Self.layout) == nil)
+        #expect(Self.knob(monitor: "DP-2").missingMonitor(in: Self.layout) == "DP-2")
+        #expect(Self.knob(monitor: nil).missingMonitor(in: .none) == nil)
+    }
+
+    @Test("a config lists its knobs whose monitor is missing")
+    func missingMonitors() {
+        let bindings = BindingSet(bindings: [
+            Binding(name: "a", recognizer: .knob(Self.knob(monitor: "LEFT"))),
+            Binding(name: "b", recognizer: .knob(Self.knob(monitor: "DP-2"))),
+            Binding(name: "c", recognizer: .knob(Self.knob(monitor: nil))),
+            Binding(name: "d", recognizer: .longPress(.init())),
+        ])
+        let missing = bindings.missingMonitors(in: Self.layout)
+        #expect(missing.map(\.binding) == ["b"])
+        #expect(missing.map(\.monitor) == ["DP-2"])
+        #expect(bindings.missingMonitors(in: .none).map(\.binding) == ["a", "b"])
+    }
+
+    @Test("the engine turns a knob in the corner of the monitor it names; without that monitor, in the root's corner",
+          arguments: [(MonitorLayoutTests.layout, Point(x: 1130, y: 150)), (MonitorLayout.none, Point(x: 2410, y: 150))])
+    func engineKnobOnMonitor(monitors: MonitorLayout, center: Point) {
+        let binding = Binding(name: "volume", recognizer: .knob(Self.knob(monitor: "LEFT")),
+                              steps: StepActions(step: 15, increase: [.scroll(.down, steps: 1)], decrease: [.scroll(.up, steps: 1)]))
+        let script = GestureScript([binding], screen: ScreenSize(width: 2560, height: 1080), monitors: monitors)
+        let finger = script.touchscreen
+        finger.down(at: (center.x + 80, center.y))
+        script.clock.advance(by: 0.016)
+        finger.move(to: (center.x, center.y + 80))
+        finger.lift()
+        #expect(script.actions(of: "volume") == Array(repeating: .scroll(.down, steps: 1), count: 6))
+    }
+}

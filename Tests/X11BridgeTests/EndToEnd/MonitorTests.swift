@@ -1,0 +1,171 @@
+import CX11
+import Foundation
+import GestureKit
+import Testing
+import XorgTestSupport
+@testable import X11Bridge
+
+/// Two RandR monitors side by side on the headless Xorg (1280×800: LEFT is x 0..<640, RIGHT
+/// 640..<1280), made with `xrandr --setmonitor`.
+@Suite("Feedback and knobs on every monitor", .requiresXorg, .requiresXrandr, .serialized)
+struct MonitorTests {
+    static let border = 640
+    static let pen = ContactKey(device: 2, contact: 0)
+
+    static func names(_ layout: MonitorLayout) -> [String] { layout.monitors.map(\.name) }
+
+    @Test("an effect near the border between monitors stays inside the monitor under its center")
+    func overlayClipsToMonitor() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        try SplitMonitors.halves(server)
+        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: false))
+        defer { connection.close() }
+        let screen = try #require(OverlayWindowLister(displayName: server.displayName))
+        defer { screen.close() }
+        let overlay = try FeedbackOverlay(display: connection.display, screen: connection.screenNumber)
+        defer { overlay.close() }
+
+        #expect(Self.names(overlay.monitors) == ["LEFT", "RIGHT"])
+        #expect(overlay.monitors.monitors.map(\.frame) == [ScreenRect(x: 0, y: 0, width: 640, height: 800),
+                                                           ScreenRect(x: 640, y: 0, width: 640, height: 800)])
+        #expect(overlay.monitors.monitors.allSatisfy { $0.dpi.map { abs($0 - 96) < 1 } == true })
+
+        // A ring 5 px left of the border is cut at the border; one 5 px right of it starts there.
+        overlay.show(.progress(Self.pen, at: Point(x: 635, y: 400), fraction: 0.5), now: 0)
+        let left = screen.wait { $0.count == 1 }
+        try #require(left.count == 1, "\(left)")
+        #expect(left[0].x + left[0].width == Self.border, "\(left)")
+        #expect(left[0].x == 635 - ProgressRing.extent && left[0].height == 2 * ProgressRing.extent + 1, "\(left)")
+
+        overlay.show(.progress(Self.pen, at: Point(x: 645, y: 400), fraction: 0.6), now: 0.01)
+        let right = screen.wait { $0.count == 1 && $0[0].x >= Self.border }
+        try #require(right.count == 1, "\(right)")
+        #expect(right[0].x == Self.border && right[0].x + right[0].width == 645 + ProgressRing.extent + 1, "\(right)")
+        overlay.show(.progressEnded(Self.pen), now: 0.02)
+
+        // A pulse by the border, on the left.
+        overlay.show(.pulse(at: Point(x: 638, y: 100), time: 0), now: 0.03)
+        let pulse = screen.wait { $0.count == 1 }
+        try #require(pulse.count == 1, "\(pulse)")
+        #expect(pulse[0].x + pulse[0].width == Self.border && pulse[0].contains(x: 638, y: 100), "\(pulse)")
+        connection.sync()
+        #expect(connection.takeErrors().isEmpty)
+    }
+
+    @Test("when the monitors change, effects from then on are cut to the new layout")
+    func overlayFollowsChanges() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        try SplitMonitors.halves(server)
+        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: false))
+        defer { connection.close() }
+        let screen = try #require(OverlayWindowLister(displayName: server.displayName))
+        defer { screen.close() }
+        let overlay = try FeedbackOverlay(display: connection.display, screen: connection.screenNumber)
+        defer { overlay.close() }
+
+        // The border moves to 400. RandR replaces no monitor: each goes before it comes back.
+        try SplitMonitors.xrandr(["--delmonitor", "RIGHT"], server)
+        try SplitMonitors.xrandr(["--delmonitor", "LEFT"], server)
+        try SplitMonitors.xrandr(["--setmonitor", "LEFT", SplitMonitors.geometry(x: 0, y: 0, width: 400, height: 800), SplitMonitors.output], server)
+        try SplitMonitors.xrandr(["--setmonitor", "RIGHT", SplitMonitors.geometry(x: 400, y: 0, width: 880, height: 800), "none"], server)
+        let layout = RandRMonitors(display: connection.display, root: connection.root).read()
+        #expect(layout.monitors.map(\.frame) == [ScreenRect(x: 0, y: 0, width: 400, height: 800),
+                                                 ScreenRect(x: 400, y: 0, width: 880, height: 800)])
+        overlay.screenChanged(connection.screenSize, monitors: layout)
+        overlay.show(.progress(Self.pen, at: Point(x: 645, y: 400), fraction: 0.5), now: 0)
+        let whole = screen.wait { $0.count == 1 }
+        try #require(whole.count == 1, "\(whole)")
+        #expect(whole[0].x == 645 - ProgressRing.extent && whole[0].width == 2 * ProgressRing.extent + 1, "no longer cut at 640: \(whole)")
+        overlay.show(.progress(Self.pen, at: Point(x: 405, y: 400), fraction: 0.6), now: 0.01)
+        let cut = screen.wait { $0.count == 1 && $0[0].x == 400 }
+        #expect(cut.map(\.x) == [400], "\(cut)")
+    }
+
+    static let config = """
+        bindings:
+          - name: press
+            gesture: deep-press
+            devices: [pen]
+            feedback: [pulse]
+            action: {click: 3}
+          - name: corner
+            gesture: knob
+            devices: [pen]
+            center: {monitor: RIGHT, at: [-150, 150]}
+            inner-radius: 30
+            outer-radius: 120
+            step: 30
+            clockwise: {scroll: down}
+            counterclockwise: {scroll: up}
+          - name: elsewhere
+            gesture: knob
+            devices: [touch]
+            center: {monitor: HDMI-9, at: [100, 100]}
+            step: 30
+            clockwise: {scroll: down}
+        """
+
+    static func scrolls(_ bridge: BridgeProcess) -> Int {
+        bridge.objects.filter { $0["action"] as? String == "scroll" }.count
+    }
+
+    /// Turns the pen 190° around `center`: six 30° steps.
+    static func turn(_ server: HeadlessXorg, around center: PixelPoint) throws {
+        let path = KnobPath.points(center: center, radius: 80, fromDegrees: 0, toDegrees: 190)
+        try server.pen.down(at: path[0], pressure: 0.2)
+        for point in path.dropFirst() { try server.pen.move(to: point) }
+        try server.pen.up()
+    }
+
+    @Test("run: monitors reported, a missing one warned of, the pulse cut to its monitor, a knob in a monitor's corner that follows it")
+    func liveBridge() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        try SplitMonitors.halves(server)
+        let screen = try #require(OverlayWindowLister(displayName: server.displayName))
+        defer { screen.close() }
+        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(Self.config)], server: server)
+
+        let listening = try #require(bridge.events("listening").first)
+        let monitors = try #require(listening["monitors"] as? [[String: Any]])
+        #expect(monitors.map { $0["name"] as? String } == ["LEFT", "RIGHT"])
+        #expect(monitors.map { $0["x"] as? Int } == [0, 640])
+        #expect(monitors.map { $0["width"] as? Int } == [640, 640])
+        #expect(monitors.map { $0["width-mm"] as? Int } == [169, 169])
+        #expect(bridge.waitForEvents("monitor-missing"))
+        let missing = bridge.events("monitor-missing")
+        #expect(missing.map { $0["binding"] as? String } == ["elsewhere"])
+        #expect(missing.first?["monitor"] as? String == "HDMI-9")
+        #expect(missing.first?["connected"] as? [String] == ["LEFT", "RIGHT"])
+
+        // A deep press 3 px left of the border: its pulse stays on LEFT.
+        try server.pen.down(at: (637, 400), pressure: 0.1)
+        try server.pen.press(to: 0.9)
+        let pulse = screen.wait { !$0.isEmpty }
+        try server.pen.up()
+        try #require(pulse.count == 1, "\(pulse)")
+        #expect(pulse[0].x + pulse[0].width == Self.border && pulse[0].contains(x: 637, y: 400), "\(pulse)")
+        #expect(screen.wait(timeout: 5) { $0.isEmpty }.isEmpty)
+
+        // The knob sits 150 px in from RIGHT's top-right corner.
+        try Self.turn(server, around: (1130, 150))
+        #expect(bridge.waitForObjects { _ in Self.scrolls(bridge) >= 6 }, "\(bridge.log)")
+        #expect(Self.scrolls(bridge) == 6)
+
+        // RIGHT becomes the bottom half of the right side: the knob moves down with it.
+        try SplitMonitors.xrandr(["--delmonitor", "RIGHT"], server)
+        try SplitMonitors.xrandr(["--setmonitor", "RIGHT", SplitMonitors.geometry(x: 640, y: 400, width: 640, height: 400), "none"], server)
+        #expect(bridge.waitForEvents("monitors-changed", count: 2), "\(bridge.log)")
+        let changes = bridge.events("monitors-changed").map { ($0["monitors"] as? [[String: Any]] ?? []).map { $0["name"] as? String } }
+        #expect(changes == [["LEFT"], ["LEFT", "RIGHT"]])
+        let changed = try #require(bridge.events("monitors-changed").last?["monitors"] as? [[String: Any]])
+        #expect(changed.map { $0["y"] as? Int } == [0, 400])
+        // RIGHT was gone between the two requests; HDMI-9, still missing, is not told again.
+        #expect(bridge.events("monitor-missing").map { $0["monitor"] as? String } == ["HDMI-9", "RIGHT"])
+        try Self.turn(server, around: (1130, 550))
+        #expect(bridge.waitForObjects { _ in Self.scrolls(bridge) >= 12 }, "\(bridge.log)")
+        #expect(Self.scrolls(bridge) == 12)
+    }
+}
