@@ -45,6 +45,22 @@ struct ConfigFallbackTests {
         #expect(both.stderr.contains("name the config once"), "\(both.stderr)")
     }
 
+    @Test("a config file anyone may write is refused by check, with the fix, and a non-zero exit")
+    func untrustedFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trust-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/config.yaml"
+        try String(contentsOfFile: "config/default.yaml", encoding: .utf8).write(toFile: file, atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: file)
+        let refused = try GestureBridgeExecutable.run(["check", file])
+        #expect(refused.status != 0 && !refused.crashed)
+        #expect(refused.stderr.contains("refusing the config") && refused.stderr.contains("chmod go-w \(file)"), "\(refused.stderr)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+        #expect(try GestureBridgeExecutable.run(["check", file]).status == 0)
+    }
+
     @Test("--version prints the version alone")
     func version() throws {
         let run = try GestureBridgeExecutable.run(["--version"])

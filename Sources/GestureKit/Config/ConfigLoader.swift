@@ -12,8 +12,11 @@ public enum ConfigLoader {
         return result
     }
 
-    /// Reads and parses the file at `path`.
+    /// Reads and parses the file at `path`; refuses a file others could change (`ConfigTrust`).
     public static func load(path: String) throws(ConfigError) -> BindingSet {
+        if let distrust = ConfigTrust.problem(forConfigAt: path) {
+            throw ConfigError(file: path, issues: [], unreadable: "refusing the config: \(distrust)")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -55,6 +55,24 @@ struct ConfigReloaderTests {
         }
     }
 
+    @Test("a config made writable by others is refused on reload, the running bindings stay, and fixing the mode reads it")
+    func loosenedPermissions() throws {
+        try ConfigFileWatchTests.inDirectory { directory in
+            let path = directory + "/config.yaml"
+            try Self.good.write(toFile: path, atomically: true, encoding: .utf8)
+            chmod(path, 0o644)
+            let reloader = ConfigReloader(source: .file(path), watch: try ConfigFileWatch(path: path))
+            chmod(path, 0o666)
+            guard case .rejected(_, let message) = reloader.hangUp() else {
+                Issue.record("a file anyone may write was read")
+                return
+            }
+            #expect(message.contains("chmod go-w \(path)"), "\(message)")
+            chmod(path, 0o644)
+            #expect(Self.names(reloader.hangUp()) == ["one"])
+        }
+    }
+
     @Test("running the built-in default: SIGHUP has nothing to read until the user's file is created, then reads it")
     func builtInDefaultThenCreated() throws {
         try ConfigFileWatchTests.inDirectory { directory in

@@ -1,0 +1,48 @@
+import Glibc
+
+/// Whether a config file may be trusted: its `command` actions run as the user, so nobody
+/// else may be able to change it. Like OpenSSH's StrictModes: the file (after symbolic links)
+/// and the directory holding it must belong to the user or to root, and neither may be
+/// writable by group or others. A sticky directory such as /tmp may be writable by all: there
+/// only a file's owner can replace it.
+public enum ConfigTrust {
+    /// Why the file at `path` cannot be trusted by `user`, with how to fix it; nil when it can,
+    /// or when it cannot be examined (reading it then says what is wrong).
+    public static func problem(forConfigAt path: String, user: uid_t = geteuid()) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        let file = String(cString: resolved)
+        var status = stat()
+        guard stat(file, &status) == 0 else { return nil }
+        let named = file == path ? path : "\(path) (\(file))"
+        if let problem = problem(with: status, of: "the config file \(named)", fixing: file, user: user, isDirectory: false) {
+            return problem
+        }
+        let directory = Self.directory(of: file)
+        guard stat(directory, &status) == 0 else { return nil }
+        return problem(with: status, of: "the directory \(directory) holding the config file", fixing: directory,
+                       user: user, isDirectory: true)
+    }
+
+    private static func problem(with status: stat, of what: String, fixing path: String, user: uid_t,
+                                isDirectory: Bool) -> String? {
+        let consequence = "its bindings' `command` actions would run as you"
+        if status.st_uid != user && status.st_uid != 0 {
+            return "\(what) belongs to another user (uid \(status.st_uid)), who could change it: \(consequence); "
+                + "use a config of your own, or take it over with `chown \(user) \(path)`"
+        }
+        let writableByOthers = status.st_mode & (S_IWGRP | S_IWOTH) != 0
+        let sticky = isDirectory && status.st_mode & S_ISVTX != 0
+        if writableByOthers && !sticky {
+            let mode = String(status.st_mode & 0o7777, radix: 8)
+            return "\(what) can be changed by other users (mode \(String(repeating: "0", count: max(0, 4 - mode.count)) + mode)): "
+                + "\(consequence); fix it with `chmod go-w \(path)`"
+        }
+        return nil
+    }
+
+    private static func directory(of file: String) -> String {
+        guard let slash = file.lastIndex(of: "/") else { return "." }
+        return slash == file.startIndex ? "/" : String(file[..<slash])
+    }
+}

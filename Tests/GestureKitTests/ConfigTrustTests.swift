@@ -1,0 +1,98 @@
+import Foundation
+import Glibc
+import Testing
+@testable import GestureKit
+
+/// A config whose `command` actions run as the user is read only when nobody else can change
+/// it: the file and its directory belong to the user (or root) and only they may write them.
+@Suite("Config trust", .serialized)
+struct ConfigTrustTests {
+    static let config = "bindings:\n  - {name: say, gesture: deep-press, action: {command: [true]}}\n"
+
+    /// A private directory holding `config.yaml`, mode 0644, for the test's body.
+    static func withConfig(_ body: (_ directory: String, _ file: String) throws -> Void) throws {
+        var template = Array((NSTemporaryDirectory() + "/trust-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            Issue.record("cannot make a directory")
+            return
+        }
+        // As the check names it: symbolic links and doubled slashes resolved.
+        let directory = realpath(made, nil).map { resolved in
+            defer { free(resolved) }
+            return String(cString: resolved)
+        } ?? String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/config.yaml"
+        try config.write(toFile: file, atomically: false, encoding: .utf8)
+        chmod(file, 0o644)
+        try body(directory, file)
+    }
+
+    @Test("the user's own file in the user's own directory is read")
+    func ownFile() throws {
+        try Self.withConfig { _, file in
+            #expect(ConfigTrust.problem(forConfigAt: file) == nil)
+            #expect((try? ConfigLoader.load(path: file))?.bindings.map(\.name) == ["say"])
+        }
+    }
+
+    @Test("a file anyone may write is refused, saying why and how to fix it")
+    func worldWritableFile() throws {
+        try Self.withConfig { _, file in
+            chmod(file, 0o666)
+            let problem = try #require(ConfigTrust.problem(forConfigAt: file))
+            #expect(problem.contains("can be changed by other users (mode 0666)") && problem.contains("`chmod go-w \(file)`"),
+                    "\(problem)")
+            do {
+                _ = try ConfigLoader.load(path: file)
+                Issue.record("a file anyone may write was read")
+            } catch {
+                #expect("\(error)".hasPrefix("\(file): error: refusing the config: "), "\(error)")
+            }
+            chmod(file, 0o664)
+            #expect(ConfigTrust.problem(forConfigAt: file)?.contains("mode 0664") == true, "group-writable too")
+        }
+    }
+
+    @Test("a directory others may write is refused; a sticky one, as /tmp, is not")
+    func directories() throws {
+        try Self.withConfig { directory, file in
+            chmod(directory, 0o777)
+            let problem = try #require(ConfigTrust.problem(forConfigAt: file))
+            #expect(problem.contains("the directory \(directory)") && problem.contains("`chmod go-w \(directory)`"), "\(problem)")
+            chmod(directory, 0o1777)
+            #expect(ConfigTrust.problem(forConfigAt: file) == nil)
+            chmod(directory, 0o700)
+        }
+    }
+
+    @Test("a file another user owns is refused; one root owns is not")
+    func owners() throws {
+        try Self.withConfig { _, file in
+            let me = geteuid()
+            let stranger: uid_t = 54321
+            if me == 0 {
+                // Root's file (and directory) is trusted by anyone.
+                #expect(ConfigTrust.problem(forConfigAt: file, user: 4321) == nil)
+                chown(file, stranger, gid_t(0))
+                let problem = try #require(ConfigTrust.problem(forConfigAt: file))
+                #expect(problem.contains("belongs to another user (uid 54321)"), "\(problem)")
+            } else {
+                let problem = try #require(ConfigTrust.problem(forConfigAt: file, user: me + 1))
+                #expect(problem.contains("belongs to another user (uid \(me))"), "\(problem)")
+            }
+        }
+    }
+
+    @Test("through a symbolic link, the file it points to is judged, and named")
+    func symbolicLink() throws {
+        try Self.withConfig { directory, file in
+            let link = directory + "/link.yaml"
+            symlink(file, link)
+            #expect(ConfigTrust.problem(forConfigAt: link) == nil)
+            chmod(file, 0o646)
+            let problem = try #require(ConfigTrust.problem(forConfigAt: link))
+            #expect(problem.contains("\(link) (\(file))") && problem.contains("mode 0646"), "\(problem)")
+        }
+    }
+}
