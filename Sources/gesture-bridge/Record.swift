@@ -11,6 +11,9 @@ struct Record: ParsableCommand {
             one line per contact event) to standard output, or to a file with -o. Stops on \
             Ctrl-C, or after --seconds. Devices plugged in during the recording are not in it.
 
+            A trace holds every pen stroke, which is handwriting: -o creates the file readable \
+            by you alone (mode 0600), and never overwrites one unless --force is given.
+
             Examples:
               gesture-bridge record -o pen.jsonl --device test-pen --seconds 30
               gesture-bridge analyze pen.jsonl
@@ -27,9 +30,19 @@ struct Record: ParsableCommand {
     @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "n"))
     var seconds: Double?
 
+    @Flag(help: "Replace the -o file if it exists.")
+    var force = false
+
     func validate() throws {
         if let seconds, !(seconds > 0) || !seconds.isFinite {
             throw ValidationError("--seconds must be a positive number of seconds")
+        }
+        if force, output == nil {
+            throw ValidationError("--force replaces the -o file; without -o the trace goes to standard output")
+        }
+        // Said before anything starts; creating the file refuses it again, should one appear meanwhile.
+        if let output, !force, access(output, F_OK) == 0 {
+            throw ValidationError("\(output) already exists; pass --force to replace it, or choose another name")
         }
     }
 
@@ -40,7 +53,7 @@ struct Record: ParsableCommand {
         let writer: LineWriter
         if let output {
             do {
-                writer = try LineWriter.create(path: output)
+                writer = try LineWriter.create(path: output, replacing: force)
             } catch {
                 printError("gesture-bridge: error: \(error.description)")
                 throw ExitCode.failure

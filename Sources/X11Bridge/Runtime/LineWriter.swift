@@ -16,10 +16,23 @@ public final class LineWriter {
     public static var standardOutput: LineWriter { LineWriter(descriptor: 1) }
 
     /// Creates or truncates the file at `path`.
-    public static func create(path: String) throws(LineWriterError) -> LineWriter {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    /// Creates `path` readable and writable by the user alone (a trace holds pen strokes, which
+    /// are handwriting). An existing file is an error unless `replacing`; replaced, it is
+    /// emptied and made private too.
+    public static func create(path: String, replacing: Bool = false) throws(LineWriterError) -> LineWriter {
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (replacing ? O_TRUNC : O_EXCL)
+        let descriptor = open(path, flags, 0o600)
         guard descriptor >= 0 else {
-            throw LineWriterError(path: path, reason: String(cString: strerror(errno)))
+            let code = errno
+            if code == EEXIST {
+                throw LineWriterError(path: path, reason: "it already exists; pass --force to replace it, or choose another name")
+            }
+            throw LineWriterError(path: path, reason: String(cString: strerror(code)))
+        }
+        if replacing, fchmod(descriptor, 0o600) != 0 {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw LineWriterError(path: path, reason: "cannot make it private (mode 0600): \(reason)")
         }
         return LineWriter(descriptor: descriptor, ownsDescriptor: true)
     }
