@@ -6,9 +6,12 @@ struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the pens, touchscreens and mice the bridge can listen to.",
         discussion: """
-            For each device: its XInput id, name, kind, pressure range (device units), how many \
-            touches it tracks, and which bindings of the config listen to it. Use the id or name \
-            with `record --device`, and the pressure range to read `analyze` output.
+            For each device: its XInput id, name, kind, the driver whose conventions it follows \
+            (libinput, wacom, evdev) and the type that driver gives it, its pressure range \
+            (device units; "moved" once the device has been seen pressing, "never moved" while \
+            its pressure reads its minimum), how many touches it tracks, and which bindings of \
+            the config listen to it. Use the id or name with `record --device`, and the \
+            pressure range to read `analyze` output.
 
             Examples:
               gesture-bridge devices
@@ -36,14 +39,17 @@ struct Devices: ParsableCommand {
             return
         }
         let rows = devices.map { device -> [String] in
-            let pressure = device.pressureAxis?.pressureRange.map { "\($0.min.formatted)..\($0.max.formatted)" } ?? "-"
+            var pressure = device.pressureAxis?.pressureRange.map { "\($0.min.formatted)..\($0.max.formatted)" } ?? "-"
+            if let moved = device.pressureHasMoved { pressure += moved ? " moved" : " never moved" }
+            let driver = device.driver.rawValue + (device.type.map { " \($0.name)" } ?? "")
             let touches = device.touch.map { "\($0.maxTouches)" } ?? "-"
             let listeners = DeviceDescription.listeners(of: device, in: bindings)
             var kind = device.kind?.rawValue ?? "-"
             if !device.isEnabled { kind += " (disabled)" }
-            return [String(device.id), device.name, kind, pressure, touches, listeners.isEmpty ? "-" : listeners.joined(separator: ", ")]
+            return [String(device.id), device.name, kind, driver, pressure, touches,
+                    listeners.isEmpty ? "-" : listeners.joined(separator: ", ")]
         }
-        let header = ["ID", "NAME", "KIND", "PRESSURE", "TOUCHES", "BINDINGS"]
+        let header = ["ID", "NAME", "KIND", "DRIVER", "PRESSURE", "TOUCHES", "BINDINGS"]
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         for row in [header] + rows {
             let cells = row.enumerated().map { column, text in
@@ -59,7 +65,10 @@ struct Devices: ParsableCommand {
         line.add("name", device.name)
         line.add("kind", device.kind?.rawValue ?? "none")
         line.addRaw("enabled", device.isEnabled ? "true" : "false")
+        line.add("driver", device.driver.rawValue)
+        if let type = device.type { line.add("type", type.name) } else { line.addRaw("type", "null") }
         line.add("pressure", device.pressureAxis?.pressureRange)
+        if let moved = device.pressureHasMoved { line.addRaw("pressureMoved", moved ? "true" : "false") }
         if let touch = device.touch {
             line.add("touches", touch.maxTouches)
             line.add("touchMode", touch.mode.rawValue)

@@ -105,7 +105,14 @@ struct Doctor: ParsableCommand {
         let withPressure = devices.filter { $0.pressureAxis?.pressureRange != nil }
         for device in withPressure {
             let range = device.pressureAxis?.pressureRange.map { "\($0.min.formatted)..\($0.max.formatted)" } ?? "?"
-            findings.append(.ok("\(device.kind?.rawValue ?? "device") \"\(device.name)\" reports pressure \(range)"))
+            let driver = device.driver == .unknown ? "" : " (\(device.driver.rawValue) driver)"
+            let moved = device.pressureHasMoved == true ? ", seen pressing" : ", not yet seen pressing"
+            findings.append(.ok("\(device.kind?.rawValue ?? "device") \"\(device.name)\"\(driver) reports pressure \(range)\(moved)"))
+        }
+        // Declared but dead: a puck, lens or pad with an "Abs Pressure" axis, or a libinput tool
+        // labelled pressure away from valuator 2.
+        for device in devices where device.pressureAxis == nil && device.valuators.contains(where: \.isPressure) {
+            findings.append(.note("\(device.kind?.rawValue ?? "device") \"\(device.name)\" declares a pressure axis its driver (\(device.driver.rawValue)) never moves there; it gets the gestures that need no pressure"))
         }
         if withPressure.isEmpty {
             let pressureBindings = bindings?.bindings.filter(\.recognizer.kind.needsPressure).map(\.name) ?? []

@@ -44,20 +44,51 @@ public struct DeviceCatalog: Sendable, Hashable {
             return DeviceCatalog(devices: [])
         }
         defer { XIFreeDeviceInfo(infos) }
+        let types = deviceTypes(connection)
+        let markers = InputDriver.allCases.compactMap { driver in
+            driver.marker.map { (driver, XInternAtom(connection.display, $0, 1)) }
+        }.filter { $0.1 != 0 }
         var devices: [X11Device] = []
         for index in 0..<Int(max(0, count)) {
-            if let device = describe(infos[index], connection: connection) {
+            if var device = describe(infos[index], connection: connection, types: types) {
+                device.driver = driver(of: device, markers: markers, connection: connection)
+                device.kind = DeviceClassifier.kind(of: device)
                 devices.append(device)
             }
         }
         return DeviceCatalog(devices: devices)
     }
 
-    private static func describe(_ info: XIDeviceInfo, connection: XConnection) -> X11Device? {
+    /// Each device's XI 1 type atom, by id (one request for all).
+    private static func deviceTypes(_ connection: XConnection) -> [Int: DeviceType] {
+        var count: Int32 = 0
+        guard let list = XListInputDevices(connection.display, &count) else { return [:] }
+        defer { XFreeDeviceList(list) }
+        var types: [Int: DeviceType] = [:]
+        for index in 0..<Int(max(0, count)) {
+            let info = list[index]
+            if let name = connection.atomName(info.type) { types[Int(info.id)] = DeviceType(atomName: name) }
+        }
+        return types
+    }
+
+    /// The driver whose marker property the device has.
+    private static func driver(of device: X11Device, markers: [(InputDriver, Atom)], connection: XConnection) -> InputDriver {
+        guard device.use.isSlave else { return .unknown }
+        var count: Int32 = 0
+        if let properties = XIListProperties(connection.display, Int32(device.id), &count) {
+            defer { XFree(properties) }
+            let present = Set((0..<Int(max(0, count))).map { properties[$0] })
+            if let (driver, _) = markers.first(where: { present.contains($0.1) }) { return driver }
+        }
+        return .unknown
+    }
+
+    private static func describe(_ info: XIDeviceInfo, connection: XConnection, types: [Int: DeviceType]) -> X11Device? {
         guard let use = DeviceUse(xiUse: info.use) else { return nil }
         let name = info.name.map { String(cString: $0) } ?? "device \(info.deviceid)"
         var device = X11Device(id: Int(info.deviceid), name: name, use: use, attachment: Int(info.attachment),
-                               isEnabled: info.enabled != 0)
+                               isEnabled: info.enabled != 0, type: types[Int(info.deviceid)])
         if let classes = info.classes {
             for index in 0..<Int(max(0, info.num_classes)) {
                 guard let any = classes[index] else { continue }
@@ -81,7 +112,6 @@ public struct DeviceCatalog: Sendable, Hashable {
             }
         }
         device.valuators.sort { $0.number < $1.number }
-        device.kind = DeviceClassifier.kind(of: device)
         return device
     }
 }

@@ -14,9 +14,13 @@ public struct X11Device: Sendable, Hashable {
     public var touch: TouchCapability?
     /// Nil for keyboards, masters, the XTEST devices and tablet pads.
     public var kind: DeviceKind?
+    /// What the driver says the device is (XI 1's type atom); nil when it says nothing.
+    public var type: DeviceType?
+    public var driver: InputDriver
 
     public init(id: Int, name: String, use: DeviceUse, attachment: Int = 0, isEnabled: Bool = true, buttonCount: Int = 0,
-                valuators: [ValuatorAxis] = [], touch: TouchCapability? = nil, kind: DeviceKind? = nil) {
+                valuators: [ValuatorAxis] = [], touch: TouchCapability? = nil, kind: DeviceKind? = nil,
+                type: DeviceType? = nil, driver: InputDriver = .unknown) {
         self.id = id
         self.name = name
         self.use = use
@@ -26,14 +30,33 @@ public struct X11Device: Sendable, Hashable {
         self.valuators = valuators
         self.touch = touch
         self.kind = kind
+        self.type = type
+        self.driver = driver
     }
 
     /// The X server reports a pointer's position on valuators 0 and 1.
     public var xAxis: ValuatorAxis? { valuators.first { $0.number == 0 } }
     public var yAxis: ValuatorAxis? { valuators.first { $0.number == 1 } }
 
-    /// Found by label, so the number can differ between drivers.
-    public var pressureAxis: ValuatorAxis? { valuators.first { $0.isPressure && $0.isAbsolute } }
+    /// Found by label, so the number can differ between drivers; none where the label is not to
+    /// be believed: a puck, lens or pad declares pressure it never moves, and libinput posts a
+    /// tablet tool's pressure on valuator 2 whatever the labels say (a tool without pressure
+    /// gets its tilt or rotation labels from 2 on, and one labelled pressure elsewhere is not).
+    public var pressureAxis: ValuatorAxis? {
+        if type?.declaresDeadPressure == true { return nil }
+        guard let axis = valuators.first(where: { $0.isPressure && $0.isAbsolute }) else { return nil }
+        if driver == .libinput, touch == nil, axis.number != Self.libinputPressureValuator { return nil }
+        return axis
+    }
+
+    /// Where xf86-input-libinput posts a tablet tool's pressure.
+    static let libinputPressureValuator = 2
+
+    /// Whether the pressure axis reads anything but its minimum now: a device seen pressing.
+    public var pressureHasMoved: Bool? {
+        guard let axis = pressureAxis else { return nil }
+        return axis.value > axis.min
+    }
 
     /// Absolute axes map straight onto the screen; relative ones (a mouse) move the pointer.
     public var hasAbsolutePosition: Bool { xAxis?.isAbsolute == true && yAxis?.isAbsolute == true }

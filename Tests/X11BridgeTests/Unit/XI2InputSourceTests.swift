@@ -94,6 +94,18 @@ struct XI2InputSourceTests {
         #expect(source.activeContacts == [ContactKey(device: 7, contact: 4)])
     }
 
+    @Test("a touch update with only the valuators that changed (xf86-input-evdev) keeps the others from before")
+    mutating func partialTouchUpdates() {
+        var events: [ContactEvent] = []
+        events += source.handle(Self.touch(.touchBegin, id: 3, at: 400, 300, pressure: 200), at: 0)
+        events += source.handle(RawInput(kind: .touchUpdate, device: 7, source: 7, detail: 3, valuators: [4: 900]), at: 0.01)
+        events += source.handle(RawInput(kind: .touchUpdate, device: 7, source: 7, detail: 3,
+                                         valuators: [0: DeviceFixtures.units(420, 300)[0] ?? 0]), at: 0.02)
+        #expect(events.map(\.phase) == [.begin, .move, .move])
+        #expect(events[1].position == Point(x: 400, y: 300) && events[1].pressure == 900)
+        #expect(events[2].position == Point(x: 420, y: 300) && events[2].pressure == 900)
+    }
+
     @Test("a touchscreen's emulated pointer events are not contacts of their own")
     mutating func emulatedPointer() {
         var emulated = Self.touch(.buttonPress, id: 1, at: 400, 300, pressure: 200)
