@@ -2,7 +2,7 @@
 SWIFT ?= swift
 CONFIG ?=
 
-.PHONY: run test build deps release install uninstall clean
+.PHONY: run test build deps release install uninstall deb clean
 
 deps:
 	@scripts/install-deps
@@ -25,8 +25,8 @@ run: release
 
 ## Sets up and runs every test: unit tests, and end-to-end tests on a real headless Xorg
 ## (those need root; without it they are skipped, and GESTUREBRIDGE_REQUIRE_XORG=1 makes a
-## skip a failure).
-test: deps
+## skip a failure). The release binary is built first: the Debian package is made from it.
+test: deps release
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
@@ -38,6 +38,10 @@ install: release
 
 uninstall:
 	scripts/uninstall --prefix $(PREFIX)
+
+## Builds a Debian package (gesture-bridge_VERSION_ARCH.deb) of the release binary.
+deb: release
+	scripts/deb --binary .build/release/gesture-bridge
 
 clean:
 	rm -rf .build

@@ -1,0 +1,91 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `make deb`'s package, as Debian and Ubuntu users install it: lintian finds no error, dpkg
+/// installs it, the installed binary runs and its user unit verifies, and `dpkg -r` takes
+/// every file away again.
+@Suite("The Debian package", .serialized)
+struct DebPackageTests {
+    static let paths = [
+        "/usr/bin/gesture-bridge",
+        "/usr/lib/systemd/user/gesture-bridge.service",
+        "/etc/xdg/autostart/gesture-bridge.desktop",
+        "/usr/share/gesture-bridge/autostart/gesture-bridge.desktop",
+        "/usr/share/gesture-bridge/config.example.yaml",
+        "/usr/share/man/man1/gesture-bridge.1.gz",
+        "/usr/share/bash-completion/completions/gesture-bridge",
+        "/usr/share/zsh/vendor-completions/_gesture-bridge",
+        "/usr/share/fish/vendor_completions.d/gesture-bridge.fish",
+        "/usr/share/doc/gesture-bridge/copyright",
+        "/usr/share/doc/gesture-bridge/changelog.gz",
+        "/usr/share/lintian/overrides/gesture-bridge",
+    ]
+
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = GestureBridgeExecutable.repositoryRoot
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    func exists(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
+    }
+
+    /// The release binary `make test` builds first (`make release`): a package carries the Swift
+    /// runtime inside its binary, which the debug build loads from the toolchain.
+    static let releaseBinary = GestureBridgeExecutable.repositoryRoot.appendingPathComponent(".build/release/gesture-bridge").path
+
+    @Test("built, checked by lintian, installed with dpkg -i, run, its unit verified, removed with dpkg -r leaving nothing",
+          .enabled(if: geteuid() == 0, "installing a package needs root"),
+          .enabled(if: FileManager.default.isExecutableFile(atPath: releaseBinary),
+                   "needs the release binary: `make release` (make test builds it first)"))
+    func buildInstallRemove() throws {
+        let binary = Self.releaseBinary
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("deb-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let built = try Self.run(GestureBridgeExecutable.repositoryRoot.appendingPathComponent("scripts/deb").path,
+                                 ["--binary", binary, "--output", output])
+        try #require(built.status == 0, "\(built.output)")
+        let deb = try #require(built.output.split(separator: "\n").last.map(String.init))
+        #expect(deb.hasSuffix(".deb") && exists(deb), "\(built.output)")
+
+        let lintian = try Self.run("/usr/bin/lintian", ["--fail-on", "error", "--tag-display-limit", "0", deb])
+        #expect(lintian.status == 0, "lintian: \(lintian.output)")
+        #expect(!lintian.output.split(separator: "\n").contains { $0.hasPrefix("E: ") }, "\(lintian.output)")
+
+        let install = try Self.run("/usr/bin/dpkg", ["-i", deb])
+        try #require(install.status == 0, "\(install.output)")
+        defer { _ = try? Self.run("/usr/bin/dpkg", ["-r", "gesture-bridge"]) }
+        for path in Self.paths {
+            #expect(exists(path), "\(path) was not installed")
+        }
+        let version = try Self.run("/usr/bin/gesture-bridge", ["--version"])
+        let expected = try Self.run(binary, ["--version"])
+        #expect(version.status == 0 && version.output == expected.output, "\(version.output)")
+        let check = try Self.run("/usr/bin/gesture-bridge", ["check", "/usr/share/gesture-bridge/config.example.yaml"])
+        #expect(check.status == 0, "\(check.output)")
+        let unit = try String(contentsOfFile: "/usr/lib/systemd/user/gesture-bridge.service", encoding: .utf8)
+        #expect(unit.contains("ExecStart=/usr/bin/gesture-bridge run"))
+        let verify = try Self.run("/usr/bin/systemd-analyze", ["verify", "--man=no", "/usr/lib/systemd/user/gesture-bridge.service"])
+        #expect(verify.status == 0, "systemd-analyze verify: \(verify.output)")
+
+        let remove = try Self.run("/usr/bin/dpkg", ["-r", "gesture-bridge"])
+        #expect(remove.status == 0, "\(remove.output)")
+        for path in Self.paths {
+            #expect(!exists(path), "\(path) was left behind")
+        }
+        #expect(!exists("/usr/share/gesture-bridge") && !exists("/usr/share/doc/gesture-bridge"), "directories left behind")
+        let status = try Self.run("/usr/bin/dpkg-query", ["-W", "-f", "${Status}", "gesture-bridge"])
+        #expect(!status.output.contains("installed") || status.output.contains("not-installed"), "\(status.output)")
+    }
+}
