@@ -358,18 +358,12 @@ struct ServerLeftovers {
             return
         }
         defer { XCloseDisplay(display) }
+        if let core = CorePointerState.query(display) {
+            coreButtons = core.buttonsHeld
+        }
         let root = XDefaultRootWindow(display)
         var rootReturn: UInt = 0
         var child: UInt = 0
-        var rootX: Int32 = 0
-        var rootY: Int32 = 0
-        var windowX: Int32 = 0
-        var windowY: Int32 = 0
-        var mask: UInt32 = 0
-        if XQueryPointer(display, root, &rootReturn, &child, &rootX, &rootY, &windowX, &windowY, &mask) != 0 {
-            let masks = [Button1Mask, Button2Mask, Button3Mask, Button4Mask, Button5Mask]
-            coreButtons = masks.enumerated().filter { mask & UInt32($0.element) != 0 }.map { $0.offset + 1 }
-        }
         // The master pointer (2) as XInput2 sees it: every button, not only the first five.
         var x = 0.0, y = 0.0, wx = 0.0, wy = 0.0
         var buttons = XIButtonState()

@@ -23,25 +23,9 @@ func checkConfig(_ data: Data) {
     }
 }
 
-#if FUZZING
-/// libFuzzer's driver, from the fuzzer runtime that `-sanitize=fuzzer` links.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(_ argc: UnsafeMutablePointer<Int32>,
-                     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-                     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
-#endif
-
 @main
 struct ConfigCorpusReplay {
     static func main() throws {
-        #if FUZZING
-        var argc = CommandLine.argc
-        var argv = CommandLine.unsafeArgv
-        exit(runFuzzerDriver(&argc, &argv, configFuzzerTestOneInput))
-        #else
-        for path in CommandLine.arguments.dropFirst() {
-            checkConfig(try Data(contentsOf: URL(fileURLWithPath: path)))
-        }
-        #endif
+        try fuzzOrReplay(configFuzzerTestOneInput, check: checkConfig)
     }
 }

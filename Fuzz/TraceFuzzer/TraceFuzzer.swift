@@ -22,25 +22,9 @@ func checkTrace(_ data: Data) {
     }
 }
 
-#if FUZZING
-/// libFuzzer's driver, from the fuzzer runtime that `-sanitize=fuzzer` links.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(_ argc: UnsafeMutablePointer<Int32>,
-                     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-                     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
-#endif
-
 @main
 struct TraceCorpusReplay {
     static func main() throws {
-        #if FUZZING
-        var argc = CommandLine.argc
-        var argv = CommandLine.unsafeArgv
-        exit(runFuzzerDriver(&argc, &argv, traceFuzzerTestOneInput))
-        #else
-        for path in CommandLine.arguments.dropFirst() {
-            checkTrace(try Data(contentsOf: URL(fileURLWithPath: path)))
-        }
-        #endif
+        try fuzzOrReplay(traceFuzzerTestOneInput, check: checkTrace)
     }
 }

@@ -59,13 +59,7 @@ struct Calibrate: ParsableCommand {
         let target = try write ? Target(config.source()) : nil
         let connection = try CommandLogging.openDisplay(requirements: .init(xtest: false), logger: logger)
         defer { connection.close() }
-        let signals: SignalDescriptor
-        do {
-            signals = try SignalDescriptor(signals: SignalDescriptor.bridgeSignals)
-        } catch {
-            printError("gesture-bridge: error: \(error.description)")
-            throw ExitCode.failure
-        }
+        let signals = try CommandLogging.bridgeSignals { printError("gesture-bridge: error: \($0)") }
         let session = InputSession(connection: connection)
         let chosen = try chooseDevice(session.catalog.contactSources)
         let overlay: FeedbackOverlay?

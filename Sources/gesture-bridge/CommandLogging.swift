@@ -26,4 +26,15 @@ enum CommandLogging {
             throw ExitCode.failure
         }
     }
+
+    /// The signalfd for the signals the bridge stops on (`SignalDescriptor.bridgeSignals`,
+    /// blocked by now), or the reason it cannot be made, through `report`, and a non-zero exit.
+    static func bridgeSignals(report: (String) -> Void) throws -> SignalDescriptor {
+        do {
+            return try SignalDescriptor(signals: SignalDescriptor.bridgeSignals)
+        } catch {
+            report(error.description)
+            throw ExitCode.failure
+        }
+    }
 }

@@ -61,13 +61,7 @@ struct Record: ParsableCommand {
         } else {
             writer = .standardOutput
         }
-        let signals: SignalDescriptor
-        do {
-            signals = try SignalDescriptor(signals: SignalDescriptor.bridgeSignals)
-        } catch {
-            logger.error("\(error.description)")
-            throw ExitCode.failure
-        }
+        let signals = try CommandLogging.bridgeSignals { logger.error("\($0)") }
         let session = InputSession(connection: connection)
         var recorderReference: Recorder?
         let recorder = Recorder(session: session, write: { line in

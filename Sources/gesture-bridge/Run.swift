@@ -61,13 +61,7 @@ struct Run: ParsableCommand {
         let logger = CommandLogging.logger(verbose: verbose)
         let (bindings, source) = try config.load()
         let connection = try CommandLogging.openDisplay(requirements: .init(xtest: !dryRun), logger: logger)
-        let signals: SignalDescriptor
-        do {
-            signals = try SignalDescriptor(signals: SignalDescriptor.bridgeSignals)
-        } catch {
-            logger.error("\(error.description)")
-            throw ExitCode.failure
-        }
+        let signals = try CommandLogging.bridgeSignals { logger.error("\($0)") }
         let session = InputSession(connection: connection)
         logger.info("config: \(source)")
         let reloader = ConfigReloader(source: source, watch: noWatch ? nil : Self.watch(source, logger: logger))

@@ -7,16 +7,6 @@ struct ConfigTests {
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The issues a config text produces, as `line:column: message`.
-    func problems(_ yaml: String) -> [ConfigIssue] {
-        do {
-            _ = try ConfigLoader.parse(yaml, file: "test.yaml")
-            return []
-        } catch {
-            return error.issues
-        }
-    }
-
     func binding(_ body: String, gesture: String = "deep-press") -> String {
         "bindings:\n  - name: test\n    gesture: \(gesture)\n" + body
     }
@@ -238,15 +228,6 @@ struct ConfigTests {
 struct KnobMonitorConfigTests {
     func knob(center: String) -> String {
         "bindings:\n  - name: wheel\n    gesture: knob\n    center: \(center)\n    outer-radius: 120\n"
-    }
-
-    func problems(_ yaml: String) -> [ConfigIssue] {
-        do {
-            _ = try ConfigLoader.parse(yaml, file: "test.yaml")
-            return []
-        } catch {
-            return error.issues
-        }
     }
 
     @Test("`{monitor: NAME, at: [x, y]}` names the monitor and keeps the coordinates as written",

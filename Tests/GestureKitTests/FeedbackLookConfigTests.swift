@@ -5,8 +5,6 @@ import Testing
 /// pulse's length.
 @Suite("Config: the feedback's look")
 struct FeedbackLookConfigTests {
-    func problems(_ yaml: String) -> [ConfigIssue] { ConfigTests().problems(yaml) }
-
     @Test("without a feedback section: a mid-bright blue, size 1, a quarter-second pulse")
     func defaults() throws {
         let config = try ConfigLoader.parse("bindings: []\n", file: "t")

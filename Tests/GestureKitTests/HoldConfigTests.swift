@@ -4,8 +4,6 @@ import Testing
 /// The keys of the force-following hold: `hold-limit` at the top, `ordinary` on pressure gestures.
 @Suite("Config: hold-limit and ordinary")
 struct HoldConfigTests {
-    func problems(_ yaml: String) -> [ConfigIssue] { ConfigTests().problems(yaml) }
-
     @Test("defaults: an 8 s limit, and ordinary at half the threshold")
     func defaults() throws {
         let config = try ConfigLoader.parse("""

@@ -3,15 +3,6 @@ import Testing
 
 @Suite("Config: the volume action")
 struct VolumeConfigTests {
-    func problems(_ yaml: String) -> [ConfigIssue] {
-        do {
-            _ = try ConfigLoader.parse(yaml, file: "test.yaml")
-            return []
-        } catch {
-            return error.issues
-        }
-    }
-
     func knob(_ body: String) -> String {
         "bindings:\n  - name: volume\n    gesture: knob\n    center: [-150, 150]\n" + body
     }

@@ -34,15 +34,11 @@ extension XConnection {
                                  detail: Int(raw.pointee.detail), flags: Int32(bitPattern: raw.pointee.flags),
                                  serverTime: UInt(raw.pointee.time), axisValues: values))
         }
-        if let kind = GrabbedPointerEvent.kind(ofEventType: type) {
-            let device = event.read(as: xcb_input_button_press_event_t.self).pointee
-            return .grabbedPointer(GrabbedPointerEvent(kind: kind, master: Int(device.deviceid), source: Int(device.sourceid),
-                                                       button: kind == .motion ? 0 : Int(device.detail)))
+        if let grabbed = GrabbedPointerEvent.decode(event, type: type) {
+            return .grabbedPointer(grabbed)
         }
-        if let kind = GrabbedTouchEvent.kind(ofEventType: type) {
-            let touch = event.read(as: xcb_input_touch_begin_event_t.self).pointee
-            return .grabbedTouch(GrabbedTouchEvent(kind: kind, master: Int(touch.deviceid), source: Int(touch.sourceid),
-                                                   touchID: Int(touch.detail)))
+        if let grabbed = GrabbedTouchEvent.decode(event, type: type) {
+            return .grabbedTouch(grabbed)
         }
         switch type {
         case XI_HierarchyChanged:

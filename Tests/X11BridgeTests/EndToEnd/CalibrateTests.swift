@@ -43,56 +43,60 @@ struct CalibrateTests {
         return (directory, config)
     }
 
-    @Test("--write: three light taps, Enter, three hard presses: the pen's own binding goes first in the config, the old file kept as .bak")
-    func writesTheBinding() throws {
+    /// Runs `body` with `calibrate --device test-pen --write` listening on a headless Xorg, its
+    /// config the original text in a folder of its own (`configFolder`); all removed after.
+    static func calibrateWriting(_ body: (HeadlessXorg, _ directory: String, _ path: String, BridgeProcess) throws -> Void) throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
         let (directory, path) = try Self.configFolder()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen", "--write", "--config", path],
                                           server: server, ready: Self.listening, typesInput: true)
-        for (index, peak) in [0.2, 0.3, 0.25].enumerated() {
-            try Self.tap(server, peak: peak, at: 200 + 40 * Double(index))
-            #expect(Self.waitForMeasured(calibrate, "ordinary", index + 1), "\(calibrate.child.errorOutput)")
-        }
-        calibrate.child.type("\n")
-        for (index, peak) in [0.9, 0.85, 0.95].enumerated() {
-            try Self.tap(server, peak: peak, at: 200 + 40 * Double(index))
-            #expect(Self.waitForMeasured(calibrate, "hard", index + 1), "\(calibrate.child.errorOutput)")
-        }
-        #expect(calibrate.child.waitForExit(timeout: 5) == 0, "\(calibrate.child.errorOutput)")
+        try body(server, directory, path, calibrate)
+    }
 
-        let written = try String(contentsOfFile: path, encoding: .utf8)
-        let config = try ConfigLoader.parse(written, file: path)
-        #expect(config.bindings.map(\.name) == ["right-click-test-pen", "right-click"])
-        let first = try #require(config.bindings.first)
-        #expect(first.devices == [.named("test-pen")])
-        guard case .deepPress(let deep) = first.recognizer else {
-            Issue.record("not a deep press: \(first.recognizer)")
-            return
+    @Test("--write: three light taps, Enter, three hard presses: the pen's own binding goes first in the config, the old file kept as .bak")
+    func writesTheBinding() throws {
+        try Self.calibrateWriting { server, _, path, calibrate in
+            for (index, peak) in [0.2, 0.3, 0.25].enumerated() {
+                try Self.tap(server, peak: peak, at: 200 + 40 * Double(index))
+                #expect(Self.waitForMeasured(calibrate, "ordinary", index + 1), "\(calibrate.child.errorOutput)")
+            }
+            calibrate.child.type("\n")
+            for (index, peak) in [0.9, 0.85, 0.95].enumerated() {
+                try Self.tap(server, peak: peak, at: 200 + 40 * Double(index))
+                #expect(Self.waitForMeasured(calibrate, "hard", index + 1), "\(calibrate.child.errorOutput)")
+            }
+            #expect(calibrate.child.waitForExit(timeout: 5) == 0, "\(calibrate.child.errorOutput)")
+
+            let written = try String(contentsOfFile: path, encoding: .utf8)
+            let config = try ConfigLoader.parse(written, file: path)
+            #expect(config.bindings.map(\.name) == ["right-click-test-pen", "right-click"])
+            let first = try #require(config.bindings.first)
+            #expect(first.devices == [.named("test-pen")])
+            guard case .deepPress(let deep) = first.recognizer else {
+                Issue.record("not a deep press: \(first.recognizer)")
+                return
+            }
+            #expect(deep.threshold > 0.3 && deep.threshold < 0.85, "threshold \(deep.threshold)")
+            #expect(deep.release < deep.threshold && deep.ordinary <= deep.release)
+            #expect(written.hasPrefix("# my own config\nbindings:\n  - name: right-click-test-pen\n"), "\(written)")
+            #expect(written.hasSuffix(Self.original.split(separator: "\n", maxSplits: 2)[2]), "the rest as it was: \(written)")
+            #expect(try String(contentsOfFile: path + ".bak", encoding: .utf8) == Self.original)
         }
-        #expect(deep.threshold > 0.3 && deep.threshold < 0.85, "threshold \(deep.threshold)")
-        #expect(deep.release < deep.threshold && deep.ordinary <= deep.release)
-        #expect(written.hasPrefix("# my own config\nbindings:\n  - name: right-click-test-pen\n"), "\(written)")
-        #expect(written.hasSuffix(Self.original.split(separator: "\n", maxSplits: 2)[2]), "the rest as it was: \(written)")
-        #expect(try String(contentsOfFile: path + ".bak", encoding: .utf8) == Self.original)
     }
 
     @Test("Ctrl-C half-way: exit 130, the config byte for byte as it was, no .bak")
     func interruptChangesNothing() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let (directory, path) = try Self.configFolder()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen", "--write", "--config", path],
-                                          server: server, ready: Self.listening, typesInput: true)
-        try Self.tap(server, peak: 0.2, at: 200)
-        #expect(Self.waitForMeasured(calibrate, "ordinary", 1))
-        calibrate.child.kill(signal: SIGINT)
-        #expect(calibrate.child.waitForExit(timeout: 5) == 130, "\(calibrate.child.errorOutput)")
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.original)
-        #expect(!FileManager.default.fileExists(atPath: path + ".bak"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["config.yaml"])
+        try Self.calibrateWriting { server, directory, path, calibrate in
+            try Self.tap(server, peak: 0.2, at: 200)
+            #expect(Self.waitForMeasured(calibrate, "ordinary", 1))
+            calibrate.child.kill(signal: SIGINT)
+            #expect(calibrate.child.waitForExit(timeout: 5) == 130, "\(calibrate.child.errorOutput)")
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.original)
+            #expect(!FileManager.default.fileExists(atPath: path + ".bak"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["config.yaml"])
+        }
     }
 
     @Test("without --write: the binding as YAML on standard output, nothing written")

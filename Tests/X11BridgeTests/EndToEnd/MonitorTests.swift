@@ -14,8 +14,9 @@ struct MonitorTests {
 
     static func names(_ layout: MonitorLayout) -> [String] { layout.monitors.map(\.name) }
 
-    @Test("an effect near the border between monitors stays inside the monitor under its center")
-    func overlayClipsToMonitor() throws {
+    /// Runs `body` with the feedback overlay on a headless Xorg split into two halves, and a
+    /// lister of the overlay's windows; all closed after.
+    static func onSplitScreen(_ body: (HeadlessXorg, XConnection, OverlayWindowLister, FeedbackOverlay) throws -> Void) throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
         try SplitMonitors.halves(server)
@@ -25,62 +26,60 @@ struct MonitorTests {
         defer { screen.close() }
         let overlay = try FeedbackOverlay(display: connection.display, screen: connection.screenNumber)
         defer { overlay.close() }
+        try body(server, connection, screen, overlay)
+    }
 
-        #expect(Self.names(overlay.monitors) == ["LEFT", "RIGHT"])
-        #expect(overlay.monitors.monitors.map(\.frame) == [ScreenRect(x: 0, y: 0, width: 640, height: 800),
-                                                           ScreenRect(x: 640, y: 0, width: 640, height: 800)])
-        #expect(overlay.monitors.monitors.allSatisfy { $0.dpi.map { abs($0 - 96) < 1 } == true })
+    @Test("an effect near the border between monitors stays inside the monitor under its center")
+    func overlayClipsToMonitor() throws {
+        try Self.onSplitScreen { _, connection, screen, overlay in
+            #expect(Self.names(overlay.monitors) == ["LEFT", "RIGHT"])
+            #expect(overlay.monitors.monitors.map(\.frame) == [ScreenRect(x: 0, y: 0, width: 640, height: 800),
+                                                               ScreenRect(x: 640, y: 0, width: 640, height: 800)])
+            #expect(overlay.monitors.monitors.allSatisfy { $0.dpi.map { abs($0 - 96) < 1 } == true })
 
-        // A ring 5 px left of the border is cut at the border; one 5 px right of it starts there.
-        overlay.show(.progress(Self.pen, at: Point(x: 635, y: 400), fraction: 0.5), now: 0)
-        let left = screen.wait { $0.count == 1 }
-        try #require(left.count == 1, "\(left)")
-        #expect(left[0].x + left[0].width == Self.border, "\(left)")
-        #expect(left[0].x == 635 - ProgressRing.extent && left[0].height == 2 * ProgressRing.extent + 1, "\(left)")
+            // A ring 5 px left of the border is cut at the border; one 5 px right of it starts there.
+            overlay.show(.progress(Self.pen, at: Point(x: 635, y: 400), fraction: 0.5), now: 0)
+            let left = screen.wait { $0.count == 1 }
+            try #require(left.count == 1, "\(left)")
+            #expect(left[0].x + left[0].width == Self.border, "\(left)")
+            #expect(left[0].x == 635 - ProgressRing.extent && left[0].height == 2 * ProgressRing.extent + 1, "\(left)")
 
-        overlay.show(.progress(Self.pen, at: Point(x: 645, y: 400), fraction: 0.6), now: 0.01)
-        let right = screen.wait { $0.count == 1 && $0[0].x >= Self.border }
-        try #require(right.count == 1, "\(right)")
-        #expect(right[0].x == Self.border && right[0].x + right[0].width == 645 + ProgressRing.extent + 1, "\(right)")
-        overlay.show(.progressEnded(Self.pen), now: 0.02)
+            overlay.show(.progress(Self.pen, at: Point(x: 645, y: 400), fraction: 0.6), now: 0.01)
+            let right = screen.wait { $0.count == 1 && $0[0].x >= Self.border }
+            try #require(right.count == 1, "\(right)")
+            #expect(right[0].x == Self.border && right[0].x + right[0].width == 645 + ProgressRing.extent + 1, "\(right)")
+            overlay.show(.progressEnded(Self.pen), now: 0.02)
 
-        // A pulse by the border, on the left.
-        overlay.show(.pulse(at: Point(x: 638, y: 100), time: 0), now: 0.03)
-        let pulse = screen.wait { $0.count == 1 }
-        try #require(pulse.count == 1, "\(pulse)")
-        #expect(pulse[0].x + pulse[0].width == Self.border && pulse[0].contains(x: 638, y: 100), "\(pulse)")
-        connection.sync()
-        #expect(connection.takeErrors().isEmpty)
+            // A pulse by the border, on the left.
+            overlay.show(.pulse(at: Point(x: 638, y: 100), time: 0), now: 0.03)
+            let pulse = screen.wait { $0.count == 1 }
+            try #require(pulse.count == 1, "\(pulse)")
+            #expect(pulse[0].x + pulse[0].width == Self.border && pulse[0].contains(x: 638, y: 100), "\(pulse)")
+            connection.sync()
+            #expect(connection.takeErrors().isEmpty)
+        }
     }
 
     @Test("when the monitors change, effects from then on are cut to the new layout")
     func overlayFollowsChanges() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        try SplitMonitors.halves(server)
-        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: false))
-        defer { connection.close() }
-        let screen = try #require(OverlayWindowLister(displayName: server.displayName))
-        defer { screen.close() }
-        let overlay = try FeedbackOverlay(display: connection.display, screen: connection.screenNumber)
-        defer { overlay.close() }
-
-        // The border moves to 400. RandR replaces no monitor: each goes before it comes back.
-        try SplitMonitors.xrandr(["--delmonitor", "RIGHT"], server)
-        try SplitMonitors.xrandr(["--delmonitor", "LEFT"], server)
-        try SplitMonitors.xrandr(["--setmonitor", "LEFT", SplitMonitors.geometry(x: 0, y: 0, width: 400, height: 800), SplitMonitors.output], server)
-        try SplitMonitors.xrandr(["--setmonitor", "RIGHT", SplitMonitors.geometry(x: 400, y: 0, width: 880, height: 800), "none"], server)
-        let layout = RandRMonitors(display: connection.display, root: connection.root).read()
-        #expect(layout.monitors.map(\.frame) == [ScreenRect(x: 0, y: 0, width: 400, height: 800),
-                                                 ScreenRect(x: 400, y: 0, width: 880, height: 800)])
-        overlay.screenChanged(connection.screenSize, monitors: layout)
-        overlay.show(.progress(Self.pen, at: Point(x: 645, y: 400), fraction: 0.5), now: 0)
-        let whole = screen.wait { $0.count == 1 }
-        try #require(whole.count == 1, "\(whole)")
-        #expect(whole[0].x == 645 - ProgressRing.extent && whole[0].width == 2 * ProgressRing.extent + 1, "no longer cut at 640: \(whole)")
-        overlay.show(.progress(Self.pen, at: Point(x: 405, y: 400), fraction: 0.6), now: 0.01)
-        let cut = screen.wait { $0.count == 1 && $0[0].x == 400 }
-        #expect(cut.map(\.x) == [400], "\(cut)")
+        try Self.onSplitScreen { server, connection, screen, overlay in
+            // The border moves to 400. RandR replaces no monitor: each goes before it comes back.
+            try SplitMonitors.xrandr(["--delmonitor", "RIGHT"], server)
+            try SplitMonitors.xrandr(["--delmonitor", "LEFT"], server)
+            try SplitMonitors.xrandr(["--setmonitor", "LEFT", SplitMonitors.geometry(x: 0, y: 0, width: 400, height: 800), SplitMonitors.output], server)
+            try SplitMonitors.xrandr(["--setmonitor", "RIGHT", SplitMonitors.geometry(x: 400, y: 0, width: 880, height: 800), "none"], server)
+            let layout = RandRMonitors(display: connection.display, root: connection.root).read()
+            #expect(layout.monitors.map(\.frame) == [ScreenRect(x: 0, y: 0, width: 400, height: 800),
+                                                     ScreenRect(x: 400, y: 0, width: 880, height: 800)])
+            overlay.screenChanged(connection.screenSize, monitors: layout)
+            overlay.show(.progress(Self.pen, at: Point(x: 645, y: 400), fraction: 0.5), now: 0)
+            let whole = screen.wait { $0.count == 1 }
+            try #require(whole.count == 1, "\(whole)")
+            #expect(whole[0].x == 645 - ProgressRing.extent && whole[0].width == 2 * ProgressRing.extent + 1, "no longer cut at 640: \(whole)")
+            overlay.show(.progress(Self.pen, at: Point(x: 405, y: 400), fraction: 0.6), now: 0.01)
+            let cut = screen.wait { $0.count == 1 && $0[0].x == 400 }
+            #expect(cut.map(\.x) == [400], "\(cut)")
+        }
     }
 
     static let config = """

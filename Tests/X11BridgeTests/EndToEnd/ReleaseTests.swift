@@ -22,15 +22,20 @@ struct ReleaseTests {
         { events in events.contains { $0.kind == kind && $0.detail == 2 } }
     }
 
+    /// Presses the pen hard until the window sees the middle button go down.
+    static func pressUntilHeld(_ stage: Stage, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try stage.pen.down(at: (400, 300), pressure: 0.1)
+        try stage.pen.press(to: 0.9)
+        #expect(middle(.buttonPress)(stage.window.events(until: middle(.buttonPress))), sourceLocation: sourceLocation)
+    }
+
     @Test("xinput disable of the pen mid-press")
     func deviceDisabled() throws {
         let stage = try Stage()
         defer { stage.close() }
         let bridge = try stage.bridge(config: Self.holdConfig)
 
-        try stage.pen.down(at: (400, 300), pressure: 0.1)
-        try stage.pen.press(to: 0.9)
-        #expect(Self.middle(.buttonPress)(stage.window.events(until: Self.middle(.buttonPress))))
+        try Self.pressUntilHeld(stage)
         #expect(stage.window.pointerState()?.buttonsHeld.contains(2) == true)
 
         #expect(try stage.runTool("/usr/bin/xinput", ["disable", "test-pen"]) == 0)
@@ -46,9 +51,7 @@ struct ReleaseTests {
         defer { stage.close() }
         let bridge = try stage.bridge(config: Self.holdConfig)
 
-        try stage.pen.down(at: (400, 300), pressure: 0.1)
-        try stage.pen.press(to: 0.9)
-        #expect(Self.middle(.buttonPress)(stage.window.events(until: Self.middle(.buttonPress))))
+        try Self.pressUntilHeld(stage)
 
         #expect(bridge.stop(with: SIGTERM) == 0)
         #expect(Self.middle(.buttonRelease)(stage.window.events(until: Self.middle(.buttonRelease))))

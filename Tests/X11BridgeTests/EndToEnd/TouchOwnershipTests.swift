@@ -16,6 +16,20 @@ struct TouchOwnershipTests {
         try server.touch.end()
     }
 
+    /// A finger pressing deep at (500, 300), lifted after the right-click: every event the
+    /// window got by the time the bridge reports the gesture ended, the right-click checked.
+    static func deepPress(_ stage: Stage, _ bridge: BridgeProcess,
+                          sourceLocation: SourceLocation = #_sourceLocation) throws -> [RecordedEvent] {
+        try stage.touch.begin(at: (500, 300), pressure: 0.1)
+        try stage.touch.update(pressure: 0.9)
+        try liftAfterRightClick(stage.server, stage.window)
+
+        let events = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], sourceLocation: sourceLocation)
+        _ = bridge.waitForObjects { $0.contains { $0["state"] as? String == "ended" } }
+        return events + stage.window.drain()
+    }
+
     static func touches(in events: [RecordedEvent]) -> [RecordedEvent] {
         events.filter { $0.kind == .touchBegin || $0.kind == .touchUpdate || $0.kind == .touchEnd }
     }
@@ -26,14 +40,7 @@ struct TouchOwnershipTests {
         defer { stage.close() }
         let bridge = try stage.bridge(["--verbose"])
 
-        try stage.touch.begin(at: (500, 300), pressure: 0.1)
-        try stage.touch.update(pressure: 0.9)
-        try Self.liftAfterRightClick(stage.server, stage.window)
-
-        let events = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
-        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease])
-        _ = bridge.waitForObjects { $0.contains { $0["state"] as? String == "ended" } }
-        let all = events + stage.window.drain()
+        let all = try Self.deepPress(stage, bridge)
         #expect(Self.touches(in: all).isEmpty, "\(all)")
         #expect(buttonEvents(1, in: all).isEmpty, "\(all)")
         let kept = bridge.ownership { $0["ownership"] as? String == "kept" }
@@ -98,14 +105,7 @@ struct TouchOwnershipTests {
         defer { stage.close() }
         let bridge = try stage.bridge(["--verbose"])
 
-        try stage.touch.begin(at: (500, 300), pressure: 0.1)
-        try stage.touch.update(pressure: 0.9)
-        try Self.liftAfterRightClick(stage.server, stage.window)
-
-        let events = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
-        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease])
-        _ = bridge.waitForObjects { $0.contains { $0["state"] as? String == "ended" } }
-        let all = events + stage.window.drain()
+        let all = try Self.deepPress(stage, bridge)
         #expect(buttonEvents(1, in: all).isEmpty, "\(all)\n\(bridge.log)")
         #expect(stage.window.pointerState()?.buttonsHeld == [])
 

@@ -1,3 +1,5 @@
+import CX11
+
 /// The core pointer as XQueryPointer reports it.
 public struct CorePointerState: Sendable, Equatable {
     public var rootX: Int
@@ -9,5 +11,23 @@ public struct CorePointerState: Sendable, Equatable {
         self.rootX = rootX
         self.rootY = rootY
         self.buttonsHeld = buttonsHeld
+    }
+
+    /// The core pointer of `display` now, relative to its default root; nil when the pointer
+    /// is on another screen's root.
+    public static func query(_ display: OpaquePointer) -> CorePointerState? {
+        var root: UInt = 0
+        var child: UInt = 0
+        var rootX: Int32 = 0
+        var rootY: Int32 = 0
+        var windowX: Int32 = 0
+        var windowY: Int32 = 0
+        var mask: UInt32 = 0
+        let found = XQueryPointer(
+            display, XDefaultRootWindow(display), &root, &child, &rootX, &rootY, &windowX, &windowY, &mask)
+        guard found != 0 else { return nil }
+        let buttonMasks = [Button1Mask, Button2Mask, Button3Mask, Button4Mask, Button5Mask]
+        let held = buttonMasks.enumerated().filter { mask & UInt32($0.element) != 0 }.map { $0.offset + 1 }
+        return CorePointerState(rootX: Int(rootX), rootY: Int(rootY), buttonsHeld: held)
     }
 }

@@ -153,19 +153,8 @@ public final class RecorderWindow {
     /// after a gesture, `buttonsHeld` must be empty or the user is left with a stuck button.
     public func pointerState() -> CorePointerState? {
         guard isConnected else { return nil }
-        var root: UInt = 0
-        var child: UInt = 0
-        var rootX: Int32 = 0
-        var rootY: Int32 = 0
-        var windowX: Int32 = 0
-        var windowY: Int32 = 0
-        var mask: UInt32 = 0
-        let found = XQueryPointer(
-            display, XDefaultRootWindow(display), &root, &child, &rootX, &rootY, &windowX, &windowY, &mask)
-        guard found != 0, isConnected else { return nil }
-        let buttonMasks = [Button1Mask, Button2Mask, Button3Mask, Button4Mask, Button5Mask]
-        let held = buttonMasks.enumerated().filter { mask & UInt32($0.element) != 0 }.map { $0.offset + 1 }
-        return CorePointerState(rootX: Int(rootX), rootY: Int(rootY), buttonsHeld: held)
+        let state = CorePointerState.query(display)
+        return isConnected ? state : nil
     }
 
     /// Destroys the window and closes the connection. Safe to call twice.

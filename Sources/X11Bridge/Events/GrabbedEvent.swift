@@ -1,0 +1,82 @@
+import CX11
+
+/// An XI2 device event that reached the bridge through one of its own grabs on a master:
+/// a pointer's button or motion event an application would otherwise have received
+/// (`GrabbedPointerEvent`), or a touch the bridge listens to, its owner until it rejects it
+/// (`GrabbedTouchEvent`).
+public struct GrabbedEvent<Kind: GrabbedEventKind>: Sendable, Hashable {
+    public var kind: Kind
+    /// The master the grab is on; allowing, accepting or rejecting the event names it.
+    public var master: Int
+    /// The physical device (pen, mouse, touchscreen, the XTEST pointer) that produced it.
+    public var source: Int
+    /// The button number (0 for motion), or the server's touch id (the same as in the raw
+    /// touch events).
+    public var detail: Int
+}
+
+/// The XI2 event types one grab delivers.
+public protocol GrabbedEventKind: Sendable, Hashable {
+    /// The kind of an XI2 event type; nil for a type this grab does not deliver.
+    init?(eventType: Int32)
+    /// Whether the event's detail means something (a motion event has no button).
+    var hasDetail: Bool { get }
+}
+
+public typealias GrabbedPointerEvent = GrabbedEvent<PointerGrabKind>
+public typealias GrabbedTouchEvent = GrabbedEvent<TouchGrabKind>
+
+public enum PointerGrabKind: GrabbedEventKind {
+    case buttonPress
+    case buttonRelease
+    case motion
+
+    public init?(eventType type: Int32) {
+        switch type {
+        case XI_ButtonPress: self = .buttonPress
+        case XI_ButtonRelease: self = .buttonRelease
+        case XI_Motion: self = .motion
+        default: return nil
+        }
+    }
+
+    public var hasDetail: Bool { self != .motion }
+}
+
+public enum TouchGrabKind: GrabbedEventKind {
+    case begin
+    case update
+    case end
+
+    public init?(eventType type: Int32) {
+        switch type {
+        case XI_TouchBegin: self = .begin
+        case XI_TouchUpdate: self = .update
+        case XI_TouchEnd: self = .end
+        default: return nil
+        }
+    }
+
+    public var hasDetail: Bool { true }
+}
+
+extension GrabbedEvent where Kind == PointerGrabKind {
+    /// The button number; 0 for motion.
+    public var button: Int { detail }
+}
+
+extension GrabbedEvent where Kind == TouchGrabKind {
+    /// The server's touch id.
+    public var touchID: Int { detail }
+}
+
+extension GrabbedEvent {
+    /// Decodes an XI2 event of this grab's kinds; nil for any other type. Button, motion and
+    /// touch events share the XI2 device event's layout.
+    static func decode(_ event: borrowing XCBEvent, type: Int32) -> Self? {
+        guard let kind = Kind(eventType: type) else { return nil }
+        let device = event.read(as: xcb_input_button_press_event_t.self).pointee
+        return Self(kind: kind, master: Int(device.deviceid), source: Int(device.sourceid),
+                    detail: kind.hasDetail ? Int(device.detail) : 0)
+    }
+}
