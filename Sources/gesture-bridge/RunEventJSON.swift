@@ -79,6 +79,10 @@ struct RunEventJSON {
         case .motionUnheard(let device):
             line.add("event", "motion-unheard")
             line.add("device", device)
+        case .pressureDead(let device, let name, let dead):
+            line.add("event", dead ? "pressure-dead" : "pressure-alive")
+            line.add("device", device)
+            line.add("name", name)
         case .stopping(let signal):
             line.add("event", "stopping")
             if let signal { line.add("signal", RunReporter.signalName(signal)) } else { line.addRaw("signal", "null") }

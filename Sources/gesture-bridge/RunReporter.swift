@@ -85,6 +85,12 @@ final class RunReporter {
             if formatter.style == .json, !self.output.write(ownership.json) { stop() }
         case .motionUnheard(let device):
             if verbose { logger.info("device \(device): no gesture follows this stroke; its motion goes unread until the lift") }
+        case .pressureDead(let device, let name, let dead):
+            if dead {
+                logger.notice("\"\(name)\" (device \(device)) declares pressure but has not moved it over its last presses: it gets the gestures that need no pressure until it does")
+            } else {
+                logger.notice("\"\(name)\" (device \(device)) reports pressure after all: its pressure gestures are back")
+            }
         case .stopping(let signal):
             logger.info("stopping\(signal.map { " on \(Self.signalName($0))" } ?? "")")
         }

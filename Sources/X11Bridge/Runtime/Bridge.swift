@@ -20,6 +20,8 @@ public final class Bridge {
     private let touchOwnership: TouchOwnership
     private let report: (BridgeEvent) -> Void
     private var stopRequested = false
+    /// Which devices' declared pressure has never moved (the fallback when a driver does not say).
+    private var pressureLiveness = PressureLiveness()
     private var volumeRing = VolumeRing()
     /// The knobs' monitors found missing at the last check, so a change that leaves them
     /// missing does not repeat the warning.
@@ -91,7 +93,7 @@ public final class Bridge {
 
     /// Whether some owning binding listens to a pen or mouse: only then do presses wait.
     private var ownsPointerInput: Bool {
-        let pointers = session.catalog.contactSources.compactMap(\.inputDevice).filter(Self.isPointer)
+        let pointers = engine.devices.values.filter(Self.isPointer)
         return engine.configuration.bindings.contains { binding in
             binding.ownsContact && pointers.contains { binding.listens(to: $0) }
         }
@@ -99,7 +101,7 @@ public final class Bridge {
 
     /// Whether some owning binding listens to a touchscreen: only then do touches wait.
     private var ownsTouchInput: Bool {
-        let touchscreens = session.catalog.contactSources.compactMap(\.inputDevice).filter { $0.kind == .touch }
+        let touchscreens = engine.devices.values.filter { $0.kind == .touch }
         return engine.configuration.bindings.contains { binding in
             binding.ownsContact && touchscreens.contains { binding.listens(to: $0) }
         }
@@ -221,7 +223,10 @@ extension Bridge: EventLoopClient {
             switch change {
             case .contact(let event):
                 tellOwnership(about: event)
+                let liveness = pressureLiveness.observe(event, range: session.source.devices[event.device]?.pressureAxis?.pressureRange)
+                if case .alive? = liveness { apply(liveness) }
                 process(engine.handle(event), now: time)
+                if case .dead? = liveness { apply(liveness) }
                 settleMotion(of: event.device)
             case .devices(let changes):
                 for device in changes.removed {
@@ -231,6 +236,7 @@ extension Bridge: EventLoopClient {
                     engine.removeDevice(device.id, at: time, into: &outputs)
                     process(outputs, now: time)
                 }
+                for device in changes.removed + changes.updated { pressureLiveness.remove(device.id) }
                 for device in changes.added + changes.updated {
                     if let input = device.inputDevice { addDevice(input) }
                 }
@@ -262,6 +268,23 @@ extension Bridge: EventLoopClient {
 
     private func addDevice(_ input: InputDevice) {
         engine.addDevice(input)
+    }
+
+    /// A device's pressure found dead, or alive again: the engine sees it without pressure, or
+    /// with it, from its next contact on, and the grabs follow what listens to it now.
+    private func apply(_ liveness: PressureLiveness.Change?) {
+        let (id, dead): (Int, Bool)
+        switch liveness {
+        case .dead(let device)?: (id, dead) = (device, true)
+        case .alive(let device)?: (id, dead) = (device, false)
+        case nil: return
+        }
+        guard var input = session.source.devices[id]?.inputDevice else { return }
+        if dead { input.pressure = nil }
+        engine.addDevice(input)
+        pointerOwnership.setButtonGrab(ownsPointerInput)
+        touchOwnership.setTouchGrab(ownsTouchInput)
+        report(.pressureDead(device: id, name: input.name, dead: dead))
     }
 
     /// A contact began or ended: the ownership of its device's kind holds or lets go of it.

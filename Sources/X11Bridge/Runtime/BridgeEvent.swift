@@ -39,6 +39,9 @@ public enum BridgeEvent: Sendable {
     /// A pen's or mouse's stroke that no gesture follows any more: its motion goes unread
     /// until the lift, which costs the bridge nothing while the stroke goes on.
     case motionUnheard(device: Int)
+    /// A device's declared pressure never moved over several contacts (`PressureLiveness`):
+    /// it counts as without pressure until it does (`dead` false then).
+    case pressureDead(device: Int, name: String, dead: Bool)
     /// A stop was requested: by `signal` (SIGINT, SIGTERM), or by the owner when nil.
     case stopping(signal: Int32?)
 }
