@@ -22,20 +22,6 @@ struct DebPackageTests {
         "/usr/share/lintian/overrides/gesture-bridge",
     ]
 
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = GestureBridgeExecutable.repositoryRoot
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-    }
-
     func exists(_ path: String) -> Bool {
         var status = stat()
         return lstat(path, &status) == 0
@@ -53,39 +39,39 @@ struct DebPackageTests {
         let binary = Self.releaseBinary
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("deb-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let built = try Self.run(GestureBridgeExecutable.repositoryRoot.appendingPathComponent("scripts/deb").path,
+        let built = try runTool(GestureBridgeExecutable.repositoryRoot.appendingPathComponent("scripts/deb").path,
                                  ["--binary", binary, "--output", output])
         try #require(built.status == 0, "\(built.output)")
         let deb = try #require(built.output.split(separator: "\n").last.map(String.init))
         #expect(deb.hasSuffix(".deb") && exists(deb), "\(built.output)")
 
-        let lintian = try Self.run("/usr/bin/lintian", ["--fail-on", "error", "--tag-display-limit", "0", deb])
+        let lintian = try runTool("/usr/bin/lintian", ["--fail-on", "error", "--tag-display-limit", "0", deb])
         #expect(lintian.status == 0, "lintian: \(lintian.output)")
         #expect(!lintian.output.split(separator: "\n").contains { $0.hasPrefix("E: ") }, "\(lintian.output)")
 
-        let install = try Self.run("/usr/bin/dpkg", ["-i", deb])
+        let install = try runTool("/usr/bin/dpkg", ["-i", deb])
         try #require(install.status == 0, "\(install.output)")
-        defer { _ = try? Self.run("/usr/bin/dpkg", ["-r", "gesture-bridge"]) }
+        defer { _ = try? runTool("/usr/bin/dpkg", ["-r", "gesture-bridge"]) }
         for path in Self.paths {
             #expect(exists(path), "\(path) was not installed")
         }
-        let version = try Self.run("/usr/bin/gesture-bridge", ["--version"])
-        let expected = try Self.run(binary, ["--version"])
+        let version = try runTool("/usr/bin/gesture-bridge", ["--version"])
+        let expected = try runTool(binary, ["--version"])
         #expect(version.status == 0 && version.output == expected.output, "\(version.output)")
-        let check = try Self.run("/usr/bin/gesture-bridge", ["check", "/usr/share/gesture-bridge/config.example.yaml"])
+        let check = try runTool("/usr/bin/gesture-bridge", ["check", "/usr/share/gesture-bridge/config.example.yaml"])
         #expect(check.status == 0, "\(check.output)")
         let unit = try String(contentsOfFile: "/usr/lib/systemd/user/gesture-bridge.service", encoding: .utf8)
         #expect(unit.contains("ExecStart=/usr/bin/gesture-bridge run"))
-        let verify = try Self.run("/usr/bin/systemd-analyze", ["verify", "--man=no", "/usr/lib/systemd/user/gesture-bridge.service"])
+        let verify = try runTool("/usr/bin/systemd-analyze", ["verify", "--man=no", "/usr/lib/systemd/user/gesture-bridge.service"])
         #expect(verify.status == 0, "systemd-analyze verify: \(verify.output)")
 
-        let remove = try Self.run("/usr/bin/dpkg", ["-r", "gesture-bridge"])
+        let remove = try runTool("/usr/bin/dpkg", ["-r", "gesture-bridge"])
         #expect(remove.status == 0, "\(remove.output)")
         for path in Self.paths {
             #expect(!exists(path), "\(path) was left behind")
         }
         #expect(!exists("/usr/share/gesture-bridge") && !exists("/usr/share/doc/gesture-bridge"), "directories left behind")
-        let status = try Self.run("/usr/bin/dpkg-query", ["-W", "-f", "${Status}", "gesture-bridge"])
+        let status = try runTool("/usr/bin/dpkg-query", ["-W", "-f", "${Status}", "gesture-bridge"])
         #expect(!status.output.contains("installed") || status.output.contains("not-installed"), "\(status.output)")
     }
 }

@@ -4,21 +4,11 @@ import Testing
 @Suite("Install and uninstall", .serialized)
 struct InstallTests {
     static func script(_ name: String, _ arguments: [String], home: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = GestureBridgeExecutable.repositoryRoot.appendingPathComponent("scripts/\(name)")
-        process.arguments = arguments
-        process.currentDirectoryURL = GestureBridgeExecutable.repositoryRoot
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home
         environment["XDG_CONFIG_HOME"] = nil
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        return try runTool(GestureBridgeExecutable.repositoryRoot.appendingPathComponent("scripts/\(name)").path, arguments,
+                           environment: environment)
     }
 
     static func temporaryDirectory() throws -> String {
@@ -102,4 +92,22 @@ struct InstallTests {
         let bad = try Self.script("install", ["--frobnicate"], home: home)
         #expect(bad.status == 2 && bad.output.contains("unknown option --frobnicate"))
     }
+}
+
+/// Runs `executable` from the repository's root and waits: its exit status and what it wrote to
+/// standard output and error together.
+func runTool(_ executable: String, _ arguments: [String],
+             environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.currentDirectoryURL = GestureBridgeExecutable.repositoryRoot
+    if let environment { process.environment = environment }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
 }
