@@ -132,6 +132,35 @@ struct OverlayCompositorTests {
         #expect(colours.allSatisfy { $0 == OverlayTestDisplay.background || $0.isBlend(of: [.pulse, .track]) }, "\(colours)")
     }
 
+    @Test("under a real compositor on a desktop at 192 DPI: the ring twice its size, antialiased, in 32-bit windows", .requiresCompositor)
+    func doubleScaleComposited() throws {
+        let screen = try OverlayTestDisplay()
+        defer { screen.stop() }
+        let resources = Array("Xft.dpi:\t192\n".utf8)
+        resources.withUnsafeBufferPointer { bytes in
+            _ = XChangeProperty(screen.display, screen.root, XA_RESOURCE_MANAGER, XA_STRING, 8, PropModeReplace,
+                                bytes.baseAddress, Int32(bytes.count))
+        }
+        screen.connection.sync()
+        let compositor = try OverlayCompositorProcess(on: screen)
+        defer { compositor.stop() }
+        let scaled = try XConnection.open(name: screen.connection.displayName, requirements: .init(xtest: false))
+        defer { scaled.close() }
+        let overlay = try FeedbackOverlay(display: scaled.display, screen: scaled.screenNumber, compositorCheckInterval: 0)
+        defer { overlay.close() }
+        overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.6), now: 0)
+        scaled.sync()
+        compositor.settle()
+        let shot = screen.screenshot()
+        _ = try shot.save(as: "overlay-compositor-scale-2")
+        #expect(screen.overlayWindows().allSatisfy { screen.attributes(of: $0).depth == 32 })
+        let radius = try #require(OverlayProgressRingTests.ringRadius(in: shot, around: Self.point))
+        #expect(abs(radius - 2 * 28) <= 3, "twice the 28 px ring: \(radius)")
+        let colours = shot.histogram(around: Self.point, within: 70)
+        let blends = colours.keys.filter { $0 != .pulse && $0.blend(from: OverlayTestDisplay.background, to: .pulse) != nil }
+        #expect(!blends.isEmpty, "antialiased edges between the arc and the desktop: \(colours)")
+    }
+
     /// Stands in for a compositor: owning the selection is how one announces itself.
     static func claimCompositorSelection(on screen: OverlayTestDisplay) -> Window {
         let selection = XInternAtom(screen.display, "_NET_WM_CM_S\(screen.connection.screenNumber)", 0)

@@ -43,6 +43,13 @@ struct MonitorTests {
             try #require(left.count == 1, "\(left)")
             #expect(left[0].x + left[0].width == Self.border, "\(left)")
             #expect(left[0].x == 635 - ProgressRing.extent && left[0].height == 2 * ProgressRing.extent + 1, "\(left)")
+            // By pixels, as a user sees it: the arc shows on the left monitor, not a pixel of it on the right.
+            connection.sync()
+            let shot = OverlayScreenshot(display: connection.display, root: connection.root, width: 1280, height: 800)
+            _ = try shot.save(as: "overlay-two-monitors")
+            let arc = (365...435).flatMap { y in (580...700).map { x in (x, y) } }.filter { shot[$0.0, $0.1] == .pulse }
+            #expect(arc.contains { $0.0 < Self.border }, "the arc shows left of the border")
+            #expect(!arc.contains { $0.0 >= Self.border }, "no arc pixel on the right monitor: \(arc.filter { $0.0 >= Self.border })")
 
             overlay.show(.progress(Self.pen, at: Point(x: 645, y: 400), fraction: 0.6), now: 0.01)
             let right = screen.wait { $0.count == 1 && $0[0].x >= Self.border }
