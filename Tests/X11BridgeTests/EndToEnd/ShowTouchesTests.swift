@@ -48,14 +48,18 @@ final class OverlayWindowLister {
         var description: String { "\(width)x\(height)+\(x)+\(y)" }
     }
 
-    private let display: OpaquePointer
+    /// Through XConnection, whose error handler records errors: a window the bridge destroys
+    /// between the listing and the look at it is a BadWindow, which Xlib's default handler
+    /// would answer by ending the test process.
+    private let connection: XConnection
+    private var display: OpaquePointer { connection.display }
 
     init?(displayName: String) {
-        guard let display = XOpenDisplay(displayName) else { return nil }
-        self.display = display
+        guard let connection = try? XConnection.open(name: displayName, requirements: .init(xtest: false)) else { return nil }
+        self.connection = connection
     }
 
-    func close() { XCloseDisplay(display) }
+    func close() { connection.close() }
 
     /// Polls until `condition` holds or `timeout` passes; returns the last frames seen.
     func wait(timeout: Double = 3, until condition: ([Frame]) -> Bool) -> [Frame] {
