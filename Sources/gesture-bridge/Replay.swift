@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import GestureKit
 
 struct Replay: ParsableCommand {
@@ -31,21 +32,43 @@ struct Replay: ParsableCommand {
         let formatter = OutputFormatter(style: json ? .json : .human, devices: recording.header.devices)
         var outputs: [EngineOutput] = []
         var events = 0, gestures = 0, actions = 0
-        // Each event's outputs are printed as they come: a line the trace gets wrong stops
-        // the replay there, with its error, after the gestures before it.
+        // Lines go out in 64 KiB writes rather than one print each.
+        var pending = ""
+        func flush() {
+            guard !pending.isEmpty else { return }
+            FileHandle.standardOutput.write(Data(pending.utf8))
+            pending = ""
+        }
+        // Each event's outputs go out as they come: a line the trace gets wrong stops the
+        // replay there, with its error, after the gestures before it.
         func report() {
             for output in outputs {
-                if let line = formatter.line(for: output) { print(line) }
+                if let line = formatter.line(for: output) {
+                    pending += line
+                    pending += "\n"
+                }
                 switch output {
                 case .gesture(let event) where event.report.state.isSuccess: gestures += 1
                 case .action: actions += 1
-                case .bug(let message): printError("warning: \(message)")
+                case .bug(let message):
+                    flush()
+                    printError("warning: \(message)")
                 default: break
                 }
             }
             outputs.removeAll(keepingCapacity: true)
+            if pending.utf8.count >= 1 << 16 { flush() }
         }
-        while let event = try nextEvent(recording) {
+        while true {
+            let next: ContactEvent?
+            do {
+                next = try recording.next()
+            } catch {
+                flush()
+                printError(error.description)
+                throw ExitCode.failure
+            }
+            guard let event = next else { break }
             events += 1
             replayer.handle(event, into: &outputs)
             report()
@@ -53,7 +76,8 @@ struct Replay: ParsableCommand {
         replayer.finish(into: &outputs)
         report()
         if !json {
-            print("\(events) events, \(gestures) gestures began or recognized, \(actions) actions")
+            pending += "\(events) events, \(gestures) gestures began or recognized, \(actions) actions\n"
         }
+        flush()
     }
 }
