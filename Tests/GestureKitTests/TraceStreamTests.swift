@@ -164,6 +164,12 @@ struct TraceStreamTests {
         #expect(Self.read(empty, bufferSize: 64).failure?.message.contains("empty") == true)
     }
 
+    @Test("a directory given as the trace says so (it said \"NSCocoaErrorDomain error 256\")")
+    func directory() {
+        let error = Self.read(FileManager.default.temporaryDirectory.path, bufferSize: 64).failure
+        #expect(error?.message == "cannot read the trace: Is a directory")
+    }
+
     @Test("a replay fed one event at a time gives the whole trace's outputs")
     func replayerMatchesRun() throws {
         let trace = try TraceReader.parse(Self.header + "\n" + """
