@@ -41,6 +41,27 @@ struct SyntheticSession: Sendable {
         return events
     }
 
+    /// At least `samples` events of the pen alone: strokes and deep presses in turn.
+    mutating func penEvents(samples: Int) -> [ContactEvent] {
+        var events: [ContactEvent] = []
+        events.reserveCapacity(samples + 400)
+        var time = penTime
+        var gesture = 0
+        while events.count < samples {
+            if gesture % 2 == 0 {
+                stroke(into: &events, time: &time)
+            } else {
+                deepPress(into: &events, time: &time)
+            }
+            gesture += 1
+            time += 0.05
+        }
+        penTime = time
+        return events
+    }
+
+    private var penTime = 0.0
+
     private var step: Double { 1 / rate }
 
     private mutating func point() -> Point {

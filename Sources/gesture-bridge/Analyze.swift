@@ -53,8 +53,10 @@ struct Analyze: ParsableCommand {
     var json = false
 
     func run() throws {
-        let recording = try loadTrace(path: trace)
-        for stats in PressureStatistics.analyze(recording) {
+        let recording = try openTrace(path: trace)
+        var analysis = PressureAnalysis(header: recording.header)
+        while let event = try nextEvent(recording) { analysis.add(event) }
+        for stats in analysis.statistics {
             print(json ? Self.json(stats) : Self.describe(stats))
         }
     }

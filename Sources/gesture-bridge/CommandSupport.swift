@@ -8,9 +8,20 @@ func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
-func loadTrace(path: String) throws -> Trace {
+/// A trace read as it goes; a bad file or line prints its error and fails the command.
+func openTrace(path: String) throws -> TraceStream {
     do {
-        return try TraceReader.load(path: path)
+        return try TraceReader.open(path: path)
+    } catch {
+        printError(error.description)
+        throw ExitCode.failure
+    }
+}
+
+/// Each event of a trace in turn, then nil; a bad line prints its error and fails the command.
+func nextEvent(_ stream: TraceStream) throws -> ContactEvent? {
+    do {
+        return try stream.next()
     } catch {
         printError(error.description)
         throw ExitCode.failure

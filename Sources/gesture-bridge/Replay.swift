@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import GestureKit
 
 struct Replay: ParsableCommand {
@@ -26,17 +27,57 @@ struct Replay: ParsableCommand {
 
     func run() throws {
         let (configuration, _) = try config.load()
-        let recording = try loadTrace(path: trace)
-        let outputs = TraceReplay.run(recording, configuration: configuration)
+        let recording = try openTrace(path: trace)
+        var replayer = TraceReplayer(header: recording.header, configuration: configuration)
         let formatter = OutputFormatter(style: json ? .json : .human, devices: recording.header.devices)
-        for output in outputs {
-            if let line = formatter.line(for: output) { print(line) }
-            if case .bug(let message) = output { printError("warning: \(message)") }
+        var outputs: [EngineOutput] = []
+        var events = 0, gestures = 0, actions = 0
+        // Lines go out in 64 KiB writes rather than one print each.
+        var pending = ""
+        func flush() {
+            guard !pending.isEmpty else { return }
+            FileHandle.standardOutput.write(Data(pending.utf8))
+            pending = ""
         }
+        // Each event's outputs go out as they come: a line the trace gets wrong stops the
+        // replay there, with its error, after the gestures before it.
+        func report() {
+            for output in outputs {
+                if let line = formatter.line(for: output) {
+                    pending += line
+                    pending += "\n"
+                }
+                switch output {
+                case .gesture(let event) where event.report.state.isSuccess: gestures += 1
+                case .action: actions += 1
+                case .bug(let message):
+                    flush()
+                    printError("warning: \(message)")
+                default: break
+                }
+            }
+            outputs.removeAll(keepingCapacity: true)
+            if pending.utf8.count >= 1 << 16 { flush() }
+        }
+        while true {
+            let next: ContactEvent?
+            do {
+                next = try recording.next()
+            } catch {
+                flush()
+                printError(error.description)
+                throw ExitCode.failure
+            }
+            guard let event = next else { break }
+            events += 1
+            replayer.handle(event, into: &outputs)
+            report()
+        }
+        replayer.finish(into: &outputs)
+        report()
         if !json {
-            let gestures = outputs.filter { if case .gesture(let event) = $0 { return event.report.state.isSuccess } else { return false } }.count
-            let actions = outputs.filter { if case .action = $0 { return true } else { return false } }.count
-            print("\(recording.events.count) events, \(gestures) gestures began or recognized, \(actions) actions")
+            pending += "\(events) events, \(gestures) gestures began or recognized, \(actions) actions\n"
         }
+        flush()
     }
 }

@@ -124,6 +124,19 @@ struct CommandLineTests {
         #expect(run.stderr.contains(message), "stderr was: \(run.stderr)")
     }
 
+    @Test("replay reads a trace as it goes: a recording cut off mid-line replays up to the cut, then names the line")
+    func replayCutOffTrace() throws {
+        let lines = try String(contentsOfFile: Self.fixture, encoding: .utf8).split(separator: "\n")
+        let cut = lines.prefix(lines.count / 2).joined(separator: "\n") + "\n" + lines[lines.count / 2].prefix(20)
+        let path = try GestureBridgeExecutable.temporaryFile(String(cut), suffix: ".jsonl")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try GestureBridgeExecutable.run(["replay", path, "--json"])
+        #expect(run.status != 0)
+        #expect(!run.crashed)
+        #expect(run.stderr.contains("\(path):\(lines.count / 2 + 1): error: not valid JSON"), "stderr was: \(run.stderr)")
+        #expect(run.stdout.contains(#""action":"click""#))
+    }
+
     @Test("every command has help that teaches", arguments: ["run", "devices", "record", "replay", "analyze", "calibrate", "check", "print-config", "doctor"])
     func help(command: String) throws {
         let run = try GestureBridgeExecutable.run([command, "--help"])

@@ -24,46 +24,65 @@ public struct PressureStatistics: Sendable, Hashable {
 
     /// One entry per device of the trace, in header order.
     public static func analyze(_ trace: Trace) -> [PressureStatistics] {
-        var stats = trace.header.devices.map {
+        var analysis = PressureAnalysis(header: trace.header)
+        for event in trace.events { analysis.add(event) }
+        return analysis.statistics
+    }
+}
+
+/// The statistics of a trace gathered one event at a time, for a trace read as it goes: it
+/// keeps one peak per contact and the distinct pressure levels, never the events.
+public struct PressureAnalysis: Sendable {
+    private var stats: [PressureStatistics]
+    private var index: [Int: Int] = [:]
+    private var levels: [Int: Set<Double>] = [:]
+    /// Which slot of contactPeaks each open contact writes to.
+    private var open: [ContactKey: Int] = [:]
+
+    public init(header: TraceHeader) {
+        stats = header.devices.map {
             PressureStatistics(device: $0, samples: 0, contacts: 0, distinctLevels: 0, minimum: nil, maximum: nil,
-                               histogram: Array(repeating: 0, count: bins), contactPeaks: [])
+                               histogram: Array(repeating: 0, count: PressureStatistics.bins), contactPeaks: [])
         }
-        var index: [Int: Int] = [:]
-        for (position, device) in trace.header.devices.enumerated() { index[device.id] = position }
-        var levels: [Int: Set<Double>] = [:]
-        // Which slot of contactPeaks each open contact writes to.
-        var open: [ContactKey: Int] = [:]
-        for event in trace.events {
-            guard let slot = index[event.device] else { continue }
-            let key = ContactKey(device: event.device, contact: event.contact)
-            switch event.phase {
-            case .begin:
-                stats[slot].contacts += 1
-                open[key] = stats[slot].contactPeaks.count
-                stats[slot].contactPeaks.append(0)
-            case .move:
-                guard open[key] != nil else { continue }
-            case .end, .cancel:
-                open[key] = nil
-                continue
-            case .hover:
-                continue
-            }
-            stats[slot].samples += 1
-            guard let raw = event.pressure, let range = stats[slot].device.pressure else { continue }
-            levels[event.device, default: []].insert(raw)
-            stats[slot].minimum = Swift.min(stats[slot].minimum ?? raw, raw)
-            stats[slot].maximum = Swift.max(stats[slot].maximum ?? raw, raw)
-            let force = range.normalize(raw)
-            stats[slot].histogram[Swift.min(bins - 1, Int(force * Double(bins)))] += 1
-            if let peakSlot = open[key] {
-                stats[slot].contactPeaks[peakSlot] = Swift.max(stats[slot].contactPeaks[peakSlot], force)
-            }
+        for (position, device) in header.devices.enumerated() { index[device.id] = position }
+    }
+
+    public mutating func add(_ event: ContactEvent) {
+        let bins = PressureStatistics.bins
+        guard let slot = index[event.device] else { return }
+        let key = ContactKey(device: event.device, contact: event.contact)
+        switch event.phase {
+        case .begin:
+            stats[slot].contacts += 1
+            open[key] = stats[slot].contactPeaks.count
+            stats[slot].contactPeaks.append(0)
+        case .move:
+            guard open[key] != nil else { return }
+        case .end, .cancel:
+            open[key] = nil
+            return
+        case .hover:
+            return
         }
-        for (position, device) in trace.header.devices.enumerated() {
-            stats[position].distinctLevels = levels[device.id]?.count ?? 0
+        stats[slot].samples += 1
+        guard let raw = event.pressure, let range = stats[slot].device.pressure else { return }
+        levels[event.device, default: []].insert(raw)
+        stats[slot].minimum = Swift.min(stats[slot].minimum ?? raw, raw)
+        stats[slot].maximum = Swift.max(stats[slot].maximum ?? raw, raw)
+        let force = range.normalize(raw)
+        stats[slot].histogram[Swift.min(bins - 1, Int(force * Double(bins)))] += 1
+        if let peakSlot = open[key] {
+            stats[slot].contactPeaks[peakSlot] = Swift.max(stats[slot].contactPeaks[peakSlot], force)
         }
-        return stats
+    }
+
+    /// One entry per device of the trace, in header order.
+    public var statistics: [PressureStatistics] {
+        var result = stats
+        for (position, device) in result.map(\.device).enumerated() {
+            result[position].distinctLevels = levels[device.id]?.count ?? 0
+        }
+        return result
     }
 }
 

@@ -39,6 +39,10 @@ public struct JSONLine: Sendable {
     }
 
     public static func quoted(_ string: String) -> String {
+        // Most keys and values need no escape: copied whole.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + string + "\""
+        }
         var out = "\""
         for scalar in string.unicodeScalars {
             switch scalar {

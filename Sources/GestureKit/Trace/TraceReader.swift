@@ -3,171 +3,178 @@ import Foundation
 /// Reads the JSON Lines trace format: a header line, then one event per non-blank line.
 /// Keys it does not know are ignored; anything malformed is an error naming its line.
 public enum TraceReader {
+    /// The whole trace in memory; `open(path:)` reads one event at a time instead.
     public static func load(path: String) throws(TraceError) -> Trace {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw TraceError(file: path, line: 0, message: "cannot read the trace: \(ConfigLoader.reason(error))")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw TraceError(file: path, line: 0, message: "the trace is not UTF-8 text")
-        }
-        return try parse(text, file: path)
+        let stream = try open(path: path)
+        var events: [ContactEvent] = []
+        while let event = try stream.next() { events.append(event) }
+        return Trace(header: stream.header, events: events)
+    }
+
+    /// The file read as it goes, in fixed-size reads: its header at once, its events one by one.
+    public static func open(path: String) throws(TraceError) -> TraceStream {
+        try TraceStream(path: path)
     }
 
     public static func parse(_ text: String, file: String) throws(TraceError) -> Trace {
-        var header: TraceHeader?
-        var devices: [Int: InputDevice] = [:]
+        try parse(text, file: file, usesScanner: true)
+    }
+
+    package static func parse(_ text: String, file: String, usesScanner: Bool) throws(TraceError) -> Trace {
+        var parser = TraceLineParser(file: file, usesScanner: usesScanner)
         var events: [ContactEvent] = []
-        var lastTime = -Double.infinity
-        var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            lineNumber += 1
-            let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
-            if line.isEmpty { continue }
-            let object: [String: Any]
-            do {
-                guard let parsed = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-                    throw TraceError(file: file, line: lineNumber, message: "each line must be a JSON object")
+        var text = text
+        let result: Result<Void, TraceError> = text.withUTF8 { bytes in
+            var lineNumber = 0
+            var start = 0
+            while start <= bytes.count {
+                lineNumber += 1
+                let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+                do throws(TraceError) {
+                    if let event = try parser.parse(UnsafeBufferPointer(rebasing: bytes[start..<end]), number: lineNumber) {
+                        events.append(event)
+                    }
+                } catch {
+                    return .failure(error)
                 }
-                object = parsed
-            } catch let error as TraceError {
-                throw error
-            } catch {
-                throw TraceError(file: file, line: lineNumber, message: "not valid JSON: \(line.prefix(60))")
+                start = end + 1
             }
-            var fields = Fields(object: object, file: file, line: lineNumber)
-            if header != nil {
-                let event = try fields.event(devices: devices)
-                if event.time < lastTime {
-                    throw TraceError(file: file, line: lineNumber,
-                                     message: "`t` goes back in time (\(event.time.formatted) after \(lastTime.formatted)); events must be in time order")
-                }
-                lastTime = event.time
-                events.append(event)
-            } else {
-                let parsed = try fields.header()
-                header = parsed
-                for device in parsed.devices { devices[device.id] = device }
-            }
+            return .success(())
         }
-        guard let header else {
-            throw TraceError(file: file, line: 0, message: "the trace is empty; its first line must be the header {\"trace\":1,\"devices\":[...]}")
-        }
+        try result.get()
+        guard let header = parser.header else { throw parser.missingHeader() }
         return Trace(header: header, events: events)
     }
 }
 
-/// Typed access to one line's keys, with errors that name the line and the key.
-private struct Fields {
-    let object: [String: Any]
-    let file: String
-    let line: Int
+/// A trace file read as it goes: a fixed-size buffer refilled with read(2), so memory stays
+/// the same however long the trace (a single line longer than the buffer grows it).
+/// Its state is unchecked for exclusive access: a stream is not shared between threads
+/// (not Sendable) and its methods never re-enter, and the runtime's check on each access
+/// cost a fifth of the reading time.
+public final class TraceStream {
+    public private(set) var header: TraceHeader
+    public var file: String { parser.file }
+    /// The line last read: the last event's, or the header's before the first event.
+    @exclusivity(unchecked) public private(set) var lineNumber = 0
 
-    func fail(_ message: String) -> TraceError {
-        TraceError(file: file, line: line, message: message)
-    }
+    @exclusivity(unchecked) private var parser: TraceLineParser
+    private let descriptor: Int32
+    @exclusivity(unchecked) private var buffer: UnsafeMutableBufferPointer<UInt8>
+    /// The unread bytes are buffer[start..<end].
+    @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private var end = 0
+    private var atEndOfFile = false
+    private var finished = false
 
-    func number(_ key: String, in dictionary: [String: Any]? = nil) throws(TraceError) -> Double {
-        let source = dictionary ?? object
-        guard let value = source[key] else { throw fail("missing `\(key)`") }
-        // JSON true/false arrive as an NSNumber subclass, and so does a number with more digits
-        // than a Double keeps (NSDecimalNumber: 0.24000000000000002, as Python writes 0.08 * 3):
-        // a number is a plain NSNumber or a decimal one.
-        // The decimal one's own doubleValue rounds coarsely; its digits read exactly.
-        let decimal = value as? NSDecimalNumber
-        guard let box = value as? NSNumber, ObjectIdentifier(type(of: box)) == ObjectIdentifier(NSNumber.self) || decimal != nil,
-              case let number = decimal.flatMap({ Double($0.description) }) ?? box.doubleValue, number.isFinite else {
-            throw fail("`\(key)` must be a number, found \(Self.show(value))")
+    package static let bufferSize = 256 * 1024
+
+    package init(path: String, bufferSize: Int = TraceStream.bufferSize, usesScanner: Bool = true) throws(TraceError) {
+        parser = TraceLineParser(file: path, usesScanner: usesScanner)
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw TraceError(file: path, line: 0, message: "cannot read the trace: \(code == ENOENT ? "no such file" : String(cString: strerror(code)))")
         }
-        return number
-    }
-
-    func integer(_ key: String, in dictionary: [String: Any]? = nil) throws(TraceError) -> Int {
-        let value = try number(key, in: dictionary)
-        guard value == value.rounded(), abs(value) < 1e15 else { throw fail("`\(key)` must be a whole number, found \(value.formatted)") }
-        return Int(value)
-    }
-
-    func string(_ key: String, in dictionary: [String: Any]? = nil) throws(TraceError) -> String {
-        let source = dictionary ?? object
-        guard let value = source[key] else { throw fail("missing `\(key)`") }
-        guard let text = value as? String else { throw fail("`\(key)` must be a string, found \(Self.show(value))") }
-        return text
-    }
-
-    static func show(_ value: Any) -> String {
-        if value is NSNull { return "null" }
-        if let text = value as? String { return "\"\(text)\"" }
-        if value is [Any] { return "a list" }
-        if value is [String: Any] { return "an object" }
-        return "\(value)"
-    }
-
-    mutating func header() throws(TraceError) -> TraceHeader {
-        guard object["trace"] != nil else {
-            throw fail("the first line must be the header, starting {\"trace\":1,...}; found an object without `trace`")
-        }
-        let version = try integer("trace")
-        guard version == TraceHeader.version else {
-            throw fail("trace format version \(version) is not supported; this GestureBridge reads version \(TraceHeader.version)")
-        }
-        var screen: ScreenSize?
-        if let value = object["screen"], !(value is NSNull) {
-            guard let dictionary = value as? [String: Any] else { throw fail("`screen` must be {\"width\":W,\"height\":H}") }
-            let width = try number("width", in: dictionary)
-            let height = try number("height", in: dictionary)
-            guard width > 0, height > 0 else { throw fail("`screen` width and height must be positive") }
-            screen = ScreenSize(width: width, height: height)
-        }
-        guard let list = object["devices"] as? [Any] else { throw fail("the header needs a `devices` list") }
-        var devices: [InputDevice] = []
-        var ids: Set<Int> = []
-        for (index, item) in list.enumerated() {
-            guard let dictionary = item as? [String: Any] else { throw fail("device \(index + 1) must be an object") }
-            let id = try integer("id", in: dictionary)
-            guard ids.insert(id).inserted else { throw fail("device id \(id) appears twice") }
-            let name = (dictionary["name"] as? String) ?? "device \(id)"
-            let kindName = try string("kind", in: dictionary)
-            guard let kind = DeviceKind(rawValue: kindName) else {
-                throw fail("device \(id): unknown kind \"\(kindName)\"; one of \(DeviceKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        self.descriptor = descriptor
+        buffer = .allocate(capacity: max(4, bufferSize))
+        header = TraceHeader(screen: nil, devices: [])
+        do throws(TraceError) {
+            try skipByteOrderMark()
+            while parser.header == nil {
+                guard let line = try nextLine() else { throw parser.missingHeader() }
+                // An event before the header is an error the parser names.
+                _ = try parser.parse(line, number: lineNumber)
             }
-            var pressure: PressureRange?
-            if let value = dictionary["pressure"], !(value is NSNull) {
-                guard let range = value as? [String: Any] else { throw fail("device \(id): `pressure` must be {\"min\":..,\"max\":..} or null") }
-                let min = try number("min", in: range)
-                let max = try number("max", in: range)
-                guard let parsed = PressureRange(min: min, max: max) else {
-                    throw fail("device \(id): pressure max (\(max.formatted)) must be greater than min (\(min.formatted))")
-                }
-                pressure = parsed
-            }
-            devices.append(InputDevice(id: id, name: name, kind: kind, pressure: pressure))
+        } catch {
+            close()
+            throw error
         }
-        return TraceHeader(screen: screen, devices: devices)
+        // The loop above ends only once the header is read.
+        header = parser.header ?? header
     }
 
-    mutating func event(devices: [Int: InputDevice]) throws(TraceError) -> ContactEvent {
-        if object["trace"] != nil { throw fail("a second header line; a trace has one header, on its first line") }
-        let time = try number("t")
-        guard time >= 0 else { throw fail("`t` must not be negative") }
-        let deviceID = try integer("device")
-        guard let device = devices[deviceID] else {
-            throw fail("device \(deviceID) is not in the header's devices (\(devices.keys.sorted().map(String.init).joined(separator: ", ")))")
+    deinit { close() }
+
+    /// The next event, or nil at the end of the file.
+    public func next() throws(TraceError) -> ContactEvent? {
+        while let line = try nextLine() {
+            if let event = try parser.parse(line, number: lineNumber) { return event }
         }
-        let contact = try integer("contact")
-        guard contact >= 0 else { throw fail("`contact` must not be negative") }
-        let phaseName = try string("phase")
-        guard let phase = ContactPhase(rawValue: phaseName) else {
-            throw fail("unknown phase \"\(phaseName)\"; one of \(ContactPhase.allCases.map(\.rawValue).joined(separator: ", "))")
+        return nil
+    }
+
+    private func close() {
+        if !buffer.isEmpty {
+            _ = Glibc.close(descriptor)
+            buffer.deallocate()
+            buffer = UnsafeMutableBufferPointer(start: nil, count: 0)
         }
-        let x = try number("x")
-        let y = try number("y")
-        var pressure: Double?
-        if device.hasPressure, let value = object["pressure"], !(value is NSNull) {
-            pressure = try number("pressure")
+    }
+
+    /// The next line without its line end, valid until the next call.
+    private func nextLine() throws(TraceError) -> UnsafeBufferPointer<UInt8>? {
+        while true {
+            if let newline = newlineIndex() {
+                let line = UnsafeBufferPointer(rebasing: buffer[start..<newline])
+                start = newline + 1
+                lineNumber += 1
+                return line
+            }
+            if atEndOfFile {
+                // What follows the last line end is one more line, even when empty.
+                guard !finished else { return nil }
+                finished = true
+                lineNumber += 1
+                return UnsafeBufferPointer(rebasing: buffer[start..<end])
+            }
+            try fill()
         }
-        return ContactEvent(time: time, device: deviceID, contact: contact, phase: phase, position: Point(x: x, y: y), pressure: pressure)
+    }
+
+    private func newlineIndex() -> Int? {
+        guard start < end, let base = buffer.baseAddress else { return nil }
+        guard let found = memchr(base + start, 0x0A, end - start) else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// Moves the unread bytes to the front and reads more after them, growing the buffer
+    /// when one line fills it.
+    private func fill() throws(TraceError) {
+        if start > 0 {
+            let unread = end - start
+            if unread > 0, let base = buffer.baseAddress {
+                memmove(base, base + start, unread)
+            }
+            start = 0
+            end = unread
+        }
+        if end == buffer.count {
+            let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: buffer.count * 2)
+            _ = larger.initialize(fromContentsOf: buffer)
+            buffer.deallocate()
+            buffer = larger
+        }
+        while true {
+            let count = read(descriptor, buffer.baseAddress.map { $0 + end }, buffer.count - end)
+            if count > 0 {
+                end += count
+                return
+            }
+            if count == 0 {
+                atEndOfFile = true
+                return
+            }
+            let code = errno
+            if code == EINTR { continue }
+            throw TraceError(file: file, line: 0, message: "cannot read the trace: \(String(cString: strerror(code)))")
+        }
+    }
+
+    /// A UTF-8 byte order mark at the start is not part of the first line, as when the file
+    /// is read as text.
+    private func skipByteOrderMark() throws(TraceError) {
+        while end < 3, !atEndOfFile { try fill() }
+        if end >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { start = 3 }
     }
 }

@@ -2,17 +2,36 @@
 /// timers, with the trace's times as the clock.
 public enum TraceReplay {
     public static func run(_ trace: Trace, configuration: BindingSet) -> [EngineOutput] {
-        var engine = GestureEngine(configuration: configuration, devices: trace.header.devices,
-                                   screen: trace.header.screen ?? .fallback)
+        var replayer = TraceReplayer(header: trace.header, configuration: configuration)
         var outputs: [EngineOutput] = []
         outputs.reserveCapacity(trace.events.count / 4)
         for event in trace.events {
-            engine.handle(event, into: &outputs)
+            replayer.handle(event, into: &outputs)
         }
-        // Timers due by the end of the recording still fire (a long press held to the end).
-        if let last = trace.events.last {
-            engine.advance(to: last.time, into: &outputs)
-        }
+        replayer.finish(into: &outputs)
         return outputs
+    }
+}
+
+/// A replay fed one event at a time, for a trace read as it goes: the same outputs as
+/// `TraceReplay.run`, without holding the events.
+public struct TraceReplayer {
+    private var engine: GestureEngine
+    private var lastTime: Double?
+
+    public init(header: TraceHeader, configuration: BindingSet) {
+        engine = GestureEngine(configuration: configuration, devices: header.devices, screen: header.screen ?? .fallback)
+    }
+
+    public mutating func handle(_ event: ContactEvent, into outputs: inout [EngineOutput]) {
+        engine.handle(event, into: &outputs)
+        lastTime = event.time
+    }
+
+    /// Timers due by the end of the recording still fire (a long press held to the end).
+    public mutating func finish(into outputs: inout [EngineOutput]) {
+        if let lastTime {
+            engine.advance(to: lastTime, into: &outputs)
+        }
     }
 }

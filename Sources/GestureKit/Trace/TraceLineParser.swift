@@ -1,0 +1,214 @@
+import Foundation
+
+/// Reads a trace one line at a time: the header first, then events, each checked against the
+/// header and the event before it. An event line of the usual shape goes through the
+/// scanner; every other line, and every line the scanner would refuse, goes through
+/// JSONSerialization, so the results and the errors are those of the full parser.
+package struct TraceLineParser {
+    package let file: String
+    package private(set) var header: TraceHeader?
+    /// Off, every line goes through the full parser (for measurements and differential tests).
+    package var usesScanner: Bool
+    private var devices: [Int: InputDevice] = [:]
+    /// The header's device ids and whether each has pressure: a short list is searched
+    /// faster than hashed.
+    private var deviceList: [(id: Int, hasPressure: Bool)] = []
+    private var lastTime = -Double.infinity
+
+    package init(file: String, usesScanner: Bool = true) {
+        self.file = file
+        self.usesScanner = usesScanner
+    }
+
+    /// The event on one line (without its line end), or nil for a blank line or the header.
+    package mutating func parse(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(TraceError) -> ContactEvent? {
+        if usesScanner, header != nil, let event = scanned(line) {
+            lastTime = event.time
+            return event
+        }
+        if Self.isBlank(line) { return nil }
+        guard let text = String(validating: line, as: UTF8.self) else {
+            throw TraceError(file: file, line: number, message: "the trace is not UTF-8 text")
+        }
+        return try parse(text, number: number)
+    }
+
+    /// The full parser: the line as text, through JSONSerialization.
+    package mutating func parse(_ rawLine: String, number lineNumber: Int) throws(TraceError) -> ContactEvent? {
+        let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.isEmpty { return nil }
+        let object: [String: Any]
+        do {
+            guard let parsed = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                throw TraceError(file: file, line: lineNumber, message: "each line must be a JSON object")
+            }
+            object = parsed
+        } catch let error as TraceError {
+            throw error
+        } catch {
+            throw TraceError(file: file, line: lineNumber, message: "not valid JSON: \(line.prefix(60))")
+        }
+        var fields = Fields(object: object, file: file, line: lineNumber)
+        guard header != nil else {
+            let parsed = try fields.header()
+            header = parsed
+            for device in parsed.devices { devices[device.id] = device }
+            deviceList = parsed.devices.map { ($0.id, $0.hasPressure) }
+            return nil
+        }
+        let event = try fields.event(devices: devices)
+        if event.time < lastTime {
+            throw TraceError(file: file, line: lineNumber,
+                             message: "`t` goes back in time (\(event.time.formatted) after \(lastTime.formatted)); events must be in time order")
+        }
+        lastTime = event.time
+        return event
+    }
+
+    /// The error for a trace that ended before its header.
+    package func missingHeader() -> TraceError {
+        TraceError(file: file, line: 0, message: "the trace is empty; its first line must be the header {\"trace\":1,\"devices\":[...]}")
+    }
+
+    /// An event the scanner reads and the full parser would accept as it is; nil hands the
+    /// line to the full parser, which gives the same event or the error.
+    private func scanned(_ line: UnsafeBufferPointer<UInt8>) -> ContactEvent? {
+        guard let scan = TraceEventScanner.scan(line), scan.time >= 0, scan.time >= lastTime,
+              let deviceID = Self.wholeNumber(scan.device), let hasPressure = self.hasPressure(deviceID),
+              let contact = Self.wholeNumber(scan.contact), contact >= 0 else { return nil }
+        let pressure = hasPressure ? scan.pressure : nil
+        return ContactEvent(time: scan.time, device: deviceID, contact: contact, phase: scan.phase,
+                            position: Point(x: scan.x, y: scan.y), pressure: pressure)
+    }
+
+    /// Whether the device has pressure; nil for a device not in the header.
+    private func hasPressure(_ id: Int) -> Bool? {
+        if deviceList.count > 8 { return devices[id]?.hasPressure }
+        for device in deviceList where device.id == id { return device.hasPressure }
+        return nil
+    }
+
+    /// The full parser's test for an integer key, without its error.
+    private static func wholeNumber(_ value: Double) -> Int? {
+        value == value.rounded() && abs(value) < 1e15 ? Int(value) : nil
+    }
+
+    /// Empty or only ASCII white space; anything else not ASCII goes to the full parser,
+    /// which trims Unicode white space as it always has.
+    private static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        line.allSatisfy { $0 == 0x20 || (0x09...0x0D).contains($0) }
+    }
+}
+
+/// Typed access to one line's keys, with errors that name the line and the key.
+private struct Fields {
+    let object: [String: Any]
+    let file: String
+    let line: Int
+
+    func fail(_ message: String) -> TraceError {
+        TraceError(file: file, line: line, message: message)
+    }
+
+    func number(_ key: String, in dictionary: [String: Any]? = nil) throws(TraceError) -> Double {
+        let source = dictionary ?? object
+        guard let value = source[key] else { throw fail("missing `\(key)`") }
+        // JSON true/false arrive as an NSNumber subclass, and so does a number with more digits
+        // than a Double keeps (NSDecimalNumber: 0.24000000000000002, as Python writes 0.08 * 3):
+        // a number is a plain NSNumber or a decimal one.
+        // The decimal one's own doubleValue rounds coarsely; its digits read exactly.
+        let decimal = value as? NSDecimalNumber
+        guard let box = value as? NSNumber, ObjectIdentifier(type(of: box)) == ObjectIdentifier(NSNumber.self) || decimal != nil,
+              case let number = decimal.flatMap({ Double($0.description) }) ?? box.doubleValue, number.isFinite else {
+            throw fail("`\(key)` must be a number, found \(Self.show(value))")
+        }
+        return number
+    }
+
+    func integer(_ key: String, in dictionary: [String: Any]? = nil) throws(TraceError) -> Int {
+        let value = try number(key, in: dictionary)
+        guard value == value.rounded(), abs(value) < 1e15 else { throw fail("`\(key)` must be a whole number, found \(value.formatted)") }
+        return Int(value)
+    }
+
+    func string(_ key: String, in dictionary: [String: Any]? = nil) throws(TraceError) -> String {
+        let source = dictionary ?? object
+        guard let value = source[key] else { throw fail("missing `\(key)`") }
+        guard let text = value as? String else { throw fail("`\(key)` must be a string, found \(Self.show(value))") }
+        return text
+    }
+
+    static func show(_ value: Any) -> String {
+        if value is NSNull { return "null" }
+        if let text = value as? String { return "\"\(text)\"" }
+        if value is [Any] { return "a list" }
+        if value is [String: Any] { return "an object" }
+        return "\(value)"
+    }
+
+    mutating func header() throws(TraceError) -> TraceHeader {
+        guard object["trace"] != nil else {
+            throw fail("the first line must be the header, starting {\"trace\":1,...}; found an object without `trace`")
+        }
+        let version = try integer("trace")
+        guard version == TraceHeader.version else {
+            throw fail("trace format version \(version) is not supported; this GestureBridge reads version \(TraceHeader.version)")
+        }
+        var screen: ScreenSize?
+        if let value = object["screen"], !(value is NSNull) {
+            guard let dictionary = value as? [String: Any] else { throw fail("`screen` must be {\"width\":W,\"height\":H}") }
+            let width = try number("width", in: dictionary)
+            let height = try number("height", in: dictionary)
+            guard width > 0, height > 0 else { throw fail("`screen` width and height must be positive") }
+            screen = ScreenSize(width: width, height: height)
+        }
+        guard let list = object["devices"] as? [Any] else { throw fail("the header needs a `devices` list") }
+        var devices: [InputDevice] = []
+        var ids: Set<Int> = []
+        for (index, item) in list.enumerated() {
+            guard let dictionary = item as? [String: Any] else { throw fail("device \(index + 1) must be an object") }
+            let id = try integer("id", in: dictionary)
+            guard ids.insert(id).inserted else { throw fail("device id \(id) appears twice") }
+            let name = (dictionary["name"] as? String) ?? "device \(id)"
+            let kindName = try string("kind", in: dictionary)
+            guard let kind = DeviceKind(rawValue: kindName) else {
+                throw fail("device \(id): unknown kind \"\(kindName)\"; one of \(DeviceKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            var pressure: PressureRange?
+            if let value = dictionary["pressure"], !(value is NSNull) {
+                guard let range = value as? [String: Any] else { throw fail("device \(id): `pressure` must be {\"min\":..,\"max\":..} or null") }
+                let min = try number("min", in: range)
+                let max = try number("max", in: range)
+                guard let parsed = PressureRange(min: min, max: max) else {
+                    throw fail("device \(id): pressure max (\(max.formatted)) must be greater than min (\(min.formatted))")
+                }
+                pressure = parsed
+            }
+            devices.append(InputDevice(id: id, name: name, kind: kind, pressure: pressure))
+        }
+        return TraceHeader(screen: screen, devices: devices)
+    }
+
+    mutating func event(devices: [Int: InputDevice]) throws(TraceError) -> ContactEvent {
+        if object["trace"] != nil { throw fail("a second header line; a trace has one header, on its first line") }
+        let time = try number("t")
+        guard time >= 0 else { throw fail("`t` must not be negative") }
+        let deviceID = try integer("device")
+        guard let device = devices[deviceID] else {
+            throw fail("device \(deviceID) is not in the header's devices (\(devices.keys.sorted().map(String.init).joined(separator: ", ")))")
+        }
+        let contact = try integer("contact")
+        guard contact >= 0 else { throw fail("`contact` must not be negative") }
+        let phaseName = try string("phase")
+        guard let phase = ContactPhase(rawValue: phaseName) else {
+            throw fail("unknown phase \"\(phaseName)\"; one of \(ContactPhase.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let x = try number("x")
+        let y = try number("y")
+        var pressure: Double?
+        if device.hasPressure, let value = object["pressure"], !(value is NSNull) {
+            pressure = try number("pressure")
+        }
+        return ContactEvent(time: time, device: deviceID, contact: contact, phase: phase, position: Point(x: x, y: y), pressure: pressure)
+    }
+}
