@@ -23,12 +23,17 @@ struct CommandTests {
         #expect(touch["touches"] as? Int == 10)
         #expect(pen["listened"] as? Bool == true)
         #expect((pen["bindings"] as? [String])?.contains("right-click") == true)
+        // The driver whose conventions it follows (the test driver marks none), and whether it has pressed yet.
+        #expect(pen["driver"] as? String == "unknown", "\(pen)")
+        #expect(pen["pressureMoved"] as? Bool == false, "nothing has pressed the pen yet: \(pen)")
+        #expect(touch["pressureMoved"] as? Bool == false, "\(touch)")
         // The XTEST pointer is where the bridge's own clicks come from: never a device to listen to.
         #expect(!byName.keys.contains { $0.contains("XTEST") })
 
         let table = try BridgeProcess(["devices"], server: server, ready: .immediately)
         #expect(table.child.waitForExit(timeout: 5) == 0)
-        #expect(table.outputLines.contains { $0.contains("test-pen") && $0.contains("0..1000") })
+        #expect(table.outputLines.first?.contains("DRIVER") == true, "\(table.outputLines)")
+        #expect(table.outputLines.contains { $0.contains("test-pen") && $0.contains("0..1000 never moved") }, "\(table.outputLines)")
         #expect(table.outputLines.contains { $0.contains("test-touch") && $0.contains("0..2047") && $0.contains("10") })
     }
 
