@@ -153,7 +153,7 @@ struct TraceStreamTests {
         #expect(error?.message == "the trace is not UTF-8 text")
     }
 
-    @Test("a byte order mark before the header is skipped, as when the file is read as text")
+    @Test("a byte order mark before the header is read past, as when the file is read as text")
     func byteOrderMark() throws {
         let text = Self.header + "\n" + #"{"t":0,"device":6,"contact":0,"phase":"begin","x":1,"y":1,"pressure":5}"#
         let path = try Self.file([0xEF, 0xBB, 0xBF] + Array(text.utf8))
