@@ -12,7 +12,7 @@ struct DoctorTests {
         let run = try GestureBridgeExecutable.run(["doctor"], environment: server.clientEnvironment)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("X11 session on DISPLAY=\(server.displayName)"))
-        #expect(run.stdout.contains("\"test-pen\" reports pressure 0..1000"))
+        #expect(run.stdout.contains("\"test-pen\" reports pressure 0..1000, not yet seen pressing"), "\(run.stdout)")
         #expect(run.stdout.contains("\"test-touch\" reports pressure 0..2047"))
         #expect(run.stdout.contains("key XF86AudioRaiseVolume"))
         #expect(run.stdout.contains("GestureBridge can run here."))
@@ -38,6 +38,14 @@ struct DoctorTests {
         let second = try GestureBridgeExecutable.run(["doctor", "--config", broken], environment: server.clientEnvironment)
         #expect(second.status == 1)
         #expect(second.stdout.contains("is broken") && second.stdout.contains(":1:11: error:"))
+
+        // A config anyone may change: its commands would run as the user.
+        let open = try GestureBridgeExecutable.temporaryFile("bindings:\n  - {name: a, gesture: deep-press}\n", suffix: ".yaml")
+        defer { try? FileManager.default.removeItem(atPath: open) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: open)
+        let third = try GestureBridgeExecutable.run(["doctor", "--config", open], environment: server.clientEnvironment)
+        #expect(third.status == 1)
+        #expect(third.stdout.contains("refusing the config") && third.stdout.contains("chmod go-w \(open)"), "\(third.stdout)")
     }
 
     static let mouseKnob = """
