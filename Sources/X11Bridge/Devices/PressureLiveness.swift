@@ -17,47 +17,54 @@ struct PressureLiveness {
     }
 
     private struct Watch {
+        /// The device's pressure range, looked up once; nil: nothing to watch.
+        let range: PressureRange?
         var stillContacts = 0
         var dead = false
         /// Contacts down now, and whether each has pressed.
         var pressed: [Int: Bool] = [:]
+
+        mutating func observe(_ event: ContactEvent) -> Change? {
+            guard let range else { return nil }
+            let moved = event.pressure.map { $0 > range.min } ?? false
+            if moved, dead {
+                dead = false
+                stillContacts = 0
+                if event.phase == .begin || event.phase == .move { pressed[event.contact] = true }
+                return .alive(event.device)
+            }
+            switch event.phase {
+            case .begin:
+                pressed[event.contact] = moved
+            case .move:
+                // Written once per contact, not per sample.
+                if moved, pressed[event.contact] != true { pressed[event.contact] = true }
+            case .end:
+                let didPress = (pressed.removeValue(forKey: event.contact) ?? false) || moved
+                stillContacts = didPress ? 0 : stillContacts + 1
+                if !dead, stillContacts >= PressureLiveness.deadContacts {
+                    dead = true
+                    return .dead(event.device)
+                }
+            case .cancel:
+                pressed[event.contact] = nil
+            case .hover:
+                break
+            }
+            return nil
+        }
     }
 
     private var watches: [Int: Watch] = [:]
 
-    /// Follows one contact event of a device with pressure range `range` (nil: nothing to watch).
-    mutating func observe(_ event: ContactEvent, range: PressureRange?) -> Change? {
-        guard let range else { return nil }
-        var watch = watches[event.device] ?? Watch()
-        defer { watches[event.device] = watch }
-        let moved = event.pressure.map { $0 > range.min } ?? false
-        if moved, watch.dead {
-            watch.dead = false
-            watch.stillContacts = 0
-            if event.phase == .begin || event.phase == .move { watch.pressed[event.contact] = true }
-            return .alive(event.device)
-        }
-        switch event.phase {
-        case .begin:
-            watch.pressed[event.contact] = moved
-        case .move:
-            if moved { watch.pressed[event.contact] = true }
-        case .end:
-            let pressed = (watch.pressed.removeValue(forKey: event.contact) ?? false) || moved
-            watch.stillContacts = pressed ? 0 : watch.stillContacts + 1
-            if !watch.dead, watch.stillContacts >= Self.deadContacts {
-                watch.dead = true
-                return .dead(event.device)
-            }
-        case .cancel:
-            watch.pressed[event.contact] = nil
-        case .hover:
-            break
-        }
-        return nil
+    /// Follows one contact event; `range` (the device's pressure range, nil for none) is asked
+    /// only the first time a device is seen. Each sample updates its watch in place.
+    mutating func observe(_ event: ContactEvent, range: () -> PressureRange?) -> Change? {
+        if watches[event.device] == nil { watches[event.device] = Watch(range: range()) }
+        return watches[event.device, default: Watch(range: nil)].observe(event)
     }
 
-    /// Forgets a device that went away.
+    /// Forgets a device that went away or changed: its range is looked up again.
     mutating func remove(_ device: Int) {
         watches[device] = nil
     }

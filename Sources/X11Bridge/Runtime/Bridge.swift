@@ -223,7 +223,7 @@ extension Bridge: EventLoopClient {
             switch change {
             case .contact(let event):
                 tellOwnership(about: event)
-                let liveness = pressureLiveness.observe(event, range: session.source.devices[event.device]?.pressureAxis?.pressureRange)
+                let liveness = pressureLiveness.observe(event) { [session] in session.source.devices[event.device]?.pressureAxis?.pressureRange }
                 if case .alive? = liveness { apply(liveness) }
                 process(engine.handle(event), now: time)
                 if case .dead? = liveness { apply(liveness) }

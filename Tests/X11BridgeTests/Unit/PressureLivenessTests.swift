@@ -15,7 +15,7 @@ struct PressureLivenessTests {
     /// One contact: down, a move, up, all at `pressure`; the changes it brought.
     static func contact(_ liveness: inout PressureLiveness, pressure: Double, contact: Int = 0) -> [PressureLiveness.Change] {
         [Self.event(.begin, contact: contact, pressure: pressure), Self.event(.move, contact: contact, pressure: pressure),
-         Self.event(.end, contact: contact, pressure: 0)].compactMap { liveness.observe($0, range: range) }
+         Self.event(.end, contact: contact, pressure: 0)].compactMap { liveness.observe($0) { range } }
     }
 
     @Test("two still contacts in a row: dead; the first that presses: alive again")
@@ -33,12 +33,13 @@ struct PressureLivenessTests {
         var liveness = PressureLiveness()
         #expect(Self.contact(&liveness, pressure: 0).isEmpty)
         let pressedOnce = [Self.event(.begin, pressure: 0), Self.event(.move, pressure: 40), Self.event(.end, pressure: 0)]
-        #expect(pressedOnce.compactMap { liveness.observe($0, range: Self.range) }.isEmpty)
+        #expect(pressedOnce.compactMap { liveness.observe($0) { Self.range } }.isEmpty)
         #expect(Self.contact(&liveness, pressure: 0).isEmpty, "the run started again")
-        #expect(liveness.observe(Self.event(.begin, contact: 1, pressure: 0), range: Self.range) == nil)
-        #expect(liveness.observe(Self.event(.cancel, contact: 1, pressure: 0), range: Self.range) == nil)
+        #expect(liveness.observe(Self.event(.begin, contact: 1, pressure: 0)) { Self.range } == nil)
+        #expect(liveness.observe(Self.event(.cancel, contact: 1, pressure: 0)) { Self.range } == nil)
         #expect(Self.contact(&liveness, pressure: 0) == [.dead(9)], "a cancelled contact counts for nothing")
-        #expect(liveness.observe(Self.event(.begin, pressure: nil), range: nil) == nil)
+        var withoutPressure = PressureLiveness()
+        #expect(withoutPressure.observe(Self.event(.begin, pressure: nil)) { nil } == nil)
     }
 
     @Test("a device plugged out and in again starts afresh")
