@@ -136,15 +136,9 @@ struct OverlayCompositorTests {
     func doubleScaleComposited() throws {
         let screen = try OverlayTestDisplay()
         defer { screen.stop() }
-        let resources = Array("Xft.dpi:\t192\n".utf8)
-        resources.withUnsafeBufferPointer { bytes in
-            _ = XChangeProperty(screen.display, screen.root, XA_RESOURCE_MANAGER, XA_STRING, 8, PropModeReplace,
-                                bytes.baseAddress, Int32(bytes.count))
-        }
-        screen.connection.sync()
         let compositor = try OverlayCompositorProcess(on: screen)
         defer { compositor.stop() }
-        let scaled = try XConnection.open(name: screen.connection.displayName, requirements: .init(xtest: false))
+        let scaled = try screen.connection(atDPI: 192)
         defer { scaled.close() }
         let overlay = try FeedbackOverlay(display: scaled.display, screen: scaled.screenNumber, compositorCheckInterval: 0)
         defer { overlay.close() }

@@ -44,14 +44,7 @@ struct OverlayProgressRingTests {
     func doubleScale() throws {
         let screen = try OverlayTestDisplay()
         defer { screen.stop() }
-        // What xrdb leaves on the root for a desktop scaled to 2; Xlib reads it when a display opens.
-        let resources = Array("Xft.dpi:\t192\nXft.antialias:\t1\n".utf8)
-        resources.withUnsafeBufferPointer { bytes in
-            _ = XChangeProperty(screen.display, screen.root, XA_RESOURCE_MANAGER, XA_STRING, 8, PropModeReplace,
-                                bytes.baseAddress, Int32(bytes.count))
-        }
-        screen.connection.sync()
-        let scaled = try XConnection.open(name: screen.connection.displayName, requirements: .init(xtest: false))
+        let scaled = try screen.connection(atDPI: 192)
         defer { scaled.close() }
         let overlay = try FeedbackOverlay(display: scaled.display, screen: scaled.screenNumber)
         defer { overlay.close() }

@@ -61,6 +61,18 @@ final class OverlayTestDisplay {
         server.stop()
     }
 
+    /// A second connection to this screen on a desktop set to `dpi` (`Xft.dpi`, as xrdb leaves
+    /// it on the root), which Xlib reads when a display opens. Close it after the overlay on it.
+    func connection(atDPI dpi: Int) throws -> XConnection {
+        let resources = Array("Xft.dpi:\t\(dpi)\n".utf8)
+        resources.withUnsafeBufferPointer { bytes in
+            _ = XChangeProperty(display, root, XA_RESOURCE_MANAGER, XA_STRING, 8, PropModeReplace,
+                                bytes.baseAddress, Int32(bytes.count))
+        }
+        connection.sync()
+        return try XConnection.open(name: connection.displayName, requirements: .init(xtest: false))
+    }
+
     /// The overlay's windows on screen, found as any X client would see them: mapped
     /// children of the root whose class is GestureBridge.
     func overlayWindows() -> [Window] {
