@@ -64,12 +64,15 @@ struct LiveSessionTests {
                 "\(bridge.log)")
         #expect(bridge.objects.filter { $0["action"] != nil }.map { $0["button"] as? Int } == [3], "\(bridge.objects)")
         // A light tap after it reaches the window once the bridge has let it go: a click the
-        // bridge sent for the deep press would have come first.
+        // bridge sent for the deep press would have come first. A key tapped through the server
+        // first spaces the tap from the lift as a hand would: a press within a millisecond of
+        // the lift of a kept stroke is lost (README, known limits).
+        let beforeTap = try stage.eventsUntilKeyTapped()
         try stage.pen.down(at: (320, 300), pressure: 0.3)
         try stage.pen.up()
         let events = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
         #expect(buttonEvents(1, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
-        #expect(!Self.presses(3)(events + stage.window.drain()), "\(events)")
+        #expect(!Self.presses(3)(beforeTap + events + stage.window.drain()), "\(beforeTap + events)")
     }
 
     @Test("a device disabled and enabled again leaves and rejoins the running bridge")
