@@ -11,7 +11,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -26,11 +25,17 @@ let package = Package(
             pkgConfig: "cairo cairo-xlib",
             providers: [.apt(["libcairo2-dev"])]
         ),
+        // libyaml's parser: the config is read through its event API.
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
         // Linux system interfaces Swift's Glibc module leaves out (epoll).
         .systemLibrary(name: "CLinux"),
         .target(
             name: "GestureKit",
-            dependencies: [.product(name: "Yams", package: "Yams")],
+            dependencies: ["CYAML"],
             // The built-in default config is this file, compiled in (`DefaultConfig.text`).
             resources: [.embedInCode("Config/default.yaml")]
         ),

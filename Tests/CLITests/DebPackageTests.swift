@@ -19,7 +19,6 @@ struct DebPackageTests {
         "/usr/share/fish/vendor_completions.d/gesture-bridge.fish",
         "/usr/share/doc/gesture-bridge/copyright",
         "/usr/share/doc/gesture-bridge/changelog.gz",
-        "/usr/share/lintian/overrides/gesture-bridge",
     ]
 
     func exists(_ path: String) -> Bool {

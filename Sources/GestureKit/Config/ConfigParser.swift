@@ -1,5 +1,3 @@
-import Yams
-
 /// Turns config YAML into bindings, collecting every problem with its line and column
 /// instead of stopping at the first, so one `check` run shows everything to fix.
 struct ConfigParser {
@@ -8,14 +6,11 @@ struct ConfigParser {
     // MARK: Document
 
     mutating func parseDocument(_ text: String) -> BindingSet? {
-        let root: Node?
+        let root: YAMLNode?
         do {
-            root = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            issues.append(Self.issue(for: error))
-            return nil
+            root = try YAMLDocument.read(text)
         } catch {
-            issues.append(ConfigIssue(line: 1, column: 1, message: "cannot read the YAML: \(error)"))
+            issues.append(Self.issue(for: error))
             return nil
         }
         guard let root else {
@@ -59,7 +54,7 @@ struct ConfigParser {
     }
 
     /// The top-level `feedback:` section: `color`, `size`, `duration`; what it leaves out stays standard.
-    private mutating func parseLook(_ node: Node) -> FeedbackLook {
+    private mutating func parseLook(_ node: YAMLNode) -> FeedbackLook {
         var look = FeedbackLook.standard
         guard let map = mapping(node, "`feedback` at the top level") else { return look }
         checkKeys(map, allowed: ["color", "size", "duration"], context: "in `feedback`")
@@ -91,7 +86,7 @@ struct ConfigParser {
     ]
 
     /// `ordinary`: the force an ordinary touch reaches, below the threshold.
-    private mutating func parseOrdinary(_ map: Node.Mapping, threshold: Double) -> Double? {
+    private mutating func parseOrdinary(_ map: YAMLNode.Mapping, threshold: Double) -> Double? {
         guard let node = map["ordinary"], let ordinary = number(node, "ordinary", in: 0...1) else { return nil }
         if ordinary >= threshold {
             issues.append(issue(at: node, "`ordinary` (\(ordinary.formatted)) must be below `threshold` (\(threshold.formatted)): a still press that levels off at or under it goes to the application"))
@@ -99,7 +94,7 @@ struct ConfigParser {
         return ordinary
     }
 
-    private mutating func parseBinding(_ node: Node) -> Binding? {
+    private mutating func parseBinding(_ node: YAMLNode) -> Binding? {
         guard let map = mapping(node, "a binding") else { return nil }
         let issueCount = issues.count
         guard let nameNode = map["name"] else {
@@ -211,7 +206,7 @@ struct ConfigParser {
 
     private static var gestureList: String { RecognizerKind.allCases.map(\.rawValue).joined(separator: ", ") }
 
-    private mutating func parseSteps(_ map: Node.Mapping, increase: String, decrease: String, defaultStep: Double,
+    private mutating func parseSteps(_ map: YAMLNode.Mapping, increase: String, decrease: String, defaultStep: Double,
                                      range: ClosedRange<Double>) -> StepActions? {
         let up = map[increase].map { parseActions($0, increase) } ?? []
         let down = map[decrease].map { parseActions($0, decrease) } ?? []
@@ -229,7 +224,7 @@ struct ConfigParser {
     private static let centerExample = "`center` must be [x, y] in pixels, like [-120, 120] (negative counts from the right or bottom edge), or {monitor: HDMI-1, at: [x, y]} to count from a monitor's edges"
 
     /// `[x, y]`, `{x: , y: }`, or `{monitor: NAME, at: [x, y]}`.
-    private mutating func parseCenter(_ node: Node) -> KnobCenter? {
+    private mutating func parseCenter(_ node: YAMLNode) -> KnobCenter? {
         guard case .mapping(let map) = node, map["monitor"] != nil || map["at"] != nil else {
             return parsePoint(node).map { KnobCenter(x: $0.0, y: $0.1, monitor: nil) }
         }
@@ -247,7 +242,7 @@ struct ConfigParser {
         return KnobCenter(x: point.0, y: point.1, monitor: monitor)
     }
 
-    private mutating func parsePoint(_ node: Node) -> (ScreenCoordinate, ScreenCoordinate)? {
+    private mutating func parsePoint(_ node: YAMLNode) -> (ScreenCoordinate, ScreenCoordinate)? {
         switch node {
         case .sequence(let items) where items.count == 2:
             guard let x = number(items[0], "center x", in: -100_000...100_000),
@@ -270,8 +265,8 @@ struct ConfigParser {
 
     // MARK: Devices and feedback
 
-    private mutating func parseDevices(_ node: Node) -> [DeviceSelector] {
-        let items: [Node]
+    private mutating func parseDevices(_ node: YAMLNode) -> [DeviceSelector] {
+        let items: [YAMLNode]
         if case .sequence(let sequence) = node { items = Array(sequence) } else { items = [node] }
         var selectors: [DeviceSelector] = []
         for item in items {
@@ -296,7 +291,7 @@ struct ConfigParser {
         return selectors
     }
 
-    private mutating func parseApplications(_ node: Node) -> ApplicationFilter {
+    private mutating func parseApplications(_ node: YAMLNode) -> ApplicationFilter {
         let example = "`applications` is {only: [gimp, krita]} or {except: [mpv]} (WM_CLASS names; `xprop WM_CLASS` shows a window's)"
         guard case .mapping(let map) = node else {
             issues.append(issue(at: node, example))
@@ -308,14 +303,14 @@ struct ConfigParser {
             issues.append(issue(at: node, example + "; give one of the two"))
             return .everywhere
         }
-        let items: [Node]
+        let items: [YAMLNode]
         if case .sequence(let sequence) = listNode { items = Array(sequence) } else { items = [listNode] }
         let names = items.compactMap { string($0, "an application name") }
         return key == "only" ? .only(names) : .except(names)
     }
 
-    private mutating func parseFeedback(_ node: Node) -> Set<FeedbackStyle> {
-        let items: [Node]
+    private mutating func parseFeedback(_ node: YAMLNode) -> Set<FeedbackStyle> {
+        let items: [YAMLNode]
         if case .sequence(let sequence) = node { items = Array(sequence) } else { items = [node] }
         var styles: Set<FeedbackStyle> = []
         for item in items {
@@ -338,14 +333,14 @@ struct ConfigParser {
     private static let actionKeys = ["click", "press", "release", "scroll", "steps", "key", "command", "volume"]
     private static let buttonNames = ["left": 1, "middle": 2, "right": 3]
 
-    private mutating func parseActions(_ node: Node, _ key: String) -> [Action] {
+    private mutating func parseActions(_ node: YAMLNode, _ key: String) -> [Action] {
         if case .sequence(let items) = node {
             return items.compactMap { parseAction($0, key) }
         }
         return parseAction(node, key).map { [$0] } ?? []
     }
 
-    private mutating func parseAction(_ node: Node, _ key: String) -> Action? {
+    private mutating func parseAction(_ node: YAMLNode, _ key: String) -> Action? {
         guard case .mapping(let map) = node else {
             issues.append(issue(at: node, "`\(key)` must be an action such as {click: 3}, {key: ctrl+z}, {scroll: up}, {volume: +5%}, {command: [notify-send, hi]}"))
             return nil
@@ -397,7 +392,7 @@ struct ConfigParser {
         }
     }
 
-    private mutating func parseVolume(_ node: Node) -> VolumeChange? {
+    private mutating func parseVolume(_ node: YAMLNode) -> VolumeChange? {
         guard let text = string(node, "volume") else { return nil }
         if let change = VolumeChange(parsing: text) { return change }
         var hint = Suggestion.didYouMean(text, among: VolumeChange.words)
@@ -411,7 +406,7 @@ struct ConfigParser {
         return nil
     }
 
-    private mutating func parseButton(_ node: Node) -> Int? {
+    private mutating func parseButton(_ node: YAMLNode) -> Int? {
         if let word = node.scalar?.string, let button = Self.buttonNames[word] { return button }
         if let button = node.int, (1...32).contains(button) { return button }
         issues.append(issue(at: node, "a button is 1 to 32, or left, middle, right; not `\(node.scalar?.string ?? "this")`"))
@@ -420,13 +415,13 @@ struct ConfigParser {
 
     // MARK: Scalars
 
-    private mutating func mapping(_ node: Node, _ what: String) -> Node.Mapping? {
+    private mutating func mapping(_ node: YAMLNode, _ what: String) -> YAMLNode.Mapping? {
         if case .mapping(let map) = node { return map }
         issues.append(issue(at: node, "\(what) must be a mapping of `key: value` lines"))
         return nil
     }
 
-    private mutating func checkKeys(_ map: Node.Mapping, allowed: [String], context: String, kind: RecognizerKind? = nil) {
+    private mutating func checkKeys(_ map: YAMLNode.Mapping, allowed: [String], context: String, kind: RecognizerKind? = nil) {
         for (key, _) in map {
             guard let word = key.scalar?.string else {
                 issues.append(issue(at: key, "keys must be plain words"))
@@ -442,7 +437,7 @@ struct ConfigParser {
         }
     }
 
-    private mutating func string(_ node: Node, _ what: String) -> String? {
+    private mutating func string(_ node: YAMLNode, _ what: String) -> String? {
         guard let scalar = node.scalar else {
             issues.append(issue(at: node, "`\(what)` must be a single word or quoted text"))
             return nil
@@ -450,7 +445,7 @@ struct ConfigParser {
         return scalar.string
     }
 
-    private mutating func number(_ node: Node, _ what: String, in range: ClosedRange<Double>) -> Double? {
+    private mutating func number(_ node: YAMLNode, _ what: String, in range: ClosedRange<Double>) -> Double? {
         guard let scalar = node.scalar, let value = node.float ?? node.int.map(Double.init), !scalar.string.isEmpty else {
             issues.append(issue(at: node, "`\(what)` must be a number, not `\(node.scalar?.string ?? "a list or mapping")`"))
             return nil
@@ -462,7 +457,7 @@ struct ConfigParser {
         return value
     }
 
-    private mutating func integer(_ node: Node, _ what: String, in range: ClosedRange<Int>) -> Int? {
+    private mutating func integer(_ node: YAMLNode, _ what: String, in range: ClosedRange<Int>) -> Int? {
         guard let value = node.int else {
             issues.append(issue(at: node, "`\(what)` must be a whole number, not `\(node.scalar?.string ?? "a list or mapping")`"))
             return nil
@@ -474,7 +469,7 @@ struct ConfigParser {
         return value
     }
 
-    private mutating func bool(_ node: Node, _ what: String) -> Bool? {
+    private mutating func bool(_ node: YAMLNode, _ what: String) -> Bool? {
         guard let value = node.bool else {
             issues.append(issue(at: node, "`\(what)` must be true or false, not `\(node.scalar?.string ?? "a list or mapping")`"))
             return nil
@@ -482,22 +477,21 @@ struct ConfigParser {
         return value
     }
 
-    private func issue(at node: Node, _ message: String) -> ConfigIssue {
-        ConfigIssue(line: node.mark?.line ?? 1, column: node.mark?.column ?? 1, message: message)
+    private func issue(at node: YAMLNode, _ message: String) -> ConfigIssue {
+        ConfigIssue(line: node.mark.line, column: node.mark.column, message: message)
     }
 
-    private static func issue(for error: YamlError) -> ConfigIssue {
+    private static func issue(for error: YAMLError) -> ConfigIssue {
         switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+        case .syntax(let problem, let mark):
             return ConfigIssue(line: mark.line, column: mark.column, message: "YAML syntax: \(problem)")
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            let keys = duplicates.sorted().map { "`\($0)`" }.joined(separator: ", ")
-            return ConfigIssue(line: context.mark.line, column: context.mark.column,
-                               message: "\(keys) is given twice in the same mapping; keep one")
-        case .reader(let problem, _, _, _):
+        case .duplicateKeys(let duplicates, let mark):
+            let keys = duplicates.map { "`\($0)`" }.joined(separator: ", ")
+            return ConfigIssue(line: mark.line, column: mark.column, message: "\(keys) is given twice in the same mapping; keep one")
+        case .unreadable(let problem):
             return ConfigIssue(line: 1, column: 1, message: "cannot read the text: \(problem)")
-        default:
-            return ConfigIssue(line: 1, column: 1, message: "YAML error: \(error)")
+        case .outOfMemory:
+            return ConfigIssue(line: 1, column: 1, message: "YAML error: out of memory")
         }
     }
 }

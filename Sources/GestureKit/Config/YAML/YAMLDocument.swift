@@ -1,0 +1,204 @@
+import CYAML
+
+/// What keeps a YAML text from being read, with where.
+enum YAMLError: Error, Sendable, Equatable {
+    /// libyaml's scanner or parser refused the text, or an alias names no anchor.
+    case syntax(problem: String, at: YAMLMark)
+    /// The same keys twice in one mapping, sorted, at the first of them.
+    case duplicateKeys([String], at: YAMLMark)
+    /// libyaml could not decode the text itself.
+    case unreadable(String)
+    case outOfMemory
+}
+
+/// Reads a YAML text into its one document's tree, through libyaml's event API.
+enum YAMLDocument {
+    /// Deeper nesting is refused rather than read: nothing a config holds comes near it, and a
+    /// tree that deep would take more stack to take apart than a thread has.
+    static let maximumDepth = 1000
+
+    /// The root node, or nil for a text with no document (empty, or comments only).
+    static func read(_ text: String) throws(YAMLError) -> YAMLNode? {
+        var text = text
+        let result = text.withUTF8 { bytes -> Result<YAMLNode?, YAMLError> in
+            do throws(YAMLError) {
+                var composer = Composer()
+                return .success(try composer.document(from: EventReader(bytes)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// libyaml's parser over a buffer that outlives it.
+private final class EventReader {
+    private let parser: UnsafeMutablePointer<yaml_parser_t>
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) throws(YAMLError) {
+        parser = .allocate(capacity: 1)
+        guard yaml_parser_initialize(parser) != 0 else {
+            parser.deallocate()
+            throw .outOfMemory
+        }
+        yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
+        yaml_parser_set_input_string(parser, bytes.baseAddress, bytes.count)
+    }
+
+    deinit {
+        yaml_parser_delete(parser)
+        parser.deallocate()
+    }
+
+    /// The next event, handed to `body` while libyaml owns it.
+    func next<Result>(_ body: (yaml_event_t) throws(YAMLError) -> Result) throws(YAMLError) -> Result {
+        var event = yaml_event_t()
+        guard yaml_parser_parse(parser, &event) != 0 else { throw error() }
+        defer { yaml_event_delete(&event) }
+        return try body(event)
+    }
+
+    private func error() -> YAMLError {
+        let state = parser.pointee
+        let problem = state.problem.map { String(cString: $0) } ?? "unknown problem"
+        let mark = YAMLMark(line: Int(state.problem_mark.line) + 1, column: Int(state.problem_mark.column) + 1)
+        switch state.error {
+        case YAML_MEMORY_ERROR: return .outOfMemory
+        case YAML_READER_ERROR: return .unreadable(problem)
+        default: return .syntax(problem: problem, at: mark)
+        }
+    }
+}
+
+/// Builds the tree from libyaml's events without recursion: the collections still open are a
+/// stack, each closed one handed to the one below it.
+private struct Composer {
+    private enum Open {
+        case sequence(items: [YAMLNode], anchor: String?, tag: String?, mark: YAMLMark)
+        case mapping(pairs: [(key: YAMLNode, value: YAMLNode)], key: YAMLNode?, anchor: String?, tag: String?, mark: YAMLMark)
+    }
+
+    private var open: [Open] = []
+    private var anchors: [String: YAMLNode] = [:]
+    private var root: YAMLNode?
+
+    /// The stream's single document: nil if it has none, an error if it has two.
+    mutating func document(from reader: EventReader) throws(YAMLError) -> YAMLNode? {
+        _ = try reader.next { _ in }  // stream start
+        let first = try reader.next { event in event.type }
+        guard first == YAML_DOCUMENT_START_EVENT else { return nil }
+        while root == nil {
+            try reader.next { (event) throws(YAMLError) in try take(event) }
+        }
+        _ = try reader.next { _ in }  // document end
+        let (after, mark) = try reader.next { event in (event.type, Self.mark(event.start_mark)) }
+        if after != YAML_STREAM_END_EVENT {
+            throw .syntax(problem: "but found another document", at: mark)
+        }
+        return root
+    }
+
+    private mutating func take(_ event: yaml_event_t) throws(YAMLError) {
+        let mark = Self.mark(event.start_mark)
+        switch event.type {
+        case YAML_SCALAR_EVENT:
+            let data = event.data.scalar
+            let style: YAMLNode.Scalar.Style = switch data.style {
+            case YAML_PLAIN_SCALAR_STYLE, YAML_ANY_SCALAR_STYLE: .plain
+            case YAML_SINGLE_QUOTED_SCALAR_STYLE, YAML_DOUBLE_QUOTED_SCALAR_STYLE: .quoted
+            default: .block
+            }
+            let string = data.value.map { String(decoding: UnsafeBufferPointer(start: $0, count: data.length), as: UTF8.self) } ?? ""
+            // A quoted scalar without a tag is a string, as if tagged so.
+            let tag = data.quoted_implicit != 0 ? "tag:yaml.org,2002:str" : Self.text(data.tag)
+            let node = YAMLNode.scalar(.init(string: string, style: style, explicitTag: tag, mark: mark))
+            try close(node, anchor: Self.text(data.anchor))
+        case YAML_ALIAS_EVENT:
+            guard let name = Self.text(event.data.alias.anchor), let node = anchors[name] else {
+                throw .syntax(problem: "found undefined alias", at: mark)
+            }
+            try close(node, anchor: nil)
+        case YAML_SEQUENCE_START_EVENT:
+            let data = event.data.sequence_start
+            try push(.sequence(items: [], anchor: Self.text(data.anchor), tag: Self.text(data.tag), mark: mark))
+        case YAML_MAPPING_START_EVENT:
+            let data = event.data.mapping_start
+            try push(.mapping(pairs: [], key: nil, anchor: Self.text(data.anchor), tag: Self.text(data.tag), mark: mark))
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+            switch open.popLast() {
+            case .sequence(let items, let anchor, _, let start):
+                try close(.sequence(.init(items: items, mark: start)), anchor: anchor)
+            case .mapping(let pairs, _, let anchor, _, let start):
+                try Self.checkDuplicates(pairs.map(\.key))
+                try close(.mapping(.init(pairs: pairs, mark: start)), anchor: anchor)
+            case nil:
+                throw .syntax(problem: "a collection ends that never began", at: mark)
+            }
+        default:
+            // libyaml sends nothing else inside a document.
+            throw .syntax(problem: "did not expect this here", at: mark)
+        }
+    }
+
+    private mutating func push(_ collection: Open) throws(YAMLError) {
+        guard open.count < YAMLDocument.maximumDepth else {
+            let mark = switch collection {
+            case .sequence(_, _, _, let mark), .mapping(_, _, _, _, let mark): mark
+            }
+            throw .syntax(problem: "nested more than \(YAMLDocument.maximumDepth) levels deep", at: mark)
+        }
+        open.append(collection)
+    }
+
+    /// A finished node: remembered under its anchor, then added to the collection it is in.
+    private mutating func close(_ node: YAMLNode, anchor: String?) throws(YAMLError) {
+        if let anchor { anchors[anchor] = node }
+        guard let parent = open.popLast() else {
+            root = node
+            return
+        }
+        switch parent {
+        case .sequence(var items, let anchor, let tag, let mark):
+            items.append(node)
+            open.append(.sequence(items: items, anchor: anchor, tag: tag, mark: mark))
+        case .mapping(var pairs, let key?, let anchor, let tag, let mark):
+            pairs.append((key: key, value: node))
+            open.append(.mapping(pairs: pairs, key: nil, anchor: anchor, tag: tag, mark: mark))
+        case .mapping(let pairs, nil, let anchor, let tag, let mark):
+            open.append(.mapping(pairs: pairs, key: node, anchor: anchor, tag: tag, mark: mark))
+        }
+    }
+
+    /// Scalar keys given twice, reported sorted, at the first place the first of them appears.
+    /// A list or a mapping as a key is refused by the config's own rules ("keys must be plain
+    /// words"); comparing one (an alias can make it huge) would gain nothing.
+    private static func checkDuplicates(_ keys: [YAMLNode]) throws(YAMLError) {
+        var seen: [KeyIdentity: YAMLMark] = [:]
+        var repeated: [KeyIdentity: YAMLMark] = [:]
+        for key in keys {
+            guard let scalar = key.scalar else { continue }
+            let identity = KeyIdentity(text: scalar.string, tag: scalar.resolvedTag)
+            if let first = seen[identity] { repeated[identity] = first } else { seen[identity] = key.mark }
+        }
+        guard !repeated.isEmpty else { return }
+        let sorted = repeated.sorted { $0.key < $1.key }
+        throw .duplicateKeys(sorted.map(\.key.text), at: sorted[0].value)
+    }
+
+    private static func mark(_ mark: yaml_mark_t) -> YAMLMark {
+        YAMLMark(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    }
+
+    private static func text(_ pointer: UnsafeMutablePointer<UInt8>?) -> String? {
+        pointer.map { String(cString: $0) }
+    }
+}
+
+/// What makes two scalar keys the same key: their text and their type (`1` and `'1'` differ).
+private struct KeyIdentity: Hashable, Comparable {
+    var text: String
+    var tag: YAMLTag
+
+    static func < (lhs: KeyIdentity, rhs: KeyIdentity) -> Bool { lhs.text < rhs.text }
+}
