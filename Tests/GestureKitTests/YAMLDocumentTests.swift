@@ -1,0 +1,107 @@
+@testable import GestureKit
+import Testing
+
+/// The YAML reader under the config: libyaml's events made into nodes, and plain scalars read
+/// by YAML 1.1's rules, as a config's author writes them.
+@Suite("YAML reader")
+struct YAMLDocumentTests {
+    func value(_ text: String) throws -> YAMLNode {
+        let root = try #require(try YAMLDocument.read("key: \(text)\n"))
+        return try #require(root["key"])
+    }
+
+    @Test("plain numbers in every YAML 1.1 form; quoted or block text is no number",
+          arguments: [("0.7", 0.7), ("7e-1", 0.7), (".5", 0.5), ("1_000", 1000), ("0x10", 16), ("1:30", 90),
+                      ("-1:30", -90), (".inf", .infinity), ("-.Inf", -.infinity), ("+0.25", 0.25)])
+    func numbers(_ text: String, _ expected: Double) throws {
+        #expect(try value(text).float == expected)
+    }
+
+    @Test("whole numbers: decimal, hex, binary, octal, base 60; nothing that overflows")
+    func wholeNumbers() throws {
+        #expect(try value("42").int == 42)
+        #expect(try value("0x1f").int == 31)
+        #expect(try value("0b101").int == 5)
+        #expect(try value("017").int == 15)
+        #expect(try value("0o17").int == 15)
+        #expect(try value("-1:00:00").int == -3600)
+        #expect(try value("0.5").int == nil)
+        #expect(try value("'42'").int == nil)
+        #expect(try value("1:2:3:4:5:6:7:8:9:10:11:12:13:14").int == nil)
+        #expect(try value("-0:-9223372036854775808").int == nil)
+        #expect(try value("'0.7'").float == nil)
+        #expect(try value("|\n  0.7").float == nil)
+        #expect(try value(".nan").float?.isNaN == true)
+    }
+
+    @Test("booleans as YAML 1.1 writes them, not quoted, not in mixed case unless tagged")
+    func booleans() throws {
+        for word in ["true", "True", "TRUE", "yes", "Yes", "on", "ON"] { #expect(try value(word).bool == true, "\(word)") }
+        for word in ["false", "no", "No", "off", "OFF"] { #expect(try value(word).bool == false, "\(word)") }
+        for word in ["tRue", "'true'", "\"yes\"", "1", "y", "!!str true"] { #expect(try value(word).bool == nil, "\(word)") }
+        #expect(try value("!!bool tRue").bool == true)
+    }
+
+    @Test("an alias is the node its anchor names; an unknown alias is an error at its place")
+    func aliases() throws {
+        let root = try #require(try YAMLDocument.read("a: &n [1, 2]\nb: *n\n"))
+        guard case .sequence(let items) = try #require(root["b"]) else {
+            Issue.record("`b` is not the anchored list")
+            return
+        }
+        #expect(items.compactMap(\.int) == [1, 2])
+        #expect(throws: YAMLError.syntax(problem: "found undefined alias", at: YAMLMark(line: 2, column: 4))) {
+            try YAMLDocument.read("a: 1\nb: *nowhere\n")
+        }
+    }
+
+    @Test("keys are found however they are quoted; the same key twice is an error at the first")
+    func keys() throws {
+        let root = try #require(try YAMLDocument.read("'name': a\n\"gesture\": b\n"))
+        #expect(root["name"]?.scalar?.string == "a")
+        #expect(root["gesture"]?.scalar?.string == "b")
+        #expect(throws: YAMLError.duplicateKeys(["a", "b"], at: YAMLMark(line: 1, column: 1))) {
+            try YAMLDocument.read("a: 1\nb: 2\na: 3\nb: 4\n")
+        }
+        // `1` is a number, `'1'` a string: two keys.
+        #expect(try YAMLDocument.read("1: a\n'1': b\n") != nil)
+    }
+
+    @Test("places count lines and characters from 1")
+    func marks() throws {
+        let root = try #require(try YAMLDocument.read("# comment\nfirst:\n  - \u{2603}: x\n"))
+        guard case .sequence(let items) = try #require(root["first"]) else {
+            Issue.record("`first` is not a list")
+            return
+        }
+        #expect(items[0].mark == YAMLMark(line: 3, column: 5))
+        #expect(items[0]["\u{2603}"]?.mark == YAMLMark(line: 3, column: 8))
+    }
+
+    @Test("no document, one document, two documents")
+    func documents() throws {
+        #expect(try YAMLDocument.read("") == nil)
+        #expect(try YAMLDocument.read("# only a comment\n") == nil)
+        #expect(try YAMLDocument.read("a: 1\n") != nil)
+        #expect(throws: YAMLError.syntax(problem: "but found another document", at: YAMLMark(line: 2, column: 1))) {
+            try YAMLDocument.read("a: 1\n---\nb: 2\n")
+        }
+    }
+
+    @Test("nesting is read to 1000 levels and refused past them, where it goes too deep")
+    func nesting() throws {
+        let deepest = String(repeating: "[", count: 999) + String(repeating: "]", count: 999)
+        #expect(try YAMLDocument.read("a: \(deepest)\n") != nil)
+        let tooDeep = String(repeating: "[", count: 1000) + String(repeating: "]", count: 1000)
+        #expect(throws: YAMLError.syntax(problem: "nested more than 1000 levels deep", at: YAMLMark(line: 1, column: 1003))) {
+            try YAMLDocument.read("a: \(tooDeep)\n")
+        }
+    }
+
+    @Test("syntax errors carry libyaml's problem and place")
+    func syntax() {
+        #expect(throws: YAMLError.syntax(problem: "did not find expected ',' or ']'", at: YAMLMark(line: 2, column: 1))) {
+            try YAMLDocument.read("a: [1, 2\n")
+        }
+    }
+}
