@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import GestureKit
 import Glibc
 import X11Bridge
@@ -205,12 +204,12 @@ private struct Target {
             }
             self.path = user
         }
-        exists = FileManager.default.fileExists(atPath: path)
+        exists = access(path, F_OK) == 0
         if exists {
             do {
-                text = try String(contentsOfFile: path, encoding: .utf8)
+                text = String(decoding: try FileContents.read(path), as: UTF8.self)
             } catch {
-                printError("gesture-bridge: error: cannot read \(path): \(error.localizedDescription)")
+                printError("gesture-bridge: error: cannot read \(path): \(error.reason)")
                 throw ExitCode.failure
             }
             do {
@@ -233,25 +232,52 @@ private struct Target {
             printError("gesture-bridge: error: \(error.description)")
             throw ExitCode.failure
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        let temporary = directory + "/.\((path as NSString).lastPathComponent).calibrate-\(getpid())"
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try Data(updated.utf8).write(to: URL(fileURLWithPath: temporary))
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        let fileName = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = directory + "/.\(fileName).calibrate-\(getpid())"
+        do throws(FileWriteError) {
+            try FileWriteError.check(Self.makeDirectories(directory))
+            try FileWriteError.check(Self.write(updated, to: temporary))
             if exists {
                 let backup = path + ".bak"
-                try? FileManager.default.removeItem(atPath: backup)
-                try FileManager.default.copyItem(atPath: path, toPath: backup)
+                try FileWriteError.check(Self.write(text, to: backup))
                 printError("The previous config is kept as \(backup).")
             }
-            guard rename(temporary, path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
-            }
+            try FileWriteError.check(rename(temporary, path) == 0)
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            printError("gesture-bridge: error: cannot write \(path): \(error.localizedDescription)")
+            unlink(temporary)
+            printError("gesture-bridge: error: cannot write \(path): \(error.reason)")
             throw ExitCode.failure
         }
         printError("Wrote \(name) first into \(path); a running bridge reads it by itself.")
+    }
+
+    /// Each missing directory on the way made (mode 0777 less the umask); true when all exist.
+    private static func makeDirectories(_ directory: String) -> Bool {
+        var prefix = directory.hasPrefix("/") ? "/" : ""
+        for part in directory.split(separator: "/") {
+            prefix += part
+            if mkdir(prefix, 0o777) != 0 && errno != EEXIST { return false }
+            prefix += "/"
+        }
+        return true
+    }
+
+    /// `text` as the whole of a new or emptied file (mode 0666 less the umask, as editors write).
+    private static func write(_ text: String, to path: String) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { return false }
+        let writer = LineWriter(descriptor: descriptor, ownsDescriptor: true)
+        return writer.write(text: text)
+    }
+}
+
+/// Why a file could not be written: the system's words for the errno of the call that failed.
+private struct FileWriteError: Error {
+    var reason: String
+
+    static func check(_ succeeded: Bool) throws(FileWriteError) {
+        guard succeeded else { throw FileWriteError(reason: String(cString: strerror(errno))) }
     }
 }

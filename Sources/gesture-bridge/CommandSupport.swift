@@ -1,11 +1,11 @@
 import ArgumentParser
-import Foundation
+import X11Bridge
 import GestureKit
 
 /// Writes a message to standard error (ArgumentParser's own errors print usage, which is
 /// noise when the problem is a file's contents).
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    LineWriter(descriptor: 2).write(message)
 }
 
 /// A trace read as it goes; a bad file or line prints its error and fails the command.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import GestureKit
 import X11Bridge
 
@@ -62,7 +61,7 @@ struct Doctor: ParsableCommand {
 
         let name: String
         do {
-            name = try SessionCheck.displayName(environment: ProcessInfo.processInfo.environment)
+            name = try SessionCheck.displayName(environment: ProcessEnvironment.current)
         } catch {
             findings.append(.problem(error.description))
             throw ExitCode.failure

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import X11Bridge
 import GestureKit
 
 struct Replay: ParsableCommand {
@@ -34,9 +34,10 @@ struct Replay: ParsableCommand {
         var events = 0, gestures = 0, actions = 0
         // Lines go out in 64 KiB writes rather than one print each.
         var pending = ""
+        let output = LineWriter.standardOutput
         func flush() {
             guard !pending.isEmpty else { return }
-            FileHandle.standardOutput.write(Data(pending.utf8))
+            output.write(text: pending)
             pending = ""
         }
         // Each event's outputs go out as they come: a line the trace gets wrong stops the

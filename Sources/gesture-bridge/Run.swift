@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Glibc
 import GestureKit
 import Logging

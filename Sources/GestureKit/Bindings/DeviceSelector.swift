@@ -1,5 +1,3 @@
-import Foundation
-
 /// Which devices a binding listens to: a kind (`pen`, `touch`, ...) or a device's name.
 public enum DeviceSelector: Sendable, Hashable, CustomStringConvertible {
     case kind(DeviceKind)
@@ -61,6 +59,7 @@ public enum ApplicationFilter: Sendable, Hashable {
     }
 
     private static func matches(_ name: String, _ window: WindowClass) -> Bool {
-        name.caseInsensitiveCompare(window.instance) == .orderedSame || name.caseInsensitiveCompare(window.className) == .orderedSame
+        let name = name.lowercased()
+        return name == window.instance.lowercased() || name == window.className.lowercased()
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Reads configs: a file, text, or the built-in default.
 public enum ConfigLoader {
     /// Parses config text; `file` names it in error messages.
@@ -17,13 +15,13 @@ public enum ConfigLoader {
         if let distrust = ConfigTrust.problem(forConfigAt: path) {
             throw ConfigError(file: path, issues: [], unreadable: "refusing the config: \(distrust)")
         }
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            bytes = try FileContents.read(path)
         } catch {
-            throw ConfigError(file: path, issues: [], unreadable: "cannot read the config file: \(Self.reason(error))")
+            throw ConfigError(file: path, issues: [], unreadable: "cannot read the config file: \(error.reason)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigError(file: path, issues: [], unreadable: "the config file is not UTF-8 text")
         }
         return try parse(text, file: path)
@@ -37,15 +35,5 @@ public enum ConfigLoader {
             // The default is checked by a test on every build; reaching this is a packaging bug.
             preconditionFailure("the built-in default config does not parse:\n\(error)")
         }
-    }
-
-    static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
-           let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
-            return String(cString: strerror(code.rawValue))
-        }
-        if nsError.domain == NSCocoaErrorDomain && nsError.code == NSFileReadNoSuchFileError { return "no such file" }
-        return nsError.localizedDescription
     }
 }

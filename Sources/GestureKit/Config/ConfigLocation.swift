@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+
 
 /// Where the bridge's config comes from: `--config`, else the user's file, else the built-in default.
 public enum ConfigSource: Sendable, Hashable, CustomStringConvertible {
@@ -7,15 +8,15 @@ public enum ConfigSource: Sendable, Hashable, CustomStringConvertible {
 
     /// `--config` when given; else `$XDG_CONFIG_HOME/gesture-bridge/config.yaml` (or
     /// `~/.config/...`) when that file exists; else the built-in default.
-    public static func resolve(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                               fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }) -> ConfigSource {
+    public static func resolve(explicit: String?, environment: [String: String] = ProcessEnvironment.current,
+                               fileExists: (String) -> Bool = { access($0, F_OK) == 0 }) -> ConfigSource {
         if let explicit { return .file(explicit) }
         if let user = userConfigPath(environment: environment), fileExists(user) { return .file(user) }
         return .builtInDefault
     }
 
     /// The per-user config file, following the XDG base directory rules.
-    public static func userConfigPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    public static func userConfigPath(environment: [String: String] = ProcessEnvironment.current) -> String? {
         if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
             return base + "/gesture-bridge/config.yaml"
         }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A one-finger knob: circling around a center turns it.
 ///

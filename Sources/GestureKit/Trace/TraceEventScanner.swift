@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The values of one event line of the usual shape, read straight from its bytes.
 struct ScannedEvent {
@@ -178,7 +178,7 @@ enum TraceEventScanner {
 
     /// A JSON number of at most 15 significant digits whose decimal exponent lies within
     /// ±22: its digits and the power of ten are exact doubles, so one multiplication or
-    /// division rounds it correctly, to the double JSONSerialization gives.
+    /// division rounds it correctly, to the double the full parser gives.
     private static func number(_ line: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int) -> Double? {
         var negative = false
         if line[index] == UInt8(ascii: "-") {
@@ -232,7 +232,7 @@ enum TraceEventScanner {
             }
             scale += exponentNegative ? -exponent : exponent
         }
-        // JSONSerialization reads -0 as 0 but -0.0 as -0.0: the full parser decides.
+        // JSON readers differ on -0 (0 or -0.0): the full parser decides.
         if mantissa == 0 { return negative ? nil : 0 }
         guard (-22...22).contains(scale) else { return nil }
         let magnitude = scale >= 0 ? Double(mantissa) * powerOfTen(scale) : Double(mantissa) / powerOfTen(-scale)

@@ -1,9 +1,7 @@
-import Foundation
-
 /// Reads a trace one line at a time: the header first, then events, each checked against the
 /// header and the event before it. An event line of the usual shape goes through the
-/// scanner; every other line, and every line the scanner would refuse, goes through
-/// JSONSerialization, so the results and the errors are those of the full parser.
+/// scanner; every other line, and every line the scanner would refuse, goes through the full
+/// JSON parser (`JSONValue`), so the results and the errors are those of the full parser.
 package struct TraceLineParser {
     package let file: String
     package private(set) var header: TraceHeader?
@@ -33,20 +31,15 @@ package struct TraceLineParser {
         return try parse(text, number: number)
     }
 
-    /// The full parser: the line as text, through JSONSerialization.
+    /// The full parser: the line as text, through `JSONValue`.
     package mutating func parse(_ rawLine: String, number lineNumber: Int) throws(TraceError) -> ContactEvent? {
-        let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+        let line = Self.trimmed(rawLine)
         if line.isEmpty { return nil }
-        let object: [String: Any]
-        do {
-            guard let parsed = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-                throw TraceError(file: file, line: lineNumber, message: "each line must be a JSON object")
-            }
-            object = parsed
-        } catch let error as TraceError {
-            throw error
-        } catch {
+        guard let value = JSONValue.parse(line) else {
             throw TraceError(file: file, line: lineNumber, message: "not valid JSON: \(line.prefix(60))")
+        }
+        guard case .object(let object) = value else {
+            throw TraceError(file: file, line: lineNumber, message: "each line must be a JSON object")
         }
         var fields = Fields(object: object, file: file, line: lineNumber)
         guard header != nil else {
@@ -93,6 +86,15 @@ package struct TraceLineParser {
         value == value.rounded() && abs(value) < 1e15 ? Int(value) : nil
     }
 
+    /// The line without the Unicode white space (spaces, tabs, line ends, no-break spaces)
+    /// around it.
+    private static func trimmed(_ line: String) -> String {
+        let scalars = line.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(scalars[first...last])
+    }
+
     /// Empty or only ASCII white space; anything else not ASCII goes to the full parser,
     /// which trims Unicode white space as it always has.
     private static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -102,7 +104,7 @@ package struct TraceLineParser {
 
 /// Typed access to one line's keys, with errors that name the line and the key.
 private struct Fields {
-    let object: [String: Any]
+    let object: [String: JSONValue]
     let file: String
     let line: Int
 
@@ -110,40 +112,26 @@ private struct Fields {
         TraceError(file: file, line: line, message: message)
     }
 
-    func number(_ key: String, in dictionary: [String: Any]? = nil) throws(TraceError) -> Double {
+    func number(_ key: String, in dictionary: [String: JSONValue]? = nil) throws(TraceError) -> Double {
         let source = dictionary ?? object
         guard let value = source[key] else { throw fail("missing `\(key)`") }
-        // JSON true/false arrive as an NSNumber subclass, and so does a number with more digits
-        // than a Double keeps (NSDecimalNumber: 0.24000000000000002, as Python writes 0.08 * 3):
-        // a number is a plain NSNumber or a decimal one.
-        // The decimal one's own doubleValue rounds coarsely; its digits read exactly.
-        let decimal = value as? NSDecimalNumber
-        guard let box = value as? NSNumber, ObjectIdentifier(type(of: box)) == ObjectIdentifier(NSNumber.self) || decimal != nil,
-              case let number = decimal.flatMap({ Double($0.description) }) ?? box.doubleValue, number.isFinite else {
-            throw fail("`\(key)` must be a number, found \(Self.show(value))")
+        guard case .number(let number) = value, number.isFinite else {
+            throw fail("`\(key)` must be a number, found \(value.shown)")
         }
         return number
     }
 
-    func integer(_ key: String, in dictionary: [String: Any]? = nil) throws(TraceError) -> Int {
+    func integer(_ key: String, in dictionary: [String: JSONValue]? = nil) throws(TraceError) -> Int {
         let value = try number(key, in: dictionary)
         guard value == value.rounded(), abs(value) < 1e15 else { throw fail("`\(key)` must be a whole number, found \(value.formatted)") }
         return Int(value)
     }
 
-    func string(_ key: String, in dictionary: [String: Any]? = nil) throws(TraceError) -> String {
+    func string(_ key: String, in dictionary: [String: JSONValue]? = nil) throws(TraceError) -> String {
         let source = dictionary ?? object
         guard let value = source[key] else { throw fail("missing `\(key)`") }
-        guard let text = value as? String else { throw fail("`\(key)` must be a string, found \(Self.show(value))") }
+        guard case .string(let text) = value else { throw fail("`\(key)` must be a string, found \(value.shown)") }
         return text
-    }
-
-    static func show(_ value: Any) -> String {
-        if value is NSNull { return "null" }
-        if let text = value as? String { return "\"\(text)\"" }
-        if value is [Any] { return "a list" }
-        if value is [String: Any] { return "an object" }
-        return "\(value)"
     }
 
     mutating func header() throws(TraceError) -> TraceHeader {
@@ -155,28 +143,28 @@ private struct Fields {
             throw fail("trace format version \(version) is not supported; this GestureBridge reads version \(TraceHeader.version)")
         }
         var screen: ScreenSize?
-        if let value = object["screen"], !(value is NSNull) {
-            guard let dictionary = value as? [String: Any] else { throw fail("`screen` must be {\"width\":W,\"height\":H}") }
+        if let value = object["screen"], value != .null {
+            guard case .object(let dictionary) = value else { throw fail("`screen` must be {\"width\":W,\"height\":H}") }
             let width = try number("width", in: dictionary)
             let height = try number("height", in: dictionary)
             guard width > 0, height > 0 else { throw fail("`screen` width and height must be positive") }
             screen = ScreenSize(width: width, height: height)
         }
-        guard let list = object["devices"] as? [Any] else { throw fail("the header needs a `devices` list") }
+        guard case .array(let list)? = object["devices"] else { throw fail("the header needs a `devices` list") }
         var devices: [InputDevice] = []
         var ids: Set<Int> = []
         for (index, item) in list.enumerated() {
-            guard let dictionary = item as? [String: Any] else { throw fail("device \(index + 1) must be an object") }
+            guard case .object(let dictionary) = item else { throw fail("device \(index + 1) must be an object") }
             let id = try integer("id", in: dictionary)
             guard ids.insert(id).inserted else { throw fail("device id \(id) appears twice") }
-            let name = (dictionary["name"] as? String) ?? "device \(id)"
+            let name = if case .string(let name)? = dictionary["name"] { name } else { "device \(id)" }
             let kindName = try string("kind", in: dictionary)
             guard let kind = DeviceKind(rawValue: kindName) else {
                 throw fail("device \(id): unknown kind \"\(kindName)\"; one of \(DeviceKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             var pressure: PressureRange?
-            if let value = dictionary["pressure"], !(value is NSNull) {
-                guard let range = value as? [String: Any] else { throw fail("device \(id): `pressure` must be {\"min\":..,\"max\":..} or null") }
+            if let value = dictionary["pressure"], value != .null {
+                guard case .object(let range) = value else { throw fail("device \(id): `pressure` must be {\"min\":..,\"max\":..} or null") }
                 let min = try number("min", in: range)
                 let max = try number("max", in: range)
                 guard let parsed = PressureRange(min: min, max: max) else {
@@ -206,7 +194,7 @@ private struct Fields {
         let x = try number("x")
         let y = try number("y")
         var pressure: Double?
-        if device.hasPressure, let value = object["pressure"], !(value is NSNull) {
+        if device.hasPressure, let value = object["pressure"], value != .null {
             pressure = try number("pressure")
         }
         return ContactEvent(time: time, device: deviceID, contact: contact, phase: phase, position: Point(x: x, y: y), pressure: pressure)

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Reads the JSON Lines trace format: a header line, then one event per non-blank line.
 /// Keys it does not know are ignored; anything malformed is an error naming its line.

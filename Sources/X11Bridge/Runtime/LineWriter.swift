@@ -44,8 +44,14 @@ public final class LineWriter {
     /// False once a write has failed; later lines are dropped.
     @discardableResult
     public func write(_ line: String) -> Bool {
+        write(text: line + "\n")
+    }
+
+    /// Text as it is, with whatever line ends it holds.
+    @discardableResult
+    public func write(text: String) -> Bool {
         guard failure == nil else { return false }
-        var bytes = Array((line + "\n").utf8)
+        var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { buffer in
