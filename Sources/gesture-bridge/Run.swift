@@ -70,8 +70,10 @@ struct Run: ParsableCommand {
         let performer: any ActionPerformer = dryRun
             ? DryRunPerformer { logger.info("\($0)") }
             : XTestPerformer(connection: connection) { reporter.handle(.commandFailed(message: $0)) }
-        let bridge = Bridge(session: session, configuration: bindings, performer: performer, reloader: reloader) {
-            reporter.handle($0)
+        let bridge = Bridge(session: session, configuration: bindings, performer: performer, reloader: reloader) { event in
+            reporter.handle(event)
+            // Listening: what start-up alone needed need not stay in memory.
+            if case .started = event { StartupPages.release() }
         }
         reporter.stop = { [unowned bridge] in bridge.stop() }
         bridge.showsContacts = showTouches

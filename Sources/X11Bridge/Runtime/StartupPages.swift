@@ -1,0 +1,55 @@
+import GestureKit
+import Glibc
+
+/// The pages of the bridge's own code and read-only data that start-up read and the event
+/// loop never touches again (argument parsing, the YAML reader, the device catalog's set-up),
+/// handed back to the kernel once the bridge is listening. They are clean copies of the
+/// executable file, so nothing is lost: a page the loop does need is read back on its first
+/// use. Without this they stay resident for the life of the bridge, two thirds of its memory
+/// (BENCHMARKS.md, "Where the memory goes").
+public enum StartupPages {
+    /// Advises MADV_PAGEOUT (Linux 5.4 and later; older kernels refuse it, and nothing
+    /// changes) over the executable's code and its first read-only segment, never over the
+    /// relocated or writable ones. Returns the bytes advised.
+    @discardableResult
+    public static func release() -> Int {
+        guard let maps = try? FileContents.read("/proc/self/maps"), let executable = executablePath() else { return 0 }
+        var advised = 0
+        for line in String(decoding: maps, as: UTF8.self).split(separator: "\n") {
+            guard let region = Region(line), region.path == executable,
+                  region.permissions == "r-xp" || (region.permissions == "r--p" && region.offset == 0),
+                  let start = UnsafeMutableRawPointer(bitPattern: region.start) else { continue }
+            if madvise(start, region.end - region.start, MADV_PAGEOUT) == 0 { advised += region.end - region.start }
+        }
+        return advised
+    }
+
+    private static func executablePath() -> Substring? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return Substring(String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
+    /// One line of /proc/self/maps: `start-end perms offset dev inode path`.
+    private struct Region {
+        var start: Int
+        var end: Int
+        var permissions: Substring
+        var offset: Int
+        var path: Substring
+
+        init?(_ line: Substring) {
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count == 6 else { return nil }
+            let bounds = fields[0].split(separator: "-")
+            guard bounds.count == 2, let start = Int(bounds[0], radix: 16), let end = Int(bounds[1], radix: 16), end > start,
+                  let offset = Int(fields[2], radix: 16) else { return nil }
+            self.start = start
+            self.end = end
+            self.permissions = fields[1]
+            self.offset = offset
+            self.path = fields[5].drop { $0 == " " }
+        }
+    }
+}
