@@ -330,13 +330,14 @@ func penStream(_ stream: PenStream, on server: HeadlessXorg, seconds: Double) th
 
 func percent(_ cpuSeconds: Double, of elapsed: Double) -> String { String(format: "%.2f%%", 100 * cpuSeconds / elapsed) }
 
+print("resident memory by mapping, before the loads: \(residentByMapping(pid: pid))")
 for stream in PenStream.allCases where options.loadOnly?.contains("\(stream)") ?? true {
     let before = ProcessSample(pid: pid)
     let load = try penStream(stream, on: server, seconds: options.loadSeconds)
     let after = ProcessSample(pid: pid)
     print("load \(Int(load.elapsed)) s at \(Int(Double(load.samples) / load.elapsed)) Hz, \(stream.label): CPU \(percent(after.cpuSeconds - before.cpuSeconds, of: load.elapsed)) of one core, \(after.switches - before.switches) context switches; resident memory \(before.residentKiB) KiB before, \(after.residentKiB) KiB after")
 }
-print("resident memory by mapping: \(residentByMapping(pid: pid))")
+print("resident memory by mapping, after the loads: \(residentByMapping(pid: pid))")
 bridge.stop()
 
 // The floor: the same stream read by a client that does nothing with it.
