@@ -13,7 +13,7 @@ build: deps
 ## The release binary carries the Swift runtime and Foundation inside it, linked by lld with
 ## packed relative relocations: as shared libraries their relocations and initializers keep
 ## about 8 MB resident for a bridge that uses little of them (BENCHMARKS.md).
-RELEASE_FLAGS ?= --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
+RELEASE_FLAGS ?= --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --strip-debug
 
 release: deps
 	$(SWIFT) build -c release --product gesture-bridge $(RELEASE_FLAGS)

@@ -267,6 +267,9 @@ line("latency deep press (threshold crossed to button-3 press)", bridgeLatency)
 line("latency deep press from hovering, pressed at once", fromHoverAtOnce)
 line("latency deep press from hovering, pressed 20 ms after touching down", fromHoverAfter20)
 line("latency xdotool click 3 (spawned)", xdotool)
+// The first one runs code start-up never ran, read from the executable as it goes (the bridge
+// hands start-up's pages back once it listens).
+if let first = bridgeLatency.first { print("the first deep press after start-up: \(ms(first))") }
 let slow = bridgeLatency.enumerated().filter { $0.element > 0.005 }
 if !slow.isEmpty { print("deep presses over 5 ms: \(slow.map { "#\($0.offset) \(ms($0.element))" }.joined(separator: ", "))") }
 print("deep press above the floor: p50 \(ms(percentile(bridgeLatency, 0.5) - percentile(floor, 0.5))), p99 \(ms(percentile(bridgeLatency, 0.99) - percentile(floor, 0.99)))")
