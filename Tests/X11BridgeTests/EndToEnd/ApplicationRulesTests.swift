@@ -6,7 +6,7 @@ import XorgTestSupport
 /// Bindings limited to some applications, on a real server: two windows side by side with
 /// different WM_CLASS, and a pen or finger pressing hard over each.
 @Suite("Per-application bindings decide by the window under the pen or finger", .requiresXorg, .serialized)
-struct ApplicationRulesTests {
+final class ApplicationRulesTests: ServerSuite {
     /// A drawing program on the left half of the screen, another application on the right.
     struct Desktop {
         let drawing: RecorderWindow
@@ -78,8 +78,6 @@ struct ApplicationRulesTests {
 
     @Test("`except: [Drawing]`: a deep press over the drawing program reaches it as the pen's stroke; over the other window it right-clicks")
     func exceptOneApplication() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
         let desktop = try Desktop(server)
         defer { desktop.close() }
         let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(Self.config("{except: [Drawing]}", click: "right"))],
@@ -103,8 +101,6 @@ struct ApplicationRulesTests {
 
     @Test("`only: [DRAWING]` (the instance name, in any case): a deep press middle-clicks there, and elsewhere is an ordinary stroke")
     func onlyOneApplication() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
         let desktop = try Desktop(server)
         defer { desktop.close() }
         let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(Self.config("{only: [DRAWING]}", click: "middle"))],
@@ -125,8 +121,6 @@ struct ApplicationRulesTests {
 
     @Test("a rule added to the running bridge's config file applies from the next press")
     func ruleAddedLive() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
         let desktop = try Desktop(server)
         defer { desktop.close() }
         let everywhere = """
@@ -157,8 +151,6 @@ struct ApplicationRulesTests {
 
     @Test("touch, `except: [Drawing]`: a hard touch reaches the drawing program whole, pressure included; over the other window it right-clicks")
     func exceptWithTouch() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
         let desktop = try Desktop(server, touchAware: true)
         defer { desktop.close() }
         let config = """

@@ -8,11 +8,9 @@ import XorgTestSupport
 /// presses stop waiting for a deep press that cannot come; pressing with force brings its
 /// pressure back.
 @Suite("A declared pressure that never moves", .requiresXorg, .serialized)
-struct DeadPressureTests {
+final class DeadPressureTests: StageSuite {
     @Test("two still presses: the pen counts as without pressure, its next press is handed over at once; a real press restores it")
     func deadThenAlive() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge(["--json"])
         let pen = try bridge.deviceID("test-pen")
         /// A press held still for `seconds`, then a pause before the next.

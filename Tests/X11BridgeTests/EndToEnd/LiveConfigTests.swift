@@ -5,7 +5,7 @@ import XorgTestSupport
 
 /// Saving the config file is enough: the running bridge notices and loads it, without SIGHUP.
 @Suite("A running bridge reads its config again when the file changes", .requiresXorg, .serialized)
-struct LiveConfigTests {
+final class LiveConfigTests: StageSuite {
     /// A directory of its own for a config file, removed when the test lets go of it.
     final class ConfigDirectory {
         let path: String
@@ -81,8 +81,6 @@ struct LiveConfigTests {
 
     @Test("an edit saved in place takes effect: deep press changes from right click to middle click")
     func editInPlace() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let directory = try ConfigDirectory()
         let bridge = try Self.runBridge(stage, directory, clicking: "right")
         #expect(Self.watching(bridge) == directory.file, "\(bridge.objects)")
@@ -101,8 +99,6 @@ struct LiveConfigTests {
 
     @Test("a file replaced by a rename, as editors save, takes effect")
     func replaceByRename() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let directory = try ConfigDirectory()
         let bridge = try Self.runBridge(stage, directory, clicking: "right")
 
@@ -119,8 +115,6 @@ struct LiveConfigTests {
 
     @Test("a broken edit keeps the old binding working and says where it is broken; fixing it loads")
     func brokenThenFixed() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let directory = try ConfigDirectory()
         let bridge = try Self.runBridge(stage, directory, clicking: "right")
 
@@ -138,8 +132,6 @@ struct LiveConfigTests {
 
     @Test("removing the file keeps the bindings running and says so; writing it again loads it")
     func removedThenRewritten() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let directory = try ConfigDirectory()
         let bridge = try Self.runBridge(stage, directory, clicking: "right")
 
@@ -156,8 +148,6 @@ struct LiveConfigTests {
 
     @Test("running the built-in default, creating the user's config file loads it, and SIGHUP reads it from then on")
     func createdAtDefaultLocation() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let home = try ConfigDirectory()
         let directory = home.path + "/gesture-bridge"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -181,8 +171,6 @@ struct LiveConfigTests {
 
     @Test("a config that is a symbolic link into a dotfiles directory: editing the file it points to takes effect")
     func symbolicLink() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let directory = try ConfigDirectory()
         let dotfiles = try ConfigDirectory()
         let target = dotfiles.path + "/gesture-bridge.yaml"
@@ -198,8 +186,6 @@ struct LiveConfigTests {
 
     @Test("--no-watch leaves a changed file alone until SIGHUP")
     func noWatch() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let directory = try ConfigDirectory()
         let bridge = try Self.runBridge(stage, directory, clicking: "right", options: ["--no-watch"])
 

@@ -7,7 +7,7 @@ import XorgTestSupport
 
 @Suite("A knob bound to volume turns a real sound server's volume and shows the level", .requiresXorg,
        .requiresSoundServer, .serialized)
-struct VolumeKnobTests {
+final class VolumeKnobTests: ServerSuite {
     static let center = Point(x: 640, y: 400)
     static let config = """
         bindings:
@@ -75,8 +75,6 @@ struct VolumeKnobTests {
     func turnsVolume() throws {
         let sound = try SoundServer()
         try sound.setVolume(percent: 50)
-        let server = try HeadlessXorg()
-        defer { server.stop() }
         let display = try #require(XOpenDisplay(server.displayName))
         defer { XCloseDisplay(display) }
 
@@ -106,8 +104,6 @@ struct VolumeKnobTests {
     func turnsPipeWireVolume() throws {
         let sound = try PipeWireServer()
         try sound.setVolume(percent: 30)
-        let server = try HeadlessXorg()
-        defer { server.stop() }
         let bridge = try Self.runBridge(server, ["XDG_RUNTIME_DIR": sound.runtimeDirectory.path])
 
         let back = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 90, toDegrees: -5)
@@ -120,8 +116,6 @@ struct VolumeKnobTests {
 
     @Test("with no sound server the bridge logs one clear error and keeps running")
     func noServer() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
         let bridge = try Self.runBridge(server, ["PULSE_SERVER": "unix:/nonexistent/gesture-bridge-test/native"])
 
         let turn = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 185)
@@ -144,8 +138,6 @@ struct VolumeKnobTests {
     func doctor() throws {
         let sound = try SoundServer()
         try sound.setVolume(percent: 45)
-        let server = try HeadlessXorg()
-        defer { server.stop() }
         guard let executable = Self.executable() else { return }
         let config = try temporaryConfig(Self.config)
         var environment = BridgeProcess.environment(server)

@@ -66,3 +66,31 @@ final class Stage {
 func buttonEvents(_ button: Int32, in events: [RecordedEvent]) -> [RecordedEvent] {
     events.filter { ($0.kind == .buttonPress || $0.kind == .buttonRelease) && $0.detail == button }
 }
+
+/// A suite whose every test plays on a fresh stage of its own, closed after the test, pass or
+/// fail: Swift Testing makes one instance of a suite a test, and lets go of it after.
+class StageSuite {
+    let stage: Stage
+
+    init() throws {
+        stage = try Stage()
+    }
+
+    deinit {
+        stage.close()
+    }
+}
+
+/// A suite whose every test has a fresh headless Xorg of its own (no window), stopped after the
+/// test, pass or fail.
+class ServerSuite {
+    let server: HeadlessXorg
+
+    init() throws {
+        server = try HeadlessXorg()
+    }
+
+    deinit {
+        server.stop()
+    }
+}
