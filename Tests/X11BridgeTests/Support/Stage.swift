@@ -76,8 +76,19 @@ class StageSuite {
         stage = try Stage()
     }
 
+    init(touchAware: Bool) throws {
+        stage = try Stage(touchAware: touchAware)
+    }
+
     deinit {
         stage.close()
+    }
+}
+
+/// A `StageSuite` whose window selects touch events.
+class TouchAwareStageSuite: StageSuite {
+    override init() throws {
+        try super.init(touchAware: true)
     }
 }
 
