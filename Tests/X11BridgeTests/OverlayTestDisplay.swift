@@ -61,6 +61,17 @@ final class OverlayTestDisplay {
         server.stop()
     }
 
+    /// An overlay on this screen, opened as the bridge opens its own. Close it before the screen stops.
+    func openOverlay() throws -> FeedbackOverlay {
+        try FeedbackOverlay(display: display, screen: connection.screenNumber)
+    }
+
+    /// Every request sent so far went through: the server refused none.
+    func expectNoErrors(sourceLocation: SourceLocation = #_sourceLocation) {
+        connection.sync()
+        #expect(connection.takeErrors().isEmpty, sourceLocation: sourceLocation)
+    }
+
     /// A second connection to this screen on a desktop set to `dpi` (`Xft.dpi`, as xrdb leaves
     /// it on the root), which Xlib reads when a display opens. Close it after the overlay on it.
     func connection(atDPI dpi: Int) throws -> XConnection {
@@ -170,5 +181,19 @@ extension Trait where Self == ConditionTrait {
     static var requiresOverlayXvfb: Self {
         .enabled(if: OverlayXvfbAvailability.canRun,
                  "needs Xvfb on PATH (set \(OverlayXvfbAvailability.requirementVariable)=1 to make its absence a failure)")
+    }
+}
+
+/// A suite whose every test has a fresh `OverlayTestDisplay` of its own, stopped after the test,
+/// pass or fail.
+class OverlaySuite {
+    let screen: OverlayTestDisplay
+
+    init() throws {
+        screen = try OverlayTestDisplay()
+    }
+
+    deinit {
+        screen.stop()
     }
 }
