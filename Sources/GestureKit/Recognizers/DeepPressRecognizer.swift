@@ -39,8 +39,6 @@ public struct DeepPressRecognizer: GestureRecognizer {
         self.configuration = configuration
     }
 
-    public var deadline: Double? { nil }
-
     public mutating func handle(_ input: RecognizerInput) -> RecognizerStep {
         switch (state, input) {
         case (.idle, .down(let sample)):
@@ -49,42 +47,37 @@ public struct DeepPressRecognizer: GestureRecognizer {
         case (.possible(let origin), .move(let sample)):
             if sample.position.distance(to: origin) > configuration.slop {
                 state = .done
-                return .report(GestureReport(state: .cancelled, time: sample.time, position: sample.position,
-                                             force: sample.force))
+                return .report(GestureReport(.cancelled, at: sample))
             }
             return beginIfDeep(sample)
         case (.possible, .up(let sample)), (.possible, .cancel(let sample)):
             state = .done
-            return .report(GestureReport(state: .failed, time: sample.time, position: sample.position, force: sample.force))
+            return .report(GestureReport(.failed, at: sample))
         case (.deep(let last), .move(let sample)):
             let force = sample.force ?? 0
             if force < configuration.release {
                 state = .done
-                return .report(GestureReport(state: .ended, time: sample.time, position: sample.position, force: force))
+                return .report(GestureReport(.ended, at: sample, force: force))
             }
             guard force != last else { return .nothing }
             state = .deep(lastForce: force)
-            return .report(GestureReport(state: .changed, time: sample.time, position: sample.position, force: force))
+            return .report(GestureReport(.changed, at: sample, force: force))
         case (.deep, .up(let sample)):
             state = .done
-            return .report(GestureReport(state: .ended, time: sample.time, position: sample.position, force: sample.force ?? 0))
+            return .report(GestureReport(.ended, at: sample, force: sample.force ?? 0))
         case (.deep, .cancel(let sample)):
             state = .done
-            return .report(GestureReport(state: .cancelled, time: sample.time, position: sample.position, force: sample.force))
+            return .report(GestureReport(.cancelled, at: sample))
         case (.done, .move), (.done, .up), (.done, .cancel):
             return .nothing
-        case (.idle, .move), (.idle, .up), (.idle, .cancel):
-            return .impossible("deep-press: contact event before the contact went down")
-        case (.possible, .down), (.deep, .down), (.done, .down):
-            return .impossible("deep-press: a second down on the same contact")
-        case (_, .timeout):
-            return .impossible("deep-press: timeout without a deadline")
+        case (.idle, .move), (.idle, .up), (.idle, .cancel), (.possible, .down), (.deep, .down), (.done, .down), (_, .timeout):
+            return .unexpected(input, to: .deepPress)
         }
     }
 
     private mutating func beginIfDeep(_ sample: ContactSample) -> RecognizerStep {
         guard let force = sample.force, force >= configuration.threshold else { return .nothing }
         state = .deep(lastForce: force)
-        return .report(GestureReport(state: .began, time: sample.time, position: sample.position, force: force))
+        return .report(GestureReport(.began, at: sample, force: force))
     }
 }

@@ -29,38 +29,31 @@ public struct ForceRecognizer: GestureRecognizer {
         self.configuration = configuration
     }
 
-    public var deadline: Double? { nil }
-
     public mutating func handle(_ input: RecognizerInput) -> RecognizerStep {
         switch (state, input) {
         case (.idle, .down(let sample)):
             guard let force = sample.force else {
                 state = .done
-                return .report(GestureReport(state: .failed, time: sample.time, position: sample.position))
+                return .report(GestureReport(.failed, at: sample, force: nil))
             }
             let value = configuration.scaled(force)
             state = .tracking(lastForce: value)
-            return .report(GestureReport(state: .began, time: sample.time, position: sample.position, force: value))
+            return .report(GestureReport(.began, at: sample, force: value))
         case (.tracking(let last), .move(let sample)):
             let value = configuration.scaled(sample.force ?? 0)
             guard value != last else { return .nothing }
             state = .tracking(lastForce: value)
-            return .report(GestureReport(state: .changed, time: sample.time, position: sample.position, force: value))
+            return .report(GestureReport(.changed, at: sample, force: value))
         case (.tracking, .up(let sample)):
             state = .done
-            return .report(GestureReport(state: .ended, time: sample.time, position: sample.position,
-                                         force: configuration.scaled(sample.force ?? 0)))
+            return .report(GestureReport(.ended, at: sample, force: configuration.scaled(sample.force ?? 0)))
         case (.tracking, .cancel(let sample)):
             state = .done
-            return .report(GestureReport(state: .cancelled, time: sample.time, position: sample.position))
+            return .report(GestureReport(.cancelled, at: sample, force: nil))
         case (.done, .move), (.done, .up), (.done, .cancel):
             return .nothing
-        case (.idle, .move), (.idle, .up), (.idle, .cancel):
-            return .impossible("force: contact event before the contact went down")
-        case (.tracking, .down), (.done, .down):
-            return .impossible("force: a second down on the same contact")
-        case (_, .timeout):
-            return .impossible("force: timeout without a deadline")
+        case (.idle, .move), (.idle, .up), (.idle, .cancel), (.tracking, .down), (.done, .down), (_, .timeout):
+            return .unexpected(input, to: .force)
         }
     }
 }

@@ -51,8 +51,6 @@ public struct KnobRecognizer: GestureRecognizer {
         self.configuration = configuration
     }
 
-    public var deadline: Double? { nil }
-
     /// Wraps an angle difference into (-π, π].
     public static func wrap(_ delta: Double) -> Double {
         var value = delta.truncatingRemainder(dividingBy: 2 * .pi)
@@ -66,7 +64,7 @@ public struct KnobRecognizer: GestureRecognizer {
         case (.idle, .down(let sample)):
             guard configuration.contains(sample.position) else {
                 state = .done
-                return .report(GestureReport(state: .failed, time: sample.time, position: sample.position, force: sample.force))
+                return .report(GestureReport(.failed, at: sample))
             }
             let angle = configuration.angle(of: sample.position)
             guard configuration.activation > 0 else {
@@ -90,7 +88,7 @@ public struct KnobRecognizer: GestureRecognizer {
             return .report(report(.began, sample, angle: angle, rotation: total))
         case (.arming, .up(let sample)), (.arming, .cancel(let sample)):
             state = .done
-            return .report(GestureReport(state: .failed, time: sample.time, position: sample.position, force: sample.force))
+            return .report(GestureReport(.failed, at: sample))
         case (.turning(let lastAngle), .move(let sample)):
             guard configuration.contains(sample.position) else {
                 state = .turning(lastAngle: nil)
@@ -110,12 +108,8 @@ public struct KnobRecognizer: GestureRecognizer {
             return .report(report(.cancelled, sample, angle: configuration.angle(of: sample.position), rotation: 0))
         case (.done, .move), (.done, .up), (.done, .cancel):
             return .nothing
-        case (.idle, .move), (.idle, .up), (.idle, .cancel):
-            return .impossible("knob: contact event before the contact went down")
-        case (.arming, .down), (.turning, .down), (.done, .down):
-            return .impossible("knob: a second down on the same contact")
-        case (_, .timeout):
-            return .impossible("knob: timeout without a deadline")
+        case (.idle, .move), (.idle, .up), (.idle, .cancel), (.arming, .down), (.turning, .down), (.done, .down), (_, .timeout):
+            return .unexpected(input, to: .knob)
         }
     }
 

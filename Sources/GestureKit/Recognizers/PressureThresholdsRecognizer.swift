@@ -38,17 +38,15 @@ public struct PressureThresholdsRecognizer: GestureRecognizer {
         self.configuration = configuration
     }
 
-    public var deadline: Double? { nil }
-
     public mutating func handle(_ input: RecognizerInput) -> RecognizerStep {
         switch (state, input) {
         case (.idle, .down(let sample)):
             guard let force = sample.force else {
                 state = .done
-                return .report(GestureReport(state: .failed, time: sample.time, position: sample.position))
+                return .report(GestureReport(.failed, at: sample, force: nil))
             }
             state = .tracking(level: 0, lastForce: force)
-            var reports = [GestureReport(state: .began, time: sample.time, position: sample.position, force: force)]
+            var reports = [GestureReport(.began, at: sample, force: force)]
             reports += crossings(from: 0, sample: sample, force: force)
             return RecognizerStep(reports: reports)
         case (.tracking(let level, let last), .move(let sample)):
@@ -56,7 +54,7 @@ public struct PressureThresholdsRecognizer: GestureRecognizer {
             if configuration.thresholds.isEmpty {
                 guard force != last else { return .nothing }
                 state = .tracking(level: 0, lastForce: force)
-                return .report(GestureReport(state: .changed, time: sample.time, position: sample.position, force: force))
+                return .report(GestureReport(.changed, at: sample, force: force))
             }
             return RecognizerStep(reports: crossings(from: level, sample: sample, force: force))
         case (.tracking(let level, _), .up(let sample)):
@@ -64,21 +62,17 @@ public struct PressureThresholdsRecognizer: GestureRecognizer {
             // `up` one (press, release) must not be left pending.
             var reports = crossings(from: level, sample: sample, force: 0)
             state = .done
-            reports.append(GestureReport(state: .ended, time: sample.time, position: sample.position, force: 0))
+            reports.append(GestureReport(.ended, at: sample, force: 0))
             return RecognizerStep(reports: reports)
         case (.tracking(let level, _), .cancel(let sample)):
             var reports = crossings(from: level, sample: sample, force: 0)
             state = .done
-            reports.append(GestureReport(state: .cancelled, time: sample.time, position: sample.position, force: sample.force))
+            reports.append(GestureReport(.cancelled, at: sample))
             return RecognizerStep(reports: reports)
         case (.done, .move), (.done, .up), (.done, .cancel):
             return .nothing
-        case (.idle, .move), (.idle, .up), (.idle, .cancel):
-            return .impossible("pressure-thresholds: contact event before the contact went down")
-        case (.tracking, .down), (.done, .down):
-            return .impossible("pressure-thresholds: a second down on the same contact")
-        case (_, .timeout):
-            return .impossible("pressure-thresholds: timeout without a deadline")
+        case (.idle, .move), (.idle, .up), (.idle, .cancel), (.tracking, .down), (.done, .down), (_, .timeout):
+            return .unexpected(input, to: .pressureThresholds)
         }
     }
 

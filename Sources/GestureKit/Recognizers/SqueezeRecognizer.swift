@@ -27,8 +27,6 @@ public struct SqueezeRecognizer: GestureRecognizer {
         self.configuration = configuration
     }
 
-    public var deadline: Double? { nil }
-
     public mutating func handle(_ input: RecognizerInput) -> RecognizerStep {
         switch (state, input) {
         case (.idle, .down(let sample)):
@@ -37,26 +35,22 @@ public struct SqueezeRecognizer: GestureRecognizer {
         case (.possible(let origin), .move(let sample)):
             if sample.position.distance(to: origin) > configuration.slop {
                 state = .done
-                return .report(GestureReport(state: .failed, time: sample.time, position: sample.position, force: sample.force))
+                return .report(GestureReport(.failed, at: sample))
             }
             return recognizeIfSqueezed(sample)
         case (.possible, .up(let sample)), (.possible, .cancel(let sample)):
             state = .done
-            return .report(GestureReport(state: .failed, time: sample.time, position: sample.position, force: sample.force))
+            return .report(GestureReport(.failed, at: sample))
         case (.done, .move), (.done, .up), (.done, .cancel):
             return .nothing
-        case (.idle, .move), (.idle, .up), (.idle, .cancel):
-            return .impossible("squeeze: contact event before the contact went down")
-        case (.possible, .down), (.done, .down):
-            return .impossible("squeeze: a second down on the same contact")
-        case (_, .timeout):
-            return .impossible("squeeze: timeout without a deadline")
+        case (.idle, .move), (.idle, .up), (.idle, .cancel), (.possible, .down), (.done, .down), (_, .timeout):
+            return .unexpected(input, to: .squeeze)
         }
     }
 
     private mutating func recognizeIfSqueezed(_ sample: ContactSample) -> RecognizerStep {
         guard let force = sample.force, force >= configuration.threshold else { return .nothing }
         state = .done
-        return .report(GestureReport(state: .recognized, time: sample.time, position: sample.position, force: force))
+        return .report(GestureReport(.recognized, at: sample, force: force))
     }
 }
