@@ -87,21 +87,7 @@ final class OverlayTestDisplay {
     /// The overlay's windows on screen, found as any X client would see them: mapped
     /// children of the root whose class is GestureBridge.
     func overlayWindows() -> [Window] {
-        var rootReturn: Window = 0
-        var parent: Window = 0
-        var children: UnsafeMutablePointer<Window>?
-        var count: UInt32 = 0
-        guard XQueryTree(display, root, &rootReturn, &parent, &children, &count) != 0, let children else { return [] }
-        defer { XFree(children) }
-        return (0..<Int(count)).map { children[$0] }.filter { window in
-            var hint = XClassHint()
-            guard XGetClassHint(display, window, &hint) != 0 else { return false }
-            defer {
-                if let name = hint.res_name { XFree(name) }
-                if let windowClass = hint.res_class { XFree(windowClass) }
-            }
-            return hint.res_class.map { String(cString: $0) } == "GestureBridge"
-        }
+        topLevelWindows(on: display).filter { windowClass(of: $0, on: display) == "GestureBridge" }
     }
 
     func attributes(of window: Window) -> XWindowAttributes {

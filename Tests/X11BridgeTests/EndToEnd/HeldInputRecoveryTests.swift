@@ -137,18 +137,11 @@ final class HeldInputRecoveryTests: StageSuite {
             throw ChildProcessError(message: "cannot open \(server.displayName)")
         }
         defer { XCloseDisplay(display) }
-        var rootReturn: Window = 0
-        var parent: Window = 0
-        var children: UnsafeMutablePointer<Window>?
-        var count: UInt32 = 0
-        guard XQueryTree(display, XDefaultRootWindow(display), &rootReturn, &parent, &children, &count) != 0,
-              let children else { return 0 }
-        defer { XFree(children) }
         var destroyed = 0
-        for index in 0..<Int(count) {
+        for window in topLevelWindows(on: display) {
             var attributes = XWindowAttributes()
-            guard XGetWindowAttributes(display, children[index], &attributes) != 0, attributes.override_redirect != 0 else { continue }
-            XDestroyWindow(display, children[index])
+            guard XGetWindowAttributes(display, window, &attributes) != 0, attributes.override_redirect != 0 else { continue }
+            XDestroyWindow(display, window)
             destroyed += 1
         }
         XSync(display, 0)

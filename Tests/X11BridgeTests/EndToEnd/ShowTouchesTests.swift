@@ -73,22 +73,9 @@ final class OverlayWindowLister {
     }
 
     func visibleOverlayFrames() -> [Frame] {
-        let root = XDefaultRootWindow(display)
-        var rootReturn: Window = 0
-        var parent: Window = 0
-        var children: UnsafeMutablePointer<Window>?
-        var count: UInt32 = 0
-        guard XQueryTree(display, root, &rootReturn, &parent, &children, &count) != 0, let children else { return [] }
-        defer { XFree(children) }
-        return (0..<Int(count)).compactMap { index -> Frame? in
-            let window = children[index]
-            var hint = XClassHint()
-            guard XGetClassHint(display, window, &hint) != 0 else { return nil }
-            let className = hint.res_class.map { String(cString: $0) }
-            if let name = hint.res_name { XFree(name) }
-            if let windowClass = hint.res_class { XFree(windowClass) }
+        topLevelWindows(on: display).compactMap { window -> Frame? in
             var attributes = XWindowAttributes()
-            guard className == "GestureBridge", XGetWindowAttributes(display, window, &attributes) != 0,
+            guard windowClass(of: window, on: display) == "GestureBridge", XGetWindowAttributes(display, window, &attributes) != 0,
                   attributes.map_state == IsViewable else { return nil }
             return Frame(x: Int(attributes.x), y: Int(attributes.y), width: Int(attributes.width), height: Int(attributes.height))
         }
