@@ -5,18 +5,7 @@ import XorgTestSupport
 
 @Suite("Circling in a knob's ring turns it", .requiresXorg, .serialized)
 final class KnobTests: StageSuite {
-    static let wheelConfig = """
-        bindings:
-          - name: wheel
-            gesture: knob
-            devices: [pen]
-            center: [640, 400]
-            inner-radius: 50
-            outer-radius: 150
-            step: 30
-            clockwise: {scroll: down}
-            counterclockwise: {scroll: up}
-        """
+    static let wheelConfig = penKnobConfig("wheel", clockwise: "{scroll: down}", counterclockwise: "{scroll: up}")
 
     static func scrollPresses(_ events: [RecordedEvent]) -> [Int32] {
         events.filter { $0.kind == .buttonPress && ($0.detail == 4 || $0.detail == 5) }.map(\.detail)

@@ -9,18 +9,7 @@ import XorgTestSupport
        .requiresSoundServer, .serialized)
 final class VolumeKnobTests: ServerSuite {
     static let center = Point(x: 640, y: 400)
-    static let config = """
-        bindings:
-          - name: volume
-            gesture: knob
-            devices: [pen]
-            center: [640, 400]
-            inner-radius: 50
-            outer-radius: 150
-            step: 30
-            clockwise: {volume: +5%}
-            counterclockwise: {volume: -5%}
-        """
+    static let config = penKnobConfig("volume", clockwise: "{volume: +5%}", counterclockwise: "{volume: -5%}")
 
     /// Waits until `read` gives `percent`; returns the last reading.
     static func waitForVolume(_ percent: Int, timeout: Double = 5, read: () throws -> Int) throws -> Int {
