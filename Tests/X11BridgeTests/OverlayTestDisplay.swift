@@ -2,6 +2,7 @@ import CX11
 import Foundation
 import Testing
 import X11Bridge
+import XorgTestSupport
 
 /// An 800×600 Xvfb with one plain "application" window filling the screen, for the overlay
 /// tests: the overlay draws over it, and clicks that pass through the overlay land in it.
@@ -108,15 +109,7 @@ final class OverlayTestDisplay {
     /// The window the pointer would be in at (x, y): moves the pointer there and asks.
     func windowUnderPointer(x: Int, y: Int) -> Window {
         XWarpPointer(display, 0, root, 0, 0, 0, 0, Int32(x), Int32(y))
-        var rootReturn: Window = 0
-        var child: Window = 0
-        var rootX: Int32 = 0
-        var rootY: Int32 = 0
-        var windowX: Int32 = 0
-        var windowY: Int32 = 0
-        var modifiers: UInt32 = 0
-        XQueryPointer(display, root, &rootReturn, &child, &rootX, &rootY, &windowX, &windowY, &modifiers)
-        return child
+        return CorePointerState.pointerQuery(display)?.child ?? 0
     }
 
     /// Clicks at (x, y) through XTest, as a user would, and returns where the application
