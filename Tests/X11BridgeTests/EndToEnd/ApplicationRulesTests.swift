@@ -80,8 +80,7 @@ final class ApplicationRulesTests: ServerSuite {
     func exceptOneApplication() throws {
         let desktop = try Desktop(server)
         defer { desktop.close() }
-        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(Self.config("{except: [Drawing]}", click: "right"))],
-                                       server: server)
+        let bridge = try server.bridge(config: Self.config("{except: [Drawing]}", click: "right"))
 
         try Self.deepPress(server, at: Desktop.overDrawing)
         let drawing = desktop.drawing.events { buttonEvents(1, in: $0).count >= 2 }
@@ -103,8 +102,7 @@ final class ApplicationRulesTests: ServerSuite {
     func onlyOneApplication() throws {
         let desktop = try Desktop(server)
         defer { desktop.close() }
-        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(Self.config("{only: [DRAWING]}", click: "middle"))],
-                                       server: server)
+        let bridge = try server.bridge(config: Self.config("{only: [DRAWING]}", click: "middle"))
 
         try Self.deepPress(server, at: Desktop.overOther)
         let other = desktop.other.events { buttonEvents(1, in: $0).count >= 2 }
@@ -162,7 +160,7 @@ final class ApplicationRulesTests: ServerSuite {
                 applications: {except: [Drawing]}
                 action: {click: right}
             """
-        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(config)], server: server)
+        let bridge = try server.bridge(config: config)
         func touches(_ events: [RecordedEvent]) -> [RecordedEvent] {
             events.filter { $0.kind == .touchBegin || $0.kind == .touchUpdate || $0.kind == .touchEnd }
         }

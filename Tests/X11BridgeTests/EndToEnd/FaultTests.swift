@@ -216,7 +216,7 @@ final class FaultTests: StageSuite {
     final class WhenTheServerDies: ServerSuite {
         @Test("the X server killed under the bridge: it exits within a second, status 69, saying which display was lost")
         func serverKilled() throws {
-            let bridge = try BridgeProcess(["run", "--json", "--show-touches"], server: server)
+            let bridge = try server.bridge(["--show-touches"])
             // A press held back by the bridge's grab, its decision still open, when the server dies:
             // its contact marker shows that the bridge has it. (The test's own connection closes
             // before the server dies: Xlib ends a process that loses one.)

@@ -48,6 +48,14 @@ final class LiveConfigTests: StageSuite {
 
     static let broken = "bindings:\n  - name: hard-press\n    gesture: deep-pres\n"
 
+    /// The test's own folder for its config file.
+    let directory: ConfigDirectory
+
+    override init() throws {
+        directory = try ConfigDirectory()
+        try super.init()
+    }
+
     static func presses(_ button: Int32, _ events: [RecordedEvent]) -> Bool {
         events.contains { $0.kind == .buttonPress && $0.detail == button }
     }
@@ -81,7 +89,6 @@ final class LiveConfigTests: StageSuite {
 
     @Test("an edit saved in place takes effect: deep press changes from right click to middle click")
     func editInPlace() throws {
-        let directory = try ConfigDirectory()
         let bridge = try Self.runBridge(stage, directory, clicking: "right")
         #expect(Self.watching(bridge) == directory.file, "\(bridge.objects)")
 
@@ -99,7 +106,6 @@ final class LiveConfigTests: StageSuite {
 
     @Test("a file replaced by a rename, as editors save, takes effect")
     func replaceByRename() throws {
-        let directory = try ConfigDirectory()
         let bridge = try Self.runBridge(stage, directory, clicking: "right")
 
         try directory.replaceByRename(LiveSessionTests.config(click: "middle"))
@@ -115,7 +121,6 @@ final class LiveConfigTests: StageSuite {
 
     @Test("a broken edit keeps the old binding working and says where it is broken; fixing it loads")
     func brokenThenFixed() throws {
-        let directory = try ConfigDirectory()
         let bridge = try Self.runBridge(stage, directory, clicking: "right")
 
         try directory.writeInPlace(Self.broken)
@@ -132,7 +137,6 @@ final class LiveConfigTests: StageSuite {
 
     @Test("removing the file keeps the bindings running and says so; writing it again loads it")
     func removedThenRewritten() throws {
-        let directory = try ConfigDirectory()
         let bridge = try Self.runBridge(stage, directory, clicking: "right")
 
         #expect(unlink(directory.file) == 0)
@@ -171,7 +175,6 @@ final class LiveConfigTests: StageSuite {
 
     @Test("a config that is a symbolic link into a dotfiles directory: editing the file it points to takes effect")
     func symbolicLink() throws {
-        let directory = try ConfigDirectory()
         let dotfiles = try ConfigDirectory()
         let target = dotfiles.path + "/gesture-bridge.yaml"
         try LiveSessionTests.config(click: "right").write(toFile: target, atomically: false, encoding: .utf8)
@@ -186,7 +189,6 @@ final class LiveConfigTests: StageSuite {
 
     @Test("--no-watch leaves a changed file alone until SIGHUP")
     func noWatch() throws {
-        let directory = try ConfigDirectory()
         let bridge = try Self.runBridge(stage, directory, clicking: "right", options: ["--no-watch"])
 
         try directory.writeInPlace(LiveSessionTests.config(click: "middle"))

@@ -119,7 +119,7 @@ final class LiveSessionTests: StageSuite {
     final class OnABareServer: ServerSuite {
         @Test("a device disabled and enabled again leaves and rejoins the running bridge")
         func hotPlug() throws {
-            let bridge = try BridgeProcess(["run", "--json"], server: server)
+            let bridge = try server.bridge()
             let touchID = try bridge.deviceID("test-touch")
             for action in ["disable", "enable"] {
                 let xinput = try ChildProcess(executable: "/usr/bin/xinput", arguments: [action, "test-touch"],

@@ -12,7 +12,7 @@ struct ShowTouchesTests {
         defer { server.stop() }
         let screen = try #require(OverlayWindowLister(displayName: server.displayName))
         defer { screen.close() }
-        let bridge = try BridgeProcess(["run", "--json", "--show-touches"], server: server)
+        let bridge = try server.bridge(["--show-touches"])
         #expect(screen.visibleOverlayFrames().isEmpty)
 
         try server.pen.down(at: (400, 300), pressure: 0.3)

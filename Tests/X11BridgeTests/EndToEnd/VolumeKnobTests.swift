@@ -34,7 +34,7 @@ final class VolumeKnobTests: ServerSuite {
     /// `gesture-bridge run --json` with the volume config on `server`, `settings` added to its
     /// environment, once it listens.
     static func runBridge(_ server: HeadlessXorg, _ settings: [String: String]) throws -> BridgeProcess {
-        try BridgeProcess(["run", "--json", "--config", try temporaryConfig(config)], server: server, environment: settings)
+        try server.bridge(config: config, environment: settings)
     }
 
     /// Puts the pen down at the path's first point and moves it along the rest, left down.

@@ -169,6 +169,15 @@ final class BridgeProcess {
     }
 }
 
+extension HeadlessXorg {
+    /// `gesture-bridge run --json` with `options` on this server, once it listens; with
+    /// `config`, that text in a temporary file is its `--config`.
+    func bridge(_ options: [String] = [], config: String? = nil, environment: [String: String] = [:]) throws -> BridgeProcess {
+        let configOptions = try config.map { ["--config", try temporaryConfig($0)] } ?? []
+        return try BridgeProcess(["run", "--json"] + options + configOptions, server: self, environment: environment)
+    }
+}
+
 /// One gesture, action or decision line of `--json` output, without its times, for comparing runs.
 func timeless(_ object: [String: Any]) -> String {
     var copy = object

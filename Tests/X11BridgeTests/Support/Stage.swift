@@ -31,8 +31,7 @@ final class Stage {
     /// `gesture-bridge run --json` with `options` on this stage, once it listens; with
     /// `config`, that text in a temporary file is its `--config`.
     func bridge(_ options: [String] = [], config: String? = nil, environment: [String: String] = [:]) throws -> BridgeProcess {
-        let configOptions = try config.map { ["--config", try temporaryConfig($0)] } ?? []
-        return try BridgeProcess(["run", "--json"] + options + configOptions, server: server, environment: environment)
+        try server.bridge(options, config: config, environment: environment)
     }
 
     /// What the window receives up to a key tapped now (`a`, keycode 38): input the server
