@@ -16,10 +16,7 @@ struct SqueezeRecognizerTests {
         script.clock.advance(by: 0.016)
         pen.press(pressure: 500)
         let recognizedAt = script.clock.now
-        for force in [0.9, 0.2, 0.8] {
-            script.clock.advance(by: 0.016)
-            pen.press(to: force)
-        }
+        pen.press(frameByFrame: 0.9, 0.2, 0.8)
         pen.lift()
         expectSequence(script.gestureStates("screenshot"), [.recognized])
         #expect(script.reports(of: "screenshot").first?.time == recognizedAt)
@@ -29,8 +26,7 @@ struct SqueezeRecognizerTests {
     @Test("lifting before squeezing hard enough fails, and takes no screenshot")
     func failsOnLift() {
         pen.down(at: (100, 100), force: 0.1)
-        script.clock.advance(by: 0.016)
-        pen.press(to: 0.45)
+        pen.press(frameByFrame: 0.45)
         script.clock.advance(by: 0.016)
         pen.lift()
         expectSequence(script.gestureStates("screenshot"), [.failed])
@@ -42,8 +38,7 @@ struct SqueezeRecognizerTests {
         pen.down(at: (100, 100), force: 0.1)
         script.clock.advance(by: 0.016)
         pen.move(to: (100, 113))
-        script.clock.advance(by: 0.016)
-        pen.press(to: 0.9)
+        pen.press(frameByFrame: 0.9)
         expectSequence(script.gestureStates("screenshot"), [.failed])
         expectSequence(script.actions, [])
     }

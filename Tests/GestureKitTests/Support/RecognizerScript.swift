@@ -1,3 +1,4 @@
+import Testing
 @testable import GestureKit
 
 /// One recognizer watching one contact, without the engine: for the state machines
@@ -40,6 +41,14 @@ final class RecognizerScript {
     func press(to force: Double?) {
         self.force = force
         handle(.move(sample))
+    }
+
+    /// Presses to each force in turn, a frame (`VirtualClock.frame`) after the sample before.
+    func press(frameByFrame forces: Double...) {
+        for force in forces {
+            clock.advance(by: VirtualClock.frame)
+            press(to: force)
+        }
     }
 
     func lift() {
