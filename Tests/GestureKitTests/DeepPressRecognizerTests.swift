@@ -14,11 +14,9 @@ struct DeepPressRecognizerTests {
     @Test("pressing exactly to the threshold begins the deep press; a hair less does not")
     func thresholdIsInclusive() {
         pen.down(at: (100, 100), force: 0.1)
-        script.clock.advance(by: 0.016)
-        pen.press(pressure: 749)
+        pen.aFrameLater().press(pressure: 749)
         #expect(states == [])
-        script.clock.advance(by: 0.016)
-        pen.press(pressure: 750)
+        pen.aFrameLater().press(pressure: 750)
         expectSequence(states, [.began])
         expectSequence(script.actions, [.click(button: 3, at: (100, 100))])
     }
@@ -58,12 +56,10 @@ struct DeepPressRecognizerTests {
     @Test("sliding past the slop before pressing cancels it: that was a drag, and pressing afterwards does nothing")
     func cancelledByDrag() {
         pen.down(at: (100, 100), force: 0.1)
-        script.clock.advance(by: 0.016)
-        pen.move(to: (113, 100))
+        pen.aFrameLater().move(to: (113, 100))
         expectSequence(states, [.cancelled])
         pen.press(frameByFrame: 0.9)
-        script.clock.advance(by: 0.016)
-        pen.lift()
+        pen.aFrameLater().lift()
         expectSequence(states, [.cancelled])
         expectSequence(script.actions, [])
         expectSequence(script.decisions, [.released(.failed)])
@@ -72,8 +68,7 @@ struct DeepPressRecognizerTests {
     @Test("moving exactly the slop is still a press, and the click lands where the deep press began")
     func withinSlop() {
         pen.down(at: (100, 100), force: 0.1)
-        script.clock.advance(by: 0.016)
-        pen.move(to: (112, 100))
+        pen.aFrameLater().move(to: (112, 100))
         pen.press(frameByFrame: 0.8)
         expectSequence(states, [.began])
         expectSequence(script.actions, [.click(button: 3, at: (112, 100))])
@@ -84,11 +79,9 @@ struct DeepPressRecognizerTests {
         pen.down(at: (100, 100), force: 0.1)
         pen.press(frameByFrame: 0.8)
         for x in stride(from: 120.0, through: 300, by: 20) {
-            script.clock.advance(by: 0.016)
-            pen.move(to: (x, 100))
+            pen.aFrameLater().move(to: (x, 100))
         }
-        script.clock.advance(by: 0.016)
-        pen.lift()
+        pen.aFrameLater().lift()
         expectSequence(states, [.began, .ended])
         #expect(script.reports(of: "right-click").last?.position == Point(x: 300, y: 100))
     }
@@ -97,8 +90,7 @@ struct DeepPressRecognizerTests {
     func onePerContact() {
         pen.down(at: (100, 100), force: 0.1)
         pen.press(frameByFrame: 0.8, 0.3, 0.9)
-        script.clock.advance(by: 0.016)
-        pen.lift()
+        pen.aFrameLater().lift()
         expectSequence(states, [.began, .ended])
         #expect(script.actions.count == 1)
     }

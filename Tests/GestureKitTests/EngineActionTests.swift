@@ -12,11 +12,9 @@ struct EngineActionTests {
         let script = GestureScript(Binding(name: "right-click", recognizer: .deepPress(.init()),
                                            onStart: [.click(button: 3)]))
         script.pen.down(at: (100, 100), force: 0.1)
-        script.clock.advance(by: 0.016)
-        script.pen.move(to: (104, 103))
+        script.pen.aFrameLater().move(to: (104, 103))
         script.pen.press(frameByFrame: 0.8)
-        script.clock.advance(by: 0.016)
-        script.pen.move(to: (108, 103), force: 0.9)
+        script.pen.aFrameLater().move(to: (108, 103), force: 0.9)
         script.pen.lift()
         expectSequence(script.actions, [.click(button: 3, at: (104, 103))])
         #expect(script.actionEvents.map(\.time) == [0.032])

@@ -11,8 +11,7 @@ struct GestureStateMachineTests {
         pen.down(at: (100, 100), force: 0.1)
         #expect(pen.states == [], "still possible")
         pen.press(frameByFrame: 0.8, 0.9)
-        pen.clock.advance(by: 0.016)
-        pen.lift()
+        pen.aFrameLater().lift()
         expectSequence(pen.states, [.began, .changed, .ended])
         #expect(pen.bugs == [])
     }
@@ -21,8 +20,7 @@ struct GestureStateMachineTests {
     func continuousCancelled(kind: RecognizerKind) {
         let pen = RecognizerScript(.standard(kind))
         pen.down(at: (100, 100), force: 0.9)
-        pen.clock.advance(by: 0.016)
-        pen.cancel()
+        pen.aFrameLater().cancel()
         expectSequence(pen.states, [.began, .cancelled])
     }
 
@@ -56,8 +54,7 @@ struct GestureStateMachineTests {
         for x in [100.0, 300.0] {
             script.pen.down(at: (x, 100), force: 0.1)
             script.pen.press(frameByFrame: 0.8)
-            script.clock.advance(by: 0.016)
-            script.pen.lift()
+            script.pen.aFrameLater().lift()
             script.clock.advance(by: 0.2)
         }
         expectSequence(script.gestureStates("right-click"), [.began, .ended, .began, .ended])

@@ -10,11 +10,9 @@ struct SqueezeRecognizerTests {
     @Test("a squeeze is recognized once, the moment the force reaches its threshold")
     func recognizedOnce() {
         pen.down(at: (100, 100), force: 0.1)
-        script.clock.advance(by: 0.016)
-        pen.press(pressure: 499)
+        pen.aFrameLater().press(pressure: 499)
         #expect(script.gestureStates("screenshot") == [])
-        script.clock.advance(by: 0.016)
-        pen.press(pressure: 500)
+        pen.aFrameLater().press(pressure: 500)
         let recognizedAt = script.clock.now
         pen.press(frameByFrame: 0.9, 0.2, 0.8)
         pen.lift()
@@ -27,8 +25,7 @@ struct SqueezeRecognizerTests {
     func failsOnLift() {
         pen.down(at: (100, 100), force: 0.1)
         pen.press(frameByFrame: 0.45)
-        script.clock.advance(by: 0.016)
-        pen.lift()
+        pen.aFrameLater().lift()
         expectSequence(script.gestureStates("screenshot"), [.failed])
         expectSequence(script.actions, [])
     }
@@ -36,8 +33,7 @@ struct SqueezeRecognizerTests {
     @Test("sliding past the slop first fails the squeeze")
     func failsOnDrag() {
         pen.down(at: (100, 100), force: 0.1)
-        script.clock.advance(by: 0.016)
-        pen.move(to: (100, 113))
+        pen.aFrameLater().move(to: (100, 113))
         pen.press(frameByFrame: 0.9)
         expectSequence(script.gestureStates("screenshot"), [.failed])
         expectSequence(script.actions, [])

@@ -43,6 +43,14 @@ final class RecognizerScript {
         handle(.move(sample))
     }
 
+    /// Lets a frame (`VirtualClock.frame`) pass on the script's clock: what the device does
+    /// next, it does a frame after its last sample (`pen.aFrameLater().lift()`).
+    @discardableResult
+    func aFrameLater() -> Self {
+        clock.advance(by: VirtualClock.frame)
+        return self
+    }
+
     /// Presses to each force in turn, a frame (`VirtualClock.frame`) after the sample before.
     func press(frameByFrame forces: Double...) {
         for force in forces {

@@ -24,6 +24,14 @@ struct ScriptedDevice {
     func press(to force: Double) { tip.press(to: force) }
     func press(pressure: Double) { tip.press(pressure: pressure) }
 
+    /// Lets a frame (`VirtualClock.frame`) pass on the script's clock: what the device does
+    /// next, it does a frame after its last sample (`pen.aFrameLater().lift()`).
+    @discardableResult
+    func aFrameLater() -> Self {
+        script.clock.advance(by: VirtualClock.frame)
+        return self
+    }
+
     /// Presses to each force in turn, a frame (`VirtualClock.frame`) after the sample before.
     func press(frameByFrame forces: Double...) {
         for force in forces {
