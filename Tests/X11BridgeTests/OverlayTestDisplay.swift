@@ -163,16 +163,11 @@ extension Trait where Self == ConditionTrait {
     }
 }
 
-/// A suite whose every test has a fresh `OverlayTestDisplay` of its own, stopped after the test,
-/// pass or fail.
-class OverlaySuite {
-    let screen: OverlayTestDisplay
+extension OverlayTestDisplay: SuiteResource {
+    static func start() throws -> OverlayTestDisplay { try OverlayTestDisplay() }
+}
 
-    init() throws {
-        screen = try OverlayTestDisplay()
-    }
-
-    deinit {
-        screen.stop()
-    }
+/// Each test has a fresh `OverlayTestDisplay` of its own.
+class OverlaySuite: SuiteFixture<OverlayTestDisplay> {
+    var screen: OverlayTestDisplay { resource }
 }

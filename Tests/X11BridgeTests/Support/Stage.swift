@@ -3,7 +3,7 @@ import Testing
 import XorgTestSupport
 
 /// A headless Xorg with a window on it that records what an application receives: where
-/// most end-to-end tests play their script. Close it (a `defer` right after it) when done.
+/// most end-to-end tests play their script, each on its own (`StageSuite`).
 final class Stage {
     let server: HeadlessXorg
     let window: RecorderWindow
@@ -23,7 +23,7 @@ final class Stage {
     }
 
     /// Closes the window, then stops the server.
-    func close() {
+    func stop() {
         window.close()
         server.stop()
     }
@@ -66,41 +66,52 @@ func buttonEvents(_ button: Int32, in events: [RecordedEvent]) -> [RecordedEvent
     events.filter { ($0.kind == .buttonPress || $0.kind == .buttonRelease) && $0.detail == button }
 }
 
-/// A suite whose every test plays on a fresh stage of its own, closed after the test, pass or
+/// What a suite's fixture starts fresh for each test and stops after it.
+protocol SuiteResource: AnyObject {
+    /// A fresh one, for one test.
+    static func start() throws -> Self
+    func stop()
+}
+
+/// A suite whose every test has a fresh `Resource` of its own, stopped after the test, pass or
 /// fail: Swift Testing makes one instance of a suite a test, and lets go of it after.
-class StageSuite {
-    let stage: Stage
+class SuiteFixture<Resource: SuiteResource> {
+    let resource: Resource
 
     init() throws {
-        stage = try Stage()
+        resource = try Resource.start()
     }
 
-    init(touchAware: Bool) throws {
-        stage = try Stage(touchAware: touchAware)
+    init(_ resource: Resource) {
+        self.resource = resource
     }
 
     deinit {
-        stage.close()
+        resource.stop()
     }
 }
 
-/// A `StageSuite` whose window selects touch events.
+extension Stage: SuiteResource {
+    static func start() throws -> Stage { try Stage() }
+}
+
+extension HeadlessXorg: SuiteResource {
+    static func start() throws -> HeadlessXorg { try HeadlessXorg() }
+}
+
+/// Each test plays on a fresh stage of its own.
+class StageSuite: SuiteFixture<Stage> {
+    var stage: Stage { resource }
+}
+
+/// Each test plays on a fresh stage whose window selects touch events.
 class TouchAwareStageSuite: StageSuite {
     override init() throws {
-        try super.init(touchAware: true)
+        super.init(try Stage(touchAware: true))
     }
 }
 
-/// A suite whose every test has a fresh headless Xorg of its own (no window), stopped after the
-/// test, pass or fail.
-class ServerSuite {
-    let server: HeadlessXorg
-
-    init() throws {
-        server = try HeadlessXorg()
-    }
-
-    deinit {
-        server.stop()
-    }
+/// Each test has a fresh headless Xorg of its own, with no window.
+class ServerSuite: SuiteFixture<HeadlessXorg> {
+    var server: HeadlessXorg { resource }
 }
