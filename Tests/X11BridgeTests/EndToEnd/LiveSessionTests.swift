@@ -96,8 +96,8 @@ final class LiveSessionTests: StageSuite {
 
         // German: z and y trade places, so the US layout's z key now types y.
         #expect(try stage.runTool("/usr/bin/setxkbmap", ["-display", stage.server.displayName, "de"]) == 0, "setxkbmap de")
-        // The bridge says nothing when it reads the new keymap; this gives it the time.
-        Thread.sleep(forTimeInterval: 0.3)
+        // The bridge says nothing when it reads the new keymap: it has read it once it sleeps again.
+        _ = try bridge.waitUntilAsleep(quiet: 0.15)
 
         stage.window.drain()
         try Self.deepPress(stage.server, at: (320, 300))
