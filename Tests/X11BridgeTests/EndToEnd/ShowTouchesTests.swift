@@ -63,13 +63,7 @@ final class OverlayWindowLister {
 
     /// Polls until `condition` holds or `timeout` passes; returns the last frames seen.
     func wait(timeout: Double = 3, until condition: ([Frame]) -> Bool) -> [Frame] {
-        let deadline = Date().addingTimeInterval(timeout)
-        var frames = visibleOverlayFrames()
-        while !condition(frames), Date() < deadline {
-            usleep(20_000)
-            frames = visibleOverlayFrames()
-        }
-        return frames
+        poll(timeout: timeout, every: 0.02, visibleOverlayFrames, until: condition)
     }
 
     func visibleOverlayFrames() -> [Frame] {

@@ -13,13 +13,7 @@ final class VolumeKnobTests: ServerSuite {
 
     /// Waits until `read` gives `percent`; returns the last reading.
     static func waitForVolume(_ percent: Int, timeout: Double = 5, read: () throws -> Int) throws -> Int {
-        let deadline = Date().addingTimeInterval(timeout)
-        var reading = try read()
-        while reading != percent, Date() < deadline {
-            usleep(50_000)
-            reading = try read()
-        }
-        return reading
+        try poll(timeout: timeout, every: 0.05, read, until: { $0 == percent })
     }
 
     /// The built bridge executable; nil, with the test failed for it, when it is not built.
@@ -51,13 +45,7 @@ final class VolumeKnobTests: ServerSuite {
     }
 
     static func waitForShare(near level: Double, _ display: OpaquePointer, width: Int, height: Int) -> Double {
-        let deadline = Date().addingTimeInterval(3)
-        var share = filledShare(display, width: width, height: height)
-        while abs(share - level) > 0.05, Date() < deadline {
-            usleep(50_000)
-            share = filledShare(display, width: width, height: height)
-        }
-        return share
+        poll(timeout: 3, every: 0.05, { filledShare(display, width: width, height: height) }, until: { abs($0 - level) <= 0.05 })
     }
 
     @Test("185° clockwise raises 50% to 80% and the ring fills to 80%; 100° back lowers it to 65%; the ring goes on lift")
