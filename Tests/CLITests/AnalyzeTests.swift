@@ -25,6 +25,20 @@ struct AnalyzeTests {
         return try GestureBridgeExecutable.temporaryFile(lines.joined(separator: "\n") + "\n", suffix: ".jsonl")
     }
 
+    /// `analyze --json` on a recording of `light` and `hard` contacts (`recording`): the object
+    /// it prints and its peaks, once it exits 0.
+    static func analyzeJSON(light: Int, hard: Int, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> (object: [String: Any], peaks: [String: Any], output: String) {
+        let path = try recording(light: light, hard: hard)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try GestureBridgeExecutable.run(["analyze", "--json", path])
+        #expect(run.status == 0, "\(run.stderr)", sourceLocation: sourceLocation)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
+                                  sourceLocation: sourceLocation)
+        let peaks = try #require(object["peaks"] as? [String: Any], sourceLocation: sourceLocation)
+        return (object, peaks, run.stdout)
+    }
+
     @Test("15 contacts or 1,500: the same number of lines")
     func boundedOutput() throws {
         let few = try Self.recording(light: 10, hard: 5)
@@ -41,14 +55,9 @@ struct AnalyzeTests {
 
     @Test("--json: two groups give a threshold between them, and a binding for the device that check accepts")
     func suggestionJSON() throws {
-        let path = try Self.recording(light: 20, hard: 10)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let run = try GestureBridgeExecutable.run(["analyze", "--json", path])
-        #expect(run.status == 0, "\(run.stderr)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        let peaks = try #require(object["peaks"] as? [String: Any])
+        let (object, peaks, output) = try Self.analyzeJSON(light: 20, hard: 10)
         #expect(peaks["count"] as? Int == 30)
-        let suggestion = try #require(object["suggestion"] as? [String: Any], "\(run.stdout)")
+        let suggestion = try #require(object["suggestion"] as? [String: Any], "\(output)")
         let threshold = try #require(suggestion["threshold"] as? Double)
         #expect(threshold > 0.35 && threshold < 0.8)
         #expect(suggestion["ordinaryContacts"] as? Int == 20 && suggestion["hardContacts"] as? Int == 10)
@@ -62,12 +71,7 @@ struct AnalyzeTests {
 
     @Test("--json without contacts: the same keys, the percentiles null, no suggestion")
     func noContactsJSON() throws {
-        let path = try Self.recording(light: 0, hard: 0)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let run = try GestureBridgeExecutable.run(["analyze", "--json", path])
-        #expect(run.status == 0, "\(run.stderr)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        let peaks = try #require(object["peaks"] as? [String: Any])
+        let (object, peaks, _) = try Self.analyzeJSON(light: 0, hard: 0)
         #expect(peaks["count"] as? Int == 0)
         for name in ["min", "p10", "p25", "median", "p75", "p90", "max"] {
             #expect(peaks[name] is NSNull, "\(name)")

@@ -18,11 +18,9 @@ struct ArbitrationTests {
         let script = GestureScript(Self.deepPress("firm", threshold: 0.8, button: 2),
                                    Self.deepPress("light", threshold: 0.5, button: 3))
         script.pen.down(at: (100, 100), force: 0.1)
-        script.clock.advance(by: 0.016)
-        script.pen.press(to: 0.6)
+        script.pen.press(frameByFrame: 0.6)
         let decidedAt = script.clock.now
-        script.clock.advance(by: 0.016)
-        script.pen.press(to: 0.9)
+        script.pen.press(frameByFrame: 0.9)
         script.pen.lift()
         expectSequence(script.gestureStates("light"), [.began, .changed, .ended])
         expectSequence(script.gestureStates("firm"), [.failed])
@@ -76,12 +74,8 @@ struct ArbitrationTests {
             Self.deepPress("right-click", threshold: 0.75, button: 3),
             Binding(name: "levels", recognizer: .pressureThresholds(.init(thresholds: [0.5]))))
         script.pen.down(at: (100, 100), force: 0.1)
-        script.clock.advance(by: 0.016)
-        script.pen.press(to: 0.8)
-        script.clock.advance(by: 0.016)
-        script.pen.press(to: 0.3)
-        script.clock.advance(by: 0.016)
-        script.pen.lift()
+        script.pen.press(frameByFrame: 0.8, 0.3)
+        script.pen.aFrameLater().lift()
         expectSequence(script.decisions, [.claimed(by: "right-click")])
         expectSequence(script.gestureStates("right-click"), [.began, .ended])
         expectSequence(script.gestureStates("pressure"), [.began, .changed, .changed, .ended])

@@ -140,12 +140,10 @@ struct ConfigTests {
 
     @Test("a file that cannot be read says so")
     func unreadableFile() {
-        do {
-            _ = try ConfigLoader.load(path: "/nonexistent/gesture-bridge.yaml")
-            Issue.record("loading a missing file succeeded")
-        } catch {
-            #expect(error.description.contains("cannot read the config file"))
+        let error = #expect(throws: ConfigError.self, "loading a missing file succeeded") {
+            try ConfigLoader.load(path: "/nonexistent/gesture-bridge.yaml")
         }
+        #expect(error?.description.contains("cannot read the config file") == true)
     }
 
     @Test("print-config's rendering parses back to the same bindings")

@@ -14,11 +14,9 @@ struct DeepPressRecognizerTests {
     @Test("pressing exactly to the threshold begins the deep press; a hair less does not")
     func thresholdIsInclusive() {
         pen.down(at: (100, 100), force: 0.1)
-        script.clock.advance(by: 0.016)
-        pen.press(pressure: 749)
+        pen.aFrameLater().press(pressure: 749)
         #expect(states == [])
-        script.clock.advance(by: 0.016)
-        pen.press(pressure: 750)
+        pen.aFrameLater().press(pressure: 750)
         expectSequence(states, [.began])
         expectSequence(script.actions, [.click(button: 3, at: (100, 100))])
     }
@@ -26,16 +24,11 @@ struct DeepPressRecognizerTests {
     @Test("a hand trembling between the release level and the threshold neither ends nor restarts it")
     func hysteresis() {
         pen.down(at: (100, 100), force: 0.1)
-        script.clock.advance(by: 0.016)
-        pen.press(to: 0.8)
-        for force in [0.65, 0.74, 0.61, 0.6, 0.76, 0.7] {
-            script.clock.advance(by: 0.016)
-            pen.press(to: force)
-        }
+        pen.press(frameByFrame: 0.8)
+        pen.press(frameByFrame: 0.65, 0.74, 0.61, 0.6, 0.76, 0.7)
         expectSequence(states, [.began, .changed, .changed, .changed, .changed, .changed, .changed])
         #expect(script.actions.count == 1, "one click, however much the hand trembles")
-        script.clock.advance(by: 0.016)
-        pen.press(to: 0.59)
+        pen.press(frameByFrame: 0.59)
         #expect(states.last == .ended, "falling below the release level ends it")
     }
 
@@ -63,13 +56,10 @@ struct DeepPressRecognizerTests {
     @Test("sliding past the slop before pressing cancels it: that was a drag, and pressing afterwards does nothing")
     func cancelledByDrag() {
         pen.down(at: (100, 100), force: 0.1)
-        script.clock.advance(by: 0.016)
-        pen.move(to: (113, 100))
+        pen.aFrameLater().move(to: (113, 100))
         expectSequence(states, [.cancelled])
-        script.clock.advance(by: 0.016)
-        pen.press(to: 0.9)
-        script.clock.advance(by: 0.016)
-        pen.lift()
+        pen.press(frameByFrame: 0.9)
+        pen.aFrameLater().lift()
         expectSequence(states, [.cancelled])
         expectSequence(script.actions, [])
         expectSequence(script.decisions, [.released(.failed)])
@@ -78,10 +68,8 @@ struct DeepPressRecognizerTests {
     @Test("moving exactly the slop is still a press, and the click lands where the deep press began")
     func withinSlop() {
         pen.down(at: (100, 100), force: 0.1)
-        script.clock.advance(by: 0.016)
-        pen.move(to: (112, 100))
-        script.clock.advance(by: 0.016)
-        pen.press(to: 0.8)
+        pen.aFrameLater().move(to: (112, 100))
+        pen.press(frameByFrame: 0.8)
         expectSequence(states, [.began])
         expectSequence(script.actions, [.click(button: 3, at: (112, 100))])
     }
@@ -89,14 +77,11 @@ struct DeepPressRecognizerTests {
     @Test("once the deep press began, dragging far is fine")
     func movingAfterBeginIsFine() {
         pen.down(at: (100, 100), force: 0.1)
-        script.clock.advance(by: 0.016)
-        pen.press(to: 0.8)
+        pen.press(frameByFrame: 0.8)
         for x in stride(from: 120.0, through: 300, by: 20) {
-            script.clock.advance(by: 0.016)
-            pen.move(to: (x, 100))
+            pen.aFrameLater().move(to: (x, 100))
         }
-        script.clock.advance(by: 0.016)
-        pen.lift()
+        pen.aFrameLater().lift()
         expectSequence(states, [.began, .ended])
         #expect(script.reports(of: "right-click").last?.position == Point(x: 300, y: 100))
     }
@@ -104,14 +89,8 @@ struct DeepPressRecognizerTests {
     @Test("one deep press per contact: pressing hard again after the release starts nothing")
     func onePerContact() {
         pen.down(at: (100, 100), force: 0.1)
-        script.clock.advance(by: 0.016)
-        pen.press(to: 0.8)
-        script.clock.advance(by: 0.016)
-        pen.press(to: 0.3)
-        script.clock.advance(by: 0.016)
-        pen.press(to: 0.9)
-        script.clock.advance(by: 0.016)
-        pen.lift()
+        pen.press(frameByFrame: 0.8, 0.3, 0.9)
+        pen.aFrameLater().lift()
         expectSequence(states, [.began, .ended])
         #expect(script.actions.count == 1)
     }
@@ -120,10 +99,7 @@ struct DeepPressRecognizerTests {
     func onePerContactInTheRecognizer() {
         let pen = RecognizerScript(.deepPress(.init(threshold: 0.75, release: 0.6)))
         pen.down(at: (100, 100), force: 0.1)
-        for force in [0.8, 0.3, 0.9, 0.2] {
-            pen.clock.advance(by: 0.016)
-            pen.press(to: force)
-        }
+        pen.press(frameByFrame: 0.8, 0.3, 0.9, 0.2)
         pen.lift()
         expectSequence(pen.states, [.began, .ended])
         #expect(pen.bugs == [])

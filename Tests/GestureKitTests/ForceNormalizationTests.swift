@@ -40,11 +40,9 @@ struct ForceNormalizationTests {
         let script = GestureScript(Self.deepPress)
         let finger = script.touchscreen
         finger.down(at: (100, 100), pressure: 750)
-        script.clock.advance(by: 0.016)
-        finger.press(pressure: 1535)  // 0.7499 of 2047
+        finger.aFrameLater().press(pressure: 1535)  // 0.7499 of 2047
         #expect(script.gestureStates("right-click") == [])
-        script.clock.advance(by: 0.016)
-        finger.press(pressure: 1536)
+        finger.aFrameLater().press(pressure: 1536)
         expectSequence(script.gestureStates("right-click"), [.began])
         expectSequence(script.reports(of: "right-click").compactMap(\.force), [1536.0 / 2047])
     }
@@ -53,8 +51,7 @@ struct ForceNormalizationTests {
     func penUsesItsOwnRange() {
         let script = GestureScript(Self.deepPress)
         script.pen.down(at: (100, 100), pressure: 100)
-        script.clock.advance(by: 0.016)
-        script.pen.press(pressure: 749)
+        script.pen.aFrameLater().press(pressure: 749)
         #expect(script.gestureStates("right-click") == [])
         script.pen.press(pressure: 750)
         expectSequence(script.actions, [.click(button: 3, at: (100, 100))])

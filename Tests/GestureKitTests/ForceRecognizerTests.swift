@@ -7,14 +7,10 @@ struct ForceRecognizerTests {
     func followsThePressure() {
         let script = GestureScript(Binding(name: "ink", recognizer: .force(.init())))
         script.pen.down(at: (100, 100), force: 0.2)
-        script.clock.advance(by: 0.016)
-        script.pen.press(to: 0.5)
-        script.clock.advance(by: 0.016)
-        script.pen.move(to: (110, 100))  // same pressure: nothing to say
-        script.clock.advance(by: 0.016)
-        script.pen.press(to: 0.9)
-        script.clock.advance(by: 0.016)
-        script.pen.lift()
+        script.pen.press(frameByFrame: 0.5)
+        script.pen.aFrameLater().move(to: (110, 100))  // same pressure: nothing to say
+        script.pen.press(frameByFrame: 0.9)
+        script.pen.aFrameLater().lift()
         expectSequence(script.gestureStates("ink"), [.began, .changed, .changed, .ended])
         expectSequence(script.reports(of: "ink").compactMap(\.force), [0.2, 0.5, 0.9, 0])
     }
@@ -23,12 +19,9 @@ struct ForceRecognizerTests {
     func maximumRescales() {
         let script = GestureScript(Binding(name: "ink", recognizer: .force(.init(maximum: 0.5))))
         script.pen.down(at: (100, 100), force: 0.4)
-        script.clock.advance(by: 0.016)
-        script.pen.press(to: 0.7)
-        script.clock.advance(by: 0.016)
-        script.pen.press(to: 0.9)  // still 1: nothing to report
-        script.clock.advance(by: 0.016)
-        script.pen.press(to: 0.25)
+        script.pen.press(frameByFrame: 0.7)
+        script.pen.aFrameLater().press(to: 0.9)  // still 1: nothing to report
+        script.pen.press(frameByFrame: 0.25)
         expectSequence(script.reports(of: "ink").compactMap(\.force), [0.8, 1, 0.5])
     }
 
@@ -48,13 +41,9 @@ struct ForceRecognizerTests {
             steps: StepActions(step: 0.125, increase: [.key(KeyCombo(keys: ["ctrl", "plus"]))],
                                decrease: [.key(KeyCombo(keys: ["ctrl", "minus"]))])))
         script.pen.down(at: (100, 100), force: 0.25)
-        script.clock.advance(by: 0.016)
-        script.pen.press(to: 0.3125)  // half a step: carried
+        script.pen.aFrameLater().press(to: 0.3125)  // half a step: carried
         #expect(script.actions == [])
-        script.clock.advance(by: 0.016)
-        script.pen.press(to: 0.625)
-        script.clock.advance(by: 0.016)
-        script.pen.press(to: 0.375)
+        script.pen.press(frameByFrame: 0.625, 0.375)
         expectSequence(script.actions(of: "zoom").map(\.description),
                        ["key ctrl+plus", "key ctrl+plus", "key ctrl+plus", "key ctrl+minus", "key ctrl+minus"])
     }

@@ -25,13 +25,11 @@ struct FuzzRegressionTests {
 
     @Test("every config regression is refused with a located error", arguments: files("regressions/config"))
     func configRegression(_ file: URL) {
-        do {
-            _ = try ConfigLoader.load(path: file.path)
-            Issue.record("\(file.lastPathComponent) was accepted")
-        } catch {
-            #expect(error.description.hasPrefix(file.path), "\(error.description)")
-            #expect(error.description.contains("error:"), "\(error.description)")
+        let error = #expect(throws: ConfigError.self, "\(file.lastPathComponent) was accepted") {
+            try ConfigLoader.load(path: file.path)
         }
+        #expect(error?.description.hasPrefix(file.path) == true, "\(String(describing: error))")
+        #expect(error?.description.contains("error:") == true, "\(String(describing: error))")
     }
 
     @Test("every trace in the seed corpus reads, replays and analyzes", arguments: files("corpus/trace"))
@@ -44,13 +42,11 @@ struct FuzzRegressionTests {
 
     @Test("every trace regression is refused with an error naming the file", arguments: files("regressions/trace"))
     func traceRegression(_ file: URL) {
-        do {
-            _ = try TraceReader.load(path: file.path)
-            Issue.record("\(file.lastPathComponent) was accepted")
-        } catch {
-            #expect(error.file == file.path)
-            #expect(!error.message.isEmpty)
+        let error = #expect(throws: TraceError.self, "\(file.lastPathComponent) was accepted") {
+            try TraceReader.load(path: file.path)
         }
+        #expect(error?.file == file.path)
+        #expect(error?.message.isEmpty == false)
     }
 
     @Test("both regression folders hold inputs, so the tests above run at all")

@@ -10,12 +10,8 @@ struct GestureStateMachineTests {
         let pen = RecognizerScript(.deepPress(.init(threshold: 0.75)))
         pen.down(at: (100, 100), force: 0.1)
         #expect(pen.states == [], "still possible")
-        pen.clock.advance(by: 0.016)
-        pen.press(to: 0.8)
-        pen.clock.advance(by: 0.016)
-        pen.press(to: 0.9)
-        pen.clock.advance(by: 0.016)
-        pen.lift()
+        pen.press(frameByFrame: 0.8, 0.9)
+        pen.aFrameLater().lift()
         expectSequence(pen.states, [.began, .changed, .ended])
         #expect(pen.bugs == [])
     }
@@ -24,8 +20,7 @@ struct GestureStateMachineTests {
     func continuousCancelled(kind: RecognizerKind) {
         let pen = RecognizerScript(.standard(kind))
         pen.down(at: (100, 100), force: 0.9)
-        pen.clock.advance(by: 0.016)
-        pen.cancel()
+        pen.aFrameLater().cancel()
         expectSequence(pen.states, [.began, .cancelled])
     }
 
@@ -58,10 +53,8 @@ struct GestureStateMachineTests {
                                            onStart: [.click(button: 3)]))
         for x in [100.0, 300.0] {
             script.pen.down(at: (x, 100), force: 0.1)
-            script.clock.advance(by: 0.016)
-            script.pen.press(to: 0.8)
-            script.clock.advance(by: 0.016)
-            script.pen.lift()
+            script.pen.press(frameByFrame: 0.8)
+            script.pen.aFrameLater().lift()
             script.clock.advance(by: 0.2)
         }
         expectSequence(script.gestureStates("right-click"), [.began, .ended, .began, .ended])

@@ -168,14 +168,11 @@ struct KnobRecognizerTests {
         let script = GestureScript(Self.volume())
         let finger = script.touchscreen
         finger.down(at: Self.onRing(degrees: 0))
-        script.clock.advance(by: 0.016)
-        finger.move(to: Self.onRing(degrees: 40))
+        finger.aFrameLater().move(to: Self.onRing(degrees: 40))
         expectSequence(volumeKeys(script), ["up", "up"])
-        script.clock.advance(by: 0.016)
-        finger.move(to: Self.onRing(degrees: 45))
+        finger.aFrameLater().move(to: Self.onRing(degrees: 45))
         expectSequence(volumeKeys(script), ["up", "up", "up"])
-        script.clock.advance(by: 0.016)
-        finger.move(to: Self.onRing(degrees: 5))
+        finger.aFrameLater().move(to: Self.onRing(degrees: 5))
         expectSequence(volumeKeys(script), ["up", "up", "up", "down", "down"])
     }
 

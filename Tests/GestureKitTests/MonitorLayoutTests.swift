@@ -121,8 +121,7 @@ struct MonitorLayoutTests {
         let script = GestureScript([binding], screen: ScreenSize(width: 2560, height: 1080), monitors: monitors)
         let finger = script.touchscreen
         finger.down(at: (center.x + 80, center.y))
-        script.clock.advance(by: 0.016)
-        finger.move(to: (center.x, center.y + 80))
+        finger.aFrameLater().move(to: (center.x, center.y + 80))
         finger.lift()
         #expect(script.actions(of: "volume") == Array(repeating: .scroll(.down, steps: 1), count: 6))
     }

@@ -19,8 +19,7 @@ struct PressureThresholdsRecognizerTests {
         script.pen.press(to: 0.9)
         expectSequence(script.crossings(of: "levels"), [.up(0), .up(1), .up(2)])
         #expect(script.reports(of: "levels").dropFirst().allSatisfy { $0.time == jump }, "all three in the one sample")
-        script.clock.advance(by: 0.016)
-        script.pen.press(to: 0.1)
+        script.pen.press(frameByFrame: 0.1)
         expectSequence(script.crossings(of: "levels"), [.up(0), .up(1), .up(2), .down(2), .down(1), .down(0)])
     }
 
@@ -96,10 +95,7 @@ struct PressureThresholdsRecognizerTests {
     func noThresholdsReportsEveryChange() {
         let script = GestureScript(Self.levels([]))
         script.pen.down(at: (100, 100), force: 0.1)
-        for force in [0.2, 0.2, 0.35, 0.1] {
-            script.clock.advance(by: 0.016)
-            script.pen.press(to: force)
-        }
+        script.pen.press(frameByFrame: 0.2, 0.2, 0.35, 0.1)
         script.pen.lift()
         expectSequence(script.gestureStates("levels"), [.began, .changed, .changed, .changed, .ended])
         expectSequence(script.reports(of: "levels").compactMap(\.force), [0.1, 0.2, 0.35, 0.1, 0])

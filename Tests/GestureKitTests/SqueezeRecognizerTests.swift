@@ -10,16 +10,11 @@ struct SqueezeRecognizerTests {
     @Test("a squeeze is recognized once, the moment the force reaches its threshold")
     func recognizedOnce() {
         pen.down(at: (100, 100), force: 0.1)
-        script.clock.advance(by: 0.016)
-        pen.press(pressure: 499)
+        pen.aFrameLater().press(pressure: 499)
         #expect(script.gestureStates("screenshot") == [])
-        script.clock.advance(by: 0.016)
-        pen.press(pressure: 500)
+        pen.aFrameLater().press(pressure: 500)
         let recognizedAt = script.clock.now
-        for force in [0.9, 0.2, 0.8] {
-            script.clock.advance(by: 0.016)
-            pen.press(to: force)
-        }
+        pen.press(frameByFrame: 0.9, 0.2, 0.8)
         pen.lift()
         expectSequence(script.gestureStates("screenshot"), [.recognized])
         #expect(script.reports(of: "screenshot").first?.time == recognizedAt)
@@ -29,10 +24,8 @@ struct SqueezeRecognizerTests {
     @Test("lifting before squeezing hard enough fails, and takes no screenshot")
     func failsOnLift() {
         pen.down(at: (100, 100), force: 0.1)
-        script.clock.advance(by: 0.016)
-        pen.press(to: 0.45)
-        script.clock.advance(by: 0.016)
-        pen.lift()
+        pen.press(frameByFrame: 0.45)
+        pen.aFrameLater().lift()
         expectSequence(script.gestureStates("screenshot"), [.failed])
         expectSequence(script.actions, [])
     }
@@ -40,10 +33,8 @@ struct SqueezeRecognizerTests {
     @Test("sliding past the slop first fails the squeeze")
     func failsOnDrag() {
         pen.down(at: (100, 100), force: 0.1)
-        script.clock.advance(by: 0.016)
-        pen.move(to: (100, 113))
-        script.clock.advance(by: 0.016)
-        pen.press(to: 0.9)
+        pen.aFrameLater().move(to: (100, 113))
+        pen.press(frameByFrame: 0.9)
         expectSequence(script.gestureStates("screenshot"), [.failed])
         expectSequence(script.actions, [])
     }

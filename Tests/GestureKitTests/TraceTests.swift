@@ -76,11 +76,9 @@ struct TraceTests {
 
     @Test("a missing file is a clear error")
     func missingFile() {
-        do {
-            _ = try TraceReader.load(path: "/nonexistent/trace.jsonl")
-            Issue.record("loaded a missing file")
-        } catch {
-            #expect(error.description.contains("cannot read the trace"))
+        let error = #expect(throws: TraceError.self, "loaded a missing file") {
+            try TraceReader.load(path: "/nonexistent/trace.jsonl")
         }
+        #expect(error?.description.contains("cannot read the trace") == true)
     }
 }

@@ -34,9 +34,11 @@ final class OverlayCompositorProcess {
         }
     }
 
-    /// The compositor paints on its own schedule; waits until it has caught up.
+    /// The compositor paints on its own schedule: once the server has taken everything sent on
+    /// the test's display, waits until the compositor has painted it and sleeps again.
     func settle() {
-        usleep(150_000)
+        XSync(display, 0)
+        _ = try? process.waitUntilAsleep(quiet: 0.1)
     }
 
     /// Stops it and waits until the server has let its selection go.

@@ -4,15 +4,13 @@ import Testing
 @testable import X11Bridge
 
 @Suite("The overlay with and without a compositor", .requiresOverlayXvfb)
-struct OverlayCompositorTests {
+final class OverlayCompositorTests: OverlaySuite {
     static let point = Point(x: 400, y: 300)
     static let pen = ContactKey(device: 2, contact: 0)
 
     @Test("without a compositor the window is 24-bit and every pixel of it off the ring shows the desktop")
     func noBlackBox() throws {
-        let screen = try OverlayTestDisplay()
-        defer { screen.stop() }
-        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber)
+        let overlay = try screen.openOverlay()
         defer { overlay.close() }
         overlay.show(.pulse(at: Self.point, time: 0), now: 0)
         overlay.tick(now: 0.04)
@@ -30,9 +28,7 @@ struct OverlayCompositorTests {
 
     @Test("with a compositor owning _NET_WM_CM_S0 the windows are ARGB and still click-through")
     func compositor() throws {
-        let screen = try OverlayTestDisplay()
-        defer { screen.stop() }
-        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber)
+        let overlay = try screen.openOverlay()
         defer { overlay.close() }
         let owner = Self.claimCompositorSelection(on: screen)
 
@@ -46,14 +42,11 @@ struct OverlayCompositorTests {
         #expect(screen.windowUnderPointer(x: 400, y: 300) == screen.application)
         overlay.tick(now: 1)
         XDestroyWindow(screen.display, owner)
-        screen.connection.sync()
-        #expect(screen.connection.takeErrors().isEmpty)
+        screen.expectNoErrors()
     }
 
     @Test("when the compositor quits, a ring on screen turns into a shaped 24-bit window at its next update: no black box")
     func compositorQuits() throws {
-        let screen = try OverlayTestDisplay()
-        defer { screen.stop() }
         let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber,
                                           compositorCheckInterval: 0)
         defer { overlay.close() }
@@ -74,14 +67,11 @@ struct OverlayCompositorTests {
         #expect(screen.inputShapeRectangles(of: after[0]) == 0)
         let colours = Self.colours(in: window, of: screen.screenshot())
         #expect(colours.keys.allSatisfy { $0 == OverlayTestDisplay.background || $0.isBlend(of: [.pulse, .track]) }, "\(colours)")
-        screen.connection.sync()
-        #expect(screen.connection.takeErrors().isEmpty)
+        screen.expectNoErrors()
     }
 
     @Test("under a real compositor the pulse fades by alpha: its ring blends into the desktop", .requiresCompositor)
     func realCompositorBlends() throws {
-        let screen = try OverlayTestDisplay()
-        defer { screen.stop() }
         let compositor = try OverlayCompositorProcess(on: screen)
         defer { compositor.stop() }
         let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber,
@@ -134,8 +124,6 @@ struct OverlayCompositorTests {
 
     @Test("under a real compositor on a desktop at 192 DPI: the ring twice its size, antialiased, in 32-bit windows", .requiresCompositor)
     func doubleScaleComposited() throws {
-        let screen = try OverlayTestDisplay()
-        defer { screen.stop() }
         let compositor = try OverlayCompositorProcess(on: screen)
         defer { compositor.stop() }
         let scaled = try screen.connection(atDPI: 192)

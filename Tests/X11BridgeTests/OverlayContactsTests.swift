@@ -4,12 +4,10 @@ import Testing
 import X11Bridge
 
 @Suite("The touch view on an X screen", .requiresOverlayXvfb)
-struct OverlayContactsTests {
+final class OverlayContactsTests: OverlaySuite {
     @Test("each contact is a circle sized by its force, labelled when it has one, gone when it lifts")
     func contacts() throws {
-        let screen = try OverlayTestDisplay()
-        defer { screen.stop() }
-        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber)
+        let overlay = try screen.openOverlay()
         defer { overlay.close() }
         let pen = ContactKey(device: 12, contact: 0)
         let finger = ContactKey(device: 14, contact: 7)
@@ -41,8 +39,7 @@ struct OverlayContactsTests {
 
         overlay.showContacts([])
         #expect(screen.overlayWindows().isEmpty)
-        screen.connection.sync()
-        #expect(screen.connection.takeErrors().isEmpty)
+        screen.expectNoErrors()
     }
 
     /// Contact-coloured pixels in a strip above a circle, where the label goes.

@@ -4,7 +4,7 @@ import Testing
 import X11Bridge
 
 @Suite("The progress ring on an X screen", .requiresOverlayXvfb)
-struct OverlayProgressRingTests {
+final class OverlayProgressRingTests: OverlaySuite {
     static let pen = ContactKey(device: 12, contact: 0)
     static let point = Point(x: 400, y: 300)
 
@@ -23,9 +23,7 @@ struct OverlayProgressRingTests {
 
     @Test("the config's look: a ring twice the size in its colour, and a pulse that starts twice as far out")
     func look() throws {
-        let screen = try OverlayTestDisplay()
-        defer { screen.stop() }
-        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber)
+        let overlay = try screen.openOverlay()
         defer { overlay.close() }
         overlay.look = FeedbackLook(color: (0xff, 0x33, 0x66), size: 2, duration: 0.25)
         let pink = OverlayTestColor(red: 0xff, green: 0x33, blue: 0x66)
@@ -42,8 +40,6 @@ struct OverlayProgressRingTests {
 
     @Test("on a desktop set to 192 DPI (Xft.dpi) the ring and the pulse are twice their size, so the same in millimetres")
     func doubleScale() throws {
-        let screen = try OverlayTestDisplay()
-        defer { screen.stop() }
         let scaled = try screen.connection(atDPI: 192)
         defer { scaled.close() }
         let overlay = try FeedbackOverlay(display: scaled.display, screen: scaled.screenNumber)
@@ -63,9 +59,7 @@ struct OverlayProgressRingTests {
 
     @Test("at 60% of the threshold the arc fills 60% of the circle, clockwise from 12 o'clock, and nothing animates")
     func sixtyPercent() throws {
-        let screen = try OverlayTestDisplay()
-        defer { screen.stop() }
-        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber)
+        let overlay = try screen.openOverlay()
         defer { overlay.close() }
         overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.6), now: 3)
         #expect(overlay.nextDeadline == nil, "a ring that does not move needs no frames")
@@ -98,9 +92,7 @@ struct OverlayProgressRingTests {
 
     @Test("the ring follows the contact, closes at the threshold, and goes when the contact's progress ends")
     func followsAndEnds() throws {
-        let screen = try OverlayTestDisplay()
-        defer { screen.stop() }
-        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber)
+        let overlay = try screen.openOverlay()
         defer { overlay.close() }
         overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.3), now: 1)
         let moved = Point(x: 520, y: 180)
@@ -116,15 +108,12 @@ struct OverlayProgressRingTests {
         overlay.show(.progressEnded(Self.pen), now: 1.2)
         #expect(screen.overlayWindows().isEmpty)
         #expect(screen.screenshot().histogram(around: moved, within: 40) == [OverlayTestDisplay.background: 81 * 81])
-        screen.connection.sync()
-        #expect(screen.connection.takeErrors().isEmpty)
+        screen.expectNoErrors()
     }
 
     @Test("two contacts have a ring each; ending one leaves the other")
     func twoContacts() throws {
-        let screen = try OverlayTestDisplay()
-        defer { screen.stop() }
-        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber)
+        let overlay = try screen.openOverlay()
         defer { overlay.close() }
         let touch = ContactKey(device: 14, contact: 3)
         overlay.show(.progress(Self.pen, at: Point(x: 200, y: 200), fraction: 0.5), now: 0)

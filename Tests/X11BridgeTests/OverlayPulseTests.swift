@@ -4,14 +4,12 @@ import Testing
 @testable import X11Bridge
 
 @Suite("The deep-press pulse on an X screen", .requiresOverlayXvfb)
-struct OverlayPulseTests {
+final class OverlayPulseTests: OverlaySuite {
     static let point = Point(x: 400, y: 300)
 
     @Test("the pulse is a small override-redirect window that clicks pass through, gone when its animation ends")
     func pulseWindow() throws {
-        let screen = try OverlayTestDisplay()
-        defer { screen.stop() }
-        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber)
+        let overlay = try screen.openOverlay()
         defer { overlay.close() }
         #expect(overlay.nextDeadline == nil, "nothing shown, nothing to wake up for")
 
@@ -48,15 +46,12 @@ struct OverlayPulseTests {
         #expect(screen.overlayWindows().isEmpty)
         let after = screen.screenshot()
         #expect(after.histogram(around: Self.point, within: 90) == [OverlayTestDisplay.background: 181 * 181])
-        screen.connection.sync()
-        #expect(screen.connection.takeErrors().isEmpty)
+        screen.expectNoErrors()
     }
 
     @Test("the ring grows by about 50 px, thickens and fades, centred on the point, with nothing else drawn")
     func pulseScreenshots() throws {
-        let screen = try OverlayTestDisplay()
-        defer { screen.stop() }
-        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber)
+        let overlay = try screen.openOverlay()
         defer { overlay.close() }
         overlay.show(.pulse(at: Self.point, time: 5), now: 5)
 
@@ -101,9 +96,7 @@ struct OverlayPulseTests {
 
     @Test("a pulse reported after its time shows only what is left of it, and a stale one nothing")
     func latePulse() throws {
-        let screen = try OverlayTestDisplay()
-        defer { screen.stop() }
-        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber)
+        let overlay = try screen.openOverlay()
         defer { overlay.close() }
         overlay.show(.pulse(at: Self.point, time: 1), now: 1.2)
         #expect(screen.overlayWindows().count == 1)
@@ -118,9 +111,7 @@ struct OverlayPulseTests {
 
     @Test("a pulse in the screen's corner gets a window cut to the screen")
     func cornerPulse() throws {
-        let screen = try OverlayTestDisplay()
-        defer { screen.stop() }
-        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber)
+        let overlay = try screen.openOverlay()
         defer { overlay.close() }
         overlay.show(.pulse(at: Point(x: 3, y: 596), time: 0), now: 0)
         let windows = screen.overlayWindows()
@@ -130,15 +121,12 @@ struct OverlayPulseTests {
         #expect(window.width < 90 && window.height < 90)
         let shot = screen.screenshot()
         #expect(!shot.distances(of: .pulse, around: Point(x: 40, y: 560), within: 39).isEmpty)
-        screen.connection.sync()
-        #expect(screen.connection.takeErrors().isEmpty)
+        screen.expectNoErrors()
     }
 
     @Test("presses faster than a pulse lasts keep at most three pulses on screen, the newest")
     func rapidPulses() throws {
-        let screen = try OverlayTestDisplay()
-        defer { screen.stop() }
-        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber)
+        let overlay = try screen.openOverlay()
         defer { overlay.close() }
         for index in 0..<10 {
             let time = 1 + Double(index) * 0.01
@@ -155,15 +143,12 @@ struct OverlayPulseTests {
         overlay.tick(now: 2)
         #expect(screen.overlayWindows().isEmpty)
         #expect(overlay.nextDeadline == nil)
-        screen.connection.sync()
-        #expect(screen.connection.takeErrors().isEmpty)
+        screen.expectNoErrors()
     }
 
     @Test("close takes a running pulse down and stops asking for frames")
     func closeStops() throws {
-        let screen = try OverlayTestDisplay()
-        defer { screen.stop() }
-        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber)
+        let overlay = try screen.openOverlay()
         overlay.show(.pulse(at: Self.point, time: 0), now: 0)
         overlay.show(.progress(ContactKey(device: 2, contact: 0), at: Point(x: 100, y: 100), fraction: 0.5), now: 0)
         #expect(screen.overlayWindows().count == 2)
@@ -172,8 +157,7 @@ struct OverlayPulseTests {
         #expect(overlay.nextDeadline == nil)
         overlay.show(.pulse(at: Self.point, time: 0), now: 0)
         #expect(screen.overlayWindows().isEmpty, "a closed overlay shows nothing")
-        screen.connection.sync()
-        #expect(screen.connection.takeErrors().isEmpty)
+        screen.expectNoErrors()
     }
 
     static func centroid(of color: OverlayTestColor, in shot: OverlayScreenshot, within limit: Int) -> Point {

@@ -2,6 +2,7 @@ import CX11
 import Foundation
 import Testing
 import X11Bridge
+import XorgTestSupport
 
 /// An 800×600 Xvfb with one plain "application" window filling the screen, for the overlay
 /// tests: the overlay draws over it, and clicks that pass through the overlay land in it.
@@ -61,6 +62,17 @@ final class OverlayTestDisplay {
         server.stop()
     }
 
+    /// An overlay on this screen, opened as the bridge opens its own. Close it before the screen stops.
+    func openOverlay() throws -> FeedbackOverlay {
+        try FeedbackOverlay(display: display, screen: connection.screenNumber)
+    }
+
+    /// Every request sent so far went through: the server refused none.
+    func expectNoErrors(sourceLocation: SourceLocation = #_sourceLocation) {
+        connection.sync()
+        #expect(connection.takeErrors().isEmpty, sourceLocation: sourceLocation)
+    }
+
     /// A second connection to this screen on a desktop set to `dpi` (`Xft.dpi`, as xrdb leaves
     /// it on the root), which Xlib reads when a display opens. Close it after the overlay on it.
     func connection(atDPI dpi: Int) throws -> XConnection {
@@ -76,21 +88,7 @@ final class OverlayTestDisplay {
     /// The overlay's windows on screen, found as any X client would see them: mapped
     /// children of the root whose class is GestureBridge.
     func overlayWindows() -> [Window] {
-        var rootReturn: Window = 0
-        var parent: Window = 0
-        var children: UnsafeMutablePointer<Window>?
-        var count: UInt32 = 0
-        guard XQueryTree(display, root, &rootReturn, &parent, &children, &count) != 0, let children else { return [] }
-        defer { XFree(children) }
-        return (0..<Int(count)).map { children[$0] }.filter { window in
-            var hint = XClassHint()
-            guard XGetClassHint(display, window, &hint) != 0 else { return false }
-            defer {
-                if let name = hint.res_name { XFree(name) }
-                if let windowClass = hint.res_class { XFree(windowClass) }
-            }
-            return hint.res_class.map { String(cString: $0) } == "GestureBridge"
-        }
+        topLevelWindows(on: display).filter { windowClass(of: $0, on: display) == "GestureBridge" }
     }
 
     func attributes(of window: Window) -> XWindowAttributes {
@@ -111,15 +109,7 @@ final class OverlayTestDisplay {
     /// The window the pointer would be in at (x, y): moves the pointer there and asks.
     func windowUnderPointer(x: Int, y: Int) -> Window {
         XWarpPointer(display, 0, root, 0, 0, 0, 0, Int32(x), Int32(y))
-        var rootReturn: Window = 0
-        var child: Window = 0
-        var rootX: Int32 = 0
-        var rootY: Int32 = 0
-        var windowX: Int32 = 0
-        var windowY: Int32 = 0
-        var modifiers: UInt32 = 0
-        XQueryPointer(display, root, &rootReturn, &child, &rootX, &rootY, &windowX, &windowY, &modifiers)
-        return child
+        return CorePointerState.pointerQuery(display)?.child ?? 0
     }
 
     /// Clicks at (x, y) through XTest, as a user would, and returns where the application
@@ -171,4 +161,13 @@ extension Trait where Self == ConditionTrait {
         .enabled(if: OverlayXvfbAvailability.canRun,
                  "needs Xvfb on PATH (set \(OverlayXvfbAvailability.requirementVariable)=1 to make its absence a failure)")
     }
+}
+
+extension OverlayTestDisplay: SuiteResource {
+    static func start() throws -> OverlayTestDisplay { try OverlayTestDisplay() }
+}
+
+/// Each test has a fresh `OverlayTestDisplay` of its own.
+class OverlaySuite: SuiteFixture<OverlayTestDisplay> {
+    var screen: OverlayTestDisplay { resource }
 }

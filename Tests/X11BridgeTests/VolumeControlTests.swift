@@ -118,12 +118,8 @@ struct VolumeControlTests {
         let server = try SoundServer()
         try server.setVolume(percent: 50)
         // A wpctl that fails as the real one does when no PipeWire answers.
-        let directory = server.directory.appendingPathComponent("bin")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let wpctl = directory.appendingPathComponent("wpctl")
-        try "#!/bin/sh\necho 'Could not connect to PipeWire' >&2\nexit 1\n".write(to: wpctl, atomically: true, encoding: .utf8)
-        chmod(wpctl.path, 0o755)
-        let control = Self.control(server, tools: [.wpctl, .pactl], path: "\(directory.path):/usr/local/bin:/usr/bin:/bin")
+        let path = try server.path(withStandIn: "wpctl", running: "echo 'Could not connect to PipeWire' >&2\nexit 1")
+        let control = Self.control(server, tools: [.wpctl, .pactl], path: path)
         let reports = try Self.apply([.adjust(percent: 10)], with: control)
         #expect(try server.volumePercent() == 60)
         #expect(Self.failures(reports).isEmpty)
@@ -133,13 +129,8 @@ struct VolumeControlTests {
     func hangingTool() throws {
         let server = try SoundServer()
         try server.setVolume(percent: 50)
-        let directory = server.directory.appendingPathComponent("bin")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let wpctl = directory.appendingPathComponent("wpctl")
-        try "#!/bin/sh\nexec sleep 30\n".write(to: wpctl, atomically: true, encoding: .utf8)
-        chmod(wpctl.path, 0o755)
         var environment = server.clientEnvironment
-        environment["PATH"] = "\(directory.path):/usr/local/bin:/usr/bin:/bin"
+        environment["PATH"] = try server.path(withStandIn: "wpctl", running: "exec sleep 30")
         let control = VolumeControl(environment: environment, timeout: 0.5)
         let started = Date()
         control.request(.adjust(percent: 5), for: Self.event(.adjust(percent: 5)), now: Self.now)

@@ -95,22 +95,17 @@ extension ReleaseReason {
 }
 
 extension ContactDecision {
-    public var key: ContactKey {
-        switch self {
-        case .claim(let key, _, _, _), .release(let key, _, _, _): return key
-        }
-    }
+    public var key: ContactKey { shared.key }
 
-    public var time: Double {
-        switch self {
-        case .claim(_, _, let time, _), .release(_, _, let time, _): return time
-        }
-    }
+    public var time: Double { shared.time }
 
     /// Seconds from the contact's touch-down to this decision.
-    public var held: Double {
+    public var held: Double { shared.held }
+
+    /// What a claim and a release both carry.
+    private var shared: (key: ContactKey, time: Double, held: Double) {
         switch self {
-        case .claim(_, _, _, let held), .release(_, _, _, let held): return held
+        case .claim(let key, _, let time, let held), .release(let key, _, let time, let held): return (key, time, held)
         }
     }
 }

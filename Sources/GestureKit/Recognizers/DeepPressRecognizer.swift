@@ -25,66 +25,51 @@ public struct DeepPressRecognizer: GestureRecognizer {
         }
     }
 
-    private enum State: Sendable {
-        case idle
+    /// A press watched: not deep yet (where it went down), or deep (the force last reported).
+    private enum Press: Sendable {
         case possible(origin: Point)
         case deep(lastForce: Double)
-        case done
     }
 
     public let configuration: Configuration
-    private var state = State.idle
+    private var phase = RecognizerPhase<Press>.idle
 
     public init(_ configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
 
-    public var deadline: Double? { nil }
-
     public mutating func handle(_ input: RecognizerInput) -> RecognizerStep {
-        switch (state, input) {
-        case (.idle, .down(let sample)):
-            state = .possible(origin: sample.position)
+        switch phase.route(input, of: .deepPress) {
+        case .begin(let sample):
+            phase = .watching(.possible(origin: sample.position))
             return beginIfDeep(sample)
-        case (.possible(let origin), .move(let sample)):
+        case .move(.possible(let origin), let sample):
             if sample.position.distance(to: origin) > configuration.slop {
-                state = .done
-                return .report(GestureReport(state: .cancelled, time: sample.time, position: sample.position,
-                                             force: sample.force))
+                return phase.finish(GestureReport(.cancelled, at: sample))
             }
             return beginIfDeep(sample)
-        case (.possible, .up(let sample)), (.possible, .cancel(let sample)):
-            state = .done
-            return .report(GestureReport(state: .failed, time: sample.time, position: sample.position, force: sample.force))
-        case (.deep(let last), .move(let sample)):
+        case .up(.possible, let sample), .cancel(.possible, let sample):
+            return phase.finish(GestureReport(.failed, at: sample))
+        case .move(.deep(let last), let sample):
             let force = sample.force ?? 0
             if force < configuration.release {
-                state = .done
-                return .report(GestureReport(state: .ended, time: sample.time, position: sample.position, force: force))
+                return phase.finish(GestureReport(.ended, at: sample, force: force))
             }
             guard force != last else { return .nothing }
-            state = .deep(lastForce: force)
-            return .report(GestureReport(state: .changed, time: sample.time, position: sample.position, force: force))
-        case (.deep, .up(let sample)):
-            state = .done
-            return .report(GestureReport(state: .ended, time: sample.time, position: sample.position, force: sample.force ?? 0))
-        case (.deep, .cancel(let sample)):
-            state = .done
-            return .report(GestureReport(state: .cancelled, time: sample.time, position: sample.position, force: sample.force))
-        case (.done, .move), (.done, .up), (.done, .cancel):
-            return .nothing
-        case (.idle, .move), (.idle, .up), (.idle, .cancel):
-            return .impossible("deep-press: contact event before the contact went down")
-        case (.possible, .down), (.deep, .down), (.done, .down):
-            return .impossible("deep-press: a second down on the same contact")
-        case (_, .timeout):
-            return .impossible("deep-press: timeout without a deadline")
+            phase = .watching(.deep(lastForce: force))
+            return .report(GestureReport(.changed, at: sample, force: force))
+        case .up(.deep, let sample):
+            return phase.finish(GestureReport(.ended, at: sample, force: sample.force ?? 0))
+        case .cancel(.deep, let sample):
+            return phase.finish(GestureReport(.cancelled, at: sample))
+        case .settled(let step):
+            return step
         }
     }
 
     private mutating func beginIfDeep(_ sample: ContactSample) -> RecognizerStep {
         guard let force = sample.force, force >= configuration.threshold else { return .nothing }
-        state = .deep(lastForce: force)
-        return .report(GestureReport(state: .began, time: sample.time, position: sample.position, force: force))
+        phase = .watching(.deep(lastForce: force))
+        return .report(GestureReport(.began, at: sample, force: force))
     }
 }

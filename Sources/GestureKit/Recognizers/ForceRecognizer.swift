@@ -16,51 +16,34 @@ public struct ForceRecognizer: GestureRecognizer {
         }
     }
 
-    private enum State: Sendable {
-        case idle
-        case tracking(lastForce: Double)
-        case done
-    }
-
     public let configuration: Configuration
-    private var state = State.idle
+    /// While watching: the force last reported.
+    private var phase = RecognizerPhase<Double>.idle
 
     public init(_ configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
 
-    public var deadline: Double? { nil }
-
     public mutating func handle(_ input: RecognizerInput) -> RecognizerStep {
-        switch (state, input) {
-        case (.idle, .down(let sample)):
+        switch phase.route(input, of: .force) {
+        case .begin(let sample):
             guard let force = sample.force else {
-                state = .done
-                return .report(GestureReport(state: .failed, time: sample.time, position: sample.position))
+                return phase.finish(GestureReport(.failed, at: sample, force: nil))
             }
             let value = configuration.scaled(force)
-            state = .tracking(lastForce: value)
-            return .report(GestureReport(state: .began, time: sample.time, position: sample.position, force: value))
-        case (.tracking(let last), .move(let sample)):
+            phase = .watching(value)
+            return .report(GestureReport(.began, at: sample, force: value))
+        case .move(let last, let sample):
             let value = configuration.scaled(sample.force ?? 0)
             guard value != last else { return .nothing }
-            state = .tracking(lastForce: value)
-            return .report(GestureReport(state: .changed, time: sample.time, position: sample.position, force: value))
-        case (.tracking, .up(let sample)):
-            state = .done
-            return .report(GestureReport(state: .ended, time: sample.time, position: sample.position,
-                                         force: configuration.scaled(sample.force ?? 0)))
-        case (.tracking, .cancel(let sample)):
-            state = .done
-            return .report(GestureReport(state: .cancelled, time: sample.time, position: sample.position))
-        case (.done, .move), (.done, .up), (.done, .cancel):
-            return .nothing
-        case (.idle, .move), (.idle, .up), (.idle, .cancel):
-            return .impossible("force: contact event before the contact went down")
-        case (.tracking, .down), (.done, .down):
-            return .impossible("force: a second down on the same contact")
-        case (_, .timeout):
-            return .impossible("force: timeout without a deadline")
+            phase = .watching(value)
+            return .report(GestureReport(.changed, at: sample, force: value))
+        case .up(_, let sample):
+            return phase.finish(GestureReport(.ended, at: sample, force: configuration.scaled(sample.force ?? 0)))
+        case .cancel(_, let sample):
+            return phase.finish(GestureReport(.cancelled, at: sample, force: nil))
+        case .settled(let step):
+            return step
         }
     }
 }

@@ -102,4 +102,27 @@ public struct RecognizerStep: Sendable, Hashable {
     static func impossible(_ what: String) -> RecognizerStep {
         RecognizerStep(bug: what)
     }
+
+    /// The bug note of `kind` for an input its state cannot take, in the words every recognizer
+    /// uses: a down while a contact is already down, a move, lift or cancel before any down, a
+    /// timeout it never asked for.
+    static func unexpected(_ input: RecognizerInput, to kind: RecognizerKind) -> RecognizerStep {
+        switch input {
+        case .down: return .impossible("\(kind.rawValue): a second down on the same contact")
+        case .move, .up, .cancel: return .impossible("\(kind.rawValue): contact event before the contact went down")
+        case .timeout: return .impossible("\(kind.rawValue): timeout without a deadline")
+        }
+    }
+}
+
+extension GestureReport {
+    /// A report at `sample`'s time and place, with the force it read.
+    init(_ state: GestureState, at sample: ContactSample) {
+        self.init(state: state, time: sample.time, position: sample.position, force: sample.force)
+    }
+
+    /// A report at `sample`'s time and place, with `force` (nil: none).
+    init(_ state: GestureState, at sample: ContactSample, force: Double?) {
+        self.init(state: state, time: sample.time, position: sample.position, force: force)
+    }
 }

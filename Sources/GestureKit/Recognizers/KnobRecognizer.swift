@@ -35,23 +35,20 @@ public struct KnobRecognizer: GestureRecognizer {
         }
     }
 
-    private enum State: Sendable {
-        case idle
-        /// Down in the ring, not yet turned `activation` radians; `lastAngle` as in `turning`.
+    /// A contact watched from its down in the ring.
+    private enum Turn: Sendable {
+        /// Not yet turned `activation` radians; `lastAngle` as in `turning`.
         case arming(lastAngle: Double?, turned: Double)
         /// Turning; `lastAngle` is nil while the contact is outside the ring.
         case turning(lastAngle: Double?)
-        case done
     }
 
     public let configuration: Configuration
-    private var state = State.idle
+    private var phase = RecognizerPhase<Turn>.idle
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
     }
-
-    public var deadline: Double? { nil }
 
     /// Wraps an angle difference into (-π, π].
     public static func wrap(_ delta: Double) -> Double {
@@ -62,60 +59,50 @@ public struct KnobRecognizer: GestureRecognizer {
     }
 
     public mutating func handle(_ input: RecognizerInput) -> RecognizerStep {
-        switch (state, input) {
-        case (.idle, .down(let sample)):
+        switch phase.route(input, of: .knob) {
+        case .begin(let sample):
             guard configuration.contains(sample.position) else {
-                state = .done
-                return .report(GestureReport(state: .failed, time: sample.time, position: sample.position, force: sample.force))
+                return phase.finish(GestureReport(.failed, at: sample))
             }
             let angle = configuration.angle(of: sample.position)
             guard configuration.activation > 0 else {
-                state = .turning(lastAngle: angle)
+                phase = .watching(.turning(lastAngle: angle))
                 return .report(report(.began, sample, angle: angle, rotation: 0))
             }
-            state = .arming(lastAngle: angle, turned: 0)
+            phase = .watching(.arming(lastAngle: angle, turned: 0))
             return .nothing
-        case (.arming(let lastAngle, let turned), .move(let sample)):
+        case .move(.arming(let lastAngle, let turned), let sample):
             guard configuration.contains(sample.position) else {
-                state = .arming(lastAngle: nil, turned: turned)
+                phase = .watching(.arming(lastAngle: nil, turned: turned))
                 return .nothing
             }
             let angle = configuration.angle(of: sample.position)
             let total = turned + (lastAngle.map { Self.wrap(angle - $0) } ?? 0)
             guard abs(total) >= configuration.activation else {
-                state = .arming(lastAngle: angle, turned: total)
+                phase = .watching(.arming(lastAngle: angle, turned: total))
                 return .nothing
             }
-            state = .turning(lastAngle: angle)
+            phase = .watching(.turning(lastAngle: angle))
             return .report(report(.began, sample, angle: angle, rotation: total))
-        case (.arming, .up(let sample)), (.arming, .cancel(let sample)):
-            state = .done
-            return .report(GestureReport(state: .failed, time: sample.time, position: sample.position, force: sample.force))
-        case (.turning(let lastAngle), .move(let sample)):
+        case .up(.arming, let sample), .cancel(.arming, let sample):
+            return phase.finish(GestureReport(.failed, at: sample))
+        case .move(.turning(let lastAngle), let sample):
             guard configuration.contains(sample.position) else {
-                state = .turning(lastAngle: nil)
+                phase = .watching(.turning(lastAngle: nil))
                 return .nothing
             }
             let angle = configuration.angle(of: sample.position)
-            state = .turning(lastAngle: angle)
+            phase = .watching(.turning(lastAngle: angle))
             guard let lastAngle else { return .nothing }
             let rotation = Self.wrap(angle - lastAngle)
             guard rotation != 0 else { return .nothing }
             return .report(report(.changed, sample, angle: angle, rotation: rotation))
-        case (.turning, .up(let sample)):
-            state = .done
-            return .report(report(.ended, sample, angle: configuration.angle(of: sample.position), rotation: 0))
-        case (.turning, .cancel(let sample)):
-            state = .done
-            return .report(report(.cancelled, sample, angle: configuration.angle(of: sample.position), rotation: 0))
-        case (.done, .move), (.done, .up), (.done, .cancel):
-            return .nothing
-        case (.idle, .move), (.idle, .up), (.idle, .cancel):
-            return .impossible("knob: contact event before the contact went down")
-        case (.arming, .down), (.turning, .down), (.done, .down):
-            return .impossible("knob: a second down on the same contact")
-        case (_, .timeout):
-            return .impossible("knob: timeout without a deadline")
+        case .up(.turning, let sample):
+            return phase.finish(report(.ended, sample, angle: configuration.angle(of: sample.position), rotation: 0))
+        case .cancel(.turning, let sample):
+            return phase.finish(report(.cancelled, sample, angle: configuration.angle(of: sample.position), rotation: 0))
+        case .settled(let step):
+            return step
         }
     }
 

@@ -38,25 +38,23 @@ public struct LongPressRecognizer: GestureRecognizer {
         case (.holding(let origin, _, let deadline), .move(let sample)):
             if sample.position.distance(to: origin) > configuration.slop {
                 state = .done
-                return .report(GestureReport(state: .failed, time: sample.time, position: sample.position, force: sample.force))
+                return .report(GestureReport(.failed, at: sample))
             }
             state = .holding(origin: origin, last: sample.position, deadline: deadline)
             return .nothing
         case (.holding, .up(let sample)), (.holding, .cancel(let sample)):
             state = .done
-            return .report(GestureReport(state: .failed, time: sample.time, position: sample.position, force: sample.force))
+            return .report(GestureReport(.failed, at: sample))
         case (.holding(_, let last, let deadline), .timeout(let now)):
             guard now >= deadline else { return .impossible("long-press: timeout before its deadline") }
             state = .done
             return .report(GestureReport(state: .recognized, time: deadline, position: last))
         case (.done, .move), (.done, .up), (.done, .cancel), (.done, .timeout):
             return .nothing
-        case (.idle, .move), (.idle, .up), (.idle, .cancel):
-            return .impossible("long-press: contact event before the contact went down")
+        case (.idle, .move), (.idle, .up), (.idle, .cancel), (.holding, .down), (.done, .down):
+            return .unexpected(input, to: .longPress)
         case (.idle, .timeout):
             return .impossible("long-press: timeout before the contact went down")
-        case (.holding, .down), (.done, .down):
-            return .impossible("long-press: a second down on the same contact")
         }
     }
 }

@@ -25,67 +25,54 @@ public struct PressureThresholdsRecognizer: GestureRecognizer {
         }
     }
 
-    private enum State: Sendable {
-        case idle
-        case tracking(level: Int, lastForce: Double)
-        case done
+    /// A contact watched: how many thresholds its force has reached, and the force last seen.
+    private struct Watch: Sendable {
+        var level: Int
+        var lastForce: Double
     }
 
     public let configuration: Configuration
-    private var state = State.idle
+    private var phase = RecognizerPhase<Watch>.idle
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
     }
 
-    public var deadline: Double? { nil }
-
     public mutating func handle(_ input: RecognizerInput) -> RecognizerStep {
-        switch (state, input) {
-        case (.idle, .down(let sample)):
+        switch phase.route(input, of: .pressureThresholds) {
+        case .begin(let sample):
             guard let force = sample.force else {
-                state = .done
-                return .report(GestureReport(state: .failed, time: sample.time, position: sample.position))
+                return phase.finish(GestureReport(.failed, at: sample, force: nil))
             }
-            state = .tracking(level: 0, lastForce: force)
-            var reports = [GestureReport(state: .began, time: sample.time, position: sample.position, force: force)]
+            phase = .watching(Watch(level: 0, lastForce: force))
+            var reports = [GestureReport(.began, at: sample, force: force)]
             reports += crossings(from: 0, sample: sample, force: force)
             return RecognizerStep(reports: reports)
-        case (.tracking(let level, let last), .move(let sample)):
+        case .move(let watch, let sample):
             let force = sample.force ?? 0
             if configuration.thresholds.isEmpty {
-                guard force != last else { return .nothing }
-                state = .tracking(level: 0, lastForce: force)
-                return .report(GestureReport(state: .changed, time: sample.time, position: sample.position, force: force))
+                guard force != watch.lastForce else { return .nothing }
+                phase = .watching(Watch(level: 0, lastForce: force))
+                return .report(GestureReport(.changed, at: sample, force: force))
             }
-            return RecognizerStep(reports: crossings(from: level, sample: sample, force: force))
-        case (.tracking(let level, _), .up(let sample)):
+            return RecognizerStep(reports: crossings(from: watch.level, sample: sample, force: force))
+        case .up(let watch, let sample):
             // Lifting lets go of every threshold still held: a `down` action paired with an
             // `up` one (press, release) must not be left pending.
-            var reports = crossings(from: level, sample: sample, force: 0)
-            state = .done
-            reports.append(GestureReport(state: .ended, time: sample.time, position: sample.position, force: 0))
-            return RecognizerStep(reports: reports)
-        case (.tracking(let level, _), .cancel(let sample)):
-            var reports = crossings(from: level, sample: sample, force: 0)
-            state = .done
-            reports.append(GestureReport(state: .cancelled, time: sample.time, position: sample.position, force: sample.force))
-            return RecognizerStep(reports: reports)
-        case (.done, .move), (.done, .up), (.done, .cancel):
-            return .nothing
-        case (.idle, .move), (.idle, .up), (.idle, .cancel):
-            return .impossible("pressure-thresholds: contact event before the contact went down")
-        case (.tracking, .down), (.done, .down):
-            return .impossible("pressure-thresholds: a second down on the same contact")
-        case (_, .timeout):
-            return .impossible("pressure-thresholds: timeout without a deadline")
+            let reports = crossings(from: watch.level, sample: sample, force: 0)
+            return phase.finish(reports + [GestureReport(.ended, at: sample, force: 0)])
+        case .cancel(let watch, let sample):
+            let reports = crossings(from: watch.level, sample: sample, force: 0)
+            return phase.finish(reports + [GestureReport(.cancelled, at: sample)])
+        case .settled(let step):
+            return step
         }
     }
 
     /// One `changed` report per threshold passed between the old level and the new one.
     private mutating func crossings(from level: Int, sample: ContactSample, force: Double) -> [GestureReport] {
         let newLevel = configuration.level(for: force, from: level)
-        state = .tracking(level: newLevel, lastForce: force)
+        phase = .watching(Watch(level: newLevel, lastForce: force))
         let passed: [ThresholdCrossing]
         if newLevel > level {
             passed = (level..<newLevel).map { ThresholdCrossing(index: $0, direction: .up) }

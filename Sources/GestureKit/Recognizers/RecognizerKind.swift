@@ -32,3 +32,8 @@ public protocol GestureRecognizer: Sendable {
     /// Handles one input; the switch over (state, input) is exhaustive in each recognizer.
     mutating func handle(_ input: RecognizerInput) -> RecognizerStep
 }
+
+extension GestureRecognizer {
+    /// A recognizer with no timers never asks for a `.timeout`.
+    public var deadline: Double? { nil }
+}

@@ -14,49 +14,33 @@ public struct SqueezeRecognizer: GestureRecognizer {
         }
     }
 
-    private enum State: Sendable {
-        case idle
-        case possible(origin: Point)
-        case done
-    }
-
     public let configuration: Configuration
-    private var state = State.idle
+    /// While watching: where the contact went down.
+    private var phase = RecognizerPhase<Point>.idle
 
     public init(_ configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
 
-    public var deadline: Double? { nil }
-
     public mutating func handle(_ input: RecognizerInput) -> RecognizerStep {
-        switch (state, input) {
-        case (.idle, .down(let sample)):
-            state = .possible(origin: sample.position)
+        switch phase.route(input, of: .squeeze) {
+        case .begin(let sample):
+            phase = .watching(sample.position)
             return recognizeIfSqueezed(sample)
-        case (.possible(let origin), .move(let sample)):
+        case .move(let origin, let sample):
             if sample.position.distance(to: origin) > configuration.slop {
-                state = .done
-                return .report(GestureReport(state: .failed, time: sample.time, position: sample.position, force: sample.force))
+                return phase.finish(GestureReport(.failed, at: sample))
             }
             return recognizeIfSqueezed(sample)
-        case (.possible, .up(let sample)), (.possible, .cancel(let sample)):
-            state = .done
-            return .report(GestureReport(state: .failed, time: sample.time, position: sample.position, force: sample.force))
-        case (.done, .move), (.done, .up), (.done, .cancel):
-            return .nothing
-        case (.idle, .move), (.idle, .up), (.idle, .cancel):
-            return .impossible("squeeze: contact event before the contact went down")
-        case (.possible, .down), (.done, .down):
-            return .impossible("squeeze: a second down on the same contact")
-        case (_, .timeout):
-            return .impossible("squeeze: timeout without a deadline")
+        case .up(_, let sample), .cancel(_, let sample):
+            return phase.finish(GestureReport(.failed, at: sample))
+        case .settled(let step):
+            return step
         }
     }
 
     private mutating func recognizeIfSqueezed(_ sample: ContactSample) -> RecognizerStep {
         guard let force = sample.force, force >= configuration.threshold else { return .nothing }
-        state = .done
-        return .report(GestureReport(state: .recognized, time: sample.time, position: sample.position, force: force))
+        return phase.finish(GestureReport(.recognized, at: sample, force: force))
     }
 }

@@ -22,7 +22,7 @@ import GestureKit
 final class PointerOwnership {
     private let connection: XConnection
     private var holds: [Int: PointerHold] = [:]
-    private var buttonGrabbed = false
+    private var buttonGrab = PassiveGrab(holding: .press)
     /// Devices whose claimed stroke the bridge grabbed on their own, detached from their master.
     private var detached: Set<Int> = []
     /// When each pointer contact began, for how long its input was held back.
@@ -37,25 +37,8 @@ final class PointerOwnership {
     /// Takes or drops the passive button grab: only while an owning binding listens to a pen
     /// or mouse does a press wait for the engine.
     func setButtonGrab(_ wanted: Bool, reason: String = "no owning binding listens to a pen or mouse") {
-        guard wanted != buttonGrabbed else { return }
-        var modifiers = XIGrabModifiers.anyModifiers
-        if wanted {
-            let grabbed = XI2EventMask(device: XIAllMasterDevices, events: [XI_ButtonPress, XI_ButtonRelease, XI_Motion])
-            let failed = grabbed.withCMask { mask in
-                XIGrabButton(connection.display, XIAllMasterDevices, 1, connection.root, 0, XIGrabModeSync, XIGrabModeAsync,
-                             0, &mask, 1, &modifiers)
-            }
-            if failed != 0 {
-                report(.cannotHold(.press))
-                return
-            }
-            report(.holding(.press))
-        } else {
-            endAll(reason: reason)
-            XIUngrabButton(connection.display, XIAllMasterDevices, 1, connection.root, 1, &modifiers)
-        }
-        buttonGrabbed = wanted
-        connection.flush()
+        if !wanted, buttonGrab.isHeld { endAll(reason: reason) }
+        buttonGrab.set(wanted, on: connection, report: report)
     }
 
     /// A pointer contact began: its press is frozen at the master by now.

@@ -37,7 +37,7 @@ final class TouchOwnership {
     }
 
     private let connection: XConnection
-    private var touchGrabbed = false
+    private var touchGrab = PassiveGrab(holding: .touch)
     private var holds: [TouchKey: Hold] = [:]
     /// Touches whose contact ended before their decision came: forgotten once it does.
     private var ended: Set<TouchKey> = []
@@ -52,29 +52,13 @@ final class TouchOwnership {
     /// Takes or drops the passive touch grab: only while an owning binding listens to a
     /// touchscreen does a touch wait for the engine.
     func setTouchGrab(_ wanted: Bool, reason: String = "no owning binding listens to a touchscreen") {
-        guard wanted != touchGrabbed else { return }
-        var modifiers = XIGrabModifiers.anyModifiers
-        if wanted {
-            let grabbed = XI2EventMask(device: XIAllMasterDevices, events: [XI_TouchBegin, XI_TouchUpdate, XI_TouchEnd])
-            let failed = grabbed.withCMask { mask in
-                XIGrabTouchBegin(connection.display, XIAllMasterDevices, connection.root, 0, &mask, 1, &modifiers)
-            }
-            if failed != 0 {
-                report(.cannotHold(.touch))
-                return
-            }
-            report(.holding(.touch))
-        } else {
-            endAll(reason: reason)
-            XIUngrabTouchBegin(connection.display, XIAllMasterDevices, connection.root, 1, &modifiers)
-        }
-        touchGrabbed = wanted
-        connection.flush()
+        if !wanted, touchGrab.isHeld { endAll(reason: reason) }
+        touchGrab.set(wanted, on: connection, report: report)
     }
 
     /// A touch contact began: the engine follows it, and the bridge owns it until it decides.
     func contactBegan(device: Int, touch: Int, master: Int, at time: Double) {
-        guard touchGrabbed else { return }
+        guard touchGrab.isHeld else { return }
         let key = TouchKey(device: device, touch: touch)
         holds[key] = .undecided(master: master)
         beginTimes.began(key, at: time)

@@ -7,9 +7,8 @@
 ///     let script = GestureScript(Binding(name: "right-click", recognizer: .deepPress(.init()),
 ///                                        onStart: [.click(button: 3)]))
 ///     script.pen.down(at: (100, 100), force: 0.1)
-///     script.clock.advance(by: 0.016)
-///     script.pen.press(to: 0.8)
-///     script.pen.lift()
+///     script.pen.press(frameByFrame: 0.8)
+///     script.pen.aFrameLater().lift()
 ///     expectSequence(script.actions, [.click(button: 3, at: (100, 100))])
 final class GestureScript {
     /// A pen whose pressure axis reports 0...1000.

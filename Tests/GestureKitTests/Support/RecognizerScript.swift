@@ -1,3 +1,4 @@
+import Testing
 @testable import GestureKit
 
 /// One recognizer watching one contact, without the engine: for the state machines
@@ -40,6 +41,22 @@ final class RecognizerScript {
     func press(to force: Double?) {
         self.force = force
         handle(.move(sample))
+    }
+
+    /// Lets a frame (`VirtualClock.frame`) pass on the script's clock: what the device does
+    /// next, it does a frame after its last sample (`pen.aFrameLater().lift()`).
+    @discardableResult
+    func aFrameLater() -> Self {
+        clock.advance(by: VirtualClock.frame)
+        return self
+    }
+
+    /// Presses to each force in turn, a frame (`VirtualClock.frame`) after the sample before.
+    func press(frameByFrame forces: Double...) {
+        for force in forces {
+            clock.advance(by: VirtualClock.frame)
+            press(to: force)
+        }
     }
 
     func lift() {

@@ -1,3 +1,4 @@
+import Testing
 @testable import GestureKit
 
 /// One finger (or a pen's tip) in a script. Forces are fractions of the device's own
@@ -9,6 +10,14 @@ struct ScriptedContact {
     let contact: Int
 
     var key: ContactKey { ContactKey(device: device.id, contact: contact) }
+
+    /// Lets a frame (`VirtualClock.frame`) pass on the script's clock: what the device does
+    /// next, it does a frame after its last sample (`pen.aFrameLater().lift()`).
+    @discardableResult
+    func aFrameLater() -> Self {
+        script.clock.advance(by: VirtualClock.frame)
+        return self
+    }
 
     /// The raw pressure the device reports for `force`; nil on a device without pressure.
     func pressure(for force: Double) -> Double? {

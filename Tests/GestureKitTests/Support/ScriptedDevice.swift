@@ -1,3 +1,4 @@
+import Testing
 @testable import GestureKit
 
 /// A device in a script. Its first contact (a pen's tip, the mouse button, a touchscreen's
@@ -22,6 +23,22 @@ struct ScriptedDevice {
     func move(to spot: Spot, force: Double) { tip.move(to: spot, force: force) }
     func press(to force: Double) { tip.press(to: force) }
     func press(pressure: Double) { tip.press(pressure: pressure) }
+
+    /// Lets a frame (`VirtualClock.frame`) pass on the script's clock: what the device does
+    /// next, it does a frame after its last sample (`pen.aFrameLater().lift()`).
+    @discardableResult
+    func aFrameLater() -> Self {
+        script.clock.advance(by: VirtualClock.frame)
+        return self
+    }
+
+    /// Presses to each force in turn, a frame (`VirtualClock.frame`) after the sample before.
+    func press(frameByFrame forces: Double...) {
+        for force in forces {
+            script.clock.advance(by: VirtualClock.frame)
+            press(to: force)
+        }
+    }
     func lift() { tip.lift() }
     func cancel() { tip.cancel() }
     func hover(at spot: Spot) { tip.hover(at: spot) }

@@ -3,30 +3,49 @@ import Glibc
 import Testing
 import XorgTestSupport
 
+/// A drawing program on the left half of the screen, another application on the right.
+struct Desktop {
+    let drawing: RecorderWindow
+    let other: RecorderWindow
+
+    init(_ server: HeadlessXorg, touchAware: Bool = false) throws {
+        let half = server.width / 2
+        drawing = try RecorderWindow(server: server, frame: WindowFrame(x: 0, y: 0, width: half, height: server.height),
+                                     wmClass: ("drawing", "Drawing"), title: "drawing", touchAware: touchAware)
+        other = try RecorderWindow(server: server, frame: WindowFrame(x: half, y: 0, width: server.width - half, height: server.height),
+                                   wmClass: ("notes", "Notes"), title: "notes", touchAware: touchAware)
+    }
+
+    func close() {
+        drawing.close()
+        other.close()
+    }
+
+    static let overDrawing: PixelPoint = (300, 400)
+    static let overOther: PixelPoint = (1000, 400)
+}
+
+/// A suite whose every test has a fresh server with a `Desktop` on it, both gone after the test.
+class DesktopSuite: ServerSuite {
+    let desktop: Desktop
+
+    init(touchAware: Bool) throws {
+        let server = try HeadlessXorg()
+        desktop = try Desktop(server, touchAware: touchAware)
+        super.init(server)
+    }
+
+    deinit {
+        desktop.close()
+    }
+}
+
 /// Bindings limited to some applications, on a real server: two windows side by side with
 /// different WM_CLASS, and a pen or finger pressing hard over each.
 @Suite("Per-application bindings decide by the window under the pen or finger", .requiresXorg, .serialized)
-struct ApplicationRulesTests {
-    /// A drawing program on the left half of the screen, another application on the right.
-    struct Desktop {
-        let drawing: RecorderWindow
-        let other: RecorderWindow
-
-        init(_ server: HeadlessXorg, touchAware: Bool = false) throws {
-            let half = server.width / 2
-            drawing = try RecorderWindow(server: server, frame: WindowFrame(x: 0, y: 0, width: half, height: server.height),
-                                         wmClass: ("drawing", "Drawing"), title: "drawing", touchAware: touchAware)
-            other = try RecorderWindow(server: server, frame: WindowFrame(x: half, y: 0, width: server.width - half, height: server.height),
-                                       wmClass: ("notes", "Notes"), title: "notes", touchAware: touchAware)
-        }
-
-        func close() {
-            drawing.close()
-            other.close()
-        }
-
-        static let overDrawing: PixelPoint = (300, 400)
-        static let overOther: PixelPoint = (1000, 400)
+final class ApplicationRulesTests: DesktopSuite {
+    init() throws {
+        try super.init(touchAware: false)
     }
 
     static func config(_ applications: String, click button: String) -> String {
@@ -76,19 +95,22 @@ struct ApplicationRulesTests {
         #expect(left.allSatisfy { !$0.isSendEvent }, sourceLocation: sourceLocation)
     }
 
+    /// A deep press at `point` that `window` gets as the pen's own stroke, untouched, with no
+    /// click of `button` from the bridge.
+    static func expectUntouchedDeepPress(_ server: HeadlessXorg, at point: PixelPoint, in window: RecorderWindow,
+                                         noClick button: Int32, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try deepPress(server, at: point)
+        let stroke = window.events { buttonEvents(1, in: $0).count >= 2 }
+        expectUntouchedStroke(stroke, sourceLocation: sourceLocation)
+        let all = stroke + window.drain()
+        #expect(buttonEvents(button, in: all).isEmpty, "no click of button \(button): \(all)", sourceLocation: sourceLocation)
+    }
+
     @Test("`except: [Drawing]`: a deep press over the drawing program reaches it as the pen's stroke; over the other window it right-clicks")
     func exceptOneApplication() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let desktop = try Desktop(server)
-        defer { desktop.close() }
-        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(Self.config("{except: [Drawing]}", click: "right"))],
-                                       server: server)
+        let bridge = try server.bridge(config: Self.config("{except: [Drawing]}", click: "right"))
 
-        try Self.deepPress(server, at: Desktop.overDrawing)
-        let drawing = desktop.drawing.events { buttonEvents(1, in: $0).count >= 2 }
-        Self.expectUntouchedStroke(drawing)
-        #expect(buttonEvents(3, in: drawing + desktop.drawing.drain()).isEmpty, "no right click in the drawing program")
+        try Self.expectUntouchedDeepPress(server, at: Desktop.overDrawing, in: desktop.drawing, noClick: 3)
         #expect(!bridge.objects.contains { $0["action"] != nil }, "\(bridge.outputLines)")
 
         let other = try Self.deepPress(server, at: Desktop.overOther, clicking: 3, in: desktop.other)
@@ -103,17 +125,9 @@ struct ApplicationRulesTests {
 
     @Test("`only: [DRAWING]` (the instance name, in any case): a deep press middle-clicks there, and elsewhere is an ordinary stroke")
     func onlyOneApplication() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let desktop = try Desktop(server)
-        defer { desktop.close() }
-        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(Self.config("{only: [DRAWING]}", click: "middle"))],
-                                       server: server)
+        let bridge = try server.bridge(config: Self.config("{only: [DRAWING]}", click: "middle"))
 
-        try Self.deepPress(server, at: Desktop.overOther)
-        let other = desktop.other.events { buttonEvents(1, in: $0).count >= 2 }
-        Self.expectUntouchedStroke(other)
-        #expect(buttonEvents(2, in: other + desktop.other.drain()).isEmpty)
+        try Self.expectUntouchedDeepPress(server, at: Desktop.overOther, in: desktop.other, noClick: 2)
 
         let drawing = try Self.deepPress(server, at: Desktop.overDrawing, clicking: 2, in: desktop.drawing)
         #expect(buttonEvents(2, in: drawing).map(\.kind) == [.buttonPress, .buttonRelease], "\(drawing)")
@@ -125,10 +139,6 @@ struct ApplicationRulesTests {
 
     @Test("a rule added to the running bridge's config file applies from the next press")
     func ruleAddedLive() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let desktop = try Desktop(server)
-        defer { desktop.close() }
         let everywhere = """
             bindings:
               - name: hard-press
@@ -139,7 +149,7 @@ struct ApplicationRulesTests {
             """
         let path = try temporaryConfig(everywhere)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let bridge = try BridgeProcess(["run", "--json", "--config", path], server: server)
+        let bridge = try server.bridge(["--config", path])
 
         let before = try Self.deepPress(server, at: Desktop.overDrawing, clicking: 3, in: desktop.drawing)
         #expect(buttonEvents(3, in: before).map(\.kind) == [.buttonPress, .buttonRelease], "\(before)")
@@ -148,50 +158,50 @@ struct ApplicationRulesTests {
         try Self.config("{except: [Drawing]}", click: "right").write(toFile: path, atomically: true, encoding: .utf8)
         #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "config-reloaded" && $0["source"] as? String == path } },
                 "\(bridge.log)")
-        try Self.deepPress(server, at: Desktop.overDrawing)
-        let after = desktop.drawing.events { buttonEvents(1, in: $0).count >= 2 }
-        Self.expectUntouchedStroke(after)
-        #expect(buttonEvents(3, in: after + desktop.drawing.drain()).isEmpty)
+        try Self.expectUntouchedDeepPress(server, at: Desktop.overDrawing, in: desktop.drawing, noClick: 3)
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 
-    @Test("touch, `except: [Drawing]`: a hard touch reaches the drawing program whole, pressure included; over the other window it right-clicks")
-    func exceptWithTouch() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let desktop = try Desktop(server, touchAware: true)
-        defer { desktop.close() }
-        let config = """
-            bindings:
-              - name: hard-press
-                gesture: deep-press
-                devices: [touch]
-                threshold: 0.7
-                applications: {except: [Drawing]}
-                action: {click: right}
-            """
-        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(config)], server: server)
-        func touches(_ events: [RecordedEvent]) -> [RecordedEvent] {
-            events.filter { $0.kind == .touchBegin || $0.kind == .touchUpdate || $0.kind == .touchEnd }
+    @Suite("on touch-aware windows")
+    final class OnTouchAwareWindows: DesktopSuite {
+        init() throws {
+            try super.init(touchAware: true)
         }
 
-        try server.touch.begin(at: Desktop.overDrawing, pressure: 0.2)
-        try server.touch.update(pressure: 0.9)
-        try server.touch.end()
-        let drawing = touches(desktop.drawing.events { $0.contains { $0.kind == .touchEnd } })
-        #expect(drawing.first?.kind == .touchBegin && drawing.last?.kind == .touchEnd, "\(drawing)")
-        // The virtual touchscreen's pressure axis runs 0...2047.
-        let hardest = drawing.compactMap { $0.value(labeled: "Abs MT Pressure") }.max() ?? 0
-        #expect(abs(hardest - 0.9 * 2047) < 30, "the hard part of the touch reaches the drawing program: \(hardest)")
-        #expect(buttonEvents(3, in: desktop.drawing.drain()).isEmpty, "no right click in the drawing program")
+        @Test("touch, `except: [Drawing]`: a hard touch reaches the drawing program whole, pressure included; over the other window it right-clicks")
+        func exceptWithTouch() throws {
+            let config = """
+                bindings:
+                  - name: hard-press
+                    gesture: deep-press
+                    devices: [touch]
+                    threshold: 0.7
+                    applications: {except: [Drawing]}
+                    action: {click: right}
+                """
+            let bridge = try server.bridge(config: config)
+            func touches(_ events: [RecordedEvent]) -> [RecordedEvent] {
+                events.filter { $0.kind == .touchBegin || $0.kind == .touchUpdate || $0.kind == .touchEnd }
+            }
 
-        try server.touch.begin(at: Desktop.overOther, pressure: 0.2)
-        try server.touch.update(pressure: 0.9)
-        // Lifted once the right-click has arrived: the bridge accepted the touch before that.
-        let other = desktop.other.events { buttonEvents(3, in: $0).count >= 2 }
-        try server.touch.end()
-        #expect(buttonEvents(3, in: other).map(\.kind) == [.buttonPress, .buttonRelease], "\(other)")
-        #expect(touches(other + desktop.other.drain()).isEmpty, "the other window never sees the touch the gesture kept")
-        #expect(bridge.stop(with: SIGINT) == 0)
+            try server.touch.begin(at: Desktop.overDrawing, pressure: 0.2)
+            try server.touch.update(pressure: 0.9)
+            try server.touch.end()
+            let drawing = touches(desktop.drawing.events { $0.contains { $0.kind == .touchEnd } })
+            #expect(drawing.first?.kind == .touchBegin && drawing.last?.kind == .touchEnd, "\(drawing)")
+            // The virtual touchscreen's pressure axis runs 0...2047.
+            let hardest = drawing.compactMap { $0.value(labeled: "Abs MT Pressure") }.max() ?? 0
+            #expect(abs(hardest - 0.9 * 2047) < 30, "the hard part of the touch reaches the drawing program: \(hardest)")
+            #expect(buttonEvents(3, in: desktop.drawing.drain()).isEmpty, "no right click in the drawing program")
+
+            try server.touch.begin(at: Desktop.overOther, pressure: 0.2)
+            try server.touch.update(pressure: 0.9)
+            // Lifted once the right-click has arrived: the bridge accepted the touch before that.
+            let other = desktop.other.events { buttonEvents(3, in: $0).count >= 2 }
+            try server.touch.end()
+            #expect(buttonEvents(3, in: other).map(\.kind) == [.buttonPress, .buttonRelease], "\(other)")
+            #expect(touches(other + desktop.other.drain()).isEmpty, "the other window never sees the touch the gesture kept")
+            #expect(bridge.stop(with: SIGINT) == 0)
+        }
     }
 }

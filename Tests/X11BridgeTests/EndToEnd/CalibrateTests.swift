@@ -7,7 +7,7 @@ import XorgTestSupport
 /// `gesture-bridge calibrate` on the headless Xorg: a person's taps and hard presses with the
 /// virtual pen, answers typed at its prompt, and the config it writes.
 @Suite("Calibrating a pen", .requiresXorg, .serialized)
-struct CalibrateTests {
+final class CalibrateTests: ServerSuite {
     static let original = """
         # my own config
         bindings:
@@ -43,11 +43,9 @@ struct CalibrateTests {
         return (directory, config)
     }
 
-    /// Runs `body` with `calibrate --device test-pen --write` listening on a headless Xorg, its
+    /// Runs `body` with `calibrate --device test-pen --write` listening on the test's server, its
     /// config the original text in a folder of its own (`configFolder`); all removed after.
-    static func calibrateWriting(_ body: (HeadlessXorg, _ directory: String, _ path: String, BridgeProcess) throws -> Void) throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
+    func calibrateWriting(_ body: (HeadlessXorg, _ directory: String, _ path: String, BridgeProcess) throws -> Void) throws {
         let (directory, path) = try Self.configFolder()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen", "--write", "--config", path],
@@ -57,7 +55,7 @@ struct CalibrateTests {
 
     @Test("--write: three light taps, Enter, three hard presses: the pen's own binding goes first in the config, the old file kept as .bak")
     func writesTheBinding() throws {
-        try Self.calibrateWriting { server, _, path, calibrate in
+        try calibrateWriting { server, _, path, calibrate in
             for (index, peak) in [0.2, 0.3, 0.25].enumerated() {
                 try Self.tap(server, peak: peak, at: 200 + 40 * Double(index))
                 #expect(Self.waitForMeasured(calibrate, "ordinary", index + 1), "\(calibrate.child.errorOutput)")
@@ -88,7 +86,7 @@ struct CalibrateTests {
 
     @Test("Ctrl-C half-way: exit 130, the config byte for byte as it was, no .bak")
     func interruptChangesNothing() throws {
-        try Self.calibrateWriting { server, directory, path, calibrate in
+        try calibrateWriting { server, directory, path, calibrate in
             try Self.tap(server, peak: 0.2, at: 200)
             #expect(Self.waitForMeasured(calibrate, "ordinary", 1))
             calibrate.child.kill(signal: SIGINT)
@@ -101,8 +99,6 @@ struct CalibrateTests {
 
     @Test("without --write: the binding as YAML on standard output, nothing written")
     func printsTheBinding() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
         // By the id the server gave the pen, as `devices --json` lists it.
         let listing = try BridgeProcess(["devices", "--json"], server: server, ready: .immediately)
         #expect(listing.child.waitForExit(timeout: 5) == 0)
@@ -120,8 +116,6 @@ struct CalibrateTests {
 
     @Test("no device named so, or several to choose from: a clear error and exit 1")
     func wrongDevice() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
         let ambiguous = try BridgeProcess(["calibrate"], server: server, ready: .immediately)
         #expect(ambiguous.child.waitForExit(timeout: 5) == 1)
         #expect(ambiguous.child.errorOutput.contains("choose one with --device"), "\(ambiguous.child.errorOutput)")
@@ -133,8 +127,6 @@ struct CalibrateTests {
 
     @Test("while calibrating, the force ring shows where the pen presses, and goes when it lifts")
     func showsTheRing() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
         let screen = try #require(OverlayWindowLister(displayName: server.displayName))
         defer { screen.close() }
         let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen"], server: server, ready: Self.listening)

@@ -4,11 +4,9 @@ import Testing
 import XorgTestSupport
 
 @Suite("devices and record on a real server", .requiresXorg, .serialized)
-struct CommandTests {
+final class CommandTests: ServerSuite {
     @Test("devices lists the pen's and the touchscreen's pressure ranges and who listens")
     func devices() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
         let listing = try BridgeProcess(["devices", "--json"], server: server, ready: .immediately)
         #expect(listing.child.waitForExit(timeout: 5) == 0)
         let byName = Dictionary(listing.objects.compactMap { object in (object["name"] as? String).map { ($0, object) } },
@@ -37,53 +35,8 @@ struct CommandTests {
         #expect(table.outputLines.contains { $0.contains("test-touch") && $0.contains("0..2047") && $0.contains("10") })
     }
 
-    @Test("a recorded session replays to the gestures and actions the live bridge logged")
-    func recordReplays() throws {
-        let stage = try Stage()
-        defer { stage.close() }
-        let live = try stage.bridge()
-        let recording = try BridgeProcess(["record"], server: stage.server, ready: .says("recording"))
-
-        // A deep press with the pen, a light tap, a hard touch, and a turn of the volume knob.
-        try stage.pen.down(at: (400, 300), pressure: 0.1)
-        try stage.pen.press(to: 0.4)
-        try stage.pen.press(to: 0.95)
-        try stage.pen.up()
-        try stage.pen.down(at: (500, 300), pressure: 0.2)
-        try stage.pen.up()
-        try stage.touch.begin(at: (700, 500), pressure: 0.2)
-        try stage.touch.update(pressure: 1)
-        try stage.touch.end()
-        let center: PixelPoint = (Double(stage.server.width) - 150, 150)
-        let turn = KnobPath.points(center: center, radius: 60, fromDegrees: 90, toDegrees: 200)
-        try stage.pen.down(at: turn[0], pressure: 0.2)
-        for point in turn.dropFirst() { try stage.pen.move(to: point) }
-        try stage.pen.up()
-
-        // The knob ends last: once the live bridge printed that, it has seen everything.
-        #expect(live.waitForObjects { $0.contains { $0["gesture"] as? String == "volume" && $0["state"] as? String == "ended" } })
-        #expect(recording.stop(with: SIGINT) == 0)
-        #expect(live.stop(with: SIGINT) == 0)
-
-        let trace = try TraceReader.parse(recording.child.output, file: "recorded")
-        #expect(trace.header.devices.map(\.name).sorted() == ["test-pen", "test-touch"])
-        #expect(trace.header.screen == ScreenSize(width: Double(stage.server.width), height: Double(stage.server.height)))
-        let replayed = TraceReplay.run(trace, configuration: ConfigLoader.builtInDefault)
-            .compactMap { OutputFormatter(style: .json).line(for: $0) }
-            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        // The live bridge also says what the X server did with held input, and its own events
-        // (listening, devices, reloads): no recording has those.
-        let liveLines = live.objects.filter { $0["ownership"] == nil && $0["event"] == nil }.map(timeless)
-        #expect(!liveLines.isEmpty)
-        #expect(replayed.map(timeless) == liveLines)
-        #expect(liveLines.contains { $0.contains("\"action\":\"click\"") })
-        #expect(liveLines.contains { $0.contains("XF86AudioRaiseVolume") })
-    }
-
     @Test("record --seconds stops by itself; --device records only that device")
     func recordOptions() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
         let recording = try BridgeProcess(["record", "--device", "test-touch", "--seconds", "0.5"], server: server,
                                           ready: .says("recording"))
         try server.pen.down(at: (100, 100), pressure: 0.5)
@@ -98,11 +51,53 @@ struct CommandTests {
 
     @Test("record --device with a name no device has lists the devices there are")
     func recordUnknownDevice() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
         let recording = try BridgeProcess(["record", "--device", "test-tablet"], server: server, ready: .immediately)
         #expect(recording.child.waitForExit(timeout: 5) == 1)
         #expect(recording.log.contains("no device \"test-tablet\""))
         #expect(recording.log.contains("test-pen"))
+    }
+
+    @Suite("a recorded session")
+    final class OnAStage: StageSuite {
+        @Test("a recorded session replays to the gestures and actions the live bridge logged")
+        func recordReplays() throws {
+            let live = try stage.bridge()
+            let recording = try BridgeProcess(["record"], server: stage.server, ready: .says("recording"))
+
+            // A deep press with the pen, a light tap, a hard touch, and a turn of the volume knob.
+            try stage.pen.down(at: (400, 300), pressure: 0.1)
+            try stage.pen.press(to: 0.4)
+            try stage.pen.press(to: 0.95)
+            try stage.pen.up()
+            try stage.pen.down(at: (500, 300), pressure: 0.2)
+            try stage.pen.up()
+            try stage.touch.begin(at: (700, 500), pressure: 0.2)
+            try stage.touch.update(pressure: 1)
+            try stage.touch.end()
+            let center: PixelPoint = (Double(stage.server.width) - 150, 150)
+            let turn = KnobPath.points(center: center, radius: 60, fromDegrees: 90, toDegrees: 200)
+            try stage.pen.down(at: turn[0], pressure: 0.2)
+            for point in turn.dropFirst() { try stage.pen.move(to: point) }
+            try stage.pen.up()
+
+            // The knob ends last: once the live bridge printed that, it has seen everything.
+            #expect(live.waitForObjects { $0.contains { $0["gesture"] as? String == "volume" && $0["state"] as? String == "ended" } })
+            #expect(recording.stop(with: SIGINT) == 0)
+            #expect(live.stop(with: SIGINT) == 0)
+
+            let trace = try TraceReader.parse(recording.child.output, file: "recorded")
+            #expect(trace.header.devices.map(\.name).sorted() == ["test-pen", "test-touch"])
+            #expect(trace.header.screen == ScreenSize(width: Double(stage.server.width), height: Double(stage.server.height)))
+            let replayed = TraceReplay.run(trace, configuration: ConfigLoader.builtInDefault)
+                .compactMap { OutputFormatter(style: .json).line(for: $0) }
+                .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            // The live bridge also says what the X server did with held input, and its own events
+            // (listening, devices, reloads): no recording has those.
+            let liveLines = live.objects.filter { $0["ownership"] == nil && $0["event"] == nil }.map(timeless)
+            #expect(!liveLines.isEmpty)
+            #expect(replayed.map(timeless) == liveLines)
+            #expect(liveLines.contains { $0.contains("\"action\":\"click\"") })
+            #expect(liveLines.contains { $0.contains("XF86AudioRaiseVolume") })
+        }
     }
 }

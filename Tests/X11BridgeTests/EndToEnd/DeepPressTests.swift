@@ -4,15 +4,13 @@ import XorgTestSupport
 
 /// The application under the pen or finger: what it receives is what a person sees happen.
 @Suite("Deep press right-clicks in the application", .requiresXorg, .serialized)
-struct DeepPressTests {
+final class DeepPressTests: StageSuite {
     static func rightClicks(_ events: [RecordedEvent]) -> [RecordedEvent] {
         events.filter { ($0.kind == .buttonPress || $0.kind == .buttonRelease) && $0.detail == 3 }
     }
 
     @Test("pen: down light, press to 0.9, lift: the window gets a right-click there")
     func penDeepPress() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge()
 
         try stage.pen.down(at: (400, 300), pressure: 0.1)
@@ -30,8 +28,6 @@ struct DeepPressTests {
 
     @Test("touch: a finger pressing hard right-clicks where it is")
     func touchDeepPress() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge()
 
         try stage.touch.begin(at: (640, 200), pressure: 0.1)
@@ -48,8 +44,6 @@ struct DeepPressTests {
 
     @Test("a light pen tap is an ordinary click: no right button")
     func lightTap() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge()
 
         try stage.pen.down(at: (300, 300), pressure: 0.3)

@@ -8,54 +8,9 @@ import XorgTestSupport
 /// The running bridge under faults: its X server dies, its config breaks, a device goes away
 /// mid-press, a bound command hangs or fails.
 @Suite("A running bridge survives faults", .requiresXorg, .serialized)
-struct FaultTests {
-    @Test("the X server killed under the bridge: it exits within a second, status 69, saying which display was lost")
-    func serverKilled() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let bridge = try BridgeProcess(["run", "--json", "--show-touches"], server: server)
-        // A press held back by the bridge's grab, its decision still open, when the server dies:
-        // its contact marker shows that the bridge has it. (The test's own connection closes
-        // before the server dies: Xlib ends a process that loses one.)
-        try server.pen.down(at: (300, 300), pressure: 0.2)
-        let screen = try #require(OverlayWindowLister(displayName: server.displayName))
-        #expect(screen.waitForMarker(at: (300, 300)), "\(bridge.log)")
-        screen.close()
-        #expect(!bridge.objects.contains { $0["decision"] != nil }, "\(bridge.objects)")
-
-        let killed = Date()
-        server.crash()
-        let status = bridge.child.waitForExit(timeout: 1.5)
-        let elapsed = Date().timeIntervalSince(killed)
-        #expect(status == 69, "exit status \(String(describing: status))\n\(bridge.log)")
-        #expect(elapsed < 1, "exited \(Int(elapsed * 1000)) ms after the server was killed")
-        #expect(bridge.log.contains("lost the connection to the X server on display \(server.displayName)"), "\(bridge.log)")
-        #expect(bridge.log.contains("exiting with status 69"))
-        #expect(bridge.log.contains("service manager"))
-        // Xlib's own last words ("X connection to :N broken") are not what the user reads.
-        #expect(!bridge.log.contains("X connection to"), "\(bridge.log)")
-        print("bridge exited \(Int(elapsed * 1000)) ms after its X server was killed, status \(String(describing: status))")
-    }
-
-    @Test("the X server killed under record: it stops with status 69 and the trace holds what came before")
-    func serverKilledWhileRecording() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let recording = try BridgeProcess(["record"], server: server, ready: .says("recording"))
-        try server.pen.down(at: (100, 100), pressure: 0.5)
-        try server.pen.up()
-        #expect(recording.child.waitForOutput(timeout: 2) { output, _ in output.contains("\"end\"") })
-        server.crash()
-        #expect(recording.child.waitForExit(timeout: 1) == 69, "\(recording.log)")
-        #expect(recording.log.contains("lost the connection to the X server on display \(server.displayName)"))
-        let trace = try TraceReader.parse(recording.child.output, file: "recorded")
-        #expect(trace.events.map(\.phase).filter { $0 != .hover } == [.begin, .end])
-    }
-
+final class FaultTests: StageSuite {
     @Test("a config replaced by a broken one, then SIGHUP: the error has file:line:column and deep presses still right-click")
     func brokenReload() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let path = try temporaryConfig(LiveSessionTests.config(click: "right"))
         let bridge = try stage.bridge(["--config", path])
 
@@ -97,8 +52,6 @@ struct FaultTests {
     @Test("the pen disabled while the bridge holds its press: nothing stays pressed, grabbed or frozen",
           arguments: HeldPress.allCases)
     func penDisabledMidPress(held: HeldPress) throws {
-        let stage = try Stage()
-        defer { stage.close() }
         // A long decision timeout: only the pen going away, never the timeout, can end the hold.
         let config = held == .holdingButton ? ReleaseTests.holdConfig : HeldInputRecoveryTests.penOnlyConfig
         let screen = try #require(OverlayWindowLister(displayName: stage.server.displayName))
@@ -180,8 +133,6 @@ struct FaultTests {
 
     @Test("a bound command that hangs, is missing or fails never holds up the next gestures; failures are logged")
     func commandFaults() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-\(UUID().uuidString).pid").path
         defer { try? FileManager.default.removeItem(atPath: pidFile) }
         let hang = ["sh", "-c", "echo $$ >> \(pidFile); exec sleep 60"]
@@ -259,5 +210,47 @@ struct FaultTests {
     /// Replaces the file the way an editor saves it: a new file renamed over the old one.
     func replaceFile(_ path: String, with text: String) throws {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    @Suite("when its X server dies")
+    final class WhenTheServerDies: ServerSuite {
+        @Test("the X server killed under the bridge: it exits within a second, status 69, saying which display was lost")
+        func serverKilled() throws {
+            let bridge = try server.bridge(["--show-touches"])
+            // A press held back by the bridge's grab, its decision still open, when the server dies:
+            // its contact marker shows that the bridge has it. (The test's own connection closes
+            // before the server dies: Xlib ends a process that loses one.)
+            try server.pen.down(at: (300, 300), pressure: 0.2)
+            let screen = try #require(OverlayWindowLister(displayName: server.displayName))
+            #expect(screen.waitForMarker(at: (300, 300)), "\(bridge.log)")
+            screen.close()
+            #expect(!bridge.objects.contains { $0["decision"] != nil }, "\(bridge.objects)")
+
+            let killed = Date()
+            server.crash()
+            let status = bridge.child.waitForExit(timeout: 1.5)
+            let elapsed = Date().timeIntervalSince(killed)
+            #expect(status == 69, "exit status \(String(describing: status))\n\(bridge.log)")
+            #expect(elapsed < 1, "exited \(Int(elapsed * 1000)) ms after the server was killed")
+            #expect(bridge.log.contains("lost the connection to the X server on display \(server.displayName)"), "\(bridge.log)")
+            #expect(bridge.log.contains("exiting with status 69"))
+            #expect(bridge.log.contains("service manager"))
+            // Xlib's own last words ("X connection to :N broken") are not what the user reads.
+            #expect(!bridge.log.contains("X connection to"), "\(bridge.log)")
+            print("bridge exited \(Int(elapsed * 1000)) ms after its X server was killed, status \(String(describing: status))")
+        }
+
+        @Test("the X server killed under record: it stops with status 69 and the trace holds what came before")
+        func serverKilledWhileRecording() throws {
+            let recording = try BridgeProcess(["record"], server: server, ready: .says("recording"))
+            try server.pen.down(at: (100, 100), pressure: 0.5)
+            try server.pen.up()
+            #expect(recording.child.waitForOutput(timeout: 2) { output, _ in output.contains("\"end\"") })
+            server.crash()
+            #expect(recording.child.waitForExit(timeout: 1) == 69, "\(recording.log)")
+            #expect(recording.log.contains("lost the connection to the X server on display \(server.displayName)"))
+            let trace = try TraceReader.parse(recording.child.output, file: "recorded")
+            #expect(trace.events.map(\.phase).filter { $0 != .hover } == [.begin, .end])
+        }
     }
 }

@@ -6,11 +6,9 @@ import XorgTestSupport
 /// A pen kept down after its deep press has right-clicked, as a hand does while the menu
 /// opens, then lifted.
 @Suite("A deep press held until its click arrives, then lifted", .requiresXorg, .serialized)
-struct HeldDeepPressTests {
+final class HeldDeepPressTests: StageSuite {
     @Test("the lift reaches the application as nothing at all", arguments: [0.0, 0.3])
     func liftAfterTheClick(pause: Double) throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge(["--verbose"])
 
         try stage.pen.down(at: (400, 300), pressure: 0.1)
@@ -34,8 +32,6 @@ struct HeldDeepPressTests {
 
     @Test("a tap the instant after a kept stroke's lift reaches the window whole", )
     func tapRightAfterTheLift() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge(["--verbose"])
 
         try stage.pen.down(at: (400, 300), pressure: 0.1)

@@ -7,7 +7,7 @@ import XorgTestSupport
 /// Whatever happens while the bridge holds a press or a touch back, the application gets its
 /// input again: nothing is left frozen, grabbed or pressed.
 @Suite("A held press or touch is never lost", .requiresXorg, .serialized)
-struct HeldInputRecoveryTests {
+final class HeldInputRecoveryTests: StageSuite {
     /// Long decision timeouts: only the event under test, never the timeout, hands input over.
     static let penOnlyConfig = """
         decision-timeout: 5
@@ -45,8 +45,6 @@ struct HeldInputRecoveryTests {
 
     @Test("a reload that drops the pen's bindings hands a held press to the window")
     func reloadWhileHeld() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let path = try temporaryConfig(Self.penOnlyConfig)
         let bridge = try stage.bridge(["--verbose", "--config", path])
 
@@ -74,8 +72,6 @@ struct HeldInputRecoveryTests {
 
     @Test("stopping with a press held hands it to the window, and the bridge exits cleanly")
     func terminateWhileHeld() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge(["--verbose"], config: Self.penOnlyConfig)
 
         try stage.pen.down(at: (300, 300), pressure: 0.3)
@@ -94,8 +90,6 @@ struct HeldInputRecoveryTests {
 
     @Test("a bridge killed outright with a press held leaves no frozen pen or grab behind")
     func killedWhileHeld() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge(config: Self.penOnlyConfig)
 
         try stage.pen.down(at: (300, 300), pressure: 0.3)
@@ -106,33 +100,12 @@ struct HeldInputRecoveryTests {
         try Self.expectPenClicksThrough(stage.server, stage.window)
     }
 
-    @Test("stopping with a touch held hands the whole touch to the window")
-    func terminateWhileTouchHeld() throws {
-        let stage = try Stage(touchAware: true)
-        defer { stage.close() }
-        let bridge = try stage.bridge(["--verbose"], config: Self.touchOnlyConfig)
-
-        try stage.touch.begin(at: (300, 300), pressure: 0.3)
-        #expect(!stage.window.events(waitingUpTo: 0.1) { _ in false }.contains { $0.kind == .touchBegin })
-        #expect(bridge.stop(with: SIGTERM) == 0, "\(bridge.log)")
-        let letGo = bridge.ownership { $0["ownership"] as? String == "let-go" }
-        #expect(letGo?["input"] as? String == "touch" && letGo?["count"] as? Int == 1, "\(bridge.log)")
-        #expect(stage.window.events { $0.contains { $0.kind == .touchBegin } }.contains { $0.kind == .touchBegin })
-        try stage.touch.end()
-        #expect(stage.window.events { $0.contains { $0.kind == .touchEnd } }.contains { $0.kind == .touchEnd })
-        #expect(stage.window.pointerState()?.buttonsHeld == [])
-    }
-
     @Test("an X error while a press is held hands the press to the window")
     func xErrorWhileHeld() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let window = try RecorderWindow(server: server)
-        defer { window.close() }
-        let screen = try #require(OverlayWindowLister(displayName: server.displayName))
+        let screen = try #require(OverlayWindowLister(displayName: stage.server.displayName))
         defer { screen.close() }
         // A long decision timeout: only the error, not the timeout, can hand the press over.
-        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig("""
+        let bridge = try stage.bridge(config: """
             decision-timeout: 5
             bindings:
               - name: right-click
@@ -140,21 +113,21 @@ struct HeldInputRecoveryTests {
                 devices: [pen]
                 feedback: [ring]
                 action: {click: right}
-            """)], server: server)
+            """)
 
-        try server.pen.down(at: (300, 300), pressure: 0.3)
+        try stage.pen.down(at: (300, 300), pressure: 0.3)
         // The force ring shows where the pen presses.
         #expect(screen.wait { $0.contains { $0.contains(x: 300, y: 300) } }.contains { $0.contains(x: 300, y: 300) }, "\(bridge.log)")
-        #expect(Self.leftButton(window.events(waitingUpTo: 0.1) { _ in false }).isEmpty)
+        #expect(Self.leftButton(stage.window.events(waitingUpTo: 0.1) { _ in false }).isEmpty)
         // Another client destroys the bridge's overlay: its next drawing there fails.
-        #expect(try Self.destroyOverrideRedirectWindows(server) > 0)
-        try server.pen.press(to: 0.4)
+        #expect(try Self.destroyOverrideRedirectWindows(stage.server) > 0)
+        try stage.pen.press(to: 0.4)
         #expect(bridge.waitForEvents("x-error"), "\(bridge.log)")
-        let press = Self.leftButton(window.events { !Self.leftButton($0).isEmpty })
+        let press = Self.leftButton(stage.window.events { !Self.leftButton($0).isEmpty })
         #expect(press.map(\.kind) == [.buttonPress], "\(bridge.log)")
-        try server.pen.up()
-        #expect(Self.leftButton(window.events { Self.leftButton($0).count >= 2 }).map(\.kind) == [.buttonPress, .buttonRelease])
-        #expect(window.pointerState()?.buttonsHeld == [])
+        try stage.pen.up()
+        #expect(Self.leftButton(stage.window.events { Self.leftButton($0).count >= 2 }).map(\.kind) == [.buttonPress, .buttonRelease])
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
 
     /// Destroys every override-redirect window on the screen (the bridge's overlay); returns
@@ -164,21 +137,32 @@ struct HeldInputRecoveryTests {
             throw ChildProcessError(message: "cannot open \(server.displayName)")
         }
         defer { XCloseDisplay(display) }
-        var rootReturn: Window = 0
-        var parent: Window = 0
-        var children: UnsafeMutablePointer<Window>?
-        var count: UInt32 = 0
-        guard XQueryTree(display, XDefaultRootWindow(display), &rootReturn, &parent, &children, &count) != 0,
-              let children else { return 0 }
-        defer { XFree(children) }
         var destroyed = 0
-        for index in 0..<Int(count) {
+        for window in topLevelWindows(on: display) {
             var attributes = XWindowAttributes()
-            guard XGetWindowAttributes(display, children[index], &attributes) != 0, attributes.override_redirect != 0 else { continue }
-            XDestroyWindow(display, children[index])
+            guard XGetWindowAttributes(display, window, &attributes) != 0, attributes.override_redirect != 0 else { continue }
+            XDestroyWindow(display, window)
             destroyed += 1
         }
         XSync(display, 0)
         return destroyed
+    }
+
+    @Suite("on a touch-aware window")
+    final class OnTouchAwareWindow: TouchAwareStageSuite {
+        @Test("stopping with a touch held hands the whole touch to the window")
+        func terminateWhileTouchHeld() throws {
+            let bridge = try stage.bridge(["--verbose"], config: HeldInputRecoveryTests.touchOnlyConfig)
+
+            try stage.touch.begin(at: (300, 300), pressure: 0.3)
+            #expect(!stage.window.events(waitingUpTo: 0.1) { _ in false }.contains { $0.kind == .touchBegin })
+            #expect(bridge.stop(with: SIGTERM) == 0, "\(bridge.log)")
+            let letGo = bridge.ownership { $0["ownership"] as? String == "let-go" }
+            #expect(letGo?["input"] as? String == "touch" && letGo?["count"] as? Int == 1, "\(bridge.log)")
+            #expect(stage.window.events { $0.contains { $0.kind == .touchBegin } }.contains { $0.kind == .touchBegin })
+            try stage.touch.end()
+            #expect(stage.window.events { $0.contains { $0.kind == .touchEnd } }.contains { $0.kind == .touchEnd })
+            #expect(stage.window.pointerState()?.buttonsHeld == [])
+        }
     }
 }

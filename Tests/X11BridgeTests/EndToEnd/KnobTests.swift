@@ -4,19 +4,8 @@ import Testing
 import XorgTestSupport
 
 @Suite("Circling in a knob's ring turns it", .requiresXorg, .serialized)
-struct KnobTests {
-    static let wheelConfig = """
-        bindings:
-          - name: wheel
-            gesture: knob
-            devices: [pen]
-            center: [640, 400]
-            inner-radius: 50
-            outer-radius: 150
-            step: 30
-            clockwise: {scroll: down}
-            counterclockwise: {scroll: up}
-        """
+final class KnobTests: StageSuite {
+    static let wheelConfig = penKnobConfig("wheel", clockwise: "{scroll: down}", counterclockwise: "{scroll: up}")
 
     static func scrollPresses(_ events: [RecordedEvent]) -> [Int32] {
         events.filter { $0.kind == .buttonPress && ($0.detail == 4 || $0.detail == 5) }.map(\.detail)
@@ -39,8 +28,6 @@ struct KnobTests {
 
     @Test("185° clockwise then 100° back: six clicks down, then three up")
     func scrollKnob() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge(config: Self.wheelConfig)
         let forward = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 185)
         let back = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 185, toDegrees: 85)
@@ -57,8 +44,6 @@ struct KnobTests {
     /// so this checks what a person notices: every step, in order, none more, nothing held).
     @Test("two fast turns, read in batches: every step arrives, none more, nothing held")
     func fastTurnsReadInBatches() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge(config: Self.wheelConfig)
         // A sample a millisecond, as a pen reports at 1000 Hz.
         let path = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 725, stepDegrees: 1)
@@ -73,8 +58,6 @@ struct KnobTests {
     /// cross a threshold, as readable lines without --verbose do.
     @Test("run --json reports a knob's beginning, each sample, its end, and an action a step")
     func knobLines() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge(config: Self.wheelConfig)
         let path = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 100, stepDegrees: 1)
         try Self.trace(stage, path)
@@ -91,8 +74,6 @@ struct KnobTests {
 
     @Test("the default config's volume knob sends the volume keys, clockwise up")
     func volumeKnob() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge()
         // The ring is 30..120 px around the point 150 px in from the right and top edges.
         let center: PixelPoint = (Double(stage.server.width) - 150, 150)

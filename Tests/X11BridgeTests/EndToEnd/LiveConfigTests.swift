@@ -5,7 +5,7 @@ import XorgTestSupport
 
 /// Saving the config file is enough: the running bridge notices and loads it, without SIGHUP.
 @Suite("A running bridge reads its config again when the file changes", .requiresXorg, .serialized)
-struct LiveConfigTests {
+final class LiveConfigTests: StageSuite {
     /// A directory of its own for a config file, removed when the test lets go of it.
     final class ConfigDirectory {
         let path: String
@@ -48,6 +48,14 @@ struct LiveConfigTests {
 
     static let broken = "bindings:\n  - name: hard-press\n    gesture: deep-pres\n"
 
+    /// The test's own folder for its config file.
+    let directory: ConfigDirectory
+
+    override init() throws {
+        directory = try ConfigDirectory()
+        try super.init()
+    }
+
     static func presses(_ button: Int32, _ events: [RecordedEvent]) -> Bool {
         events.contains { $0.kind == .buttonPress && $0.detail == button }
     }
@@ -81,9 +89,6 @@ struct LiveConfigTests {
 
     @Test("an edit saved in place takes effect: deep press changes from right click to middle click")
     func editInPlace() throws {
-        let stage = try Stage()
-        defer { stage.close() }
-        let directory = try ConfigDirectory()
         let bridge = try Self.runBridge(stage, directory, clicking: "right")
         #expect(Self.watching(bridge) == directory.file, "\(bridge.objects)")
 
@@ -101,9 +106,6 @@ struct LiveConfigTests {
 
     @Test("a file replaced by a rename, as editors save, takes effect")
     func replaceByRename() throws {
-        let stage = try Stage()
-        defer { stage.close() }
-        let directory = try ConfigDirectory()
         let bridge = try Self.runBridge(stage, directory, clicking: "right")
 
         try directory.replaceByRename(LiveSessionTests.config(click: "middle"))
@@ -119,9 +121,6 @@ struct LiveConfigTests {
 
     @Test("a broken edit keeps the old binding working and says where it is broken; fixing it loads")
     func brokenThenFixed() throws {
-        let stage = try Stage()
-        defer { stage.close() }
-        let directory = try ConfigDirectory()
         let bridge = try Self.runBridge(stage, directory, clicking: "right")
 
         try directory.writeInPlace(Self.broken)
@@ -138,9 +137,6 @@ struct LiveConfigTests {
 
     @Test("removing the file keeps the bindings running and says so; writing it again loads it")
     func removedThenRewritten() throws {
-        let stage = try Stage()
-        defer { stage.close() }
-        let directory = try ConfigDirectory()
         let bridge = try Self.runBridge(stage, directory, clicking: "right")
 
         #expect(unlink(directory.file) == 0)
@@ -156,8 +152,6 @@ struct LiveConfigTests {
 
     @Test("running the built-in default, creating the user's config file loads it, and SIGHUP reads it from then on")
     func createdAtDefaultLocation() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let home = try ConfigDirectory()
         let directory = home.path + "/gesture-bridge"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -181,9 +175,6 @@ struct LiveConfigTests {
 
     @Test("a config that is a symbolic link into a dotfiles directory: editing the file it points to takes effect")
     func symbolicLink() throws {
-        let stage = try Stage()
-        defer { stage.close() }
-        let directory = try ConfigDirectory()
         let dotfiles = try ConfigDirectory()
         let target = dotfiles.path + "/gesture-bridge.yaml"
         try LiveSessionTests.config(click: "right").write(toFile: target, atomically: false, encoding: .utf8)
@@ -198,9 +189,6 @@ struct LiveConfigTests {
 
     @Test("--no-watch leaves a changed file alone until SIGHUP")
     func noWatch() throws {
-        let stage = try Stage()
-        defer { stage.close() }
-        let directory = try ConfigDirectory()
         let bridge = try Self.runBridge(stage, directory, clicking: "right", options: ["--no-watch"])
 
         try directory.writeInPlace(LiveSessionTests.config(click: "middle"))

@@ -4,7 +4,7 @@ import Testing
 import XorgTestSupport
 
 @Suite("A running bridge: reload, dry run, hot-plug", .requiresXorg, .serialized)
-struct LiveSessionTests {
+final class LiveSessionTests: StageSuite {
     static func config(click button: String) -> String {
         """
         bindings:
@@ -28,8 +28,6 @@ struct LiveSessionTests {
 
     @Test("SIGHUP: a broken config is reported with its place and the old bindings keep working; a good one takes over")
     func reload() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let path = try temporaryConfig(Self.config(click: "right"))
         let bridge = try stage.bridge(["--config", path])
 
@@ -54,8 +52,6 @@ struct LiveSessionTests {
 
     @Test("--dry-run says what it would do and sends nothing")
     func dryRun() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge(["--dry-run"])
 
         try Self.deepPress(stage.server, at: (300, 300))
@@ -73,24 +69,6 @@ struct LiveSessionTests {
         let events = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
         #expect(buttonEvents(1, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
         #expect(!Self.presses(3)(beforeTap + events + stage.window.drain()), "\(beforeTap + events)")
-    }
-
-    @Test("a device disabled and enabled again leaves and rejoins the running bridge")
-    func hotPlug() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
-        let bridge = try BridgeProcess(["run", "--json"], server: server)
-        let touchID = try bridge.deviceID("test-touch")
-        for action in ["disable", "enable"] {
-            let xinput = try ChildProcess(executable: "/usr/bin/xinput", arguments: [action, "test-touch"],
-                                          environment: BridgeProcess.environment(server))
-            #expect(xinput.waitForExit(timeout: 5) == 0)
-        }
-        #expect(bridge.waitForEvents("device-added"), "\(bridge.objects)")
-        let disabled = bridge.events("device-disabled").first
-        #expect(disabled?["name"] as? String == "test-touch" && disabled?["id"] as? Int == touchID, "\(bridge.objects)")
-        let added = bridge.events("device-added").first?["device"] as? [String: Any]
-        #expect(added?["name"] as? String == "test-touch" && added?["kind"] as? String == "touch", "\(String(describing: added))")
     }
 
     /// A pen deep press bound to `key`.
@@ -111,8 +89,6 @@ struct LiveSessionTests {
 
     @Test("a layout switched while the bridge runs is the one its keys follow")
     func keymapSwitch() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge(config: Self.keyConfig("z"))
         // The first key makes the bridge look the keymap up (and XKB report changes to it).
         try Self.deepPress(stage.server, at: (300, 300))
@@ -120,8 +96,8 @@ struct LiveSessionTests {
 
         // German: z and y trade places, so the US layout's z key now types y.
         #expect(try stage.runTool("/usr/bin/setxkbmap", ["-display", stage.server.displayName, "de"]) == 0, "setxkbmap de")
-        // The bridge says nothing when it reads the new keymap; this gives it the time.
-        Thread.sleep(forTimeInterval: 0.3)
+        // The bridge says nothing when it reads the new keymap: it has read it once it sleeps again.
+        _ = try bridge.waitUntilAsleep(quiet: 0.15)
 
         stage.window.drain()
         try Self.deepPress(stage.server, at: (320, 300))
@@ -132,12 +108,29 @@ struct LiveSessionTests {
 
     @Test("a key the keymap lacks still reaches the application")
     func borrowedKey() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge(config: Self.keyConfig("Greek_alpha"))
         try Self.deepPress(stage.server, at: (300, 300))
         #expect(Self.keysTyped(stage.window) == ["Greek_alpha"])
         #expect(bridge.events("action-failed").isEmpty, "\(bridge.objects)")
         #expect(bridge.stop(with: SIGTERM) == 0)
+    }
+
+    @Suite("hot-plug on a server with no window")
+    final class OnABareServer: ServerSuite {
+        @Test("a device disabled and enabled again leaves and rejoins the running bridge")
+        func hotPlug() throws {
+            let bridge = try server.bridge()
+            let touchID = try bridge.deviceID("test-touch")
+            for action in ["disable", "enable"] {
+                let xinput = try ChildProcess(executable: "/usr/bin/xinput", arguments: [action, "test-touch"],
+                                              environment: BridgeProcess.environment(server))
+                #expect(xinput.waitForExit(timeout: 5) == 0)
+            }
+            #expect(bridge.waitForEvents("device-added"), "\(bridge.objects)")
+            let disabled = bridge.events("device-disabled").first
+            #expect(disabled?["name"] as? String == "test-touch" && disabled?["id"] as? Int == touchID, "\(bridge.objects)")
+            let added = bridge.events("device-added").first?["device"] as? [String: Any]
+            #expect(added?["name"] as? String == "test-touch" && added?["kind"] as? String == "touch", "\(String(describing: added))")
+        }
     }
 }

@@ -132,7 +132,7 @@ struct MonitorTests {
         try SplitMonitors.halves(server)
         let screen = try #require(OverlayWindowLister(displayName: server.displayName))
         defer { screen.close() }
-        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(Self.config)], server: server)
+        let bridge = try server.bridge(config: Self.config)
 
         let listening = try #require(bridge.events("listening").first)
         let monitors = try #require(listening["monitors"] as? [[String: Any]])

@@ -5,7 +5,7 @@ import XorgTestSupport
 /// A press waits for the engine: the application gets a light stroke whole and untouched,
 /// and nothing of a stroke a gesture kept.
 @Suite("Pen strokes go to the application or to a gesture, never both", .requiresXorg, .serialized)
-struct PenOwnershipTests {
+final class PenOwnershipTests: StageSuite {
     /// One click, press then release, both at `point`.
     static func expectClick(_ presses: [RecordedEvent], at point: (x: Double, y: Double),
                             sourceLocation: SourceLocation = #_sourceLocation) {
@@ -24,8 +24,6 @@ struct PenOwnershipTests {
 
     @Test("a light tap is exactly one left click, its press carrying the pen's pressure")
     func lightTap() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge(["--verbose"])
 
         try stage.pen.down(at: (300, 300), pressure: 0.3)
@@ -50,8 +48,6 @@ struct PenOwnershipTests {
 
     @Test("a deep press right-clicks and the window never sees a left press")
     func deepPress() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge(["--verbose"])
 
         try stage.pen.down(at: (400, 300), pressure: 0.1)
@@ -79,8 +75,6 @@ struct PenOwnershipTests {
 
     @Test("a light drag reaches the window as press, motions with pressure, release, in order")
     func lightDrag() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge()
 
         try stage.pen.down(at: (300, 300), pressure: 0.3)
@@ -103,8 +97,6 @@ struct PenOwnershipTests {
 
     @Test("a long drawing stroke stops waking the bridge once no gesture can take it, reaches the window whole, and the next press is a gesture again")
     func drawingStrokeGoesUnread() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge(["--verbose"])
 
         // Past the deep press's 12 px slop: a drag, handed to the window.
@@ -144,8 +136,6 @@ struct PenOwnershipTests {
 
     @Test("a light press held still past the decision timeout is the window's, and the rest of it goes unread")
     func heldPressGoesUnread() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge(["--verbose"])
 
         try stage.pen.down(at: (300, 300), pressure: 0.3)
@@ -170,8 +160,6 @@ struct PenOwnershipTests {
     /// either way.
     @Test("after a pen hovering fast the bridge sleeps when the pen stops; straight from hovering, a deep press right-clicks and a tap left-clicks where the pen went down")
     func hoverReadInBatches() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge()
 
         // 500 hover samples, one every half millisecond or so.
@@ -211,8 +199,6 @@ struct PenOwnershipTests {
 
     @Test("a knob circle that starts in the ring scrolls and never clicks the window under it")
     func knobNeverClicks() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge(config: KnobTests.wheelConfig)
 
         let path = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 185)
@@ -239,8 +225,6 @@ struct PenOwnershipTests {
 
     @Test("how long a light press is held back before the window gets it")
     func holdTime() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge()
 
         let start = Date()

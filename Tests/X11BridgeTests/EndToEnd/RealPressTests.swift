@@ -7,7 +7,7 @@ import XorgTestSupport
 /// built-in default config: slow, deliberate deep presses right-click and nothing else; a light
 /// press held still reaches the application soon after its force levels off.
 @Suite("Real presses, live", .requiresXorg, .serialized)
-struct RealPressTests {
+final class RealPressTests: StageSuite {
     static let point: PixelPoint = (400, 300)
 
     static func rightClicks(_ events: [RecordedEvent]) -> [RecordedEvent] { buttonEvents(3, in: events) }
@@ -67,8 +67,6 @@ struct RealPressTests {
         }
         #expect(curves.count == 6)
 
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge()
         for curve in curves {
             try Self.press(stage.pen, along: curve)
@@ -103,8 +101,6 @@ struct RealPressTests {
 
     @Test("a light press held still with a jittering force reaches the window while the pen is down, as the pen's own press; never a right-click")
     func flatPressLive() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge()
 
         var delays: [Double] = []
@@ -125,8 +121,6 @@ struct RealPressTests {
 
     @Test("a press climbing at 0.2 of the range a second right-clicks at the threshold, after 3.5 s held; the window never sees it begin")
     func slowClimbLive() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge()
 
         let curve = (0...100).map { index -> (Double, Double) in
@@ -143,8 +137,6 @@ struct RealPressTests {
 
     @Test("a press resting above an ordinary touch's force is handed to the window at the hold limit")
     func holdLimitLive() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let config = try temporaryConfig("""
             hold-limit: 1.5
             bindings:
@@ -171,56 +163,55 @@ struct RealPressTests {
         #expect(!bridge.objects.contains { $0["action"] != nil })
     }
 
-    @Test("a finger pressing on slowly (the recording's fifth press, 3.3 s to the threshold) right-clicks, and a touch-aware window never sees its touch; a light touch after it arrives whole")
-    func slowTouchLive() throws {
-        let stage = try Stage(touchAware: true)
-        defer { stage.close() }
-        let bridge = try stage.bridge()
+    @Suite("on a touch-aware window")
+    final class OnTouchAwareWindow: TouchAwareStageSuite {
+        @Test("a finger pressing on slowly (the recording's fifth press, 3.3 s to the threshold) right-clicks, and a touch-aware window never sees its touch; a light touch after it arrives whole")
+        func slowTouchLive() throws {
+            let bridge = try stage.bridge()
 
-        // About 0.21 of the range a second, as the fifth press climbs, at 35 Hz.
-        let start = Date()
-        try stage.touch.begin(at: Self.point, pressure: 0.01)
-        for index in 1...120 {
-            let time = Double(index) / 35
-            Self.wait(until: time, since: start)
-            try stage.touch.update(pressure: min(0.8, 0.01 + 0.21 * time))
-        }
-        try TouchOwnershipTests.liftAfterRightClick(stage.server, stage.window)
-
-        let events = stage.window.events { Self.rightClicks($0).count >= 2 }
-        #expect(Self.rightClicks(events).map(\.kind) == [.buttonPress, .buttonRelease])
-        #expect(TouchOwnershipTests.touches(in: events).isEmpty)
-        #expect(Self.leftPresses(events).isEmpty)
-
-        _ = stage.window.drain()
-        try stage.touch.tap(at: (420, 320), pressure: 0.3)
-        let next = TouchOwnershipTests.touches(in: stage.window.events { $0.contains { $0.kind == .touchEnd } })
-        #expect(next.first?.kind == .touchBegin && next.last?.kind == .touchEnd, "\(next)")
-        #expect(bridge.objects.filter { $0["action"] as? String == "click" }.count == 1)
-    }
-
-    @Test("a finger resting lightly with a jittering force is handed to a touch-aware window while it is down")
-    func restingTouchLive() throws {
-        let stage = try Stage(touchAware: true)
-        defer { stage.close() }
-        let bridge = try stage.bridge()
-
-        let start = Date()
-        try stage.touch.begin(at: Self.point, pressure: 0.2)
-        var arrived: Double?
-        for index in 1...60 {
-            let time = Double(index) / 100
-            Self.wait(until: time, since: start)
-            try stage.touch.update(pressure: 0.2 + 0.02 * Self.jitter(index, seed: 11))
-            if arrived == nil, stage.window.events(waitingUpTo: 0, until: { _ in true }).contains(where: { $0.kind == .touchBegin }) {
-                arrived = time
+            // About 0.21 of the range a second, as the fifth press climbs, at 35 Hz.
+            let start = Date()
+            try stage.touch.begin(at: RealPressTests.point, pressure: 0.01)
+            for index in 1...120 {
+                let time = Double(index) / 35
+                RealPressTests.wait(until: time, since: start)
+                try stage.touch.update(pressure: min(0.8, 0.01 + 0.21 * time))
             }
+            try TouchOwnershipTests.liftAfterRightClick(stage.server, stage.window)
+
+            let events = stage.window.events { RealPressTests.rightClicks($0).count >= 2 }
+            #expect(RealPressTests.rightClicks(events).map(\.kind) == [.buttonPress, .buttonRelease])
+            #expect(TouchOwnershipTests.touches(in: events).isEmpty)
+            #expect(RealPressTests.leftPresses(events).isEmpty)
+
+            _ = stage.window.drain()
+            try stage.touch.tap(at: (420, 320), pressure: 0.3)
+            let next = TouchOwnershipTests.touches(in: stage.window.events { $0.contains { $0.kind == .touchEnd } })
+            #expect(next.first?.kind == .touchBegin && next.last?.kind == .touchEnd, "\(next)")
+            #expect(bridge.objects.filter { $0["action"] as? String == "click" }.count == 1)
         }
-        try stage.touch.end()
-        #expect(arrived != nil, "the touch reached the window only at its end")
-        let events = stage.window.events { $0.contains { $0.kind == .touchEnd } }
-        #expect(Self.rightClicks(events).isEmpty)
-        #expect(bridge.objects.contains { $0["gesture"] as? String == "right-click" && $0["state"] as? String == "failed" },
-                "the bridge saw the touch and let its deep press go")
+
+        @Test("a finger resting lightly with a jittering force is handed to a touch-aware window while it is down")
+        func restingTouchLive() throws {
+            let bridge = try stage.bridge()
+
+            let start = Date()
+            try stage.touch.begin(at: RealPressTests.point, pressure: 0.2)
+            var arrived: Double?
+            for index in 1...60 {
+                let time = Double(index) / 100
+                RealPressTests.wait(until: time, since: start)
+                try stage.touch.update(pressure: 0.2 + 0.02 * RealPressTests.jitter(index, seed: 11))
+                if arrived == nil, stage.window.events(waitingUpTo: 0, until: { _ in true }).contains(where: { $0.kind == .touchBegin }) {
+                    arrived = time
+                }
+            }
+            try stage.touch.end()
+            #expect(arrived != nil, "the touch reached the window only at its end")
+            let events = stage.window.events { $0.contains { $0.kind == .touchEnd } }
+            #expect(RealPressTests.rightClicks(events).isEmpty)
+            #expect(bridge.objects.contains { $0["gesture"] as? String == "right-click" && $0["state"] as? String == "failed" },
+                    "the bridge saw the touch and let its deep press go")
+        }
     }
 }

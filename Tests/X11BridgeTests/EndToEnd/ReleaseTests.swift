@@ -5,7 +5,7 @@ import XorgTestSupport
 
 /// Nothing the bridge pressed may stay held, whatever ends the gesture.
 @Suite("No button is left held", .requiresXorg, .serialized)
-struct ReleaseTests {
+final class ReleaseTests: StageSuite {
     /// Pressing hard holds the middle button down (a drag) until the press ends.
     static let holdConfig = """
         bindings:
@@ -31,8 +31,6 @@ struct ReleaseTests {
 
     @Test("xinput disable of the pen mid-press")
     func deviceDisabled() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge(config: Self.holdConfig)
 
         try Self.pressUntilHeld(stage)
@@ -47,8 +45,6 @@ struct ReleaseTests {
 
     @Test("SIGTERM while a press binding holds its button")
     func terminated() throws {
-        let stage = try Stage()
-        defer { stage.close() }
         let bridge = try stage.bridge(config: Self.holdConfig)
 
         try Self.pressUntilHeld(stage)

@@ -12,7 +12,7 @@ struct ShowTouchesTests {
         defer { server.stop() }
         let screen = try #require(OverlayWindowLister(displayName: server.displayName))
         defer { screen.close() }
-        let bridge = try BridgeProcess(["run", "--json", "--show-touches"], server: server)
+        let bridge = try server.bridge(["--show-touches"])
         #expect(screen.visibleOverlayFrames().isEmpty)
 
         try server.pen.down(at: (400, 300), pressure: 0.3)
@@ -63,32 +63,13 @@ final class OverlayWindowLister {
 
     /// Polls until `condition` holds or `timeout` passes; returns the last frames seen.
     func wait(timeout: Double = 3, until condition: ([Frame]) -> Bool) -> [Frame] {
-        let deadline = Date().addingTimeInterval(timeout)
-        var frames = visibleOverlayFrames()
-        while !condition(frames), Date() < deadline {
-            usleep(20_000)
-            frames = visibleOverlayFrames()
-        }
-        return frames
+        poll(timeout: timeout, every: 0.02, visibleOverlayFrames, until: condition)
     }
 
     func visibleOverlayFrames() -> [Frame] {
-        let root = XDefaultRootWindow(display)
-        var rootReturn: Window = 0
-        var parent: Window = 0
-        var children: UnsafeMutablePointer<Window>?
-        var count: UInt32 = 0
-        guard XQueryTree(display, root, &rootReturn, &parent, &children, &count) != 0, let children else { return [] }
-        defer { XFree(children) }
-        return (0..<Int(count)).compactMap { index -> Frame? in
-            let window = children[index]
-            var hint = XClassHint()
-            guard XGetClassHint(display, window, &hint) != 0 else { return nil }
-            let className = hint.res_class.map { String(cString: $0) }
-            if let name = hint.res_name { XFree(name) }
-            if let windowClass = hint.res_class { XFree(windowClass) }
+        topLevelWindows(on: display).compactMap { window -> Frame? in
             var attributes = XWindowAttributes()
-            guard className == "GestureBridge", XGetWindowAttributes(display, window, &attributes) != 0,
+            guard windowClass(of: window, on: display) == "GestureBridge", XGetWindowAttributes(display, window, &attributes) != 0,
                   attributes.map_state == IsViewable else { return nil }
             return Frame(x: Int(attributes.x), y: Int(attributes.y), width: Int(attributes.width), height: Int(attributes.height))
         }

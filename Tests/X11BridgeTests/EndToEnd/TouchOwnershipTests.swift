@@ -6,7 +6,7 @@ import XorgTestSupport
 /// window never sees it; anything else is rejected, and the window gets the whole sequence, or
 /// the pointer events the server emulates from it.
 @Suite("Touches go to the application or to a gesture, never both", .requiresXorg, .serialized)
-struct TouchOwnershipTests {
+final class TouchOwnershipTests: TouchAwareStageSuite {
     /// Lifts the finger once the right-click has reached the window, as a person lifts after
     /// feeling the deep press: the bridge's acceptance (sent before its click) has reached the
     /// server by then. A lift the server takes before the acceptance is the case README's
@@ -36,8 +36,6 @@ struct TouchOwnershipTests {
 
     @Test("touch-aware window: a deep press right-clicks and the window's touch sequence never begins")
     func deepPressTouchAware() throws {
-        let stage = try Stage(touchAware: true)
-        defer { stage.close() }
         let bridge = try stage.bridge(["--verbose"])
 
         let all = try Self.deepPress(stage, bridge)
@@ -55,8 +53,6 @@ struct TouchOwnershipTests {
 
     @Test("touch-aware window: a light touch arrives whole, begin to end, with its pressure")
     func lightTouchTouchAware() throws {
-        let stage = try Stage(touchAware: true)
-        defer { stage.close() }
         let bridge = try stage.bridge(["--verbose"])
 
         try stage.touch.begin(at: (300, 300), pressure: 0.3)
@@ -77,40 +73,39 @@ struct TouchOwnershipTests {
         #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
 
-    @Test("pointer-only window: a light tap is one emulated left click, nothing held after")
-    func lightTapPointerOnly() throws {
-        let stage = try Stage()
-        defer { stage.close() }
-        let bridge = try stage.bridge(["--verbose"])
+    @Suite("on a pointer-only window")
+    final class OnPointerOnlyWindow: StageSuite {
+        @Test("pointer-only window: a light tap is one emulated left click, nothing held after")
+        func lightTapPointerOnly() throws {
+            let bridge = try stage.bridge(["--verbose"])
 
-        try stage.touch.tap(at: (300, 300), pressure: 0.3)
+            try stage.touch.tap(at: (300, 300), pressure: 0.3)
 
-        let events = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
-        let left = buttonEvents(1, in: events)
-        #expect(left.map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
-        #expect(left.allSatisfy { $0.rootX == 300 && $0.rootY == 300 })
-        #expect(buttonEvents(3, in: events + stage.window.drain()).isEmpty)
-        #expect(stage.window.pointerState()?.buttonsHeld == [])
+            let events = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
+            let left = buttonEvents(1, in: events)
+            #expect(left.map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
+            #expect(left.allSatisfy { $0.rootX == 300 && $0.rootY == 300 })
+            #expect(buttonEvents(3, in: events + stage.window.drain()).isEmpty)
+            #expect(stage.window.pointerState()?.buttonsHeld == [])
 
-        // A second tap clicks again: nothing was left pressed or grabbed.
-        try stage.touch.tap(at: (320, 320), pressure: 0.3)
-        let next = buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 })
-        #expect(next.map(\.kind) == [.buttonPress, .buttonRelease])
-        #expect(stage.window.pointerState()?.buttonsHeld == [])
-    }
+            // A second tap clicks again: nothing was left pressed or grabbed.
+            try stage.touch.tap(at: (320, 320), pressure: 0.3)
+            let next = buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 })
+            #expect(next.map(\.kind) == [.buttonPress, .buttonRelease])
+            #expect(stage.window.pointerState()?.buttonsHeld == [])
+        }
 
-    @Test("pointer-only window: a deep press is a right-click and no left press")
-    func deepPressPointerOnly() throws {
-        let stage = try Stage()
-        defer { stage.close() }
-        let bridge = try stage.bridge(["--verbose"])
+        @Test("pointer-only window: a deep press is a right-click and no left press")
+        func deepPressPointerOnly() throws {
+            let bridge = try stage.bridge(["--verbose"])
 
-        let all = try Self.deepPress(stage, bridge)
-        #expect(buttonEvents(1, in: all).isEmpty, "\(all)\n\(bridge.log)")
-        #expect(stage.window.pointerState()?.buttonsHeld == [])
+            let all = try TouchOwnershipTests.deepPress(stage, bridge)
+            #expect(buttonEvents(1, in: all).isEmpty, "\(all)\n\(bridge.log)")
+            #expect(stage.window.pointerState()?.buttonsHeld == [])
 
-        try stage.touch.tap(at: (520, 320), pressure: 0.3)
-        let next = buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 })
-        #expect(next.map(\.kind) == [.buttonPress, .buttonRelease])
+            try stage.touch.tap(at: (520, 320), pressure: 0.3)
+            let next = buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 })
+            #expect(next.map(\.kind) == [.buttonPress, .buttonRelease])
+        }
     }
 }

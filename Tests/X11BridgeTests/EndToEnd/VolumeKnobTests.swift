@@ -7,30 +7,13 @@ import XorgTestSupport
 
 @Suite("A knob bound to volume turns a real sound server's volume and shows the level", .requiresXorg,
        .requiresSoundServer, .serialized)
-struct VolumeKnobTests {
+final class VolumeKnobTests: ServerSuite {
     static let center = Point(x: 640, y: 400)
-    static let config = """
-        bindings:
-          - name: volume
-            gesture: knob
-            devices: [pen]
-            center: [640, 400]
-            inner-radius: 50
-            outer-radius: 150
-            step: 30
-            clockwise: {volume: +5%}
-            counterclockwise: {volume: -5%}
-        """
+    static let config = penKnobConfig("volume", clockwise: "{volume: +5%}", counterclockwise: "{volume: -5%}")
 
     /// Waits until `read` gives `percent`; returns the last reading.
     static func waitForVolume(_ percent: Int, timeout: Double = 5, read: () throws -> Int) throws -> Int {
-        let deadline = Date().addingTimeInterval(timeout)
-        var reading = try read()
-        while reading != percent, Date() < deadline {
-            usleep(50_000)
-            reading = try read()
-        }
-        return reading
+        try poll(timeout: timeout, every: 0.05, read, until: { $0 == percent })
     }
 
     /// The built bridge executable; nil, with the test failed for it, when it is not built.
@@ -45,7 +28,7 @@ struct VolumeKnobTests {
     /// `gesture-bridge run --json` with the volume config on `server`, `settings` added to its
     /// environment, once it listens.
     static func runBridge(_ server: HeadlessXorg, _ settings: [String: String]) throws -> BridgeProcess {
-        try BridgeProcess(["run", "--json", "--config", try temporaryConfig(config)], server: server, environment: settings)
+        try server.bridge(config: config, environment: settings)
     }
 
     /// Puts the pen down at the path's first point and moves it along the rest, left down.
@@ -62,21 +45,13 @@ struct VolumeKnobTests {
     }
 
     static func waitForShare(near level: Double, _ display: OpaquePointer, width: Int, height: Int) -> Double {
-        let deadline = Date().addingTimeInterval(3)
-        var share = filledShare(display, width: width, height: height)
-        while abs(share - level) > 0.05, Date() < deadline {
-            usleep(50_000)
-            share = filledShare(display, width: width, height: height)
-        }
-        return share
+        poll(timeout: 3, every: 0.05, { filledShare(display, width: width, height: height) }, until: { abs($0 - level) <= 0.05 })
     }
 
     @Test("185° clockwise raises 50% to 80% and the ring fills to 80%; 100° back lowers it to 65%; the ring goes on lift")
     func turnsVolume() throws {
         let sound = try SoundServer()
         try sound.setVolume(percent: 50)
-        let server = try HeadlessXorg()
-        defer { server.stop() }
         let display = try #require(XOpenDisplay(server.displayName))
         defer { XCloseDisplay(display) }
 
@@ -106,8 +81,6 @@ struct VolumeKnobTests {
     func turnsPipeWireVolume() throws {
         let sound = try PipeWireServer()
         try sound.setVolume(percent: 30)
-        let server = try HeadlessXorg()
-        defer { server.stop() }
         let bridge = try Self.runBridge(server, ["XDG_RUNTIME_DIR": sound.runtimeDirectory.path])
 
         let back = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 90, toDegrees: -5)
@@ -120,8 +93,6 @@ struct VolumeKnobTests {
 
     @Test("with no sound server the bridge logs one clear error and keeps running")
     func noServer() throws {
-        let server = try HeadlessXorg()
-        defer { server.stop() }
         let bridge = try Self.runBridge(server, ["PULSE_SERVER": "unix:/nonexistent/gesture-bridge-test/native"])
 
         let turn = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 185)
@@ -144,8 +115,6 @@ struct VolumeKnobTests {
     func doctor() throws {
         let sound = try SoundServer()
         try sound.setVolume(percent: 45)
-        let server = try HeadlessXorg()
-        defer { server.stop() }
         guard let executable = Self.executable() else { return }
         let config = try temporaryConfig(Self.config)
         var environment = BridgeProcess.environment(server)

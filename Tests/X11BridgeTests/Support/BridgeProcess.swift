@@ -82,36 +82,13 @@ final class BridgeProcess {
 
     var log: String { child.errorOutput }
 
-    /// Times the bridge was switched out, voluntarily or not, since it started: each time it
-    /// slept and woke. A count of its wakeups, not a timing.
-    func contextSwitches() throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(child.pid)/status", encoding: .utf8)
-        var total = 0
-        for line in status.split(separator: "\n") {
-            let fields = line.split(separator: ":")
-            guard fields.count == 2, fields[0].hasSuffix("ctxt_switches") else { continue }
-            total += Int(fields[1].trimmingCharacters(in: .whitespaces)) ?? 0
-        }
-        return total
-    }
+    /// Times the bridge was switched out since it started (`ChildProcess.contextSwitches`).
+    func contextSwitches() throws -> Int { try child.contextSwitches() }
 
     /// Waits until the bridge has not woken for `quiet` seconds: it has read everything it was
     /// sent and sleeps. False when it still wakes after `timeout`.
     func waitUntilAsleep(quiet: Double, timeout: Double = 3) throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        var last = try contextSwitches()
-        var quietSince = Date()
-        while Date() < deadline {
-            usleep(10_000)
-            let now = try contextSwitches()
-            if now != last {
-                last = now
-                quietSince = Date()
-            } else if Date().timeIntervalSince(quietSince) >= quiet {
-                return true
-            }
-        }
-        return false
+        try child.waitUntilAsleep(quiet: quiet, timeout: timeout)
     }
 
     /// Stdout lines parsed as JSON objects (the `--json` output).
@@ -166,6 +143,15 @@ final class BridgeProcess {
     func stop(with signal: Int32) -> Int32? {
         child.kill(signal: signal)
         return child.waitForExit(timeout: 5)
+    }
+}
+
+extension HeadlessXorg {
+    /// `gesture-bridge run --json` with `options` on this server, once it listens; with
+    /// `config`, that text in a temporary file is its `--config`.
+    func bridge(_ options: [String] = [], config: String? = nil, environment: [String: String] = [:]) throws -> BridgeProcess {
+        let configOptions = try config.map { ["--config", try temporaryConfig($0)] } ?? []
+        return try BridgeProcess(["run", "--json"] + options + configOptions, server: self, environment: environment)
     }
 }
 

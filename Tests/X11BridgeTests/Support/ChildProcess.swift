@@ -101,6 +101,38 @@ final class ChildProcess {
         }
     }
 
+    /// Times the process was switched out, voluntarily or not, since it started: each time it
+    /// slept and woke. A count of its wakeups, not a timing.
+    func contextSwitches() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        var total = 0
+        for line in status.split(separator: "\n") {
+            let fields = line.split(separator: ":")
+            guard fields.count == 2, fields[0].hasSuffix("ctxt_switches") else { continue }
+            total += Int(fields[1].trimmingCharacters(in: .whitespaces)) ?? 0
+        }
+        return total
+    }
+
+    /// Waits until the process has not woken for `quiet` seconds: it has read everything it was
+    /// sent and sleeps. False when it still wakes after `timeout`.
+    func waitUntilAsleep(quiet: Double, timeout: Double = 3) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = try contextSwitches()
+        var quietSince = Date()
+        while Date() < deadline {
+            usleep(10_000)
+            let now = try contextSwitches()
+            if now != last {
+                last = now
+                quietSince = Date()
+            } else if Date().timeIntervalSince(quietSince) >= quiet {
+                return true
+            }
+        }
+        return false
+    }
+
     func kill(signal: Int32) {
         process.signal(signal)
     }

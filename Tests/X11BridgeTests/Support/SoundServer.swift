@@ -74,6 +74,17 @@ final class SoundServer {
          "LC_ALL": "C"]
     }
 
+    /// A client PATH whose first folder holds a `name` tool that runs `script` (shell text) in
+    /// place of the real one, which stays behind it.
+    func path(withStandIn name: String, running script: String) throws -> String {
+        let folder = directory.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let tool = folder.appendingPathComponent(name)
+        try "#!/bin/sh\n\(script)\n".write(to: tool, atomically: true, encoding: .utf8)
+        chmod(tool.path, 0o755)
+        return "\(folder.path):/usr/local/bin:/usr/bin:/bin"
+    }
+
     /// Runs pactl against this server; its exit status and everything it printed.
     @discardableResult
     func pactl(_ arguments: [String]) throws -> (status: Int32?, output: String) {

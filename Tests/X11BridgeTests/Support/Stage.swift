@@ -3,7 +3,7 @@ import Testing
 import XorgTestSupport
 
 /// A headless Xorg with a window on it that records what an application receives: where
-/// most end-to-end tests play their script. Close it (a `defer` right after it) when done.
+/// most end-to-end tests play their script, each on its own (`StageSuite`).
 final class Stage {
     let server: HeadlessXorg
     let window: RecorderWindow
@@ -23,7 +23,7 @@ final class Stage {
     }
 
     /// Closes the window, then stops the server.
-    func close() {
+    func stop() {
         window.close()
         server.stop()
     }
@@ -31,8 +31,7 @@ final class Stage {
     /// `gesture-bridge run --json` with `options` on this stage, once it listens; with
     /// `config`, that text in a temporary file is its `--config`.
     func bridge(_ options: [String] = [], config: String? = nil, environment: [String: String] = [:]) throws -> BridgeProcess {
-        let configOptions = try config.map { ["--config", try temporaryConfig($0)] } ?? []
-        return try BridgeProcess(["run", "--json"] + options + configOptions, server: server, environment: environment)
+        try server.bridge(options, config: config, environment: environment)
     }
 
     /// What the window receives up to a key tapped now (`a`, keycode 38): input the server
@@ -65,4 +64,54 @@ final class Stage {
 /// The press and release events of `button`, in order.
 func buttonEvents(_ button: Int32, in events: [RecordedEvent]) -> [RecordedEvent] {
     events.filter { ($0.kind == .buttonPress || $0.kind == .buttonRelease) && $0.detail == button }
+}
+
+/// What a suite's fixture starts fresh for each test and stops after it.
+protocol SuiteResource: AnyObject {
+    /// A fresh one, for one test.
+    static func start() throws -> Self
+    func stop()
+}
+
+/// A suite whose every test has a fresh `Resource` of its own, stopped after the test, pass or
+/// fail: Swift Testing makes one instance of a suite a test, and lets go of it after.
+class SuiteFixture<Resource: SuiteResource> {
+    let resource: Resource
+
+    init() throws {
+        resource = try Resource.start()
+    }
+
+    init(_ resource: Resource) {
+        self.resource = resource
+    }
+
+    deinit {
+        resource.stop()
+    }
+}
+
+extension Stage: SuiteResource {
+    static func start() throws -> Stage { try Stage() }
+}
+
+extension HeadlessXorg: SuiteResource {
+    static func start() throws -> HeadlessXorg { try HeadlessXorg() }
+}
+
+/// Each test plays on a fresh stage of its own.
+class StageSuite: SuiteFixture<Stage> {
+    var stage: Stage { resource }
+}
+
+/// Each test plays on a fresh stage whose window selects touch events.
+class TouchAwareStageSuite: StageSuite {
+    override init() throws {
+        super.init(try Stage(touchAware: true))
+    }
+}
+
+/// Each test has a fresh headless Xorg of its own, with no window.
+class ServerSuite: SuiteFixture<HeadlessXorg> {
+    var server: HeadlessXorg { resource }
 }

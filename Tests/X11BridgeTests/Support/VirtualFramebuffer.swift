@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import X11Bridge
 
 /// An Xvfb server for tests of the X layer that need no pen or touchscreen (connection,
 /// errors, XTest, keyboard mapping). It picks a free display number itself (-displayfd).
@@ -36,6 +37,24 @@ final class VirtualFramebuffer {
     /// means SIGPIPE for the test process.
     func stop() {
         process.stop()
+    }
+}
+
+/// A suite whose every test has a fresh Xvfb and a connection to it opened as the bridge opens
+/// its own (XTest required); the connection closed, then the server stopped, after the test,
+/// pass or fail.
+class XvfbSuite {
+    let server: VirtualFramebuffer
+    let connection: XConnection
+
+    init() throws {
+        server = try VirtualFramebuffer()
+        connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: true))
+    }
+
+    deinit {
+        connection.close()
+        server.stop()
     }
 }
 

@@ -39,6 +39,14 @@ struct ContactBellTests {
             connection.flush()
         }
 
+        /// The XTEST pointer's button pressed (or released) rings the bell: its connection has
+        /// something to read, and taking it says it rang.
+        func expectButtonRings(pressed: Bool, sourceLocation: SourceLocation = #_sourceLocation) {
+            button(pressed: pressed)
+            #expect(readable(), sourceLocation: sourceLocation)
+            #expect(bell.take() == true, sourceLocation: sourceLocation)
+        }
+
         /// Whether the bell's connection has something to read within `seconds`.
         func readable(within seconds: Double = 2) -> Bool {
             var descriptor = pollfd(fd: bell.fileDescriptor, events: Int16(POLLIN), revents: 0)
@@ -56,9 +64,7 @@ struct ContactBellTests {
         #expect(setup.bell.take() == false)
 
         for pressed in [true, false] {
-            setup.button(pressed: pressed)
-            #expect(setup.readable())
-            #expect(setup.bell.take() == true)
+            setup.expectButtonRings(pressed: pressed)
         }
 
         // Listening to other devices only (the bridge's contact sources), the XTEST pointer's
@@ -80,9 +86,7 @@ struct ContactBellTests {
         setup.connection.flush()
         #expect(!setup.readable(within: 0.2))
         // The server did take the motion: a click after it rings.
-        setup.button(pressed: true)
-        #expect(setup.readable())
-        #expect(setup.bell.take() == true)
+        setup.expectButtonRings(pressed: true)
     }
 
     @Test("a device gone before its request arrives fails that request alone, and the error does not ring")
@@ -91,9 +95,7 @@ struct ContactBellTests {
         setup.bell.listen(to: [setup.pointer, 120])
         #expect(setup.readable())
         #expect(setup.bell.take() == false)
-        setup.button(pressed: true)
-        #expect(setup.readable())
-        #expect(setup.bell.take() == true)
+        setup.expectButtonRings(pressed: true)
     }
 
     @Test("a server that goes away breaks it: readable, and taking says so instead of ringing forever")

@@ -5,13 +5,9 @@ import Testing
 import X11Bridge
 
 @Suite("The X connection on a virtual framebuffer", .requiresXvfb)
-struct XConnectionTests {
+final class XConnectionTests: XvfbSuite {
     @Test("opens with XInput 2.2 and XTest, and finds no pen or touchscreen on Xvfb")
     func opens() throws {
-        let server = try VirtualFramebuffer()
-        defer { server.stop() }
-        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: true))
-        defer { connection.close() }
         #expect(connection.xinputVersion >= XConnection.requiredXInput)
         #expect(connection.hasXTest)
         #expect(connection.screenSize == ScreenSize(width: 1024, height: 768))
@@ -21,19 +17,8 @@ struct XConnectionTests {
         #expect(!catalog.contactSources.contains { $0.name.contains("XTEST") })
     }
 
-    @Test("a display that is not there is a clear error, not a crash")
-    func cannotOpen() {
-        #expect(throws: BridgeSetupError.cannotOpenDisplay(":4093")) {
-            try XConnection.open(name: ":4093", requirements: .init(xtest: false))
-        }
-    }
-
     @Test("a refused request comes back as an error value and the process carries on")
     func errorsAreCollected() throws {
-        let server = try VirtualFramebuffer()
-        defer { server.stop() }
-        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: false))
-        defer { connection.close() }
         // The server refuses hierarchy events for XIAllMasterDevices (BadValue).
         let wrong = XI2EventMask(device: XIAllMasterDevices, events: [XI_HierarchyChanged])
         var failure: BridgeSetupError?
@@ -52,10 +37,6 @@ struct XConnectionTests {
 
     @Test("a refused request with a reply is an error too, never taken for a lost connection")
     func replyErrors() throws {
-        let server = try VirtualFramebuffer()
-        defer { server.stop() }
-        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: false))
-        defer { connection.close() }
         let missing: Window = 0x7fff_fff0
         var attributes = XWindowAttributes()
         var status: Int32 = 1
@@ -80,6 +61,13 @@ struct XConnectionTests {
 
 @Suite("Where GestureBridge can run")
 struct SessionCheckTests {
+    @Test("a display that is not there is a clear error, not a crash")
+    func cannotOpen() {
+        #expect(throws: BridgeSetupError.cannotOpenDisplay(":4093")) {
+            try XConnection.open(name: ":4093", requirements: .init(xtest: false))
+        }
+    }
+
     @Test("a Wayland session is named and the way out explained", arguments: [
         ["WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"],
         ["XDG_SESSION_TYPE": "wayland", "DISPLAY": ":0"],

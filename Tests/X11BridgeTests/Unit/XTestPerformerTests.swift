@@ -4,17 +4,13 @@ import Testing
 import X11Bridge
 
 @Suite("XTest sends real input and lets go of it", .requiresXvfb, .serialized)
-struct XTestPerformerTests {
+final class XTestPerformerTests: XvfbSuite {
     static func action(_ action: Action, at point: Point = Point(x: 100, y: 120)) -> ActionEvent {
         ActionEvent(time: 0, gesture: "test", contact: ContactKey(device: 6, contact: 0), action: action, position: point)
     }
 
     @Test("a held press shows on the pointer until releaseAll")
     func releaseAll() throws {
-        let server = try VirtualFramebuffer()
-        defer { server.stop() }
-        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: true))
-        defer { connection.close() }
         let performer = XTestPerformer(connection: connection)
         try performer.perform(Self.action(.press(button: 2), at: Point(x: 300, y: 200)), now: 0)
         connection.sync()
@@ -30,10 +26,6 @@ struct XTestPerformerTests {
 
     @Test("a click and a key combination leave nothing held")
     func clickAndKeys() throws {
-        let server = try VirtualFramebuffer()
-        defer { server.stop() }
-        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: true))
-        defer { connection.close() }
         let performer = XTestPerformer(connection: connection)
         try performer.perform(Self.action(.click(button: 3)), now: 0)
         try performer.perform(Self.action(.key(KeyCombo(keys: ["ctrl", "shift", "z"]))), now: 0)
@@ -46,10 +38,6 @@ struct XTestPerformerTests {
 
     @Test("an unknown key name is an error that names it")
     func unknownKey() throws {
-        let server = try VirtualFramebuffer()
-        defer { server.stop() }
-        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: true))
-        defer { connection.close() }
         let performer = XTestPerformer(connection: connection)
         do {
             try performer.perform(Self.action(.key(KeyCombo(keys: ["ctrl", "Frobnicate"]))), now: 0)
@@ -63,10 +51,6 @@ struct XTestPerformerTests {
 
     @Test("a keysym missing from the keymap borrows a spare keycode, given back later")
     func borrowedKeycode() throws {
-        let server = try VirtualFramebuffer()
-        defer { server.stop() }
-        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: true))
-        defer { connection.close() }
         let keysym = XStringToKeysym("Thai_ngongu")
         #expect(XKeysymToKeycode(connection.display, keysym) == 0)
         let mapping = KeyboardMapping(connection: connection)

@@ -33,16 +33,7 @@ enum XConnectionLossGuard {
             }
             return 0
         }
-        chainedIOErrorHandler.withLock { chained in
-            let previous = XSetIOErrorHandler(handler)
-            if let previous, !isSameFunction(previous, handler) {
-                chained = previous
-            }
-        }
-    }
-
-    private static func isSameFunction(_ first: XIOErrorHandler, _ second: XIOErrorHandler) -> Bool {
-        unsafeBitCast(first, to: UnsafeRawPointer.self) == unsafeBitCast(second, to: UnsafeRawPointer.self)
+        installChaining(handler, keepingIn: chainedIOErrorHandler, through: { XSetIOErrorHandler($0) })
     }
 
     static func isGuarded(_ display: OpaquePointer) -> Bool {

@@ -50,15 +50,6 @@ enum XErrorTrap {
             }
             return 0
         }
-        chainedErrorHandler.withLock { chained in
-            let previous = XSetErrorHandler(handler)
-            if let previous, !isSameFunction(previous, handler) {
-                chained = previous
-            }
-        }
-    }
-
-    private static func isSameFunction(_ first: XErrorHandler, _ second: XErrorHandler) -> Bool {
-        unsafeBitCast(first, to: UnsafeRawPointer.self) == unsafeBitCast(second, to: UnsafeRawPointer.self)
+        installChaining(handler, keepingIn: chainedErrorHandler, through: { XSetErrorHandler($0) })
     }
 }

@@ -157,11 +157,13 @@ public final class HeadlessXorg {
         let process: Process
         let guardian: ServerGuardian
         let reservation: DisplayReservation
+        /// Its run directory and the files in it, too.
         let configuration: XorgConfiguration
-        let runDirectory: URL
-        let logURL: URL
-        let errorOutputURL: URL
         let deadline: Date
+
+        var runDirectory: URL { URL(fileURLWithPath: configuration.runDirectory, isDirectory: true) }
+        var logURL: URL { URL(fileURLWithPath: configuration.logPath) }
+        var errorOutputURL: URL { URL(fileURLWithPath: configuration.errorOutputPath) }
     }
 
     private enum LaunchAttempt {
@@ -177,8 +179,8 @@ public final class HeadlessXorg {
         let configuration = XorgConfiguration(width: width, height: height, runDirectory: runDirectory.path)
         let configURL = runDirectory.appendingPathComponent("xorg.conf")
         let emptyConfigDirectory = runDirectory.appendingPathComponent("xorg.conf.d")
-        let logURL = runDirectory.appendingPathComponent("Xorg.log")
-        let errorOutputURL = runDirectory.appendingPathComponent("Xorg.stderr")
+        let logURL = URL(fileURLWithPath: configuration.logPath)
+        let errorOutputURL = URL(fileURLWithPath: configuration.errorOutputPath)
         let process = Process()
         do {
             try configuration.text.write(to: configURL, atomically: true, encoding: .utf8)
@@ -248,8 +250,7 @@ public final class HeadlessXorg {
             usleep(10_000)
         }
         return .started(Launched(
-            process: process, guardian: guardian, reservation: reservation, configuration: configuration,
-            runDirectory: runDirectory, logURL: logURL, errorOutputURL: errorOutputURL, deadline: deadline))
+            process: process, guardian: guardian, reservation: reservation, configuration: configuration, deadline: deadline))
     }
 
     private static func makeRunDirectory() throws -> URL {

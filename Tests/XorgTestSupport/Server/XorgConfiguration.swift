@@ -9,6 +9,9 @@ struct XorgConfiguration: Sendable {
     var penSocketPath: String { runDirectory + "/pen.sock" }
     var touchSocketPath: String { runDirectory + "/touch.sock" }
     var keyboardSocketPath: String { runDirectory + "/kbd.sock" }
+    /// The server's log (`-logfile`), and where its standard output and error go.
+    var logPath: String { runDirectory + "/Xorg.log" }
+    var errorOutputPath: String { runDirectory + "/Xorg.stderr" }
 
     /// A 60 Hz mode for exactly the requested size. The blanking must not match the CVT
     /// reduced-blanking pattern (total = width + 160, sync end = width + 80): the server then
