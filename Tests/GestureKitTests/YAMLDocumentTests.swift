@@ -5,6 +5,14 @@ import Testing
 /// by YAML 1.1's rules, as a config's author writes them.
 @Suite("YAML reader")
 struct YAMLDocumentTests {
+    /// The items of a node that must be a list.
+    func items(_ node: YAMLNode?) throws -> YAMLNode.Sequence {
+        guard case .sequence(let items) = try #require(node) else { throw NotAList() }
+        return items
+    }
+
+    struct NotAList: Error {}
+
     func value(_ text: String) throws -> YAMLNode {
         let root = try #require(try YAMLDocument.read("key: \(text)\n"))
         return try #require(root["key"])
@@ -45,11 +53,7 @@ struct YAMLDocumentTests {
     @Test("an alias is the node its anchor names; an unknown alias is an error at its place")
     func aliases() throws {
         let root = try #require(try YAMLDocument.read("a: &n [1, 2]\nb: *n\n"))
-        guard case .sequence(let items) = try #require(root["b"]) else {
-            Issue.record("`b` is not the anchored list")
-            return
-        }
-        #expect(items.compactMap(\.int) == [1, 2])
+        #expect(try items(root["b"]).compactMap(\.int) == [1, 2])
         #expect(throws: YAMLError.syntax(problem: "found undefined alias", at: YAMLMark(line: 2, column: 4))) {
             try YAMLDocument.read("a: 1\nb: *nowhere\n")
         }
@@ -70,12 +74,9 @@ struct YAMLDocumentTests {
     @Test("places count lines and characters from 1")
     func marks() throws {
         let root = try #require(try YAMLDocument.read("# comment\nfirst:\n  - \u{2603}: x\n"))
-        guard case .sequence(let items) = try #require(root["first"]) else {
-            Issue.record("`first` is not a list")
-            return
-        }
-        #expect(items[0].mark == YAMLMark(line: 3, column: 5))
-        #expect(items[0]["\u{2603}"]?.mark == YAMLMark(line: 3, column: 8))
+        let first = try items(root["first"])[0]
+        #expect(first.mark == YAMLMark(line: 3, column: 5))
+        #expect(first["\u{2603}"]?.mark == YAMLMark(line: 3, column: 8))
     }
 
     @Test("no document, one document, two documents")

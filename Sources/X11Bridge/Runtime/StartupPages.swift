@@ -18,8 +18,8 @@ public enum StartupPages {
         for line in String(decoding: maps, as: UTF8.self).split(separator: "\n") {
             guard let region = Region(line), region.path == executable,
                   region.permissions == "r-xp" || (region.permissions == "r--p" && region.offset == 0),
-                  let start = UnsafeMutableRawPointer(bitPattern: region.start) else { continue }
-            let length = region.end - region.start
+                  let start = UnsafeMutableRawPointer(bitPattern: region.addresses.lowerBound) else { continue }
+            let length = region.addresses.count
             guard madvise(start, length, MADV_PAGEOUT) == 0 else { continue }
             // From now on a fault reads the page it needs, not its neighbours too: what
             // stays resident is what the loop runs.
@@ -38,8 +38,7 @@ public enum StartupPages {
 
     /// One line of /proc/self/maps: `start-end perms offset dev inode path`.
     private struct Region {
-        var start: Int
-        var end: Int
+        var addresses: Range<Int>
         var permissions: Substring
         var offset: Int
         var path: Substring
@@ -50,8 +49,7 @@ public enum StartupPages {
             let bounds = fields[0].split(separator: "-")
             guard bounds.count == 2, let start = Int(bounds[0], radix: 16), let end = Int(bounds[1], radix: 16), end > start,
                   let offset = Int(fields[2], radix: 16) else { return nil }
-            self.start = start
-            self.end = end
+            addresses = start..<end
             self.permissions = fields[1]
             self.offset = offset
             self.path = fields[5].drop { $0 == " " }
