@@ -19,7 +19,7 @@
 /// The window is judged once the contact has been down for `window` seconds, on each sample,
 /// and, when samples stop, `quiet` seconds after the last one: drivers post nothing while
 /// nothing changes, so the force has been steady since. A contact that has sent no sample since
-/// touch-down has told nothing about its force: the decision timeout applies to it as before.
+/// touch-down has told nothing about its force: the decision timeout applies to it.
 public enum HoldPolicy {
     /// Seconds of samples the trend is judged over: long enough for 7 samples of a 35 Hz
     /// sensor, short enough that a flat press goes to the application within 0.3 s.
@@ -32,7 +32,7 @@ public enum HoldPolicy {
     /// second after its last sample, as one that never spoke is half a second after touch-down.
     public static let quiet = 0.5
     /// Force (0...1) per second below which a press is not climbing: half the slowest climb
-    /// in the iPhone recording, 0.1 of the range per second.
+    /// in the iPhone recording (0.1 of the range per second).
     public static let minimumRise = 0.05
     /// How many standard errors the slope must stand above zero to count as a climb: with
     /// ±2 % noise on a flat press a slope this clear comes by chance in about 1 window of 20.

@@ -188,7 +188,7 @@ public struct OutputFormatter: Sendable {
 extension String {
     var trimmedZeros: String {
         // The bytes, not `contains(".")`: that resolves to Foundation's locale-aware substring
-        // search, which was a tenth of the bridge's time while a knob turned (BENCHMARKS.md).
+        // search, a large share of the bridge's time while a knob turns (BENCHMARKS.md).
         guard utf8.contains(UInt8(ascii: ".")) else { return self }
         var text = self
         while text.hasSuffix("0") { text.removeLast() }

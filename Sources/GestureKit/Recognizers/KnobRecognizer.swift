@@ -5,9 +5,10 @@ import Glibc
 /// The contact must go down inside the ring between `innerRadius` and `outerRadius`, or the
 /// knob fails. With an `activation` angle the knob begins only once the contact has turned
 /// that far (net, in one direction) inside the ring, so a tap or a straight drag across the
-/// ring is not taken for a knob; the rotation turned so far comes with `began`. While turning, samples that stray inside the inner radius (where the angle
-/// is unstable) or beyond the outer radius turn nothing, and the next sample back in the
-/// ring starts afresh, so leaving and re-entering never jumps the knob.
+/// ring is not taken for a knob; the rotation turned so far comes with `began`. While
+/// turning, samples that stray inside the inner radius (where the angle is unstable) or
+/// beyond the outer radius turn nothing, and the next sample back in the ring starts
+/// afresh, so leaving and re-entering never jumps the knob.
 public struct KnobRecognizer: GestureRecognizer {
     public struct Configuration: Sendable, Hashable {
         public var center: Point

@@ -96,7 +96,7 @@ package struct TraceLineParser {
     }
 
     /// Empty or only ASCII white space; anything else not ASCII goes to the full parser,
-    /// which trims Unicode white space as it always has.
+    /// which trims Unicode white space.
     private static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         line.allSatisfy { $0 == 0x20 || (0x09...0x0D).contains($0) }
     }

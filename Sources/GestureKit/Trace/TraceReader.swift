@@ -51,7 +51,7 @@ public enum TraceReader {
 /// the same however long the trace (a single line longer than the buffer grows it).
 /// Its state is unchecked for exclusive access: a stream is not shared between threads
 /// (not Sendable) and its methods never re-enter, and the runtime's check on each access
-/// cost a fifth of the reading time.
+/// is a large share of the reading time (BENCHMARKS.md, "Reading traces").
 public final class TraceStream {
     public private(set) var header: TraceHeader
     public var file: String { parser.file }
