@@ -29,8 +29,8 @@ public final class XConnection {
     public let xinputOpcode: Int32
     public let xinputVersion: (major: Int, minor: Int)
     public let hasXTest: Bool
-    /// XKB's event code, nil without XKB: Xlib keeps its keymap from XKB's events, which are
-    /// read here now and must be passed on (`refreshKeymap`).
+    /// XKB's event code, nil without XKB: Xlib keeps its keymap from XKB's events, which the
+    /// bridge reads through XCB and must pass on (`refreshKeymap`).
     public let xkbEventCode: UInt8?
     /// Whether the server went away; checked by the event loop after reading.
     public let loss: ConnectionLoss
@@ -125,7 +125,7 @@ public final class XConnection {
     }
 
     /// Sends the requests Xlib holds. Reads nothing: with XCB owning the event queue, Xlib's
-    /// flush no longer looks for events, and XCB writes only when there is something to write.
+    /// flush does not look for events, and XCB writes only when there is something to write.
     public func flush() {
         XFlush(display)
     }
@@ -197,9 +197,9 @@ public final class XConnection {
         XNextRequest(display) &- 1 &- XLastKnownRequestProcessed(display)
     }
 
-    /// Reloads Xlib's keymap after XKB reported a new keyboard or a changed map: what Xlib's own
-    /// event reading did before the bridge read events through XCB. Without it, keysyms would
-    /// be looked up on the old map after a layout switch.
+    /// Reloads Xlib's keymap after XKB reported a new keyboard or a changed map, as Xlib's own
+    /// event reading would; events read through XCB bypass it. Without it, keysyms would be
+    /// looked up on the old map after a layout switch.
     public func refreshKeymap() {
         guard let xkbEventCode else { return }
         var event = XkbEvent()

@@ -11,7 +11,7 @@ public enum XI2Event: Sendable, Hashable {
     case grabbedPointer(GrabbedPointerEvent)
     /// A touch delivered through the bridge's own touch grab.
     case grabbedTouch(GrabbedTouchEvent)
-    /// An XI2 event type the bridge selected for a later purpose but does not decode.
+    /// An XI2 event of a type the bridge does not decode.
     case unhandled(type: Int32)
 }
 

@@ -3,7 +3,7 @@ import GestureKit
 /// What one X event meant for the bridge's input.
 public enum InputChange: Sendable, Hashable {
     case contact(ContactEvent)
-    /// Contact sources were added, changed or removed (their contacts were cancelled before).
+    /// Contact sources were added, changed or removed (removed ones' contacts already cancelled).
     case devices(DeviceChanges)
     case screenResized(ScreenSize)
     /// The screen's monitors changed (RandR 1.5): added, removed, moved or resized.

@@ -7,7 +7,7 @@ import GestureKit
 /// - Each touch of a touchscreen is its own contact, numbered by the server's touch id.
 ///
 /// Only a slave's own raw events count (device == source): they keep arriving while a grab
-/// freezes the master, which the ownership of presses will rely on, and the masters relay
+/// freezes the master, which the ownership of presses relies on, and the masters relay
 /// the same input a second time. Positions come from absolute valuators mapped onto the
 /// screen; a relative device (a mouse) asks where the pointer is.
 ///

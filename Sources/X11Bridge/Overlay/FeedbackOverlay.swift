@@ -20,8 +20,9 @@ public final class FeedbackOverlay {
     public static let frameInterval = 1.0 / 60
     /// The pulse's frame rate without a compositor. Each frame there reshapes a window with a
     /// dithered mask, which the server turns into a region of many small rectangles and clips
-    /// every window beneath against: at 60 a second, a burst of presses stalled the server
-    /// for hundreds of milliseconds. Twenty frames still show the ring grow and dissolve.
+    /// every window beneath against: at 60 a second, a burst of presses stalls the server
+    /// (BENCHMARKS.md, "The pulse without a compositor"). Twenty frames still show the ring
+    /// grow and dissolve.
     public static let shapedFrameInterval = 1.0 / 20
     /// At most this many pulses run at once; a new one takes the place of the oldest. Presses
     /// faster than a pulse lasts would otherwise stack up windows to reshape.

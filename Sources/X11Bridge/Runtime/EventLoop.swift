@@ -110,8 +110,8 @@ final class EventLoop<Input: EventLoopInput, Waiter: EventLoopWaiter, Clock: Eve
     /// Requests the loop lets go unconfirmed before a round trip of its own, which frees Xlib's
     /// records of them. The bridge's grabs confirm everything before them anyway, so this is a
     /// limit for long runs of clicks, scroll steps or overlay frames with no press: a knob
-    /// turned for minutes, whose batches of input leave no wakeup without input. One round trip
-    /// (a fraction of a millisecond) every 512 requests, some twenty seconds of such a knob.
+    /// turned for minutes, whose batches of input leave no wakeup without input: one round
+    /// trip every 512 requests.
     static var unconfirmedRequestLimit: UInt { 512 }
     /// Kept from wakeup to wakeup, so waiting allocates nothing.
     private let poller: Waiter

@@ -5,7 +5,7 @@ import Glibc
 /// loop never touches again (argument parsing, the YAML reader, the device catalog's set-up),
 /// handed back to the kernel once the bridge is listening. They are clean copies of the
 /// executable file, so nothing is lost: a page the loop does need is read back on its first
-/// use. Without this they stay resident for the life of the bridge, two thirds of its memory
+/// use. Without this they stay resident for the life of the bridge, most of its memory
 /// (BENCHMARKS.md, "Where the memory goes").
 public enum StartupPages {
     /// Advises MADV_PAGEOUT (Linux 5.4 and later; older kernels refuse it, and nothing

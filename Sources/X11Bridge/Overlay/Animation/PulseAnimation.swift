@@ -1,6 +1,6 @@
 /// The ring a deep press sends out: it grows, thickens and fades to nothing, all on one
 /// ease-out curve, like the pulse layer of the deep-press recognizer this feedback follows
-/// (its path grew by 50 points, its line width went to 10, its opacity to 0, in 0.25 s).
+/// (its path grows by 50 points, its line width goes to 10, its opacity to 0, in 0.25 s).
 struct PulseAnimation: Sendable, Hashable {
     var duration = 0.25
     /// About a fingertip: the ring starts just outside what the finger or pen tip covers.

@@ -6,8 +6,8 @@ struct TimingCurve: Sendable, Hashable {
     var x2: Double
     var y2: Double
 
-    /// Core Animation's ease-out, which the deep-press pulse was designed with: the ring leaps
-    /// out at once and settles gently.
+    /// Core Animation's ease-out, the deep-press pulse's curve: the ring leaps out at once and
+    /// settles gently.
     static let easeOut = TimingCurve(x1: 0, y1: 0, x2: 0.58, y2: 1)
     static let linear = TimingCurve(x1: 0, y1: 0, x2: 1, y2: 1)
 

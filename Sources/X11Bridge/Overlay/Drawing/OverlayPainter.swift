@@ -7,9 +7,9 @@ import GestureKit
 ///
 /// One geometry, three ways to lay it down (`Pass`): in colour with alpha for a window a
 /// compositor blends; in opaque colour, 1.5 pixels wider all round (more than half a pixel's
-/// diagonal), for a shaped window whose
-/// mask keeps the exact geometry (so the mask's edge never shows a dark fringe); and as
-/// whole-pixel coverage times alpha into an alpha-only image, from which that mask is dithered.
+/// diagonal), for a shaped window whose mask keeps the exact geometry (so the mask's edge
+/// never shows a dark fringe); and as whole-pixel coverage times alpha into an alpha-only
+/// image, from which that mask is dithered.
 struct OverlayPainter {
     enum Pass {
         case blended
