@@ -28,13 +28,14 @@ enum TraceReading {
     }
 
     enum Reader: String, CaseIterable {
-        /// Before: the whole file in one string, each line through JSONSerialization.
+        /// The whole file in one string, each line through JSONSerialization.
         case wholeFile = "whole-file"
         /// The file in 256 KiB reads, each line through JSONSerialization (the full parser alone).
         case streamingJSON = "streaming-json"
         /// The file in 256 KiB reads, each line through JSONDecoder into a Codable struct.
         case decoder
-        /// The file in 256 KiB reads, the usual lines through the scanner (the reader `replay` and `analyze` use).
+        /// The file in 256 KiB reads, the usual lines through the scanner (the reader `replay`
+        /// and `analyze` use).
         case scanner
     }
 

@@ -5,11 +5,12 @@ import XorgTestSupport
 //   gesture-measure [--bridge PATH] [--presses N] [--load-seconds S] [--pulse]
 //   gesture-measure [--bridge PATH] --soak [SECONDS] [--soak-gap MS]
 // start-up (launch to listening), deep-press latency against two references (the server's own
-// delivery of a pen button, and `xdotool click 3`) and from a pen that was hovering, idle wakeups and CPU over 10 s, CPU and
-// memory under three 1000 Hz pen streams (drawing, hovering, turning a knob), and the CPU a
-// do-nothing reader of the drawing stream takes (ReferenceReader.swift). `--soak` runs the soak instead (Soak.swift): generated
-// gestures through the default config for SECONDS (600 by default), exiting non-zero when a
-// check fails.
+// delivery of a pen button, and `xdotool click 3`) and from a pen that was hovering, idle
+// wakeups and CPU over 10 s, CPU and memory under three 1000 Hz pen streams (drawing,
+// hovering, turning a knob), and the CPU a do-nothing reader of the drawing stream takes
+// (ReferenceReader.swift). `--soak` runs the soak instead (Soak.swift): generated gestures
+// through the default config for SECONDS (600 by default), exiting non-zero when a check
+// fails.
 
 struct Options {
     var bridge: String
@@ -69,8 +70,8 @@ func ms(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1000)
 
 /// CPU time, context switches and resident memory of a process. CPU time is the scheduler's
 /// own runtime count (`/proc/PID/schedstat`, nanoseconds); utime and stime in `/proc/PID/stat`
-/// are sampled at the clock tick (10 ms here), too coarse for a process that runs some 30 µs
-/// at a time.
+/// are sampled at the clock tick, too coarse for a process that runs for microseconds at a
+/// time.
 struct ProcessSample {
     var cpuSeconds: Double
     var switches: Int
@@ -244,7 +245,7 @@ for index in 0..<max(1, options.presses / 2) {
 }
 try server.pen.leave()
 
-// Scripts today: spawn xdotool.
+// What a script does: spawn xdotool.
 var xdotool: [Double] = []
 for _ in 0..<min(options.presses, 100) {
     app.drain()
