@@ -40,8 +40,8 @@ final class KnobTests: StageSuite {
     }
 
     /// Turned at 1000 Hz, the knob is read once a frame, in 16 ms batches (BENCHMARKS.md counts
-    /// the wakeups: a sixteenth of them; under the test suite's parallel load the counts of both ways overlap,
-    /// so this checks what a person notices: every step, in order, none more, nothing held).
+    /// the wakeups). Under the test suite's parallel load the counts of both ways overlap, so
+    /// this checks what a person notices: every step, in order, none more, nothing held.
     @Test("two fast turns, read in batches: every step arrives, none more, nothing held")
     func fastTurnsReadInBatches() throws {
         let bridge = try stage.bridge(config: Self.wheelConfig)

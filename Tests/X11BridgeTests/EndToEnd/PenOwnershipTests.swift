@@ -108,7 +108,7 @@ final class PenOwnershipTests: StageSuite {
         _ = stage.window.events { buttonEvents(1, in: $0).count >= 1 }
 
         // Three hundred samples, one a millisecond, as a pen draws. The bridge would wake
-        // for nearly every one of them if it still read them.
+        // for nearly every one of them if it went on reading them.
         let before = try bridge.contextSwitches()
         for step in 1...300 {
             let phase = Double(step)
@@ -155,7 +155,7 @@ final class PenOwnershipTests: StageSuite {
 
     /// Hovering at 1000 Hz, the pen is read in 50 ms batches once the stream is fast enough,
     /// and the contact bell ends a batch when the pen touches down: BENCHMARKS.md counts the
-    /// wakeups (one in fifty samples) and how soon a press is read; under the test suite's
+    /// wakeups and how soon a press is read; under the test suite's
     /// parallel load the stream is not always that fast, so this checks what a person notices
     /// either way.
     @Test("after a pen hovering fast the bridge sleeps when the pen stops; straight from hovering, a deep press right-clicks and a tap left-clicks where the pen went down")

@@ -18,9 +18,9 @@ struct ConfigFileWatchTests {
         try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)")
     }
 
-    /// What the watch reports once its descriptor is readable, or nothing after `timeout`.
-    /// What the watch reports for one burst of file activity: the events of one write (a
-    /// modification, then the close) can arrive apart, so it reads until 100 ms pass quietly.
+    /// What the watch reports for one burst of file activity, or nothing after `timeout`: the
+    /// events of one write (a modification, then the close) can arrive apart, so it reads
+    /// until 100 ms pass quietly.
     static func changes(_ watch: ConfigFileWatch, timeout: Int32 = 1000) -> Set<ConfigFileWatch.Change> {
         var entry = pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0)
         guard poll(&entry, 1, timeout) > 0 else { return [] }

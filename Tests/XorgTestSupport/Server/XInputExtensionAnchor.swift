@@ -7,7 +7,7 @@ private let isAnchored = Mutex(false)
 ///
 /// libXi frees that record, and sets it to NULL without a lock, when the last display that
 /// used XInput closes. With tests running on several threads, one test closing its last XI
-/// connection while another opens one crashes in XextAddDisplay (measured: 1 run in ~20).
+/// connection while another opens one crashes in XextAddDisplay, intermittently.
 /// One XI connection that is never closed keeps the record alive; once its server stops it is
 /// just an idle dead socket, and no request is ever made on it.
 enum XInputExtensionAnchor {
