@@ -1,6 +1,6 @@
 import CX11
 
-/// One raw XI2 event, copied out of Xlib's event cookie.
+/// One raw XI2 event, copied out of XCB's event buffer.
 ///
 /// Raw events come straight from the device, before any window or grab decides where the
 /// input goes, and every client that selects them on the root window gets them. They carry

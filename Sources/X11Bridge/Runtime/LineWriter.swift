@@ -15,7 +15,6 @@ public final class LineWriter {
 
     public static var standardOutput: LineWriter { LineWriter(descriptor: 1) }
 
-    /// Creates or truncates the file at `path`.
     /// Creates `path` readable and writable by the user alone (a trace holds pen strokes, which
     /// are handwriting). An existing file is an error unless `replacing`; replaced, it is
     /// emptied and made private too.
