@@ -135,7 +135,7 @@ enum SoakGesture: String, CaseIterable {
         case .penDeepPress:
             // The press is kept for the gesture: the window sees the right-click and no left
             // press. The right-click goes out with the bridge's grab let go, and the lift can
-            // then reach the window as a lone left release (counted, see `loneReleases`).
+            // then reach the window as a lone left release (the summary counts them).
             return ExpectedTally(leftPresses: 0...0, leftReleases: 0...1, rightClicks: 1)
         case .touchDeepPress:
             // The server emulates a left button from the touch for a window that does not
