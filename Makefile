@@ -10,9 +10,10 @@ deps:
 build: deps
 	$(SWIFT) build
 
-## The release binary carries the Swift runtime and Foundation inside it, linked by lld with
-## packed relative relocations: as shared libraries their relocations and initializers keep
-## about 8 MB resident for a bridge that uses little of them (BENCHMARKS.md).
+## The release binary carries the Swift runtime inside it, linked by lld with packed relative
+## relocations (as shared libraries their relocations and initializers stay resident for a
+## bridge that uses little of them), without debug info (symbols stay, for backtraces).
+## BENCHMARKS.md, "Where the memory goes".
 RELEASE_FLAGS ?= --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --strip-debug
 
 release: deps
