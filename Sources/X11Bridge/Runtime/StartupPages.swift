@@ -13,27 +13,41 @@ public enum StartupPages {
     /// segment, never over the relocated or writable ones. Returns the bytes paged out.
     @discardableResult
     public static func release() -> Int {
-        guard let maps = try? FileContents.read("/proc/self/maps"), let executable = executablePath() else { return 0 }
+        guard let executable = executablePath() else { return 0 }
+        return release(mappingsOf: executable)
+    }
+
+    /// The same over the mappings of any file: its code, and read-only data from its start.
+    package static func release(mappingsOf file: String) -> Int {
+        guard let maps = try? FileContents.read("/proc/self/maps") else { return 0 }
         var advised = 0
-        for line in String(decoding: maps, as: UTF8.self).split(separator: "\n") {
-            guard let region = Region(line), region.path == executable,
-                  region.permissions == "r-xp" || (region.permissions == "r--p" && region.offset == 0),
-                  let start = UnsafeMutableRawPointer(bitPattern: region.addresses.lowerBound) else { continue }
-            let length = region.addresses.count
-            guard madvise(start, length, MADV_PAGEOUT) == 0 else { continue }
+        for addresses in regions(in: String(decoding: maps, as: UTF8.self), of: file) {
+            guard let start = UnsafeMutableRawPointer(bitPattern: addresses.lowerBound),
+                  madvise(start, addresses.count, MADV_PAGEOUT) == 0 else { continue }
             // From now on a fault reads the page it needs, not its neighbours too: what
             // stays resident is what the loop runs.
-            _ = madvise(start, length, MADV_RANDOM)
-            advised += length
+            _ = madvise(start, addresses.count, MADV_RANDOM)
+            advised += addresses.count
         }
         return advised
     }
 
-    private static func executablePath() -> Substring? {
+    /// The address ranges of `file`'s clean mappings in a /proc/PID/maps text: code (`r-xp`)
+    /// and read-only data from the file's start (`r--p` at offset 0). Read-only data further in
+    /// has been written by relocation and is the process's own; writable data always is.
+    package static func regions(in maps: String, of file: String) -> [Range<Int>] {
+        maps.split(separator: "\n").compactMap { line in
+            guard let region = Region(line), region.path == file,
+                  region.permissions == "r-xp" || (region.permissions == "r--p" && region.offset == 0) else { return nil }
+            return region.addresses
+        }
+    }
+
+    private static func executablePath() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return nil }
-        return Substring(String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// One line of /proc/self/maps: `start-end perms offset dev inode path`.

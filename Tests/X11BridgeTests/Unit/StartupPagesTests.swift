@@ -1,41 +1,55 @@
 import Glibc
 import Testing
-import X11Bridge
+@testable import X11Bridge
 
-/// Handing start-up's pages back: the process's own code stops being resident, and the code
-/// it runs afterwards is read back as it is used.
+/// Handing start-up's pages back: which mappings are chosen, and that the pages of a mapped
+/// file stop being resident and come back as they are read. (The bridge's own executable is
+/// not paged out here: every other test in this process would read its code back from disk.)
 @Suite("Start-up pages")
 struct StartupPagesTests {
-    /// KiB of this process's executable code resident now, from /proc/self/smaps.
-    static func residentCode() -> Int {
-        var path = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &path, path.count - 1)
-        guard count > 0, let smaps = fopen("/proc/self/smaps", "r") else { return -1 }
-        defer { fclose(smaps) }
-        let executable = String(decoding: path[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var line = [CChar](repeating: 0, count: 4096)
-        var inCode = false
-        var total = 0
-        while fgets(&line, Int32(line.count), smaps) != nil {
-            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let fields = text.split(separator: " ", omittingEmptySubsequences: true)
-            if let first = fields.first, first.contains("-"), fields.count >= 2 {
-                inCode = fields[1] == "r-xp" && text.hasSuffix(executable + "\n")
-            } else if inCode, fields.first == "Rss:", fields.count > 1, let kib = Int(fields[1]) {
-                total += kib
-            }
-        }
-        return total
+    @Test("the executable's code and its first read-only segment are chosen; relocated, writable and other files' mappings are not")
+    func chosenMappings() {
+        let maps = """
+            55e89145e000-55e8916e4000 r--p 00000000 fe:00 5326058                    /usr/bin/gesture-bridge
+            55e8916e4000-55e8920ff000 r-xp 00285000 fe:00 5326058                    /usr/bin/gesture-bridge
+            55e8920ff000-55e89215a000 r--p 00c9f000 fe:00 5326058                    /usr/bin/gesture-bridge
+            55e89215a000-55e89236c000 rw-p 00cf9000 fe:00 5326058                    /usr/bin/gesture-bridge
+            55e89236c000-55e89238d000 rw-p 00000000 00:00 0                          [heap]
+            7f1a2b400000-7f1a2b428000 r--p 00000000 fe:00 1835066                    /usr/lib/x86_64-linux-gnu/libc.so.6
+            7f1a2b428000-7f1a2b5bd000 r-xp 00028000 fe:00 1835066                    /usr/lib/x86_64-linux-gnu/libc.so.6
+            7f1a2b600000-7f1a2b601000 r-xp 00000000 fe:00 777                        /usr/bin/gesture-bridge (deleted)
+            """
+        #expect(StartupPages.regions(in: maps, of: "/usr/bin/gesture-bridge") == [
+            0x55e8_9145_e000..<0x55e8_916e_4000, 0x55e8_916e_4000..<0x55e8_920f_f000,
+        ])
+        #expect(StartupPages.regions(in: "not a maps line\n\n", of: "/usr/bin/gesture-bridge").isEmpty)
     }
 
-    @Test("after start-up the executable's code is handed back; code run later comes back as it is used")
-    func codeHandedBack() {
-        let before = Self.residentCode()
-        let advised = StartupPages.release()
-        let after = Self.residentCode()
-        #expect(advised > 0)
-        #expect(before > 0 && after < before / 2, "resident code \(before) KiB before, \(after) KiB after")
-        // Code the process runs after the release still runs: it is read back on first use.
-        #expect(StartupPages.release() > 0)
+    @Test("a mapped file's pages stop being resident, and are read back as they are used")
+    func pagesHandedBack() throws {
+        let path = "/tmp/startup-pages-\(getpid())"
+        let size = 4 << 20
+        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+        try #require(descriptor >= 0)
+        defer { close(descriptor); unlink(path) }
+        let page = [UInt8](repeating: 7, count: 4096)
+        for _ in 0..<(size / 4096) { _ = page.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } }
+        // Written back, the pages are clean copies of the file, as an executable's are.
+        try #require(fsync(descriptor) == 0)
+        let mapping = try #require(mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0).flatMap { $0 == MAP_FAILED ? nil : $0 })
+        defer { munmap(mapping, size) }
+        let bytes = mapping.assumingMemoryBound(to: UInt8.self)
+        func readAll() -> Int { stride(from: 0, to: size, by: 4096).reduce(0) { $0 + Int(bytes[$1]) } }
+        func residentPages() -> Int {
+            var vector = [UInt8](repeating: 0, count: size / 4096)
+            guard mincore(mapping, size, &vector) == 0 else { return -1 }
+            return vector.filter { $0 & 1 != 0 }.count
+        }
+        #expect(readAll() == 7 * size / 4096)
+        #expect(residentPages() == size / 4096)
+
+        #expect(StartupPages.release(mappingsOf: path) == size)
+        #expect(residentPages() < size / 4096 / 4, "pages still resident: \(residentPages()) of \(size / 4096)")
+        #expect(readAll() == 7 * size / 4096)
     }
 }
