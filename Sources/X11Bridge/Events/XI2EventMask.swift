@@ -105,4 +105,12 @@ extension XConnection {
             throw .selectionFailed(first.description)
         }
     }
+
+    /// Selects one mask on `window` without a round trip: an error the server answers with
+    /// reaches the event loop like any other.
+    func selectUnchecked(_ mask: XI2EventMask, on window: Window) {
+        mask.withCMask { mask in
+            _ = XISelectEvents(display, window, &mask, 1)
+        }
+    }
 }
