@@ -15,6 +15,11 @@ struct RandRMonitors {
     /// RandR 1.5 brought monitors.
     static let requiredVersion = (major: 1, minor: 5)
 
+    /// On the connection's screen.
+    init(connection: XConnection) {
+        self.init(display: connection.display, root: connection.root)
+    }
+
     init(display: OpaquePointer, root: Window) {
         self.display = display
         self.root = root

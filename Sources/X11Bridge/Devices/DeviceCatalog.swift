@@ -115,3 +115,17 @@ public struct DeviceCatalog: Sendable, Hashable {
         return device
     }
 }
+
+extension DeviceUse {
+    /// The use XIQueryDevice reports; nil for one XI2 does not define.
+    public init?(xiUse: Int32) {
+        switch xiUse {
+        case XIMasterPointer: self = .masterPointer
+        case XIMasterKeyboard: self = .masterKeyboard
+        case XISlavePointer: self = .slavePointer
+        case XISlaveKeyboard: self = .slaveKeyboard
+        case XIFloatingSlave: self = .floatingSlave
+        default: return nil
+        }
+    }
+}

@@ -41,6 +41,9 @@ public enum PointerGrabKind: GrabbedEventKind {
     }
 
     public var hasDetail: Bool { self != .motion }
+
+    /// The XI2 event types of these kinds, for selecting them with the grab.
+    static let eventTypes: Set<Int32> = [XI_ButtonPress, XI_ButtonRelease, XI_Motion]
 }
 
 public enum TouchGrabKind: GrabbedEventKind {
@@ -58,6 +61,9 @@ public enum TouchGrabKind: GrabbedEventKind {
     }
 
     public var hasDetail: Bool { true }
+
+    /// The XI2 event types of these kinds, for selecting them with the grab.
+    static let eventTypes: Set<Int32> = [XI_TouchBegin, XI_TouchUpdate, XI_TouchEnd]
 }
 
 extension GrabbedEvent where Kind == PointerGrabKind {

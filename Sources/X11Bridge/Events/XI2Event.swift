@@ -5,14 +5,28 @@ public enum XI2Event: Sendable, Hashable {
     case raw(RawInput)
     /// Devices were added, removed, enabled, disabled, attached or detached: the catalog is stale.
     case hierarchyChanged(flags: Int32, devices: [Int])
-    /// A device's classes changed (a new valuator range); `reason` is XISlaveSwitch or XIDeviceChange.
-    case deviceChanged(device: Int, reason: Int32)
+    /// A device's classes changed (a new valuator range), or a master switched slaves.
+    case deviceChanged(device: Int, reason: DeviceChangeReason)
     /// A master pointer's event delivered through the bridge's own button grab.
     case grabbedPointer(GrabbedPointerEvent)
     /// A touch delivered through the bridge's own touch grab.
     case grabbedTouch(GrabbedTouchEvent)
     /// An XI2 event of a type the bridge does not decode.
     case unhandled(type: Int32)
+}
+
+/// Why an XI_DeviceChanged event came.
+public struct DeviceChangeReason: RawRepresentable, Sendable, Hashable {
+    public let rawValue: Int32
+
+    public init(rawValue: Int32) {
+        self.rawValue = rawValue
+    }
+
+    /// A master now relays another of its slaves (XISlaveSwitch).
+    public static let slaveSwitch = DeviceChangeReason(rawValue: XISlaveSwitch)
+    /// The device's own classes changed (XIDeviceChange).
+    public static let deviceChange = DeviceChangeReason(rawValue: XIDeviceChange)
 }
 
 extension XConnection {
@@ -49,7 +63,7 @@ extension XConnection {
             return .hierarchyChanged(flags: Int32(bitPattern: hierarchy.pointee.flags), devices: devices)
         case XI_DeviceChanged:
             let changed = event.read(as: xcb_input_device_changed_event_t.self).pointee
-            return .deviceChanged(device: Int(changed.deviceid), reason: Int32(changed.reason))
+            return .deviceChanged(device: Int(changed.deviceid), reason: DeviceChangeReason(rawValue: Int32(changed.reason)))
         default:
             return .unhandled(type: type)
         }

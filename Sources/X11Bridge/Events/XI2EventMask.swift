@@ -65,6 +65,10 @@ public struct XI2EventMask: Sendable, Hashable {
         XI_RawTouchBegin, XI_RawTouchUpdate, XI_RawTouchEnd,
     ]
     static let deviceChanges: Set<Int32> = [XI_HierarchyChanged, XI_DeviceChanged]
+    /// What the bridge's own grab of a device it took off its master selects (`PointerOwnership`).
+    static let detachedDevice: Set<Int32> = [
+        XI_ButtonPress, XI_ButtonRelease, XI_RawButtonPress, XI_RawButtonRelease, XI_RawMotion,
+    ]
 
     /// Raw input from the given devices only, and device changes from all: a master relays
     /// its slaves' raw events a second time, which `rootListening` would deliver too. Devices
@@ -99,6 +103,14 @@ extension XConnection {
         }
         if let first = errors.first {
             throw .selectionFailed(first.description)
+        }
+    }
+
+    /// Selects one mask on `window` without a round trip: an error the server answers with
+    /// reaches the event loop like any other.
+    func selectUnchecked(_ mask: XI2EventMask, on window: Window) {
+        mask.withCMask { mask in
+            _ = XISelectEvents(display, window, &mask, 1)
         }
     }
 }

@@ -1,4 +1,3 @@
-import CX11
 import GestureKit
 
 /// The X side of listening: selects the events, keeps the device catalog current through
@@ -40,7 +39,7 @@ public final class InputSession {
         let catalog = DeviceCatalog.query(connection)
         self.catalog = catalog
         self.source = XI2InputSource(devices: catalog.contactSources, screen: connection.screenSize)
-        self.randr = RandRMonitors(display: connection.display, root: connection.root)
+        self.randr = RandRMonitors(connection: connection)
     }
 
     public var screen: ScreenSize { source.screen }
@@ -51,7 +50,7 @@ public final class InputSession {
         try connection.select(XI2EventMask.listening(toRawInputOf: catalog.contactSources.map(\.id)), on: connection.root)
         // The root's size changes with RandR; absolute devices map onto the new size. Monitors
         // added, moved or deleted send the root a ConfigureNotify too.
-        XSelectInput(connection.display, connection.root, StructureNotifyMask)
+        connection.selectStructureChanges(on: connection.root)
         randr.selectChanges()
         // Devices plugged in between the first query and the selection would go unseen.
         connection.sync()
@@ -84,7 +83,7 @@ public final class InputSession {
                 return refreshCatalog(at: time)
             case .deviceChanged(let device, let reason):
                 // A master switching between its slaves is routine; only a slave's own change matters.
-                guard reason == XIDeviceChange, catalog[device]?.use.isSlave == true else { return [] }
+                guard reason == .deviceChange, catalog[device]?.use.isSlave == true else { return [] }
                 return refreshCatalog(at: time)
             case .grabbedPointer(let grabbed):
                 return [.grabbedPointer(grabbed)]
@@ -94,36 +93,23 @@ public final class InputSession {
                 return []
             }
         }
-        switch Int32(event.code) {
-        case XCB_CONFIGURE_NOTIFY:
-            let configure = event.read(as: xcb_configure_notify_event_t.self).pointee
-            guard Window(configure.window) == connection.root else { return [] }
+        switch connection.decodeSessionEvent(event, randr: randr) {
+        case .rootConfigured(let size)?:
             var changes: [InputChange] = []
-            let size = ScreenSize(width: Double(configure.width), height: Double(configure.height))
             if size != source.screen {
                 source.screen = size
                 changes.append(.screenResized(size))
             }
             return changes + rereadMonitors()
-        case XCB_MAPPING_NOTIFY:
-            // Keeps Xlib's keysym lookups right after a keymap change (the bridge's own included).
-            let mapping = event.read(as: xcb_mapping_notify_event_t.self).pointee
-            var notify = XMappingEvent()
-            notify.type = MappingNotify
-            notify.display = connection.display
-            notify.request = Int32(mapping.request)
-            notify.first_keycode = Int32(mapping.first_keycode)
-            notify.count = Int32(mapping.count)
-            XRefreshKeyboardMapping(&notify)
+        case .mappingChanged(let change)?:
+            connection.refreshKeyboardMapping(change)
             return []
-        case let code where randr.isScreenChange(code: UInt8(code)):
+        case .screenChanged?:
             return rereadMonitors()
-        case let code where connection.xkbEventCode.map({ UInt8(code) == $0 }) == true:
-            // The second byte of every XKB event says which one it is.
-            let xkbType = event.read(as: UInt8.self).advanced(by: 1).pointee
-            if xkbType == XkbNewKeyboardNotify || xkbType == XkbMapNotify { connection.refreshKeymap() }
+        case .keymapChanged?:
+            connection.refreshKeymap()
             return []
-        default:
+        case nil:
             return []
         }
     }
@@ -202,8 +188,6 @@ public final class InputSession {
     /// Changes one device's selection, leaving the others' as they are. No round trip: a device
     /// gone meanwhile makes an X error, which the event loop hears of like any other.
     private func selectRawInput(of device: Int) {
-        XI2EventMask.rawInput(of: device, motion: !unheardMotion.contains(device)).withCMask { mask in
-            _ = XISelectEvents(connection.display, connection.root, &mask, 1)
-        }
+        connection.selectUnchecked(XI2EventMask.rawInput(of: device, motion: !unheardMotion.contains(device)), on: connection.root)
     }
 }

@@ -1,4 +1,3 @@
-import CX11
 import GestureKit
 
 /// The on-screen feedback on X11: the pulse of a deep press, the progress ring of a force
@@ -73,7 +72,7 @@ public final class FeedbackOverlay {
         case .progressEnded(let key):
             rings.removeValue(forKey: key)?.window.destroy()
         }
-        XFlush(resources.display)
+        resources.flush()
     }
 
     /// When the next animation frame is due; nil when nothing animates.
@@ -100,7 +99,7 @@ public final class FeedbackOverlay {
             running.append(current)
         }
         pulses = running
-        XFlush(resources.display)
+        resources.flush()
     }
 
     /// The touch view: one circle per active contact, sized and labelled by its force.
@@ -131,7 +130,7 @@ public final class FeedbackOverlay {
         for key in markers.keys where !active.contains(key) {
             markers.removeValue(forKey: key)?.window.destroy()
         }
-        XFlush(resources.display)
+        resources.flush()
     }
 
     /// The monitors feedback is cut to, as last read (RandR 1.5; empty without it). Each
@@ -159,7 +158,7 @@ public final class FeedbackOverlay {
         for shown in markers.values { shown.window.destroy() }
         markers.removeAll()
         resources.release()
-        XFlush(resources.display)
+        resources.flush()
     }
 
     /// ARGB windows whose compositor has quit would show as black boxes: rebuild them as

@@ -1,5 +1,3 @@
-import CX11
-
 /// When each held contact began, for saying how long its input was held back.
 struct HoldTimes<Key: Hashable> {
     private var begins: [Key: Double] = [:]
@@ -13,13 +11,5 @@ struct HoldTimes<Key: Hashable> {
     /// Seconds since `key` began; nil when its beginning was not seen.
     func held(_ key: Key, now: Double) -> Double? {
         begins[key].map { now - $0 }
-    }
-}
-
-extension XIGrabModifiers {
-    /// A passive grab's modifier list that matches whatever modifiers are down:
-    /// XIAnyModifier (1 << 31), which Swift does not import as a constant.
-    static var anyModifiers: [XIGrabModifiers] {
-        [XIGrabModifiers(modifiers: Int32(bitPattern: 0x8000_0000), status: 0)]
     }
 }

@@ -1,4 +1,3 @@
-import CX11
 import GestureKit
 
 /// Holds back button-1 strokes of pens and mice until the engine decides who owns them, so a
@@ -69,7 +68,7 @@ final class PointerOwnership {
         case (.buttonPress, nil):
             guard isContactSource(event.source) else {
                 // The bridge's own XTEST clicks and devices nobody follows pass straight on.
-                allow(event.master, XIReplayDevice)
+                allow(event.master, .replay)
                 return
             }
             holds[event.master] = .frozen(source: event.source, since: time)
@@ -79,7 +78,7 @@ final class PointerOwnership {
             holds[event.master] = .claimed(source: source, pressSeen: true)
         case (.buttonPress, let hold?):
             report(.bug("a grabbed press from device \(event.source) on master \(event.master) while holding \(hold); replaying it"))
-            allow(event.master, XIReplayDevice)
+            allow(event.master, .replay)
         case (.buttonRelease, .claimed(let source, _)?) where source == event.source:
             // Released before it left the master: the passive grab ends with it.
             holds[event.master] = nil
@@ -114,7 +113,7 @@ final class PointerOwnership {
             case let other?:
                 report(.bug("release for device \(key.device) on master \(master) while holding \(other)"))
             }
-            allow(master, XIReplayDevice)
+            allow(master, .replay)
             report(.replayed(key, .press, reason: reason, held: pressTimes.held(key.device, now: now)))
             pressTimes.forget(key.device)
         }
@@ -124,27 +123,22 @@ final class PointerOwnership {
     /// grab lasts), the master thawed, and the master's button 1 let go by a release that only
     /// the bridge's grab of the master receives.
     private func detach(_ source: Int, master: Int) {
-        let grabbed = XI2EventMask(device: Int32(source), events: [XI_ButtonPress, XI_ButtonRelease,
-                                                                  XI_RawButtonPress, XI_RawButtonRelease, XI_RawMotion])
-        let status = grabbed.withCMask { mask in
-            XIGrabDevice(connection.display, Int32(source), connection.root, UInt(CurrentTime), 0, XIGrabModeAsync,
-                         XIGrabModeAsync, 0, &mask)
-        }
-        allow(master, XIAsyncDevice)
-        guard status == GrabSuccess else {
-            report(.cannotDetach(device: source, status: status))
+        let status = connection.grabDevice(source, selecting: XI2EventMask.detachedDevice)
+        allow(master, .thaw)
+        guard status.succeeded else {
+            report(.cannotDetach(device: source, status: status.rawValue))
             return
         }
         detached.insert(source)
         // The master no longer counts the detached device's button: this release lets it go.
-        XTestFakeButtonEvent(connection.display, 1, 0, UInt(CurrentTime))
+        connection.fakeButtonRelease(1)
         connection.flush()
     }
 
     /// Ends a detached device's own grab, which attaches it to its master again.
     private func reattach(_ source: Int) {
         guard detached.remove(source) != nil else { return }
-        XIUngrabDevice(connection.display, Int32(source), UInt(CurrentTime))
+        connection.ungrabDevice(source)
         connection.flush()
     }
 
@@ -154,12 +148,12 @@ final class PointerOwnership {
         guard !holds.isEmpty || !detached.isEmpty else { return }
         for (master, hold) in holds {
             switch hold {
-            case .frozen, .replayed: allow(master, XIReplayDevice)
-            case .claimed: allow(master, XIAsyncDevice)
+            case .frozen, .replayed: allow(master, .replay)
+            case .claimed: allow(master, .thaw)
             }
-            XIUngrabDevice(connection.display, Int32(master), UInt(CurrentTime))
+            connection.ungrabDevice(master)
         }
-        for source in detached { XIUngrabDevice(connection.display, Int32(source), UInt(CurrentTime)) }
+        for source in detached { connection.ungrabDevice(source) }
         report(.letGo(.press, count: holds.count, reason: reason))
         holds.removeAll()
         detached.removeAll()
@@ -169,8 +163,8 @@ final class PointerOwnership {
     /// Lets go of the stroke of `source` only (its device went away).
     func end(source: Int) {
         for (master, hold) in holds where hold.source == source {
-            if case .claimed = hold { allow(master, XIAsyncDevice) } else { allow(master, XIReplayDevice) }
-            XIUngrabDevice(connection.display, Int32(master), UInt(CurrentTime))
+            if case .claimed = hold { allow(master, .thaw) } else { allow(master, .replay) }
+            connection.ungrabDevice(master)
             holds[master] = nil
         }
         reattach(source)
@@ -178,8 +172,8 @@ final class PointerOwnership {
         connection.flush()
     }
 
-    private func allow(_ master: Int, _ mode: Int32) {
-        XIAllowEvents(connection.display, Int32(master), mode, UInt(CurrentTime))
+    private func allow(_ master: Int, _ mode: FrozenEventMode) {
+        connection.allowEvents(master: master, mode)
         connection.flush()
     }
 }

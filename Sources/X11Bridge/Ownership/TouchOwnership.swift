@@ -1,4 +1,3 @@
-import CX11
 import GestureKit
 
 /// Owns touches before the applications do, through XI 2.2 touch ownership.
@@ -82,21 +81,21 @@ final class TouchOwnership {
     /// Hands a decided touch contact to its owner.
     func decide(_ decision: ContactDecision, at now: Double) {
         let contact: ContactKey
-        let mode: Int32
+        let choice: TouchOwnershipChoice
         switch decision {
         case .claim(let key, _, _, _):
             contact = key
-            mode = XIAcceptTouch
+            choice = .accept
         case .release(let key, _, _, _):
             contact = key
-            mode = XIRejectTouch
+            choice = .reject
         }
         let key = TouchKey(device: contact.device, touch: contact.contact)
         guard case .undecided(let master)? = holds[key] else {
             if let hold = holds[key] { report(.bug("a second decision for \(key), already \(hold)")) }
             return
         }
-        allow(key, master: master, mode)
+        allow(key, master: master, choice)
         let hadEnded = ended.contains(key)
         switch decision {
         case .claim(_, let gesture, _, _):
@@ -119,8 +118,7 @@ final class TouchOwnership {
         guard event.kind == .begin, holds[key] == nil else { return }
         // No contact of the engine's: a device the bridge does not follow, or a touch that
         // began before the grab. It goes straight on to the applications.
-        XIAllowTouchEvents(connection.display, Int32(event.master), UInt32(truncatingIfNeeded: event.touchID), connection.root,
-                           XIRejectTouch)
+        connection.allowTouchEvents(master: event.master, touch: event.touchID, .reject)
         connection.flush()
     }
 
@@ -131,7 +129,7 @@ final class TouchOwnership {
             if case .undecided(let master) = hold { return (key, master) }
             return nil
         }
-        for (key, master) in waiting { allow(key, master: master, XIRejectTouch) }
+        for (key, master) in waiting { allow(key, master: master, .reject) }
         if !waiting.isEmpty {
             report(.letGo(.touch, count: waiting.count, reason: reason))
         }
@@ -151,8 +149,8 @@ final class TouchOwnership {
         beginTimes.forget(key)
     }
 
-    private func allow(_ key: TouchKey, master: Int, _ mode: Int32) {
-        XIAllowTouchEvents(connection.display, Int32(master), UInt32(truncatingIfNeeded: key.touch), connection.root, mode)
+    private func allow(_ key: TouchKey, master: Int, _ choice: TouchOwnershipChoice) {
+        connection.allowTouchEvents(master: master, touch: key.touch, choice)
         connection.flush()
     }
 }

@@ -166,6 +166,11 @@ final class OverlayResources {
         return made
     }
 
+    /// Sends the overlay's requests: windows and drawings reach the screen with it.
+    func flush() {
+        XFlush(display)
+    }
+
     func release() {
         if let translucentVisual { XFreeColormap(display, translucentVisual.colormap) }
         translucentVisual = nil

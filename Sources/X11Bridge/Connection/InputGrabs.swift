@@ -1,0 +1,111 @@
+import CX11
+
+/// How a master frozen by a synchronous grab goes on (`XIAllowEvents`).
+enum FrozenEventMode: Sendable, Hashable {
+    /// The frozen event goes to the application as if the grab had not taken it (XIReplayDevice).
+    case replay
+    /// The master thaws and its events keep coming to the grab (XIAsyncDevice).
+    case thaw
+
+    fileprivate var xiMode: Int32 {
+        switch self {
+        case .replay: XIReplayDevice
+        case .thaw: XIAsyncDevice
+        }
+    }
+}
+
+/// What the owner of a touch does with it (`XIAllowTouchEvents`).
+enum TouchOwnershipChoice: Sendable, Hashable {
+    /// The touch stays with the owner; no other listener sees it (XIAcceptTouch).
+    case accept
+    /// The server replays the touch to the next listener (XIRejectTouch).
+    case reject
+
+    fileprivate var xiMode: Int32 {
+        switch self {
+        case .accept: XIAcceptTouch
+        case .reject: XIRejectTouch
+        }
+    }
+}
+
+/// The server's answer to an active grab (`XIGrabDevice`): GrabSuccess or the reason it refused.
+struct GrabStatus: Sendable, Hashable {
+    let rawValue: Int32
+
+    var succeeded: Bool { rawValue == GrabSuccess }
+}
+
+/// The grabs through which the bridge holds input back, and the requests that let it go. None
+/// flushes: the caller decides when its requests leave.
+extension XConnection {
+    /// A synchronous passive grab of button 1 on the root, for every master, whatever modifiers
+    /// are down: a press freezes its master until `allowEvents`. Returns how many modifier
+    /// combinations the server refused (another client holds the grab): 0 when it took.
+    func grabButton1(selecting events: Set<Int32>) -> Int32 {
+        var modifiers = XIGrabModifiers.anyModifiers
+        return XI2EventMask(device: XIAllMasterDevices, events: events).withCMask { mask in
+            XIGrabButton(display, XIAllMasterDevices, 1, root, 0, XIGrabModeSync, XIGrabModeAsync, 0, &mask, 1, &modifiers)
+        }
+    }
+
+    /// Ends the grab of `grabButton1`.
+    func ungrabButton1() {
+        var modifiers = XIGrabModifiers.anyModifiers
+        XIUngrabButton(display, XIAllMasterDevices, 1, root, 1, &modifiers)
+    }
+
+    /// A passive touch grab on the root, for every master, whatever modifiers are down: the
+    /// bridge becomes every touch's first owner. Returns how many modifier combinations the
+    /// server refused (another client holds the grab): 0 when it took.
+    func grabTouchBegin(selecting events: Set<Int32>) -> Int32 {
+        var modifiers = XIGrabModifiers.anyModifiers
+        return XI2EventMask(device: XIAllMasterDevices, events: events).withCMask { mask in
+            XIGrabTouchBegin(display, XIAllMasterDevices, root, 0, &mask, 1, &modifiers)
+        }
+    }
+
+    /// Ends the grab of `grabTouchBegin`.
+    func ungrabTouchBegin() {
+        var modifiers = XIGrabModifiers.anyModifiers
+        XIUngrabTouchBegin(display, XIAllMasterDevices, root, 1, &modifiers)
+    }
+
+    /// An asynchronous active grab of one device on the root, selecting `events`. A slave
+    /// grabbed on its own leaves its master while the grab lasts.
+    func grabDevice(_ device: Int, selecting events: Set<Int32>) -> GrabStatus {
+        let status = XI2EventMask(device: Int32(device), events: events).withCMask { mask in
+            XIGrabDevice(display, Int32(device), root, UInt(CurrentTime), 0, XIGrabModeAsync, XIGrabModeAsync, 0, &mask)
+        }
+        return GrabStatus(rawValue: status)
+    }
+
+    /// Ends a device's active grab (the bridge's own, or the one a passive grab activated).
+    func ungrabDevice(_ device: Int) {
+        XIUngrabDevice(display, Int32(device), UInt(CurrentTime))
+    }
+
+    /// Lets a master frozen by the button grab go on, as `mode` says.
+    func allowEvents(master: Int, _ mode: FrozenEventMode) {
+        XIAllowEvents(display, Int32(master), mode.xiMode, UInt(CurrentTime))
+    }
+
+    /// Accepts or rejects a touch the bridge owns through its touch grab on the root.
+    func allowTouchEvents(master: Int, touch: Int, _ choice: TouchOwnershipChoice) {
+        XIAllowTouchEvents(display, Int32(master), UInt32(truncatingIfNeeded: touch), root, choice.xiMode)
+    }
+
+    /// A synthetic release of `button` through XTest, on the core pointer.
+    func fakeButtonRelease(_ button: Int) {
+        XTestFakeButtonEvent(display, UInt32(button), 0, UInt(CurrentTime))
+    }
+}
+
+extension XIGrabModifiers {
+    /// A passive grab's modifier list that matches whatever modifiers are down:
+    /// XIAnyModifier (1 << 31), which Swift does not import as a constant.
+    fileprivate static var anyModifiers: [XIGrabModifiers] {
+        [XIGrabModifiers(modifiers: Int32(bitPattern: 0x8000_0000), status: 0)]
+    }
+}

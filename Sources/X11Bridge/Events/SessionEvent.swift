@@ -1,0 +1,66 @@
+import CX11
+import GestureKit
+
+/// The events besides XI2's that the input session acts on, decoded into values.
+enum SessionEvent: Sendable, Hashable {
+    /// The root window's size, from a ConfigureNotify on it: RandR resized the screen, or
+    /// monitors were added, moved or deleted.
+    case rootConfigured(ScreenSize)
+    /// The keyboard mapping changed (MappingNotify); `refreshKeyboardMapping` passes it on to Xlib.
+    case mappingChanged(KeyboardMappingChange)
+    /// RandR's screen change: a mode, rotation or size change.
+    case screenChanged
+    /// XKB reported a new keyboard or a changed map; `refreshKeymap` reloads Xlib's.
+    case keymapChanged
+}
+
+/// What a MappingNotify says changed, as Xlib's refresh takes it.
+struct KeyboardMappingChange: Sendable, Hashable {
+    var request: Int32
+    var firstKeycode: Int32
+    var count: Int32
+}
+
+extension XConnection {
+    /// Asks for `window`'s ConfigureNotify (StructureNotifyMask): on the root, the screen's
+    /// size and monitor changes.
+    func selectStructureChanges(on window: Window) {
+        XSelectInput(display, window, StructureNotifyMask)
+    }
+
+    /// Decodes an event the session acts on besides XI2's; nil for any other (a ConfigureNotify
+    /// of another window, an XKB event that changes no map). `randr` says which code is its
+    /// screen change.
+    func decodeSessionEvent(_ event: borrowing XCBEvent, randr: RandRMonitors) -> SessionEvent? {
+        switch Int32(event.code) {
+        case XCB_CONFIGURE_NOTIFY:
+            let configure = event.read(as: xcb_configure_notify_event_t.self).pointee
+            guard Window(configure.window) == root else { return nil }
+            return .rootConfigured(ScreenSize(width: Double(configure.width), height: Double(configure.height)))
+        case XCB_MAPPING_NOTIFY:
+            let mapping = event.read(as: xcb_mapping_notify_event_t.self).pointee
+            return .mappingChanged(KeyboardMappingChange(request: Int32(mapping.request), firstKeycode: Int32(mapping.first_keycode),
+                                                         count: Int32(mapping.count)))
+        case let code where randr.isScreenChange(code: UInt8(code)):
+            return .screenChanged
+        case let code where xkbEventCode.map({ UInt8(code) == $0 }) == true:
+            // The second byte of every XKB event says which one it is.
+            let xkbType = event.read(as: UInt8.self).advanced(by: 1).pointee
+            return xkbType == XkbNewKeyboardNotify || xkbType == XkbMapNotify ? .keymapChanged : nil
+        default:
+            return nil
+        }
+    }
+
+    /// Keeps Xlib's keysym lookups right after a keymap change (the bridge's own included):
+    /// events read through XCB bypass Xlib, which would otherwise refresh them itself.
+    func refreshKeyboardMapping(_ change: KeyboardMappingChange) {
+        var notify = XMappingEvent()
+        notify.type = MappingNotify
+        notify.display = display
+        notify.request = change.request
+        notify.first_keycode = change.firstKeycode
+        notify.count = change.count
+        XRefreshKeyboardMapping(&notify)
+    }
+}
