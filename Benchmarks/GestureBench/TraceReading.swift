@@ -5,8 +5,8 @@ import GestureKit
 enum TraceReading {
     /// One pen at 1000 Hz, strokes and deep presses in turn, whole pressure levels as a pen reports them.
     static func writePenTrace(to path: String, samples: Int) throws {
-        var session = SyntheticSession(seed: 7)
-        let header = TraceHeader(screen: SyntheticSession.screen, devices: [SyntheticSession.pen])
+        var session = SyntheticInput(seed: 7)
+        let header = TraceHeader(screen: SyntheticInput.screen, devices: [SyntheticInput.pen])
         guard FileManager.default.createFile(atPath: path, contents: nil),
               let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteUnknown) }
         defer { try? handle.close() }

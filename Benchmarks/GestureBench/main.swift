@@ -42,7 +42,7 @@ default:
     let samples = arguments.first.flatMap(Int.init) ?? 1_000_000
     let rounds = arguments.dropFirst().first.flatMap(Int.init) ?? 5
 
-    var session = SyntheticSession(seed: 42)
+    var session = SyntheticInput(seed: 42)
     let events = session.events(samples: samples)
     let configuration = ConfigLoader.builtInDefault
     print("engine throughput: \(events.count) samples (pen strokes, deep presses, knob circles, two-finger touches), default config, \(rounds) rounds")
@@ -50,7 +50,7 @@ default:
     var best = Duration.seconds(1_000)
     var outputCount = 0
     for round in 1...rounds {
-        var engine = GestureEngine(configuration: configuration, devices: session.header.devices, screen: SyntheticSession.screen)
+        var engine = GestureEngine(configuration: configuration, devices: session.header.devices, screen: SyntheticInput.screen)
         var outputs: [EngineOutput] = []
         outputs.reserveCapacity(events.count / 2)
         let elapsed = clock.measure {

@@ -59,7 +59,7 @@ struct Calibrate: ParsableCommand {
         let connection = try CommandLogging.openDisplay(requirements: .init(xtest: false), logger: logger)
         defer { connection.close() }
         let signals = try CommandLogging.bridgeSignals { printError("gesture-bridge: error: \($0)") }
-        let session = InputSession(connection: connection)
+        let session = InputListener(connection: connection)
         let chosen = try chooseDevice(session.catalog.contactSources)
         let overlay: FeedbackOverlay?
         do {

@@ -18,7 +18,7 @@ enum CommandLogging {
     /// The X connection, or a clear message and a non-zero exit.
     static func openDisplay(requirements: XConnection.Requirements, logger: Logger) throws -> XConnection {
         do {
-            let name = try SessionCheck.displayName(environment: ProcessEnvironment.current)
+            let name = try DisplayCheck.displayName(environment: ProcessEnvironment.current)
             return try XConnection.open(name: name, requirements: requirements)
         } catch {
             printError("gesture-bridge: error: \(error.description)")

@@ -61,7 +61,7 @@ struct Doctor: ParsableCommand {
 
         let name: String
         do {
-            name = try SessionCheck.displayName(environment: ProcessEnvironment.current)
+            name = try DisplayCheck.displayName(environment: ProcessEnvironment.current)
         } catch {
             findings.append(.problem(error.description))
             throw ExitCode.failure

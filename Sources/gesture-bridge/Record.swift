@@ -62,7 +62,7 @@ struct Record: ParsableCommand {
             writer = .standardOutput
         }
         let signals = try CommandLogging.bridgeSignals { logger.error("\($0)") }
-        let session = InputSession(connection: connection)
+        let session = InputListener(connection: connection)
         var recorderReference: Recorder?
         let recorder = Recorder(session: session, write: { line in
             if !writer.write(line) { recorderReference?.stop() }

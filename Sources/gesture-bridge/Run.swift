@@ -61,7 +61,7 @@ struct Run: ParsableCommand {
         let (bindings, source) = try config.load()
         let connection = try CommandLogging.openDisplay(requirements: .init(xtest: !dryRun), logger: logger)
         let signals = try CommandLogging.bridgeSignals { logger.error("\($0)") }
-        let session = InputSession(connection: connection)
+        let session = InputListener(connection: connection)
         logger.info("config: \(source)")
         let reloader = ConfigReloader(source: source, watch: noWatch ? nil : Self.watch(source, logger: logger))
         let reporter = RunReporter(style: json ? .json : .human, bindings: bindings, verbose: verbose, logger: logger,

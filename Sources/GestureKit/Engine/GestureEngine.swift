@@ -9,7 +9,7 @@ public struct GestureEngine: Sendable {
     /// The screen's monitors, for knobs centered on one; none: knobs use the root's corners.
     public var monitors: MonitorLayout
     public private(set) var devices: [Int: InputDevice] = [:]
-    private var contacts: [ContactKey: ContactSession] = [:]
+    private var contacts: [ContactKey: TrackedContact] = [:]
     private var timers = TimerQueue<EngineTimer>()
 
     public init(configuration: BindingSet, devices: [InputDevice] = [], screen: ScreenSize = .fallback,
@@ -153,7 +153,7 @@ public struct GestureEngine: Sendable {
         let slots = configuration.bindings.filter { $0.listens(to: device) && $0.applications.applies(to: window) }.map {
             RecognizerSlot(binding: $0, screen: screen, monitors: monitors)
         }
-        var session = ContactSession(key: key, device: device, slots: slots, start: sample)
+        var session = TrackedContact(key: key, device: device, slots: slots, start: sample)
         if !session.hasActiveOwner {
             session.decided = true
             outputs.append(.decision(.release(key, reason: .unbound, time: sample.time, held: 0)))
@@ -201,7 +201,7 @@ public struct GestureEngine: Sendable {
     /// The hold that follows the force (`HoldPolicy`): judges the held contact's trend at
     /// `time` and hands the contact over once its force has levelled off at an ordinary
     /// level, or once the hold limit has passed; otherwise looks again when that could change.
-    private mutating func followForce(_ session: inout ContactSession, at time: Double,
+    private mutating func followForce(_ session: inout TrackedContact, at time: Double,
                                       into outputs: inout [EngineOutput]) {
         guard !session.decided, let ordinary = session.ordinaryForce,
               let step = session.followForce(at: time, ordinary: ordinary) else {
@@ -229,7 +229,7 @@ public struct GestureEngine: Sendable {
     }
 
     /// Releases an undecided contact no owning gesture holds any more.
-    private mutating func settleIfUnowned(_ session: inout ContactSession, reason: ReleaseReason, at time: Double,
+    private mutating func settleIfUnowned(_ session: inout TrackedContact, reason: ReleaseReason, at time: Double,
                                           into outputs: inout [EngineOutput]) {
         guard !session.decided, !session.hasActiveOwner else { return }
         session.decided = true
@@ -283,7 +283,7 @@ public struct GestureEngine: Sendable {
     }
 
     /// The first owning gesture to begin wins the contact; every other owning one drops out.
-    private mutating func claim(_ session: inout ContactSession, winner: Int, report: GestureReport,
+    private mutating func claim(_ session: inout TrackedContact, winner: Int, report: GestureReport,
                                 into outputs: inout [EngineOutput]) {
         session.decided = true
         session.stopFollowingForce()

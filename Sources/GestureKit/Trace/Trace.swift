@@ -11,7 +11,7 @@ public struct TraceHeader: Sendable, Hashable {
     }
 }
 
-/// A recorded input session: the header and its events in time order.
+/// A recording: the header and its events in time order.
 public struct Trace: Sendable, Hashable {
     public var header: TraceHeader
     public var events: [ContactEvent]

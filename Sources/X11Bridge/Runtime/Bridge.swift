@@ -6,7 +6,7 @@ import GestureKit
 /// Everything runs on the thread that calls `run`, which must be the thread that opened the
 /// connection. The owner hears about everything through the `report` callback.
 public final class Bridge {
-    public let session: InputSession
+    public let session: InputListener
     public private(set) var engine: GestureEngine
     public let performer: any ActionPerformer
     /// The on-screen feedback; the engine's `.feedback` outputs go here.
@@ -27,7 +27,7 @@ public final class Bridge {
     /// missing does not repeat the warning.
     private var missingMonitors: Set<MissingMonitor> = []
 
-    public init(session: InputSession, configuration: BindingSet, performer: any ActionPerformer,
+    public init(session: InputListener, configuration: BindingSet, performer: any ActionPerformer,
                 reloader: ConfigReloader? = nil, clock: MonotonicClock = MonotonicClock(),
                 report: @escaping (BridgeEvent) -> Void) {
         self.session = session

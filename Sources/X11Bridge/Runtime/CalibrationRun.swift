@@ -26,7 +26,7 @@ public enum CalibrationOutcome: Sendable {
 /// no grab, so the application under the pen still gets every stroke. A line on `input` (the
 /// terminal: Enter) finishes the current step early.
 public final class CalibrationRun {
-    public let session: InputSession
+    public let session: InputListener
     private let device: X11Device
     private var calibration: CalibrationSession
     private let overlay: FeedbackOverlay?
@@ -36,7 +36,7 @@ public final class CalibrationRun {
     private var outcome: CalibrationOutcome?
 
     /// Nil when `device` has no pressure axis.
-    public init?(session: InputSession, device: X11Device, ordinary: Int, hard: Int, overlay: FeedbackOverlay?,
+    public init?(session: InputListener, device: X11Device, ordinary: Int, hard: Int, overlay: FeedbackOverlay?,
                  input: Int32?, report: @escaping (CalibrationRunEvent) -> Void) {
         guard let inputDevice = device.inputDevice,
               let calibration = CalibrationSession(device: inputDevice, ordinary: ordinary, hard: hard) else { return nil }

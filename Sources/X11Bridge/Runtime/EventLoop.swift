@@ -82,7 +82,7 @@ extension MonotonicClock: EventLoopClock {}
 extension Poller: EventLoopWaiter {}
 extension ContactBell: EventLoopBell {}
 
-extension InputSession: EventLoopInput {
+extension InputListener: EventLoopInput {
     var fileDescriptor: Int32 { connection.fileDescriptor }
     var isLost: Bool { connection.isLost }
     var hasPendingInput: Bool { connection.hasPendingInput }
@@ -228,9 +228,9 @@ final class EventLoop<Input: EventLoopInput, Waiter: EventLoopWaiter, Clock: Eve
     }
 }
 
-extension EventLoop where Input == InputSession, Waiter == Poller, Clock == MonotonicClock {
+extension EventLoop where Input == InputListener, Waiter == Poller, Clock == MonotonicClock {
     /// The live loop: the session's X connection, epoll, the monotonic clock.
-    convenience init(session: InputSession, signals: SignalDescriptor?, clock: MonotonicClock) {
+    convenience init(session: InputListener, signals: SignalDescriptor?, clock: MonotonicClock) {
         self.init(input: session, signals: signals, clock: clock, waiter: Poller())
     }
 }

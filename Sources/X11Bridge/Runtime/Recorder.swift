@@ -8,7 +8,7 @@ import GestureKit
 /// would name a device the header lacks); devices that go away end their contacts with a
 /// `cancel`, as the engine sees it live.
 public final class Recorder {
-    public let session: InputSession
+    public let session: InputListener
     /// Which contact sources to record; all when nil.
     public var deviceFilter: ((X11Device) -> Bool)?
     /// Stops this many seconds after the recording starts (nil: until SIGINT or SIGTERM).
@@ -22,7 +22,7 @@ public final class Recorder {
     private var startTime = 0.0
     public private(set) var eventCount = 0
 
-    public init(session: InputSession, clock: MonotonicClock = MonotonicClock(),
+    public init(session: InputListener, clock: MonotonicClock = MonotonicClock(),
                 write: @escaping (String) -> Void, report: @escaping (RecorderEvent) -> Void) {
         self.session = session
         self.clock = clock

@@ -60,7 +60,7 @@ final class XConnectionTests: XvfbSuite {
 }
 
 @Suite("Where GestureBridge can run")
-struct SessionCheckTests {
+struct DisplayCheckTests {
     @Test("a display that is not there is a clear error, not a crash")
     func cannotOpen() {
         #expect(throws: BridgeSetupError.cannotOpenDisplay(":4093")) {
@@ -74,7 +74,7 @@ struct SessionCheckTests {
     ])
     func wayland(environment: [String: String]) {
         do {
-            _ = try SessionCheck.displayName(environment: environment)
+            _ = try DisplayCheck.displayName(environment: environment)
             Issue.record("a Wayland session was accepted")
         } catch {
             #expect(error.description.contains("X11-only"))
@@ -84,12 +84,12 @@ struct SessionCheckTests {
 
     @Test("no DISPLAY says how to set it")
     func noDisplay() {
-        #expect(throws: BridgeSetupError.noDisplay) { try SessionCheck.displayName(environment: ["DISPLAY": ""]) }
+        #expect(throws: BridgeSetupError.noDisplay) { try DisplayCheck.displayName(environment: ["DISPLAY": ""]) }
         #expect(BridgeSetupError.noDisplay.description.contains("DISPLAY=:0"))
     }
 
     @Test("an X11 session gives its display")
     func x11() throws {
-        #expect(try SessionCheck.displayName(environment: ["DISPLAY": ":1", "XDG_SESSION_TYPE": "x11"]) == ":1")
+        #expect(try DisplayCheck.displayName(environment: ["DISPLAY": ":1", "XDG_SESSION_TYPE": "x11"]) == ":1")
     }
 }

@@ -1,8 +1,8 @@
 import CX11
 import GestureKit
 
-/// The events besides XI2's that the input session acts on, decoded into values.
-enum SessionEvent: Sendable, Hashable {
+/// The events besides XI2's that the input listener acts on (the screen, keyboard mapping, monitors and keymap changing), decoded into values.
+enum DisplayChange: Sendable, Hashable {
     /// The root window's size, from a ConfigureNotify on it: RandR resized the screen, or
     /// monitors were added, moved or deleted.
     case rootConfigured(ScreenSize)
@@ -31,7 +31,7 @@ extension XConnection {
     /// Decodes an event the session acts on besides XI2's; nil for any other (a ConfigureNotify
     /// of another window, an XKB event that changes no map). `randr` says which code is its
     /// screen change.
-    func decodeSessionEvent(_ event: borrowing XCBEvent, randr: RandRMonitors) -> SessionEvent? {
+    func decodeSessionEvent(_ event: borrowing XCBEvent, randr: RandRMonitors) -> DisplayChange? {
         switch Int32(event.code) {
         case XCB_CONFIGURE_NOTIFY:
             let configure = event.read(as: xcb_configure_notify_event_t.self).pointee

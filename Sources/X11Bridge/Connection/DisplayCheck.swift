@@ -1,6 +1,6 @@
 /// Decides from the environment whether there is an X11 session to join, before any
 /// connection is attempted, so a Wayland user gets an answer instead of a half-working bridge.
-public enum SessionCheck {
+public enum DisplayCheck {
     /// The display to open, or the reason there is none.
     public static func displayName(environment: [String: String]) throws(BridgeSetupError) -> String {
         if let type = environment["XDG_SESSION_TYPE"], type.lowercased() == "wayland" {

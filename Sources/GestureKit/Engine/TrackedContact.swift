@@ -34,7 +34,7 @@ struct RecognizerSlot: Sendable {
 }
 
 /// Everything the engine knows about one contact while it is down.
-struct ContactSession: Sendable {
+struct TrackedContact: Sendable {
     let key: ContactKey
     let device: InputDevice
     /// When the contact went down: decisions say how long it was held since.

@@ -3,7 +3,7 @@ import GestureKit
 /// The X side of listening: selects the events, keeps the device catalog current through
 /// hot-plug, and turns X events into contacts. `run` and `record` share it, so a recording
 /// holds exactly the contacts the live engine sees.
-public final class InputSession {
+public final class InputListener {
     public let connection: XConnection
     public private(set) var catalog: DeviceCatalog
     public private(set) var source: XI2InputSource

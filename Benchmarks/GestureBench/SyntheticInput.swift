@@ -4,7 +4,7 @@ import GestureKit
 /// Generates a plausible session of pen and touch input: light strokes, deep presses, knob
 /// circles and multi-finger touches, at a fixed sample rate. Deterministic for a seed, so
 /// benchmarks and soak tests are repeatable.
-struct SyntheticSession: Sendable {
+struct SyntheticInput: Sendable {
     static let pen = InputDevice(id: 6, name: "synthetic pen", kind: .pen, pressure: PressureRange(min: 0, max: 1000))
     static let touch = InputDevice(id: 7, name: "synthetic touch", kind: .touch, pressure: PressureRange(min: 0, max: 2047))
     static let screen = ScreenSize(width: 1920, height: 1080)
