@@ -1,6 +1,6 @@
 import ArgumentParser
-import X11Bridge
 import GestureKit
+import X11Bridge
 
 /// Writes a message to standard error (ArgumentParser's own errors print usage, which is
 /// noise when the problem is a file's contents).

@@ -1,6 +1,6 @@
 import ArgumentParser
-import X11Bridge
 import GestureKit
+import X11Bridge
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
