@@ -70,18 +70,20 @@ struct Run: ParsableCommand {
         let performer: any ActionPerformer = dryRun
             ? DryRunPerformer { logger.info("\($0)") }
             : XTestPerformer(connection: connection) { reporter.handle(.commandFailed(message: $0)) }
-        let bridge = Bridge(session: session, configuration: bindings, performer: performer, reloader: reloader) { event in
+        let overlay: FeedbackOverlay?
+        do {
+            overlay = try FeedbackOverlay(display: connection.display, screen: connection.screenNumber)
+        } catch {
+            overlay = nil
+            logger.warning("no on-screen feedback: \(error.description)")
+        }
+        let bridge = Bridge(session: session, configuration: bindings, performer: performer, feedback: overlay,
+                            showsContacts: showTouches, reloader: reloader) { event in
             reporter.handle(event)
             // Listening: what start-up alone needed need not stay in memory.
             if case .started = event { StartupPages.release() }
         }
         reporter.stop = { [unowned bridge] in bridge.stop() }
-        bridge.showsContacts = showTouches
-        do {
-            bridge.feedback = try FeedbackOverlay(display: connection.display, screen: connection.screenNumber)
-        } catch {
-            logger.warning("no on-screen feedback: \(error.description)")
-        }
         do {
             try bridge.run(signals: signals)
         } catch {

@@ -10,12 +10,13 @@ public final class Bridge {
     public private(set) var engine: GestureEngine
     public let performer: any ActionPerformer
     /// The on-screen feedback; the engine's `.feedback` outputs go here.
-    public var feedback: (any FeedbackPresenter)?
+    public let feedback: (any FeedbackPresenter)?
     /// Reads the config again on SIGHUP and when its file changes; nil when nothing reloads.
     private let reloader: ConfigReloader?
     public let clock: MonotonicClock
     /// Shows a circle under every active contact (the touch view) after each batch of input.
-    public var showsContacts = false
+    /// Whether the touch view shows every contact (`run --show-touches`).
+    public let showsContacts: Bool
     private let pointerOwnership: PointerOwnership
     private let touchOwnership: TouchOwnership
     private let report: (BridgeEvent) -> Void
@@ -28,9 +29,12 @@ public final class Bridge {
     private var missingMonitors: Set<MissingMonitor> = []
 
     public init(session: InputListener, configuration: BindingSet, performer: any ActionPerformer,
+                feedback: (any FeedbackPresenter)? = nil, showsContacts: Bool = false,
                 reloader: ConfigReloader? = nil, clock: MonotonicClock = MonotonicClock(),
                 report: @escaping (BridgeEvent) -> Void) {
         self.session = session
+        self.feedback = feedback
+        self.showsContacts = showsContacts
         self.reloader = reloader
         self.performer = performer
         self.clock = clock
