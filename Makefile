@@ -12,11 +12,19 @@ build: deps
 
 ## The release binary carries the Swift runtime inside it, linked by lld with packed relative
 ## relocations (as shared libraries their relocations and initializers stay resident for a
-## bridge that uses little of them), without debug info (symbols stay, for backtraces).
+## bridge that uses little of them), without debug info (symbols stay, for backtraces), every
+## function in a section of its own, and the functions the listening bridge runs placed first,
+## together, in the order dist/link-order.txt gives (scripts/link-order writes it from a
+## profile): a fault maps the page's cached neighbours with it (64 KiB by default), so code
+## kept together is code kept small.
 ## BENCHMARKS.md, "Where the memory goes".
-RELEASE_FLAGS ?= --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --strip-debug
+RELEASE_FLAGS ?= --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --strip-debug \
+	-Xswiftc -Xfrontend -Xswiftc -function-sections \
+	-Xlinker --symbol-ordering-file=$(CURDIR)/dist/link-order.txt -Xlinker --no-warn-symbol-ordering
 
 release: deps
+	@# The build does not know the order is an input of the link: a newer order relinks.
+	@if [ dist/link-order.txt -nt .build/release/gesture-bridge ]; then rm -f .build/release/gesture-bridge; fi
 	$(SWIFT) build -c release --product gesture-bridge $(RELEASE_FLAGS)
 
 ## Sets up, builds and runs the bridge in the current X session (the built-in default config,

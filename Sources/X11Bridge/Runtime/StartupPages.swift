@@ -1,72 +1,86 @@
 import GestureKit
 import Glibc
 
-/// The pages of the bridge's own code and read-only data that start-up read and the event
-/// loop never touches again (argument parsing, the YAML reader, the device catalog's set-up),
-/// handed back to the kernel once the bridge is listening. They are clean copies of the
-/// executable file, so nothing is lost: a page the loop does need is read back on its first
-/// use. Without this they stay resident for the life of the bridge, most of its memory
+/// The pages of code and read-only data that start-up read and the event loop never touches
+/// again (argument parsing, the YAML reader, the device catalog's set-up, the dynamic loader's
+/// work in every library), handed back once the bridge is listening. They are clean copies of
+/// files, so nothing is lost: a page the loop does need is mapped again on its first use.
+/// Without this they stay in the bridge's resident memory for its life, most of it
 /// (BENCHMARKS.md, "Where the memory goes").
 public enum StartupPages {
-    /// Advises MADV_PAGEOUT (Linux 5.4 and later; older kernels refuse it, and nothing
-    /// changes), then MADV_RANDOM, over the executable's code and its first read-only
-    /// segment, never over the relocated or writable ones. Returns the bytes paged out.
+    /// Drops this process's mappings of the pages in every clean mapping of a file (MADV_DONTNEED):
+    /// private, not writable, and without a page of its own (no page written by relocation or
+    /// copied on write: `Anonymous: 0 kB` in `/proc/self/smaps`). For such a mapping that drops
+    /// references and nothing else: the pages stay in the page cache, shared with every other
+    /// program that maps the same files, and one the loop needs is mapped again by a minor
+    /// fault (the kernel maps its cached neighbours with it, so code the loop runs is best kept
+    /// together: the release link orders it, see the Makefile). Returns the bytes advised.
     @discardableResult
     public static func release() -> Int {
-        guard let executable = executablePath() else { return 0 }
-        return release(mappingsOf: executable)
+        guard let smaps = try? FileContents.read("/proc/self/smaps") else { return 0 }
+        return release(regions(inSmaps: String(decoding: smaps, as: UTF8.self)))
     }
 
-    /// The same over the mappings of any file: its code, and read-only data from its start.
+    /// The same over the clean mappings of one file only (a test maps a file of its own).
     package static func release(mappingsOf file: String) -> Int {
-        guard let maps = try? FileContents.read("/proc/self/maps") else { return 0 }
-        var advised = 0
-        for addresses in regions(in: String(decoding: maps, as: UTF8.self), of: file) {
-            guard let start = UnsafeMutableRawPointer(bitPattern: addresses.lowerBound),
-                  madvise(start, addresses.count, MADV_PAGEOUT) == 0 else { continue }
-            // From now on a fault reads the page it needs, not its neighbours too: what
-            // stays resident is what the loop runs.
-            _ = madvise(start, addresses.count, MADV_RANDOM)
-            advised += addresses.count
-        }
-        return advised
+        guard let smaps = try? FileContents.read("/proc/self/smaps") else { return 0 }
+        return release(regions(inSmaps: String(decoding: smaps, as: UTF8.self)).filter { $0.path == file })
     }
 
-    /// The address ranges of `file`'s clean mappings in a /proc/PID/maps text: code (`r-xp`)
-    /// and read-only data from the file's start (`r--p` at offset 0). Read-only data further in
-    /// has been written by relocation and is the process's own; writable data always is.
-    package static func regions(in maps: String, of file: String) -> [Range<Int>] {
-        maps.split(separator: "\n").compactMap { line in
-            guard let region = Region(line), region.path == file,
-                  region.permissions == "r-xp" || (region.permissions == "r--p" && region.offset == 0) else { return nil }
-            return region.addresses
+    private static func release(_ mappings: [Mapping]) -> Int {
+        mappings.reduce(0) { advised, mapping in
+            guard let start = UnsafeMutableRawPointer(bitPattern: mapping.addresses.lowerBound),
+                  madvise(start, mapping.addresses.count, MADV_DONTNEED) == 0 else { return advised }
+            return advised + mapping.addresses.count
         }
     }
 
-    private static func executablePath() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    /// One mapping of a file, as /proc/PID/smaps describes it.
+    package struct Mapping: Equatable {
+        package var addresses: Range<Int>
+        package var path: String
     }
 
-    /// One line of /proc/self/maps: `start-end perms offset dev inode path`.
-    private struct Region {
+    /// The clean mappings in a /proc/PID/smaps text: a file's (the path is absolute), private,
+    /// readable and not writable, with no anonymous page. Read-only data that relocation wrote
+    /// (RELRO) has anonymous pages and is left alone, as is anything writable.
+    package static func regions(inSmaps smaps: String) -> [Mapping] {
+        var found: [Mapping] = []
+        var candidate: Mapping?
+        for line in smaps.split(separator: "\n") {
+            if let header = Header(line) {
+                candidate = header.isCleanCandidate ? Mapping(addresses: header.addresses, path: header.path) : nil
+            } else if line.hasPrefix("Anonymous:"), let mapping = candidate {
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                if fields.count >= 2, fields[1] == "0" { found.append(mapping) }
+                candidate = nil
+            }
+        }
+        return found
+    }
+
+    /// The first line of a mapping in smaps (as in maps): `start-end perms offset dev inode path`.
+    private struct Header {
         var addresses: Range<Int>
         var permissions: Substring
-        var offset: Int
-        var path: Substring
+        var path: String
 
         init?(_ line: Substring) {
             let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-            guard fields.count == 6 else { return nil }
+            guard fields.count >= 5, fields[1].count == 4 else { return nil }
             let bounds = fields[0].split(separator: "-")
-            guard bounds.count == 2, let start = Int(bounds[0], radix: 16), let end = Int(bounds[1], radix: 16), end > start,
-                  let offset = Int(fields[2], radix: 16) else { return nil }
+            guard bounds.count == 2, let start = Int(bounds[0], radix: 16), let end = Int(bounds[1], radix: 16),
+                  end > start, Int(fields[2], radix: 16) != nil else { return nil }
             addresses = start..<end
-            self.permissions = fields[1]
-            self.offset = offset
-            self.path = fields[5].drop { $0 == " " }
+            permissions = fields[1]
+            path = fields.count == 6 ? String(fields[5].drop { $0 == " " }) : ""
+        }
+
+        /// Readable, not writable, private, and backed by a file that is still there.
+        var isCleanCandidate: Bool {
+            let flags = Array(permissions)
+            return flags[0] == "r" && flags[1] == "-" && flags[3] == "p"
+                && path.hasPrefix("/") && !path.hasSuffix(" (deleted)")
         }
     }
 }
