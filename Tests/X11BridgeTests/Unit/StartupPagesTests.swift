@@ -8,45 +8,49 @@ import Testing
 /// is left alone, and that a process that hands back all of its clean pages runs on.
 @Suite("Start-up pages")
 struct StartupPagesTests {
-    @Test("every clean mapping of a file is chosen; relocated, writable, anonymous and deleted ones are not")
-    func chosenMappings() {
-        func mapping(_ header: String, anonymous: Int) -> String {
-            "\(header)\nSize:                100 kB\nRss:                  40 kB\nAnonymous:          \(anonymous) kB\nVmFlags: rd mr mw me\n"
-        }
-        let smaps = [
-            mapping("55e89145e000-55e8916e4000 r--p 00000000 fe:00 5326058                    /usr/bin/gesture-bridge", anonymous: 0),
-            mapping("55e8916e4000-55e8920ff000 r-xp 00285000 fe:00 5326058                    /usr/bin/gesture-bridge", anonymous: 0),
-            mapping("55e8920ff000-55e89215a000 r--p 00c9f000 fe:00 5326058                    /usr/bin/gesture-bridge", anonymous: 364),
-            mapping("55e89215a000-55e89236c000 rw-p 00cf9000 fe:00 5326058                    /usr/bin/gesture-bridge", anonymous: 0),
-            mapping("55e89236c000-55e89238d000 rw-p 00000000 00:00 0                          [heap]", anonymous: 132),
-            mapping("7f1a2b400000-7f1a2b428000 r--p 00000000 fe:00 1835066                    /usr/lib/x86_64-linux-gnu/libc.so.6", anonymous: 0),
-            mapping("7f1a2b428000-7f1a2b5bd000 r-xp 00028000 fe:00 1835066                    /usr/lib/x86_64-linux-gnu/libc.so.6", anonymous: 0),
-            mapping("7f1a2b5bd000-7f1a2b5be000 ---p 00195000 fe:00 1835066                    /usr/lib/x86_64-linux-gnu/libc.so.6", anonymous: 0),
-            mapping("7f1a2b5be000-7f1a2b5bf000 r-xs 00000000 00:01 44                         /memfd:shared (deleted)", anonymous: 0),
-            mapping("7f1a2b600000-7f1a2b601000 r-xp 00000000 fe:00 777                        /usr/bin/gesture-bridge (deleted)", anonymous: 0),
-            mapping("7ffd3b5e0000-7ffd3b5e2000 r-xp 00000000 00:00 0                          [vdso]", anonymous: 0),
-            mapping("7f1a2b700000-7f1a2b701000 r--p 00000000 00:00 0 ", anonymous: 0),
-        ].joined()
-        #expect(StartupPages.regions(inSmaps: smaps) == [
+    @Test("the candidates are a file's private read-only mappings; writable, shared, anonymous and deleted ones are not")
+    func candidateMappings() {
+        let maps = """
+            55e89145e000-55e8916e4000 r--p 00000000 fe:00 5326058                    /usr/bin/gesture-bridge
+            55e8916e4000-55e8920ff000 r-xp 00285000 fe:00 5326058                    /usr/bin/gesture-bridge
+            55e89215a000-55e89236c000 rw-p 00cf9000 fe:00 5326058                    /usr/bin/gesture-bridge
+            55e89236c000-55e89238d000 rw-p 00000000 00:00 0                          [heap]
+            7f1a2b428000-7f1a2b5bd000 r-xp 00028000 fe:00 1835066                    /usr/lib/x86_64-linux-gnu/libc.so.6
+            7f1a2b5bd000-7f1a2b5be000 ---p 00195000 fe:00 1835066                    /usr/lib/x86_64-linux-gnu/libc.so.6
+            7f1a2b5be000-7f1a2b5bf000 r-xs 00000000 00:01 44                         /memfd:shared (deleted)
+            7f1a2b600000-7f1a2b601000 r-xp 00000000 fe:00 777                        /usr/bin/gesture-bridge (deleted)
+            7ffd3b5e0000-7ffd3b5e2000 r-xp 00000000 00:00 0                          [vdso]
+            7f1a2b700000-7f1a2b701000 r--p 00000000 00:00 0
+            """
+        #expect(StartupPages.candidates(inMaps: maps) == [
             .init(addresses: 0x55e8_9145_e000..<0x55e8_916e_4000, path: "/usr/bin/gesture-bridge"),
             .init(addresses: 0x55e8_916e_4000..<0x55e8_920f_f000, path: "/usr/bin/gesture-bridge"),
-            .init(addresses: 0x7f1a_2b40_0000..<0x7f1a_2b42_8000, path: "/usr/lib/x86_64-linux-gnu/libc.so.6"),
             .init(addresses: 0x7f1a_2b42_8000..<0x7f1a_2b5b_d000, path: "/usr/lib/x86_64-linux-gnu/libc.so.6"),
         ])
-        #expect(StartupPages.regions(inSmaps: "not a maps line\n\n").isEmpty)
+        #expect(StartupPages.candidates(inMaps: "not a maps line\n\n").isEmpty)
+    }
+
+    @Test("a mapping is a copy of its file while every page in memory is the file's and none is swapped out")
+    func copyOfFile() {
+        let present: UInt64 = 1 << 63, swapped: UInt64 = 1 << 62, filePage: UInt64 = 1 << 61
+        #expect(StartupPages.isCopyOfFile([present | filePage, 0, present | filePage]))
+        #expect(StartupPages.isCopyOfFile([]))
+        #expect(!StartupPages.isCopyOfFile([present | filePage, present]), "a page written by relocation")
+        #expect(!StartupPages.isCopyOfFile([0, swapped]), "a page of its own, swapped out")
+        #expect(!StartupPages.isCopyOfFile(nil), "unread")
     }
 
     @Test("this whole process hands back its clean pages, the executable's and every library's, and runs on")
     func wholeProcess() throws {
-        let smaps = try FileContents.read("/proc/self/smaps")
-        let paths = Set(StartupPages.regions(inSmaps: String(decoding: smaps, as: UTF8.self)).map(\.path))
+        let maps = try FileContents.read("/proc/self/maps")
+        let paths = Set(StartupPages.candidates(inMaps: String(decoding: maps, as: UTF8.self)).map(\.path))
         #expect(paths.contains { $0.contains("libc.so") })
         #expect(paths.count >= 3, "clean mappings of \(paths.sorted())")
         #expect(StartupPages.release() > 0)
         // Code and read-only data, this test's and the C library's, are mapped back as they run.
         #expect(String(cString: strerror(ENOENT)) == "No such file or directory")
         #expect([3, 1, 2].sorted() == [1, 2, 3])
-        #expect(try FileContents.read("/proc/self/smaps").isEmpty == false)
+        #expect(try FileContents.read("/proc/self/maps").isEmpty == false)
     }
 
     @Test("a mapped file's pages leave this process's resident memory, stay cached, and are read back as they are used")
