@@ -15,22 +15,41 @@ struct PassiveGrab {
     mutating func set(_ wanted: Bool, on connection: XConnection, report: (OwnershipReport) -> Void) {
         guard wanted != isHeld else { return }
         if wanted {
-            let failed = switch input {
-            case .press: connection.grabButton1(selecting: PointerGrabKind.eventTypes)
-            case .touch: connection.grabTouchBegin(selecting: TouchGrabKind.eventTypes)
-            }
-            if failed != 0 {
+            guard take(on: connection) else {
                 report(.cannotHold(input))
                 return
             }
             report(.holding(input))
         } else {
-            switch input {
-            case .press: connection.ungrabButton1()
-            case .touch: connection.ungrabTouchBegin()
-            }
+            drop(on: connection)
         }
         isHeld = wanted
         connection.flush()
+    }
+
+    /// Drops a held grab and takes it again, which puts it in front of every other passive grab
+    /// on the root (`GrabReconciler`); said through `report` only when the server refuses it.
+    mutating func renew(on connection: XConnection, report: (OwnershipReport) -> Void) {
+        guard isHeld else { return }
+        drop(on: connection)
+        isHeld = take(on: connection)
+        if !isHeld { report(.cannotHold(input)) }
+        connection.flush()
+    }
+
+    /// Whether the server took the grab.
+    private func take(on connection: XConnection) -> Bool {
+        let failed = switch input {
+        case .press: connection.grabButton1(selecting: PointerGrabKind.eventTypes)
+        case .touch: connection.grabTouchBegin(selecting: TouchGrabKind.eventTypes)
+        }
+        return failed == 0
+    }
+
+    private func drop(on connection: XConnection) {
+        switch input {
+        case .press: connection.ungrabButton1()
+        case .touch: connection.ungrabTouchBegin()
+        }
     }
 }

@@ -35,10 +35,13 @@ final class PointerOwnership {
 
     /// Takes or drops the passive button grab: only while an owning binding listens to a pen
     /// or mouse does a press wait for the engine.
-    func setButtonGrab(_ wanted: Bool, reason: String = "no owning binding listens to a pen or mouse") {
+    func setButtonGrab(_ wanted: Bool, reason: String) {
         if !wanted, buttonGrab.isHeld { endAll(reason: reason) }
         buttonGrab.set(wanted, on: connection, report: report)
     }
+
+    /// Whether pen and mouse presses wait for the engine.
+    var isGrabbing: Bool { buttonGrab.isHeld }
 
     /// A pointer contact began: its press is frozen at the master by now.
     func contactBegan(source: Int, at time: Double) {

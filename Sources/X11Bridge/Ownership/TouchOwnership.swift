@@ -41,6 +41,8 @@ final class TouchOwnership {
     /// Touches whose contact ended before their decision came: forgotten once it does.
     private var ended: Set<TouchKey> = []
     private var beginTimes = HoldTimes<TouchKey>()
+    /// The touch grab is to be renewed once no touch is in flight (`renewGrab`).
+    private var renewalPending = false
     private let report: (OwnershipReport) -> Void
 
     init(connection: XConnection, report: @escaping (OwnershipReport) -> Void) {
@@ -50,9 +52,28 @@ final class TouchOwnership {
 
     /// Takes or drops the passive touch grab: only while an owning binding listens to a
     /// touchscreen does a touch wait for the engine.
-    func setTouchGrab(_ wanted: Bool, reason: String = "no owning binding listens to a touchscreen") {
+    func setTouchGrab(_ wanted: Bool, reason: String) {
         if !wanted, touchGrab.isHeld { endAll(reason: reason) }
         touchGrab.set(wanted, on: connection, report: report)
+        if !touchGrab.isHeld { renewalPending = false }
+    }
+
+    /// Whether touches wait for the engine.
+    var isGrabbing: Bool { touchGrab.isHeld }
+
+    /// Takes the touch grab again so that it comes before the button grab (`GrabReconciler`):
+    /// at once when no touch is in flight, else when the last one is over. A touch in flight
+    /// keeps the listeners it began with, and its grab must outlive it: the server's record of
+    /// the touch refers to the grab that took it.
+    func renewGrab() {
+        renewalPending = true
+        renewIfIdle()
+    }
+
+    private func renewIfIdle() {
+        guard renewalPending, holds.isEmpty else { return }
+        renewalPending = false
+        touchGrab.renew(on: connection, report: report)
     }
 
     /// A touch contact began: the engine follows it, and the bridge owns it until it decides.
@@ -136,6 +157,7 @@ final class TouchOwnership {
         holds.removeAll()
         ended.removeAll()
         beginTimes.forgetAll()
+        renewIfIdle()
     }
 
     /// Forgets the touches of a device that went away: the server ends them itself.
@@ -147,6 +169,7 @@ final class TouchOwnership {
         holds[key] = nil
         ended.remove(key)
         beginTimes.forget(key)
+        renewIfIdle()
     }
 
     private func allow(_ key: TouchKey, master: Int, _ choice: TouchOwnershipChoice) {

@@ -19,6 +19,8 @@ public final class Bridge {
     public let showsContacts: Bool
     private let pointerOwnership: PointerOwnership
     private let touchOwnership: TouchOwnership
+    /// Sets both ownerships' grabs, in order, from what the bindings and devices need.
+    private let grabs: GrabReconciler
     private let report: (BridgeEvent) -> Void
     private var stopRequested = false
     /// Which devices' declared pressure has never moved (the fallback when a driver does not say).
@@ -42,6 +44,7 @@ public final class Bridge {
         self.engine = GestureEngine(configuration: configuration, screen: session.screen)
         self.pointerOwnership = PointerOwnership(connection: session.connection) { report(.inputOwnership($0)) }
         self.touchOwnership = TouchOwnership(connection: session.connection) { report(.inputOwnership($0)) }
+        self.grabs = GrabReconciler(pointer: pointerOwnership, touch: touchOwnership)
     }
 
     /// Listens until SIGINT or SIGTERM arrives on `signals` (or `stop()` is called), then lets
@@ -60,8 +63,7 @@ public final class Bridge {
         }
         // The grab is in place before the owner hears that listening began: a press right
         // after that must already wait for the engine.
-        pointerOwnership.setButtonGrab(ownsPointerInput)
-        touchOwnership.setTouchGrab(ownsTouchInput)
+        reconcileGrabs()
         session.connection.sync()
         session.contactBell = ContactBell(displayName: session.connection.displayName, root: UInt32(session.connection.root))
         report(.started(devices: session.catalog.contactSources, screen: session.screen, monitors: session.monitors))
@@ -85,8 +87,7 @@ public final class Bridge {
         for event in session.cancelAll(at: now) {
             process(engine.handle(event), now: now)
         }
-        pointerOwnership.setButtonGrab(false, reason: "the bridge is stopping")
-        touchOwnership.setTouchGrab(false, reason: "the bridge is stopping")
+        grabs.reconcile(.none, reason: "the bridge is stopping")
         releaseHeld(reason: "the bridge is stopping")
         performer.shutdown()
         feedback?.close()
@@ -95,32 +96,18 @@ public final class Bridge {
         for error in errors { report(.xError(error)) }
     }
 
-    /// Whether some owning binding listens to a pen or mouse: only then do presses wait.
-    private var ownsPointerInput: Bool {
-        let pointers = engine.devices.values.filter(Self.isPointer)
-        return engine.configuration.bindings.contains { binding in
-            binding.ownsContact && pointers.contains { binding.listens(to: $0) }
-        }
-    }
-
-    /// Whether some owning binding listens to a touchscreen: only then do touches wait.
-    private var ownsTouchInput: Bool {
-        let touchscreens = engine.devices.values.filter { $0.kind == .touch }
-        return engine.configuration.bindings.contains { binding in
-            binding.ownsContact && touchscreens.contains { binding.listens(to: $0) }
-        }
+    /// Makes the grabs what the bindings and the devices present need: the one place that
+    /// does, after every change that can alter either.
+    private func reconcileGrabs() {
+        grabs.reconcile(OwnedInputs(configuration: engine.configuration, devices: engine.devices.values))
     }
 
     private func isTouchContact(_ device: Int) -> Bool {
         session.source.devices[device]?.inputDevice?.kind == .touch
     }
 
-    private static func isPointer(_ device: InputDevice) -> Bool {
-        device.kind == .pen || device.kind == .eraser || device.kind == .mouse
-    }
-
     private func isPointerContact(_ device: Int) -> Bool {
-        session.source.devices[device]?.inputDevice.map(Self.isPointer) ?? false
+        session.source.devices[device]?.inputDevice?.isPointer ?? false
     }
 
     /// Stops hearing a pen's or mouse's motion for the rest of a stroke every gesture has
@@ -205,8 +192,7 @@ public final class Bridge {
             engine.replaceConfiguration(configuration)
             feedback?.look = configuration.look
             session.identifiesWindows = Self.needsWindows(configuration)
-            pointerOwnership.setButtonGrab(ownsPointerInput)
-            touchOwnership.setTouchGrab(ownsTouchInput)
+            reconcileGrabs()
             report(.configurationReloaded(source: source.description, bindings: configuration))
             checkMonitors(reportingAll: true)
         case .rejected(let source, let message):
@@ -244,8 +230,7 @@ extension Bridge: EventLoopClient {
                 for device in changes.added + changes.updated {
                     if let input = device.inputDevice { addDevice(input) }
                 }
-                pointerOwnership.setButtonGrab(ownsPointerInput)
-                touchOwnership.setTouchGrab(ownsTouchInput)
+                reconcileGrabs()
                 report(.devicesChanged(changes))
                 if !changes.removed.isEmpty {
                     releaseHeld(reason: "a device went away: \(changes.removed.map(\.name).joined(separator: ", "))")
@@ -261,7 +246,7 @@ extension Bridge: EventLoopClient {
                 checkMonitors(reportingAll: false)
             case .grabbedPointer(let grabbed):
                 pointerOwnership.handle(grabbed, at: time) { [session] in
-                    session.source.devices[$0]?.inputDevice.map(Self.isPointer) ?? false
+                    session.source.devices[$0]?.inputDevice?.isPointer ?? false
                 }
             case .grabbedTouch(let grabbed):
                 touchOwnership.handle(grabbed)
@@ -286,8 +271,7 @@ extension Bridge: EventLoopClient {
         guard var input = session.source.devices[id]?.inputDevice else { return }
         if dead { input.pressure = nil }
         engine.addDevice(input)
-        pointerOwnership.setButtonGrab(ownsPointerInput)
-        touchOwnership.setTouchGrab(ownsTouchInput)
+        reconcileGrabs()
         report(.pressureDead(device: id, name: input.name, dead: dead))
     }
 
