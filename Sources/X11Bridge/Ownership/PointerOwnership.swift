@@ -21,6 +21,12 @@ import GestureKit
 final class PointerOwnership {
     private let connection: XConnection
     private var holds: [Int: PointerHold] = [:]
+    /// Per master, the devices whose presses were decided before their grabbed press was read,
+    /// oldest first: the server sends grabbed presses in the order they were made, and the
+    /// request that lets each go is already on its way, so each needs nothing when it comes.
+    /// In a burst of taps, a press waits in the frozen master's queue while the one before it
+    /// is decided, so its raw press and release (and its decision) come first.
+    private var decidedAhead: [Int: [Int]] = [:]
     private var buttonGrab = PassiveGrab(holding: .press)
     /// Devices whose claimed stroke the bridge grabbed on their own, detached from their master.
     private var detached: Set<Int> = []
@@ -53,13 +59,11 @@ final class PointerOwnership {
         reattach(source)
         guard let master else { return }
         switch holds[master] {
-        case .replayed(source)?:
-            // The grabbed press comes before the raw release: if it has not come by now, the
-            // grab never took this press (another client held it), and none is coming.
+        case .claimed(source, let pressSeen)?:
             holds[master] = nil
-        case .claimed(source, _)?:
-            holds[master] = nil
-        case .frozen?, .replayed?, .claimed?, nil:
+            // Its grabbed press is still queued behind an earlier one: it needs nothing.
+            if !pressSeen { decidedAhead[master, default: []].append(source) }
+        case .frozen?, .claimed?, nil:
             break
         }
     }
@@ -67,6 +71,10 @@ final class PointerOwnership {
     func handle(_ event: GrabbedPointerEvent, at time: Double, isContactSource: (Int) -> Bool) {
         // A detached device's own events, through its own grab: the raw events tell the engine.
         guard event.master != event.source else { return }
+        if event.kind == .buttonPress, decidedAhead[event.master]?.first == event.source {
+            decidedAhead[event.master]?.removeFirst()
+            return
+        }
         switch (event.kind, holds[event.master]) {
         case (.buttonPress, nil):
             guard isContactSource(event.source) else {
@@ -75,8 +83,6 @@ final class PointerOwnership {
                 return
             }
             holds[event.master] = .frozen(source: event.source, since: time)
-        case (.buttonPress, .replayed(let source)?) where source == event.source:
-            holds[event.master] = nil
         case (.buttonPress, .claimed(let source, false)?) where source == event.source:
             holds[event.master] = .claimed(source: source, pressSeen: true)
         case (.buttonPress, let hold?):
@@ -109,7 +115,7 @@ final class PointerOwnership {
         case .release(let key, let reason, _, _):
             switch holds[master] {
             case .frozen(key.device, _)?: holds[master] = nil
-            case nil: holds[master] = .replayed(source: key.device)
+            case nil: decidedAhead[master, default: []].append(key.device)
             case .claimed(key.device, _)?:
                 report(.bug("release of device \(key.device) after it was claimed; the stroke stays with the bridge"))
                 return
@@ -148,10 +154,11 @@ final class PointerOwnership {
     /// Lets go of everything: frozen presses go to the application, claimed strokes are
     /// ungrabbed. For shutdown, X errors, lost devices and reloads: never a frozen device.
     func endAll(reason: String) {
+        decidedAhead.removeAll()
         guard !holds.isEmpty || !detached.isEmpty else { return }
         for (master, hold) in holds {
             switch hold {
-            case .frozen, .replayed: allow(master, .replay)
+            case .frozen: allow(master, .replay)
             case .claimed: allow(master, .thaw)
             }
             connection.ungrabDevice(master)
@@ -170,6 +177,7 @@ final class PointerOwnership {
             connection.ungrabDevice(master)
             holds[master] = nil
         }
+        for master in decidedAhead.keys { decidedAhead[master]?.removeAll { $0 == source } }
         reattach(source)
         pressTimes.forget(source)
         connection.flush()
