@@ -66,6 +66,17 @@ let package = Package(
             dependencies: ["XorgTestSupport", "X11Bridge", "CX11"],
             path: "Benchmarks/Measure"
         ),
+        // Seeded random episodes against the real bridge (scripts/chaos, root).
+        .target(
+            name: "ChaosSupport",
+            dependencies: ["XorgTestSupport", "GestureKit"],
+            path: "Tests/ChaosSupport"
+        ),
+        .executableTarget(
+            name: "gesture-chaos",
+            dependencies: ["ChaosSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tests/Chaos"
+        ),
         // libFuzzer targets (scripts/fuzz); built plainly they replay corpus files.
         .executableTarget(name: "fuzz-config", dependencies: ["GestureKit"], path: "Fuzz/ConfigFuzzer"),
         .executableTarget(name: "fuzz-trace", dependencies: ["GestureKit"], path: "Fuzz/TraceFuzzer"),

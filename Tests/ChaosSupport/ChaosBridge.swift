@@ -1,0 +1,97 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `gesture-bridge run --json --config FILE` on a chaos server, its standard output and log
+/// going to files that the player reads as they grow.
+final class ChaosBridge {
+    let process: Process
+    let outputURL: URL
+    let logURL: URL
+
+    /// Starts the bridge and waits until it says it listens.
+    init(executable: String, config: URL, displayName: String, directory: URL) throws {
+        outputURL = directory.appendingPathComponent("bridge.jsonl")
+        logURL = directory.appendingPathComponent("bridge.log")
+        for url in [outputURL, logURL] where !FileManager.default.createFile(atPath: url.path, contents: nil) {
+            throw ChaosError.toolFailed("cannot create \(url.path)")
+        }
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["run", "--json", "--no-watch", "--config", config.path]
+        process.environment = ChaosBridge.environment(displayName: displayName, home: directory)
+        process.standardOutput = try FileHandle(forWritingTo: outputURL)
+        process.standardError = try FileHandle(forWritingTo: logURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        guard waitForObjects(timeout: 10, until: { $0.contains { $0["event"] as? String == "listening" } }) else {
+            stop()
+            throw ChaosError.bridgeDidNotStart(log: log)
+        }
+    }
+
+    /// A clean environment: the chaos display, no user config.
+    static func environment(displayName: String, home: URL) -> [String: String] {
+        ["DISPLAY": displayName, "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home.path,
+         "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+         "XDG_STATE_HOME": home.appendingPathComponent("state").path]
+    }
+
+    var isAlive: Bool { process.isRunning }
+
+    var lines: [String] {
+        ((try? String(contentsOf: outputURL, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
+
+    /// The `--json` lines as objects.
+    var objects: [[String: Any]] {
+        lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    /// Waits until `condition` holds for the objects so far; false after `timeout` seconds.
+    func waitForObjects(timeout: Double, until condition: ([[String: Any]]) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if condition(objects) { return true }
+            if Date() >= deadline || !process.isRunning { return condition(objects) }
+            usleep(5_000)
+        }
+    }
+
+    /// How many objects carry `event: name`.
+    func count(_ name: String) -> Int {
+        objects.filter { $0["event"] as? String == name }.count
+    }
+
+    func signal(_ number: Int32) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, number)
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(3)
+        while process.isRunning, Date() < deadline { usleep(5_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+}
+
+/// Why an episode could not be played at all (as opposed to a failure it found).
+public enum ChaosError: Error, CustomStringConvertible {
+    case bridgeDidNotStart(log: String)
+    case bridgeNotFound(String)
+    case toolFailed(String)
+
+    public var description: String {
+        switch self {
+        case .bridgeDidNotStart(let log): "the bridge did not start: \(log)"
+        case .bridgeNotFound(let path): "no gesture-bridge executable at \(path); build it first (swift build)"
+        case .toolFailed(let what): what
+        }
+    }
+}

@@ -1,0 +1,26 @@
+/// Something an episode found wrong, with what a person would have noticed.
+public struct ChaosFailure: Sendable, CustomStringConvertible {
+    public var episode: ChaosEpisode
+    /// The step it showed after (nil: after the whole episode).
+    public var step: Int?
+    public var problem: String
+    /// What the window received during that step.
+    public var windowEvents: [String]
+
+    public var description: String {
+        let place = step.map { "step \($0 + 1) (\(episode.steps[$0]))" } ?? "after the episode"
+        return "\(episode.name), \(place): \(problem)"
+    }
+}
+
+/// What playing one episode came to: its failures, and the bridge's lines for the record.
+public struct ChaosOutcome: Sendable {
+    public var episode: ChaosEpisode
+    public var failures: [ChaosFailure]
+    public var bridgeOutput: [String]
+    public var bridgeLog: String
+    /// X errors the bridge reported (`x-error` events), counted apart for the summary.
+    public var xErrors: Int
+
+    public var passed: Bool { failures.isEmpty }
+}

@@ -1,0 +1,400 @@
+import Foundation
+import GestureKit
+import XorgTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Plays episodes, each on a fresh headless Xorg with a full-screen application window and a
+/// fresh bridge running the built-in default config (from a file, so SIGHUP reloads it), and
+/// judges what the window received after every step: what a person at the desk would notice.
+public struct ChaosPlayer {
+    /// The `gesture-bridge` executable.
+    public var bridgeExecutable: String
+
+    public init(bridgeExecutable: String) {
+        self.bridgeExecutable = bridgeExecutable
+    }
+
+    public func play(_ episode: ChaosEpisode) throws -> ChaosOutcome {
+        guard FileManager.default.isExecutableFile(atPath: bridgeExecutable) else {
+            throw ChaosError.bridgeNotFound(bridgeExecutable)
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-chaos-\(getpid())-\(episode.number)")
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("config.yaml")
+        try DefaultConfig.text.write(to: config, atomically: true, encoding: .utf8)
+
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let window = try RecorderWindow(server: server)
+        defer { window.close() }
+        let bridge = try ChaosBridge(executable: bridgeExecutable, config: config, displayName: server.displayName,
+                                     directory: directory)
+        defer { bridge.stop() }
+        let load = episode.busy ? try ChaosBusyLoad() : nil
+        defer { load?.stop() }
+
+        var run = EpisodeRun(episode: episode, server: server, window: window, bridge: bridge)
+        for (index, step) in episode.steps.enumerated() {
+            run.step = index
+            try run.play(step)
+        }
+        run.step = nil
+        try run.finish()
+        load?.stop()
+        return ChaosOutcome(episode: episode, failures: run.failures, bridgeOutput: bridge.lines, bridgeLog: bridge.log,
+                            xErrors: bridge.count("x-error"))
+    }
+}
+
+/// One episode being played: the stage, and what was found so far.
+struct EpisodeRun {
+    let episode: ChaosEpisode
+    let server: HeadlessXorg
+    let window: RecorderWindow
+    let bridge: ChaosBridge
+    var step: Int?
+    var failures: [ChaosFailure] = []
+    /// Devices disabled and enabled in this episode: not driven again.
+    var replugged: Set<ChaosDevice> = []
+    private var nextTouchID: UInt32 = 0
+    /// The knob's center: 150 pixels in from the right and top edges (the default config).
+    var knobCenter: ChaosPoint { ChaosPoint(x: Double(server.width) - 150, y: 150) }
+
+    init(episode: ChaosEpisode, server: HeadlessXorg, window: RecorderWindow, bridge: ChaosBridge) {
+        self.episode = episode
+        self.server = server
+        self.window = window
+        self.bridge = bridge
+    }
+
+    mutating func fail(_ problem: String, events: [RecordedEvent] = []) {
+        failures.append(ChaosFailure(episode: episode, step: step, problem: problem, windowEvents: events.map(\.description)))
+    }
+
+    // MARK: Steps
+
+    mutating func play(_ step: ChaosStep) throws {
+        window.drain()
+        let xErrorsBefore = bridge.count("x-error")
+        switch step {
+        case .tap(let device, let point):
+            try tap(device, at: point)
+            expectClicks(button: 1, count: 1)
+        case .deepPress(let device, let point, let samples, let interval, let peak, let hold, let lift, let disturbance):
+            try deepPress(device, at: point, samples: samples, interval: interval, peak: peak, hold: hold, lift: lift,
+                          disturbance: disturbance)
+            expectRightClickAlone()
+        case .drag(let device, let from, let by, let steps):
+            try drag(device, from: from, by: by, steps: steps)
+            expectClicks(button: 1, count: 1)
+        case .hold(let device, let point, let force, let duration):
+            try hold(device, at: point, force: force, duration: duration)
+            expectClicks(button: 1, count: 1)
+        case .knob(let device, let degrees):
+            try knob(device, degrees: degrees)
+            expectKnob()
+        case .twoFingers(let point):
+            try twoFingers(at: point)
+            expectNoRightClickAndBalanced()
+        case .penAndTouch(let point):
+            try penAndTouch(at: point)
+            expectRightClickAndBalanced()
+        case .replug(let device):
+            try replug(device)
+        case .replugMidPress(let device, let point, let deep):
+            try replugMidPress(device, at: point, deep: deep)
+            expectBalanced()
+        case .burst(let device, let point, let count):
+            for index in 0..<count {
+                try tap(device, at: ChaosPoint(x: point.x + Double(index * 7), y: point.y))
+            }
+            expectClicks(button: 1, count: count)
+        }
+        if let device = step.replugged { replugged.insert(device) }
+        let xErrors = bridge.count("x-error") - xErrorsBefore
+        if xErrors > 0 { fail("the bridge reported \(xErrors) X error\(xErrors == 1 ? "" : "s")") }
+        if !bridge.isAlive { fail("the bridge exited (status \(bridge.process.terminationStatus))") }
+    }
+
+    /// After the last step: nothing held, the bridge alive and clean, and a plain tap on a
+    /// device still present arrives whole.
+    mutating func finish() throws {
+        if let held = window.pointerState()?.buttonsHeld, !held.isEmpty {
+            fail("buttons \(held) are still held down")
+        }
+        if let probe = ChaosDevice.allCases.first(where: { !replugged.contains($0) }) {
+            window.drain()
+            try tap(probe, at: ChaosPoint(x: 640, y: 500))
+            expectClicks(button: 1, count: 1, what: "the closing \(probe) tap")
+        }
+        let bugs = bridge.objects.filter { $0["bug"] != nil || $0["ownership"] as? String == "bug" }
+        if !bugs.isEmpty { fail("the bridge reported \(bugs.count) bug line\(bugs.count == 1 ? "" : "s")") }
+        if !bridge.isAlive { fail("the bridge exited (status \(bridge.process.terminationStatus))") }
+    }
+
+    // MARK: What the window must have received
+
+    static func presses(_ button: Int32, _ events: [RecordedEvent]) -> Int {
+        events.filter { $0.kind == .buttonPress && $0.detail == button }.count
+    }
+
+    static func releases(_ button: Int32, _ events: [RecordedEvent]) -> Int {
+        events.filter { $0.kind == .buttonRelease && $0.detail == button }.count
+    }
+
+    /// Everything the window got from the step: waits until `isComplete` holds (or 3 s), then
+    /// until a key tapped afterwards arrives, so input the server took before is in.
+    func windowEvents(until isComplete: @escaping ([RecordedEvent]) -> Bool) -> [RecordedEvent] {
+        _ = window.events(waitingUpTo: 3, until: isComplete)
+        try? server.keyboard.tap(keycode: 38)
+        let events = window.events(waitingUpTo: 3) { $0.contains { $0.kind == .keyRelease && $0.detail == 38 } }
+        return events.filter { !($0.detail == 38 && ($0.kind == .keyPress || $0.kind == .keyRelease)) }
+    }
+
+    mutating func expectClicks(button: Int32, count: Int, what: String = "") {
+        let events = windowEvents { Self.releases(button, $0) >= count }
+        let presses = Self.presses(button, events), releases = Self.releases(button, events)
+        let subject = what.isEmpty ? "" : "\(what): "
+        if presses != count || releases != count {
+            fail("\(subject)expected \(count) click\(count == 1 ? "" : "s") of button \(button), got \(presses) press(es) and \(releases) release(s)", events: events)
+        }
+        if Self.presses(3, events) > 0, button != 3 { fail("\(subject)a right-click nobody asked for", events: events) }
+        checkNothingHeld(events)
+    }
+
+    mutating func expectRightClickAlone() {
+        let events = windowEvents { Self.releases(3, $0) >= 1 }
+        if Self.presses(3, events) != 1 || Self.releases(3, events) != 1 {
+            fail("the deep press gave \(Self.presses(3, events)) right press(es) and \(Self.releases(3, events)) release(s), not one right-click", events: events)
+        }
+        if Self.presses(1, events) > 0 { fail("the deep press also gave the application a left press", events: events) }
+        checkNothingHeld(events)
+    }
+
+    mutating func expectKnob() {
+        let events = windowEvents { $0.contains { $0.kind == .keyRelease && $0.keysymName == "XF86AudioRaiseVolume" } }
+        if !events.contains(where: { $0.kind == .keyPress && $0.keysymName == "XF86AudioRaiseVolume" }) {
+            fail("the knob turned without a volume step reaching the application", events: events)
+        }
+        if Self.presses(1, events) > 0 || Self.presses(3, events) > 0 {
+            fail("the knob also clicked", events: events)
+        }
+        checkNothingHeld(events)
+    }
+
+    mutating func expectNoRightClickAndBalanced() {
+        let events = windowEvents { Self.releases(1, $0) >= 1 }
+        if Self.presses(3, events) > 0 { fail("a right-click nobody asked for", events: events) }
+        checkBalanced(events)
+    }
+
+    mutating func expectRightClickAndBalanced() {
+        let events = windowEvents { Self.releases(3, $0) >= 1 }
+        if Self.presses(3, events) != 1 || Self.releases(3, events) != 1 {
+            fail("the pen's deep press gave \(Self.presses(3, events)) right press(es), not one right-click", events: events)
+        }
+        checkBalanced(events)
+    }
+
+    mutating func expectBalanced() {
+        checkBalanced(windowEvents { _ in true })
+    }
+
+    mutating func checkBalanced(_ events: [RecordedEvent]) {
+        for button: Int32 in [1, 3] where Self.presses(button, events) != Self.releases(button, events) {
+            fail("button \(button) pressed \(Self.presses(button, events)) time(s) but released \(Self.releases(button, events))", events: events)
+        }
+        checkNothingHeld(events)
+    }
+
+    mutating func checkNothingHeld(_ events: [RecordedEvent]) {
+        if let held = window.pointerState()?.buttonsHeld, !held.isEmpty {
+            fail("buttons \(held) are held down after the step", events: events)
+        }
+    }
+
+    // MARK: Driving the devices
+
+    mutating func touchID() -> UInt32 {
+        defer { nextTouchID = (nextTouchID + 1) % 8 }
+        return nextTouchID
+    }
+
+    func pause(_ seconds: Double) {
+        if seconds > 0 { usleep(UInt32(seconds * 1_000_000)) }
+    }
+
+    /// Puts `device` down at `point` with `force`; returns the touch id for a touch.
+    mutating func down(_ device: ChaosDevice, at point: ChaosPoint, force: Double) throws -> UInt32 {
+        switch device {
+        case .pen:
+            try server.pen.down(at: (point.x, point.y), pressure: force)
+            return 0
+        case .touch:
+            let id = touchID()
+            try server.touch.begin(id: id, at: (point.x, point.y), pressure: force)
+            return id
+        }
+    }
+
+    func update(_ device: ChaosDevice, id: UInt32, to point: ChaosPoint? = nil, force: Double) throws {
+        switch device {
+        case .pen:
+            if let point { try server.pen.move(to: (point.x, point.y), pressure: force) } else { try server.pen.press(to: force) }
+        case .touch:
+            try server.touch.update(id: id, to: point.map { ($0.x, $0.y) }, pressure: force)
+        }
+    }
+
+    func up(_ device: ChaosDevice, id: UInt32) throws {
+        switch device {
+        case .pen: try server.pen.up()
+        case .touch: try server.touch.end(id: id)
+        }
+    }
+
+    mutating func tap(_ device: ChaosDevice, at point: ChaosPoint) throws {
+        let id = try down(device, at: point, force: 0.3)
+        try up(device, id: id)
+    }
+
+    mutating func deepPress(_ device: ChaosDevice, at point: ChaosPoint, samples: Int, interval: Double, peak: Double,
+                            hold: Double, lift: ChaosLift, disturbance: ChaosDisturbance?) throws {
+        let id = try down(device, at: point, force: 0.1)
+        var reloaded = false
+        for index in 1...max(1, samples) {
+            pause(interval)
+            let force = 0.1 + (peak - 0.1) * Double(index) / Double(max(1, samples))
+            if disturbance == .reloadBeforeThreshold, !reloaded, force >= 0.4 {
+                try reload()
+                reloaded = true
+            }
+            try update(device, id: id, force: force)
+        }
+        if disturbance == .reloadAfterThreshold { try reload() }
+        pause(hold)
+        if lift == .soft {
+            for force in [0.6, 0.4, 0.2] {
+                pause(0.01)
+                try update(device, id: id, force: force)
+            }
+        }
+        try up(device, id: id)
+    }
+
+    /// SIGHUP, and the bridge has said what became of it (stimulus check).
+    mutating func reload() throws {
+        let before = bridge.count("config-reloaded")
+        bridge.signal(SIGHUP)
+        if !bridge.waitForObjects(timeout: 3, until: { objects in
+            objects.filter { $0["event"] as? String == "config-reloaded" }.count > before
+        }) {
+            fail("the SIGHUP reload was not reported by the bridge")
+        }
+    }
+
+    mutating func drag(_ device: ChaosDevice, from: ChaosPoint, by: ChaosPoint, steps: Int) throws {
+        let id = try down(device, at: from, force: 0.3)
+        for index in 1...max(1, steps) {
+            pause(0.01)
+            let fraction = Double(index) / Double(max(1, steps))
+            try update(device, id: id, to: ChaosPoint(x: from.x + by.x * fraction, y: from.y + by.y * fraction), force: 0.3)
+        }
+        try up(device, id: id)
+    }
+
+    mutating func hold(_ device: ChaosDevice, at point: ChaosPoint, force: Double, duration: Double) throws {
+        let id = try down(device, at: point, force: force * 0.5)
+        var elapsed = 0.0
+        var index = 0
+        while elapsed < duration {
+            pause(0.03)
+            elapsed += 0.03
+            index += 1
+            // A living hand: the force wavers by a hundredth around its level.
+            try update(device, id: id, force: force + (index % 2 == 0 ? 0.01 : -0.01))
+        }
+        try up(device, id: id)
+    }
+
+    mutating func knob(_ device: ChaosDevice, degrees: Double) throws {
+        let center = knobCenter
+        let radius = 75.0
+        func point(_ degrees: Double) -> ChaosPoint {
+            let radians = degrees * Double.pi / 180
+            return ChaosPoint(x: (center.x + radius * cos(radians)).rounded(), y: (center.y + radius * sin(radians)).rounded())
+        }
+        let start = 100.0
+        let id = try down(device, at: point(start), force: 0.3)
+        var turned = 0.0
+        while turned < degrees {
+            turned = min(degrees, turned + 8)
+            pause(0.01)
+            try update(device, id: id, to: point(start + turned), force: 0.3)
+        }
+        try up(device, id: id)
+    }
+
+    mutating func twoFingers(at point: ChaosPoint) throws {
+        let first = touchID(), second = touchID()
+        try server.touch.begin(id: first, at: (point.x, point.y), pressure: 0.25)
+        try server.touch.begin(id: second, at: (point.x + 80, point.y), pressure: 0.25)
+        for index in 1...3 {
+            pause(0.01)
+            try server.touch.update(id: first, to: (point.x + Double(index * 5), point.y), pressure: 0.25)
+            try server.touch.update(id: second, to: (point.x + 80 + Double(index * 5), point.y), pressure: 0.25)
+        }
+        try server.touch.end(id: first)
+        try server.touch.end(id: second)
+    }
+
+    mutating func penAndTouch(at point: ChaosPoint) throws {
+        try server.pen.down(at: (point.x, point.y), pressure: 0.1)
+        let touch = touchID()
+        for (index, force) in [0.3, 0.5, 0.7, 0.95].enumerated() {
+            pause(0.01)
+            try server.pen.press(to: force)
+            if index == 1 { try server.touch.begin(id: touch, at: (point.x + 150, point.y), pressure: 0.3) }
+        }
+        try server.touch.end(id: touch)
+        pause(0.05)
+        try server.pen.up()
+    }
+
+    /// `xinput disable` then `enable`; the bridge has seen it go and come back (stimulus check).
+    mutating func replug(_ device: ChaosDevice) throws {
+        let added = bridge.count("device-added"), disabled = bridge.count("device-disabled") + bridge.count("device-removed")
+        try xinput("disable", device)
+        try xinput("enable", device)
+        let seen = bridge.waitForObjects(timeout: 3) { objects in
+            objects.filter { $0["event"] as? String == "device-added" }.count > added
+                && objects.filter { ["device-disabled", "device-removed"].contains($0["event"] as? String) }.count > disabled
+        }
+        if !seen { fail("the bridge did not see \(device.serverName) go and come back") }
+    }
+
+    mutating func replugMidPress(_ device: ChaosDevice, at point: ChaosPoint, deep: Bool) throws {
+        let id = try down(device, at: point, force: 0.1)
+        for force in deep ? [0.3, 0.6, 0.95] : [0.2, 0.3] {
+            pause(0.01)
+            try update(device, id: id, force: force)
+        }
+        try replug(device)
+    }
+
+    func xinput(_ action: String, _ device: ChaosDevice) throws {
+        let tool = Process()
+        tool.executableURL = URL(fileURLWithPath: "/usr/bin/xinput")
+        tool.arguments = [action, device.serverName]
+        tool.environment = ["DISPLAY": server.displayName, "PATH": "/usr/bin:/bin"]
+        try tool.run()
+        tool.waitUntilExit()
+        guard tool.terminationStatus == 0 else {
+            throw ChaosError.toolFailed("xinput \(action) \(device.serverName) exited with \(tool.terminationStatus)")
+        }
+    }
+}
