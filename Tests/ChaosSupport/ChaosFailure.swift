@@ -21,6 +21,8 @@ public struct ChaosOutcome: Sendable {
     public var bridgeLog: String
     /// X errors the bridge reported (`x-error` events), counted apart for the summary.
     public var xErrors: Int
+    /// Burst taps the application got merged with the next one (see `BurstTests`).
+    public var mergedTaps: Int
 
     public var passed: Bool { failures.isEmpty }
 }
