@@ -102,6 +102,10 @@ let package = Package(
             dependencies: ["XorgTestSupport", "CX11"]
         ),
         .testTarget(
+            name: "ChaosSupportTests",
+            dependencies: ["ChaosSupport"]
+        ),
+        .testTarget(
             name: "X11BridgeTests",
             dependencies: ["X11Bridge", "GestureKit", "XorgTestSupport", "CX11"]
         ),

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+@testable import ChaosSupport
+
+/// The chaos tier's promise that an episode replays from its seed and number alone, and that
+/// its plans keep to what the virtual devices can do.
+@Suite("Chaos episodes")
+struct ChaosEpisodeTests {
+    @Test("the same seed and number give the same episode; another number or seed another")
+    func deterministic() {
+        #expect(ChaosEpisode.generate(seed: 7, number: 12) == ChaosEpisode.generate(seed: 7, number: 12))
+        #expect(ChaosEpisode.generate(seed: 7, number: 12) != ChaosEpisode.generate(seed: 7, number: 13))
+        #expect(ChaosEpisode.generate(seed: 7, number: 12) != ChaosEpisode.generate(seed: 8, number: 12))
+    }
+
+    @Test("a plan written to a file reads back as the same episodes")
+    func planRoundTrip() throws {
+        let episodes = (1...50).map { ChaosEpisode.generate(seed: 3, number: $0) }
+        let data = try JSONEncoder().encode(episodes)
+        #expect(try JSONDecoder().decode([ChaosEpisode].self, from: data) == episodes)
+    }
+
+    @Test("at most one device is re-plugged in an episode, and no later step drives it")
+    func replugLast() {
+        for number in 1...500 {
+            let steps = ChaosEpisode.generate(seed: 1, number: number).steps
+            let replugs = steps.enumerated().filter { $0.element.replugged != nil }
+            #expect(replugs.count <= 1, "episode \(number): \(steps)")
+            if let (index, step) = replugs.first, let device = step.replugged {
+                #expect(steps[(index + 1)...].allSatisfy { !$0.devices.contains(device) }, "episode \(number): \(steps)")
+            }
+        }
+    }
+
+    @Test("a thousand episodes hold every kind of step, a busy machine among them")
+    func coverage() {
+        let episodes = (1...1000).map { ChaosEpisode.generate(seed: 1, number: $0) }
+        let steps = episodes.flatMap(\.steps)
+        func count(_ matches: (ChaosStep) -> Bool) -> Int { steps.filter(matches).count }
+        #expect(count { if case .tap = $0 { true } else { false } } > 50)
+        #expect(count { if case .deepPress(_, _, _, _, _, _, .abrupt, _) = $0 { true } else { false } } > 20)
+        #expect(count { if case .deepPress(_, _, _, _, _, _, .soft, .reloadBeforeThreshold?) = $0 { true } else { false } } > 5)
+        #expect(count { if case .replugMidPress = $0 { true } else { false } } > 20)
+        #expect(count { if case .replug = $0 { true } else { false } } > 20)
+        #expect(count { if case .burst = $0 { true } else { false } } > 20)
+        #expect(count { if case .penAndTouch = $0 { true } else { false } } > 20)
+        #expect(episodes.filter(\.busy).count > 150)
+    }
+}
