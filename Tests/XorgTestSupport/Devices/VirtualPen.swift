@@ -9,7 +9,9 @@ public final class VirtualPen {
     /// The "Abs Pressure" range the server reports for this device.
     public static let pressureMaximum = 1000
 
-    public let connection: InputTestConnection
+    /// The driver's client connection; a new one after the device is disabled and enabled
+    /// (`reconnect`).
+    public private(set) var connection: InputTestConnection
     public private(set) var position: PixelPoint?
     /// The last pressure sent, normalized 0...1.
     public private(set) var pressure: Double = 0
@@ -21,6 +23,20 @@ public final class VirtualPen {
         self.connection = connection
         self.scale = AbsoluteAxisScale(
             screenWidth: screenWidth, screenHeight: screenHeight, pressureMaximum: Double(Self.pressureMaximum))
+    }
+
+    /// Connects again after `xinput disable` and `xinput enable` of the device: disabling it
+    /// closes the driver's end of the connection, and the driver takes one new client once the
+    /// device is on again. The pen starts over as the server has it then: out of proximity,
+    /// tip up. Call it only once the device is enabled again, never while the old connection
+    /// still works (a client that goes away under an enabled device makes the server spin).
+    public func reconnect(timeout: Double = 5) throws {
+        let socketPath = connection.socketPath
+        connection.close()
+        connection = try InputTestConnection(socketPath: socketPath, connectTimeout: timeout)
+        isInProximity = false
+        isTipDown = false
+        pressure = 0
     }
 
     /// Moves the pen above the surface to `position`, entering proximity if it is out.

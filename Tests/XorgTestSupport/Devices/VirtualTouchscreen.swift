@@ -7,7 +7,9 @@ public final class VirtualTouchscreen {
     /// The `TouchCount` the server is configured with.
     public static let maximumTouches = 10
 
-    public let connection: InputTestConnection
+    /// The driver's client connection; a new one after the device is disabled and enabled
+    /// (`reconnect`).
+    public private(set) var connection: InputTestConnection
     /// The touches currently down, by id, with their last position and normalized pressure.
     public private(set) var activeTouches: [UInt32: (position: PixelPoint, pressure: Double)] = [:]
     private let scale: AbsoluteAxisScale
@@ -16,6 +18,19 @@ public final class VirtualTouchscreen {
         self.connection = connection
         self.scale = AbsoluteAxisScale(
             screenWidth: screenWidth, screenHeight: screenHeight, pressureMaximum: Double(Self.pressureMaximum))
+    }
+
+    /// Connects again after `xinput disable` and `xinput enable` of the device: disabling it
+    /// closes the driver's end of the connection, and the driver takes one new client once the
+    /// device is on again. No touch is down on the new connection (the server ended the old
+    /// ones with the device). Call it only once the device is enabled again, never while the
+    /// old connection still works (a client that goes away under an enabled device makes the
+    /// server spin).
+    public func reconnect(timeout: Double = 5) throws {
+        let socketPath = connection.socketPath
+        connection.close()
+        connection = try InputTestConnection(socketPath: socketPath, connectTimeout: timeout)
+        activeTouches.removeAll()
     }
 
     /// A finger touches the screen at `position` with `pressure` (0...1 of the device's range).
