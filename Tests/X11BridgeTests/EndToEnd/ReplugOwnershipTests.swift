@@ -7,40 +7,129 @@ import XorgTestSupport
 /// press is a right-click and nothing else, a tap arrives whole, and the bridge causes no X error.
 @Suite("Ownership through re-plugs", .requiresXorg, .serialized)
 final class ReplugOwnershipTests: StageSuite {
-    /// `xinput disable NAME` then `xinput enable NAME`, and the bridge has seen the device back.
+    /// `xinput disable NAME` then `xinput enable NAME`, the bridge has seen the device back,
+    /// and the test's connection to the device is open again (disabling closes it).
     static func replug(_ name: String, on stage: Stage, _ bridge: BridgeProcess,
                        sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let added = bridge.events("device-added").count
-        for action in ["disable", "enable"] {
-            #expect(try stage.runTool("/usr/bin/xinput", [action, name]) == 0, "xinput \(action) \(name)", sourceLocation: sourceLocation)
-        }
-        #expect(bridge.waitForObjects { objects in
-            objects.filter { $0["event"] as? String == "device-added" }.count > added
-        }, "the bridge saw \(name) come back: \(bridge.objects)", sourceLocation: sourceLocation)
+        try unplug(name, on: stage, bridge, sourceLocation: sourceLocation)
+        try plugBack(name, on: stage, bridge, sourceLocation: sourceLocation)
     }
 
-    /// The touch deep press of the report: force 0.1, 0.3, 0.5, 0.65, 0.95 ten milliseconds
-    /// apart, held 50 ms, eased back through 0.6, 0.4, 0.2, lifted, at `point`.
-    static func touchDeepPress(_ stage: Stage, at point: PixelPoint) throws {
-        try stage.touch.begin(at: point, pressure: 0.1)
+    /// `xinput disable NAME`, and the bridge has seen the device go.
+    static func unplug(_ name: String, on stage: Stage, _ bridge: BridgeProcess,
+                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let before = sightings(of: name, "device-disabled", in: bridge.objects)
+        #expect(try stage.runTool("/usr/bin/xinput", ["disable", name]) == 0, "xinput disable \(name)", sourceLocation: sourceLocation)
+        #expect(bridge.waitForObjects { sightings(of: name, "device-disabled", in: $0) > before },
+                "the bridge saw \(name) go: \(bridge.objects)", sourceLocation: sourceLocation)
+    }
+
+    /// `xinput enable NAME`, the bridge has seen the device come back, and the test's
+    /// connection to it is open again.
+    static func plugBack(_ name: String, on stage: Stage, _ bridge: BridgeProcess,
+                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let before = sightings(of: name, "device-added", in: bridge.objects)
+        #expect(try stage.runTool("/usr/bin/xinput", ["enable", name]) == 0, "xinput enable \(name)", sourceLocation: sourceLocation)
+        #expect(bridge.waitForObjects { sightings(of: name, "device-added", in: $0) > before },
+                "the bridge saw \(name) come back: \(bridge.objects)", sourceLocation: sourceLocation)
+        switch name {
+        case VirtualPen.deviceName: try stage.pen.reconnect()
+        case VirtualTouchscreen.deviceName: try stage.touch.reconnect()
+        default: break
+        }
+    }
+
+    /// How many `event` objects (`device-added`, `device-disabled`) name the device `name`.
+    static func sightings(of name: String, _ event: String, in objects: [[String: Any]]) -> Int {
+        objects.filter { object in
+            object["event"] as? String == event
+                && (object["name"] ?? (object["device"] as? [String: Any])?["name"]) as? String == name
+        }.count
+    }
+
+    /// A device that presses: the pen or a finger on the touchscreen.
+    enum Presser: String, CustomTestStringConvertible {
+        case pen
+        case touch
+
+        /// The server's name of its device.
+        var deviceName: String { self == .pen ? VirtualPen.deviceName : VirtualTouchscreen.deviceName }
+        var testDescription: String { rawValue }
+
+        /// Puts the pen or the finger down at `point` with `force`.
+        func begin(_ stage: Stage, at point: PixelPoint, force: Double) throws {
+            switch self {
+            case .pen: try stage.pen.down(at: point, pressure: force)
+            case .touch: try stage.touch.begin(at: point, pressure: force)
+            }
+        }
+
+        /// Presses with `force` where it is.
+        func press(_ stage: Stage, to force: Double) throws {
+            switch self {
+            case .pen: try stage.pen.press(to: force)
+            case .touch: try stage.touch.update(pressure: force)
+            }
+        }
+
+        /// Lifts the pen's tip or the finger.
+        func lift(_ stage: Stage) throws {
+            switch self {
+            case .pen: try stage.pen.up()
+            case .touch: try stage.touch.end()
+            }
+        }
+    }
+
+    /// How far a press has gone when the event under test comes.
+    enum PressStage: String, CaseIterable, CustomTestStringConvertible {
+        /// Down and pressing harder, below the threshold: held back, undecided.
+        case climbing
+        /// Past the threshold: the right-click given, the contact kept by the bridge.
+        case pastThreshold
+
+        var testDescription: String { rawValue }
+    }
+
+    /// Deep presses of the pen and the touchscreen right-click. `contact`, a force gesture,
+    /// only watches (it never holds input back): it begins at touch-down, so its `began` says
+    /// that the bridge follows a contact. A long decision timeout, so that only the force, the
+    /// lift or the event under test hands a press over.
+    static let config = """
+        decision-timeout: 5
+        bindings:
+          - name: right-click
+            gesture: deep-press
+            devices: [pen, touch]
+            threshold: 0.7
+            action: {click: right}
+          - name: contact
+            gesture: force
+            devices: [pen, touch]
+        """
+
+    /// The deep press of the report: force 0.1, 0.3, 0.5, 0.65, 0.95 ten milliseconds apart,
+    /// held 50 ms, eased back through 0.6, 0.4, 0.2, lifted, at `point`.
+    static func deepPress(_ stage: Stage, by presser: Presser, at point: PixelPoint) throws {
+        try presser.begin(stage, at: point, force: 0.1)
         for force in [0.3, 0.5, 0.65, 0.95] {
             usleep(10_000)
-            try stage.touch.update(pressure: force)
+            try presser.press(stage, to: force)
         }
         usleep(50_000)
         for force in [0.6, 0.4, 0.2] {
             usleep(10_000)
-            try stage.touch.update(pressure: force)
+            try presser.press(stage, to: force)
         }
-        try stage.touch.end()
+        try presser.lift(stage)
     }
 
-    /// What the window got from one touch deep press at `point`: a right-click, no left press,
+    /// What the window got from one deep press at `point`: a right-click, no left press,
     /// nothing held.
-    static func expectRightClickOnly(_ stage: Stage, _ bridge: BridgeProcess, at point: PixelPoint,
-                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectRightClickOnly(_ stage: Stage, _ bridge: BridgeProcess, by presser: Presser = .touch,
+                                     at point: PixelPoint, sourceLocation: SourceLocation = #_sourceLocation) throws {
         stage.window.drain()
-        try touchDeepPress(stage, at: point)
+        try deepPress(stage, by: presser, at: point)
         _ = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
         // Everything the press gave, up to a key tapped after it: a late left press shows too.
         let events = try stage.eventsUntilKeyTapped()
@@ -50,14 +139,186 @@ final class ReplugOwnershipTests: StageSuite {
         #expect(stage.window.pointerState()?.buttonsHeld == [], sourceLocation: sourceLocation)
     }
 
+    /// A light tap at `point` reaches the window whole: one left click there (the pen's own,
+    /// or the one the server emulates from a touch), no right-click, nothing held.
+    static func expectTap(_ stage: Stage, _ bridge: BridgeProcess, by presser: Presser, at point: PixelPoint,
+                          sourceLocation: SourceLocation = #_sourceLocation) throws {
+        stage.window.drain()
+        try presser.begin(stage, at: point, force: 0.3)
+        try presser.lift(stage)
+        _ = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
+        let events = try stage.eventsUntilKeyTapped()
+        let left = buttonEvents(1, in: events)
+        #expect(left.map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)", sourceLocation: sourceLocation)
+        #expect(left.allSatisfy { $0.rootX == point.x && $0.rootY == point.y }, "\(left)", sourceLocation: sourceLocation)
+        #expect(buttonEvents(3, in: events).isEmpty, "\(events)", sourceLocation: sourceLocation)
+        #expect(stage.window.pointerState()?.buttonsHeld == [], sourceLocation: sourceLocation)
+    }
+
+    /// Puts `presser` down at `point` and presses to `stage`: climbing to 0.5 and held
+    /// undecided, or on past the threshold to 0.95 with the right-click given. Returns the
+    /// bridge's id of its device.
+    @discardableResult
+    static func pressAndHold(_ stage: Stage, _ bridge: BridgeProcess, by presser: Presser, at point: PixelPoint,
+                             to pressStage: PressStage, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+        let device = try bridge.deviceID(presser.deviceName, sourceLocation: sourceLocation)
+        stage.window.drain()
+        try presser.begin(stage, at: point, force: 0.1)
+        for force in [0.3, 0.5] {
+            usleep(10_000)
+            try presser.press(stage, to: force)
+        }
+        // The bridge follows the contact: the watching gesture began.
+        #expect(bridge.waitForObjects { objects in
+            objects.contains { $0["gesture"] as? String == "contact" && $0["state"] as? String == "began" && $0["device"] as? Int == device }
+        }, "\(bridge.objects)", sourceLocation: sourceLocation)
+        switch pressStage {
+        case .climbing:
+            let decided = decisions(of: device, in: bridge.objects)
+            #expect(decided.isEmpty, "decided before the event under test: \(decided)", sourceLocation: sourceLocation)
+            #expect(buttonEvents(1, in: stage.window.drain()).isEmpty, "the press is held back", sourceLocation: sourceLocation)
+        case .pastThreshold:
+            for force in [0.65, 0.95] {
+                usleep(10_000)
+                try presser.press(stage, to: force)
+            }
+            #expect(bridge.waitForObjects { decisions(of: device, in: $0).contains { $0["decision"] as? String == "claim" } },
+                    "\(bridge.objects)", sourceLocation: sourceLocation)
+            let clicked = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
+            #expect(buttonEvents(3, in: clicked).map(\.kind) == [.buttonPress, .buttonRelease], "\(clicked)\n\(bridge.log)",
+                    sourceLocation: sourceLocation)
+            #expect(buttonEvents(1, in: clicked).isEmpty, "\(clicked)", sourceLocation: sourceLocation)
+        }
+        return device
+    }
+
+    /// The bridge has seen the contact of `device` end: the server lifts a disabled device's
+    /// contacts (or the bridge cancels them as the device goes), and the watching gesture ends.
+    static func expectContactOver(_ bridge: BridgeProcess, device: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(bridge.waitForObjects { objects in
+            objects.contains { object in
+                object["gesture"] as? String == "contact" && object["device"] as? Int == device
+                    && ["ended", "cancelled"].contains(object["state"] as? String)
+            }
+        }, "\(bridge.objects)", sourceLocation: sourceLocation)
+    }
+
+    /// No X error, and nothing the ownership found impossible.
+    static func expectNoFault(_ bridge: BridgeProcess, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(bridge.events("x-error").isEmpty, "\(bridge.objects)", sourceLocation: sourceLocation)
+        #expect(bridge.objects.filter { $0["ownership"] as? String == "bug" }.isEmpty, "\(bridge.objects)",
+                sourceLocation: sourceLocation)
+    }
+
+    /// The engine's decisions (`claim`, `release`) on contacts of `device`.
+    static func decisions(of device: Int, in objects: [[String: Any]]) -> [[String: Any]] {
+        objects.filter { $0["decision"] != nil && $0["device"] as? Int == device }
+    }
+
     @Test("the pen disabled and enabled while idle: a touch deep press is still a right-click alone, with no X error")
     func penReplugThenTouchDeepPress() throws {
         let bridge = try stage.bridge()
         try Self.expectRightClickOnly(stage, bridge, at: (400, 300))
-        try Self.replug("test-pen", on: stage, bridge)
+        try Self.replug(VirtualPen.deviceName, on: stage, bridge)
         for point: PixelPoint in [(420, 320), (440, 340)] {
             try Self.expectRightClickOnly(stage, bridge, at: point)
         }
         #expect(bridge.events("x-error").isEmpty, "\(bridge.objects)")
+    }
+
+    @Test("the touchscreen disabled and enabled while idle: its deep press is a right-click alone, a light tap a whole left click")
+    func touchReplugIdle() throws {
+        let bridge = try stage.bridge()
+        try Self.expectRightClickOnly(stage, bridge, at: (400, 300))
+        try Self.replug(VirtualTouchscreen.deviceName, on: stage, bridge)
+        for point: PixelPoint in [(420, 320), (440, 340)] {
+            try Self.expectRightClickOnly(stage, bridge, at: point)
+        }
+        try Self.expectTap(stage, bridge, by: .touch, at: (460, 360))
+        Self.expectNoFault(bridge)
+    }
+
+    @Test("the touchscreen disabled mid-press and enabled: nothing stays held, no X error, the next deep press right-clicks alone",
+          arguments: PressStage.allCases)
+    func touchDisabledMidPress(pressStage: PressStage) throws {
+        let bridge = try stage.bridge(config: Self.config)
+        let touchID = try Self.pressAndHold(stage, bridge, by: .touch, at: (400, 300), to: pressStage)
+        try Self.unplug(VirtualTouchscreen.deviceName, on: stage, bridge)
+        Self.expectContactOver(bridge, device: touchID)
+        _ = try stage.eventsUntilKeyTapped()
+        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
+        try Self.plugBack(VirtualTouchscreen.deviceName, on: stage, bridge)
+        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
+        for point: PixelPoint in [(420, 320), (440, 340)] {
+            try Self.expectRightClickOnly(stage, bridge, at: point)
+        }
+        try Self.expectTap(stage, bridge, by: .touch, at: (460, 360))
+        Self.expectNoFault(bridge)
+    }
+
+    @Test("the pen disabled and enabled while idle: its deep press is a right-click alone, a light tap a whole left click")
+    func penReplugIdle() throws {
+        let bridge = try stage.bridge()
+        try Self.expectRightClickOnly(stage, bridge, by: .pen, at: (400, 300))
+        try Self.replug(VirtualPen.deviceName, on: stage, bridge)
+        for point: PixelPoint in [(420, 320), (440, 340)] {
+            try Self.expectRightClickOnly(stage, bridge, by: .pen, at: point)
+        }
+        try Self.expectTap(stage, bridge, by: .pen, at: (460, 360))
+        Self.expectNoFault(bridge)
+    }
+
+    @Test("the pen disabled mid-press and enabled: nothing stays held, no X error, its presses work again",
+          arguments: PressStage.allCases)
+    func penDisabledMidPress(pressStage: PressStage) throws {
+        let bridge = try stage.bridge(config: Self.config)
+        let penID = try Self.pressAndHold(stage, bridge, by: .pen, at: (400, 300), to: pressStage)
+        try Self.unplug(VirtualPen.deviceName, on: stage, bridge)
+        Self.expectContactOver(bridge, device: penID)
+        _ = try stage.eventsUntilKeyTapped()
+        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
+        try Self.plugBack(VirtualPen.deviceName, on: stage, bridge)
+        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
+        for point: PixelPoint in [(420, 320), (440, 340)] {
+            try Self.expectRightClickOnly(stage, bridge, by: .pen, at: point)
+        }
+        try Self.expectTap(stage, bridge, by: .pen, at: (460, 360))
+        // The touchscreen, on the same master pointer, still right-clicks alone.
+        try Self.expectRightClickOnly(stage, bridge, at: (480, 380))
+        Self.expectNoFault(bridge)
+    }
+
+    @Test("the pen re-plugged while a finger presses: that press finishes right, and the next touch deep press gives no left press",
+          arguments: PressStage.allCases)
+    func penReplugDuringTouch(pressStage: PressStage) throws {
+        let bridge = try stage.bridge(config: Self.config)
+        let touchID = try Self.pressAndHold(stage, bridge, by: .touch, at: (400, 300), to: pressStage)
+        let rightClicksBefore = buttonEvents(3, in: stage.window.recordedEvents).count
+        try Self.replug(VirtualPen.deviceName, on: stage, bridge)
+        // The finger presses on past the threshold (or stays past it), eases back and lifts.
+        for force in [0.65, 0.95] {
+            usleep(10_000)
+            try stage.touch.update(pressure: force)
+        }
+        usleep(50_000)
+        for force in [0.6, 0.4, 0.2] {
+            usleep(10_000)
+            try stage.touch.update(pressure: force)
+        }
+        try stage.touch.end()
+        _ = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
+        let events = try stage.eventsUntilKeyTapped()
+        // One right-click for the whole press, given before the re-plug or after it.
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
+        #expect(rightClicksBefore == (pressStage == .pastThreshold ? 2 : 0), "\(events)")
+        #expect(buttonEvents(1, in: events).isEmpty, "no left press: \(events)\n\(bridge.log)")
+        #expect(Self.decisions(of: touchID, in: bridge.objects).map { $0["decision"] as? String } == ["claim"], "\(bridge.objects)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
+        // The touch grab, renewed once the finger lifted, is in front of the button grab again.
+        for point: PixelPoint in [(420, 320), (440, 340)] {
+            try Self.expectRightClickOnly(stage, bridge, at: point)
+        }
+        try Self.expectTap(stage, bridge, by: .touch, at: (460, 360))
+        Self.expectNoFault(bridge)
     }
 }
