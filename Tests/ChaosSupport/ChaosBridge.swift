@@ -19,7 +19,7 @@ final class ChaosBridge {
         }
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["run", "--json", "--no-watch", "--config", config.path]
+        process.arguments = ["run", "--json", "--verbose", "--no-watch", "--config", config.path]
         process.environment = ChaosBridge.environment(displayName: displayName, home: directory)
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: logURL)

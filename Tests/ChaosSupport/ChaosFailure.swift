@@ -17,6 +17,8 @@ public struct ChaosFailure: Sendable, CustomStringConvertible {
 public struct ChaosOutcome: Sendable {
     public var episode: ChaosEpisode
     public var failures: [ChaosFailure]
+    /// Everything the window received in the episode, step by step.
+    public var windowLog: [String]
     public var bridgeOutput: [String]
     public var bridgeLog: String
     /// X errors the bridge reported (`x-error` events), counted apart for the summary.

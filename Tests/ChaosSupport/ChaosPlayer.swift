@@ -45,8 +45,13 @@ public struct ChaosPlayer {
         run.step = nil
         try run.finish()
         load?.stop()
-        return ChaosOutcome(episode: episode, failures: run.failures, bridgeOutput: bridge.lines, bridgeLog: bridge.log,
-                            xErrors: bridge.count("x-error"), mergedTaps: run.mergedTaps)
+        if !run.failures.isEmpty {
+            // How the server's devices stand (attached, floating): what a post-mortem asks first.
+            let state = (try? run.tool("/usr/bin/xinput", ["list", "--short"])) ?? ""
+            run.failures[run.failures.count - 1].windowEvents.append("xinput list: \(state)")
+        }
+        return ChaosOutcome(episode: episode, failures: run.failures, windowLog: run.windowLog, bridgeOutput: bridge.lines,
+                            bridgeLog: bridge.log, xErrors: bridge.count("x-error"), mergedTaps: run.mergedTaps)
     }
 }
 
@@ -60,6 +65,8 @@ struct EpisodeRun {
     var failures: [ChaosFailure] = []
     /// Taps of bursts that reached the application merged with the next (`expectBurst`).
     var mergedTaps = 0
+    /// Everything the window received, step by step, for the failures file.
+    var windowLog: [String] = []
     /// Devices disabled and enabled in this episode: not driven again.
     var replugged: Set<ChaosDevice> = []
     private var nextTouchID: UInt32 = 0
@@ -150,11 +157,14 @@ struct EpisodeRun {
 
     /// Everything the window got from the step: waits until `isComplete` holds (or 3 s), then
     /// until a key tapped afterwards arrives, so input the server took before is in.
-    func windowEvents(until isComplete: @escaping ([RecordedEvent]) -> Bool) -> [RecordedEvent] {
+    mutating func windowEvents(until isComplete: @escaping ([RecordedEvent]) -> Bool) -> [RecordedEvent] {
         _ = window.events(waitingUpTo: 3, until: isComplete)
         try? server.keyboard.tap(keycode: 38)
         let events = window.events(waitingUpTo: 3) { $0.contains { $0.kind == .keyRelease && $0.detail == 38 } }
-        return events.filter { !($0.detail == 38 && ($0.kind == .keyPress || $0.kind == .keyRelease)) }
+            .filter { !($0.detail == 38 && ($0.kind == .keyPress || $0.kind == .keyRelease)) }
+        let place = step.map { "step \($0 + 1)" } ?? "closing"
+        windowLog += events.map { "\(place): \($0)" }
+        return events
     }
 
     mutating func expectClicks(button: Int32, count: Int, what: String = "") {
@@ -401,14 +411,23 @@ struct EpisodeRun {
     }
 
     func xinput(_ action: String, _ device: ChaosDevice) throws {
+        _ = try tool("/usr/bin/xinput", [action, device.serverName])
+    }
+
+    /// Runs an X tool on the episode's server; its standard output.
+    func tool(_ path: String, _ arguments: [String]) throws -> String {
         let tool = Process()
-        tool.executableURL = URL(fileURLWithPath: "/usr/bin/xinput")
-        tool.arguments = [action, device.serverName]
+        tool.executableURL = URL(fileURLWithPath: path)
+        tool.arguments = arguments
         tool.environment = ["DISPLAY": server.displayName, "PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        tool.standardOutput = output
         try tool.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
         tool.waitUntilExit()
         guard tool.terminationStatus == 0 else {
-            throw ChaosError.toolFailed("xinput \(action) \(device.serverName) exited with \(tool.terminationStatus)")
+            throw ChaosError.toolFailed("\(path) \(arguments.joined(separator: " ")) exited with \(tool.terminationStatus)")
         }
+        return String(decoding: data, as: UTF8.self)
     }
 }

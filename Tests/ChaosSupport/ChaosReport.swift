@@ -16,6 +16,7 @@ public enum ChaosReport {
                 text += "FAILED: \(failure)\n"
                 for event in failure.windowEvents { text += "    window: \(event)\n" }
             }
+            text += "window, the whole episode:\n" + outcome.windowLog.map { "    \($0)\n" }.joined()
             text += "bridge output:\n" + outcome.bridgeOutput.map { "    \($0)\n" }.joined()
             text += "bridge log:\n" + outcome.bridgeLog.split(separator: "\n").map { "    \($0)\n" }.joined() + "\n"
         }
