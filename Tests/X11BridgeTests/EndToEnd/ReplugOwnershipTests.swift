@@ -321,4 +321,24 @@ final class ReplugOwnershipTests: StageSuite {
         try Self.expectTap(stage, bridge, by: .touch, at: (460, 360))
         Self.expectNoFault(bridge)
     }
+
+    @Test("the pen re-plugged while a light finger press is held: the press arrives whole as a left click at its lift")
+    func penReplugDuringLightTouch() throws {
+        let bridge = try stage.bridge(config: Self.config)
+        let touchID = try Self.pressAndHold(stage, bridge, by: .touch, at: (400, 300), to: .climbing)
+        try Self.replug(VirtualPen.deviceName, on: stage, bridge)
+        try stage.touch.update(pressure: 0.2)
+        try stage.touch.end()
+        _ = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
+        let events = try stage.eventsUntilKeyTapped()
+        let left = buttonEvents(1, in: events)
+        #expect(left.map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
+        #expect(left.allSatisfy { $0.rootX == 400 && $0.rootY == 300 }, "\(left)")
+        #expect(buttonEvents(3, in: events).isEmpty, "\(events)")
+        #expect(Self.decisions(of: touchID, in: bridge.objects).map { $0["decision"] as? String } == ["release"], "\(bridge.objects)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
+        try Self.expectRightClickOnly(stage, bridge, at: (420, 320))
+        try Self.expectTap(stage, bridge, by: .touch, at: (460, 360))
+        Self.expectNoFault(bridge)
+    }
 }
