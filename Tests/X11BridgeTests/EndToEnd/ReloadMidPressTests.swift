@@ -1,0 +1,331 @@
+import Foundation
+import GestureKit
+import Glibc
+import Testing
+import XorgTestSupport
+
+/// A reload applies to contacts that begin after it: a press already down finishes under the
+/// bindings, thresholds and hold settings it began with, and its input stays held until the
+/// bridge decides it. A reload arriving while a press climbs toward the threshold, or after it
+/// passed, changes nothing about that press; the next press follows the new config.
+@Suite("A reload leaves a press already down as it began", .requiresXorg, .serialized)
+final class ReloadMidPressTests: StageSuite {
+    typealias Presser = ReplugOwnershipTests.Presser
+
+    /// How the config is read again.
+    enum Reload: String, CaseIterable, CustomTestStringConvertible {
+        /// The file rewritten, then `kill -HUP`; the bridge runs with `--no-watch`, so only the
+        /// signal reloads.
+        case hangUp
+        /// The file saved the way most editors save it (written beside it and renamed over
+        /// it); the bridge watches it.
+        case fileEdit
+
+        var testDescription: String { rawValue }
+
+        /// The bridge's options for this way of reloading.
+        var options: [String] { self == .hangUp ? ["--no-watch"] : [] }
+
+        /// Makes the running bridge read `text` as its config.
+        func send(_ text: String, _ directory: LiveConfigTests.ConfigDirectory, _ bridge: BridgeProcess) throws {
+            switch self {
+            case .hangUp:
+                try text.write(toFile: directory.file, atomically: true, encoding: .utf8)
+                bridge.child.kill(signal: SIGHUP)
+            case .fileEdit:
+                try directory.replaceByRename(text)
+            }
+        }
+    }
+
+    /// A deep press past `threshold` right-clicks. Its `ordinary` is half the threshold, so a
+    /// press held between the two stays held until it lifts; a long decision timeout, so that
+    /// only the force or the lift decides.
+    static func config(threshold: Double) -> String {
+        """
+        decision-timeout: 5
+        bindings:
+          - name: right-click
+            gesture: deep-press
+            devices: [pen, touch]
+            threshold: \(threshold)
+            action: {click: right}
+        """
+    }
+
+    /// A deep press past 0.7 holds the middle button down until the force falls below 0.5.
+    static let middleHoldConfig = """
+        decision-timeout: 5
+        bindings:
+          - name: hold
+            gesture: deep-press
+            devices: [pen, touch]
+            threshold: 0.7
+            release: 0.5
+            action: {press: middle}
+            on-end: {release: middle}
+        """
+
+    /// The test's own folder for its config file.
+    let directory: LiveConfigTests.ConfigDirectory
+
+    override init() throws {
+        directory = try LiveConfigTests.ConfigDirectory()
+        try super.init()
+    }
+
+    /// Writes `config` and runs the bridge on it, reloading the `reload` way.
+    func runBridge(_ config: String, _ reload: Reload) throws -> BridgeProcess {
+        try directory.writeNew(config)
+        return try stage.bridge(reload.options + ["--config", directory.file])
+    }
+
+    /// The bridge's `config-reloaded` events so far.
+    static func reloads(in objects: [[String: Any]]) -> Int {
+        objects.filter { $0["event"] as? String == "config-reloaded" }.count
+    }
+
+    /// One press at `point`: down at 0.1, up to `peak` at 1.0 of the range a second (0.01 every
+    /// 10 ms, a deliberate press), held 50 ms, eased back through 0.6 and 0.4 of the peak and
+    /// 0.1, lifted. `climbing` runs after each sample on the way up, with its force.
+    static func press(_ stage: Stage, by presser: Presser, at point: PixelPoint, to peak: Double,
+                      climbing: (Double) throws -> Void = { _ in }) throws {
+        try presser.begin(stage, at: point, force: 0.1)
+        for step in 11...Int((peak * 100).rounded()) {
+            usleep(10_000)
+            let force = Double(step) / 100
+            try presser.press(stage, to: force)
+            try climbing(force)
+        }
+        usleep(50_000)
+        for force in [peak * 0.6, peak * 0.4, 0.1] {
+            usleep(10_000)
+            try presser.press(stage, to: force)
+        }
+        try presser.lift(stage)
+    }
+
+    /// Sends `reload` (with `text`) once the climbing force reaches each of `sendAt`, and makes
+    /// sure, before the force passes `deadline`, that the bridge has read every one of them: the
+    /// reloads arrive while the press climbs, never after it passed `deadline`. The samples keep
+    /// coming while a reload is awaited, except for the wait at `deadline` itself; a reload
+    /// sent while the previous one is still unread waits for it (SIGHUPs sent together count
+    /// once).
+    final class ReloadsDuringClimb {
+        let reload: Reload
+        let text: String
+        let sendAt: [Double]
+        let deadline: Double
+        let directory: LiveConfigTests.ConfigDirectory
+        let bridge: BridgeProcess
+        private let before: Int
+        private var sent = 0
+
+        init(_ reload: Reload, _ text: String, at sendAt: [Double], before deadline: Double,
+             _ directory: LiveConfigTests.ConfigDirectory, _ bridge: BridgeProcess) {
+            self.reload = reload
+            self.text = text
+            self.sendAt = sendAt
+            self.deadline = deadline
+            self.directory = directory
+            self.bridge = bridge
+            before = ReloadMidPressTests.reloads(in: bridge.objects)
+        }
+
+        /// How many of them the bridge has read.
+        var read: Int { ReloadMidPressTests.reloads(in: bridge.objects) - before }
+
+        func climbed(to force: Double) throws {
+            if sent < sendAt.count, force >= sendAt[sent] - 1e-9 {
+                if read < sent {
+                    // The previous one first: the bridge reads a burst of saves, or of signals, once.
+                    _ = bridge.waitForObjects { ReloadMidPressTests.reloads(in: $0) - self.before >= self.sent }
+                }
+                try reload.send(text, directory, bridge)
+                sent += 1
+            }
+            if force >= deadline - 1e-9, read < sendAt.count {
+                _ = bridge.waitForObjects { ReloadMidPressTests.reloads(in: $0) - self.before >= self.sendAt.count }
+            }
+        }
+    }
+
+    /// Index of the last decision of `device` in `objects`, and the decision.
+    static func lastDecision(of device: Int, in objects: [[String: Any]]) -> (index: Int, decision: String)? {
+        guard let index = objects.lastIndex(where: { $0["decision"] != nil && $0["device"] as? Int == device }),
+              let decision = objects[index]["decision"] as? String else { return nil }
+        return (index, decision)
+    }
+
+    /// Index of the last `config-reloaded` event in `objects`.
+    static func lastReload(in objects: [[String: Any]]) -> Int? {
+        objects.lastIndex { $0["event"] as? String == "config-reloaded" }
+    }
+
+    /// Waits for the press of `device` to be decided and the window to get what it gave (a
+    /// right-click or a left click), then checks that it gave exactly `button`'s click and
+    /// nothing else, nothing held, and that the decision came after the last reload.
+    static func expectClick(_ button: Int32, _ stage: Stage, _ bridge: BridgeProcess, device: Int,
+                            decidedAfterReload: Bool = true, _ note: String,
+                            sourceLocation: SourceLocation = #_sourceLocation) throws {
+        _ = stage.window.events { buttonEvents(button, in: $0).count >= 2 }
+        let events = try stage.eventsUntilKeyTapped()
+        for other: Int32 in [1, 2, 3] {
+            let expected: [RecordedEventKind] = other == button ? [.buttonPress, .buttonRelease] : []
+            #expect(buttonEvents(other, in: events).map(\.kind) == expected, "\(note): button \(other): \(events)\n\(bridge.log)",
+                    sourceLocation: sourceLocation)
+        }
+        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(note)", sourceLocation: sourceLocation)
+        let objects = bridge.objects
+        let decision = lastDecision(of: device, in: objects)
+        #expect(decision?.decision == (button == 3 ? "claim" : "release"), "\(note): \(objects)", sourceLocation: sourceLocation)
+        if decidedAfterReload {
+            // The reload arrived while the press climbed, before it was decided.
+            let reload = lastReload(in: objects)
+            #expect(reload != nil && decision != nil && reload! < decision!.index,
+                    "\(note): the reload came after the decision: \(objects)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// No X error, no ownership bug, and every reload loaded.
+    static func expectNoFault(_ bridge: BridgeProcess, sourceLocation: SourceLocation = #_sourceLocation) {
+        ReplugOwnershipTests.expectNoFault(bridge, sourceLocation: sourceLocation)
+        #expect(bridge.events("config-rejected").isEmpty, "\(bridge.objects)", sourceLocation: sourceLocation)
+    }
+
+    @Test("the same config read again while a press climbs toward the threshold: the deep press still right-clicks alone",
+          arguments: Reload.allCases, [Presser.pen, .touch])
+    func reloadWhileClimbing(reload: Reload, presser: Presser) throws {
+        let config = Self.config(threshold: 0.7)
+        let bridge = try runBridge(config, reload)
+        let device = try bridge.deviceID(presser.deviceName)
+        let reloads = ReloadsDuringClimb(reload, config, at: [0.4], before: 0.65, directory, bridge)
+        try Self.press(stage, by: presser, at: (400, 300), to: 0.95, climbing: reloads.climbed)
+        #expect(reloads.read == 1, "\(bridge.objects)")
+        try Self.expectClick(3, stage, bridge, device: device, "the press the reload came into")
+        stage.window.drain()
+        try Self.press(stage, by: presser, at: (420, 320), to: 0.95)
+        try Self.expectClick(3, stage, bridge, device: device, decidedAfterReload: false, "the next press")
+        Self.expectNoFault(bridge)
+    }
+
+    @Test("the built-in default config read again while a press climbs toward the threshold: the deep press still right-clicks alone",
+          arguments: Reload.allCases, [Presser.pen, .touch])
+    func defaultReloadWhileClimbing(reload: Reload, presser: Presser) throws {
+        let config = DefaultConfig.text
+        let bridge = try runBridge(config, reload)
+        let device = try bridge.deviceID(presser.deviceName)
+        for round in 0..<3 {
+            stage.window.drain()
+            let reloads = ReloadsDuringClimb(reload, config, at: [0.4], before: 0.65, directory, bridge)
+            try Self.press(stage, by: presser, at: (400 + 20 * Double(round), 300), to: 0.95, climbing: reloads.climbed)
+            #expect(reloads.read == 1, "\(bridge.objects)")
+            try Self.expectClick(3, stage, bridge, device: device, "round \(round)")
+        }
+        Self.expectNoFault(bridge)
+    }
+
+    @Test("SIGHUP again and again while a press climbs: the deep press still right-clicks alone",
+          arguments: [Presser.pen, .touch])
+    func repeatedHangUpsWhileClimbing(presser: Presser) throws {
+        let config = Self.config(threshold: 0.7)
+        let bridge = try runBridge(config, .hangUp)
+        let device = try bridge.deviceID(presser.deviceName)
+        for round in 0..<3 {
+            stage.window.drain()
+            let reloads = ReloadsDuringClimb(.hangUp, config, at: [0.2, 0.3, 0.4, 0.5, 0.6], before: 0.65, directory, bridge)
+            try Self.press(stage, by: presser, at: (400 + 20 * Double(round), 300), to: 0.95, climbing: reloads.climbed)
+            #expect(reloads.read == 5, "\(bridge.objects)")
+            try Self.expectClick(3, stage, bridge, device: device, "round \(round)")
+        }
+        Self.expectNoFault(bridge)
+    }
+
+    @Test("a file edited again and again while a press climbs: the deep press still right-clicks alone",
+          arguments: [Presser.pen, .touch])
+    func repeatedEditsWhileClimbing(presser: Presser) throws {
+        let config = Self.config(threshold: 0.7)
+        let bridge = try runBridge(config, .fileEdit)
+        let device = try bridge.deviceID(presser.deviceName)
+        // Saves 150 ms apart, each read once the file has been quiet for 0.1 s.
+        let reloads = ReloadsDuringClimb(.fileEdit, config, at: [0.2, 0.35, 0.5], before: 0.65, directory, bridge)
+        try Self.press(stage, by: presser, at: (400, 300), to: 0.95, climbing: reloads.climbed)
+        #expect(reloads.read == 3, "\(bridge.objects)")
+        try Self.expectClick(3, stage, bridge, device: device, "the press the reloads came into")
+        Self.expectNoFault(bridge)
+    }
+
+    @Test("a reload raising the threshold while a press climbs: the press passing the old threshold right-clicks; the next one no longer does",
+          arguments: Reload.allCases, [Presser.pen, .touch])
+    func reloadRaisesThreshold(reload: Reload, presser: Presser) throws {
+        let bridge = try runBridge(Self.config(threshold: 0.5), reload)
+        let device = try bridge.deviceID(presser.deviceName)
+        let reloads = ReloadsDuringClimb(reload, Self.config(threshold: 0.9), at: [0.3], before: 0.45, directory, bridge)
+        try Self.press(stage, by: presser, at: (400, 300), to: 0.7, climbing: reloads.climbed)
+        #expect(reloads.read == 1, "\(bridge.objects)")
+        try Self.expectClick(3, stage, bridge, device: device, "past the old threshold (0.5), short of the new one (0.9)")
+        // The next press goes as far and no deeper: under the new threshold it is an ordinary
+        // press, held while it might go on, then a left click.
+        stage.window.drain()
+        try Self.press(stage, by: presser, at: (420, 320), to: 0.7)
+        try Self.expectClick(1, stage, bridge, device: device, decidedAfterReload: false, "the next press, to 0.7")
+        Self.expectNoFault(bridge)
+    }
+
+    @Test("a reload lowering the threshold while a press climbs: the press short of the old threshold is a left click; the next one right-clicks",
+          arguments: Reload.allCases, [Presser.pen, .touch])
+    func reloadLowersThreshold(reload: Reload, presser: Presser) throws {
+        let bridge = try runBridge(Self.config(threshold: 0.9), reload)
+        let device = try bridge.deviceID(presser.deviceName)
+        let reloads = ReloadsDuringClimb(reload, Self.config(threshold: 0.5), at: [0.3], before: 0.45, directory, bridge)
+        try Self.press(stage, by: presser, at: (400, 300), to: 0.7, climbing: reloads.climbed)
+        #expect(reloads.read == 1, "\(bridge.objects)")
+        try Self.expectClick(1, stage, bridge, device: device, "past the new threshold (0.5), short of the old one (0.9)")
+        stage.window.drain()
+        try Self.press(stage, by: presser, at: (420, 320), to: 0.7)
+        try Self.expectClick(3, stage, bridge, device: device, decidedAfterReload: false, "the next press, to 0.7")
+        Self.expectNoFault(bridge)
+    }
+
+    @Test("a reload after the threshold: the deep press ends under the binding it began with, its button released; the next press follows the new config",
+          arguments: Reload.allCases, [Presser.pen, .touch])
+    func reloadPastThreshold(reload: Reload, presser: Presser) throws {
+        let bridge = try runBridge(Self.middleHoldConfig, reload)
+        let device = try bridge.deviceID(presser.deviceName)
+        try presser.begin(stage, at: (400, 300), force: 0.1)
+        for force in [0.3, 0.5, 0.65, 0.95] {
+            usleep(10_000)
+            try presser.press(stage, to: force)
+        }
+        let pressed = stage.window.events { !buttonEvents(2, in: $0).isEmpty }
+        #expect(buttonEvents(2, in: pressed).map(\.kind) == [.buttonPress], "\(pressed)\n\(bridge.log)")
+        #expect(buttonEvents(1, in: pressed).isEmpty, "\(pressed)")
+        // (A finger down holds button 1 of the master too, as its pointer emulation: the
+        // window never sees that press, and it goes with the lift.)
+        #expect(stage.window.pointerState()?.buttonsHeld.contains(2) == true)
+
+        let before = Self.reloads(in: bridge.objects)
+        try reload.send(Self.config(threshold: 0.7), directory, bridge)
+        #expect(bridge.waitForObjects { Self.reloads(in: $0) > before }, "\(bridge.objects)")
+        // Still held: the binding the press began with holds it until the force falls.
+        #expect(stage.window.pointerState()?.buttonsHeld.contains(2) == true, "\(bridge.log)")
+        for force in [0.8, 0.6, 0.4, 0.1] {
+            usleep(10_000)
+            try presser.press(stage, to: force)
+        }
+        try presser.lift(stage)
+        _ = stage.window.events { buttonEvents(2, in: $0).count >= 2 }
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(2, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
+        #expect(buttonEvents(1, in: events).isEmpty, "no left press: \(events)\n\(bridge.log)")
+        #expect(buttonEvents(3, in: events).isEmpty, "no right-click from the new config: \(events)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
+        let claim = Self.lastDecision(of: device, in: bridge.objects)
+        #expect(claim?.decision == "claim" && claim!.index < Self.lastReload(in: bridge.objects)!, "\(bridge.objects)")
+
+        stage.window.drain()
+        try Self.press(stage, by: presser, at: (420, 320), to: 0.95)
+        try Self.expectClick(3, stage, bridge, device: device, decidedAfterReload: false, "the next press")
+        Self.expectNoFault(bridge)
+    }
+}
