@@ -7,7 +7,9 @@ import XorgTestSupport
 /// A reload applies to contacts that begin after it: a press already down finishes under the
 /// bindings, thresholds and hold settings it began with, and its input stays held until the
 /// bridge decides it. A reload arriving while a press climbs toward the threshold, or after it
-/// passed, changes nothing about that press; the next press follows the new config.
+/// passed, changes nothing about that press; the next press follows the new config. Only a
+/// reload that leaves no owning binding for the pressing kind of device lets go at once of what
+/// is held of that kind: the press goes to the window, and it is the window's alone.
 @Suite("A reload leaves a press already down as it began", .requiresXorg, .serialized)
 final class ReloadMidPressTests: StageSuite {
     typealias Presser = ReplugOwnershipTests.Presser
@@ -326,6 +328,44 @@ final class ReloadMidPressTests: StageSuite {
         stage.window.drain()
         try Self.press(stage, by: presser, at: (420, 320), to: 0.95)
         try Self.expectClick(3, stage, bridge, device: device, decidedAfterReload: false, "the next press")
+        Self.expectNoFault(bridge)
+    }
+
+    @Test("a reload that leaves no owning binding for the pressing device while its press climbs: the press goes to the window at once, and no right-click follows",
+          arguments: Reload.allCases, [Presser.pen, .touch])
+    func reloadDropsTheDevice(reload: Reload, presser: Presser) throws {
+        let config = Self.config(threshold: 0.7)
+        let bridge = try runBridge(config, reload)
+        let device = try bridge.deviceID(presser.deviceName)
+        let others = config.replacingOccurrences(of: "[pen, touch]", with: presser == .pen ? "[touch]" : "[pen]")
+        let reloads = ReloadsDuringClimb(reload, others, at: [0.4], before: 0.65, directory, bridge)
+        try Self.press(stage, by: presser, at: (400, 300), to: 0.95, climbing: reloads.climbed)
+        #expect(reloads.read == 1, "\(bridge.objects)")
+        // Nothing holds that kind of input any more: the held press went to the window with the
+        // reload, and the press is the window's from then on.
+        let letGo = bridge.ownership { $0["ownership"] as? String == "let-go" }
+        #expect(letGo?["input"] as? String == (presser == .pen ? "press" : "touch") && letGo?["count"] as? Int == 1,
+                "\(bridge.objects)")
+        _ = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(1, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
+        #expect(buttonEvents(3, in: events).isEmpty, "no right-click after the press went to the window: \(events)\n\(bridge.log)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
+        let objects = bridge.objects
+        #expect(!objects.contains { $0["action"] != nil && $0["device"] as? Int == device }, "\(objects)")
+        #expect(Self.lastDecision(of: device, in: objects)?.decision != "claim", "\(objects)")
+        // The deep press gave up on the contact it no longer holds.
+        #expect(objects.contains { $0["gesture"] as? String == "right-click" && $0["state"] as? String == "failed" && $0["device"] as? Int == device },
+                "\(objects)")
+
+        // The next press is an ordinary one: no binding listens to the device now.
+        stage.window.drain()
+        try Self.press(stage, by: presser, at: (420, 320), to: 0.95)
+        _ = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
+        let next = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(1, in: next).map(\.kind) == [.buttonPress, .buttonRelease], "\(next)\n\(bridge.log)")
+        #expect(buttonEvents(3, in: next).isEmpty, "\(next)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
         Self.expectNoFault(bridge)
     }
 }
