@@ -87,6 +87,19 @@ let package = Package(
             dependencies: ["CX11"],
             path: "Tests/XorgTestSupport"
         ),
+        // Emulated evdev nodes for the unmodified X input drivers (wacom, evdev, libinput): a
+        // FUSE server in C (libfuse3's low-level API), run by the real-driver tests.
+        .executableTarget(
+            name: "gesture-evdev-fuse",
+            path: "Tests/EvdevFuse",
+            cSettings: [.unsafeFlags(["-Wall", "-Wextra"])],
+            linkerSettings: [.linkedLibrary("fuse3"), .linkedLibrary("pthread")]
+        ),
+        // Tests/StatShim/stat_shim.c, the LD_PRELOAD library the libinput tests put into their
+        // Xorg, is no target: SwiftPM links every shared library it makes against the Swift
+        // runtime (swiftrt.o needs libswiftCore), which would load the runtime and libstdc++
+        // into the X server. The test support compiles it with the system C compiler instead
+        // (RealDriverToolchain), into .build/real-drivers.
         .testTarget(
             name: "GestureKitTests",
             dependencies: ["GestureKit"],
@@ -107,7 +120,7 @@ let package = Package(
         ),
         .testTarget(
             name: "X11BridgeTests",
-            dependencies: ["X11Bridge", "GestureKit", "XorgTestSupport", "CX11"]
+            dependencies: ["X11Bridge", "GestureKit", "XorgTestSupport", "CX11", "gesture-evdev-fuse"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -15,7 +15,7 @@ import Glibc
 /// The Display connection is not thread-safe: use a recorder on one thread at a time. It keeps
 /// its server alive; close it (or let it go) before stopping the server.
 public final class RecorderWindow {
-    public let server: HeadlessXorg
+    public let server: any HeadlessDisplay
     public let frame: WindowFrame
     public let touchAware: Bool
     /// The X window id.
@@ -34,7 +34,7 @@ public final class RecorderWindow {
     ///   - wmClass: the WM_CLASS instance and class names, as a bridge's per-application rules see them.
     ///   - takesKeyboardFocus: gives the window the input focus so it receives key events.
     public init(
-        server: HeadlessXorg,
+        server: any HeadlessDisplay,
         frame: WindowFrame? = nil,
         wmClass: (instance: String, className: String) = ("recorder", "GestureBridgeRecorder"),
         title: String = "GestureBridge recorder",

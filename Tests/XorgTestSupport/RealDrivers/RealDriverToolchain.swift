@@ -1,0 +1,107 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+private let shimBuild = Mutex<Result<String, RealDriverError>?>(nil)
+
+/// Finds what the real-driver servers need beyond a headless Xorg, and builds the stat shim.
+enum RealDriverToolchain {
+    static let fuseServerName = "gesture-evdev-fuse"
+
+    /// The package's root, from this file's place in it.
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// What is missing to run `driver`'s server here, in words a person can act on; nil when
+    /// nothing is. A missing driver is never a reason to skip: the caller fails with it.
+    static func missing(for driver: RealDriver) -> String? {
+        var missing: [String] = []
+        if !XorgModules.exists(driver.moduleFile) {
+            missing.append("no \(driver) X input driver (\(driver.moduleFile)): install the Debian package \(driver.debianPackage) (scripts/install-deps)")
+        }
+        if access("/dev/fuse", R_OK | W_OK) != 0 {
+            missing.append("no usable /dev/fuse: the emulated evdev nodes are a FUSE file system (install fuse3; in a container, pass /dev/fuse)")
+        }
+        if fuseServer() == nil {
+            missing.append("\(fuseServerName) is not built beside the tests: run `swift build --build-tests` (it needs libfuse3-dev)")
+        }
+        if driver == .libinput, XorgInstallation.findExecutable(named: "unshare") == nil {
+            missing.append("no unshare (util-linux): the libinput server runs in a private mount namespace")
+        }
+        return missing.isEmpty ? nil : missing.joined(separator: "; ")
+    }
+
+    /// The FUSE server, built by the package beside the test bundle (or the running executable).
+    static func fuseServer() -> String? {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        var candidates = [beside.appendingPathComponent(fuseServerName).path]
+        // The test bundle can sit one level down (…/debug/Name.xctest/…).
+        candidates.append(beside.deletingLastPathComponent().appendingPathComponent(fuseServerName).path)
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The stat shim, compiled once per test process with the system C compiler (see Package.swift
+    /// for why it is no SwiftPM product) into `.build/real-drivers`, beside the package's builds.
+    static func statShim() throws -> String {
+        try shimBuild.withLock { built in
+            if let built { return try built.get() }
+            let result = Result { try compileShim() }.mapError { error in
+                error as? RealDriverError ?? .cannotPrepare(reason: "\(error)")
+            }
+            built = result
+            return try result.get()
+        }
+    }
+
+    private static func compileShim() throws -> String {
+        let source = packageRoot.appendingPathComponent("Tests/StatShim/stat_shim.c").path
+        guard FileManager.default.fileExists(atPath: source) else {
+            throw RealDriverError.missing(reason: "the stat shim's source is not at \(source)")
+        }
+        let directory = packageRoot.appendingPathComponent(".build/real-drivers").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let library = directory + "/libgesture-stat-shim-\(getpid()).so"
+        let finished = directory + "/libgesture-stat-shim.so"
+        guard let compiler = ["cc", "gcc", "clang"].lazy.compactMap(XorgInstallation.findExecutable(named:)).first else {
+            throw RealDriverError.missing(reason: "no C compiler (cc) to build the stat shim: install gcc")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: compiler)
+        process.arguments = ["-shared", "-fPIC", "-O2", "-Wall", "-Wextra", "-Werror", "-o", library, source, "-ldl"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = errors
+        try ChildProcessLauncher.run(process)
+        let output = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw RealDriverError.cannotPrepare(
+                reason: "\(compiler) could not build the stat shim: \(String(decoding: output, as: UTF8.self))")
+        }
+        // Several test processes may build it at once: each renames a whole file into place.
+        guard rename(library, finished) == 0 else {
+            throw RealDriverError.cannotPrepare(reason: "cannot move the stat shim to \(finished)")
+        }
+        return finished
+    }
+}
+
+/// The X server's module directories.
+enum XorgModules {
+    static let directories = [
+        "/usr/lib/xorg/modules",
+        "/usr/lib64/xorg/modules",
+        "/usr/local/lib/xorg/modules",
+        "/usr/lib/x86_64-linux-gnu/xorg/modules",
+        "/usr/lib/aarch64-linux-gnu/xorg/modules",
+    ]
+
+    static func exists(_ relativePath: String) -> Bool {
+        directories.contains { FileManager.default.fileExists(atPath: $0 + "/" + relativePath) }
+    }
+}
