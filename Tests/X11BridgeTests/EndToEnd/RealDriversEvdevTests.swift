@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import XorgTestSupport
+
+/// xf86-input-evdev on an emulated pen tablet and a multitouch screen with ABS_MT_PRESSURE:
+/// the kernel's ranges as they are ("Abs Pressure" 0...1023, "Abs MT Pressure" 0...255), and a
+/// touch update that carries only the valuators that changed.
+@Suite("Real drivers: xf86-input-evdev", .requiresXorg, .serialized)
+struct RealDriversEvdevTests {
+    @Test("devices --json and doctor: a TABLET pen 0..1023 and a direct TOUCHSCREEN 0..255, both evdev")
+    func devicesAndDoctor() throws {
+        let stage = try RealDriverStage(.evdev)
+        defer { stage.stop() }
+        let devices = try stage.listedDevices()
+        let pen = devices[stage.server.penDeviceName]
+        let touch = devices[stage.server.touchDeviceName ?? ""]
+        #expect(pen?["kind"] as? String == "pen" && pen?["driver"] as? String == "evdev" && pen?["type"] as? String == "TABLET",
+                "\(devices)")
+        #expect(RealDriverChecks.pressureRange(pen).map { [$0.min, $0.max] } == [0, 1023], "\(devices)")
+        #expect(touch?["kind"] as? String == "touch" && touch?["driver"] as? String == "evdev"
+                    && touch?["type"] as? String == "TOUCHSCREEN" && touch?["touchMode"] as? String == "direct", "\(devices)")
+        #expect(RealDriverChecks.pressureRange(touch).map { [$0.min, $0.max] } == [0, 255], "\(devices)")
+        #expect(touch?["touches"] as? Int == 10, "\(devices)")
+        try RealDriverChecks.expectDoctor(stage, pressures: [stage.server.penDeviceName: "0..1023",
+                                                             stage.server.touchDeviceName ?? "": "0..255"], driver: .evdev)
+    }
+
+    @Test("the pen's deep press right-clicks, with no left click")
+    func penDeepPress() throws {
+        let stage = try RealDriverStage(.evdev)
+        defer { stage.stop() }
+        let bridge = try stage.bridge()
+        try RealDriverChecks.expectPenDeepPress(stage, bridge, at: (400, 300))
+        try RealDriverChecks.expectPenDeepPress(stage, bridge, at: (600, 500))
+        RealDriverChecks.expectNoFault(bridge)
+    }
+
+    @Test("a tap, a drag and a light held press arrive as the pen's own")
+    func penInputIsItsOwn() throws {
+        let stage = try RealDriverStage(.evdev)
+        defer { stage.stop() }
+        let bridge = try stage.bridge()
+        try RealDriverChecks.expectPenInputIsItsOwn(stage, bridge, penName: stage.server.penDeviceName)
+        RealDriverChecks.expectNoFault(bridge)
+    }
+
+    @Test("the default config's volume knob turns with the pen")
+    func knob() throws {
+        let stage = try RealDriverStage(.evdev)
+        defer { stage.stop() }
+        let bridge = try stage.bridge()
+        try RealDriverChecks.expectKnobTurns(stage, bridge)
+        RealDriverChecks.expectNoFault(bridge)
+    }
+
+    @Test("the touchscreen's deep press right-clicks with no left press; a light tap is a whole left click",
+          arguments: [false, true])
+    func touchDeepPress(touchAware: Bool) throws {
+        let stage = try RealDriverStage(.evdev, touchAware: touchAware)
+        defer { stage.stop() }
+        let bridge = try stage.bridge()
+        let touch = try stage.touch()
+        for (slot, point) in [(0, (500.0, 300.0)), (1, (520.0, 340.0))] {
+            stage.window.drain()
+            try touch.begin(slot: slot, at: point, pressure: 0.1)
+            for force in [0.3, 0.5, 0.7, 0.9] {
+                usleep(15_000)
+                // Only the pressure changes: evdev sends just that valuator in the update.
+                try touch.update(slot: slot, pressure: force)
+            }
+            _ = stage.window.events(waitingUpTo: 3) { buttonEvents(3, in: $0).count >= 2 }
+            try touch.end(slot: slot)
+            _ = stage.window.events(waitingUpTo: 0.3) { _ in false }
+            let events = stage.window.drain()
+            #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.objects)")
+            #expect(buttonEvents(1, in: events).isEmpty, "no left press: \(events)")
+            #expect(events.filter(\.kind.isTouch).isEmpty, "the touch never begins for the window: \(events)")
+        }
+        let touchID = try bridge.deviceID(stage.server.touchDeviceName ?? "")
+        #expect(bridge.objects.contains { $0["recognizer"] as? String == "deep-press" && $0["device"] as? Int == touchID })
+
+        // Light, the touch is handed back whole.
+        stage.window.drain()
+        try touch.tap(at: (300, 600), pressure: 0.3)
+        let events = stage.window.events(waitingUpTo: 3) { events in
+            touchAware ? events.contains { $0.kind == .touchEnd } : buttonEvents(1, in: events).count >= 2
+        }
+        if touchAware {
+            #expect(events.first(where: \.kind.isTouch)?.kind == .touchBegin && events.last(where: \.kind.isTouch)?.kind == .touchEnd,
+                    "\(events)")
+        } else {
+            #expect(buttonEvents(1, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
+        }
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+        RealDriverChecks.expectNoFault(bridge)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import XorgTestSupport
+
+/// xf86-input-libinput on an emulated Huion-like pen (pressure 0...8191, tilt, vendor 0x256c)
+/// and a multitouch screen, added through the udev backend: the pen's own X device appears
+/// only when the pen first comes near ("... Pen (0)", STYLUS, "Abs Pressure" 0...2047 on
+/// valuator 2), and the touchscreen reports no pressure whether the kernel gives one or not.
+@Suite("Real drivers: xf86-input-libinput", .requiresXorg, .serialized)
+struct RealDriversLibinputTests {
+    /// Brings the pen near once and away, so that its X device exists before the bridge starts.
+    static func introducePen(_ stage: RealDriverStage, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try stage.pen.hover(to: (50, 50))
+        #expect(stage.server.waitForDevice(named: stage.server.penDeviceName), "\(stage.server.inputDeviceNames())",
+                sourceLocation: sourceLocation)
+        try stage.pen.leave()
+    }
+
+    @Test("devices --json and doctor: a TOUCHSCREEN with no pressure; the STYLUS 0..2047 once the pen came near",
+          arguments: [true, false])
+    func devicesAndDoctor(touchPressure: Bool) throws {
+        let stage = try RealDriverStage(.libinput, touchPressure: touchPressure)
+        defer { stage.stop() }
+        var devices = try stage.listedDevices()
+        let touch = devices[stage.server.touchDeviceName ?? ""]
+        #expect(touch?["kind"] as? String == "touch" && touch?["driver"] as? String == "libinput"
+                    && touch?["type"] as? String == "TOUCHSCREEN" && touch?["touchMode"] as? String == "direct", "\(devices)")
+        #expect(touch?["pressure"] is NSNull, "libinput drops ABS_MT_PRESSURE: \(devices)")
+        #expect(touch?["touches"] as? Int == 10, "\(devices)")
+        #expect(devices[stage.server.penDeviceName] == nil, "no pen device before the pen came near: \(devices)")
+        #expect(devices[stage.server.tabletDeviceName ?? ""] == nil, "the tablet's own device has no axes: \(devices)")
+
+        try Self.introducePen(stage)
+        devices = try stage.listedDevices()
+        let pen = devices[stage.server.penDeviceName]
+        #expect(pen?["kind"] as? String == "pen" && pen?["driver"] as? String == "libinput" && pen?["type"] as? String == "STYLUS",
+                "\(devices)")
+        #expect(RealDriverChecks.pressureRange(pen).map { [$0.min, $0.max] } == [0, 2047], "\(devices)")
+        try RealDriverChecks.expectDoctor(stage, pressures: [stage.server.penDeviceName: "0..2047"], driver: .libinput)
+    }
+
+    @Test("the pen's deep press right-clicks, with no left click")
+    func penDeepPress() throws {
+        let stage = try RealDriverStage(.libinput)
+        defer { stage.stop() }
+        try Self.introducePen(stage)
+        let bridge = try stage.bridge()
+        try RealDriverChecks.expectPenDeepPress(stage, bridge, at: (400, 300))
+        try RealDriverChecks.expectPenDeepPress(stage, bridge, at: (600, 500))
+        RealDriverChecks.expectNoFault(bridge)
+    }
+
+    @Test("a tap, a drag and a light held press arrive as the pen's own")
+    func penInputIsItsOwn() throws {
+        let stage = try RealDriverStage(.libinput)
+        defer { stage.stop() }
+        try Self.introducePen(stage)
+        let bridge = try stage.bridge()
+        try RealDriverChecks.expectPenInputIsItsOwn(stage, bridge, penName: stage.server.penDeviceName)
+        RealDriverChecks.expectNoFault(bridge)
+    }
+
+    @Test("the default config's volume knob turns with the pen")
+    func knob() throws {
+        let stage = try RealDriverStage(.libinput)
+        defer { stage.stop() }
+        try Self.introducePen(stage)
+        let bridge = try stage.bridge()
+        try RealDriverChecks.expectKnobTurns(stage, bridge)
+        RealDriverChecks.expectNoFault(bridge)
+    }
+
+    @Test("a touch long press right-clicks with no left press, with and without ABS_MT_PRESSURE", arguments: [true, false])
+    func touchLongPress(touchPressure: Bool) throws {
+        let stage = try RealDriverStage(.libinput, touchPressure: touchPressure)
+        defer { stage.stop() }
+        let bridge = try stage.bridge()
+        try RealDriverChecks.expectTouchLongPress(stage, bridge, at: (500, 300))
+        try RealDriverChecks.expectTouchLongPress(stage, bridge, at: (520, 340))
+        RealDriverChecks.expectNoFault(bridge)
+    }
+
+    /// The case: libinput adds the pen's device at its first proximity, while the bridge
+    /// runs; the button grab taken for it must not take the touches' place (the server takes a
+    /// window's newest matching passive grab, and an emulating touch matches button 1 too).
+    @Test("the pen's device added at first proximity is picked up, and touch long press stays a right-click alone")
+    func penAddedAtFirstProximity() throws {
+        let stage = try RealDriverStage(.libinput, touchPressure: false)
+        defer { stage.stop() }
+        let bridge = try stage.bridge()
+        try RealDriverChecks.expectTouchLongPress(stage, bridge, at: (500, 300))
+
+        try stage.pen.hover(to: (700, 500))
+        #expect(bridge.waitForObjects(timeout: 5) { objects in
+            objects.contains { ($0["device"] as? [String: Any])?["name"] as? String == stage.server.penDeviceName
+                && $0["event"] as? String == "device-added" }
+        }, "\(bridge.objects)")
+        #expect(bridge.device(named: stage.server.penDeviceName)?["kind"] as? String == "pen", "\(bridge.objects)")
+        try stage.pen.leave()
+
+        for point: PixelPoint in [(520, 320), (540, 340)] {
+            try RealDriverChecks.expectTouchLongPress(stage, bridge, at: point)
+        }
+        try RealDriverChecks.expectPenDeepPress(stage, bridge, at: (400, 300))
+        try RealDriverChecks.expectTouchLongPress(stage, bridge, at: (560, 360))
+
+        // A light tap is still handed back: one whole emulated left click.
+        stage.window.drain()
+        try stage.touch().tap(at: (300, 600))
+        let events = stage.window.events(waitingUpTo: 3) { buttonEvents(1, in: $0).count >= 2 }
+        #expect(buttonEvents(1, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.objects)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+        RealDriverChecks.expectNoFault(bridge)
+    }
+}
