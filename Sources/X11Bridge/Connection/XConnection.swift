@@ -191,6 +191,11 @@ public final class XConnection {
         return !setAside.isEmpty || XErrorLog.hasErrors(display: UInt(bitPattern: display))
     }
 
+    /// The serial the next request will carry: an error names the request it answers by it.
+    public var nextRequestSerial: UInt {
+        XNextRequest(display)
+    }
+
     /// Requests sent that no reply has confirmed yet. Xlib keeps a record of each until a round
     /// trip collects their errors, so a long run of requests without one grows it.
     public var unconfirmedRequests: UInt {

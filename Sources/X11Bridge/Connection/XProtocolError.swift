@@ -17,6 +17,11 @@ public struct XProtocolError: Sendable, Hashable, CustomStringConvertible {
         self.text = text
     }
 
+    /// The core protocol's codes the bridge tells apart: a value out of range (an unknown touch,
+    /// say) and a resource the client may not use (a touch it does not listen to).
+    public static let badValue = 2
+    public static let badAccess = 10
+
     public var description: String {
         "X error \(text) in request \(requestCode).\(minorCode) (resource 0x\(String(resource, radix: 16)))"
     }

@@ -22,6 +22,12 @@ public enum OwnershipReport: Sendable, Hashable, CustomStringConvertible {
     case letGo(Input, count: Int, reason: String)
     /// A claimed stroke's device could not be taken off its master.
     case cannotDetach(device: Int, status: Int32)
+    /// The server could not take the bridge's choice for a touch yet: its master had switched to
+    /// a device without touches (a pen moving at the same moment). It goes again with the
+    /// touch's next event on that master (`TouchOwnership`).
+    case touchChoiceDeferred(ContactKey)
+    /// The server no longer had a touch the bridge chose for (it ended with its device).
+    case touchGone(ContactKey)
     /// An ownership step that should not happen; reported, never silent.
     case bug(String)
 
@@ -42,6 +48,10 @@ public enum OwnershipReport: Sendable, Hashable, CustomStringConvertible {
             return "let go of \(count) held touch\(count == 1 ? "" : "es"): \(reason)"
         case .cannotDetach(let device, let status):
             return "cannot take device \(device) off its master (grab status \(status)): its lift may reach the application"
+        case .touchChoiceDeferred(let key):
+            return "\(Self.name(key, .touch)) choice deferred: its master had switched to a device without touches; sent again with its next event"
+        case .touchGone(let key):
+            return "\(Self.name(key, .touch)) was gone when the bridge's choice arrived"
         case .bug(let message):
             return "bug: \(message)"
         }
@@ -83,6 +93,14 @@ public enum OwnershipReport: Sendable, Hashable, CustomStringConvertible {
             line.add("ownership", "cannot-detach")
             line.add("device", device)
             line.add("status", Int(status))
+        case .touchChoiceDeferred(let key):
+            line.add("ownership", "deferred")
+            add(.touch)
+            add(key)
+        case .touchGone(let key):
+            line.add("ownership", "gone")
+            add(.touch)
+            add(key)
         case .bug(let message):
             line.add("ownership", "bug")
             line.add("message", message)

@@ -9,37 +9,74 @@ import GestureKit
 /// the touch, and the server replays the whole sequence to the next listener, emulated pointer
 /// events included.
 ///
-/// Touch ids name the touch in both the raw events the engine follows and the grabbed events,
-/// so a decision can be sent as soon as the engine makes it, even before the grabbed begin is
-/// read. A grabbed touch the engine does not follow is rejected at once.
+/// The engine decides from the touch's raw events, which the server sends as the touchscreen
+/// makes them; the touch reaches the master, where the grab holds it, only later (behind a press
+/// the bridge holds frozen on the same master, say). A choice goes out only once the grabbed
+/// begin has been read: before it the master has no such touch, and the server answers BadValue
+/// ("a BadValue error occurs if the touch ID is invalid", XI2proto, XIAllowEvents).
+///
+/// Even then the request can find the master without touches: "the master device changes its
+/// classes to reflect the SD's capabilities" (XI2proto, event processing for attached slave
+/// devices) whenever another of its devices, a pen, sends an event, and the server refuses a
+/// touch choice on a device without a touch class. Nothing in the protocol lets a client
+/// avoid that race, so the refusal is expected: the choice is sent again with the next event
+/// the master brings of a touch (a touch's event switches the master back), and reported as
+/// a `touchChoiceDeferred` value rather than as an X error.
 final class TouchOwnership {
     private struct TouchKey: Hashable, CustomStringConvertible {
         var device: Int
         var touch: Int
 
         var description: String { "device \(device) touch \(touch)" }
+
+        var contact: ContactKey { ContactKey(device: device, contact: touch) }
+    }
+
+    /// Where a chosen touch's choice stands with the server.
+    private enum Delivery: Hashable {
+        /// The grabbed begin has not been read: the master has no such touch yet.
+        case awaitingBegin
+        /// Sent; no error has come back for it.
+        case sent
+        /// Refused because the master had no touch class at that moment: goes again with the
+        /// master's next touch event. `attempts`: how often it was refused.
+        case awaitingTouchClass(attempts: Int)
+    }
+
+    private struct SentChoice {
+        var serial: UInt
+        var key: TouchKey
+        var choice: TouchOwnershipChoice
+        var master: Int
     }
 
     private enum Hold: CustomStringConvertible {
-        /// The engine follows it and has not decided.
-        case undecided(master: Int)
-        case accepted
-        case rejected
+        /// The engine follows it and has not decided. `begun`: the grabbed begin has been read.
+        case undecided(master: Int, begun: Bool)
+        case chosen(TouchOwnershipChoice, master: Int, Delivery)
 
         var description: String {
             switch self {
             case .undecided: "undecided"
-            case .accepted: "accepted"
-            case .rejected: "rejected"
+            case .chosen(.accept, _, _): "accepted"
+            case .chosen(.reject, _, _): "rejected"
             }
         }
     }
 
+    /// How often a refused choice is sent again before the touch is given up (reported gone).
+    private static let maximumAttempts = 8
+    /// How many sent choices are remembered for matching an error to its touch; errors come
+    /// back within a round trip, long before this many more choices are sent.
+    private static let rememberedRequests = 64
+
     private let connection: XConnection
     private var touchGrab = PassiveGrab(holding: .touch)
     private var holds: [TouchKey: Hold] = [:]
-    /// Touches whose contact ended before their decision came: forgotten once it does.
+    /// Touches whose contact ended before the server was done with them: forgotten once it is.
     private var ended: Set<TouchKey> = []
+    /// Each choice recently sent, oldest first, by the serial of its request: an error names it.
+    private var requests: [SentChoice] = []
     private var beginTimes = HoldTimes<TouchKey>()
     /// The touch grab is to be renewed once no touch is in flight (`renewGrab`).
     private var renewalPending = false
@@ -80,26 +117,24 @@ final class TouchOwnership {
     func contactBegan(device: Int, touch: Int, master: Int, at time: Double) {
         guard touchGrab.isHeld else { return }
         let key = TouchKey(device: device, touch: touch)
-        holds[key] = .undecided(master: master)
+        holds[key] = .undecided(master: master, begun: false)
         beginTimes.began(key, at: time)
         ended.remove(key)
     }
 
-    /// A touch contact ended or was cancelled. Its decision follows at once if it has not come.
+    /// A touch contact ended or was cancelled. The server is done with it once a rejection has
+    /// gone out, or with an accepted touch's grabbed end.
     func contactEnded(device: Int, touch: Int) {
         let key = TouchKey(device: device, touch: touch)
         switch holds[key] {
-        case .undecided?:
-            ended.insert(key)
-        case .accepted?:
-            // The server ends an accepted touch with its owner: forgotten at that grabbed end.
-            ended.insert(key)
-        case .rejected?, nil:
+        case .chosen(.reject, _, .sent)?, nil:
             forget(key)
+        case .undecided?, .chosen?:
+            ended.insert(key)
         }
     }
 
-    /// Hands a decided touch contact to its owner.
+    /// Hands a decided touch contact to its owner, or to the applications.
     func decide(_ decision: ContactDecision, at now: Double) {
         let contact: ContactKey
         let choice: TouchOwnershipChoice
@@ -112,50 +147,93 @@ final class TouchOwnership {
             choice = .reject
         }
         let key = TouchKey(device: contact.device, touch: contact.contact)
-        guard case .undecided(let master)? = holds[key] else {
+        guard case .undecided(let master, let begun)? = holds[key] else {
             if let hold = holds[key] { report(.bug("a second decision for \(key), already \(hold)")) }
             return
         }
-        allow(key, master: master, choice)
-        let hadEnded = ended.contains(key)
         switch decision {
         case .claim(_, let gesture, _, _):
-            holds[key] = .accepted
             report(.kept(contact, .touch, gesture: gesture, held: beginTimes.held(key, now: now)))
         case .release(_, let reason, _, _):
-            holds[key] = .rejected
             report(.replayed(contact, .touch, reason: reason, held: beginTimes.held(key, now: now)))
-            if hadEnded { forget(key) }
+        }
+        holds[key] = .chosen(choice, master: master, .awaitingBegin)
+        if begun { send(key) }
+    }
+
+    /// A touch reached the bridge through its grab: the master holds it now.
+    func handle(_ event: GrabbedTouchEvent) {
+        let key = TouchKey(device: event.source, touch: event.touchID)
+        // Any touch event on the master brings its touch class back: refused choices go again.
+        resendRefused(on: event.master)
+        switch (event.kind, holds[key]) {
+        case (.begin, nil):
+            // No contact of the engine's: a device the bridge does not follow, or a touch that
+            // began before the grab. It goes straight on to the applications.
+            connection.allowTouchEvents(master: event.master, touch: event.touchID, .reject)
+            connection.flush()
+        case (.begin, .undecided(let master, false)?):
+            holds[key] = .undecided(master: master, begun: true)
+        case (.begin, .chosen(_, _, .awaitingBegin)?):
+            send(key)
+        case (.end, .chosen(.accept, _, .sent)?) where ended.contains(key):
+            // The server ends an accepted touch with its owner.
+            forget(key)
+        case (.begin, _), (.update, _), (.end, _):
+            break
         }
     }
 
-    /// A touch reached the bridge through its grab.
-    func handle(_ event: GrabbedTouchEvent) {
-        let key = TouchKey(device: event.source, touch: event.touchID)
-        if event.kind == .end, case .accepted? = holds[key], ended.contains(key) {
-            forget(key)
-            return
+    /// Takes the X errors that answer the bridge's own touch choices, and returns the rest. A
+    /// choice refused for want of a touch class goes again with the master's next touch event;
+    /// one whose touch the server no longer has is forgotten.
+    func absorb(_ errors: [XProtocolError]) -> [XProtocolError] {
+        errors.filter { error in
+            guard let index = requests.firstIndex(where: { $0.serial == error.serial }) else { return true }
+            let sent = requests.remove(at: index)
+            let key = sent.key
+            // A rejection of an ended touch was forgotten when it went out: it is still pending.
+            let wasForgotten = holds[key] == nil
+            switch error.errorCode {
+            case XProtocolError.badValue, XProtocolError.badAccess:
+                report(.touchGone(key.contact))
+                forget(key)
+            default:
+                let attempts = refusals(of: key) + 1
+                guard attempts < Self.maximumAttempts else {
+                    report(.touchGone(key.contact))
+                    forget(key)
+                    return false
+                }
+                holds[key] = .chosen(sent.choice, master: sent.master, .awaitingTouchClass(attempts: attempts))
+                if wasForgotten { ended.insert(key) }
+                report(.touchChoiceDeferred(key.contact))
+            }
+            return false
         }
-        guard event.kind == .begin, holds[key] == nil else { return }
-        // No contact of the engine's: a device the bridge does not follow, or a touch that
-        // began before the grab. It goes straight on to the applications.
-        connection.allowTouchEvents(master: event.master, touch: event.touchID, .reject)
-        connection.flush()
     }
 
     /// Lets go of every touch still waiting: undecided touches go to the applications. For
     /// shutdown, X errors and reloads: never a touch left owned by nobody.
     func endAll(reason: String) {
         let waiting = holds.compactMap { key, hold -> (TouchKey, Int)? in
-            if case .undecided(let master) = hold { return (key, master) }
-            return nil
+            switch hold {
+            case .undecided(let master, true), .chosen(.reject, let master, .awaitingTouchClass):
+                return (key, master)
+            case .undecided, .chosen:
+                return nil
+            }
         }
-        for (key, master) in waiting { allow(key, master: master, .reject) }
+        for (key, master) in waiting {
+            connection.allowTouchEvents(master: master, touch: key.touch, .reject)
+        }
+        connection.flush()
         if !waiting.isEmpty {
             report(.letGo(.touch, count: waiting.count, reason: reason))
         }
         holds.removeAll()
         ended.removeAll()
+        requests.removeAll()
         beginTimes.forgetAll()
         renewIfIdle()
     }
@@ -165,15 +243,32 @@ final class TouchOwnership {
         for key in holds.keys where key.device == device { forget(key) }
     }
 
+    private func refusals(of key: TouchKey) -> Int {
+        if case .chosen(_, _, .awaitingTouchClass(let attempts))? = holds[key] { return attempts }
+        return 0
+    }
+
+    private func resendRefused(on master: Int) {
+        for (key, hold) in holds {
+            if case .chosen(_, master, .awaitingTouchClass)? = Optional(hold) { send(key) }
+        }
+    }
+
+    /// Sends a chosen touch's choice; a rejection whose contact has ended is then done with.
+    private func send(_ key: TouchKey) {
+        guard case .chosen(let choice, let master, _)? = holds[key] else { return }
+        requests.append(SentChoice(serial: connection.nextRequestSerial, key: key, choice: choice, master: master))
+        if requests.count > Self.rememberedRequests { requests.removeFirst(requests.count - Self.rememberedRequests) }
+        connection.allowTouchEvents(master: master, touch: key.touch, choice)
+        connection.flush()
+        holds[key] = .chosen(choice, master: master, .sent)
+        if choice == .reject, ended.contains(key) { forget(key) }
+    }
+
     private func forget(_ key: TouchKey) {
         holds[key] = nil
         ended.remove(key)
         beginTimes.forget(key)
         renewIfIdle()
-    }
-
-    private func allow(_ key: TouchKey, master: Int, _ choice: TouchOwnershipChoice) {
-        connection.allowTouchEvents(master: master, touch: key.touch, choice)
-        connection.flush()
     }
 }
