@@ -61,11 +61,12 @@ struct ChaosCommand: ParsableCommand {
         let player = ChaosPlayer(bridgeExecutable: executable)
         let started = Date()
         var failed: [ChaosOutcome] = []
-        var xErrors = 0, merged = 0
+        var xErrors = 0, merged = 0, deferred = 0
         for episode in list {
             let outcome = try player.play(episode)
             xErrors += outcome.xErrors
             merged += outcome.mergedTaps
+            deferred += outcome.deferredTouchChoices
             if !outcome.passed {
                 failed.append(outcome)
                 for failure in outcome.failures { FileHandle.standardError.write(Data("chaos: \(failure)\n".utf8)) }
@@ -74,7 +75,8 @@ struct ChaosCommand: ParsableCommand {
         let minutes = Date().timeIntervalSince(started) / 60
         let busy = list.filter(\.busy).count
         print("chaos: \(list.count) episodes (seed \(seed), \(busy) on a busy machine), \(failed.count) failed, "
-              + "\(xErrors) X errors, \(merged) burst taps merged, \(String(format: "%.1f", minutes)) min")
+              + "\(xErrors) X errors, \(deferred) touch choices deferred, \(merged) burst taps merged, "
+              + "\(String(format: "%.1f", minutes)) min")
         try? FileManager.default.removeItem(atPath: failures)
         guard !failed.isEmpty else { return }
         try ChaosReport.write(failed, to: failures)

@@ -25,6 +25,9 @@ public struct ChaosOutcome: Sendable {
     public var xErrors: Int
     /// Burst taps the application got merged with the next one (see `BurstTests`).
     public var mergedTaps: Int
+    /// Touch choices the server refused for the moment, the master having switched to a device
+    /// without touches (`ownership: deferred`), and sent again: a race the protocol leaves open.
+    public var deferredTouchChoices: Int
 
     public var passed: Bool { failures.isEmpty }
 }
