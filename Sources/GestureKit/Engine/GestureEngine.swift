@@ -72,26 +72,6 @@ public struct GestureEngine: Sendable {
         self.configuration = configuration
     }
 
-    /// The bridge let go of these contacts' held input, and the application has it (a reload
-    /// left no owning binding for their kind of device, so the grab that held it went): every
-    /// owning gesture on an undecided one gives it up, so that none of them acts on a contact
-    /// the application already has. No decision follows: the input is handed over already.
-    /// Gestures that only watch go on, and a contact already claimed stays its gesture's.
-    public mutating func handOver(_ keys: [ContactKey], at time: Double, into outputs: inout [EngineOutput]) {
-        for key in keys {
-            guard var session = contacts[key], !session.decided else { continue }
-            let position = session.position
-            for index in session.slots.indices where session.slots[index].active && session.slots[index].owns {
-                drop(&session.slots[index], key: key, slotIndex: index, at: time, position: position, into: &outputs)
-            }
-            session.decided = true
-            session.stopFollowingForce()
-            timers.set(.decision(key), deadline: nil)
-            timers.set(.hold(key), deadline: nil)
-            contacts[key] = session
-        }
-    }
-
     // MARK: Input
 
     /// Handles one event, first firing any timers due by its time.

@@ -2,6 +2,11 @@
 /// reload, a device's pressure found dead or alive, and at shutdown, the grabs are made to be
 /// what `OwnedInputs` says, in the order the server needs.
 ///
+/// A grab no longer wanted stays while it holds a contact that began under it, and goes once
+/// that contact is over (`settle`): a press or touch already down finishes under the bindings
+/// it began with, whatever a reload says meanwhile (docs/config.md). Only stopping lets go at
+/// once (`releaseAll`).
+///
 /// The order matters. A touch that emulates the pointer (the first touch of a direct-touch
 /// screen) matches a passive button-1 grab on the root as well as the touch grab, and the X
 /// server (dix `CheckPassiveGrabsOnWindow`) takes the first match in a window's list of passive
@@ -15,20 +20,40 @@
 final class GrabReconciler {
     let pointer: PointerOwnership
     let touch: TouchOwnership
+    /// What the bindings and the devices present asked for last.
+    private var wanted = OwnedInputs.none
 
     init(pointer: PointerOwnership, touch: TouchOwnership) {
         self.pointer = pointer
         self.touch = touch
     }
 
-    /// Makes the grabs what `wanted` says: a grab no longer wanted hands back what it holds
-    /// (for `reason`) and goes; a wanted one is taken; a button grab taken now puts the touch
-    /// grab behind it, so the touch grab is renewed.
-    func reconcile(_ wanted: OwnedInputs, reason: String? = nil) {
-        let buttonGrabTaken = wanted.presses && !pointer.isGrabbing
+    /// Makes the grabs what `wanted` says, keeping a grab that still holds a contact.
+    func reconcile(_ wanted: OwnedInputs) {
+        self.wanted = wanted
+        apply(OwnedInputs(presses: wanted.presses || pointer.isGrabbing && pointer.isHolding,
+                          touches: wanted.touches || touch.isGrabbing && touch.isHolding),
+              reason: nil)
+    }
+
+    /// Drops a grab kept only for a contact in flight once nothing holds it: after input and
+    /// timers. Cheap when there is none.
+    func settle() {
+        let stale = pointer.isGrabbing && !wanted.presses || touch.isGrabbing && !wanted.touches
+        if stale { reconcile(wanted) }
+    }
+
+    /// Lets go of everything at once, handing what is held to the applications: for stopping.
+    func releaseAll(reason: String) {
+        wanted = .none
+        apply(.none, reason: reason)
+    }
+
+    private func apply(_ grabs: OwnedInputs, reason: String?) {
+        let buttonGrabTaken = grabs.presses && !pointer.isGrabbing
         let touchGrabHeld = touch.isGrabbing
-        pointer.setButtonGrab(wanted.presses, reason: reason ?? "no owning binding listens to a pen or mouse")
-        touch.setTouchGrab(wanted.touches, reason: reason ?? "no owning binding listens to a touchscreen")
+        pointer.setButtonGrab(grabs.presses, reason: reason ?? "no owning binding listens to a pen or mouse")
+        touch.setTouchGrab(grabs.touches, reason: reason ?? "no owning binding listens to a touchscreen")
         // A touch grab taken just now is already the newer one.
         if buttonGrabTaken, touchGrabHeld, touch.isGrabbing { touch.renewGrab() }
     }

@@ -30,6 +30,8 @@ final class PointerOwnership {
     private var buttonGrab = PassiveGrab(holding: .press)
     /// Devices whose claimed stroke the bridge grabbed on their own, detached from their master.
     private var detached: Set<Int> = []
+    /// Pens and mice whose contact began while the grab was held and has not ended.
+    private var contactsDown: Set<Int> = []
     /// When each pointer contact began, for how long its input was held back.
     private var pressTimes = HoldTimes<Int>()
     private let report: (OwnershipReport) -> Void
@@ -49,13 +51,19 @@ final class PointerOwnership {
     /// Whether pen and mouse presses wait for the engine.
     var isGrabbing: Bool { buttonGrab.isHeld }
 
+    /// Whether a contact that began under the grab is not over yet: its press may be frozen,
+    /// kept, or on its way.
+    var isHolding: Bool { !contactsDown.isEmpty || !holds.isEmpty || !detached.isEmpty }
+
     /// A pointer contact began: its press is frozen at the master by now.
     func contactBegan(source: Int, at time: Double) {
+        if buttonGrab.isHeld { contactsDown.insert(source) }
         pressTimes.began(source, at: time)
     }
 
     /// A pointer contact ended: a device grabbed for its claimed stroke goes back to its master.
     func contactEnded(source: Int, master: Int?) {
+        contactsDown.remove(source)
         reattach(source)
         guard let master else { return }
         switch holds[master] {
@@ -155,6 +163,7 @@ final class PointerOwnership {
     /// ungrabbed. For shutdown, X errors, lost devices and reloads: never a frozen device.
     func endAll(reason: String) {
         decidedAhead.removeAll()
+        contactsDown.removeAll()
         guard !holds.isEmpty || !detached.isEmpty else { return }
         for (master, hold) in holds {
             switch hold {
@@ -178,6 +187,7 @@ final class PointerOwnership {
             holds[master] = nil
         }
         for master in decidedAhead.keys { decidedAhead[master]?.removeAll { $0 == source } }
+        contactsDown.remove(source)
         reattach(source)
         pressTimes.forget(source)
         connection.flush()

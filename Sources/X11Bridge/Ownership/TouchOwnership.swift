@@ -98,6 +98,9 @@ final class TouchOwnership {
     /// Whether touches wait for the engine.
     var isGrabbing: Bool { touchGrab.isHeld }
 
+    /// Whether a touch that began under the grab is not done with yet.
+    var isHolding: Bool { !holds.isEmpty }
+
     /// Takes the touch grab again so that it comes before the button grab (`GrabReconciler`):
     /// at once when no touch is in flight, else when the last one is over. A touch in flight
     /// keeps the listeners it began with, and its grab must outlive it: the server's record of

@@ -63,7 +63,7 @@ public final class Bridge {
         }
         // The grab is in place before the owner hears that listening began: a press right
         // after that must already wait for the engine.
-        reconcileGrabs(at: clock.now)
+        reconcileGrabs()
         session.connection.sync()
         session.contactBell = ContactBell(displayName: session.connection.displayName, root: UInt32(session.connection.root))
         report(.started(devices: session.catalog.contactSources, screen: session.screen, monitors: session.monitors))
@@ -87,7 +87,7 @@ public final class Bridge {
         for event in session.cancelAll(at: now) {
             process(engine.handle(event), now: now)
         }
-        grabs.reconcile(.none, reason: "the bridge is stopping")
+        grabs.releaseAll(reason: "the bridge is stopping")
         releaseHeld(reason: "the bridge is stopping")
         performer.shutdown()
         feedback?.close()
@@ -97,22 +97,10 @@ public final class Bridge {
     }
 
     /// Makes the grabs what the bindings and the devices present need: the one place that
-    /// does, after every change that can alter either. A grab that goes lets the held input of
-    /// its kind go to the application (`GrabReconciler`); the engine's owning gestures then give
-    /// those contacts up, or a deep press would still click on a press the application has.
-    private func reconcileGrabs(at now: Double) {
-        let held = (presses: pointerOwnership.isGrabbing, touches: touchOwnership.isGrabbing)
+    /// does, after every change that can alter either. A grab that still holds a contact stays
+    /// until that contact is over (`GrabReconciler.settle`).
+    private func reconcileGrabs() {
         grabs.reconcile(OwnedInputs(configuration: engine.configuration, devices: engine.devices.values))
-        let droppedPresses = held.presses && !pointerOwnership.isGrabbing
-        let droppedTouches = held.touches && !touchOwnership.isGrabbing
-        guard droppedPresses || droppedTouches else { return }
-        let handedOver = engine.activeContacts.filter { key in
-            droppedPresses && isPointerContact(key.device) || droppedTouches && isTouchContact(key.device)
-        }
-        guard !handedOver.isEmpty else { return }
-        var outputs: [EngineOutput] = []
-        engine.handOver(handedOver, at: now, into: &outputs)
-        process(outputs, now: now)
     }
 
     private func isTouchContact(_ device: Int) -> Bool {
@@ -205,7 +193,7 @@ public final class Bridge {
             engine.replaceConfiguration(configuration)
             feedback?.look = configuration.look
             session.identifiesWindows = Self.needsWindows(configuration)
-            reconcileGrabs(at: clock.now)
+            reconcileGrabs()
             report(.configurationReloaded(source: source.description, bindings: configuration))
             checkMonitors(reportingAll: true)
         case .rejected(let source, let message):
@@ -227,9 +215,9 @@ extension Bridge: EventLoopClient {
             case .contact(let event):
                 tellOwnership(about: event)
                 let liveness = pressureLiveness.observe(event) { [session] in session.source.devices[event.device]?.pressureAxis?.pressureRange }
-                if case .alive? = liveness { apply(liveness, at: time) }
+                if case .alive? = liveness { apply(liveness) }
                 process(engine.handle(event), now: time)
-                if case .dead? = liveness { apply(liveness, at: time) }
+                if case .dead? = liveness { apply(liveness) }
                 settleMotion(of: event.device)
             case .devices(let changes):
                 for device in changes.removed {
@@ -243,7 +231,7 @@ extension Bridge: EventLoopClient {
                 for device in changes.added + changes.updated {
                     if let input = device.inputDevice { addDevice(input) }
                 }
-                reconcileGrabs(at: time)
+                reconcileGrabs()
                 report(.devicesChanged(changes))
                 if !changes.removed.isEmpty {
                     releaseHeld(reason: "a device went away: \(changes.removed.map(\.name).joined(separator: ", "))")
@@ -265,6 +253,7 @@ extension Bridge: EventLoopClient {
                 touchOwnership.handle(grabbed)
             }
         }
+        grabs.settle()
         if showsContacts { showActiveContacts() }
     }
 
@@ -274,7 +263,7 @@ extension Bridge: EventLoopClient {
 
     /// A device's pressure found dead, or alive again: the engine sees it without pressure, or
     /// with it, from its next contact on, and the grabs follow what listens to it now.
-    private func apply(_ liveness: PressureLiveness.Change?, at time: Double) {
+    private func apply(_ liveness: PressureLiveness.Change?) {
         let (id, dead): (Int, Bool)
         switch liveness {
         case .dead(let device)?: (id, dead) = (device, true)
@@ -284,7 +273,7 @@ extension Bridge: EventLoopClient {
         guard var input = session.source.devices[id]?.inputDevice else { return }
         if dead { input.pressure = nil }
         engine.addDevice(input)
-        reconcileGrabs(at: time)
+        reconcileGrabs()
         report(.pressureDead(device: id, name: input.name, dead: dead))
     }
 
@@ -338,6 +327,7 @@ extension Bridge: EventLoopClient {
             process(engine.advance(to: now), now: now)
             // A decision timeout can leave a stroke no gesture follows.
             for key in engine.activeContacts where key.contact == 0 { settleMotion(of: key.device) }
+            grabs.settle()
         }
         if let feedback, let deadline = feedback.nextDeadline, deadline <= now {
             feedback.tick(now: now)
