@@ -87,13 +87,16 @@ struct EpisodeRun {
 
     // MARK: Steps
 
-    /// The pause between two gestures: a hand lifted takes longer than this to press again. A
-    /// press the server takes before the bridge has read the lift of a stroke it kept is lost
-    /// (README, known limits); the steps themselves (a burst above all) have no pauses.
-    static let pauseBetweenGestures = 0.05
+    /// Between two gestures a person's hand takes tens of milliseconds; the next one starts once
+    /// the bridge has read the last (it sleeps), since a press the server takes before the
+    /// bridge has read the lift of a stroke it kept is lost (README, known limits). Inside a
+    /// step (a burst above all) there are no pauses.
+    func betweenGestures() {
+        bridge.waitUntilAsleep(quiet: 0.03, timeout: 2)
+    }
 
     mutating func play(_ step: ChaosStep) throws {
-        pause(Self.pauseBetweenGestures)
+        betweenGestures()
         window.drain()
         let xErrorsBefore = bridge.count("x-error")
         switch step {
@@ -143,7 +146,7 @@ struct EpisodeRun {
             fail("buttons \(held) are still held down")
         }
         if let probe = ChaosDevice.allCases.first(where: { !replugged.contains($0) }) {
-            pause(Self.pauseBetweenGestures)
+            betweenGestures()
             window.drain()
             try tap(probe, at: ChaosPoint(x: 640, y: 500))
             expectClicks(button: 1, count: 1, what: "the closing \(probe) tap")
