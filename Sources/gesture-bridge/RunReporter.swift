@@ -138,7 +138,7 @@ final class RunReporter {
             logger.warning("engine: \(message)")
         case .feedback(let feedback):
             logger.debug("feedback: \(Self.describe(feedback))")
-        case .gesture, .action, .decision:
+        case .gesture, .action, .decision, .learned:
             // Printed by the formatter: decisions with --json, or readable with --verbose.
             break
         }

@@ -157,6 +157,9 @@ public struct BindingSet: Sendable, Hashable {
     public var holdLimit: Double
     /// The feedback's colour, size and pulse length (`feedback:` at the top level).
     public var look: FeedbackLook
+    /// Whether deep presses with `threshold: learned` learn and use each device's levels
+    /// (`learn:` at the top level); false: they keep the levels they start from.
+    public var learn: Bool
 
     public static let defaultDecisionTimeout = 0.5
     /// The slowest of the six presses in the iPhone recording reaches 0.7 of the range after
@@ -164,8 +167,9 @@ public struct BindingSet: Sendable, Hashable {
     public static let defaultHoldLimit = 8.0
 
     public init(bindings: [Binding], decisionTimeout: Double = BindingSet.defaultDecisionTimeout,
-                holdLimit: Double = BindingSet.defaultHoldLimit, look: FeedbackLook = .standard) {
+                holdLimit: Double = BindingSet.defaultHoldLimit, look: FeedbackLook = .standard, learn: Bool = true) {
         self.bindings = bindings
+        self.learn = learn
         self.decisionTimeout = decisionTimeout
         self.holdLimit = Swift.max(holdLimit, decisionTimeout)
         self.look = look

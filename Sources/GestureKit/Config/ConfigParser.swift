@@ -18,7 +18,7 @@ struct ConfigParser {
             return nil
         }
         guard let mapping = mapping(root, "the config") else { return nil }
-        let topKeys = ["bindings", "decision-timeout", "hold-limit", "feedback"]
+        let topKeys = ["bindings", "decision-timeout", "hold-limit", "feedback", "learn"]
         checkKeys(mapping, allowed: topKeys, context: "at the top level")
         var decisionTimeout = BindingSet.defaultDecisionTimeout
         if let node = mapping["decision-timeout"], let value = number(node, "decision-timeout", in: 0...5) {
@@ -33,6 +33,7 @@ struct ConfigParser {
         }
         var look = FeedbackLook.standard
         if let node = mapping["feedback"] { look = parseLook(node) }
+        let learn = mapping["learn"].flatMap { bool($0, "learn") } ?? true
         guard let bindingsNode = mapping["bindings"] else {
             issues.append(issue(at: root, "the config has no `bindings:` list"))
             return nil
@@ -50,7 +51,7 @@ struct ConfigParser {
             }
             bindings.append(binding)
         }
-        return BindingSet(bindings: bindings, decisionTimeout: decisionTimeout, holdLimit: holdLimit, look: look)
+        return BindingSet(bindings: bindings, decisionTimeout: decisionTimeout, holdLimit: holdLimit, look: look, learn: learn)
     }
 
     /// The top-level `feedback:` section: `color`, `size`, `duration`; what it leaves out stays standard.
@@ -143,17 +144,24 @@ struct ConfigParser {
             settings = .force(ForceRecognizer.Configuration(maximum: maximum))
             steps = parseSteps(map, increase: "up", decrease: "down", defaultStep: 0.1, range: 0.001...1)
         case .deepPress:
-            let threshold = map["threshold"].flatMap { number($0, "threshold", in: 0.01...1) } ?? 0.75
+            // `threshold: learned` starts from today's built-in levels and learns the hand.
+            let learned = map["threshold"].map { isLearned($0) } ?? false
+            let threshold = learned ? PressLevels.start.threshold
+                : map["threshold"].flatMap { number($0, "threshold", in: 0.01...1) } ?? 0.75
             let release = map["release"].flatMap { number($0, "release", in: 0...1) }
             if let release, release >= threshold, let node = map["release"] {
                 issues.append(issue(at: node, "`release` (\(release.formatted)) must be below `threshold` (\(threshold.formatted)): the press ends when the force falls under it"))
             }
             let slop = map["slop"].flatMap { number($0, "slop", in: 0...10_000) } ?? 12
             let ordinary = parseOrdinary(map, threshold: threshold)
-            settings = .deepPress(DeepPressRecognizer.Configuration(threshold: threshold, release: release, slop: slop,
-                                                                    ordinary: ordinary))
+            settings = .deepPress(DeepPressRecognizer.Configuration(
+                threshold: threshold, release: release ?? (learned ? PressLevels.start.release : nil), slop: slop,
+                ordinary: ordinary ?? (learned ? PressLevels.start.ordinary : nil), learned: learned))
         case .squeeze:
-            let threshold = map["threshold"].flatMap { number($0, "threshold", in: 0.01...1) } ?? 0.5
+            if let node = map["threshold"], node.scalar?.string == Self.learnedWord {
+                issues.append(issue(at: node, "only a deep-press learns its threshold; give a squeeze a number between 0.01 and 1"))
+            }
+            let threshold = map["threshold"].flatMap { $0.scalar?.string == Self.learnedWord ? nil : number($0, "threshold", in: 0.01...1) } ?? 0.5
             let slop = map["slop"].flatMap { number($0, "slop", in: 0...10_000) } ?? 12
             let ordinary = parseOrdinary(map, threshold: threshold)
             settings = .squeeze(SqueezeRecognizer.Configuration(threshold: threshold, slop: slop, ordinary: ordinary))
@@ -443,6 +451,22 @@ struct ConfigParser {
             return nil
         }
         return scalar.string
+    }
+
+    /// The word that asks a deep press to learn its threshold.
+    static let learnedWord = "learned"
+
+    /// Whether a deep press's `threshold` says `learned`. A word that is neither a number nor
+    /// `learned` is reported here, with a suggestion for a misspelling (`learn`, `learnt`).
+    private mutating func isLearned(_ node: YAMLNode) -> Bool {
+        guard let scalar = node.scalar, node.float == nil, node.int == nil else { return false }
+        let word = scalar.string
+        if word == Self.learnedWord { return true }
+        guard !word.isEmpty, node.bool == nil else { return false }
+        let hint = ["learn", "learnt", "learning", "auto", "adaptive"].contains(word.lowercased())
+            ? "; did you mean `learned`?" : Suggestion.didYouMean(word, among: [Self.learnedWord])
+        issues.append(issue(at: node, "`threshold` must be a number between 0.01 and 1, or `learned`, not `\(word)`" + hint))
+        return true
     }
 
     private mutating func number(_ node: YAMLNode, _ what: String, in range: ClosedRange<Double>) -> Double? {

@@ -5,6 +5,7 @@ public enum ConfigRenderer {
         let look = configuration.look
         var lines = ["decision-timeout: \(configuration.decisionTimeout.formatted)",
                      "hold-limit: \(configuration.holdLimit.formatted)",
+                     "learn: \(configuration.learn)",
                      "feedback: {color: \"\(look.hexColor)\", size: \(look.size.formatted), duration: \(look.duration.formatted)}",
                      "bindings:"]
         for binding in configuration.bindings {
@@ -43,7 +44,9 @@ public enum ConfigRenderer {
         case .force(let c):
             return ["    maximum: \(c.maximum.formatted)"]
         case .deepPress(let c):
-            return ["    threshold: \(c.threshold.formatted)", "    release: \(c.release.formatted)", "    slop: \(c.slop.formatted)",
+            // A learning deep press's release and ordinary are where it starts.
+            return ["    threshold: \(c.learned ? ConfigParser.learnedWord : c.threshold.formatted)",
+                    "    release: \(c.release.formatted)", "    slop: \(c.slop.formatted)",
                     "    ordinary: \(c.ordinary.formatted)"]
         case .squeeze(let c):
             return ["    threshold: \(c.threshold.formatted)", "    slop: \(c.slop.formatted)", "    ordinary: \(c.ordinary.formatted)"]

@@ -116,6 +116,8 @@ public enum EngineOutput: Sendable, Hashable {
     case action(ActionEvent)
     case feedback(Feedback)
     case decision(ContactDecision)
+    /// A device's learned deep-press levels moved (`HandLearner`): from its next contact on.
+    case learned(LearnedChange)
     /// An impossible transition or input: logged, never silently ignored.
     case bug(String)
 }

@@ -11,12 +11,16 @@ public struct GestureEngine: Sendable {
     public private(set) var devices: [Int: InputDevice] = [:]
     private var contacts: [ContactKey: TrackedContact] = [:]
     private var timers = TimerQueue<EngineTimer>()
+    /// Every device's learned deep-press levels and what they were learned from, by device
+    /// name (`HandLearner`); changes come out as `.learned` outputs.
+    public private(set) var learning: PressLearning
 
     public init(configuration: BindingSet, devices: [InputDevice] = [], screen: ScreenSize = .fallback,
-                monitors: MonitorLayout = .none) {
+                monitors: MonitorLayout = .none, learning: PressLearning = PressLearning()) {
         self.configuration = configuration
         self.screen = screen
         self.monitors = monitors
+        self.learning = learning
         for device in devices { self.devices[device.id] = device }
     }
 
@@ -64,6 +68,12 @@ public struct GestureEngine: Sendable {
                    into: &outputs)
         }
         devices[id] = nil
+    }
+
+    /// Forgets what was learned for `device` (every device when nil): its deep presses start
+    /// again from their configured levels. Contacts already down keep theirs.
+    public mutating func resetLearning(device: String? = nil) {
+        if let device { learning.devices[device] = nil } else { learning.devices.removeAll() }
     }
 
     /// New bindings apply to contacts that begin from now on; contacts already down finish
@@ -150,8 +160,11 @@ public struct GestureEngine: Sendable {
 
     private mutating func begin(_ key: ContactKey, device: InputDevice, window: WindowClass?, sample: ContactSample,
                                 into outputs: inout [EngineOutput]) {
+        // Learned levels are read when a contact begins and kept until it ends: they never
+        // move under a contact that is down.
+        let learned = configuration.learn ? learning.devices[device.name].flatMap { $0.calibrated ? nil : $0.levels } : nil
         let slots = configuration.bindings.filter { $0.listens(to: device) && $0.applications.applies(to: window) }.map {
-            RecognizerSlot(binding: $0, screen: screen, monitors: monitors)
+            RecognizerSlot(binding: $0, screen: screen, monitors: monitors, learned: learned)
         }
         var session = TrackedContact(key: key, device: device, slots: slots, start: sample)
         if !session.hasActiveOwner {
@@ -171,16 +184,37 @@ public struct GestureEngine: Sendable {
     }
 
     private mutating func finish(_ key: ContactKey, at time: Double, into outputs: inout [EngineOutput]) {
-        if let session = contacts[key] {
+        var evidence: PressEvidence?
+        var device: String?
+        if var session = contacts[key] {
             if !session.decided {
                 outputs.append(.decision(.release(key, reason: .ended, time: time, held: time - session.start)))
+                session.learnedOutcome = .released(.ended)
             }
             if session.slots.contains(where: { $0.shownProgress != nil }) {
                 outputs.append(.feedback(.progressEnded(key)))
             }
+            evidence = session.evidence
+            device = session.device.name
         }
         contacts[key] = nil
         timers.removeAll { $0.contact == key }
+        if configuration.learn, let evidence, let device { learn(evidence, device: device, deviceID: key.device, at: time, into: &outputs) }
+    }
+
+    /// Teaches a device's learner one finished contact, and lets its levels move once none of
+    /// its contacts is down (a touchscreen's other fingers may still be).
+    private mutating func learn(_ evidence: PressEvidence, device: String, deviceID: Int, at time: Double,
+                                into outputs: inout [EngineOutput]) {
+        var learner = learning.devices[device] ?? HandLearner()
+        guard !learner.calibrated else { return }
+        learner.record(evidence)
+        let previous = learner.effectiveLevels(start: .start)
+        if !contacts.keys.contains(where: { $0.device == deviceID }), learner.settle() {
+            outputs.append(.learned(LearnedChange(time: time, device: device, previous: previous,
+                                                  levels: learner.effectiveLevels(start: .start), learner: learner)))
+        }
+        learning.devices[device] = learner
     }
 
     private mutating func decisionTimedOut(_ key: ContactKey, at time: Double, into outputs: inout [EngineOutput]) {
@@ -233,6 +267,7 @@ public struct GestureEngine: Sendable {
                                           into outputs: inout [EngineOutput]) {
         guard !session.decided, !session.hasActiveOwner else { return }
         session.decided = true
+        session.learnedOutcome = .released(reason)
         session.stopFollowingForce()
         timers.set(.decision(session.key), deadline: nil)
         timers.set(.hold(session.key), deadline: nil)
@@ -286,6 +321,7 @@ public struct GestureEngine: Sendable {
     private mutating func claim(_ session: inout TrackedContact, winner: Int, report: GestureReport,
                                 into outputs: inout [EngineOutput]) {
         session.decided = true
+        session.learnedOutcome = session.slots[winner].learns ? .claimed : nil
         session.stopFollowingForce()
         timers.set(.decision(session.key), deadline: nil)
         timers.set(.hold(session.key), deadline: nil)

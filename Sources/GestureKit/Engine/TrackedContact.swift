@@ -14,7 +14,14 @@ struct RecognizerSlot: Sendable {
     /// The force an ordinary touch reaches, for a pressure gesture (`HoldPolicy`); nil for others.
     let ordinaryForce: Double?
 
-    init(binding: Binding, screen: ScreenSize, monitors: MonitorLayout) {
+    init(binding: Binding, screen: ScreenSize, monitors: MonitorLayout, learned: PressLevels? = nil) {
+        var binding = binding
+        if case .deepPress(let configuration) = binding.recognizer, configuration.learned {
+            learns = true
+            if let learned { binding.recognizer = .deepPress(configuration.at(learned)) }
+        } else {
+            learns = false
+        }
         self.binding = binding
         self.recognizer = binding.recognizer.makeRecognizer(screen: screen, monitors: monitors)
         owns = binding.ownsContact
@@ -27,6 +34,8 @@ struct RecognizerSlot: Sendable {
 
     /// Stored, not read from the binding: the hold asks on every sample of a held contact.
     let owns: Bool
+    /// A deep press with `threshold: learned`: what becomes of the contact teaches the device's learner.
+    let learns: Bool
 
     /// A pressure gesture that holds the contact while its force may still reach the
     /// threshold (`HoldPolicy`), with the force an ordinary touch reaches.
@@ -56,6 +65,11 @@ struct TrackedContact: Sendable {
     /// Where the contact was last seen, and its force (0...1; nil for a device without pressure).
     private(set) var position: Point
     private(set) var force: Double?
+    /// The hardest the contact has pressed so far: what learning remembers of it.
+    private(set) var peak: Double?
+    /// How the contact was decided, for learning: claimed by a learning deep press, or
+    /// handed over and why; nil while undecided, or claimed by another gesture.
+    var learnedOutcome: LearningOutcome?
 
     init(key: ContactKey, device: InputDevice, slots: [RecognizerSlot], start sample: ContactSample) {
         self.key = key
@@ -64,11 +78,34 @@ struct TrackedContact: Sendable {
         start = sample.time
         position = sample.position
         force = sample.force
+        peak = sample.force
     }
 
     mutating func saw(_ sample: ContactSample) {
         position = sample.position
         force = sample.force
+        if let force = sample.force, force > peak ?? -1 { peak = force }
+    }
+
+    /// Whether a learning deep press listened to the contact when it began.
+    var learns: Bool { slots.contains { $0.learns } }
+
+    /// What the contact teaches its device's learner, once it is over; nil when nothing: no
+    /// learning deep press listened, it never said a force, or another gesture won it.
+    var evidence: PressEvidence? {
+        guard let peak, learns, let learnedOutcome else { return nil }
+        switch learnedOutcome {
+        case .claimed:
+            return .deliberate(peak: peak)
+        case .released(.limit):
+            // Held above the ordinary level to the limit: a press meant, that fell short.
+            let ordinary = slots.first { $0.learns }?.ordinaryForce ?? 0
+            return peak > ordinary ? .deliberate(peak: peak) : .ordinary(peak: peak)
+        case .released(.ended), .released(.levelledOff), .released(.failed), .released(.timeout):
+            return .ordinary(peak: peak)
+        case .released(.unbound):
+            return nil
+        }
     }
 
     mutating func startFollowingForce(_ trend: ForceTrend) { trendStorage = [trend] }
@@ -113,4 +150,10 @@ enum EngineTimer: Hashable, Sendable {
         case .hold(let key): return key
         }
     }
+}
+
+/// How a contact a learning deep press listened to was decided.
+enum LearningOutcome: Sendable, Hashable {
+    case claimed
+    case released(ReleaseReason)
 }

@@ -33,6 +33,8 @@ public struct OutputFormatter: Sendable {
             return style == .json ? Self.json(event) : Self.human(event)
         case .decision(let decision):
             return style == .json || showsEveryChange ? line(for: decision) : nil
+        case .learned(let change):
+            return style == .json ? Self.json(change) : Self.human(change)
         case .feedback, .bug:
             return nil
         }
@@ -54,6 +56,32 @@ public struct OutputFormatter: Sendable {
             text += "handed to the application after \(Self.fixed(held, 3)) s: \(Self.explanation(reason))"
         }
         return text
+    }
+
+    /// A change of a device's learned deep-press levels (docs/trace-format.md, `learned`).
+    public static func json(_ change: LearnedChange) -> String {
+        var line = JSONLine()
+        line.add("t", change.time)
+        line.add("learned", change.device)
+        line.add("threshold", change.levels.threshold)
+        line.add("release", change.levels.release)
+        line.add("ordinary", change.levels.ordinary)
+        var previous = JSONLine()
+        previous.add("threshold", change.previous.threshold)
+        previous.add("release", change.previous.release)
+        previous.add("ordinary", change.previous.ordinary)
+        line.addRaw("previous", previous.string)
+        line.add("ordinary-contacts", change.ordinaryContacts)
+        line.add("deliberate-presses", change.deliberatePresses)
+        return line.string
+    }
+
+    private static func human(_ change: LearnedChange) -> String {
+        let levels = change.levels
+        return "\(time(change.time))  \(change.device): learned threshold \(fixed(levels.threshold, 3)) (was "
+            + "\(fixed(change.previous.threshold, 3))), release \(fixed(levels.release, 3)), ordinary "
+            + "\(fixed(levels.ordinary, 3)), from \(change.ordinaryContacts) ordinary contacts and "
+            + "\(change.deliberatePresses) deliberate presses"
     }
 
     public static func json(_ decision: ContactDecision) -> String {

@@ -16,12 +16,26 @@ public struct DeepPressRecognizer: GestureRecognizer {
         /// or below it is no deep press in the making, and goes to the application at once.
         /// The engine's hold follows it (`HoldPolicy`); the recognizer itself does not.
         public var ordinary: Double
+        /// `threshold: learned`: the three levels above are where it starts, and each device's
+        /// learned levels replace them (`HandLearner`, unless the config says `learn: false`).
+        public var learned: Bool
 
-        public init(threshold: Double = 0.75, release: Double? = nil, slop: Double = 12, ordinary: Double? = nil) {
+        public init(threshold: Double = 0.75, release: Double? = nil, slop: Double = 12, ordinary: Double? = nil,
+                    learned: Bool = false) {
+            self.learned = learned
             self.threshold = threshold
             self.release = release ?? Swift.max(0, threshold - 0.15)
             self.slop = slop
             self.ordinary = ordinary ?? HoldPolicy.defaultOrdinary(threshold: threshold)
+        }
+
+        /// The same deep press at other levels (a device's learned ones).
+        func at(_ levels: PressLevels) -> Configuration {
+            var copy = self
+            copy.threshold = levels.threshold
+            copy.release = levels.release
+            copy.ordinary = levels.ordinary
+            return copy
         }
     }
 

@@ -33,7 +33,7 @@ public final class Bridge {
     public init(session: InputListener, configuration: BindingSet, performer: any ActionPerformer,
                 feedback: (any FeedbackPresenter)? = nil, showsContacts: Bool = false,
                 reloader: ConfigReloader? = nil, clock: MonotonicClock = MonotonicClock(),
-                report: @escaping (BridgeEvent) -> Void) {
+                learning: PressLearning = PressLearning(), report: @escaping (BridgeEvent) -> Void) {
         self.session = session
         self.feedback = feedback
         self.showsContacts = showsContacts
@@ -41,7 +41,7 @@ public final class Bridge {
         self.performer = performer
         self.clock = clock
         self.report = report
-        self.engine = GestureEngine(configuration: configuration, screen: session.screen)
+        self.engine = GestureEngine(configuration: configuration, screen: session.screen, learning: learning)
         self.pointerOwnership = PointerOwnership(connection: session.connection) { report(.inputOwnership($0)) }
         self.touchOwnership = TouchOwnership(connection: session.connection) { report(.inputOwnership($0)) }
         self.grabs = GrabReconciler(pointer: pointerOwnership, touch: touchOwnership)
@@ -154,7 +154,7 @@ public final class Bridge {
                 } else if isTouchContact(key.device) {
                     touchOwnership.decide(decision, at: now)
                 }
-            case .gesture, .bug:
+            case .gesture, .bug, .learned:
                 break
             }
         }

@@ -31,7 +31,7 @@ struct VolumeRing {
             let center = settings.resolve(screen: screen, monitors: monitors).center
             turning[action.contact] = (action.gesture, center)
             return level.map { [.progress(action.contact, at: center, fraction: $0)] } ?? []
-        case .feedback, .decision, .bug:
+        case .feedback, .decision, .learned, .bug:
             return []
         }
     }

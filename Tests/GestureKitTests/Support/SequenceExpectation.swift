@@ -45,6 +45,7 @@ private func describe(_ output: EngineOutput) -> String {
     case .action(let event): return "\(event.gesture): \(PlacedAction(event)) at \(event.time.formatted)"
     case .feedback(let feedback): return ScriptFeedback(feedback).description
     case .decision(let decision): return describe(decision)
+    case .learned(let change): return "learned \(change.device): threshold \(change.levels.threshold.formatted)"
     case .bug(let text): return "bug: \(text)"
     }
 }

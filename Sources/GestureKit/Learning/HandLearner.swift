@@ -1,0 +1,235 @@
+/// The three levels a deep press works with, as fractions (0...1) of the device's pressure range.
+public struct PressLevels: Sendable, Hashable {
+    public var threshold: Double
+    public var release: Double
+    public var ordinary: Double
+
+    public init(threshold: Double, release: Double, ordinary: Double) {
+        self.threshold = threshold
+        self.release = release
+        self.ordinary = ordinary
+    }
+
+    /// Today's built-in deep press: where learning starts.
+    public static let start = PressLevels(threshold: 0.7, release: 0.5, ordinary: 0.35)
+}
+
+/// What a finished contact tells about the hand that made it.
+public enum PressEvidence: Sendable, Hashable {
+    /// Handed to the application (a tap, a stroke, a light press that levelled off): how hard
+    /// this hand presses when it means nothing by it.
+    case ordinary(peak: Double)
+    /// Claimed by a learning deep press, or a still press held above the ordinary level until
+    /// the hold limit (it meant to press and fell short): how hard this hand presses on purpose.
+    case deliberate(peak: Double)
+}
+
+/// The learning rule, with its numbers: see docs/config.md, *The bridge learns your hand*.
+///
+/// People press at very different absolute forces but judge relative force alike (Pedersen and
+/// Hornbæk, CHI 2014), and today's defaults put the threshold at twice what an ordinary
+/// touch reaches (0.7 and 0.35). So the rule aims the threshold at twice the ordinary level
+/// this hand shows, never closer than `margin` above it, and no higher than most of its
+/// deliberate presses reach; and it leaves today's levels alone while they fit well enough.
+public enum LearningRule {
+    /// Ordinary contacts remembered (the newest): about a day's light use at a desk.
+    public static let ordinaryWindow = 50
+    /// Deliberate presses remembered (the newest).
+    public static let deliberateWindow = 20
+    /// Ordinary contacts seen before anything moves: never from one contact, nor a handful.
+    public static let minimumOrdinary = 12
+    /// Deliberate presses needed before they pull the threshold down.
+    public static let minimumDeliberate = 3
+    /// The ordinary level: this quantile of the remembered ordinary peaks, so one or two
+    /// unusually hard taps do not move it.
+    public static let ordinaryQuantile = 0.9
+    /// Threshold ÷ ordinary level, as in today's defaults (0.7 ÷ 0.35).
+    public static let ratio = 2.0
+    /// The threshold stays at least this far above the ordinary level.
+    public static let margin = 0.2
+    /// The threshold stays at or below this fraction of the median deliberate press, so a
+    /// press a little lighter than usual still counts (unless that would break the margin).
+    public static let deliberateFraction = 0.9
+    /// The threshold never leaves these bounds.
+    public static let bounds: ClosedRange<Double> = 0.25...0.9
+    /// The levels move only once the threshold they aim at is this far from the current one:
+    /// a hand today's levels fit (ordinary 0.15-0.35) keeps exactly today's behaviour.
+    public static let deadBand = 0.1
+    /// The most the threshold moves per contact learned from: it takes about 18 contacts to go
+    /// from 0.7 to 0.35.
+    public static let step = 0.02
+    /// Once moving, it stops when this close to its aim.
+    public static let arrival = 0.005
+    /// The ordinary level, once learned, sits this far above the hardest ordinary contact
+    /// remembered, between half the threshold and `ordinaryGap` below it.
+    public static let ordinaryHeadroom = 0.03
+    public static let ordinaryGap = 0.1
+    /// Release ÷ threshold, as in today's defaults (0.5 ÷ 0.7).
+    public static let releaseRatio = 5.0 / 7.0
+}
+
+/// What one device's hand has shown, and the deep-press levels learned from it. A value:
+/// the engine keeps one per device, and a test runs it on contacts of its choosing.
+public struct HandLearner: Sendable, Hashable {
+    /// Peaks of the newest ordinary contacts, oldest first.
+    public private(set) var ordinaryPeaks: [Double] = []
+    /// Peaks of the newest deliberate presses, oldest first.
+    public private(set) var deliberatePeaks: [Double] = []
+    /// Every contact learned from, ever (the windows keep only the newest).
+    public private(set) var ordinaryContacts = 0
+    public private(set) var deliberatePresses = 0
+    /// The learned levels; nil while today's levels stand.
+    public private(set) var levels: PressLevels?
+    /// Whether the threshold is on its way to a new aim (it moves a step per contact).
+    public private(set) var moving = false
+    /// `calibrate --write` set this device's levels: learning neither moves nor applies to
+    /// it until it is reset.
+    public var calibrated = false
+    /// Contacts recorded since the levels last had a chance to move.
+    private var unsettled = 0
+
+    public init() {}
+
+    /// Rebuilds a learner from its saved state; nil when the state is not one the rule could
+    /// have reached (a damaged file).
+    public init?(ordinaryPeaks: [Double], deliberatePeaks: [Double], ordinaryContacts: Int, deliberatePresses: Int,
+                 levels: PressLevels?, moving: Bool, calibrated: Bool) {
+        let valid = 0.0...1.0
+        guard ordinaryPeaks.count <= LearningRule.ordinaryWindow, deliberatePeaks.count <= LearningRule.deliberateWindow,
+              ordinaryPeaks.allSatisfy(valid.contains), deliberatePeaks.allSatisfy(valid.contains),
+              ordinaryContacts >= ordinaryPeaks.count, deliberatePresses >= deliberatePeaks.count else { return nil }
+        if let levels {
+            guard LearningRule.bounds.contains(levels.threshold), levels.release >= 0, levels.release < levels.threshold,
+                  levels.ordinary >= 0, levels.ordinary < levels.threshold else { return nil }
+        }
+        self.ordinaryPeaks = ordinaryPeaks
+        self.deliberatePeaks = deliberatePeaks
+        self.ordinaryContacts = ordinaryContacts
+        self.deliberatePresses = deliberatePresses
+        self.levels = levels
+        self.moving = moving
+        self.calibrated = calibrated
+    }
+
+    /// The levels a learning deep press uses on this device: the learned ones, or `start`.
+    public func effectiveLevels(start: PressLevels) -> PressLevels {
+        calibrated ? start : levels ?? start
+    }
+
+    /// Notes one finished contact. The levels do not move here: only `settle`, once no contact
+    /// of the device is down, moves them.
+    public mutating func record(_ evidence: PressEvidence) {
+        guard !calibrated else { return }
+        switch evidence {
+        case .ordinary(let peak):
+            Self.remember(peak, in: &ordinaryPeaks, keeping: LearningRule.ordinaryWindow)
+            ordinaryContacts += 1
+        case .deliberate(let peak):
+            Self.remember(peak, in: &deliberatePeaks, keeping: LearningRule.deliberateWindow)
+            deliberatePresses += 1
+        }
+        unsettled += 1
+    }
+
+    /// Moves the levels toward their aim by at most a step per contact recorded since the last
+    /// call; call it only when no contact of the device is down. True when they changed.
+    public mutating func settle() -> Bool {
+        let contacts = unsettled
+        unsettled = 0
+        guard !calibrated, contacts > 0, let aim = aim else { return false }
+        let current = levels?.threshold ?? PressLevels.start.threshold
+        let distance = aim - current
+        if !moving {
+            guard abs(distance) > LearningRule.deadBand else { return false }
+            moving = true
+        }
+        let reach = LearningRule.step * Double(contacts)
+        let threshold: Double
+        if abs(distance) <= Swift.max(reach, LearningRule.arrival) {
+            threshold = aim
+            moving = false
+        } else {
+            threshold = current + (distance > 0 ? reach : -reach)
+        }
+        let next = Self.levels(threshold: threshold, hardestOrdinary: ordinaryPeaks.max() ?? 0)
+        guard next != levels else { return false }
+        levels = next
+        return true
+    }
+
+    /// The threshold the rule aims at now; nil until enough ordinary contacts were seen.
+    public var aim: Double? {
+        guard ordinaryPeaks.count >= LearningRule.minimumOrdinary else { return nil }
+        let ordinary = Self.quantile(ordinaryPeaks, LearningRule.ordinaryQuantile)
+        var aim = LearningRule.ratio * ordinary
+        if deliberatePeaks.count >= LearningRule.minimumDeliberate {
+            aim = Swift.min(aim, LearningRule.deliberateFraction * Self.quantile(deliberatePeaks, 0.5))
+        }
+        // The margin wins over the deliberate presses: a run of them never brings the
+        // threshold down among the ordinary contacts.
+        aim = Swift.max(aim, ordinary + LearningRule.margin)
+        return Self.rounded(Swift.min(Swift.max(aim, LearningRule.bounds.lowerBound), LearningRule.bounds.upperBound))
+    }
+
+    /// The three levels for a threshold: release in today's proportion, and the ordinary level
+    /// just above the hardest ordinary contact remembered, kept between half the threshold and
+    /// a gap below it (so a heavy hand's still presses are handed over, not held to the limit).
+    static func levels(threshold: Double, hardestOrdinary: Double) -> PressLevels {
+        let ordinary = Swift.min(Swift.max(hardestOrdinary + LearningRule.ordinaryHeadroom, threshold / 2),
+                                 threshold - LearningRule.ordinaryGap)
+        return PressLevels(threshold: rounded(threshold), release: rounded(threshold * LearningRule.releaseRatio),
+                           ordinary: rounded(ordinary))
+    }
+
+    private static func remember(_ peak: Double, in window: inout [Double], keeping count: Int) {
+        window.append(Swift.min(Swift.max(peak, 0), 1))
+        if window.count > count { window.removeFirst(window.count - count) }
+    }
+
+    /// The `q` quantile, linearly interpolated between the sorted values.
+    static func quantile(_ values: [Double], _ q: Double) -> Double {
+        let sorted = values.sorted()
+        guard let first = sorted.first else { return 0 }
+        let position = q * Double(sorted.count - 1)
+        let lower = Int(position)
+        guard lower + 1 < sorted.count else { return sorted.last ?? first }
+        let fraction = position - Double(lower)
+        return sorted[lower] + (sorted[lower + 1] - sorted[lower]) * fraction
+    }
+
+    /// Levels kept to a thousandth of the range: what the state file and `--json` say is
+    /// exactly what the engine uses.
+    static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+}
+
+/// A change of one device's learned levels: `run --json` and `replay --json` report it.
+public struct LearnedChange: Sendable, Hashable {
+    public var time: Double
+    /// The device's name, as X gives it: learning is kept per name.
+    public var device: String
+    public var previous: PressLevels
+    public var levels: PressLevels
+    /// The device's learner after the change: what `run` saves.
+    public var learner: HandLearner
+
+    public var ordinaryContacts: Int { learner.ordinaryContacts }
+    public var deliberatePresses: Int { learner.deliberatePresses }
+
+    public init(time: Double, device: String, previous: PressLevels, levels: PressLevels, learner: HandLearner) {
+        self.time = time
+        self.device = device
+        self.previous = previous
+        self.levels = levels
+        self.learner = learner
+    }
+}
+
+/// Every device's learner, by device name: what `run` loads from and saves to
+/// `$XDG_STATE_HOME/gesture-bridge/`, and what `replay` starts from.
+public struct PressLearning: Sendable, Hashable {
+    public var devices: [String: HandLearner]
+
+    public init(devices: [String: HandLearner] = [:]) {
+        self.devices = devices
+    }
+}
