@@ -10,21 +10,16 @@ deps:
 build: deps
 	$(SWIFT) build
 
-## The release binary carries the Swift runtime inside it, linked by lld with packed relative
-## relocations (as shared libraries their relocations and initializers stay resident for a
-## bridge that uses little of them), without debug info (symbols stay, for backtraces), every
-## function in a section of its own, and the functions the listening bridge runs placed first,
-## together, in the order dist/link-order.txt gives (scripts/link-order writes it from a
-## profile): a fault maps the page's cached neighbours with it (64 KiB by default), so code
-## kept together is code kept small.
-## BENCHMARKS.md, "Where the memory goes".
-RELEASE_FLAGS ?= --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --strip-debug \
-	-Xswiftc -Xfrontend -Xswiftc -function-sections \
-	-Xlinker --symbol-ordering-file=$(CURDIR)/dist/link-order.txt -Xlinker --no-warn-symbol-ordering
+## The release binary carries the Swift runtime inside it (--static-swift-stdlib): a user
+## needs no toolchain installed, and only the runtime's pages the bridge uses are resident,
+## where the shared libraries' relocations and initializers dirty pages of their own in every
+## process. lld packs its relative relocations (-z pack-relative-relocs): the table the loader
+## reads at start-up is a small fraction of the plain one. No debug info (--strip-debug; the
+## symbols stay, for backtraces): the binary on disk is smaller by a fifth.
+## BENCHMARKS.md, "Memory".
+RELEASE_FLAGS ?= --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --strip-debug
 
 release: deps
-	@# The build does not know the order is an input of the link: a newer order relinks.
-	@if [ dist/link-order.txt -nt .build/release/gesture-bridge ]; then rm -f .build/release/gesture-bridge; fi
 	$(SWIFT) build -c release --product gesture-bridge $(RELEASE_FLAGS)
 
 ## Sets up, builds and runs the bridge in the current X session (the built-in default config,

@@ -80,8 +80,6 @@ struct Run: ParsableCommand {
         let bridge = Bridge(session: session, configuration: bindings, performer: performer, feedback: overlay,
                             showsContacts: showTouches, reloader: reloader) { event in
             reporter.handle(event)
-            // Listening: what start-up alone needed need not stay in memory.
-            if case .started = event { StartupPages.release() }
         }
         reporter.stop = { [unowned bridge] in bridge.stop() }
         do {
