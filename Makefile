@@ -43,9 +43,9 @@ install: release
 uninstall:
 	scripts/uninstall --prefix $(PREFIX)
 
-## Builds a Debian package (gesture-bridge_VERSION_ARCH.deb) of the release binary.
+## Builds a Debian package of the release binary: .build/deb/gesture-bridge_VERSION_ARCH.deb.
 deb: release
-	scripts/deb --binary .build/release/gesture-bridge
+	scripts/deb --binary .build/release/gesture-bridge --output .build/deb
 
 clean:
 	rm -rf .build
