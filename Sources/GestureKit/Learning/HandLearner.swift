@@ -53,8 +53,10 @@ public enum LearningRule {
     /// The threshold never leaves these bounds.
     public static let bounds: ClosedRange<Double> = 0.25...0.9
     /// The levels move only once the threshold they aim at is this far from the current one:
-    /// a hand today's levels fit (ordinary 0.15-0.35) keeps exactly today's behaviour.
-    public static let deadBand = 0.1
+    /// a hand today's levels fit (ordinary 0.15-0.35) keeps exactly today's behaviour. Wider
+    /// downward: a lower threshold is the costly mistake (ordinary taps that right-click), and
+    /// a dozen contacts' top quantile falls short of the hand's true top.
+    public static let deadBand = (down: 0.15, up: 0.1)
     /// The most the threshold moves per contact learned from: it takes about 18 contacts to go
     /// from 0.7 to 0.35.
     public static let step = 0.02
@@ -140,7 +142,7 @@ public struct HandLearner: Sendable, Hashable {
         let current = levels?.threshold ?? PressLevels.start.threshold
         let distance = aim - current
         if !moving {
-            guard abs(distance) > LearningRule.deadBand else { return false }
+            guard distance < -LearningRule.deadBand.down || distance > LearningRule.deadBand.up else { return false }
             moving = true
         }
         let reach = LearningRule.step * Double(contacts)

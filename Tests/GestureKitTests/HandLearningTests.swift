@@ -1,0 +1,258 @@
+import Foundation
+import Testing
+@testable import GestureKit
+
+/// The bridge learns the hand (issue 24): the rule on its own, and the targets as replays of
+/// generated traces with the built-in default config, which learns.
+@Suite("Learning the hand")
+struct HandLearningTests {
+    static func defaults(learn: Bool = true) throws -> BindingSet {
+        var configuration = try ConfigLoader.parse(DefaultConfig.text, file: DefaultConfig.name)
+        configuration.learn = learn
+        return configuration
+    }
+
+    /// `ordinary` ordinary contacts, then `next` contacts of which every fourth is deliberate.
+    static func session(_ hand: HandTrace.Hand, seed: UInt64, ordinary: Int = 40, next: Int = 40) -> HandTrace {
+        var random = SeededRandom(seed: seed)
+        var trace = HandTrace()
+        for _ in 0..<ordinary { trace.add(hand.ordinaryContact(&random), random: &random) }
+        for index in 0..<next {
+            trace.add(index % 4 == 3 ? hand.deliberateContact(&random) : hand.ordinaryContact(&random), random: &random)
+        }
+        return trace
+    }
+
+    struct Outcome: CustomStringConvertible {
+        var deliberateClicked = 0, deliberate = 0, ordinaryClicked = 0, ordinary = 0
+        var levels: PressLevels?
+
+        var description: String {
+            "\(deliberateClicked)/\(deliberate) deliberate right-clicked, \(ordinaryClicked)/\(ordinary) ordinary; "
+                + "learned \(levels.map { "\($0.threshold)/\($0.release)/\($0.ordinary)" } ?? "nothing")"
+        }
+    }
+
+    /// What became of the contacts after the first `skip`.
+    static func outcome(_ trace: HandTrace, skip: Int, configuration: BindingSet) -> (Outcome, [EngineOutput]) {
+        let outputs = TraceReplay.run(trace.trace, configuration: configuration)
+        let clicked = trace.rightClicked(in: outputs)
+        var outcome = Outcome()
+        for (index, contact) in trace.contacts.enumerated() where index >= skip {
+            if contact.isDeliberate {
+                outcome.deliberate += 1
+                if clicked.contains(index) { outcome.deliberateClicked += 1 }
+            } else {
+                outcome.ordinary += 1
+                if clicked.contains(index) { outcome.ordinaryClicked += 1 }
+            }
+        }
+        outcome.levels = outputs.compactMap(\.learnedChange).last?.levels
+        return (outcome, outputs)
+    }
+
+    // MARK: The rule
+
+    @Test("eleven ordinary contacts move nothing; the twelfth starts the move, at most 0.02 a contact")
+    func neverFromFew() {
+        var learner = HandLearner()
+        for _ in 0..<11 {
+            learner.record(.ordinary(peak: 0.1))
+            let moved = learner.settle()
+            #expect(moved == false)
+        }
+        #expect(learner.levels == nil)
+        learner.record(.ordinary(peak: 0.1))
+        let moved = learner.settle()
+        #expect(moved)
+        #expect(learner.levels?.threshold == 0.68)
+        // Several contacts recorded while one was down move it a step each, at once.
+        learner.record(.ordinary(peak: 0.1))
+        learner.record(.ordinary(peak: 0.1))
+        let movedTwice = learner.settle()
+        #expect(movedTwice)
+        #expect(learner.levels?.threshold == 0.64)
+        for _ in 0..<40 {
+            learner.record(.ordinary(peak: 0.1))
+            _ = learner.settle()
+        }
+        // 0.1 + the 0.2 margin, above twice 0.1: the margin wins.
+        #expect(learner.levels == PressLevels(threshold: 0.3, release: 0.214, ordinary: 0.15))
+        #expect(learner.moving == false)
+    }
+
+    @Test("a hand today's levels fit (ordinary peaks spread up to 0.33-0.39) leaves them exactly as they are")
+    func deadBand() {
+        for top in [0.33, 0.35, 0.39] {
+            var learner = HandLearner()
+            for index in 0..<200 {
+                learner.record(.ordinary(peak: 0.15 + (top - 0.15) * Double(index % 10) / 9))
+                if index % 5 == 0 { learner.record(.deliberate(peak: 0.85)) }
+                _ = learner.settle()
+            }
+            #expect(learner.levels == nil, "ordinary up to \(top)")
+        }
+    }
+
+    @Test("a thousand contacts of any one kind keep the threshold within 0.25-0.9", arguments: [0.0, 0.05, 0.3, 0.6, 0.95, 1.0])
+    func bounded(peak: Double) {
+        for deliberate in [false, true] {
+            var learner = HandLearner()
+            for _ in 0..<1000 {
+                learner.record(deliberate ? .deliberate(peak: peak) : .ordinary(peak: peak))
+                _ = learner.settle()
+                let threshold = learner.effectiveLevels(start: .start).threshold
+                #expect(LearningRule.bounds.contains(threshold))
+            }
+            // Deliberate presses alone never move it: there is no ordinary level to keep a margin from.
+            if deliberate { #expect(learner.levels == nil) }
+        }
+    }
+
+    @Test("a run of deliberate presses, however light, never brings the threshold within 0.2 of the ordinary level")
+    func deliberateKeepsMargin() {
+        var learner = HandLearner()
+        for index in 0..<50 { learner.record(.ordinary(peak: 0.15 + 0.2 * Double(index % 10) / 9)) }
+        _ = learner.settle()
+        for _ in 0..<1000 {
+            learner.record(.deliberate(peak: 0.36))
+            _ = learner.settle()
+        }
+        let ordinaryLevel = HandLearner.quantile(learner.ordinaryPeaks, LearningRule.ordinaryQuantile)
+        #expect(learner.effectiveLevels(start: .start).threshold >= ordinaryLevel + LearningRule.margin - 0.001)
+        #expect(learner.effectiveLevels(start: .start).threshold > 0.35 + 0.15)
+    }
+
+    @Test("calibrated: nothing is learned nor used until reset")
+    func calibratedWins() {
+        var learner = HandLearner()
+        learner.calibrated = true
+        for _ in 0..<100 { learner.record(.ordinary(peak: 0.05)) }
+        let moved = learner.settle()
+        #expect(moved == false)
+        #expect(learner.ordinaryContacts == 0)
+        #expect(learner.effectiveLevels(start: .start) == .start)
+    }
+
+    // MARK: The targets, on replay
+
+    @Test("light hand: after 40 ordinary contacts, 8 or more of 10 deliberate presses right-click and no ordinary contact does",
+          arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func lightHand(seed: UInt64) throws {
+        let trace = Self.session(.light, seed: seed)
+        let (outcome, outputs) = Self.outcome(trace, skip: 40, configuration: try Self.defaults())
+        #expect(outcome.deliberate == 10)
+        #expect(outcome.deliberateClicked >= 8, "\(outcome)")
+        #expect(outcome.ordinaryClicked == 0, "\(outcome)")
+        // Without learning none does: the built-in 0.7 is out of this hand's reach.
+        let (fixed, _) = Self.outcome(trace, skip: 40, configuration: try Self.defaults(learn: false))
+        #expect(fixed.deliberateClicked == 0)
+        // Every change is reported, and moves at most 0.02 per contact since the last.
+        let changes = outputs.compactMap(\.learnedChange)
+        #expect(!changes.isEmpty)
+        for change in changes {
+            #expect(abs(change.levels.threshold - change.previous.threshold) <= 0.02 * 2 + 1e-9)
+            #expect(change.device == HandTrace.pen.name)
+        }
+    }
+
+    @Test("heavy hand: after 40 ordinary contacts, at most 1 of the next 30 ordinary contacts right-clicks and 9 or more of 10 deliberate presses do",
+          arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func heavyHand(seed: UInt64) throws {
+        let trace = Self.session(.heavy, seed: seed)
+        let (outcome, _) = Self.outcome(trace, skip: 40, configuration: try Self.defaults())
+        #expect(outcome.ordinary == 30)
+        #expect(outcome.ordinaryClicked <= 1, "\(outcome)")
+        #expect(outcome.deliberateClicked >= 9, "\(outcome)")
+    }
+
+    @Test("typical hand: exactly today's behaviour, every output the same as without learning",
+          arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func typicalHand(seed: UInt64) throws {
+        let trace = Self.session(.typical, seed: seed, ordinary: 60, next: 60)
+        let learning = TraceReplay.run(trace.trace, configuration: try Self.defaults())
+        let fixed = TraceReplay.run(trace.trace, configuration: try Self.defaults(learn: false))
+        let changes = learning.compactMap(\.learnedChange)
+        #expect(changes.isEmpty, "\(changes.map(\.levels.threshold))")
+        #expect(learning.count == fixed.count)
+        #expect(learning == fixed, "outputs differ")
+    }
+
+    @Test("the iPhone recording from a fresh state: 6 of 6 right-clicks")
+    func iPhoneRecording() throws {
+        try Self.iPhoneRecording(jitterSeed: 0)
+    }
+
+    /// Not met yet: from a fresh state nothing is learned, and the hold itself (`HoldPolicy`)
+    /// loses the recording's slow climbs (0.07-0.1 of the range a second, in steps of 0.0025)
+    /// when samples bunch up: the third press's 0.335-0.345 stretch and the fifth's start.
+    @Test("the iPhone recording with every sample up to 50 ms late: 6 of 6 (known to fail for some seeds)",
+          arguments: [1, 2, 3, 4, 5, 6, 7] as [UInt64])
+    func iPhoneRecordingJittered(seed: UInt64) {
+        withKnownIssue("the hold loses slow climbs when samples come up to 50 ms late", isIntermittent: true) {
+            try Self.iPhoneRecording(jitterSeed: seed)
+        }
+    }
+
+    static func iPhoneRecording(jitterSeed seed: UInt64) throws {
+        var trace = try AnalyzeIOSRecordingTests.trace()
+        if seed > 0 {
+            var random = SeededRandom(seed: seed)
+            var last = -Double.infinity
+            for index in trace.events.indices {
+                // Late by up to 50 ms, never before the sample that came before it.
+                let late = trace.events[index].time + Double.random(in: 0...0.05, using: &random)
+                last = Swift.max(last, late)
+                trace.events[index].time = last
+            }
+        }
+        let outputs = TraceReplay.run(trace, configuration: try Self.defaults())
+        let decisions = outputs.compactMap { if case .decision(let decision) = $0 { return decision } else { return nil } }
+        #expect(decisions.map(ScriptDecision.init) == Array(repeating: .claimed(by: "right-click"), count: 6))
+        let clicks = outputs.filter { if case .action(let event) = $0 { event.action == .click(button: 3) } else { false } }
+        #expect(clicks.count == 6)
+    }
+
+    @Test("a light press held still is handed over as fast as today, fresh and after learning a light hand")
+    func lightStillPress() throws {
+        var random = SeededRandom(seed: 9)
+        var trace = Self.session(.light, seed: 9, ordinary: 40, next: 0)
+        trace.add(.still(peak: 0.12), random: &random)
+        func handedOver(_ configuration: BindingSet, trace: HandTrace) -> ContactDecision? {
+            let outputs = TraceReplay.run(trace.trace, configuration: configuration)
+            return outputs.compactMap { if case .decision(let decision) = $0 { return decision } else { return nil } }.last
+        }
+        let learned = try #require(handedOver(try Self.defaults(), trace: trace))
+        let today = try #require(handedOver(try Self.defaults(learn: false), trace: trace))
+        #expect(ScriptDecision(learned) == .released(.levelledOff))
+        #expect(ScriptDecision(today) == .released(.levelledOff))
+        #expect(abs(learned.held - today.held) < 0.011)
+        #expect(learned.held < 0.3)
+    }
+
+    @Test("learned levels never move while a contact is down: a touch's second finger keeps them until both lift")
+    func notWhileDown() throws {
+        let touch = InputDevice(id: 3, name: "Generated Touch", kind: .touch, pressure: PressureRange(min: 0, max: 255))
+        var engine = GestureEngine(configuration: try Self.defaults(), devices: [touch])
+        var time = 0.0
+        var changes: [LearnedChange] = []
+        func tap(_ contact: Int, lift: Bool = true) {
+            _ = engine.handle(ContactEvent(time: time, device: 3, contact: contact, phase: .begin, position: Point(x: 100, y: 100), pressure: 10))
+            _ = engine.handle(ContactEvent(time: time + 0.02, device: 3, contact: contact, phase: .move, position: Point(x: 100, y: 100), pressure: 25))
+            if lift {
+                changes += engine.handle(ContactEvent(time: time + 0.05, device: 3, contact: contact, phase: .end, position: Point(x: 100, y: 100), pressure: 0)).compactMap(\.learnedChange)
+            }
+            time += 0.3
+        }
+        // A resting finger (contact 9) stays down through thirty taps of another.
+        _ = engine.handle(ContactEvent(time: time, device: 3, contact: 9, phase: .begin, position: Point(x: 500, y: 500), pressure: 5))
+        for _ in 0..<30 { tap(1) }
+        #expect(changes.isEmpty)
+        changes += engine.handle(ContactEvent(time: time, device: 3, contact: 9, phase: .end, position: Point(x: 500, y: 500), pressure: 0)).compactMap(\.learnedChange)
+        let change = try #require(changes.first)
+        #expect(changes.count == 1)
+        // Nineteen contacts' worth of steps at once, and no further than 0.02 each.
+        #expect(change.levels.threshold < 0.7 - 0.02 * 10)
+        #expect(change.ordinaryContacts == 31)
+    }
+}

@@ -1,0 +1,138 @@
+@testable import GestureKit
+
+/// A deterministic random source (SplitMix64): the same seed, the same hand.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Generated pen traces of one hand: ordinary taps, strokes and light still presses, and
+/// deliberate hard presses, one after another, at 100 Hz.
+struct HandTrace {
+    /// One contact to generate.
+    enum Contact: Hashable {
+        /// Down, up to `peak` and lifted within a tenth of a second.
+        case tap(peak: Double)
+        /// Down and dragged 80 px (past the slop) with the force reaching `peak`.
+        case stroke(peak: Double)
+        /// Down, up to `peak` in 0.1 s, held still (±0.01 jitter) for 0.6 s, lifted.
+        case still(peak: Double)
+        /// Down, climbing at 0.8 of the range a second to `peak`, held 0.3 s, lifted.
+        case deliberate(peak: Double)
+
+        var isDeliberate: Bool {
+            if case .deliberate = self { return true }
+            return false
+        }
+    }
+
+    /// A hand: the ranges its ordinary contacts and its deliberate presses peak in.
+    struct Hand {
+        var ordinary: ClosedRange<Double>
+        var deliberate: ClosedRange<Double>
+
+        /// The light hand: ordinary 0.06-0.18, deliberate 0.38-0.50.
+        static let light = Hand(ordinary: 0.06...0.18, deliberate: 0.38...0.50)
+        /// The heavy hand: ordinary up to 0.74, deliberate 0.9 and above.
+        static let heavy = Hand(ordinary: 0.3...0.74, deliberate: 0.9...0.98)
+        /// Today's defaults fit it: ordinary 0.15-0.35, deliberate 0.8-0.95.
+        static let typical = Hand(ordinary: 0.15...0.35, deliberate: 0.8...0.95)
+
+        /// An ordinary contact: half taps, three in ten strokes, one in five still presses.
+        func ordinaryContact(_ random: inout SeededRandom) -> Contact {
+            let peak = Double.random(in: ordinary, using: &random)
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0..<5: return .tap(peak: peak)
+            case 5..<8: return .stroke(peak: peak)
+            default: return .still(peak: peak)
+            }
+        }
+
+        func deliberateContact(_ random: inout SeededRandom) -> Contact {
+            .deliberate(peak: Double.random(in: deliberate, using: &random))
+        }
+    }
+
+    static let pen = InputDevice(id: 2, name: "Generated Pen", kind: .pen, pressure: PressureRange(min: 0, max: 65535))
+    static let hertz = 100.0
+
+    var contacts: [Contact] = []
+    /// Each contact's touch-down and lift times, in order.
+    private(set) var spans: [ClosedRange<Double>] = []
+    private(set) var events: [ContactEvent] = []
+    private var now = 1.0
+
+    mutating func add(_ contact: Contact, random: inout SeededRandom) {
+        let start = now
+        let x = Double.random(in: 200...800, using: &random), y = Double.random(in: 200...600, using: &random)
+        var samples: [(dx: Double, force: Double)] = []
+        let step = 1 / Self.hertz
+        switch contact {
+        case .tap(let peak):
+            let count = Int.random(in: 4...9, using: &random)
+            for index in 0..<count {
+                let phase = Double(index) / Double(count - 1)
+                samples.append((0, peak * (1 - abs(2 * phase - 1) * 0.7)))
+            }
+        case .stroke(let peak):
+            let count = 40
+            for index in 0..<count {
+                let rise = Swift.min(1, Double(index) / 8)
+                samples.append((Double(index) * 2, peak * rise * (0.9 + 0.1 * Double(index % 3) / 2)))
+            }
+        case .still(let peak):
+            for index in 0..<10 { samples.append((0, peak * Double(index + 1) / 10)) }
+            for _ in 0..<60 { samples.append((0, Swift.max(0.01, peak + Double.random(in: -0.01...0.01, using: &random)))) }
+        case .deliberate(let peak):
+            var force = 0.05
+            while force < peak {
+                samples.append((0, force))
+                force += 0.8 * step
+            }
+            for _ in 0..<30 { samples.append((0, peak)) }
+            for index in 0..<5 { samples.append((0, peak * (1 - Double(index + 1) / 6))) }
+        }
+        for (index, sample) in samples.enumerated() {
+            let phase: ContactPhase = index == 0 ? .begin : .move
+            events.append(ContactEvent(time: now, device: Self.pen.id, contact: 0, phase: phase,
+                                       position: Point(x: x + sample.dx, y: y), pressure: sample.force * 65535))
+            now += step
+        }
+        events.append(ContactEvent(time: now, device: Self.pen.id, contact: 0, phase: .end,
+                                   position: Point(x: x + (samples.last?.dx ?? 0), y: y), pressure: 0))
+        spans.append(start...now)
+        contacts.append(contact)
+        // A person's pause between contacts.
+        now += 0.5
+    }
+
+    var trace: Trace {
+        Trace(header: TraceHeader(screen: ScreenSize(width: 1920, height: 1080), devices: [Self.pen]), events: events)
+    }
+
+    /// Which contacts (by index) a right-click fired on.
+    func rightClicked(in outputs: [EngineOutput]) -> Set<Int> {
+        var clicked: Set<Int> = []
+        for output in outputs {
+            guard case .action(let event) = output, event.action == .click(button: 3) else { continue }
+            if let index = spans.firstIndex(where: { $0.contains(event.time) }) { clicked.insert(index) }
+        }
+        return clicked
+    }
+}
+
+extension EngineOutput {
+    var learnedChange: LearnedChange? {
+        if case .learned(let change) = self { return change }
+        return nil
+    }
+}
