@@ -34,7 +34,7 @@ public struct ChaosPlayer {
         let bridge = try ChaosBridge(executable: bridgeExecutable, config: config, displayName: server.displayName,
                                      directory: directory)
         defer { bridge.stop() }
-        let load = episode.busy ? try ChaosBusyLoad() : nil
+        let load = episode.busy ? ChaosBusyLoad() : nil
         defer { load?.stop() }
 
         var run = EpisodeRun(episode: episode, server: server, window: window, bridge: bridge)
