@@ -13,11 +13,15 @@ build: deps
 ## The release binary carries the Swift runtime inside it (--static-swift-stdlib): a user
 ## needs no toolchain installed, and only the runtime's pages the bridge uses are resident,
 ## where the shared libraries' relocations and initializers dirty pages of their own in every
-## process. lld packs its relative relocations (-z pack-relative-relocs): the table the loader
-## reads at start-up is a small fraction of the plain one. No debug info (--strip-debug; the
-## symbols stay, for backtraces): the binary on disk is smaller by a fifth.
-## BENCHMARKS.md, "Memory".
-RELEASE_FLAGS ?= --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --strip-debug
+## process. The C++ library the runtime calls comes in the same way, from its static archive
+## (dist/static-libstdc++ is searched first): the shared libstdc++'s relocated data and
+## initializers would be private dirty pages of the bridge's. lld packs the relative
+## relocations (-z pack-relative-relocs; the system's default linker, gold, cannot): the table
+## the loader reads at start-up is a small fraction of the plain one, less memory for each
+## bridge. No debug info (--strip-debug; the symbols stay, for backtraces): a smaller binary
+## on disk. BENCHMARKS.md, "Memory".
+RELEASE_FLAGS ?= --static-swift-stdlib -Xswiftc -L$(CURDIR)/dist/static-libstdc++ \
+	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --strip-debug
 
 release: deps
 	$(SWIFT) build -c release --product gesture-bridge $(RELEASE_FLAGS)
