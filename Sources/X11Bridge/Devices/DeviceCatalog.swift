@@ -19,20 +19,28 @@ public struct DeviceCatalog: Sendable, Hashable {
     }
 
     /// What happened to the contact sources between `old` and this catalog.
-    public func changes(since old: DeviceCatalog) -> DeviceChanges {
+    /// `leftMeanwhile`: devices the server said went away (removed, disabled, detached) since
+    /// `old`; one that is back by now went and came back: removed, then added.
+    public func changes(since old: DeviceCatalog, leftMeanwhile: Set<Int> = []) -> DeviceChanges {
         let before = Dictionary(old.contactSources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let after = Dictionary(contactSources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var changes = DeviceChanges()
         for device in contactSources {
-            if let previous = before[device.id] {
+            if let previous = before[device.id], !leftMeanwhile.contains(device.id) {
                 if previous.definition != device.definition { changes.updated.append(device) }
             } else {
                 changes.added.append(device)
             }
         }
-        for device in old.contactSources where after[device.id] == nil {
-            // Report the device as it is now (disabled, floating) when it still exists.
-            changes.removed.append(self[device.id] ?? device)
+        for device in old.contactSources {
+            if after[device.id] == nil {
+                // Report the device as it is now (disabled, floating) when it still exists.
+                changes.removed.append(self[device.id] ?? device)
+            } else if leftMeanwhile.contains(device.id) {
+                var gone = device
+                gone.isEnabled = false
+                changes.removed.append(gone)
+            }
         }
         return changes
     }

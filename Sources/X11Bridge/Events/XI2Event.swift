@@ -4,7 +4,9 @@ import CX11
 public enum XI2Event: Sendable, Hashable {
     case raw(RawInput)
     /// Devices were added, removed, enabled, disabled, attached or detached: the catalog is stale.
-    case hierarchyChanged(flags: Int32, devices: [Int])
+    /// `left`: the devices this change took away (removed, disabled or detached), which may be
+    /// back by the time the catalog is read again.
+    case hierarchyChanged(flags: Int32, devices: [Int], left: [Int])
     /// A device's classes changed (a new valuator range), or a master switched slaves.
     case deviceChanged(device: Int, reason: DeviceChangeReason)
     /// A master pointer's event delivered through the bridge's own button grab.
@@ -60,7 +62,9 @@ extension XConnection {
             let infos = UnsafeBufferPointer(start: xcb_input_hierarchy_infos(hierarchy),
                                             count: Int(max(0, xcb_input_hierarchy_infos_length(hierarchy))))
             let devices = infos.filter { $0.flags != 0 }.map { Int($0.deviceid) }
-            return .hierarchyChanged(flags: Int32(bitPattern: hierarchy.pointee.flags), devices: devices)
+            let leaving = UInt32(XISlaveRemoved | XIDeviceDisabled | XISlaveDetached)
+            let left = infos.filter { $0.flags & leaving != 0 }.map { Int($0.deviceid) }
+            return .hierarchyChanged(flags: Int32(bitPattern: hierarchy.pointee.flags), devices: devices, left: left)
         case XI_DeviceChanged:
             let changed = event.read(as: xcb_input_device_changed_event_t.self).pointee
             return .deviceChanged(device: Int(changed.deviceid), reason: DeviceChangeReason(rawValue: Int32(changed.reason)))

@@ -79,8 +79,10 @@ public final class InputListener {
                     named.window = connection.windowClass(at: event.position)
                     return .contact(named)
                 }
-            case .hierarchyChanged:
-                return refreshCatalog(at: time)
+            case .hierarchyChanged(_, _, let left):
+                // A device disabled and enabled again before the catalog is read looks unchanged
+                // in it; the event says it went, and it goes and comes back for the bridge too.
+                return refreshCatalog(at: time, leftMeanwhile: Set(left))
             case .deviceChanged(let device, let reason):
                 // A master switching between its slaves is routine; only a slave's own change matters.
                 guard reason == .deviceChange, catalog[device]?.use.isSlave == true else { return [] }
@@ -154,9 +156,9 @@ public final class InputListener {
         return events
     }
 
-    private func refreshCatalog(at time: Double) -> [InputChange] {
+    private func refreshCatalog(at time: Double, leftMeanwhile: Set<Int> = []) -> [InputChange] {
         let updated = DeviceCatalog.query(connection)
-        let changes = updated.changes(since: catalog)
+        let changes = updated.changes(since: catalog, leftMeanwhile: leftMeanwhile)
         catalog = updated
         guard !changes.isEmpty else { return [] }
         var result: [InputChange] = []

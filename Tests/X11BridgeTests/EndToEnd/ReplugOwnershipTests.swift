@@ -343,4 +343,27 @@ final class ReplugOwnershipTests: StageSuite {
         try Self.expectTap(stage, bridge, by: .touch, at: (460, 360))
         Self.expectNoFault(bridge)
     }
+
+    /// Found by the chaos tier (seed 13, episode 126): on a busy machine the bridge read the
+    /// catalog only after the device was back, and saw no change at all.
+    @Test("the pen disabled and enabled while the bridge is not reading: it still sees the pen go and come back, and presses work after")
+    func replugUnread() throws {
+        let bridge = try stage.bridge()
+        let disabled = Self.sightings(of: VirtualPen.deviceName, "device-disabled", in: bridge.objects)
+        let added = Self.sightings(of: VirtualPen.deviceName, "device-added", in: bridge.objects)
+        bridge.child.kill(signal: SIGSTOP)
+        for action in ["disable", "enable"] {
+            #expect(try stage.runTool("/usr/bin/xinput", [action, VirtualPen.deviceName]) == 0, "xinput \(action)")
+        }
+        bridge.child.kill(signal: SIGCONT)
+        #expect(bridge.waitForObjects { objects in
+            Self.sightings(of: VirtualPen.deviceName, "device-disabled", in: objects) > disabled
+                && Self.sightings(of: VirtualPen.deviceName, "device-added", in: objects) > added
+        }, "\(bridge.objects)")
+        try stage.pen.reconnect()
+        try Self.expectRightClickOnly(stage, bridge, by: .pen, at: (420, 320))
+        try Self.expectRightClickOnly(stage, bridge, at: (440, 340))
+        try Self.expectTap(stage, bridge, by: .pen, at: (460, 360))
+        Self.expectNoFault(bridge)
+    }
 }

@@ -61,6 +61,18 @@ struct DeviceCatalogTests {
         #expect(changes.updated.map(\.id) == [7])
     }
 
+    @Test("a device disabled and enabled again before the catalog is read: removed, then added back")
+    func replugBetweenReads() {
+        let before = DeviceCatalog(devices: [DeviceFixtures.pen, DeviceFixtures.touchscreen])
+        let after = DeviceCatalog(devices: [DeviceFixtures.pen, DeviceFixtures.touchscreen])
+        #expect(after.changes(since: before).isEmpty)
+        let changes = after.changes(since: before, leftMeanwhile: [DeviceFixtures.pen.id])
+        #expect(changes.removed.map(\.id) == [DeviceFixtures.pen.id])
+        #expect(changes.removed.first?.isEnabled == false)
+        #expect(changes.added.map(\.id) == [DeviceFixtures.pen.id])
+        #expect(changes.updated.isEmpty)
+    }
+
     @Test("a device that merely moved has not changed")
     func movementIsNotAChange() {
         var moved = DeviceFixtures.pen
