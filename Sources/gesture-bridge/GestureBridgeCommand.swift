@@ -18,6 +18,6 @@ struct GestureBridgeCommand: ParsableCommand {
             """,
         version: GestureBridgeVersion.current,
         subcommands: [Run.self, Devices.self, Record.self, Replay.self, Analyze.self, Calibrate.self, Check.self, PrintConfig.self,
-                      Doctor.self]
+                      Doctor.self, Learned.self]
     )
 }

@@ -25,10 +25,26 @@ struct Replay: ParsableCommand {
     @Flag(help: "One JSON object per line, in the trace-format contract, instead of readable columns.")
     var json = false
 
+    @Option(help: ArgumentHelp("Start learning from this learned-state file (a `.learned` file `run` kept) instead of from nothing. The user's own learned state is never read nor written.", valueName: "file"))
+    var state: String?
+
     func run() throws {
         let (configuration, _) = try config.load()
+        var learning = PressLearning()
+        if let state {
+            do {
+                guard let (device, learner) = try LearnedStateStore.loadFile(state) else {
+                    printError("error: \(state) is not a learned-state file")
+                    throw ExitCode.failure
+                }
+                learning.devices[device] = learner
+            } catch let error as LearnedStateError {
+                printError("error: \(error.description)")
+                throw ExitCode.failure
+            }
+        }
         let recording = try openTrace(path: trace)
-        var replayer = TraceReplayer(header: recording.header, configuration: configuration)
+        var replayer = TraceReplayer(header: recording.header, configuration: configuration, learning: learning)
         let formatter = OutputFormatter(style: json ? .json : .human, devices: recording.header.devices)
         var outputs: [EngineOutput] = []
         var events = 0, gestures = 0, actions = 0

@@ -77,9 +77,16 @@ struct Run: ParsableCommand {
             overlay = nil
             logger.warning("no on-screen feedback: \(error.description)")
         }
+        // What earlier runs learned; a damaged file is set aside and learning starts afresh for it.
+        let store = LearnedStateStore.user()
+        let loaded = store?.load() ?? LearnedStateStore.Loaded()
+        for path in loaded.damaged {
+            logger.warning("the learned state \(path) is damaged; set aside as \(path).damaged, learning starts afresh")
+        }
         let bridge = Bridge(session: session, configuration: bindings, performer: performer, feedback: overlay,
-                            showsContacts: showTouches, reloader: reloader) { event in
+                            showsContacts: showTouches, reloader: reloader, learning: loaded.learning) { event in
             reporter.handle(event)
+            if case .engine(.learned(let change)) = event { Self.save(change.learner, of: change.device, in: store, logger: logger) }
         }
         reporter.stop = { [unowned bridge] in bridge.stop() }
         do {
@@ -100,10 +107,24 @@ struct Run: ParsableCommand {
             connection.close()
             throw ExitCode(ConnectionLoss.exitStatus)
         }
+        // The contacts since the last change of levels are kept too.
+        for (device, learner) in bridge.engine.learning.devices where loaded.learning.devices[device] != learner {
+            Self.save(learner, of: device, in: store, logger: logger)
+        }
         connection.close()
         if let failure = reporter.output.failure {
             logger.error("stopped: cannot write the output: \(failure)")
             throw ExitCode.failure
+        }
+    }
+
+    /// Keeps one device's learned state; a state that cannot be written is logged, never fatal.
+    private static func save(_ learner: HandLearner, of device: String, in store: LearnedStateStore?, logger: Logger) {
+        guard let store else { return }
+        do {
+            try store.save(device: device, learner: learner)
+        } catch {
+            logger.warning("cannot keep what was learned: \(error.description)")
         }
     }
 

@@ -1,8 +1,9 @@
 /// Runs a trace through the engine exactly as the live bridge would: same engine, same
 /// timers, with the trace's times as the clock.
 public enum TraceReplay {
-    public static func run(_ trace: Trace, configuration: BindingSet) -> [EngineOutput] {
-        var replayer = TraceReplayer(header: trace.header, configuration: configuration)
+    /// `learning`: where learning starts (nothing, or a state file's); never the user's own.
+    public static func run(_ trace: Trace, configuration: BindingSet, learning: PressLearning = PressLearning()) -> [EngineOutput] {
+        var replayer = TraceReplayer(header: trace.header, configuration: configuration, learning: learning)
         var outputs: [EngineOutput] = []
         outputs.reserveCapacity(trace.events.count / 4)
         for event in trace.events {
@@ -19,9 +20,13 @@ public struct TraceReplayer {
     private var engine: GestureEngine
     private var lastTime: Double?
 
-    public init(header: TraceHeader, configuration: BindingSet) {
-        engine = GestureEngine(configuration: configuration, devices: header.devices, screen: header.screen ?? .fallback)
+    public init(header: TraceHeader, configuration: BindingSet, learning: PressLearning = PressLearning()) {
+        engine = GestureEngine(configuration: configuration, devices: header.devices, screen: header.screen ?? .fallback,
+                               learning: learning)
     }
+
+    /// What the replay learned so far.
+    public var learning: PressLearning { engine.learning }
 
     public mutating func handle(_ event: ContactEvent, into outputs: inout [EngineOutput]) {
         engine.handle(event, into: &outputs)

@@ -73,6 +73,9 @@ final class BridgeProcess {
             "PATH": "/usr/local/bin:/usr/bin:/bin",
             "HOME": FileManager.default.temporaryDirectory.path,
             "XDG_CONFIG_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-no-config").path,
+            // Every bridge learns from nothing: a state kept by an earlier test (or run) would
+            // move its deep press's levels.
+            "XDG_STATE_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-state-\(UUID().uuidString)").path,
         ]
     }
 

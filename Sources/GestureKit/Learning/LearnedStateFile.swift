@@ -1,0 +1,218 @@
+import Glibc
+
+/// One device's learned state as a small text file: a line a fact, so a person can read it and
+/// a damaged one is recognised, never half-believed.
+///
+/// ```
+/// # gesture-bridge: the deep press learned for one device (gesture-bridge learned --reset)
+/// version 1
+/// device Wacom Intuos Pro M Pen stylus
+/// levels 0.368 0.263 0.21
+/// moving false
+/// calibrated false
+/// contacts 40 10
+/// ordinary 0.12 0.08 ...
+/// deliberate 0.44 ...
+/// ```
+public enum LearnedStateFile {
+    public static let version = 1
+
+    public static func encode(device: String, learner: HandLearner) -> String {
+        func numbers(_ values: [Double]) -> String { values.map { JSONLine.number(HandLearner.rounded($0)) }.joined(separator: " ") }
+        var lines = ["# gesture-bridge: the deep press learned for one device (gesture-bridge learned --reset)",
+                     "version \(version)",
+                     "device \(device)"]
+        if let levels = learner.levels {
+            lines.append("levels \(numbers([levels.threshold, levels.release, levels.ordinary]))")
+        } else {
+            lines.append("levels none")
+        }
+        lines.append("moving \(learner.moving)")
+        lines.append("calibrated \(learner.calibrated)")
+        lines.append("contacts \(learner.ordinaryContacts) \(learner.deliberatePresses)")
+        lines.append("ordinary \(numbers(learner.ordinaryPeaks))")
+        lines.append("deliberate \(numbers(learner.deliberatePeaks))")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The device and its learner; nil when anything is missing, unknown or out of range.
+    public static func decode(_ text: String) -> (device: String, learner: HandLearner)? {
+        var fields: [String: String] = [:]
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) where !line.hasPrefix("#") {
+            let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let key = parts.first.map(String.init), fields[key] == nil else { return nil }
+            fields[key] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        guard fields.count == 8, fields["version"] == "\(version)", let device = fields["device"], !device.isEmpty,
+              let moving = fields["moving"].flatMap(Bool.init), let calibrated = fields["calibrated"].flatMap(Bool.init),
+              let counts = fields["contacts"].map(integers), counts.count == 2,
+              let ordinary = fields["ordinary"].flatMap(numbers), let deliberate = fields["deliberate"].flatMap(numbers),
+              let levelsText = fields["levels"] else { return nil }
+        var levels: PressLevels?
+        if levelsText != "none" {
+            guard let values = numbers(levelsText), values.count == 3 else { return nil }
+            levels = PressLevels(threshold: values[0], release: values[1], ordinary: values[2])
+        }
+        guard let learner = HandLearner(ordinaryPeaks: ordinary, deliberatePeaks: deliberate, ordinaryContacts: counts[0],
+                                        deliberatePresses: counts[1], levels: levels, moving: moving, calibrated: calibrated)
+        else { return nil }
+        return (device, learner)
+    }
+
+    private static func numbers(_ text: String) -> [Double]? {
+        var values: [Double] = []
+        for word in text.split(separator: " ") {
+            guard let value = Double(word), value.isFinite else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+
+    private static func integers(_ text: String) -> [Int] {
+        text.split(separator: " ").compactMap { Int($0) }.filter { $0 >= 0 }
+    }
+}
+
+/// Where `run` keeps what it learned: `$XDG_STATE_HOME/gesture-bridge/` (else
+/// `~/.local/state/gesture-bridge/`), one `NAME.learned` file per device, readable by the user
+/// alone, each written whole (a temporary file renamed over the old one).
+public struct LearnedStateStore: Sendable {
+    public let directory: String
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// The user's store, following the XDG base directory rules; nil without a home.
+    public static func user(environment: [String: String] = ProcessEnvironment.current) -> LearnedStateStore? {
+        if let base = environment["XDG_STATE_HOME"], base.hasPrefix("/") {
+            return LearnedStateStore(directory: base + "/gesture-bridge")
+        }
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        return LearnedStateStore(directory: home + "/.local/state/gesture-bridge")
+    }
+
+    /// What was loaded, and the files found damaged and set aside (renamed to `….damaged`).
+    public struct Loaded: Sendable {
+        public var learning = PressLearning()
+        public var damaged: [String] = []
+
+        public init() {}
+    }
+
+    public func load() -> Loaded {
+        var loaded = Loaded()
+        for name in fileNames() where name.hasSuffix(Self.suffix) {
+            let path = directory + "/" + name
+            guard let bytes = try? FileContents.read(path),
+                  let (device, learner) = LearnedStateFile.decode(String(decoding: bytes, as: UTF8.self)),
+                  fileName(for: device) == name else {
+                rename(path, path + ".damaged")
+                loaded.damaged.append(path)
+                continue
+            }
+            loaded.learning.devices[device] = learner
+        }
+        return loaded
+    }
+
+    /// Loads one state file (`replay --state`); nil when it is not one.
+    public static func loadFile(_ path: String) throws(LearnedStateError) -> (device: String, learner: HandLearner)? {
+        do {
+            return LearnedStateFile.decode(String(decoding: try FileContents.read(path), as: UTF8.self))
+        } catch {
+            throw LearnedStateError(path: path, reason: error.reason)
+        }
+    }
+
+    /// Writes one device's state: to a temporary file of mode 0600, then renamed over the old
+    /// one, so a crash leaves the old state or the new, never half of one.
+    public func save(device: String, learner: HandLearner) throws(LearnedStateError) {
+        do {
+            try write(device: device, learner: learner)
+        } catch {
+            throw LearnedStateError(path: directory + "/" + fileName(for: device), reason: error.reason)
+        }
+    }
+
+    private func write(device: String, learner: HandLearner) throws(FileReadError) {
+        try makeDirectory()
+        let path = directory + "/" + fileName(for: device)
+        let temporary = path + ".\(getpid()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw FileReadError(code: errno) }
+        let bytes = Array(LearnedStateFile.encode(device: device, learner: learner).utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(descriptor)
+                unlink(temporary)
+                throw FileReadError(code: code)
+            }
+            written += count
+        }
+        fsync(descriptor)
+        close(descriptor)
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw FileReadError(code: code)
+        }
+    }
+
+    /// Forgets one device's state, or every device's; the devices forgotten.
+    public func reset(device: String? = nil) -> [String] {
+        let learning = load().learning
+        var removed: [String] = []
+        for name in learning.devices.keys.sorted() where device == nil || device == name {
+            if unlink(directory + "/" + fileName(for: name)) == 0 { removed.append(name) }
+        }
+        return removed
+    }
+
+    static let suffix = ".learned"
+
+    /// A file name from the device's name: letters and digits kept, anything else a dash, and a
+    /// short hash of the whole name so two names that read alike do not share a file.
+    public func fileName(for device: String) -> String {
+        var hash: UInt32 = 2_166_136_261
+        for byte in device.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        let readable = String(device.unicodeScalars.prefix(60).map { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) ? Character(scalar) : "-"
+        })
+        let hex = String(hash, radix: 16)
+        return readable + "-" + String(repeating: "0", count: 8 - hex.count) + hex + Self.suffix
+    }
+
+    private func makeDirectory() throws(FileReadError) {
+        var path = ""
+        for part in directory.split(separator: "/") {
+            path += "/" + part
+            if mkdir(path, 0o700) != 0 && errno != EEXIST { throw FileReadError(code: errno) }
+        }
+    }
+
+    private func fileNames() -> [String] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+}
+
+/// A learned-state file that cannot be read or written, in the system's words.
+public struct LearnedStateError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+
+    public var description: String { "\(path): \(reason)" }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import GestureKit
+
+struct Learned: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show, or forget, the deep-press levels the bridge learned for each device.",
+        discussion: """
+            `run` learns, per pen and touchscreen, how hard its ordinary taps and strokes and its \
+            deliberate presses are, and moves a `threshold: learned` deep press's threshold, \
+            release and ordinary levels to fit (docs/config.md has the rule). It keeps them in \
+            $XDG_STATE_HOME/gesture-bridge/ (~/.local/state/gesture-bridge/), a file per device. \
+            This lists them, from how many contacts, or forgets one device's (--reset NAME) or \
+            every device's (--reset-all): they start again from the config's levels. A running \
+            bridge keeps what it has until it stops; reset while it is stopped.
+
+            Examples:
+              gesture-bridge learned
+              gesture-bridge learned --json
+              gesture-bridge learned --reset "Wacom Intuos Pro M Pen stylus"
+              gesture-bridge learned --reset-all
+            """
+    )
+
+    @Flag(help: "One JSON object per device and line.")
+    var json = false
+
+    @Option(name: .customLong("reset"), help: ArgumentHelp("Forget what was learned for this device (its name, as `devices` shows it).", valueName: "device"))
+    var resetDevice: String?
+
+    @Flag(help: "Forget what was learned for every device.")
+    var resetAll = false
+
+    @Option(help: ArgumentHelp("The state directory instead of $XDG_STATE_HOME/gesture-bridge.", valueName: "directory"))
+    var stateDirectory: String?
+
+    func run() throws {
+        guard let store = stateDirectory.map(LearnedStateStore.init(directory:)) ?? LearnedStateStore.user() else {
+            printError("error: neither XDG_STATE_HOME nor HOME is set: there is no learned state")
+            throw ExitCode.failure
+        }
+        if resetAll || resetDevice != nil {
+            let removed = store.reset(device: resetDevice)
+            if let resetDevice, removed.isEmpty {
+                printError("error: nothing learned for `\(resetDevice)` in \(store.directory)")
+                throw ExitCode.failure
+            }
+            for device in removed {
+                print(json ? "{\"reset\":\(JSONLine.quoted(device))}" : "forgot what was learned for \(device)")
+            }
+            return
+        }
+        let loaded = store.load()
+        for path in loaded.damaged {
+            printError("warning: \(path) is damaged; set aside as \(path).damaged")
+        }
+        let devices = loaded.learning.devices.sorted { $0.key < $1.key }
+        if devices.isEmpty && !json {
+            print("Nothing learned yet (\(store.directory)).")
+        }
+        for (device, learner) in devices {
+            print(json ? Self.json(device: device, learner: learner) : Self.line(device: device, learner: learner))
+        }
+    }
+
+    static func json(device: String, learner: HandLearner) -> String {
+        var line = JSONLine()
+        line.add("device", device)
+        let levels = learner.effectiveLevels(start: .start)
+        line.add("threshold", levels.threshold)
+        line.add("release", levels.release)
+        line.add("ordinary", levels.ordinary)
+        line.addRaw("learned", learner.levels == nil ? "false" : "true")
+        line.addRaw("calibrated", learner.calibrated ? "true" : "false")
+        line.add("ordinary-contacts", learner.ordinaryContacts)
+        line.add("deliberate-presses", learner.deliberatePresses)
+        return line.string
+    }
+
+    /// One readable line: what `learned`, `devices` and `doctor` say of a device.
+    static func line(device: String, learner: HandLearner) -> String {
+        let counts = "from \(learner.ordinaryContacts) ordinary contact\(learner.ordinaryContacts == 1 ? "" : "s") and "
+            + "\(learner.deliberatePresses) deliberate press\(learner.deliberatePresses == 1 ? "" : "es")"
+        if learner.calibrated { return "\(device): calibrated; learning waits for `gesture-bridge learned --reset`" }
+        guard let levels = learner.levels else {
+            return "\(device): today's levels still fit (threshold 0.7), \(counts)"
+        }
+        return "\(device): threshold \(levels.threshold.formatted), release \(levels.release.formatted), ordinary "
+            + "\(levels.ordinary.formatted), \(counts)"
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+/// `replay` learns as `run` does, from nothing or from `--state`, never touching the user's
+/// state; `learned` lists and resets the kept state (issue 24).
+@Suite("Learned levels on the command line")
+struct LearnedCommandTests {
+    /// A pen's light taps (peaks 0.06-0.18), then `presses` still presses climbing to 0.45.
+    static func lightHandTrace(taps: Int, presses: Int) throws -> String {
+        var lines = [#"{"trace":1,"screen":{"width":1280,"height":800},"devices":[{"id":2,"name":"Light Pen","kind":"pen","pressure":{"min":0,"max":1000}}]}"#]
+        var time = 1.0
+        func sample(_ phase: String, _ force: Double) {
+            lines.append(#"{"t":\#(time),"device":2,"contact":0,"phase":"\#(phase)","x":400,"y":300,"pressure":\#(Int(force * 1000))}"#)
+            time += 0.01
+        }
+        for index in 0..<taps {
+            let peak = 0.06 + 0.12 * Double(index % 7) / 6
+            sample("begin", peak / 3)
+            sample("move", peak)
+            sample("move", peak / 2)
+            sample("end", 0)
+            time += 0.5
+        }
+        for _ in 0..<presses {
+            var force = 0.05
+            sample("begin", force)
+            while force < 0.45 { force += 0.005; sample("move", force) }
+            for _ in 0..<30 { sample("move", 0.45) }
+            sample("end", 0)
+            time += 0.5
+        }
+        return try GestureBridgeExecutable.temporaryFile(lines.joined(separator: "\n") + "\n", suffix: ".jsonl")
+    }
+
+    static func objects(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    static func environment(stateHome: String) -> [String: String] {
+        ["PATH": "/usr/bin:/bin", "HOME": stateHome, "XDG_STATE_HOME": stateHome + "/state",
+         "XDG_CONFIG_HOME": stateHome + "/config"]
+    }
+
+    static func scratch() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-learned-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test("replay --json reports each change of the learned levels as a `learned` object, and never touches the user's state")
+    func replayLearns() throws {
+        let trace = try Self.lightHandTrace(taps: 40, presses: 3)
+        let home = try Self.scratch()
+        let run = try GestureBridgeExecutable.run(["replay", trace, "--json"], environment: Self.environment(stateHome: home))
+        #expect(run.status == 0, "\(run.stderr)")
+        let objects = try Self.objects(run.stdout)
+        let learned = objects.filter { $0["learned"] != nil }
+        #expect(learned.count >= 10)
+        let thresholds = learned.compactMap { $0["threshold"] as? Double }
+        #expect(thresholds.count == learned.count)
+        #expect(thresholds == thresholds.sorted(by: >))
+        #expect(thresholds.allSatisfy { (0.25...0.9).contains($0) })
+        #expect(learned.allSatisfy { $0["learned"] as? String == "Light Pen" })
+        #expect((learned.last?["ordinary-contacts"] as? Int ?? 0) >= 12)
+        // The three presses to 0.45 right-click once the threshold has come down.
+        let claims = objects.filter { $0["decision"] as? String == "claim" }
+        #expect(claims.count == 3)
+        #expect(!FileManager.default.fileExists(atPath: home + "/state"))
+    }
+
+    @Test("replay --state starts from a kept state; learned lists it, --reset forgets it; a damaged file is set aside")
+    func stateFile() throws {
+        let home = try Self.scratch()
+        let environment = Self.environment(stateHome: home)
+        let directory = home + "/state/gesture-bridge"
+        // Learned levels for the pen, as `run` keeps them.
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let state = """
+            version 1
+            device Light Pen
+            levels 0.368 0.263 0.21
+            moving false
+            calibrated false
+            contacts 40 0
+            ordinary 0.18 0.12 0.1 0.08 0.06 0.15 0.17 0.09 0.11 0.13 0.14 0.16
+            deliberate \n
+            """
+        let file = directory + "/kept.learned"
+        try state.write(toFile: file, atomically: true, encoding: .utf8)
+        let presses = try Self.lightHandTrace(taps: 0, presses: 2)
+        let fresh = try GestureBridgeExecutable.run(["replay", presses, "--json"], environment: environment)
+        #expect(try Self.objects(fresh.stdout).filter { $0["decision"] as? String == "claim" }.isEmpty)
+        let kept = try GestureBridgeExecutable.run(["replay", presses, "--json", "--state", file], environment: environment)
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(try Self.objects(kept.stdout).filter { $0["decision"] as? String == "claim" }.count == 2)
+
+        // `learned` reads the user's directory: the file's name is not the one it would write, so it is set aside.
+        let listed = try GestureBridgeExecutable.run(["learned", "--json"], environment: environment)
+        #expect(listed.status == 0)
+        #expect(FileManager.default.fileExists(atPath: file + ".damaged"))
+        #expect(try Self.objects(listed.stdout).isEmpty)
+
+        // A file whose levels are out of bounds is damaged too; an unknown device cannot be reset.
+        let damagedText = "version 1\ndevice Light Pen\nlevels 2 0 0\n"
+        try damagedText.write(toFile: directory + "/broken.learned", atomically: true, encoding: .utf8)
+        let again = try GestureBridgeExecutable.run(["learned"], environment: environment)
+        #expect(again.status == 0)
+        #expect(FileManager.default.fileExists(atPath: directory + "/broken.learned.damaged"))
+        let reset = try GestureBridgeExecutable.run(["learned", "--reset", "No Such Pen"], environment: environment)
+        #expect(reset.status != 0)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+@testable import GestureKit
+
+@Suite("The learned state file")
+struct LearnedStateTests {
+    static func learned() -> HandLearner {
+        var learner = HandLearner()
+        for index in 0..<30 { learner.record(.ordinary(peak: 0.06 + 0.004 * Double(index))); _ = learner.settle() }
+        learner.record(.deliberate(peak: 0.44))
+        _ = learner.settle()
+        return learner
+    }
+
+    @Test("a learner written and read back is the same learner (but for contacts not yet settled)")
+    func roundTrip() throws {
+        let learner = Self.learned()
+        let text = LearnedStateFile.encode(device: "Pen: with odd name/…", learner: learner)
+        let (device, read) = try #require(LearnedStateFile.decode(text))
+        #expect(device == "Pen: with odd name/…")
+        #expect(read.levels == learner.levels)
+        #expect(read.ordinaryContacts == 30)
+        #expect(read.deliberatePresses == 1)
+        #expect(read.ordinaryPeaks.count == learner.ordinaryPeaks.count)
+        #expect(read.moving == learner.moving)
+    }
+
+    @Test("damaged files are refused: missing or repeated lines, levels out of bounds, numbers that are not")
+    func damaged() throws {
+        let good = LearnedStateFile.encode(device: "Pen", learner: Self.learned())
+        #expect(LearnedStateFile.decode(good) != nil)
+        #expect(LearnedStateFile.decode("") == nil)
+        #expect(LearnedStateFile.decode(good.replacingOccurrences(of: "version 1", with: "version 2")) == nil)
+        #expect(LearnedStateFile.decode(good + "device Other\n") == nil)
+        #expect(LearnedStateFile.decode(good.replacingOccurrences(of: "moving false", with: "moving maybe")) == nil)
+        let outOfBounds = good.split(separator: "\n").map { $0.hasPrefix("levels") ? "levels 0.95 0.5 0.3" : String($0) }.joined(separator: "\n")
+        #expect(LearnedStateFile.decode(outOfBounds) == nil)
+        let notNumbers = good.split(separator: "\n").map { $0.hasPrefix("ordinary") ? "ordinary 0.1 nan" : String($0) }.joined(separator: "\n")
+        #expect(LearnedStateFile.decode(notNumbers) == nil)
+    }
+
+    @Test("the store writes a file per device, mode 0600, sets a damaged one aside, and resets one or all")
+    func store() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("learned-\(UUID().uuidString)/gesture-bridge").path
+        let store = LearnedStateStore(directory: directory)
+        try store.save(device: "Pen A", learner: Self.learned())
+        try store.save(device: "Pen B", learner: Self.learned())
+        let path = directory + "/" + store.fileName(for: "Pen A")
+        let mode = try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+        #expect(store.fileName(for: "Pen A") != store.fileName(for: "Pen-A"))
+        var loaded = store.load()
+        #expect(Set(loaded.learning.devices.keys) == ["Pen A", "Pen B"])
+        #expect(loaded.damaged.isEmpty)
+        try "version 1\ngarbage\n".write(toFile: directory + "/x.learned", atomically: true, encoding: .utf8)
+        loaded = store.load()
+        #expect(loaded.damaged == [directory + "/x.learned"])
+        #expect(FileManager.default.fileExists(atPath: directory + "/x.learned.damaged"))
+        #expect(store.reset(device: "Pen A") == ["Pen A"])
+        #expect(Array(store.load().learning.devices.keys) == ["Pen B"])
+        #expect(store.reset() == ["Pen B"])
+        #expect(store.load().learning.devices.isEmpty)
+    }
+
+    @Test("the user's store: XDG_STATE_HOME when absolute, else ~/.local/state")
+    func userStore() {
+        #expect(LearnedStateStore.user(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"])?.directory == "/s/gesture-bridge")
+        #expect(LearnedStateStore.user(environment: ["XDG_STATE_HOME": "rel", "HOME": "/h"])?.directory == "/h/.local/state/gesture-bridge")
+        #expect(LearnedStateStore.user(environment: [:]) == nil)
+    }
+
+    @Test("config: `threshold: learned`, `learn: false`, and clear errors for bad values")
+    func config() throws {
+        let learned = try ConfigLoader.parse("bindings:\n  - {name: rc, gesture: deep-press, threshold: learned, action: {click: right}}\n", file: "c.yaml")
+        guard case .deepPress(let press) = learned.bindings.first?.recognizer else { Issue.record("not a deep press"); return }
+        #expect(press.learned && press.threshold == 0.7 && press.release == 0.5 && press.ordinary == 0.35)
+        #expect(learned.learn)
+        let off = try ConfigLoader.parse("learn: false\nbindings:\n  - {name: rc, gesture: deep-press, threshold: learned}\n", file: "c.yaml")
+        #expect(off.learn == false)
+        let fixed = try ConfigLoader.parse("bindings:\n  - {name: rc, gesture: deep-press, threshold: 0.6}\n", file: "c.yaml")
+        guard case .deepPress(let number) = fixed.bindings.first?.recognizer else { Issue.record("not a deep press"); return }
+        #expect(!number.learned && number.threshold == 0.6)
+        let misspelt = problems("bindings:\n  - {name: rc, gesture: deep-press, threshold: learnt}\n")
+        #expect(misspelt.map(\.line) == [2])
+        #expect(misspelt.first?.message.contains("`learned`") == true)
+        #expect(problems("learn: maybe\nbindings: []\n").map(\.line) == [1])
+        #expect(problems("bindings:\n  - {name: s, gesture: squeeze, threshold: learned}\n").map(\.line) == [2])
+        // print-config's rendering parses back to the same.
+        #expect(try ConfigLoader.parse(ConfigRenderer.render(off), file: "r.yaml") == off)
+    }
+}
