@@ -421,7 +421,7 @@ enum Soak {
         var order = SoakGesture.allCases
         let warmUp = min(20, seconds / 10)
         var startSample: ProcessSample?
-        var residentSeries: [(Double, Int)] = []
+        var privateDirtySeries: [(Double, Int)] = []
         var nextResidentSample = 0.0
         let start = now()
         var gestures = 0
@@ -460,7 +460,7 @@ enum Soak {
                 nextResidentSample = elapsed
             }
             if startSample != nil, elapsed >= nextResidentSample {
-                residentSeries.append((elapsed, ProcessSample(pid: pid).residentKiB))
+                privateDirtySeries.append((elapsed, ProcessSample(pid: pid).memory.privateDirtyKiB))
                 nextResidentSample += 60
             }
             guard bridge.process.isRunning else {
@@ -490,10 +490,10 @@ enum Soak {
             if mismatchedGestures.count > 60 { print("  … and \(mismatchedGestures.count - 60) more") }
         }
 
-        let growth = endSample.residentKiB - first.residentKiB
-        print("bridge resident memory: \(first.residentKiB) KiB after \(Int(warmUp)) s warm-up, \(endSample.residentKiB) KiB at the end: growth \(growth) KiB (goal < 1024)")
-        print("  resident over time: " + residentSeries.map { "\(Int($0.0)) s \($0.1)" }.joined(separator: ", ") + ", end \(endSample.residentKiB) KiB")
-        if growth >= 1024 { failures.append("resident memory grew \(growth) KiB") }
+        let growth = endSample.memory.privateDirtyKiB - first.memory.privateDirtyKiB
+        print("bridge private dirty memory: \(first.memory.privateDirtyKiB) KiB after \(Int(warmUp)) s warm-up, \(endSample.memory.privateDirtyKiB) KiB at the end: growth \(growth) KiB (goal < 1024); Pss at the end \(endSample.memory.pssKiB) KiB")
+        print("  private dirty over time: " + privateDirtySeries.map { "\(Int($0.0)) s \($0.1)" }.joined(separator: ", ") + ", end \(endSample.memory.privateDirtyKiB) KiB")
+        if growth >= 1024 { failures.append("private dirty memory grew \(growth) KiB") }
         let cpu = endSample.cpuSeconds - first.cpuSeconds
         print("bridge CPU after warm-up: \(String(format: "%.1f", cpu)) s in \(String(format: "%.0f", elapsed - warmUp)) s (\(String(format: "%.2f", 100 * cpu / max(1, elapsed - warmUp)))% of one core)")
 

@@ -6,9 +6,10 @@ import XorgTestSupport
 //   gesture-measure [--bridge PATH] --soak [SECONDS] [--soak-gap MS]
 // start-up (launch to listening), deep-press latency against two references (the server's own
 // delivery of a pen button, and `xdotool click 3`) and from a pen that was hovering, idle
-// wakeups and CPU over 10 s, CPU and memory under three 1000 Hz pen streams (drawing,
-// hovering, turning a knob), and the CPU a do-nothing reader of the drawing stream takes
-// (ReferenceReader.swift). `--soak` runs the soak instead (Soak.swift): generated gestures
+// wakeups and CPU over 10 s, CPU under three 1000 Hz pen streams (drawing, hovering, turning a
+// knob), the CPU a do-nothing reader of the drawing stream takes (ReferenceReader.swift), and
+// memory as private dirty and Pss (Memory.swift), idle and after the loads, beside `xev`'s in
+// the same run. `--soak` runs the soak instead (Soak.swift): generated gestures
 // through the default config for SECONDS (600 by default), exiting non-zero when a check
 // fails.
 
@@ -68,50 +69,28 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 
 func ms(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1000) }
 
-/// CPU time, context switches and resident memory of a process. CPU time is the scheduler's
-/// own runtime count (`/proc/PID/schedstat`, nanoseconds); utime and stime in `/proc/PID/stat`
-/// are sampled at the clock tick, too coarse for a process that runs for microseconds at a
-/// time.
+/// CPU time, context switches and memory of a process. CPU time is the scheduler's own runtime
+/// count (`/proc/PID/schedstat`, nanoseconds); utime and stime in `/proc/PID/stat` are sampled
+/// at the clock tick, too coarse for a process that runs for microseconds at a time.
 struct ProcessSample {
     var cpuSeconds: Double
     var switches: Int
-    var residentKiB: Int
+    var memory: MemoryFigures
 
     init(pid: Int32) {
         let schedstat = (try? String(contentsOfFile: "/proc/\(pid)/schedstat", encoding: .utf8)) ?? ""
         cpuSeconds = (schedstat.split(separator: " ").first.flatMap { Double($0) } ?? 0) / 1e9
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         var switches = 0
-        var rss = 0
         for line in status.split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 1)
             guard parts.count == 2 else { continue }
             let value = Int(parts[1].trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") ?? 0
             if parts[0].hasSuffix("ctxt_switches") { switches += value }
-            if parts[0] == "VmRSS" { rss = value }
         }
         self.switches = switches
-        residentKiB = rss
+        memory = MemoryFigures(pid: pid)
     }
-}
-
-/// Where a process's resident memory is, by mapping (a library, the heap), largest first,
-/// with the private (dirty or anonymous) share: what `/proc/PID/smaps` says.
-func residentByMapping(pid: Int32, top: Int = 8) -> String {
-    // Read to the end: a /proc file reports a size of 0, and a read by size stops early.
-    let smaps = FileHandle(forReadingAtPath: "/proc/\(pid)/smaps").map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? ""
-    var resident: [String: Int] = [:]
-    var name = ""
-    for line in smaps.split(separator: "\n") {
-        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-        if let first = fields.first, first.contains("-"), first.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
-            let path = fields.count > 5 ? String(fields[5]) : "[anonymous]"
-            name = path.split(separator: "/").last.map(String.init) ?? path
-        } else if fields.first == "Rss:", fields.count > 1, let kib = Int(fields[1]) {
-            resident[name, default: 0] += kib
-        }
-    }
-    return resident.sorted { $0.value > $1.value }.prefix(top).map { "\($0.key) \($0.value)" }.joined(separator: ", ") + " (KiB)"
 }
 
 final class BridgeRun {
@@ -151,6 +130,10 @@ final class BridgeRun {
 }
 
 let options = Options()
+// A binary written moments ago (a fresh link) has dirty pages in the page cache until they are
+// written back, and smaps counts those as the process's own private dirty pages: write them
+// back before measuring.
+sync()
 if let reason = HeadlessXorg.unavailableReason() {
     print("cannot measure: \(reason)")
     exit(1)
@@ -189,6 +172,14 @@ let bridge = try BridgeRun(bridge: options.bridge, config: configPath, server: s
 defer { bridge.stop() }
 _ = bridge.waitUntilListening(since: now())
 let pid = bridge.process.processIdentifier
+
+// Memory idle, before any input, beside a bare Xlib client's: both settled for two seconds.
+let xev = try XevRun(server: server)
+defer { xev.stop() }
+Thread.sleep(forTimeInterval: 2)
+let xevPid = xev.process.processIdentifier
+print("memory idle after start-up: bridge \(MemoryFigures(pid: pid).description); xev \(MemoryFigures(pid: xevPid).description)")
+print("private dirty by mapping, idle: bridge \(privateDirtyByMapping(pid: pid)); xev \(privateDirtyByMapping(pid: xevPid))")
 
 if options.loadOnly == nil {
 
@@ -268,8 +259,7 @@ line("latency deep press (threshold crossed to button-3 press)", bridgeLatency)
 line("latency deep press from hovering, pressed at once", fromHoverAtOnce)
 line("latency deep press from hovering, pressed 20 ms after touching down", fromHoverAfter20)
 line("latency xdotool click 3 (spawned)", xdotool)
-// The first one runs code start-up never ran, read from the executable as it goes (the bridge
-// hands start-up's pages back once it listens).
+// The first one runs code start-up never ran, read from the executable as it goes.
 if let first = bridgeLatency.first { print("the first deep press after start-up: \(ms(first))") }
 let slow = bridgeLatency.enumerated().filter { $0.element > 0.005 }
 if !slow.isEmpty { print("deep presses over 5 ms: \(slow.map { "#\($0.offset) \(ms($0.element))" }.joined(separator: ", "))") }
@@ -334,14 +324,15 @@ func penStream(_ stream: PenStream, on server: HeadlessXorg, seconds: Double) th
 
 func percent(_ cpuSeconds: Double, of elapsed: Double) -> String { String(format: "%.2f%%", 100 * cpuSeconds / elapsed) }
 
-print("resident memory by mapping, before the loads: \(residentByMapping(pid: pid))")
+print("memory before the loads: bridge \(MemoryFigures(pid: pid).description)")
 for stream in PenStream.allCases where options.loadOnly?.contains("\(stream)") ?? true {
     let before = ProcessSample(pid: pid)
     let load = try penStream(stream, on: server, seconds: options.loadSeconds)
     let after = ProcessSample(pid: pid)
-    print("load \(Int(load.elapsed)) s at \(Int(Double(load.samples) / load.elapsed)) Hz, \(stream.label): CPU \(percent(after.cpuSeconds - before.cpuSeconds, of: load.elapsed)) of one core, \(after.switches - before.switches) context switches; resident memory \(before.residentKiB) KiB before, \(after.residentKiB) KiB after")
+    print("load \(Int(load.elapsed)) s at \(Int(Double(load.samples) / load.elapsed)) Hz, \(stream.label): CPU \(percent(after.cpuSeconds - before.cpuSeconds, of: load.elapsed)) of one core, \(after.switches - before.switches) context switches; private dirty \(before.memory.privateDirtyKiB) KiB before, \(after.memory.privateDirtyKiB) KiB after")
 }
-print("resident memory by mapping, after the loads: \(residentByMapping(pid: pid))")
+print("memory after the loads: bridge \(MemoryFigures(pid: pid).description); xev \(MemoryFigures(pid: xevPid).description)")
+print("private dirty by mapping, after the loads: bridge \(privateDirtyByMapping(pid: pid))")
 bridge.stop()
 
 // The floor: the same stream read by a client that does nothing with it.
