@@ -422,7 +422,7 @@ enum Soak {
         let warmUp = min(20, seconds / 10)
         var startSample: ProcessSample?
         var privateDirtySeries: [(Double, Int)] = []
-        var nextResidentSample = 0.0
+        var nextMemorySample = 0.0
         let start = now()
         var gestures = 0
 
@@ -457,11 +457,11 @@ enum Soak {
             let elapsed = now() - start
             if startSample == nil, elapsed >= warmUp {
                 startSample = ProcessSample(pid: pid)
-                nextResidentSample = elapsed
+                nextMemorySample = elapsed
             }
-            if startSample != nil, elapsed >= nextResidentSample {
+            if startSample != nil, elapsed >= nextMemorySample {
                 privateDirtySeries.append((elapsed, ProcessSample(pid: pid).memory.privateDirtyKiB))
-                nextResidentSample += 60
+                nextMemorySample += 60
             }
             guard bridge.process.isRunning else {
                 failures.append("the bridge exited during the soak (status \(bridge.process.terminationStatus))")
