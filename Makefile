@@ -34,9 +34,14 @@ run: release
 ## Sets up and runs every test: unit tests, and end-to-end tests on a real headless Xorg
 ## (those need root; without it they are skipped, and GESTUREBRIDGE_REQUIRE_XORG=1 makes a
 ## skip a failure). The release binary is built first: the Debian package is made from it.
+## The live real-press tests drive force curves in real time and judge their own stimulus to
+## the millisecond (StimulusFidelity): they run on their own, after the rest, so the other
+## suites' load does not distort what they inject.
+LIVE_TESTS = RealPressTests
 test: deps release
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	$(SWIFT) test --skip $(LIVE_TESTS)
+	$(SWIFT) test --skip-build --filter $(LIVE_TESTS)
 
 ## Installs the binary, a systemd user unit, an autostart entry, the man page and shell
 ## completions into PREFIX (default ~/.local); `make uninstall` removes them.
