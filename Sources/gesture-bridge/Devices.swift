@@ -10,7 +10,8 @@ struct Devices: ParsableCommand {
             (libinput, wacom, evdev) and the type that driver gives it, its pressure range \
             (device units; "moved" once the device has been seen pressing, "never moved" while \
             its pressure reads its minimum), how many touches it tracks, and which bindings of \
-            the config listen to it. Use the id or name with `record --device`, and the \
+            the config listen to it; then, for each device with pressure, the deep-press levels \
+            learned for it and from how many contacts (`gesture-bridge learned`). Use the id or name with `record --device`, and the \
             pressure range to read `analyze` output.
 
             Examples:
@@ -30,8 +31,9 @@ struct Devices: ParsableCommand {
         let connection = try CommandLogging.openDisplay(requirements: .init(xtest: false), logger: logger)
         defer { connection.close() }
         let devices = DeviceCatalog.query(connection).devices.filter { $0.kind != nil }
+        let learning = Learned.userState()
         if json {
-            for device in devices { print(Self.json(device, bindings: bindings)) }
+            for device in devices { print(Self.json(device, bindings: bindings, learning: learning)) }
             return
         }
         if devices.isEmpty {
@@ -57,9 +59,23 @@ struct Devices: ParsableCommand {
             }
             print(cells.joined(separator: "  "))
         }
+        let learners = devices.filter(Self.learns)
+        if !learners.isEmpty {
+            print("\nLEARNED (gesture-bridge learned)")
+            for device in learners {
+                print("\(device.id) \(device.name): " + Learned.summary(learning.devices[device.name]))
+            }
+        }
     }
 
-    static func json(_ device: X11Device, bindings: BindingSet) -> String {
+    /// Whether a deep press can learn this device's levels: it reports pressure.
+    static func learns(_ device: X11Device) -> Bool {
+        device.pressureAxis?.pressureRange != nil
+    }
+
+    /// One device as `devices --json` gives it; with `learning`, its `learned` object too
+    /// (`run --json`'s device objects have none).
+    static func json(_ device: X11Device, bindings: BindingSet, learning: PressLearning? = nil) -> String {
         var line = JSONLine()
         line.add("id", device.id)
         line.add("name", device.name)
@@ -78,6 +94,9 @@ struct Devices: ParsableCommand {
         let listeners = DeviceDescription.listeners(of: device, in: bindings)
         line.addRaw("listened", listeners.isEmpty ? "false" : "true")
         line.add("bindings", listeners)
+        if let learning {
+            line.addRaw("learned", learns(device) ? Learned.object(learning.devices[device.name]) : "null")
+        }
         return line.string
     }
 }

@@ -8,7 +8,8 @@ struct Doctor: ParsableCommand {
         discussion: """
             Checks the session (X11, not Wayland), the XInput and XTest extensions, whether a \
             compositor runs (the feedback overlay then blends; without one it is shaped), which \
-            devices report pressure, whether every key the config sends can be typed, whether \
+            devices report pressure (and the deep-press levels learned for each, from how many \
+            contacts), whether every key the config sends can be typed, whether \
             the volume can be changed (for `volume` actions), and the config itself. Exits 1 when \
             something would stop the bridge from working: no X11 session, no XTest, a broken \
             config or key name, volume actions with no way to change the volume, or no device \
@@ -85,7 +86,8 @@ struct Doctor: ParsableCommand {
             ? .ok("a compositor runs: the feedback overlay blends with the desktop")
             : .note("no compositor: the feedback overlay is drawn as a shaped window (no transparency), which works everywhere"))
 
-        findings += deviceFindings(DeviceCatalog.query(connection).devices.filter(\.isContactSource), bindings: bindings)
+        findings += deviceFindings(DeviceCatalog.query(connection).devices.filter(\.isContactSource), bindings: bindings,
+                                   learning: Learned.userState())
         if let bindings {
             findings += keyFindings(bindings, connection: connection)
             findings += volumeFindings(bindings)
@@ -95,7 +97,7 @@ struct Doctor: ParsableCommand {
 
     /// Which devices report pressure, which bindings serve them, and whether anything at all
     /// would reach a gesture.
-    private func deviceFindings(_ devices: [X11Device], bindings: BindingSet?) -> [Finding] {
+    private func deviceFindings(_ devices: [X11Device], bindings: BindingSet?, learning: PressLearning) -> [Finding] {
         let seeDevices = "`gesture-bridge devices` shows what each device reports"
         guard !devices.isEmpty else {
             return [.problem("no pen, touchscreen or mouse is connected: the bridge has nothing to listen to. Connect one (devices plugged in later join a running bridge); `xinput list` shows what the X server sees")]
@@ -106,7 +108,8 @@ struct Doctor: ParsableCommand {
             let range = device.pressureAxis?.pressureRange.map { "\($0.min.formatted)..\($0.max.formatted)" } ?? "?"
             let driver = device.driver == .unknown ? "" : " (\(device.driver.rawValue) driver)"
             let moved = device.pressureHasMoved == true ? ", seen pressing" : ", not yet seen pressing"
-            findings.append(.ok("\(device.kind?.rawValue ?? "device") \"\(device.name)\"\(driver) reports pressure \(range)\(moved)"))
+            let learned = "; learned: " + Learned.summary(learning.devices[device.name])
+            findings.append(.ok("\(device.kind?.rawValue ?? "device") \"\(device.name)\"\(driver) reports pressure \(range)\(moved)\(learned)"))
         }
         // Declared but dead: a puck, lens or pad with an "Abs Pressure" axis, or a libinput tool
         // labelled pressure away from valuator 2.

@@ -76,15 +76,50 @@ struct Learned: ParsableCommand {
         return line.string
     }
 
-    /// One readable line: what `learned`, `devices` and `doctor` say of a device.
+    /// One readable line: what `learned` says of a device.
     static func line(device: String, learner: HandLearner) -> String {
+        "\(device): " + summary(learner)
+    }
+
+    /// What was learned for a device and from how many contacts, without its name: what
+    /// `learned`, `devices` and `doctor` say; "nothing learned yet" when nothing is kept.
+    static func summary(_ learner: HandLearner?) -> String {
+        guard let learner else { return "nothing learned yet" }
         let counts = "from \(learner.ordinaryContacts) ordinary contact\(learner.ordinaryContacts == 1 ? "" : "s") and "
             + "\(learner.deliberatePresses) deliberate press\(learner.deliberatePresses == 1 ? "" : "es")"
-        if learner.calibrated { return "\(device): calibrated; learning waits for `gesture-bridge learned --reset`" }
+        if learner.calibrated { return "calibrated; learning waits for `gesture-bridge learned --reset`" }
         guard let levels = learner.levels else {
-            return "\(device): today's levels still fit (threshold 0.7), \(counts)"
+            return "today's levels still fit (threshold 0.7), \(counts)"
         }
-        return "\(device): threshold \(levels.threshold.formatted), release \(levels.release.formatted), ordinary "
+        return "threshold \(levels.threshold.formatted), release \(levels.release.formatted), ordinary "
             + "\(levels.ordinary.formatted), \(counts)"
+    }
+
+    /// The `learned` object of `devices --json`: the levels a learning deep press uses on the
+    /// device, whether they moved from the start, whether calibrate set them, and from how many
+    /// contacts (all zero and false when nothing is kept).
+    static func object(_ learner: HandLearner?) -> String {
+        let learner = learner ?? HandLearner()
+        var object = JSONLine()
+        let levels = learner.effectiveLevels(start: .start)
+        object.add("threshold", levels.threshold)
+        object.add("release", levels.release)
+        object.add("ordinary", levels.ordinary)
+        object.addRaw("moved", learner.levels == nil || learner.calibrated ? "false" : "true")
+        object.addRaw("calibrated", learner.calibrated ? "true" : "false")
+        object.add("ordinaryContacts", learner.ordinaryContacts)
+        object.add("deliberatePresses", learner.deliberatePresses)
+        return object.string
+    }
+
+    /// The user's learned state for `devices` and `doctor`, read as `learned` reads it (a
+    /// damaged file set aside, with a warning); empty without a home.
+    static func userState() -> PressLearning {
+        guard let store = LearnedStateStore.user() else { return PressLearning() }
+        let loaded = store.load()
+        for path in loaded.damaged {
+            printError("warning: \(path) is damaged; set aside as \(path).damaged")
+        }
+        return loaded.learning
     }
 }

@@ -18,6 +18,90 @@ struct DoctorTests {
         #expect(run.stdout.contains("GestureBridge can run here."))
     }
 
+    /// A learned-state file for `device` in `directory`, named as the bridge names it.
+    static func writeState(_ body: String, device: String, in directory: String) throws {
+        var hash: UInt32 = 2_166_136_261
+        for byte in device.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        let readable = String(device.unicodeScalars.prefix(60).map { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) ? Character(scalar) : "-"
+        })
+        let hex = String(hash, radix: 16)
+        let name = readable + "-" + String(repeating: "0", count: 8 - hex.count) + hex + ".learned"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try ("version 1\ndevice \(device)\n" + body).write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+    }
+
+    @Test("devices --json and doctor show what was learned per pressure device, from how many contacts, and calibrated", .requiresXorg)
+    func learnedLevels() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-doctor-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        var environment = server.clientEnvironment
+        environment["HOME"] = home
+        environment["XDG_STATE_HOME"] = home + "/state"
+        environment["XDG_CONFIG_HOME"] = home + "/config"
+        try Self.writeState("""
+            levels 0.368 0.263 0.21
+            moving false
+            calibrated false
+            contacts 40 3
+            ordinary 0.18 0.12 0.1 0.08 0.06 0.15 0.17 0.09 0.11 0.13 0.14 0.16
+            deliberate 0.44 0.45 0.43
+
+            """, device: "test-pen", in: home + "/state/gesture-bridge")
+
+        let listing = try GestureBridgeExecutable.run(["devices", "--json"], environment: environment)
+        #expect(listing.status == 0, "\(listing.stderr)")
+        let objects = try listing.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        let pen = try #require(objects.first { $0["name"] as? String == "test-pen" }, "\(listing.stdout)")
+        let touch = try #require(objects.first { $0["name"] as? String == "test-touch" })
+        // The keys there were stay as they were.
+        #expect(pen["kind"] as? String == "pen" && pen["listened"] as? Bool == true && pen["pressure"] != nil)
+        let learned = try #require(pen["learned"] as? [String: Any], "\(pen)")
+        #expect(learned["threshold"] as? Double == 0.368)
+        #expect(learned["release"] as? Double == 0.263)
+        #expect(learned["ordinary"] as? Double == 0.21)
+        #expect(learned["moved"] as? Bool == true)
+        #expect(learned["calibrated"] as? Bool == false)
+        #expect(learned["ordinaryContacts"] as? Int == 40)
+        #expect(learned["deliberatePresses"] as? Int == 3)
+        // Nothing kept for the touchscreen: today's levels, from no contact.
+        let fresh = try #require(touch["learned"] as? [String: Any], "\(touch)")
+        #expect(fresh["threshold"] as? Double == 0.7 && fresh["moved"] as? Bool == false)
+        #expect(fresh["ordinaryContacts"] as? Int == 0 && fresh["deliberatePresses"] as? Int == 0)
+        // A device without pressure learns nothing.
+        for object in objects where object["pressure"] is NSNull {
+            #expect(object["learned"] is NSNull, "\(object)")
+        }
+
+        let doctor = try GestureBridgeExecutable.run(["doctor"], environment: environment)
+        #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
+        let lines = doctor.stdout.split(separator: "\n").map(String.init)
+        let penLine = try #require(lines.first { $0.contains("\"test-pen\" reports pressure") }, "\(doctor.stdout)")
+        #expect(penLine.contains("0.368") && penLine.contains("0.263") && penLine.contains("0.21"), "\(penLine)")
+        #expect(penLine.contains(" 40 ") && penLine.contains(" 3 "), "\(penLine)")
+        #expect(lines.contains { $0.contains("\"test-touch\" reports pressure") && $0.contains("nothing learned") }, "\(doctor.stdout)")
+
+        // Calibrated (as `calibrate --write` marks it): learning no longer applies.
+        try Self.writeState("""
+            levels none
+            moving false
+            calibrated true
+            contacts 5 0
+            ordinary 0.1 0.1 0.1 0.1 0.1
+            deliberate \n
+            """, device: "test-touch", in: home + "/state/gesture-bridge")
+        let again = try GestureBridgeExecutable.run(["devices", "--json"], environment: environment)
+        let calibrated = try again.stdout.split(separator: "\n").compactMap { line in
+            try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        }.first { $0["name"] as? String == "test-touch" }?["learned"] as? [String: Any]
+        #expect(calibrated?["calibrated"] as? Bool == true && calibrated?["moved"] as? Bool == false, "\(again.stdout)")
+        #expect(calibrated?["ordinaryContacts"] as? Int == 5)
+    }
+
     @Test("a key that is no keysym and a broken config are problems, with what to do", .requiresXorg)
     func problemsFound() throws {
         let server = try HeadlessXorg()
