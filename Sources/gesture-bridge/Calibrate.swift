@@ -21,7 +21,9 @@ struct Calibrate: ParsableCommand {
             in your config (the file --config names, else ~/.config/gesture-bridge/config.yaml, \
             created from the built-in default if there is none), replacing an earlier \
             calibration of the same device, checks the result as `check` does, and keeps the \
-            previous file as config.yaml.bak. A running bridge reads it by itself.
+            previous file as config.yaml.bak. A running bridge reads it by itself. It also marks \
+            the device calibrated in its learned state, so learning (`threshold: learned`) \
+            leaves it alone until `gesture-bridge learned --reset DEVICE`.
 
             Ctrl-C at any point leaves everything as it was.
 
@@ -98,9 +100,23 @@ struct Calibrate: ParsableCommand {
             let binding = suggestion.binding(forDevice: chosen.name)
             if let target {
                 try target.write(binding, named: ThresholdSuggestion.bindingName(forDevice: chosen.name))
+                Self.markCalibrated(chosen.name)
             } else {
                 print(binding, terminator: "")
             }
+        }
+    }
+
+    /// Records in the device's learned state that calibrate set its levels, so learning leaves it
+    /// alone until `learned --reset`; a state that cannot be written is a warning (the config
+    /// is already written).
+    private static func markCalibrated(_ device: String) {
+        guard let store = LearnedStateStore.user() else { return }
+        do {
+            try store.markCalibrated(device: device)
+            printError("Learning leaves \(device) alone until `gesture-bridge learned --reset \"\(device)\"`.")
+        } catch {
+            printError("warning: cannot mark \(device) calibrated, so learning may still move it: \(error.description)")
         }
     }
 

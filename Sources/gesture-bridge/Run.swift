@@ -121,6 +121,8 @@ struct Run: ParsableCommand {
     /// Keeps one device's learned state; a state that cannot be written is logged, never fatal.
     private static func save(_ learner: HandLearner, of device: String, in store: LearnedStateStore?, logger: Logger) {
         guard let store else { return }
+        // `calibrate --write` marked it calibrated while this bridge ran: that wins.
+        if !learner.calibrated, store.learner(for: device)?.calibrated == true { return }
         do {
             try store.save(device: device, learner: learner)
         } catch {

@@ -88,4 +88,37 @@ struct LearnedStateTests {
         // print-config's rendering parses back to the same.
         #expect(try ConfigLoader.parse(ConfigRenderer.render(off), file: "r.yaml") == off)
     }
+    @Test("calibrate --write marks a device calibrated: what it learned is kept, learning stops moving it, reset clears it")
+    func calibratedState() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("learned-\(UUID().uuidString)/gesture-bridge").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = LearnedStateStore(directory: directory)
+        let before = Self.learned()
+        try store.save(device: "Pen A", learner: before)
+        #expect(store.learner(for: "Pen A")?.calibrated == false)
+
+        try store.markCalibrated(device: "Pen A")
+        var kept = try #require(store.learner(for: "Pen A"))
+        #expect(kept.calibrated)
+        #expect(kept.levels == before.levels && kept.ordinaryContacts == before.ordinaryContacts)
+        #expect(kept.effectiveLevels(start: .start) == .start)
+        // Learning stops: contacts are not even counted, and nothing settles.
+        for _ in 0..<20 { kept.record(.ordinary(peak: 0.05)) }
+        let moved = kept.settle()
+        #expect(!moved)
+        #expect(kept.ordinaryContacts == before.ordinaryContacts && kept.levels == before.levels)
+        #expect(store.load().learning.devices["Pen A"]?.calibrated == true)
+
+        // A device with nothing kept gets a fresh, calibrated state; another device is untouched.
+        try store.save(device: "Pen B", learner: before)
+        try store.markCalibrated(device: "New Pen")
+        let fresh = try #require(store.learner(for: "New Pen"))
+        #expect(fresh.calibrated && fresh.levels == nil && fresh.ordinaryContacts == 0)
+        #expect(store.learner(for: "Pen B")?.calibrated == false)
+
+        // learned --reset forgets it: the device learns again from nothing.
+        #expect(store.reset(device: "Pen A") == ["Pen A"])
+        #expect(store.learner(for: "Pen A") == nil)
+        #expect(store.load().learning.devices["Pen A"] == nil)
+    }
 }

@@ -116,6 +116,26 @@ public struct LearnedStateStore: Sendable {
         return loaded
     }
 
+    /// One device's kept learner, read from its own file alone (no other file is touched); nil
+    /// when nothing is kept for it or its file is not one.
+    public func learner(for device: String) -> HandLearner? {
+        guard let bytes = try? FileContents.read(directory + "/" + fileName(for: device)),
+              let (name, learner) = LearnedStateFile.decode(String(decoding: bytes, as: UTF8.self)),
+              name == device else { return nil }
+        return learner
+    }
+
+    /// `calibrate --write` set this device's levels: its state is marked calibrated (what it
+    /// learned so far kept), so learning neither moves nor applies to it until
+    /// `learned --reset` forgets the file. A damaged or missing file starts from nothing.
+    @discardableResult
+    public func markCalibrated(device: String) throws(LearnedStateError) -> HandLearner {
+        var learner = learner(for: device) ?? HandLearner()
+        learner.calibrated = true
+        try save(device: device, learner: learner)
+        return learner
+    }
+
     /// Loads one state file (`replay --state`); nil when it is not one.
     public static func loadFile(_ path: String) throws(LearnedStateError) -> (device: String, learner: HandLearner)? {
         do {

@@ -48,14 +48,16 @@ final class CalibrateTests: ServerSuite {
     func calibrateWriting(_ body: (HeadlessXorg, _ directory: String, _ path: String, BridgeProcess) throws -> Void) throws {
         let (directory, path) = try Self.configFolder()
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Its learned state beside the config: --write marks the pen calibrated there.
         let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen", "--write", "--config", path],
-                                          server: server, ready: Self.listening, typesInput: true)
+                                          server: server, environment: ["XDG_STATE_HOME": directory + "/state"],
+                                          ready: Self.listening, typesInput: true)
         try body(server, directory, path, calibrate)
     }
 
     @Test("--write: three light taps, Enter, three hard presses: the pen's own binding goes first in the config, the old file kept as .bak")
     func writesTheBinding() throws {
-        try calibrateWriting { server, _, path, calibrate in
+        try calibrateWriting { server, directory, path, calibrate in
             for (index, peak) in [0.2, 0.3, 0.25].enumerated() {
                 try Self.tap(server, peak: peak, at: 200 + 40 * Double(index))
                 #expect(Self.waitForMeasured(calibrate, "ordinary", index + 1), "\(calibrate.child.errorOutput)")
@@ -81,6 +83,18 @@ final class CalibrateTests: ServerSuite {
             #expect(written.hasPrefix("# my own config\nbindings:\n  - name: right-click-test-pen\n"), "\(written)")
             #expect(written.hasSuffix(Self.original.split(separator: "\n", maxSplits: 2)[2]), "the rest as it was: \(written)")
             #expect(try String(contentsOfFile: path + ".bak", encoding: .utf8) == Self.original)
+
+            // The pen's learned state says calibrated, so learning leaves it alone; learned --reset clears it.
+            let state = ["XDG_STATE_HOME": directory + "/state"]
+            let listed = try BridgeProcess(["learned", "--json"], server: server, environment: state, ready: .immediately)
+            #expect(listed.child.waitForExit(timeout: 5) == 0)
+            let pen = listed.objects.first { $0["device"] as? String == "test-pen" }
+            #expect(pen?["calibrated"] as? Bool == true, "\(listed.objects)")
+            let reset = try BridgeProcess(["learned", "--reset", "test-pen"], server: server, environment: state, ready: .immediately)
+            #expect(reset.child.waitForExit(timeout: 5) == 0)
+            let after = try BridgeProcess(["learned", "--json"], server: server, environment: state, ready: .immediately)
+            #expect(after.child.waitForExit(timeout: 5) == 0)
+            #expect(after.objects.isEmpty, "\(after.objects)")
         }
     }
 
