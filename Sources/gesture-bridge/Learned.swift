@@ -10,7 +10,8 @@ struct Learned: ParsableCommand {
             release and ordinary levels to fit (docs/config.md has the rule). It keeps them in \
             $XDG_STATE_HOME/gesture-bridge/ (~/.local/state/gesture-bridge/), a file per device. \
             This lists them, from how many contacts, or forgets one device's (--reset NAME) or \
-            every device's (--reset-all): they start again from the config's levels. A running \
+            every device's (--reset-all): they start again from the config's levels, and a device \
+            `calibrate --write` marked calibrated learns again. A running \
             bridge keeps what it has until it stops; reset while it is stopped.
 
             Examples:
