@@ -77,6 +77,12 @@ struct DoctorTests {
             #expect(object["learned"] is NSNull, "\(object)")
         }
 
+        // The table's LEARNED section: a line a pressure device, with its numbers.
+        let table = try GestureBridgeExecutable.run(["devices"], environment: environment)
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.stdout.split(separator: "\n").contains { $0.contains("test-pen: threshold 0.368") && $0.contains(" 40 ") },
+                "\(table.stdout)")
+
         let doctor = try GestureBridgeExecutable.run(["doctor"], environment: environment)
         #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
         let lines = doctor.stdout.split(separator: "\n").map(String.init)
