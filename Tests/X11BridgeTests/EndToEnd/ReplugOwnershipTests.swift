@@ -228,64 +228,34 @@ final class ReplugOwnershipTests: StageSuite {
         #expect(bridge.events("x-error").isEmpty, "\(bridge.objects)")
     }
 
-    @Test("the touchscreen disabled and enabled while idle: its deep press is a right-click alone, a light tap a whole left click")
-    func touchReplugIdle() throws {
+    @Test("a device disabled and enabled while idle: its deep press is a right-click alone, a light tap a whole left click",
+          arguments: [Presser.pen, .touch])
+    func replugIdle(presser: Presser) throws {
         let bridge = try stage.bridge()
-        try Self.expectRightClickOnly(stage, bridge, at: (400, 300))
-        try Self.replug(VirtualTouchscreen.deviceName, on: stage, bridge)
+        try Self.expectRightClickOnly(stage, bridge, by: presser, at: (400, 300))
+        try Self.replug(presser.deviceName, on: stage, bridge)
         for point: PixelPoint in [(420, 320), (440, 340)] {
-            try Self.expectRightClickOnly(stage, bridge, at: point)
+            try Self.expectRightClickOnly(stage, bridge, by: presser, at: point)
         }
-        try Self.expectTap(stage, bridge, by: .touch, at: (460, 360))
+        try Self.expectTap(stage, bridge, by: presser, at: (460, 360))
         Self.expectNoFault(bridge)
     }
 
-    @Test("the touchscreen disabled mid-press and enabled: nothing stays held, no X error, the next deep press right-clicks alone",
-          arguments: PressStage.allCases)
-    func touchDisabledMidPress(pressStage: PressStage) throws {
+    @Test("a device disabled mid-press and enabled: nothing stays held, no X error, its presses work again, and the touchscreen on the same master still right-clicks alone",
+          arguments: [Presser.pen, .touch], PressStage.allCases)
+    func disabledMidPress(presser: Presser, pressStage: PressStage) throws {
         let bridge = try stage.bridge(config: Self.config)
-        let touchID = try Self.pressAndHold(stage, bridge, by: .touch, at: (400, 300), to: pressStage)
-        try Self.unplug(VirtualTouchscreen.deviceName, on: stage, bridge)
-        Self.expectContactOver(bridge, device: touchID)
+        let deviceID = try Self.pressAndHold(stage, bridge, by: presser, at: (400, 300), to: pressStage)
+        try Self.unplug(presser.deviceName, on: stage, bridge)
+        Self.expectContactOver(bridge, device: deviceID)
         _ = try stage.eventsUntilKeyTapped()
         #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
-        try Self.plugBack(VirtualTouchscreen.deviceName, on: stage, bridge)
+        try Self.plugBack(presser.deviceName, on: stage, bridge)
         #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
         for point: PixelPoint in [(420, 320), (440, 340)] {
-            try Self.expectRightClickOnly(stage, bridge, at: point)
+            try Self.expectRightClickOnly(stage, bridge, by: presser, at: point)
         }
-        try Self.expectTap(stage, bridge, by: .touch, at: (460, 360))
-        Self.expectNoFault(bridge)
-    }
-
-    @Test("the pen disabled and enabled while idle: its deep press is a right-click alone, a light tap a whole left click")
-    func penReplugIdle() throws {
-        let bridge = try stage.bridge()
-        try Self.expectRightClickOnly(stage, bridge, by: .pen, at: (400, 300))
-        try Self.replug(VirtualPen.deviceName, on: stage, bridge)
-        for point: PixelPoint in [(420, 320), (440, 340)] {
-            try Self.expectRightClickOnly(stage, bridge, by: .pen, at: point)
-        }
-        try Self.expectTap(stage, bridge, by: .pen, at: (460, 360))
-        Self.expectNoFault(bridge)
-    }
-
-    @Test("the pen disabled mid-press and enabled: nothing stays held, no X error, its presses work again",
-          arguments: PressStage.allCases)
-    func penDisabledMidPress(pressStage: PressStage) throws {
-        let bridge = try stage.bridge(config: Self.config)
-        let penID = try Self.pressAndHold(stage, bridge, by: .pen, at: (400, 300), to: pressStage)
-        try Self.unplug(VirtualPen.deviceName, on: stage, bridge)
-        Self.expectContactOver(bridge, device: penID)
-        _ = try stage.eventsUntilKeyTapped()
-        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
-        try Self.plugBack(VirtualPen.deviceName, on: stage, bridge)
-        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
-        for point: PixelPoint in [(420, 320), (440, 340)] {
-            try Self.expectRightClickOnly(stage, bridge, by: .pen, at: point)
-        }
-        try Self.expectTap(stage, bridge, by: .pen, at: (460, 360))
-        // The touchscreen, on the same master pointer, still right-clicks alone.
+        try Self.expectTap(stage, bridge, by: presser, at: (460, 360))
         try Self.expectRightClickOnly(stage, bridge, at: (480, 380))
         Self.expectNoFault(bridge)
     }
