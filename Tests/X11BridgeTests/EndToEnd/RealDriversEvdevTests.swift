@@ -25,34 +25,6 @@ struct RealDriversEvdevTests {
                                                              stage.server.touchDeviceName ?? "": "0..255"], driver: .evdev)
     }
 
-    @Test("the pen's deep press right-clicks, with no left click")
-    func penDeepPress() throws {
-        let stage = try RealDriverStage(.evdev)
-        defer { stage.stop() }
-        let bridge = try stage.bridge()
-        try RealDriverChecks.expectPenDeepPress(stage, bridge, at: (400, 300))
-        try RealDriverChecks.expectPenDeepPress(stage, bridge, at: (600, 500))
-        RealDriverChecks.expectNoFault(bridge)
-    }
-
-    @Test("a tap, a drag and a light held press arrive as the pen's own")
-    func penInputIsItsOwn() throws {
-        let stage = try RealDriverStage(.evdev)
-        defer { stage.stop() }
-        let bridge = try stage.bridge()
-        try RealDriverChecks.expectPenInputIsItsOwn(stage, bridge, penName: stage.server.penDeviceName)
-        RealDriverChecks.expectNoFault(bridge)
-    }
-
-    @Test("the default config's volume knob turns with the pen")
-    func knob() throws {
-        let stage = try RealDriverStage(.evdev)
-        defer { stage.stop() }
-        let bridge = try stage.bridge()
-        try RealDriverChecks.expectKnobTurns(stage, bridge)
-        RealDriverChecks.expectNoFault(bridge)
-    }
-
     @Test("the touchscreen's deep press right-clicks with no left press; a light tap is a whole left click",
           arguments: [false, true])
     func touchDeepPress(touchAware: Bool) throws {

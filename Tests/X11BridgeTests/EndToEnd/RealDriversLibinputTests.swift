@@ -39,37 +39,6 @@ struct RealDriversLibinputTests {
         try RealDriverChecks.expectDoctor(stage, pressures: [stage.server.penDeviceName: "0..2047"], driver: .libinput)
     }
 
-    @Test("the pen's deep press right-clicks, with no left click")
-    func penDeepPress() throws {
-        let stage = try RealDriverStage(.libinput)
-        defer { stage.stop() }
-        try Self.introducePen(stage)
-        let bridge = try stage.bridge()
-        try RealDriverChecks.expectPenDeepPress(stage, bridge, at: (400, 300))
-        try RealDriverChecks.expectPenDeepPress(stage, bridge, at: (600, 500))
-        RealDriverChecks.expectNoFault(bridge)
-    }
-
-    @Test("a tap, a drag and a light held press arrive as the pen's own")
-    func penInputIsItsOwn() throws {
-        let stage = try RealDriverStage(.libinput)
-        defer { stage.stop() }
-        try Self.introducePen(stage)
-        let bridge = try stage.bridge()
-        try RealDriverChecks.expectPenInputIsItsOwn(stage, bridge, penName: stage.server.penDeviceName)
-        RealDriverChecks.expectNoFault(bridge)
-    }
-
-    @Test("the default config's volume knob turns with the pen")
-    func knob() throws {
-        let stage = try RealDriverStage(.libinput)
-        defer { stage.stop() }
-        try Self.introducePen(stage)
-        let bridge = try stage.bridge()
-        try RealDriverChecks.expectKnobTurns(stage, bridge)
-        RealDriverChecks.expectNoFault(bridge)
-    }
-
     @Test("a touch long press right-clicks with no left press, with and without ABS_MT_PRESSURE", arguments: [true, false])
     func touchLongPress(touchPressure: Bool) throws {
         let stage = try RealDriverStage(.libinput, touchPressure: touchPressure)
