@@ -257,35 +257,39 @@ final class ReloadMidPressTests: StageSuite {
         Self.expectNoFault(bridge)
     }
 
-    @Test("a reload raising the threshold while a press climbs: the press passing the old threshold right-clicks; the next one no longer does",
-          arguments: Reload.allCases, [Presser.pen, .touch])
-    func reloadRaisesThreshold(reload: Reload, presser: Presser) throws {
-        let bridge = try runBridge(Self.config(threshold: 0.5), reload)
-        let device = try bridge.deviceID(presser.deviceName)
-        let reloads = ReloadsDuringClimb(reload, Self.config(threshold: 0.9), at: [0.3], before: 0.45, directory, bridge)
-        try Self.press(stage, by: presser, at: (400, 300), to: 0.7, climbing: reloads.climbed)
-        #expect(reloads.read == 1, "\(bridge.objects)")
-        try Self.expectClick(3, stage, bridge, device: device, "past the old threshold (0.5), short of the new one (0.9)")
-        // The next press goes as far and no deeper: under the new threshold it is an ordinary
-        // press, held while it might go on, then a left click.
-        stage.window.drain()
-        try Self.press(stage, by: presser, at: (420, 320), to: 0.7)
-        try Self.expectClick(1, stage, bridge, device: device, decidedAfterReload: false, "the next press, to 0.7")
-        Self.expectNoFault(bridge)
+    /// A reload that moves the threshold across the force a press climbs to (0.7).
+    enum ThresholdChange: String, CaseIterable, CustomTestStringConvertible {
+        /// 0.5 to 0.9: the press already past 0.5 right-clicks; the next one to 0.7 is a left click.
+        case raise
+        /// 0.9 to 0.5: the press short of 0.9 is a left click; the next one to 0.7 right-clicks.
+        case lower
+
+        var testDescription: String { rawValue }
+        var before: Double { self == .raise ? 0.5 : 0.9 }
+        var after: Double { self == .raise ? 0.9 : 0.5 }
+        /// The button the press the reload came into clicks, and the next press's.
+        var buttons: (during: Int32, next: Int32) { self == .raise ? (3, 1) : (1, 3) }
     }
 
-    @Test("a reload lowering the threshold while a press climbs: the press short of the old threshold is a left click; the next one right-clicks",
-          arguments: Reload.allCases, [Presser.pen, .touch])
-    func reloadLowersThreshold(reload: Reload, presser: Presser) throws {
-        let bridge = try runBridge(Self.config(threshold: 0.9), reload)
+    /// Every reload with every presser: the threshold tests' second argument.
+    static let reloadsAndPressers: [(Reload, Presser)] = Reload.allCases.flatMap { reload in
+        [Presser.pen, .touch].map { (reload, $0) }
+    }
+
+    @Test("a reload moving the threshold while a press climbs: that press is decided by the threshold it began with, the next one by the new one",
+          arguments: ThresholdChange.allCases, reloadsAndPressers)
+    func reloadMovesThreshold(change: ThresholdChange, by: (reload: Reload, presser: Presser)) throws {
+        let (reload, presser) = by
+        let bridge = try runBridge(Self.config(threshold: change.before), reload)
         let device = try bridge.deviceID(presser.deviceName)
-        let reloads = ReloadsDuringClimb(reload, Self.config(threshold: 0.5), at: [0.3], before: 0.45, directory, bridge)
+        let reloads = ReloadsDuringClimb(reload, Self.config(threshold: change.after), at: [0.3], before: 0.45, directory, bridge)
         try Self.press(stage, by: presser, at: (400, 300), to: 0.7, climbing: reloads.climbed)
         #expect(reloads.read == 1, "\(bridge.objects)")
-        try Self.expectClick(1, stage, bridge, device: device, "past the new threshold (0.5), short of the old one (0.9)")
+        try Self.expectClick(change.buttons.during, stage, bridge, device: device,
+                             "to 0.7, begun under \(change.before), reloaded to \(change.after)")
         stage.window.drain()
         try Self.press(stage, by: presser, at: (420, 320), to: 0.7)
-        try Self.expectClick(3, stage, bridge, device: device, decidedAfterReload: false, "the next press, to 0.7")
+        try Self.expectClick(change.buttons.next, stage, bridge, device: device, decidedAfterReload: false, "the next press, to 0.7")
         Self.expectNoFault(bridge)
     }
 
