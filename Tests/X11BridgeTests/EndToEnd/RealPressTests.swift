@@ -104,7 +104,9 @@ final class RealPressTests: StageSuite {
 
         let bridge = try stage.bridge()
         let witness = try StimulusWitness(stage.server, device: VirtualPen.deviceName)
-        let attempts = StimulusAttempts(bridge: bridge, window: stage.window)
+        // The recording is judged to 2 ms (`StimulusFidelity.strict`): a press distorted now and
+        // then by the machine gets more tries than the synthetic curves' three.
+        let attempts = StimulusAttempts(bridge: bridge, window: stage.window, limit: 6)
         for (number, curve) in curves.enumerated() {
             let pressed = try attempts.play("press \(number + 1) of the iPhone recording") { () -> (verdict: StimulusVerdict, result: Bool) in
                 let mark = bridge.objects.count
