@@ -64,6 +64,7 @@ final class LiveSessionTests: StageSuite {
         // first spaces the tap from the lift as a hand would: a press within a millisecond of
         // the lift of a kept stroke is lost (README, known limits).
         let beforeTap = try stage.eventsUntilKeyTapped()
+        #expect(try bridge.waitUntilAsleep(quiet: 0.05), "the bridge has read the lift")
         try stage.pen.down(at: (320, 300), pressure: 0.3)
         try stage.pen.up()
         let events = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
