@@ -14,7 +14,7 @@ struct HandLearningTests {
 
     /// `ordinary` ordinary contacts, then `next` contacts of which every fourth is deliberate.
     static func session(_ hand: HandTrace.Hand, seed: UInt64, ordinary: Int = 40, next: Int = 40) -> HandTrace {
-        var random = SeededRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var trace = HandTrace()
         for _ in 0..<ordinary { trace.add(hand.ordinaryContact(&random), random: &random) }
         for index in 0..<next {
@@ -197,7 +197,7 @@ struct HandLearningTests {
     static func iPhoneRecording(jitterSeed seed: UInt64) throws {
         var trace = try AnalyzeIOSRecordingTests.trace()
         if seed > 0 {
-            var random = SeededRandom(seed: seed)
+            var random = SeededGenerator(seed: seed)
             var last = -Double.infinity
             for index in trace.events.indices {
                 // Late by up to 50 ms, never before the sample that came before it.
@@ -215,7 +215,7 @@ struct HandLearningTests {
 
     @Test("a light press held still is handed over as fast as today, fresh and after learning a light hand")
     func lightStillPress() throws {
-        var random = SeededRandom(seed: 9)
+        var random = SeededGenerator(seed: 9)
         var trace = Self.session(.light, seed: 9, ordinary: 40, next: 0)
         trace.add(.still(peak: 0.12), random: &random)
         func handedOver(_ configuration: BindingSet, trace: HandTrace) -> ContactDecision? {

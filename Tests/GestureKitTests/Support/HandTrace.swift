@@ -1,20 +1,5 @@
 @testable import GestureKit
 
-/// A deterministic random source (SplitMix64): the same seed, the same hand.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Generated pen traces of one hand: ordinary taps, strokes and light still presses, and
 /// deliberate hard presses, one after another, at 100 Hz.
 struct HandTrace {
@@ -48,7 +33,7 @@ struct HandTrace {
         static let typical = Hand(ordinary: 0.15...0.35, deliberate: 0.8...0.95)
 
         /// An ordinary contact: half taps, three in ten strokes, one in five still presses.
-        func ordinaryContact(_ random: inout SeededRandom) -> Contact {
+        func ordinaryContact(_ random: inout SeededGenerator) -> Contact {
             let peak = Double.random(in: ordinary, using: &random)
             switch Int.random(in: 0..<10, using: &random) {
             case 0..<5: return .tap(peak: peak)
@@ -57,7 +42,7 @@ struct HandTrace {
             }
         }
 
-        func deliberateContact(_ random: inout SeededRandom) -> Contact {
+        func deliberateContact(_ random: inout SeededGenerator) -> Contact {
             .deliberate(peak: Double.random(in: deliberate, using: &random))
         }
     }
@@ -71,7 +56,7 @@ struct HandTrace {
     private(set) var events: [ContactEvent] = []
     private var now = 1.0
 
-    mutating func add(_ contact: Contact, random: inout SeededRandom) {
+    mutating func add(_ contact: Contact, random: inout SeededGenerator) {
         let start = now
         let x = Double.random(in: 200...800, using: &random), y = Double.random(in: 200...600, using: &random)
         var samples: [(dx: Double, force: Double)] = []
