@@ -43,8 +43,9 @@ public struct KnobSettings: Sendable, Hashable {
     /// Degrees to turn before the knob begins (0: it begins when the contact goes down).
     public var activation: Double
 
-    public init(centerX: ScreenCoordinate, centerY: ScreenCoordinate, monitor: String? = nil, innerRadius: Double,
-                outerRadius: Double, activation: Double = 0) {
+    public init(centerX: ScreenCoordinate, centerY: ScreenCoordinate, monitor: String? = nil,
+                innerRadius: Double = Keys.innerRadius.standard, outerRadius: Double = Keys.outerRadius.standard,
+                activation: Double = Keys.activation.standard) {
         self.centerX = centerX
         self.centerY = centerY
         self.monitor = monitor

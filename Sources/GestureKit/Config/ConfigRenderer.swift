@@ -23,43 +23,49 @@ public enum ConfigRenderer {
             lines.append("    owns-contact: \(binding.ownsContact)")
             let feedback = FeedbackStyle.allCases.filter(binding.feedback.contains).map(\.rawValue)
             lines.append("    feedback: [\(feedback.isEmpty ? "none" : feedback.joined(separator: ", "))]")
-            lines += settings(binding.recognizer)
-            var stepKeys = ("up", "down")
-            if binding.recognizer.kind == .knob { stepKeys = ("clockwise", "counterclockwise") }
-            if let steps = binding.steps {
-                lines.append("    step: \(steps.step.formatted)")
-                if !steps.increase.isEmpty { lines.append("    \(stepKeys.0): \(actions(steps.increase))") }
-                if !steps.decrease.isEmpty { lines.append("    \(stepKeys.1): \(actions(steps.decrease))") }
+            lines += settings(binding.recognizer).map { "    \($0.key): \($0.value)" }
+            if let steps = binding.steps, let keys = binding.recognizer.kind.stepKeys {
+                lines.append("    \(keys.step.name): \(steps.step.formatted)")
+                if !steps.increase.isEmpty { lines.append("    \(keys.increase.name): \(actions(steps.increase))") }
+                if !steps.decrease.isEmpty { lines.append("    \(keys.decrease.name): \(actions(steps.decrease))") }
             }
-            if !binding.onCrossUp.isEmpty { lines.append("    up: \(actions(binding.onCrossUp))") }
-            if !binding.onCrossDown.isEmpty { lines.append("    down: \(actions(binding.onCrossDown))") }
+            typealias Crossings = PressureThresholdsRecognizer.Configuration.Keys
+            if !binding.onCrossUp.isEmpty { lines.append("    \(Crossings.up.name): \(actions(binding.onCrossUp))") }
+            if !binding.onCrossDown.isEmpty { lines.append("    \(Crossings.down.name): \(actions(binding.onCrossDown))") }
             if !binding.onStart.isEmpty { lines.append("    action: \(actions(binding.onStart))") }
             if !binding.onEnd.isEmpty { lines.append("    on-end: \(actions(binding.onEnd))") }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func settings(_ recognizer: RecognizerSettings) -> [String] {
+    /// The gesture's own settings, in its schema's order, each by its key's name.
+    private static func settings(_ recognizer: RecognizerSettings) -> KeyValuePairs<String, String> {
         switch recognizer {
         case .force(let c):
-            return ["    maximum: \(c.maximum.formatted)"]
+            return [ForceRecognizer.Configuration.Keys.maximum.name: c.maximum.formatted]
         case .deepPress(let c):
+            typealias Keys = DeepPressRecognizer.Configuration.Keys
             // A learning deep press's release and ordinary are where it starts.
-            return ["    threshold: \(c.learned ? ConfigParser.learnedWord : c.threshold.formatted)",
-                    "    release: \(c.release.formatted)", "    slop: \(c.slop.formatted)",
-                    "    ordinary: \(c.ordinary.formatted)"]
+            return [Keys.threshold.name: c.learned ? Keys.threshold.word : c.threshold.formatted,
+                    Keys.release.name: c.release.formatted, Keys.slop.name: c.slop.formatted,
+                    Keys.ordinary.name: c.ordinary.formatted]
         case .squeeze(let c):
-            return ["    threshold: \(c.threshold.formatted)", "    slop: \(c.slop.formatted)", "    ordinary: \(c.ordinary.formatted)"]
+            typealias Keys = SqueezeRecognizer.Configuration.Keys
+            return [Keys.threshold.name: c.threshold.formatted, Keys.slop.name: c.slop.formatted,
+                    Keys.ordinary.name: c.ordinary.formatted]
         case .pressureThresholds(let c):
-            return ["    thresholds: [\(c.thresholds.map(\.formatted).joined(separator: ", "))]",
-                    "    hysteresis: \(c.hysteresis.formatted)"]
+            typealias Keys = PressureThresholdsRecognizer.Configuration.Keys
+            return [Keys.thresholds.name: "[\(c.thresholds.map(\.formatted).joined(separator: ", "))]",
+                    Keys.hysteresis.name: c.hysteresis.formatted]
         case .knob(let c):
+            typealias Keys = KnobSettings.Keys
             let point = "[\(c.centerX), \(c.centerY)]"
             let center = c.monitor.map { "{monitor: \(quoted($0)), at: \(point)}" } ?? point
-            return ["    center: \(center)", "    inner-radius: \(c.innerRadius.formatted)",
-                    "    outer-radius: \(c.outerRadius.formatted)", "    activation: \(c.activation.formatted)"]
+            return [Keys.center.name: center, Keys.innerRadius.name: c.innerRadius.formatted,
+                    Keys.outerRadius.name: c.outerRadius.formatted, Keys.activation.name: c.activation.formatted]
         case .longPress(let c):
-            return ["    duration: \(c.duration.formatted)", "    slop: \(c.slop.formatted)"]
+            typealias Keys = LongPressRecognizer.Configuration.Keys
+            return [Keys.duration.name: c.duration.formatted, Keys.slop.name: c.slop.formatted]
         }
     }
 

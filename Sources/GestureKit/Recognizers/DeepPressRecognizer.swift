@@ -20,14 +20,27 @@ public struct DeepPressRecognizer: GestureRecognizer {
         /// learned levels replace them (`HandLearner`, unless the config says `learn: false`).
         public var learned: Bool
 
-        public init(threshold: Double = 0.75, release: Double? = nil, slop: Double = 12, ordinary: Double? = nil,
-                    learned: Bool = false) {
+        public init(threshold: Double = Keys.threshold.number.standard, release: Double? = nil,
+                    slop: Double = Keys.slop.standard, ordinary: Double? = nil, learned: Bool = false) {
             self.learned = learned
             self.threshold = threshold
-            self.release = release ?? Swift.max(0, threshold - 0.15)
+            self.release = release ?? Keys.release.standard(following: threshold)
             self.slop = slop
-            self.ordinary = ordinary ?? HoldPolicy.defaultOrdinary(threshold: threshold)
+            self.ordinary = ordinary ?? Keys.ordinary.standard(following: threshold)
         }
+
+        /// A deep press's keys in a config binding.
+        public enum Keys {
+            /// `learned` starts at `PressLevels.start` and learns each device's levels.
+            public static let threshold = LearnableNumberKey(NumberKey("threshold", .force, 0.01...1, standard: 0.75),
+                                                             or: "learned")
+            public static let release = DependentNumberKey("release", .force, 0...1, follows: "threshold", by: .less(0.15))
+            public static let slop = NumberKey("slop", .pixels, 0...10_000, standard: 12)
+            public static let ordinary = DependentNumberKey("ordinary", .force, 0...1, follows: "threshold", by: .half)
+        }
+
+        public static let schema = GestureSchema(.deepPress, [Keys.threshold.entry, Keys.release.entry, Keys.slop.entry,
+                                                              Keys.ordinary.entry])
 
         /// The same deep press at other levels (a device's learned ones).
         func at(_ levels: PressLevels) -> Configuration {

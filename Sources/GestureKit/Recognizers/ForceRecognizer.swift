@@ -6,9 +6,22 @@ public struct ForceRecognizer: GestureRecognizer {
         /// pens reach the top; it can never exceed the device's own maximum.
         public var maximum: Double
 
-        public init(maximum: Double = 1) {
+        public init(maximum: Double = Keys.maximum.standard) {
             self.maximum = Swift.min(1, Swift.max(maximum, .ulpOfOne))
         }
+
+        /// A force gesture's keys in a config binding. `step`, `up` and `down` make a
+        /// binding's `StepActions`: one action per `step` the force rises or falls.
+        public enum Keys {
+            public static let maximum = NumberKey("maximum", .force, 0.001...1, standard: 1)
+            public static let step = NumberKey("step", .force, 0.001...1, standard: 0.1)
+            public static let up = ActionsKey("up")
+            public static let down = ActionsKey("down")
+            public static let steps = StepKeys(step: step, increase: up, decrease: down)
+        }
+
+        public static let schema = GestureSchema(.force, [Keys.maximum.entry, Keys.step.entry, Keys.up.entry,
+                                                          Keys.down.entry])
 
         /// The device's normalized force rescaled against `maximum`, clamped to 0...1.
         public func scaled(_ force: Double) -> Double {

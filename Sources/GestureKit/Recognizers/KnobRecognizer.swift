@@ -113,3 +113,24 @@ public struct KnobRecognizer: GestureRecognizer {
                                         distance: sample.position.distance(to: configuration.center)))
     }
 }
+
+extension KnobSettings {
+    /// A knob's keys in a config binding. `step`, `clockwise` and `counterclockwise` make a
+    /// binding's `StepActions`: one action per `step` degrees turned.
+    public enum Keys {
+        /// `[x, y]` in root pixels, a negative number counting from the right or bottom edge,
+        /// or `{monitor: NAME, at: [x, y]}` counting from that monitor's edges.
+        public static let center = PointKey("center", -100_000...100_000)
+        public static let innerRadius = NumberKey("inner-radius", .pixels, 0...100_000, standard: 0, below: "outer-radius")
+        public static let outerRadius = NumberKey("outer-radius", .pixels, 1...100_000, standard: 100)
+        public static let activation = NumberKey("activation", .degrees, 0...360, standard: 0)
+        public static let step = NumberKey("step", .degrees, 0.1...360, standard: 15)
+        public static let clockwise = ActionsKey("clockwise")
+        public static let counterclockwise = ActionsKey("counterclockwise")
+        public static let steps = StepKeys(step: step, increase: clockwise, decrease: counterclockwise)
+    }
+
+    public static let schema = GestureSchema(.knob, [Keys.center.entry, Keys.innerRadius.entry, Keys.outerRadius.entry,
+                                                     Keys.activation.entry, Keys.step.entry, Keys.clockwise.entry,
+                                                     Keys.counterclockwise.entry])
+}

@@ -6,10 +6,18 @@ public struct LongPressRecognizer: GestureRecognizer {
         public var duration: Double
         public var slop: Double
 
-        public init(duration: Double = 0.6, slop: Double = 12) {
+        public init(duration: Double = Keys.duration.standard, slop: Double = Keys.slop.standard) {
             self.duration = duration
             self.slop = slop
         }
+
+        /// A long press's keys in a config binding.
+        public enum Keys {
+            public static let duration = NumberKey("duration", .seconds, 0.05...10, standard: 0.6)
+            public static let slop = NumberKey("slop", .pixels, 0...10_000, standard: 12)
+        }
+
+        public static let schema = GestureSchema(.longPress, [Keys.duration.entry, Keys.slop.entry])
     }
 
     private enum State: Sendable {

@@ -11,10 +11,23 @@ public struct PressureThresholdsRecognizer: GestureRecognizer {
         public private(set) var thresholds: [Double]
         public var hysteresis: Double
 
-        public init(thresholds: [Double], hysteresis: Double = 0) {
+        public init(thresholds: [Double], hysteresis: Double = Keys.hysteresis.standard) {
             self.thresholds = Array(Set(thresholds)).sorted()
             self.hysteresis = Swift.max(0, hysteresis)
         }
+
+        /// The keys of a pressure-thresholds gesture in a config binding. `up` and `down` fire
+        /// once per threshold crossed that way.
+        public enum Keys {
+            /// Left out or empty: every change of force is reported.
+            public static let thresholds = NumberListKey("thresholds", of: .force, 0...1)
+            public static let hysteresis = NumberKey("hysteresis", .force, 0...1, standard: 0)
+            public static let up = ActionsKey("up")
+            public static let down = ActionsKey("down")
+        }
+
+        public static let schema = GestureSchema(.pressureThresholds, [Keys.thresholds.entry, Keys.hysteresis.entry,
+                                                                       Keys.up.entry, Keys.down.entry])
 
         /// How many thresholds the force has reached, given how many it had reached before.
         func level(for force: Double, from previous: Int) -> Int {

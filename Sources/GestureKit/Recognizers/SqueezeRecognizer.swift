@@ -7,11 +7,20 @@ public struct SqueezeRecognizer: GestureRecognizer {
         /// The highest force an ordinary touch reaches (see `DeepPressRecognizer.Configuration`).
         public var ordinary: Double
 
-        public init(threshold: Double = 0.5, slop: Double = 12, ordinary: Double? = nil) {
+        public init(threshold: Double = Keys.threshold.standard, slop: Double = Keys.slop.standard, ordinary: Double? = nil) {
             self.threshold = threshold
             self.slop = slop
-            self.ordinary = ordinary ?? HoldPolicy.defaultOrdinary(threshold: threshold)
+            self.ordinary = ordinary ?? Keys.ordinary.standard(following: threshold)
         }
+
+        /// A squeeze's keys in a config binding.
+        public enum Keys {
+            public static let threshold = NumberKey("threshold", .force, 0.01...1, standard: 0.5)
+            public static let slop = NumberKey("slop", .pixels, 0...10_000, standard: 12)
+            public static let ordinary = DependentNumberKey("ordinary", .force, 0...1, follows: "threshold", by: .half)
+        }
+
+        public static let schema = GestureSchema(.squeeze, [Keys.threshold.entry, Keys.slop.entry, Keys.ordinary.entry])
     }
 
     public let configuration: Configuration

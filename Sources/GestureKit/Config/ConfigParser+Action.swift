@@ -1,0 +1,87 @@
+/// Actions: what a gesture does, `{click: right}`, `{key: ctrl+z}`, `{volume: +5%}`, ...
+extension ConfigParser {
+    private static let actionVerbs = ["click", "press", "release", "scroll", "key", "command", "volume"]
+    private static let actionKeys = ["click", "press", "release", "scroll", "steps", "key", "command", "volume"]
+    private static let buttonNames = ["left": 1, "middle": 2, "right": 3]
+
+    /// One action or a list of them; `key` names the key that gives them in messages.
+    mutating func parseActions(_ node: YAMLNode, _ key: String) -> [Action] {
+        if case .sequence(let items) = node {
+            return items.compactMap { parseAction($0, key) }
+        }
+        return parseAction(node, key).map { [$0] } ?? []
+    }
+
+    private mutating func parseAction(_ node: YAMLNode, _ key: String) -> Action? {
+        guard case .mapping(let map) = node else {
+            issues.append(issue(at: node, "`\(key)` must be an action such as {click: 3}, {key: ctrl+z}, {scroll: up}, {volume: +5%}, {command: [notify-send, hi]}"))
+            return nil
+        }
+        checkKeys(map, allowed: Self.actionKeys, context: "in an action")
+        let verbs = Self.actionVerbs.filter { map[$0] != nil }
+        guard verbs.count == 1, let verb = verbs.first, let value = map[verb] else {
+            let found = verbs.isEmpty ? "none" : verbs.joined(separator: " and ")
+            issues.append(issue(at: node, "an action does exactly one of \(Self.actionVerbs.joined(separator: ", ")) (found \(found))"))
+            return nil
+        }
+        if map["steps"] != nil && verb != "scroll", let stepsNode = map["steps"] {
+            issues.append(issue(at: stepsNode, "`steps` goes with `scroll` only"))
+        }
+        switch verb {
+        case "click", "press", "release":
+            guard let button = parseButton(value) else { return nil }
+            return verb == "click" ? .click(button: button) : verb == "press" ? .press(button: button) : .release(button: button)
+        case "scroll":
+            guard let word = string(value, "scroll") else { return nil }
+            guard let direction = ScrollDirection(rawValue: word) else {
+                issues.append(issue(at: value, "`scroll` must be up, down, left or right, not `\(word)`"
+                    + Suggestion.didYouMean(word, among: ScrollDirection.allCases.map(\.rawValue))))
+                return nil
+            }
+            let steps = map["steps"].flatMap { integer($0, "steps", in: 1...100) } ?? 1
+            return .scroll(direction, steps: steps)
+        case "key":
+            guard let text = string(value, "key") else { return nil }
+            guard let combo = KeyCombo(parsing: text) else {
+                issues.append(issue(at: value, "`\(text)` is not a key combination; write keys joined by +, like ctrl+z or XF86AudioRaiseVolume"))
+                return nil
+            }
+            return .key(combo)
+        case "volume":
+            return parseVolume(value).map { .volume($0) }
+        default:
+            guard case .sequence(let items) = value else {
+                issues.append(issue(at: value, "`command` is a list: the program and its arguments, run without a shell, like [notify-send, \"Deep press\"]"))
+                return nil
+            }
+            let argv = items.compactMap { string($0, "a command argument") }
+            guard argv.count == items.count else { return nil }
+            guard let program = argv.first, !program.isEmpty else {
+                issues.append(issue(at: value, "`command` needs at least the program to run"))
+                return nil
+            }
+            return .command(argv)
+        }
+    }
+
+    private mutating func parseVolume(_ node: YAMLNode) -> VolumeChange? {
+        guard let text = string(node, "volume") else { return nil }
+        if let change = VolumeChange(parsing: text) { return change }
+        var hint = Suggestion.didYouMean(text, among: VolumeChange.words)
+        let trimmed = text.trimmingWhitespace()
+        if hint.isEmpty, let number = Int(trimmed), VolumeChange.percentRange.contains(abs(number)) {
+            let signed = trimmed.hasPrefix("+") || trimmed.hasPrefix("-")
+            hint = signed ? " (did you mean `\(trimmed)%`?)"
+                : " (did you mean `+\(number)%` to raise it by \(number), or `\(number)%` to set the level?)"
+        }
+        issues.append(issue(at: node, "`volume` must be a change like +5% or -5%, a level like 40% (0% to 100%), or mute, unmute, mute-toggle; not `\(text)`" + hint))
+        return nil
+    }
+
+    private mutating func parseButton(_ node: YAMLNode) -> Int? {
+        if let word = node.scalar?.string, let button = Self.buttonNames[word] { return button }
+        if let button = node.int, (1...32).contains(button) { return button }
+        issues.append(issue(at: node, "a button is 1 to 32, or left, middle, right; not `\(node.scalar?.string ?? "this")`"))
+        return nil
+    }
+}

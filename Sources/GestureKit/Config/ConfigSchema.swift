@@ -1,0 +1,226 @@
+/// The config's keys, declared once. Each gesture declares its keys beside its recognizer's
+/// `Configuration` (`DeepPressRecognizer.Configuration.Keys` and `.schema`, and so on): the
+/// name, what a value is, the values accepted and the value taken when a key is left out. The
+/// recognizers take their defaults from these declarations, the parser reads through them,
+/// `print-config` writes through them, and a test holds docs/config.md's tables to them.
+
+/// What a number in the config measures, as the config reference's `type` column names it.
+public enum ConfigUnit: String, Sendable, Hashable, CaseIterable {
+    /// 0...1 of the device's pressure range.
+    case force
+    case pixels
+    case degrees
+    case seconds
+}
+
+/// A number a config may give.
+public struct NumberKey: Sendable, Hashable {
+    public let name: String
+    public let unit: ConfigUnit
+    /// The values accepted, both ends included.
+    public let range: ClosedRange<Double>
+    /// The value when the config leaves the key out.
+    public let standard: Double
+    /// A key whose value must stay below this one's (`inner-radius` below `outer-radius`).
+    public let below: String?
+
+    public init(_ name: String, _ unit: ConfigUnit, _ range: ClosedRange<Double>, standard: Double, below: String? = nil) {
+        self.name = name
+        self.unit = unit
+        self.range = range
+        self.standard = standard
+        self.below = below
+    }
+
+    public var entry: ConfigKey {
+        ConfigKey(name: name, type: unit.rawValue, standard: standard.formatted, range: ConfigKey.span(range, below: below),
+                  bounds: range, below: below)
+    }
+}
+
+/// A number that, left out, follows another key of the same binding (`release` follows
+/// `threshold`), and must stay below it.
+public struct DependentNumberKey: Sendable, Hashable {
+    /// How the value follows the key it depends on when it is left out.
+    public enum Rule: Sendable, Hashable {
+        /// That key's value less this much, never below the lowest value accepted.
+        case less(Double)
+        /// Half that key's value, to hundredths (`HoldPolicy.defaultOrdinary`).
+        case half
+    }
+
+    public let name: String
+    public let unit: ConfigUnit
+    public let range: ClosedRange<Double>
+    /// The key this one follows and stays below.
+    public let base: String
+    public let rule: Rule
+
+    public init(_ name: String, _ unit: ConfigUnit, _ range: ClosedRange<Double>, follows base: String, by rule: Rule) {
+        self.name = name
+        self.unit = unit
+        self.range = range
+        self.base = base
+        self.rule = rule
+    }
+
+    /// The value when the config leaves the key out and `base` is `value`.
+    public func standard(following value: Double) -> Double {
+        switch rule {
+        case .less(let amount): return Swift.max(range.lowerBound, value - amount)
+        case .half: return HoldPolicy.defaultOrdinary(threshold: value)
+        }
+    }
+
+    public var entry: ConfigKey {
+        let standard = switch rule {
+        case .less(let amount): "\(base) − \(amount.formatted)"
+        case .half: "\(base) ÷ 2"
+        }
+        return ConfigKey(name: name, type: unit.rawValue, standard: standard, range: ConfigKey.span(range, below: base),
+                         bounds: range, below: base)
+    }
+}
+
+/// A deep press's `threshold`: a number, or the word `learned` for levels learned per device
+/// (`HandLearner`), which start at `PressLevels.start`.
+public struct LearnableNumberKey: Sendable, Hashable {
+    public let number: NumberKey
+    /// The word that asks for learned levels.
+    public let word: String
+
+    public init(_ number: NumberKey, or word: String) {
+        self.number = number
+        self.word = word
+    }
+
+    public var name: String { number.name }
+
+    public var entry: ConfigKey {
+        var entry = number.entry
+        entry.type = "\(number.unit.rawValue), or `\(word)`"
+        return entry
+    }
+}
+
+/// A list of numbers (`thresholds`), each within a range; left out, the list is empty.
+public struct NumberListKey: Sendable, Hashable {
+    public let name: String
+    public let unit: ConfigUnit
+    /// The values each item may take, both ends included.
+    public let range: ClosedRange<Double>
+
+    public init(_ name: String, of unit: ConfigUnit, _ range: ClosedRange<Double>) {
+        self.name = name
+        self.unit = unit
+        self.range = range
+    }
+
+    public var entry: ConfigKey {
+        ConfigKey(name: name, type: "list of \(unit.rawValue)s", standard: "[]", range: "each " + ConfigKey.span(range),
+                  bounds: range, below: nil)
+    }
+}
+
+/// A point on the screen in pixels (a knob's `center`), which the config must give.
+public struct PointKey: Sendable, Hashable {
+    public let name: String
+    /// The values each coordinate may take, both ends included.
+    public let range: ClosedRange<Double>
+
+    public init(_ name: String, _ range: ClosedRange<Double>) {
+        self.name = name
+        self.range = range
+    }
+
+    public var entry: ConfigKey {
+        ConfigKey(name: name, type: "`[x, y]` pixels, or `{monitor: NAME, at: [x, y]}`", standard: ConfigKey.required,
+                  range: "each " + ConfigKey.span(range), bounds: range, below: nil)
+    }
+}
+
+/// Actions a gesture fires (`clockwise`, `up`, ...); left out, none.
+public struct ActionsKey: Sendable, Hashable {
+    public let name: String
+
+    public init(_ name: String) {
+        self.name = name
+    }
+
+    public var entry: ConfigKey {
+        ConfigKey(name: name, type: "action or list", standard: "none", range: "", bounds: nil, below: nil)
+    }
+}
+
+/// The keys of a gesture whose value turns into repeated actions (a force's, a knob's): one
+/// `increase` or `decrease` action per `step` it travels.
+public struct StepKeys: Sendable, Hashable {
+    public let step: NumberKey
+    public let increase: ActionsKey
+    public let decrease: ActionsKey
+
+    public init(step: NumberKey, increase: ActionsKey, decrease: ActionsKey) {
+        self.step = step
+        self.increase = increase
+        self.decrease = decrease
+    }
+}
+
+/// One key as the config reference's tables show it: its name, type, default and range.
+public struct ConfigKey: Sendable, Hashable {
+    public var name: String
+    /// What a value is: `force`, `pixels`, `list of forces`, ...
+    public var type: String
+    /// The value taken when the key is left out, as the reference writes it.
+    public var standard: String
+    /// The values accepted, as the reference writes them (empty: any of the type).
+    public var range: String
+    /// For a number (or each number of a list or point): the values accepted.
+    public var bounds: ClosedRange<Double>?
+    /// The key a number must stay below.
+    public var below: String?
+
+    /// The default of a key the config must give.
+    public static let required = "(required)"
+
+    /// `0.01–1`, and `, below `threshold`` for a number that must stay below another.
+    static func span(_ range: ClosedRange<Double>, below: String? = nil) -> String {
+        "\(range.lowerBound.formatted)–\(range.upperBound.formatted)" + (below.map { ", below `\($0)`" } ?? "")
+    }
+}
+
+/// One gesture's own keys, in the order `print-config` writes them.
+public struct GestureSchema: Sendable, Hashable {
+    public let kind: RecognizerKind
+    public let keys: [ConfigKey]
+
+    public init(_ kind: RecognizerKind, _ keys: [ConfigKey]) {
+        self.kind = kind
+        self.keys = keys
+    }
+
+    public var names: [String] { keys.map(\.name) }
+}
+
+extension RecognizerKind {
+    /// The keys that map this gesture's value to repeated actions; nil for a gesture without.
+    public var stepKeys: StepKeys? {
+        switch self {
+        case .force: return ForceRecognizer.Configuration.Keys.steps
+        case .knob: return KnobSettings.Keys.steps
+        case .deepPress, .squeeze, .pressureThresholds, .longPress: return nil
+        }
+    }
+
+    /// This gesture's own keys, declared beside its recognizer's configuration.
+    public var schema: GestureSchema {
+        switch self {
+        case .force: return ForceRecognizer.Configuration.schema
+        case .deepPress: return DeepPressRecognizer.Configuration.schema
+        case .squeeze: return SqueezeRecognizer.Configuration.schema
+        case .pressureThresholds: return PressureThresholdsRecognizer.Configuration.schema
+        case .knob: return KnobSettings.schema
+        case .longPress: return LongPressRecognizer.Configuration.schema
+        }
+    }
+}
