@@ -183,15 +183,14 @@ struct HandLearningTests {
         try Self.iPhoneRecording(jitterSeed: 0)
     }
 
-    /// Not met yet: from a fresh state nothing is learned, and the hold itself (`HoldPolicy`)
-    /// loses the recording's slow climbs (0.07-0.1 of the range a second, in steps of 0.0025)
-    /// when samples bunch up: the third press's 0.335-0.345 stretch and the fifth's start.
-    @Test("the iPhone recording with every sample up to 50 ms late: 6 of 6 (known to fail for some seeds)",
-          arguments: [1, 2, 3, 4, 5, 6, 7] as [UInt64])
-    func iPhoneRecordingJittered(seed: UInt64) {
-        withKnownIssue("the hold loses slow climbs when samples come up to 50 ms late", isIntermittent: true) {
-            try Self.iPhoneRecording(jitterSeed: seed)
-        }
+    /// Samples bunched by a busy machine make the recording's slow climbs (0.045-0.1 of the
+    /// range a second, in steps of 0.0025) look flatter than they are: the third press's
+    /// 0.335-0.345 stretch and the fifth's start were handed over with the hold's earlier
+    /// floor of 0.05 a second (`HoldPolicy.minimumRise`).
+    @Test("the iPhone recording with every sample up to 50 ms late: 6 of 6",
+          arguments: Array(1...20) as [UInt64])
+    func iPhoneRecordingJittered(seed: UInt64) throws {
+        try Self.iPhoneRecording(jitterSeed: seed)
     }
 
     static func iPhoneRecording(jitterSeed seed: UInt64) throws {
