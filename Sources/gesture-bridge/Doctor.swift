@@ -108,8 +108,9 @@ struct Doctor: ParsableCommand {
             let range = device.pressureAxis?.pressureRange.map { "\($0.min.formatted)..\($0.max.formatted)" } ?? "?"
             let driver = device.driver == .unknown ? "" : " (\(device.driver.rawValue) driver)"
             let moved = device.pressureHasMoved == true ? ", seen pressing" : ", not yet seen pressing"
-            let learned = "; learned: " + Learned.summary(learning.devices[device.name])
-            findings.append(.ok("\(device.kind?.rawValue ?? "device") \"\(device.name)\"\(driver) reports pressure \(range)\(moved)\(learned)"))
+            let learned = "; learned: " + Learned.summary(learning.learner(name: device.name, product: device.product))
+            let product = device.product.map { " [\($0)]" } ?? ""
+            findings.append(.ok("\(device.kind?.rawValue ?? "device") \"\(device.name)\"\(product)\(driver) reports pressure \(range)\(moved)\(learned)"))
         }
         // Declared but dead: a puck, lens or pad with an "Abs Pressure" axis, or a libinput tool
         // labelled pressure away from valuator 2.

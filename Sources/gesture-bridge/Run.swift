@@ -86,7 +86,7 @@ struct Run: ParsableCommand {
         let bridge = Bridge(session: session, configuration: bindings, performer: performer, feedback: overlay,
                             showsContacts: showTouches, reloader: reloader, learning: loaded.learning) { event in
             reporter.handle(event)
-            if case .engine(.learned(let change)) = event { Self.save(change.learner, of: change.device, in: store, logger: logger) }
+            if case .engine(.learned(let change)) = event { Self.save(change.learner, of: change.key, in: store, logger: logger) }
         }
         reporter.stop = { [unowned bridge] in bridge.stop() }
         do {
@@ -118,11 +118,12 @@ struct Run: ParsableCommand {
         }
     }
 
-    /// Keeps one device's learned state; a state that cannot be written is logged, never fatal.
+    /// Keeps one device's learned state, under its key (`LearningKey`); a state that cannot be
+    /// written is logged, never fatal.
     private static func save(_ learner: HandLearner, of device: String, in store: LearnedStateStore?, logger: Logger) {
         guard let store else { return }
         // `calibrate --write` marked it calibrated while this bridge ran: that wins.
-        if !learner.calibrated, store.learner(for: device)?.calibrated == true { return }
+        if !learner.calibrated, store.keptLearner(for: device)?.calibrated == true { return }
         do {
             try store.save(device: device, learner: learner)
         } catch {

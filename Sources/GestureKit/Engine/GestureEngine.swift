@@ -12,7 +12,7 @@ public struct GestureEngine: Sendable {
     private var contacts: [ContactKey: TrackedContact] = [:]
     private var timers = TimerQueue<EngineTimer>()
     /// Every device's learned deep-press levels and what they were learned from, by device
-    /// name (`HandLearner`); changes come out as `.learned` outputs.
+    /// (`LearningKey`, `HandLearner`); changes come out as `.learned` outputs.
     public private(set) var learning: PressLearning
 
     public init(configuration: BindingSet, devices: [InputDevice] = [], screen: ScreenSize = .fallback,
@@ -162,7 +162,7 @@ public struct GestureEngine: Sendable {
                                 into outputs: inout [EngineOutput]) {
         // Learned levels are read when a contact begins and kept until it ends: they never
         // move under a contact that is down.
-        let learned = configuration.learn ? learning.devices[device.name].flatMap { $0.calibrated ? nil : $0.levels } : nil
+        let learned = configuration.learn ? learning.learner(for: device).flatMap { $0.calibrated ? nil : $0.levels } : nil
         let slots = configuration.bindings.filter { $0.listens(to: device) && $0.applications.applies(to: window) }.map {
             RecognizerSlot(binding: $0, screen: screen, monitors: monitors, learned: learned)
         }
@@ -185,7 +185,7 @@ public struct GestureEngine: Sendable {
 
     private mutating func finish(_ key: ContactKey, at time: Double, into outputs: inout [EngineOutput]) {
         var evidence: PressEvidence?
-        var device: String?
+        var device: InputDevice?
         if var session = contacts[key] {
             if !session.decided {
                 outputs.append(.decision(.release(key, reason: .ended, time: time, held: time - session.start)))
@@ -195,7 +195,7 @@ public struct GestureEngine: Sendable {
                 outputs.append(.feedback(.progressEnded(key)))
             }
             evidence = session.evidence
-            device = session.device.name
+            device = session.device
         }
         contacts[key] = nil
         timers.removeAll { $0.contact == key }
@@ -204,17 +204,17 @@ public struct GestureEngine: Sendable {
 
     /// Teaches a device's learner one finished contact, and lets its levels move once none of
     /// its contacts is down (a touchscreen's other fingers may still be).
-    private mutating func learn(_ evidence: PressEvidence, device: String, deviceID: Int, at time: Double,
+    private mutating func learn(_ evidence: PressEvidence, device: InputDevice, deviceID: Int, at time: Double,
                                 into outputs: inout [EngineOutput]) {
-        var learner = learning.devices[device] ?? HandLearner()
+        var learner = learning.learner(for: device) ?? HandLearner()
         guard !learner.calibrated else { return }
         learner.record(evidence)
         let previous = learner.effectiveLevels(start: .start)
         if !contacts.keys.contains(where: { $0.device == deviceID }), learner.settle() {
-            outputs.append(.learned(LearnedChange(time: time, device: device, previous: previous,
+            outputs.append(.learned(LearnedChange(time: time, device: device.name, key: device.learningKey, previous: previous,
                                                   levels: learner.effectiveLevels(start: .start), learner: learner)))
         }
-        learning.devices[device] = learner
+        learning.devices[device.learningKey] = learner
     }
 
     private mutating func decisionTimedOut(_ key: ContactKey, at time: Double, into outputs: inout [EngineOutput]) {

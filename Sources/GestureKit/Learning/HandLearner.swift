@@ -207,8 +207,11 @@ public struct HandLearner: Sendable, Hashable {
 /// A change of one device's learned levels: `run --json` and `replay --json` report it.
 public struct LearnedChange: Sendable, Hashable {
     public var time: Double
-    /// The device's name, as X gives it: learning is kept per name.
+    /// The device's name, as X gives it.
     public var device: String
+    /// What the device's state is kept under: its name and, where X says them, its vendor and
+    /// product ids (`LearningKey`).
+    public var key: String
     public var previous: PressLevels
     public var levels: PressLevels
     /// The device's learner after the change: what `run` saves.
@@ -217,16 +220,21 @@ public struct LearnedChange: Sendable, Hashable {
     public var ordinaryContacts: Int { learner.ordinaryContacts }
     public var deliberatePresses: Int { learner.deliberatePresses }
 
-    public init(time: Double, device: String, previous: PressLevels, levels: PressLevels, learner: HandLearner) {
+    /// `key` is the name alone unless given.
+    public init(time: Double, device: String, key: String? = nil, previous: PressLevels, levels: PressLevels,
+                learner: HandLearner) {
         self.time = time
         self.device = device
+        self.key = key ?? device
         self.previous = previous
         self.levels = levels
         self.learner = learner
     }
 }
 
-/// Every device's learner, by device name: what `run` loads from and saves to
+/// Every device's learner, by its `LearningKey` (its name, and its vendor and product ids where
+/// X says them; a state kept before the ids were part of the key, by its name alone): what
+/// `run` loads from and saves to
 /// `$XDG_STATE_HOME/gesture-bridge/`, and what `replay` starts from.
 public struct PressLearning: Sendable, Hashable {
     public var devices: [String: HandLearner]

@@ -6,7 +6,7 @@ import Glibc
 /// ```
 /// # gesture-bridge: the deep press learned for one device (gesture-bridge learned --reset)
 /// version 1
-/// device Wacom Intuos Pro M Pen stylus
+/// device Wacom Intuos Pro M Pen stylus [056a:0357]
 /// levels 0.368 0.263 0.21
 /// moving false
 /// calibrated false
@@ -74,8 +74,9 @@ public enum LearnedStateFile {
 }
 
 /// Where `run` keeps what it learned: `$XDG_STATE_HOME/gesture-bridge/` (else
-/// `~/.local/state/gesture-bridge/`), one `NAME.learned` file per device, readable by the user
-/// alone, each written whole (a temporary file renamed over the old one).
+/// `~/.local/state/gesture-bridge/`), one `.learned` file per device, named after its
+/// `LearningKey` (its name, and its vendor and product ids where X says them), readable by the
+/// user alone, each written whole (a temporary file renamed over the old one).
 public struct LearnedStateStore: Sendable {
     public let directory: String
 
@@ -117,22 +118,30 @@ public struct LearnedStateStore: Sendable {
     }
 
     /// One device's kept learner, read from its own file alone (no other file is touched); nil
-    /// when nothing is kept for it or its file is not one.
-    public func learner(for device: String) -> HandLearner? {
-        guard let bytes = try? FileContents.read(directory + "/" + fileName(for: device)),
-              let (name, learner) = LearnedStateFile.decode(String(decoding: bytes, as: UTF8.self)),
-              name == device else { return nil }
+    /// when nothing is kept under this key or its file is not one.
+    public func learner(for key: String) -> HandLearner? {
+        guard let bytes = try? FileContents.read(directory + "/" + fileName(for: key)),
+              let (kept, learner) = LearnedStateFile.decode(String(decoding: bytes, as: UTF8.self)),
+              kept == key else { return nil }
         return learner
     }
 
+    /// The learner kept for a device's key, else, for a key with vendor and product ids, the
+    /// one kept under its name alone (before the ids were part of the key), as
+    /// `PressLearning.learner(name:product:)` finds it.
+    public func keptLearner(for key: String) -> HandLearner? {
+        learner(for: key) ?? (LearningKey.product(of: key) == nil ? nil : learner(for: LearningKey.name(of: key)))
+    }
+
     /// `calibrate --write` set this device's levels: its state is marked calibrated (what it
-    /// learned so far kept), so learning neither moves nor applies to it until
-    /// `learned --reset` forgets the file. A damaged or missing file starts from nothing.
+    /// learned so far kept, also under its name alone), so learning neither moves nor applies
+    /// to it until `learned --reset` forgets the file. A damaged or missing file starts from
+    /// nothing.
     @discardableResult
-    public func markCalibrated(device: String) throws(LearnedStateError) -> HandLearner {
-        var learner = learner(for: device) ?? HandLearner()
+    public func markCalibrated(device key: String) throws(LearnedStateError) -> HandLearner {
+        var learner = keptLearner(for: key) ?? HandLearner()
         learner.calibrated = true
-        try save(device: device, learner: learner)
+        try save(device: key, learner: learner)
         return learner
     }
 
@@ -145,13 +154,21 @@ public struct LearnedStateStore: Sendable {
         }
     }
 
-    /// Writes one device's state: to a temporary file of mode 0600, then renamed over the old
-    /// one, so a crash leaves the old state or the new, never half of one.
-    public func save(device: String, learner: HandLearner) throws(LearnedStateError) {
+    /// Writes one device's state under its key: to a temporary file of mode 0600, then renamed
+    /// over the old one, so a crash leaves the old state or the new, never half of one.
+    ///
+    /// The learner carries what was kept under the device's name alone (the bridge and
+    /// `calibrate` start from it, `keptLearner`), so once it is written under a key with vendor
+    /// and product ids, that older file goes: moved over to the key, nothing lost.
+    public func save(device key: String, learner: HandLearner) throws(LearnedStateError) {
         do {
-            try write(device: device, learner: learner)
+            try write(device: key, learner: learner)
         } catch {
-            throw LearnedStateError(path: directory + "/" + fileName(for: device), reason: error.reason)
+            throw LearnedStateError(path: directory + "/" + fileName(for: key), reason: error.reason)
+        }
+        let name = LearningKey.name(of: key)
+        if name != key, self.learner(for: name) != nil {
+            unlink(directory + "/" + fileName(for: name))
         }
     }
 
@@ -183,24 +200,26 @@ public struct LearnedStateStore: Sendable {
         }
     }
 
-    /// Forgets one device's state, or every device's; the devices forgotten.
+    /// Forgets one device's state (by its key, or by its name: every key made from that name),
+    /// or every device's; the keys forgotten.
     public func reset(device: String? = nil) -> [String] {
         let learning = load().learning
         var removed: [String] = []
-        for name in learning.devices.keys.sorted() where device == nil || device == name {
-            if unlink(directory + "/" + fileName(for: name)) == 0 { removed.append(name) }
+        for key in learning.devices.keys.sorted() where device == nil || device == key || device == LearningKey.name(of: key) {
+            if unlink(directory + "/" + fileName(for: key)) == 0 { removed.append(key) }
         }
         return removed
     }
 
     static let suffix = ".learned"
 
-    /// A file name from the device's name: letters and digits kept, anything else a dash, and a
-    /// short hash of the whole name so two names that read alike do not share a file.
-    public func fileName(for device: String) -> String {
+    /// A file name from the device's key: letters and digits kept, anything else a dash, and a
+    /// short hash of the whole key so two keys that read alike do not share a file
+    /// ("Wacom Pen [056a:5000]": `Wacom-Pen--056a-5000--HASH.learned`).
+    public func fileName(for key: String) -> String {
         var hash: UInt32 = 2_166_136_261
-        for byte in device.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        let readable = String(device.unicodeScalars.prefix(60).map { scalar in
+        for byte in key.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        let readable = String(key.unicodeScalars.prefix(60).map { scalar in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) ? Character(scalar) : "-"
         })
         let hex = String(hash, radix: 16)

@@ -1,16 +1,30 @@
 import CX11
 import GestureKit
 
-/// Every XI2 device the server has, as of one XIQueryDevice.
+/// Every XI2 device the server has, as of one XIQueryDevice: the bridge's one table of devices.
+/// `InputListener` keeps it current through hot-plug, and everything else asks it (the bridge a
+/// device's kind and master, `devices`, `doctor`, `calibrate`); the input source and the engine
+/// take what they need of a device from it when it comes or changes.
 public struct DeviceCatalog: Sendable, Hashable {
     public private(set) var devices: [X11Device]
+    /// Where each id is in `devices`: asked on every event.
+    private var positions: [Int: Int] = [:]
 
     public init(devices: [X11Device]) {
         self.devices = devices.sorted { $0.id < $1.id }
+        for (position, device) in self.devices.enumerated() where positions[device.id] == nil {
+            positions[device.id] = position
+        }
     }
 
     public subscript(id: Int) -> X11Device? {
-        devices.first { $0.id == id }
+        positions[id].map { devices[$0] }
+    }
+
+    /// The device `id` when it is a contact source (enabled, a pen, eraser, touchscreen,
+    /// touchpad or mouse attached to a master): one the bridge listens to.
+    public func contactSource(_ id: Int) -> X11Device? {
+        self[id].flatMap { $0.isContactSource ? $0 : nil }
     }
 
     /// The enabled pens, erasers, touchscreens, touchpads and mice.
@@ -56,10 +70,14 @@ public struct DeviceCatalog: Sendable, Hashable {
         let markers = InputDriver.allCases.compactMap { driver in
             driver.marker.map { (driver, XInternAtom(connection.display, $0, 1)) }
         }.filter { $0.1 != 0 }
+        let productAtom = XInternAtom(connection.display, productProperty, 1)
         var devices: [X11Device] = []
         for index in 0..<Int(max(0, count)) {
             if var device = describe(infos[index], connection: connection, types: types) {
                 device.driver = driver(of: device, markers: markers, connection: connection)
+                if productAtom != 0, device.use.isSlave {
+                    device.product = product(of: device.id, property: productAtom, connection: connection)
+                }
                 device.kind = DeviceClassifier.kind(of: device)
                 devices.append(device)
             }
@@ -90,6 +108,27 @@ public struct DeviceCatalog: Sendable, Hashable {
             if let (driver, _) = markers.first(where: { present.contains($0.1) }) { return driver }
         }
         return .unknown
+    }
+
+    /// The device property xf86-input-evdev, -libinput and -wacom set to the device's vendor
+    /// and product ids (XI_PROP_PRODUCT_ID: two CARD32).
+    static let productProperty = "Device Product ID"
+
+    /// The vendor and product ids in the device's "Device Product ID"; nil when it has none, or
+    /// the property is not two 32-bit integers.
+    private static func product(of id: Int, property: Atom, connection: XConnection) -> DeviceProduct? {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var items: UInt = 0
+        var remaining: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        guard XIGetProperty(connection.display, Int32(id), property, 0, 2, 0, Atom(XA_INTEGER), &type, &format, &items,
+                            &remaining, &data) == Success else { return nil }
+        defer { if let data { XFree(data) } }
+        guard let data, type == Atom(XA_INTEGER), format == 32, items == 2 else { return nil }
+        // XI2 hands 32-bit items over as 32 bits each (not as longs, as XGetWindowProperty does).
+        let raw = UnsafeRawPointer(data)
+        return DeviceProduct(ids: [raw.loadUnaligned(as: UInt32.self), raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)])
     }
 
     private static func describe(_ info: XIDeviceInfo, connection: XConnection, types: [Int: DeviceType]) -> X11Device? {

@@ -17,10 +17,13 @@ public struct X11Device: Sendable, Hashable {
     /// What the driver says the device is (XI 1's type atom); nil when it says nothing.
     public var type: DeviceType?
     public var driver: InputDriver
+    /// The vendor and product ids the driver gives it (the property "Device Product ID", set
+    /// by evdev, libinput and wacom); nil where it gives none.
+    public var product: DeviceProduct?
 
     public init(id: Int, name: String, use: DeviceUse, attachment: Int = 0, isEnabled: Bool = true, buttonCount: Int = 0,
                 valuators: [ValuatorAxis] = [], touch: TouchCapability? = nil, kind: DeviceKind? = nil,
-                type: DeviceType? = nil, driver: InputDriver = .unknown) {
+                type: DeviceType? = nil, driver: InputDriver = .unknown, product: DeviceProduct? = nil) {
         self.id = id
         self.name = name
         self.use = use
@@ -32,6 +35,7 @@ public struct X11Device: Sendable, Hashable {
         self.kind = kind
         self.type = type
         self.driver = driver
+        self.product = product
     }
 
     /// The X server reports a pointer's position on valuators 0 and 1.
@@ -67,8 +71,11 @@ public struct X11Device: Sendable, Hashable {
     /// The device as the engine and traces know it.
     public var inputDevice: InputDevice? {
         guard let kind else { return nil }
-        return InputDevice(id: id, name: name, kind: kind, pressure: pressureAxis?.pressureRange)
+        return InputDevice(id: id, name: name, kind: kind, pressure: pressureAxis?.pressureRange, product: product)
     }
+
+    /// What the device's learned state is kept under: its name, and its ids where X says them.
+    public var learningKey: String { LearningKey.key(name: name, product: product) }
 
     /// The device without its axes' current values, which change with every movement: two
     /// queries describe the same device when their definitions are equal.

@@ -1,0 +1,48 @@
+/// What a device's learned state is kept under: its name and, where X says them, its vendor and
+/// product ids ("Wacom Intuos S Pen [056a:0374]"), so two models that share a name (a pen of
+/// one brand and a screen of another both called "Pen") learn apart; the name alone where X
+/// says no ids.
+///
+/// A state kept before the ids were part of the key is under the name alone: `PressLearning`
+/// still finds it for a device of that name, and `run` carries it over to the full key.
+public enum LearningKey {
+    public static func key(name: String, product: DeviceProduct?) -> String {
+        product.map { "\(name) [\($0)]" } ?? name
+    }
+
+    /// The device name a key was made from: the key without its " [vendor:product]".
+    public static func name(of key: String) -> String {
+        parts(of: key).name
+    }
+
+    /// The vendor and product ids a key was made with; nil for a key of the name alone.
+    public static func product(of key: String) -> DeviceProduct? {
+        parts(of: key).product
+    }
+
+    private static func parts(of key: String) -> (name: String, product: DeviceProduct?) {
+        guard key.hasSuffix("]"), let open = key.lastIndex(of: "["), open > key.startIndex,
+              key[key.index(before: open)] == " ",
+              let product = DeviceProduct(key[key.index(after: open)..<key.index(before: key.endIndex)])
+        else { return (key, nil) }
+        return (String(key[..<key.index(before: open)]), product)
+    }
+}
+
+extension InputDevice {
+    /// What this device's learned state is kept under (`LearningKey`).
+    public var learningKey: String { LearningKey.key(name: name, product: product) }
+}
+
+extension PressLearning {
+    /// The learner kept for a device of this name and these ids: under its key, else under its
+    /// name alone (a state kept before the ids were part of the key); nil when neither is kept.
+    public func learner(name: String, product: DeviceProduct?) -> HandLearner? {
+        devices[LearningKey.key(name: name, product: product)] ?? (product == nil ? nil : devices[name])
+    }
+
+    /// The learner kept for `device` (`learner(name:product:)`).
+    public func learner(for device: InputDevice) -> HandLearner? {
+        learner(name: device.name, product: device.product)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+@testable import GestureKit
+
+/// Learned state is kept per device by its name and, where X says them, its vendor and product
+/// ids; a state kept by the name alone (before the ids were part of the key) is still found for
+/// a device of that name, and carried over to the full key.
+@Suite("The learning key")
+struct LearningKeyTests {
+    static let wacom = DeviceProduct(vendor: 0x056a, product: 0x5000)
+
+    static func touch(product: DeviceProduct?) -> InputDevice {
+        InputDevice(id: 3, name: "Generated Touch", kind: .touch, pressure: PressureRange(min: 0, max: 255), product: product)
+    }
+
+    @Test("the key is the name and the ids as lsusb writes them, or the name alone; both read back")
+    func key() {
+        #expect(LearningKey.key(name: "Wacom Pen", product: Self.wacom) == "Wacom Pen [056a:5000]")
+        #expect(LearningKey.key(name: "Wacom Pen", product: nil) == "Wacom Pen")
+        #expect(LearningKey.key(name: "Big", product: DeviceProduct(vendor: 0x1_2345, product: 7)) == "Big [12345:0007]")
+        #expect(LearningKey.name(of: "Wacom Pen [056a:5000]") == "Wacom Pen")
+        #expect(LearningKey.product(of: "Wacom Pen [056a:5000]") == Self.wacom)
+        #expect(LearningKey.product(of: "Big [12345:0007]") == DeviceProduct(vendor: 0x1_2345, product: 7))
+        // A name that merely ends in brackets is a name alone.
+        for name in ["Wacom Pen", "Pen [left]", "Pen [056a:500]", "Pen [056A:5000]", "Pen[056a:5000]", "Pen [056a:5000] "] {
+            #expect(LearningKey.name(of: name) == name)
+            #expect(LearningKey.product(of: name) == nil)
+        }
+        #expect(Self.touch(product: Self.wacom).learningKey == "Generated Touch [056a:5000]")
+        #expect(Self.touch(product: nil).learningKey == "Generated Touch")
+    }
+
+    @Test("X's ids: two of them, and 0:0 (a device its bus did not name) says none")
+    func productIDs() {
+        #expect(DeviceProduct(ids: [0x056a, 0x5000]) == Self.wacom)
+        #expect(DeviceProduct(ids: [0, 0]) == nil)
+        #expect(DeviceProduct(ids: [0x056a]) == nil)
+        #expect(DeviceProduct(ids: [0, 1]) == DeviceProduct(vendor: 0, product: 1))
+        #expect(Self.wacom.vendorText == "056a" && Self.wacom.productText == "5000")
+    }
+
+    @Test("a state kept by the name alone is found for a device of that name, with ids or without; the full key wins")
+    func fallback() {
+        let old = LearnedStateTests.learned()
+        var learning = PressLearning(devices: ["Generated Touch": old])
+        #expect(learning.learner(for: Self.touch(product: Self.wacom)) == old)
+        #expect(learning.learner(for: Self.touch(product: nil)) == old)
+        #expect(learning.learner(name: "Other Touch", product: Self.wacom) == nil)
+        learning.devices["Generated Touch [056a:5000]"] = HandLearner()
+        #expect(learning.learner(for: Self.touch(product: Self.wacom)) == HandLearner())
+        // A state kept under ids is not another device's of the same name without them.
+        learning = PressLearning(devices: ["Generated Touch [056a:5000]": old])
+        #expect(learning.learner(for: Self.touch(product: nil)) == nil)
+        #expect(learning.learner(for: Self.touch(product: DeviceProduct(vendor: 1, product: 2))) == nil)
+    }
+
+    @Test("the engine learns on from a state kept by the name alone, and keeps it under the full key")
+    func engineCarriesOver() throws {
+        let old = LearnedStateTests.learned()
+        let touch = Self.touch(product: Self.wacom)
+        var configuration = try ConfigLoader.parse(DefaultConfig.text, file: DefaultConfig.name)
+        configuration.learn = true
+        var engine = GestureEngine(configuration: configuration, devices: [touch],
+                                   learning: PressLearning(devices: ["Generated Touch": old]))
+        _ = engine.handle(ContactEvent(time: 0, device: 3, contact: 1, phase: .begin, position: Point(x: 100, y: 100), pressure: 10))
+        _ = engine.handle(ContactEvent(time: 0.02, device: 3, contact: 1, phase: .move, position: Point(x: 100, y: 100), pressure: 25))
+        _ = engine.handle(ContactEvent(time: 0.05, device: 3, contact: 1, phase: .end, position: Point(x: 100, y: 100), pressure: 0))
+        let learner = try #require(engine.learning.devices["Generated Touch [056a:5000]"])
+        #expect(learner.ordinaryContacts == old.ordinaryContacts + 1)
+        #expect(learner.deliberatePresses == old.deliberatePresses)
+        #expect(learner.levels == old.levels)
+    }
+
+    @Test("the store: a name-only file is read for the key, moved over to the key's file when saved; reset by name or key")
+    func storeMigrates() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("learned-\(UUID().uuidString)/gesture-bridge").path
+        let store = LearnedStateStore(directory: directory)
+        try store.save(device: "Wacom Pen", learner: LearnedStateTests.learned())
+        // As the file keeps it (peaks to a thousandth).
+        let old = try #require(store.learner(for: "Wacom Pen"))
+        let key = "Wacom Pen [056a:5000]"
+        #expect(store.fileName(for: key).hasPrefix("Wacom-Pen--056a-5000--"))
+        #expect(store.learner(for: key) == nil)
+        #expect(store.keptLearner(for: key) == old)
+        #expect(store.keptLearner(for: "Other [056a:5000]") == nil)
+
+        // calibrate --write on the device: what was learned under the name is kept, under the key.
+        let calibrated = try store.markCalibrated(device: key)
+        #expect(calibrated.calibrated && calibrated.ordinaryContacts == old.ordinaryContacts && calibrated.levels == old.levels)
+        #expect(Array(store.load().learning.devices.keys) == [key])
+        #expect(!FileManager.default.fileExists(atPath: directory + "/" + store.fileName(for: "Wacom Pen")))
+
+        // A name alone that is no key of one with ids stays.
+        try store.save(device: "Plain Pen", learner: old)
+        try store.save(device: "Plain Pen", learner: HandLearner())
+        #expect(Set(store.load().learning.devices.keys) == [key, "Plain Pen"])
+
+        #expect(store.reset(device: "Wacom Pen") == [key])
+        #expect(store.reset(device: "Plain Pen") == ["Plain Pen"])
+        #expect(store.load().learning.devices.isEmpty)
+    }
+}
