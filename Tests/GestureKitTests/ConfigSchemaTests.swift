@@ -53,23 +53,28 @@ struct ConfigSchemaTests {
 
     /// docs/config.md's table for `kind`: one row a key, with the type, default and range columns.
     static func documentedRows(_ kind: RecognizerKind) throws -> [String: [String]] {
+        try documentedRows(after: "**\(kind.rawValue)**:")
+    }
+
+    /// The first table after the line starting `anchor`: one row a key, with the type, default
+    /// and range columns.
+    static func documentedRows(after anchor: String) throws -> [String: [String]] {
         let text = try String(contentsOf: reference, encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let heading = try #require(lines.firstIndex { $0.hasPrefix("**\(kind.rawValue)**:") },
-                                   "docs/config.md has no paragraph starting **\(kind.rawValue)**:")
+        let heading = try #require(lines.firstIndex { $0.hasPrefix(anchor) }, "docs/config.md has no line starting \(anchor)")
         let header = try #require(lines[heading...].firstIndex { $0.hasPrefix("| key |") })
-        #expect(lines[header] == "| key | type | default | range | meaning |", "\(kind.rawValue): \(lines[header])")
+        #expect(lines[header] == "| key | type | default | range | meaning |", "\(anchor): \(lines[header])")
         var rows: [String: [String]] = [:]
         for line in lines[(header + 2)...].prefix(while: { $0.hasPrefix("|") }) {
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
                 .map { $0.trimmingCharacters(in: .whitespaces) }
             guard cells.count == 5 else {
-                Issue.record("\(kind.rawValue): a row of \(cells.count) cells: \(line)")
+                Issue.record("\(anchor): a row of \(cells.count) cells: \(line)")
                 continue
             }
             for key in cells[0].split(separator: ",") {
                 let name = key.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`"))
-                #expect(rows[name] == nil, "\(kind.rawValue): `\(name)` documented twice")
+                #expect(rows[name] == nil, "\(anchor): `\(name)` documented twice")
                 rows[name] = Array(cells[1...3])
             }
         }
@@ -84,6 +89,17 @@ struct ConfigSchemaTests {
         for key in kind.schema.keys {
             guard let row = rows[key.name] else { continue }
             #expect(row == [key.type, key.standard, key.range], "\(kind.rawValue) `\(key.name)`")
+        }
+    }
+
+    @Test("docs/config.md's top-level and `feedback` tables are the schema's")
+    func sectionTables() throws {
+        for (anchor, schema) in [("## Top level", BindingSet.schema), ("`feedback` takes", FeedbackLook.schema)] {
+            let rows = try Self.documentedRows(after: anchor)
+            #expect(Set(rows.keys) == Set(schema.names), "\(anchor): documented \(rows.keys.sorted())")
+            for key in schema.keys {
+                #expect(rows[key.name] == [key.type, key.standard, key.range], "\(anchor) `\(key.name)`")
+            }
         }
     }
 
@@ -218,6 +234,33 @@ struct ConfigSchemaTests {
                 #expect(issues.count == 1 && issues.first?.message.contains(limit) == true, "\(kind.rawValue) `\(key.name)`: \(issues)")
             }
         }
+    }
+
+    @Test("the top level's and `feedback`'s numbers: defaults, both ends of each range, and `hold-limit` at least `decision-timeout`")
+    func sectionNumbers() throws {
+        let empty = try ConfigLoader.parse("bindings: []\n", file: "t")
+        #expect(empty.decisionTimeout == BindingSet.Keys.decisionTimeout.standard && empty.holdLimit == BindingSet.Keys.holdLimit.standard)
+        #expect(empty.learn == BindingSet.Keys.learn.standard && empty.look == .standard)
+        #expect(empty.look.hexColor == "#3399ff" && empty.look.size == 1 && empty.look.duration == 0.25)
+        let keys: [(NumberKey, (String) -> String)] = [
+            (BindingSet.Keys.decisionTimeout, { "decision-timeout: \($0)\nbindings: []\n" }),
+            (BindingSet.Keys.holdLimit, { "decision-timeout: 0\nhold-limit: \($0)\nbindings: []\n" }),
+            (FeedbackLook.Keys.size, { "feedback: {size: \($0)}\nbindings: []\n" }),
+            (FeedbackLook.Keys.duration, { "feedback: {duration: \($0)}\nbindings: []\n" }),
+        ]
+        for (key, yaml) in keys {
+            let between = "`\(key.name)` must be between \(key.range.lowerBound.formatted) and \(key.range.upperBound.formatted)"
+            for outside in [key.range.lowerBound - Self.nudge(key.range), key.range.upperBound + Self.nudge(key.range)] {
+                let issues = problems(yaml(outside.formatted))
+                #expect(issues.count == 1 && issues.first?.message.hasPrefix(between) == true, "\(key.name) \(outside): \(issues)")
+            }
+            for end in [key.range.lowerBound, key.range.upperBound] {
+                #expect(problems(yaml(end.formatted)).isEmpty, "\(key.name) \(end)")
+            }
+        }
+        let short = problems("decision-timeout: 2\nhold-limit: 1.5\nbindings: []\n")
+        #expect(short.count == 1 && short.first?.message.contains("must be at least `decision-timeout` (2)") == true, "\(short)")
+        #expect(problems("decision-timeout: 2\nhold-limit: 2\nbindings: []\n").isEmpty)
     }
 
     // MARK: Keys

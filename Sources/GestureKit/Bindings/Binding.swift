@@ -162,13 +162,26 @@ public struct BindingSet: Sendable, Hashable {
     /// (`learn:` at the top level); false: they keep the levels they start from.
     public var learn: Bool
 
-    public static let defaultDecisionTimeout = 0.5
-    /// The slowest of the six presses in the iPhone recording reaches 0.7 of the range after
-    /// 6.2 s; 8 s leaves a margin over it.
-    public static let defaultHoldLimit = 8.0
+    /// The config's top-level keys.
+    public enum Keys {
+        public static let bindings = SectionKey("bindings", "list", standard: ConfigKey.required)
+        public static let decisionTimeout = NumberKey("decision-timeout", .seconds, 0...5, standard: 0.5)
+        /// The slowest of the six presses in the iPhone recording reaches 0.7 of the range
+        /// after 6.2 s; 8 s leaves a margin over it.
+        public static let holdLimit = NumberKey("hold-limit", .seconds, 0...60, standard: 8, atLeast: decisionTimeout.name)
+        public static let feedback = SectionKey("feedback", "mapping", standard: "see below")
+        public static let learn = FlagKey("learn", standard: true)
+    }
+
+    public static let schema = SectionSchema([Keys.bindings.entry, Keys.decisionTimeout.entry, Keys.holdLimit.entry,
+                                              Keys.feedback.entry, Keys.learn.entry])
+
+    public static let defaultDecisionTimeout = Keys.decisionTimeout.standard
+    public static let defaultHoldLimit = Keys.holdLimit.standard
 
     public init(bindings: [Binding], decisionTimeout: Double = BindingSet.defaultDecisionTimeout,
-                holdLimit: Double = BindingSet.defaultHoldLimit, look: FeedbackLook = .standard, learn: Bool = true) {
+                holdLimit: Double = BindingSet.defaultHoldLimit, look: FeedbackLook = .standard,
+                learn: Bool = Keys.learn.standard) {
         self.bindings = bindings
         self.learn = learn
         self.decisionTimeout = decisionTimeout

@@ -9,10 +9,18 @@ public struct FeedbackLook: Sendable, Hashable {
     /// Seconds the pulse takes to grow and fade.
     public var duration: Double
 
-    /// A mid-bright blue: it reads on dark and light desktops alike.
-    public static let standard = FeedbackLook(color: (0x33, 0x99, 0xff), size: 1, duration: 0.25)
-    public static let sizes = 0.5...4.0
-    public static let durations = 0.1...2.0
+    /// The keys of the config's top-level `feedback:` section.
+    public enum Keys {
+        /// A mid-bright blue: it reads on dark and light desktops alike.
+        public static let color = ColorKey("color", standard: 0x3399ff)
+        public static let size = NumberKey("size", .scale, 0.5...4, standard: 1)
+        public static let duration = NumberKey("duration", .seconds, 0.1...2, standard: 0.25)
+    }
+
+    public static let schema = SectionSchema([Keys.color.entry, Keys.size.entry, Keys.duration.entry])
+
+    public static let standard = FeedbackLook(color: Keys.color.standardRGB, size: Keys.size.standard,
+                                              duration: Keys.duration.standard)
 
     public init(color: (red: UInt8, green: UInt8, blue: UInt8), size: Double, duration: Double) {
         self.color = color

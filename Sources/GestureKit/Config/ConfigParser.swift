@@ -21,22 +21,15 @@ struct ConfigParser {
             return nil
         }
         guard let mapping = mapping(root, "the config") else { return nil }
-        let topKeys = ["bindings", "decision-timeout", "hold-limit", "feedback", "learn"]
-        checkKeys(mapping, allowed: topKeys, context: "at the top level")
-        var decisionTimeout = BindingSet.defaultDecisionTimeout
-        if let node = mapping["decision-timeout"], let value = number(node, "decision-timeout", in: 0...5) {
-            decisionTimeout = value
+        typealias Keys = BindingSet.Keys
+        checkKeys(mapping, allowed: BindingSet.schema.names, context: "at the top level")
+        let decisionTimeout = number(mapping, Keys.decisionTimeout)
+        let holdLimit = number(mapping, Keys.holdLimit)
+        if let node = mapping[Keys.holdLimit.name], holdLimit < decisionTimeout {
+            issues.append(issue(at: node, "`\(Keys.holdLimit.name)` (\(holdLimit.formatted)) must be at least `\(Keys.decisionTimeout.name)` (\(decisionTimeout.formatted)): it is the longest any press is held, the decision timeout the longest one whose force says nothing"))
         }
-        var holdLimit = BindingSet.defaultHoldLimit
-        if let node = mapping["hold-limit"], let value = number(node, "hold-limit", in: 0...60) {
-            if value < decisionTimeout {
-                issues.append(issue(at: node, "`hold-limit` (\(value.formatted)) must be at least `decision-timeout` (\(decisionTimeout.formatted)): it is the longest any press is held, the decision timeout the longest one whose force says nothing"))
-            }
-            holdLimit = value
-        }
-        var look = FeedbackLook.standard
-        if let node = mapping["feedback"] { look = parseLook(node) }
-        let learn = mapping["learn"].flatMap { bool($0, "learn") } ?? true
+        let look = mapping[Keys.feedback.name].map { parseLook($0) } ?? .standard
+        let learn = mapping[Keys.learn.name].flatMap { bool($0, Keys.learn.name) } ?? Keys.learn.standard
         guard let bindingsNode = mapping["bindings"] else {
             issues.append(issue(at: root, "the config has no `bindings:` list"))
             return nil
@@ -59,20 +52,19 @@ struct ConfigParser {
 
     /// The top-level `feedback:` section: `color`, `size`, `duration`; what it leaves out stays standard.
     private mutating func parseLook(_ node: YAMLNode) -> FeedbackLook {
+        typealias Keys = FeedbackLook.Keys
         var look = FeedbackLook.standard
         guard let map = mapping(node, "`feedback` at the top level") else { return look }
-        checkKeys(map, allowed: ["color", "size", "duration"], context: "in `feedback`")
-        if let colorNode = map["color"], let text = string(colorNode, "color") {
+        checkKeys(map, allowed: FeedbackLook.schema.names, context: "in `feedback`")
+        if let colorNode = map[Keys.color.name], let text = string(colorNode, Keys.color.name) {
             if let color = FeedbackLook.color(hex: text) {
                 look.color = color
             } else {
-                issues.append(issue(at: colorNode, "`color` must be a colour as `\"#rrggbb\"` (quoted: YAML reads `#` as a comment), not `\(text)`"))
+                issues.append(issue(at: colorNode, "`\(Keys.color.name)` must be a colour as `\"#rrggbb\"` (quoted: YAML reads `#` as a comment), not `\(text)`"))
             }
         }
-        if let sizeNode = map["size"], let size = number(sizeNode, "size", in: FeedbackLook.sizes) { look.size = size }
-        if let durationNode = map["duration"], let duration = number(durationNode, "duration", in: FeedbackLook.durations) {
-            look.duration = duration
-        }
+        look.size = number(map, Keys.size)
+        look.duration = number(map, Keys.duration)
         return look
     }
 

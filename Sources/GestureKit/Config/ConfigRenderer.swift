@@ -2,12 +2,16 @@
 /// what `print-config` shows. Parsing the text gives the same bindings back.
 public enum ConfigRenderer {
     public static func render(_ configuration: BindingSet) -> String {
+        typealias Keys = BindingSet.Keys
+        typealias LookKeys = FeedbackLook.Keys
         let look = configuration.look
-        var lines = ["decision-timeout: \(configuration.decisionTimeout.formatted)",
-                     "hold-limit: \(configuration.holdLimit.formatted)",
-                     "learn: \(configuration.learn)",
-                     "feedback: {color: \"\(look.hexColor)\", size: \(look.size.formatted), duration: \(look.duration.formatted)}",
-                     "bindings:"]
+        let feedback = "{\(LookKeys.color.name): \"\(look.hexColor)\", \(LookKeys.size.name): \(look.size.formatted), "
+            + "\(LookKeys.duration.name): \(look.duration.formatted)}"
+        var lines = ["\(Keys.decisionTimeout.name): \(configuration.decisionTimeout.formatted)",
+                     "\(Keys.holdLimit.name): \(configuration.holdLimit.formatted)",
+                     "\(Keys.learn.name): \(configuration.learn)",
+                     "\(Keys.feedback.name): \(feedback)",
+                     "\(Keys.bindings.name):"]
         for binding in configuration.bindings {
             lines.append("  - name: \(quoted(binding.name))")
             lines.append("    gesture: \(binding.recognizer.kind.rawValue)")

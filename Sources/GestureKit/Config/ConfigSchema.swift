@@ -11,6 +11,8 @@ public enum ConfigUnit: String, Sendable, Hashable, CaseIterable {
     case pixels
     case degrees
     case seconds
+    /// A multiplier (the feedback's size).
+    case scale
 }
 
 /// A number a config may give.
@@ -21,20 +23,24 @@ public struct NumberKey: Sendable, Hashable {
     public let range: ClosedRange<Double>
     /// The value when the config leaves the key out.
     public let standard: Double
-    /// A key whose value must stay below this one's (`inner-radius` below `outer-radius`).
+    /// A key this one's value must stay below (`inner-radius` below `outer-radius`).
     public let below: String?
+    /// A key this one's value must be at least (`hold-limit` at least `decision-timeout`).
+    public let atLeast: String?
 
-    public init(_ name: String, _ unit: ConfigUnit, _ range: ClosedRange<Double>, standard: Double, below: String? = nil) {
+    public init(_ name: String, _ unit: ConfigUnit, _ range: ClosedRange<Double>, standard: Double, below: String? = nil,
+                atLeast: String? = nil) {
         self.name = name
         self.unit = unit
         self.range = range
         self.standard = standard
         self.below = below
+        self.atLeast = atLeast
     }
 
     public var entry: ConfigKey {
-        ConfigKey(name: name, type: unit.rawValue, standard: standard.formatted, range: ConfigKey.span(range, below: below),
-                  bounds: range, below: below)
+        let span = ConfigKey.span(range, below: below) + (atLeast.map { ", at least `\($0)`" } ?? "")
+        return ConfigKey(name: name, type: unit.rawValue, standard: standard.formatted, range: span, bounds: range, below: below)
     }
 }
 
@@ -152,6 +158,64 @@ public struct ActionsKey: Sendable, Hashable {
     }
 }
 
+/// `true` or `false`.
+public struct FlagKey: Sendable, Hashable {
+    public let name: String
+    /// The value when the config leaves the key out.
+    public let standard: Bool
+
+    public init(_ name: String, standard: Bool) {
+        self.name = name
+        self.standard = standard
+    }
+
+    public var entry: ConfigKey {
+        ConfigKey(name: name, type: "true / false", standard: "\(standard)", range: "", bounds: nil, below: nil)
+    }
+}
+
+/// A colour written `"#rrggbb"`.
+public struct ColorKey: Sendable, Hashable {
+    public let name: String
+    /// The value when the config leaves the key out, as 0xrrggbb.
+    public let standard: UInt32
+
+    public init(_ name: String, standard: UInt32) {
+        self.name = name
+        self.standard = standard
+    }
+
+    /// Red, green and blue of the default, 0...255.
+    public var standardRGB: (red: UInt8, green: UInt8, blue: UInt8) {
+        (UInt8(truncatingIfNeeded: standard >> 16), UInt8(truncatingIfNeeded: standard >> 8), UInt8(truncatingIfNeeded: standard))
+    }
+
+    public var entry: ConfigKey {
+        let rgb = standardRGB
+        let hex = FeedbackLook(color: rgb, size: 1, duration: 1).hexColor
+        return ConfigKey(name: name, type: "`\"#rrggbb\"`, quoted (YAML reads a bare `#` as a comment)",
+                         standard: "`\"\(hex)\"`", range: "", bounds: nil, below: nil)
+    }
+}
+
+/// A section of the config, a list or a mapping of its own keys.
+public struct SectionKey: Sendable, Hashable {
+    public let name: String
+    public let type: String
+    /// What the config gets when it leaves the section out, as the reference says it.
+    public let standard: String
+
+    public init(_ name: String, _ type: String, standard: String) {
+        self.name = name
+        self.type = type
+        self.standard = standard
+    }
+
+    public var entry: ConfigKey {
+        ConfigKey(name: name, type: type, standard: standard, range: "", bounds: nil, below: nil)
+    }
+}
+
 /// The keys of a gesture whose value turns into repeated actions (a force's, a knob's): one
 /// `increase` or `decrease` action per `step` it travels.
 public struct StepKeys: Sendable, Hashable {
@@ -187,6 +251,17 @@ public struct ConfigKey: Sendable, Hashable {
     static func span(_ range: ClosedRange<Double>, below: String? = nil) -> String {
         "\(range.lowerBound.formatted)–\(range.upperBound.formatted)" + (below.map { ", below `\($0)`" } ?? "")
     }
+}
+
+/// The keys of a section of the config that is not a binding: the top level, its `feedback`.
+public struct SectionSchema: Sendable, Hashable {
+    public let keys: [ConfigKey]
+
+    public init(_ keys: [ConfigKey]) {
+        self.keys = keys
+    }
+
+    public var names: [String] { keys.map(\.name) }
 }
 
 /// One gesture's own keys, in the order `print-config` writes them.
