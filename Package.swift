@@ -43,12 +43,19 @@ let package = Package(
             name: "X11Bridge",
             dependencies: ["GestureKit", "CX11", "CCairo", "CLinux"]
         ),
+        // The picture of a trace's presses (`--plot`): its layout in plain values, painted with
+        // Cairo into a PNG; no X connection.
+        .target(
+            name: "PressPlot",
+            dependencies: ["GestureKit", "CCairo"]
+        ),
         .executableTarget(
             name: "gesture-bridge",
             dependencies: [
                 "GestureKit",
                 // X is spoken in X11Bridge alone: the command line imports no C.
                 "X11Bridge",
+                "PressPlot",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -113,6 +120,10 @@ let package = Package(
         .testTarget(
             name: "XorgTestSupportTests",
             dependencies: ["XorgTestSupport", "CX11"]
+        ),
+        .testTarget(
+            name: "PressPlotTests",
+            dependencies: ["PressPlot", "GestureKit", "CCairo"]
         ),
         .testTarget(
             name: "ChaosSupportTests",
