@@ -1,5 +1,6 @@
 import ArgumentParser
 import GestureKit
+import PressPlot
 
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,6 +43,7 @@ struct Analyze: ParsableCommand {
               gesture-bridge record -o pen.jsonl --seconds 60
               gesture-bridge analyze pen.jsonl
               gesture-bridge analyze pen.jsonl --json
+              gesture-bridge analyze pen.jsonl --plot presses.png
               gesture-bridge replay pen.jsonl --config my-config.yaml
             """
     )
@@ -52,12 +54,30 @@ struct Analyze: ParsableCommand {
     @Flag(help: "One JSON object per device, with the same numbers, instead of readable text.")
     var json = false
 
+    @Option(help: ArgumentHelp(PressPicture.help + " The trace is replayed for it as `replay` does, with the config --config names.", valueName: "file.png"))
+    var plot: String?
+
+    @OptionGroup var config: ConfigOption
+
     func run() throws {
         let recording = try openTrace(path: trace)
         var analysis = PressureAnalysis(header: recording.header)
-        while let event = try nextEvent(recording) { analysis.add(event) }
+        // Only the picture needs the config: without --plot analyze reads none.
+        var pictured = try plot.map { _ in PressReplay(header: recording.header, configuration: try config.load().0) }
+        while let event = try nextEvent(recording) {
+            analysis.add(event)
+            pictured?.handle(event)
+        }
         for stats in analysis.statistics {
             print(json ? Self.json(stats) : Self.describe(stats))
+        }
+        if let plot, var pictured {
+            pictured.finish()
+            let suggestions = analysis.statistics.compactMap { stats in
+                stats.suggestion.map { "suggested for \(stats.device.name): threshold \($0.threshold.formatted), release \($0.release.formatted), ordinary \($0.ordinary.formatted)" }
+            }
+            try PressPicture.save(pictured.history.presses, title: "gesture-bridge analyze \(PressPicture.name(trace))",
+                                  note: suggestions.isEmpty ? nil : suggestions.joined(separator: "; "), to: plot)
         }
     }
 
