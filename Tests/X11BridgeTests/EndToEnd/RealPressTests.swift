@@ -55,12 +55,11 @@ final class RealPressTests: StageSuite {
     /// Drives the pen through `curve` in real time and lifts at its end; returns how faithfully
     /// the server took it, the lift included.
     static func press(_ pen: VirtualPen, along curve: Curve, witness: StimulusWitness,
-                      fidelity: StimulusFidelity = .standard,
                       tick: (Double) throws -> Void = { _ in }) throws -> StimulusVerdict {
         _ = witness.take()
         try drive(curve, down: { try pen.down(at: point, pressure: $0) }, move: { try pen.press(to: $0) }, tick: tick)
         try pen.up()
-        return witness.judge(curve, liftsAtEnd: true, fidelity: fidelity)
+        return witness.judge(curve, liftsAtEnd: true, fidelity: .standard)
     }
 
     /// Waits for the bridge's decision on the pen press since output object `mark`, then for
@@ -104,15 +103,11 @@ final class RealPressTests: StageSuite {
 
         let bridge = try stage.bridge()
         let witness = try StimulusWitness(stage.server, device: VirtualPen.deviceName)
-        // The recording is judged to 2 ms (`StimulusFidelity.strict`): a press distorted now and
-        // then by the machine gets more tries than the synthetic curves' three.
-        let attempts = StimulusAttempts(bridge: bridge, window: stage.window, limit: 6)
+        let attempts = StimulusAttempts(bridge: bridge, window: stage.window)
         for (number, curve) in curves.enumerated() {
             let pressed = try attempts.play("press \(number + 1) of the iPhone recording") { () -> (verdict: StimulusVerdict, result: Bool) in
                 let mark = bridge.objects.count
-                // The third press is on the edge of the hold's climb test: a few milliseconds
-                // off hand it over (`StimulusFidelity.strict`).
-                let verdict = try Self.press(stage.pen, along: curve, witness: witness, fidelity: .strict)
+                let verdict = try Self.press(stage.pen, along: curve, witness: witness)
                 Self.settle(bridge, stage.window, since: mark)
                 usleep(200_000)
                 return (verdict, true)

@@ -34,29 +34,25 @@ struct StimulusFidelity: Sendable, Equatable {
     /// them. Samples arriving closer together are caught by `offset`: the later one is early.
     var extraGap: Double
 
-    /// For a curve whose judgement has room: the synthetic presses of the live tests (the
-    /// slow climbs, the light presses, the press resting until the hold limit). Replayed with
-    /// one sample held back and those after it sent at once when due (the way a test's
-    /// injector falls behind and catches up), the shortest stall that changes any of their
-    /// decisions is 130 ms (the pen's slow climb: its samples come in a bunch the trend finds
-    /// no slope in, and it is handed over), 150 ms for the finger's, 180 ms at the hold limit,
-    /// 490 ms for the light presses (the decision timeout); every sample moved at random by up
-    /// to ±30 ms changes none. A tenth of the hold's 0.2 s trend window, 20 ms, keeps a stimulus
-    /// six times inside the shortest of those, and far beyond the millisecond or so an idle
-    /// machine's injector is off by.
+    /// How much the live tests' curves can take, measured by replaying each with its times
+    /// distorted (`gesture-bridge replay`: the same engine, the trace's times as its clock).
+    /// The synthetic presses (the slow climbs, the light presses, the press resting until the
+    /// hold limit): replayed with one sample held back and those after it sent at once when
+    /// due (the way a test's injector falls behind and catches up), the shortest stall that
+    /// changed any of their decisions was 130 ms (the pen's slow climb: its samples come in a
+    /// bunch the trend finds no slope in, and it is handed over), 150 ms for the finger's,
+    /// 180 ms at the hold limit, 490 ms for the light presses (the decision timeout); every
+    /// sample moved at random by up to ±30 ms changed none. (Measured with the hold's earlier
+    /// climbing floor of 0.05 a second; the floor of 0.025 only makes a stalled climb read as
+    /// a climb more easily.) The six presses of the iPhone recording: every sample moved at
+    /// random by up to ±30 ms hands over none of 1,800 presses, and the whole curve from one
+    /// sample on 50 ms late none of 710 (100 ms: 6); with the earlier floor the third press
+    /// flipped on 3-7 ms, and the recording needed its own 2 ms tolerance.
+    ///
+    /// A tenth of the hold's 0.2 s trend window, 20 ms, keeps every stimulus several times
+    /// inside the smallest distortion that changes a decision, and far beyond the millisecond
+    /// or so an idle machine's injector is off by.
     static let standard = StimulusFidelity(offset: HoldPolicy.window / 10, extraGap: HoldPolicy.window / 10)
-
-    /// For the six presses of the iPhone recording, whose third is on the edge of the hold's
-    /// climb test (`HoldPolicy`): about 2.8 s in, its slope over the 0.2 s window is 0.056 of
-    /// the range a second against a minimum of 0.05, with the window's first sample 4 ms inside
-    /// it. Replayed, one sample arriving 7 ms late, or the curve from there on 5 ms late for
-    /// good, drops that sample out of the window and the press is handed over as levelled-off;
-    /// every sample moved at random by up to ±3 ms hands over about 1 third press in 100, by
-    /// up to ±2 ms none of 1,800 presses. So 2 ms, which keeps any two samples' distance within
-    /// 4 ms of the recording's, and no gap 2 ms longer than the recording's (a lasting step of
-    /// 5 ms is the smallest that changed a decision). It is also about what the server's stamps
-    /// can tell: each is a whole millisecond, up to 1 ms off on its own.
-    static let strict = StimulusFidelity(offset: 0.002, extraGap: 0.002)
 
     /// The clock arithmetic's leeway: intended times in seconds from a recording are sums of
     /// decimals, and a sample exactly at the limit is within it.
