@@ -9,111 +9,56 @@ struct RunEventJSON {
     let watching: String?
 
     func line(for event: BridgeEvent, bindings: BindingSet) -> [String] {
-        var line = JSONLine()
+        events(for: event, bindings: bindings).map(JSONLineEncoder.line)
+    }
+
+    func events(for event: BridgeEvent, bindings: BindingSet) -> [RunEventLine] {
         switch event {
         case .started(let devices, let screen, let monitors):
-            line.add("event", "listening")
-            line.add("config", config.description)
-            if let watching { line.add("watching", watching) } else { line.addRaw("watching", "null") }
-            var size = JSONLine()
-            size.add("width", screen.width)
-            size.add("height", screen.height)
-            line.addRaw("screen", size.string)
-            line.addRaw("monitors", Self.json(monitors))
-            line.addRaw("devices", "[" + devices.map { Devices.json($0, bindings: bindings) }.joined(separator: ",") + "]")
+            return [.listening(config: config.description, watching: watching, screen: screen,
+                               monitors: Self.lines(monitors), devices: devices.map { DeviceLine($0, bindings: bindings) })]
         case .devicesChanged(let changes):
-            return changes.added.map { device("device-added", $0, bindings) }
-                + changes.updated.map { device("device-changed", $0, bindings) }
-                + changes.removed.map { device in
-                    var removed = JSONLine()
-                    removed.add("event", device.isEnabled ? "device-removed" : "device-disabled")
-                    removed.add("id", device.id)
-                    removed.add("name", device.name)
-                    return removed.string
-                }
+            return changes.added.map { .device(.deviceAdded, DeviceLine($0, bindings: bindings)) }
+                + changes.updated.map { .device(.deviceChanged, DeviceLine($0, bindings: bindings)) }
+                + changes.removed.map { .deviceGone($0.isEnabled ? .deviceRemoved : .deviceDisabled, id: $0.id, name: $0.name) }
         case .screenResized(let size):
-            line.add("event", "screen-resized")
-            line.add("width", size.width)
-            line.add("height", size.height)
+            return [.screenResized(size)]
         case .monitorsChanged(let monitors):
-            line.add("event", "monitors-changed")
-            line.addRaw("monitors", Self.json(monitors))
+            return [.monitorsChanged(Self.lines(monitors))]
         case .monitorMissing(let binding, let monitor, let connected):
-            line.add("event", "monitor-missing")
-            line.add("binding", binding)
-            line.add("monitor", monitor)
-            line.add("connected", connected)
+            return [.monitorMissing(binding: binding, monitor: monitor, connected: connected)]
         case .configurationReloaded(let source, let reloaded):
-            line.add("event", "config-reloaded")
-            line.add("source", source)
-            line.add("bindings", reloaded.bindings.map(\.name))
+            return [.configReloaded(source: source, bindings: reloaded.bindings.map(\.name))]
         case .configurationRejected(let source, let message):
-            line.add("event", "config-rejected")
-            line.add("source", source)
-            line.add("message", message)
+            return [.configRejected(source: source, message: message)]
         case .reloadUnavailable:
-            line.add("event", "reload-unavailable")
+            return [.reloadUnavailable]
         case .configurationFileRemoved(let path):
-            line.add("event", "config-removed")
-            line.add("path", path)
+            return [.configRemoved(path: path)]
         case .configurationUnwatched(let path, let reason):
-            line.add("event", "config-unwatched")
-            line.add("path", path)
-            line.add("reason", reason)
+            return [.configUnwatched(path: path, reason: reason)]
         case .actionFailed(let action, let failure):
-            // Not `gesture` and `action`: those name the gesture and action lines themselves.
-            line.add("event", "action-failed")
-            line.add("binding", action.gesture)
-            line.add("kind", action.action.name)
-            OutputFormatter.addFields(of: action.action, to: &line)
-            line.add("message", "\(failure)")
+            return [.actionFailed(binding: action.gesture, action: action.action, message: "\(failure)")]
         case .commandFailed(let message):
-            line.add("event", "command-failed")
-            line.add("message", message)
+            return [.message(.commandFailed, message)]
         case .releasedHeldInput(let reason):
-            line.add("event", "released-held-input")
-            line.add("reason", reason)
+            return [.releasedHeldInput(reason: reason)]
         case .xError(let error):
-            line.add("event", "x-error")
-            line.add("message", error.description)
+            return [.message(.xError, error.description)]
         case .motionUnheard(let device):
-            line.add("event", "motion-unheard")
-            line.add("device", device)
+            return [.motionUnheard(device: device)]
         case .pressureDead(let device, let name, let dead):
-            line.add("event", dead ? "pressure-dead" : "pressure-alive")
-            line.add("device", device)
-            line.add("name", name)
+            return [.pressure(dead: dead, device: device, name: name)]
         case .stopping(let signal):
-            line.add("event", "stopping")
-            if let signal { line.add("signal", RunReporter.signalName(signal)) } else { line.addRaw("signal", "null") }
+            return [.stopping(signal: signal.map(RunReporter.signalName))]
         case .engine, .inputOwnership:
             // Printed by the output formatter and as ownership objects.
             return []
         }
-        return [line.string]
     }
 
-    /// `[{"name", "x", "y", "width", "height", "primary", "width-mm", "height-mm", "dpi"}]`; `dpi` is null when the size is unknown.
-    static func json(_ layout: MonitorLayout) -> String {
-        "[" + layout.monitors.map { monitor in
-            var line = JSONLine()
-            line.add("name", monitor.name)
-            line.add("x", monitor.frame.x)
-            line.add("y", monitor.frame.y)
-            line.add("width", monitor.frame.width)
-            line.add("height", monitor.frame.height)
-            line.addRaw("primary", monitor.isPrimary ? "true" : "false")
-            line.add("width-mm", monitor.widthMillimeters)
-            line.add("height-mm", monitor.heightMillimeters)
-            if let dpi = monitor.dpi { line.add("dpi", dpi) } else { line.addRaw("dpi", "null") }
-            return line.string
-        }.joined(separator: ",") + "]"
-    }
-
-    private func device(_ name: String, _ device: X11Device, _ bindings: BindingSet) -> String {
-        var line = JSONLine()
-        line.add("event", name)
-        line.addRaw("device", Devices.json(device, bindings: bindings))
-        return line.string
+    /// RandR's monitors in its order, as `listening` and `monitors-changed` carry them.
+    static func lines(_ layout: MonitorLayout) -> [MonitorLine] {
+        layout.monitors.map(MonitorLine.init)
     }
 }

@@ -60,20 +60,7 @@ public struct OutputFormatter: Sendable {
 
     /// A change of a device's learned deep-press levels (docs/trace-format.md, `learned`).
     public static func json(_ change: LearnedChange) -> String {
-        var line = JSONLine()
-        line.add("t", change.time)
-        line.add("learned", change.device)
-        line.add("threshold", change.levels.threshold)
-        line.add("release", change.levels.release)
-        line.add("ordinary", change.levels.ordinary)
-        var previous = JSONLine()
-        previous.add("threshold", change.previous.threshold)
-        previous.add("release", change.previous.release)
-        previous.add("ordinary", change.previous.ordinary)
-        line.addRaw("previous", previous.string)
-        line.add("ordinary-contacts", change.ordinaryContacts)
-        line.add("deliberate-presses", change.deliberatePresses)
-        return line.string
+        JSONLineEncoder.line(LearnedLine(change))
     }
 
     private static func human(_ change: LearnedChange) -> String {
@@ -85,20 +72,7 @@ public struct OutputFormatter: Sendable {
     }
 
     public static func json(_ decision: ContactDecision) -> String {
-        var line = JSONLine()
-        line.add("t", decision.time)
-        switch decision {
-        case .claim(_, let gesture, _, _):
-            line.add("decision", "claim")
-            line.add("winner", gesture)
-        case .release(_, let reason, _, _):
-            line.add("decision", "release")
-            line.add("reason", reason.code)
-        }
-        line.add("device", decision.key.device)
-        line.add("contact", decision.key.contact)
-        line.add("held", decision.held)
-        return line.string
+        JSONLineEncoder.line(DecisionLine(decision))
     }
 
     private static func explanation(_ reason: ReleaseReason) -> String {
@@ -113,58 +87,11 @@ public struct OutputFormatter: Sendable {
     }
 
     public static func json(_ event: GestureEvent) -> String {
-        let report = event.report
-        var line = JSONLine()
-        line.add("t", report.time)
-        line.add("gesture", event.gesture)
-        line.add("recognizer", event.recognizer.rawValue)
-        line.add("state", report.state.rawValue)
-        line.add("device", event.device)
-        line.add("contact", event.contact)
-        line.add("x", report.position.x)
-        line.add("y", report.position.y)
-        if let force = report.force { line.add("force", force) }
-        if let crossing = report.crossing {
-            line.add("threshold", crossing.index)
-            line.add("direction", crossing.direction.rawValue)
-        }
-        if let knob = report.knob {
-            line.add("angle", knob.angle)
-            line.add("rotation", knob.rotation)
-            line.add("distance", knob.distance)
-        }
-        return line.string
+        JSONLineEncoder.line(GestureLine(event))
     }
 
     public static func json(_ event: ActionEvent) -> String {
-        var line = JSONLine()
-        line.add("t", event.time)
-        line.add("gesture", event.gesture)
-        line.add("device", event.contact.device)
-        line.add("contact", event.contact.contact)
-        line.add("action", event.action.name)
-        addFields(of: event.action, to: &line)
-        line.add("x", event.position.x)
-        line.add("y", event.position.y)
-        return line.string
-    }
-
-    /// What an action does, as its line says it: `button`, `direction` and `steps`, `keys`,
-    /// `argv` or `change`.
-    public static func addFields(of action: Action, to line: inout JSONLine) {
-        switch action {
-        case .click(let button), .press(let button), .release(let button):
-            line.add("button", button)
-        case .scroll(let direction, let steps):
-            line.add("direction", direction.rawValue)
-            line.add("steps", steps)
-        case .key(let combo):
-            line.add("keys", combo.description)
-        case .command(let argv):
-            line.add("argv", argv)
-        case .volume(let change):
-            line.add("change", change.description)
-        }
+        JSONLineEncoder.line(ActionLine(event))
     }
 
     private func human(_ event: GestureEvent) -> String {

@@ -58,54 +58,32 @@ public enum OwnershipReport: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The report as one JSON object, for `run --json` (docs/trace-format.md).
-    public var json: String {
-        var line = JSONLine()
-        func add(_ input: Input) { line.add("input", input == .press ? "press" : "touch") }
-        func add(_ key: ContactKey) {
-            line.add("device", key.device)
-            line.add("contact", key.contact)
-        }
+    public var json: String { JSONLineEncoder.line(line) }
+
+    /// The report as its `run --json` line.
+    public var line: OwnershipLine {
+        func input(_ input: Input) -> OwnershipLine.Input { input == .press ? .press : .touch }
         switch self {
-        case .holding(let input):
-            line.add("ownership", "holding")
-            add(input)
-        case .cannotHold(let input):
-            line.add("ownership", "cannot-hold")
-            add(input)
-        case .kept(let key, let input, let gesture, let held):
-            line.add("ownership", "kept")
-            add(input)
-            add(key)
-            line.add("winner", gesture)
-            if let held { line.add("held", held) }
-        case .replayed(let key, let input, let reason, let held):
-            line.add("ownership", "replayed")
-            add(input)
-            add(key)
-            line.add("reason", reason.code)
-            if let held { line.add("held", held) }
-        case .letGo(let input, let count, let reason):
-            line.add("ownership", "let-go")
-            add(input)
-            line.add("count", count)
-            line.add("reason", reason)
+        case .holding(let held):
+            return OwnershipLine(.holding, input: input(held))
+        case .cannotHold(let held):
+            return OwnershipLine(.cannotHold, input: input(held))
+        case .kept(let key, let held, let gesture, let time):
+            return OwnershipLine(.kept, input: input(held), device: key.device, contact: key.contact, winner: gesture, held: time)
+        case .replayed(let key, let held, let reason, let time):
+            return OwnershipLine(.replayed, input: input(held), device: key.device, contact: key.contact, reason: reason.code,
+                                 held: time)
+        case .letGo(let held, let count, let reason):
+            return OwnershipLine(.letGo, input: input(held), count: count, reason: reason)
         case .cannotDetach(let device, let status):
-            line.add("ownership", "cannot-detach")
-            line.add("device", device)
-            line.add("status", Int(status))
+            return OwnershipLine(.cannotDetach, device: device, status: Int(status))
         case .touchChoiceDeferred(let key):
-            line.add("ownership", "deferred")
-            add(.touch)
-            add(key)
+            return OwnershipLine(.deferred, input: .touch, device: key.device, contact: key.contact)
         case .touchGone(let key):
-            line.add("ownership", "gone")
-            add(.touch)
-            add(key)
+            return OwnershipLine(.gone, input: .touch, device: key.device, contact: key.contact)
         case .bug(let message):
-            line.add("ownership", "bug")
-            line.add("message", message)
+            return OwnershipLine(.bug, message: message)
         }
-        return line.string
     }
 
     private static func name(_ key: ContactKey, _ input: Input) -> String {

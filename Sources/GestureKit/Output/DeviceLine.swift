@@ -1,0 +1,149 @@
+/// A device as `devices --json` lists it, and as `run --json`'s `listening`, `device-added` and
+/// `device-changed` events carry it: `{"id","name","kind","enabled","driver","type",
+/// "pressure","pressureMoved","touches","touchMode","listened","bindings","learned"}`.
+public struct DeviceLine: Codable, Sendable, Hashable {
+    public var id: Int
+    public var name: String
+    /// `pen`, `eraser`, `touch`, `mouse`, or `none` for a device no gesture reads.
+    public var kind: String
+    public var enabled: Bool
+    /// The driver whose conventions it follows: `libinput`, `wacom`, `evdev`, `unknown`.
+    public var driver: String
+    /// The type its driver gives it; null when the driver says none.
+    @NullWhenNil public var type: String?
+    /// Its pressure range in device units; null without a pressure axis.
+    @NullWhenNil public var pressure: PressureRangeLine?
+    /// Whether its pressure has been seen moving; left out until the bridge can tell.
+    public var pressureMoved: Bool?
+    /// How many touches it tracks; null for a device without touches.
+    @NullWhenNil public var touches: Int?
+    /// `direct` or `dependent`, for a device with touches.
+    public var touchMode: String?
+    /// Whether a binding of the config listens to it, and which.
+    public var listened: Bool
+    public var bindings: [String]
+    /// What was learned for it (`devices --json` only): absent from `run --json`'s devices,
+    /// `null` for a device without pressure, an object otherwise.
+    public var learned: NullWhenNil<DeviceLearnedLine>?
+
+    public init(id: Int, name: String, kind: String, enabled: Bool, driver: String, type: String?,
+                pressure: PressureRange?, pressureMoved: Bool?, touches: Int?, touchMode: String?,
+                bindings: [String], learned: NullWhenNil<DeviceLearnedLine>? = nil) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.enabled = enabled
+        self.driver = driver
+        self.type = type
+        self.pressure = pressure.map(PressureRangeLine.init)
+        self.pressureMoved = pressureMoved
+        self.touches = touches
+        self.touchMode = touchMode
+        self.listened = !bindings.isEmpty
+        self.bindings = bindings
+        self.learned = learned
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, name, kind, enabled, driver, type, pressure, pressureMoved, touches, touchMode, listened, bindings, learned
+    }
+
+    // Decoded by hand only to tell a `learned` left out (nil) from a `learned` of null.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int.self, forKey: .id)
+        name = try container.decode(String.self, forKey: .name)
+        kind = try container.decode(String.self, forKey: .kind)
+        enabled = try container.decode(Bool.self, forKey: .enabled)
+        driver = try container.decode(String.self, forKey: .driver)
+        _type = try container.decode(NullWhenNil<String>.self, forKey: .type)
+        _pressure = try container.decode(NullWhenNil<PressureRangeLine>.self, forKey: .pressure)
+        pressureMoved = try container.decodeIfPresent(Bool.self, forKey: .pressureMoved)
+        _touches = try container.decode(NullWhenNil<Int>.self, forKey: .touches)
+        touchMode = try container.decodeIfPresent(String.self, forKey: .touchMode)
+        listened = try container.decode(Bool.self, forKey: .listened)
+        bindings = try container.decode([String].self, forKey: .bindings)
+        learned = container.contains(.learned) ? try container.decode(NullWhenNil<DeviceLearnedLine>.self, forKey: .learned) : nil
+    }
+}
+
+/// A pressure range in device units: `{"min","max"}` (the trace header's, `devices --json`'s
+/// and `analyze --json`'s shape).
+public struct PressureRangeLine: Codable, Sendable, Hashable {
+    public var min: Double
+    public var max: Double
+
+    public init(_ range: PressureRange) {
+        min = range.min
+        max = range.max
+    }
+
+    /// The range it describes; nil when it spans nothing.
+    public var range: PressureRange? { PressureRange(min: min, max: max) }
+}
+
+/// A device's `learned` object in `devices --json`: the levels a learning deep press uses on
+/// it, whether they moved from the start, whether `calibrate` set them, and from how many
+/// contacts (all zero and false when nothing is kept).
+public struct DeviceLearnedLine: Codable, Sendable, Hashable {
+    public var threshold: Double
+    public var release: Double
+    public var ordinary: Double
+    public var moved: Bool
+    public var calibrated: Bool
+    public var ordinaryContacts: Int
+    public var deliberatePresses: Int
+
+    public init(_ learner: HandLearner?) {
+        let learner = learner ?? HandLearner()
+        let levels = learner.effectiveLevels(start: .start)
+        threshold = levels.threshold
+        release = levels.release
+        ordinary = levels.ordinary
+        moved = learner.levels != nil && !learner.calibrated
+        calibrated = learner.calibrated
+        ordinaryContacts = learner.ordinaryContacts
+        deliberatePresses = learner.deliberatePresses
+    }
+}
+
+/// `learned --json`: one device's kept state,
+/// `{"device","threshold","release","ordinary","learned","calibrated","ordinary-contacts","deliberate-presses"}`.
+public struct LearnedStateLine: Codable, Sendable, Hashable {
+    public var device: String
+    public var threshold: Double
+    public var release: Double
+    public var ordinary: Double
+    /// Whether its levels moved from the start.
+    public var learned: Bool
+    public var calibrated: Bool
+    public var ordinaryContacts: Int
+    public var deliberatePresses: Int
+
+    public init(device: String, learner: HandLearner) {
+        self.device = device
+        let levels = learner.effectiveLevels(start: .start)
+        threshold = levels.threshold
+        release = levels.release
+        ordinary = levels.ordinary
+        learned = learner.levels != nil
+        calibrated = learner.calibrated
+        ordinaryContacts = learner.ordinaryContacts
+        deliberatePresses = learner.deliberatePresses
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case device, threshold, release, ordinary, learned, calibrated
+        case ordinaryContacts = "ordinary-contacts"
+        case deliberatePresses = "deliberate-presses"
+    }
+}
+
+/// `learned --reset --json`: `{"reset": device}`, once for each device forgotten.
+public struct LearnedResetLine: Codable, Sendable, Hashable {
+    public var reset: String
+
+    public init(reset: String) {
+        self.reset = reset
+    }
+}

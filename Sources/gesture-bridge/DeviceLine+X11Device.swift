@@ -1,0 +1,17 @@
+import GestureKit
+import X11Bridge
+
+extension DeviceLine {
+    /// A device as `devices --json` lists it; with `learning`, its `learned` object too (null
+    /// for a device without pressure). `run --json`'s devices have none.
+    init(_ device: X11Device, bindings: BindingSet, learning: PressLearning? = nil) {
+        self.init(id: device.id, name: device.name, kind: device.kind?.rawValue ?? "none", enabled: device.isEnabled,
+                  driver: device.driver.rawValue, type: device.type?.name, pressure: device.pressureAxis?.pressureRange,
+                  pressureMoved: device.pressureHasMoved, touches: device.touch?.maxTouches,
+                  touchMode: device.touch?.mode.rawValue, bindings: DeviceDescription.listeners(of: device, in: bindings),
+                  learned: learning.map { learning in
+                      let learner = learning.learner(name: device.name, product: device.product)
+                      return NullWhenNil(wrappedValue: Devices.learns(device) ? DeviceLearnedLine(learner) : nil)
+                  })
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import GestureKit
+
+/// The one encoder of `--json` and trace lines: key order as the value encodes it, numbers as
+/// the contract writes them, strings escaped only where JSON needs it; and every line reads
+/// back through Foundation's decoder into the type that wrote it.
+@Suite("JSON line encoder")
+struct JSONLineEncoderTests {
+    struct Sample: Codable, Equatable {
+        var zebra: String
+        var alpha: Double
+        var missing: Int?
+        @NullWhenNil var nothing: String?
+        var nested: [Inner]
+        var flag: Bool
+
+        struct Inner: Codable, Equatable {
+            var b: Int
+            var a: [Double]
+        }
+    }
+
+    /// A tag, then a payload's keys in the same object.
+    struct Tagged: Encodable {
+        var tag: String
+        var payload: Sample.Inner
+
+        enum CodingKeys: String, CodingKey { case tag }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(tag, forKey: .tag)
+            try payload.encode(to: encoder)
+        }
+    }
+
+    @Test("keys in the order encoded, a nil optional left out, a NullWhenNil written null, no spaces")
+    func order() throws {
+        let sample = Sample(zebra: "z", alpha: 0.5, missing: nil, nothing: nil,
+                            nested: [Sample.Inner(b: 2, a: [1, 0.25])], flag: true)
+        let line = JSONLineEncoder.line(sample)
+        #expect(line == #"{"zebra":"z","alpha":0.5,"nothing":null,"nested":[{"b":2,"a":[1,0.25]}],"flag":true}"#)
+        #expect(try JSONDecoder().decode(Sample.self, from: Data(line.utf8)) == sample)
+    }
+
+    @Test("a key a NullWhenNil property requires fails to decode when left out")
+    func nullWhenNilRequiresItsKey() {
+        let line = #"{"zebra":"z","alpha":0.5,"nested":[],"flag":false}"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Sample.self, from: Data(line.utf8)) }
+    }
+
+    @Test("numbers rounded to millionths, integral ones without a fraction, no negative zero, non-finite as null",
+          arguments: [
+              (0.1 + 0.2, "0.3"), (1.0, "1"), (-2.5, "-2.5"), (1.234_567_89, "1.234568"), (-0.000_000_1, "0"),
+              (1280, "1280"), (0.000_001, "1e-06"), (Double.nan, "null"), (Double.infinity, "null"),
+          ])
+    func numbers(value: Double, json: String) {
+        #expect(JSONLineEncoder.line([value]) == "[\(json)]")
+    }
+
+    @Test("strings escaped only where JSON requires it")
+    func escapes() throws {
+        let text = "a \"quoted\" \\ path/with\nnewline\ttab\u{1}é→"
+        let line = JSONLineEncoder.line([text])
+        #expect(line == #"["a \"quoted\" \\ path/with\nnewline\ttab\u0001é→"]"#)
+        #expect(try JSONDecoder().decode([String].self, from: Data(line.utf8)) == [text])
+    }
+
+    @Test("a tag and a payload encoded into one object keep their order")
+    func merged() {
+        let line = JSONLineEncoder.line(Tagged(tag: "t", payload: Sample.Inner(b: 1, a: [])))
+        #expect(line == #"{"tag":"t","b":1,"a":[]}"#)
+    }
+
+    @Test("a value that encodes nothing is an empty object")
+    func empty() {
+        struct Nothing: Encodable {
+            func encode(to encoder: any Encoder) throws {}
+        }
+        #expect(JSONLineEncoder.line(Nothing()) == "{}")
+    }
+}
