@@ -1,6 +1,7 @@
 import ArgumentParser
 import GestureKit
 import Glibc
+import PressPlot
 import X11Bridge
 
 struct Calibrate: ParsableCommand {
@@ -31,6 +32,7 @@ struct Calibrate: ParsableCommand {
               gesture-bridge calibrate
               gesture-bridge calibrate --device "Wacom Intuos S Pen stylus" --write
               gesture-bridge calibrate --ordinary 8 --hard 4 > my-pen.yaml
+              gesture-bridge calibrate --plot my-presses.png
             """
     )
 
@@ -47,6 +49,9 @@ struct Calibrate: ParsableCommand {
 
     @Option(help: ArgumentHelp("How many hard presses to make.", valueName: "n"))
     var hard = 3
+
+    @Option(help: ArgumentHelp("Also draw the session's contacts into this PNG file once it is over: each contact's force over time, which step counted it, the deep-press lines the config has for the device and those proposed.", valueName: "file.png"))
+    var plot: String?
 
     func validate() throws {
         guard (1...50).contains(ordinary) else { throw ValidationError("--ordinary must be between 1 and 50, not \(ordinary)") }
@@ -72,10 +77,17 @@ struct Calibrate: ParsableCommand {
         }
         defer { overlay?.close() }
         let prompts = Prompts(ordinary: ordinary, hard: hard)
+        let pictured = plot.flatMap { _ in chosen.inputDevice.map { SessionPicture(device: $0, config: config) } }
         guard let run = CalibrationRun(session: session, device: chosen, ordinary: ordinary, hard: hard, overlay: overlay,
-                                       input: Self.terminalInput(), report: prompts.show) else {
+                                       input: Self.terminalInput(), report: { event in
+                                           pictured?.note(event)
+                                           prompts.show(event)
+                                       }) else {
             printError("gesture-bridge: error: \(chosen.name) has no pressure axis")
             throw ExitCode.failure
+        }
+        if let pictured {
+            run.observe = { event in pictured.history.add(event) }
         }
         let outcome: CalibrationOutcome
         do {
@@ -103,6 +115,10 @@ struct Calibrate: ParsableCommand {
                 Self.markCalibrated(chosen.name)
             } else {
                 print(binding, terminator: "")
+            }
+            // Last: a picture that cannot be saved loses nothing of the calibration.
+            if let plot, let pictured {
+                try pictured.save(proposed: suggestion, to: plot)
             }
         }
     }
@@ -295,5 +311,30 @@ private struct FileWriteError: Error {
 
     static func check(_ succeeded: Bool) throws(FileWriteError) {
         guard succeeded else { throw FileWriteError(reason: String(cString: strerror(errno))) }
+    }
+}
+
+/// `--plot`: the session's contacts as they come, drawn once it is over.
+private final class SessionPicture {
+    var history: PressHistory
+    let device: InputDevice
+
+    /// The lines the config has for the device, when it reads (a broken config draws none).
+    init(device: InputDevice, config: ConfigOption) {
+        self.device = device
+        history = PressHistory(devices: [device], configuration: try? config.source().load())
+    }
+
+    /// Each contact a step counted is marked with its step.
+    func note(_ event: CalibrationRunEvent) {
+        if case .session(.measured(let step, _, _, _)) = event {
+            history.groupLastLifted(step == .ordinary ? "ordinary" : "hard")
+        }
+    }
+
+    func save(proposed suggestion: ThresholdSuggestion, to path: String) throws {
+        history.addLevels(SourcedLevels(.proposed, PressLevels(threshold: suggestion.threshold, release: suggestion.release,
+                                                               ordinary: suggestion.ordinary)), device: device.id)
+        try PressPicture.save(history.presses, title: "gesture-bridge calibrate \(device.name)", to: path)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import GestureKit
+import PressPlot
 import X11Bridge
 
 struct Replay: ParsableCommand {
@@ -14,6 +15,7 @@ struct Replay: ParsableCommand {
             Examples:
               gesture-bridge replay session.jsonl
               gesture-bridge replay session.jsonl --config my-config.yaml --json
+              gesture-bridge replay session.jsonl --plot presses.png
             """
     )
 
@@ -27,6 +29,9 @@ struct Replay: ParsableCommand {
 
     @Option(help: ArgumentHelp("Start learning from this learned-state file (a `.learned` file `run` kept) instead of from nothing. The user's own learned state is never read nor written.", valueName: "file"))
     var state: String?
+
+    @Option(help: ArgumentHelp(PressPicture.help, valueName: "file.png"))
+    var plot: String?
 
     func run() throws {
         let (configuration, _) = try config.load()
@@ -45,6 +50,7 @@ struct Replay: ParsableCommand {
         }
         let recording = try openTrace(path: trace)
         var replayer = TraceReplayer(header: recording.header, configuration: configuration, learning: learning)
+        var pictured = plot.map { _ in PressHistory(devices: recording.header.devices, configuration: configuration, learning: learning) }
         let formatter = OutputFormatter(style: json ? .json : .human, devices: recording.header.devices)
         var outputs: [EngineOutput] = []
         var events = 0, gestures = 0, actions = 0
@@ -87,14 +93,20 @@ struct Replay: ParsableCommand {
             }
             guard let event = next else { break }
             events += 1
+            pictured?.add(event)
             replayer.handle(event, into: &outputs)
+            pictured?.add(outputs)
             report()
         }
         replayer.finish(into: &outputs)
+        pictured?.add(outputs)
         report()
         if !json {
             pending += "\(events) events, \(gestures) gestures began or recognized, \(actions) actions\n"
         }
         flush()
+        if let plot, let pictured {
+            try PressPicture.save(pictured.presses, title: "gesture-bridge replay \(PressPicture.name(trace))", to: plot)
+        }
     }
 }

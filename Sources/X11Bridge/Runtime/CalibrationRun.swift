@@ -34,6 +34,9 @@ public final class CalibrationRun {
     private var input: Int32?
     private let report: (CalibrationRunEvent) -> Void
     private var outcome: CalibrationOutcome?
+    /// Shown each of the device's contact events before the session takes it (`calibrate
+    /// --plot` draws them).
+    public var observe: ((ContactEvent) -> Void)?
 
     /// Nil when `device` has no pressure axis.
     public init?(session: InputListener, device: X11Device, ordinary: Int, hard: Int, overlay: FeedbackOverlay?,
@@ -62,6 +65,7 @@ public final class CalibrationRun {
 
     private func handle(_ event: ContactEvent) {
         guard event.device == device.id else { return }
+        observe?(event)
         let key = ContactKey(device: event.device, contact: event.contact)
         switch event.phase {
         case .begin, .move:
