@@ -83,8 +83,7 @@ struct Calibrate: ParsableCommand {
                                            pictured?.note(event)
                                            prompts.show(event)
                                        }) else {
-            printError("gesture-bridge: error: \(chosen.name) has no pressure axis")
-            throw ExitCode.failure
+            throw CommandFailure.error("\(chosen.name) has no pressure axis")
         }
         if let pictured {
             run.observe = { event in pictured.history.add(event) }
@@ -93,20 +92,16 @@ struct Calibrate: ParsableCommand {
         do {
             outcome = try run.run(signals: signals)
         } catch {
-            printError("gesture-bridge: error: \(error.description)")
-            throw ExitCode.failure
+            throw CommandFailure.error(error.description)
         }
         switch outcome {
         case .interrupted(let signal):
-            printError("\nstopped: nothing was changed")
-            throw ExitCode(128 + signal)
+            throw CommandFailure("\nstopped: nothing was changed", exitStatus: 128 + signal)
         case .deviceLost:
-            printError("\(chosen.name) went away before the end: nothing was changed")
-            throw ExitCode.failure
+            throw CommandFailure("\(chosen.name) went away before the end: nothing was changed")
         case .finished(let calibration):
             guard let suggestion = calibration.suggestion else {
-                printError("gesture-bridge: error: a step ended without a contact; nothing was changed")
-                throw ExitCode.failure
+                throw CommandFailure.error("a step ended without a contact; nothing was changed")
             }
             prompts.summarize(suggestion, calibration)
             let binding = suggestion.binding(forDevice: chosen.name)
@@ -142,23 +137,19 @@ struct Calibrate: ParsableCommand {
         if let device {
             guard let found = sources.first(where: { Record.matches($0, device) }) else {
                 let known = sources.map { "\($0.id) \"\($0.name)\"" }.joined(separator: ", ")
-                printError("gesture-bridge: error: no device \"\(device)\"; the devices are: \(known.isEmpty ? "none" : known)")
-                throw ExitCode.failure
+                throw CommandFailure.error("no device \"\(device)\"; the devices are: \(known.isEmpty ? "none" : known)")
             }
             guard found.inputDevice?.pressure != nil else {
-                printError("gesture-bridge: error: \"\(found.name)\" reports no pressure, so there is no deep press to calibrate on it (long press and the knob work without pressure)")
-                throw ExitCode.failure
+                throw CommandFailure.error("\"\(found.name)\" reports no pressure, so there is no deep press to calibrate on it (long press and the knob work without pressure)")
             }
             return found
         }
         guard withPressure.count == 1, let only = withPressure.first else {
             if withPressure.isEmpty {
-                printError("gesture-bridge: error: no device reports pressure: connect a pen tablet or a pressure-sensing touchscreen (`gesture-bridge devices` shows what is there)")
-            } else {
-                let names = withPressure.map { "\($0.id) \"\($0.name)\"" }.joined(separator: ", ")
-                printError("gesture-bridge: error: several devices report pressure (\(names)); choose one with --device")
+                throw CommandFailure.error("no device reports pressure: connect a pen tablet or a pressure-sensing touchscreen (`gesture-bridge devices` shows what is there)")
             }
-            throw ExitCode.failure
+            let names = withPressure.map { "\($0.id) \"\($0.name)\"" }.joined(separator: ", ")
+            throw CommandFailure.error("several devices report pressure (\(names)); choose one with --device")
         }
         return only
     }
@@ -231,8 +222,7 @@ private struct Target {
             self.path = path
         case .builtInDefault:
             guard let user = ConfigSource.userConfigPath() else {
-                printError("gesture-bridge: error: no home directory to keep a config in; name a file with --config")
-                throw ExitCode.failure
+                throw CommandFailure.error("no home directory to keep a config in; name a file with --config")
             }
             self.path = user
         }
@@ -241,14 +231,12 @@ private struct Target {
             do {
                 text = String(decoding: try FileContents.read(path), as: UTF8.self)
             } catch {
-                printError("gesture-bridge: error: cannot read \(path): \(error.reason)")
-                throw ExitCode.failure
+                throw CommandFailure.error("cannot read \(path): \(error.reason)")
             }
             do {
                 _ = try ConfigLoader.parse(text, file: path)
             } catch {
-                printError("\(error.description)\ngesture-bridge: error: \(path) is broken; fix it (or name another file with --config) before calibrating")
-                throw ExitCode.failure
+                throw CommandFailure("\(error.description)\ngesture-bridge: error: \(path) is broken; fix it (or name another file with --config) before calibrating")
             }
         } else {
             text = DefaultConfig.text + "\n"
@@ -261,8 +249,7 @@ private struct Target {
         do {
             updated = try ConfigInsertion.insert(binding, named: name, into: text, file: path)
         } catch {
-            printError("gesture-bridge: error: \(error.description)")
-            throw ExitCode.failure
+            throw CommandFailure.error(error.description)
         }
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? "."
@@ -279,8 +266,7 @@ private struct Target {
             try FileWriteError.check(rename(temporary, path) == 0)
         } catch {
             unlink(temporary)
-            printError("gesture-bridge: error: cannot write \(path): \(error.reason)")
-            throw ExitCode.failure
+            throw CommandFailure.error("cannot write \(path): \(error.reason)")
         }
         printError("Wrote \(name) first into \(path); a running bridge reads it by itself.")
     }

@@ -21,8 +21,7 @@ enum CommandLogging {
             let name = try DisplayCheck.displayName(environment: ProcessEnvironment.current)
             return try XConnection.open(name: name, requirements: requirements)
         } catch {
-            printError("gesture-bridge: error: \(error.description)")
-            throw ExitCode.failure
+            throw CommandFailure.error(error.description)
         }
     }
 
@@ -33,7 +32,7 @@ enum CommandLogging {
             return try SignalDescriptor(signals: SignalDescriptor.bridgeSignals)
         } catch {
             report(error.description)
-            throw ExitCode.failure
+            throw CommandFailure.reported()
         }
     }
 }

@@ -2,8 +2,9 @@ import ArgumentParser
 import GestureKit
 import X11Bridge
 
-/// Writes a message to standard error (ArgumentParser's own errors print usage, which is
-/// noise when the problem is a file's contents).
+/// Writes a message to standard error: progress, warnings, and a `CommandFailure`'s message
+/// (ArgumentParser's own errors print usage, which is noise when the problem is a file's
+/// contents).
 func printError(_ message: String) {
     LineWriter(descriptor: 2).write(message)
 }
@@ -13,8 +14,7 @@ func openTrace(path: String) throws -> TraceStream {
     do {
         return try TraceReader.open(path: path)
     } catch {
-        printError(error.description)
-        throw ExitCode.failure
+        throw CommandFailure(error.description)
     }
 }
 
@@ -23,7 +23,6 @@ func nextEvent(_ stream: TraceStream) throws -> ContactEvent? {
     do {
         return try stream.next()
     } catch {
-        printError(error.description)
-        throw ExitCode.failure
+        throw CommandFailure(error.description)
     }
 }

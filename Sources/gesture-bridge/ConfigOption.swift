@@ -22,8 +22,7 @@ struct ConfigOption: ParsableArguments {
         do {
             return (try source.load(), source)
         } catch {
-            printError(error.description)
-            throw ExitCode.failure
+            throw CommandFailure(error.description)
         }
     }
 }

@@ -65,7 +65,7 @@ struct Doctor: ParsableCommand {
             name = try DisplayCheck.displayName(environment: ProcessEnvironment.current)
         } catch {
             findings.append(.problem(error.description))
-            throw ExitCode.failure
+            throw CommandFailure.reported()
         }
         findings.append(.ok("X11 session on DISPLAY=\(name)"))
 
@@ -74,7 +74,7 @@ struct Doctor: ParsableCommand {
             connection = try XConnection.open(name: name, requirements: .init(xtest: false))
         } catch {
             findings.append(.problem(error.description))
-            throw ExitCode.failure
+            throw CommandFailure.reported()
         }
         defer { connection.close() }
         findings.append(.ok("XInput \(connection.xinputVersion.major).\(connection.xinputVersion.minor) (2.2 needed for touch)"))
@@ -92,7 +92,8 @@ struct Doctor: ParsableCommand {
             findings += keyFindings(bindings, connection: connection)
             findings += volumeFindings(bindings)
         }
-        if findings.contains(where: \.isProblem) { throw ExitCode.failure }
+        // The findings, printed on the way out, say what is wrong.
+        if findings.contains(where: \.isProblem) { throw CommandFailure.reported() }
     }
 
     /// Which devices report pressure, which bindings serve them, and whether anything at all

@@ -20,4 +20,19 @@ struct GestureBridgeCommand: ParsableCommand {
         subcommands: [Run.self, Devices.self, Record.self, Replay.self, Analyze.self, Calibrate.self, Check.self, PrintConfig.self,
                       Doctor.self, Learned.self]
     )
+
+    /// Runs the command named. A `CommandFailure` prints its message as it is and exits with
+    /// its status; anything else (a mistake on the command line, `--help`, `--version`) is
+    /// ArgumentParser's to report, with the usage where it helps.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let failure as CommandFailure {
+            if !failure.message.isEmpty { printError(failure.message) }
+            exit(withError: ExitCode(failure.exitStatus))
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

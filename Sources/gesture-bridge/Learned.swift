@@ -36,14 +36,12 @@ struct Learned: ParsableCommand {
 
     func run() throws {
         guard let store = stateDirectory.map(LearnedStateStore.init(directory:)) ?? LearnedStateStore.user() else {
-            printError("error: neither XDG_STATE_HOME nor HOME is set: there is no learned state")
-            throw ExitCode.failure
+            throw CommandFailure("error: neither XDG_STATE_HOME nor HOME is set: there is no learned state")
         }
         if resetAll || resetDevice != nil {
             let removed = store.reset(device: resetDevice)
             if let resetDevice, removed.isEmpty {
-                printError("error: nothing learned for `\(resetDevice)` in \(store.directory)")
-                throw ExitCode.failure
+                throw CommandFailure("error: nothing learned for `\(resetDevice)` in \(store.directory)")
             }
             for device in removed {
                 print(json ? "{\"reset\":\(JSONLine.quoted(device))}" : "forgot what was learned for \(device)")

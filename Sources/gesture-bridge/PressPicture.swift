@@ -17,8 +17,7 @@ enum PressPicture {
         do {
             try PlotRenderer.write(layout, to: path)
         } catch {
-            printError("gesture-bridge: error: --plot: \(error.description)")
-            throw ExitCode.failure
+            throw CommandFailure.error("--plot: \(error.description)")
         }
         let shown = layout.panels.count == layout.contacts ? "\(layout.contacts)" : "\(layout.panels.count) of \(layout.contacts)"
         printError("Drew \(shown) contacts into \(path).")

@@ -55,8 +55,7 @@ struct Record: ParsableCommand {
             do {
                 writer = try LineWriter.create(path: output, replacing: force)
             } catch {
-                printError("gesture-bridge: error: \(error.description)")
-                throw ExitCode.failure
+                throw CommandFailure.error(error.description)
             }
         } else {
             writer = .standardOutput
@@ -89,8 +88,7 @@ struct Record: ParsableCommand {
             let matching = session.catalog.contactSources.filter { Self.matches($0, device) }
             guard !matching.isEmpty else {
                 let known = session.catalog.contactSources.map { "\($0.id) \"\($0.name)\"" }.joined(separator: ", ")
-                printError("gesture-bridge: error: no device \"\(device)\" to record; the devices are: \(known.isEmpty ? "none" : known)")
-                throw ExitCode.failure
+                throw CommandFailure.error("no device \"\(device)\" to record; the devices are: \(known.isEmpty ? "none" : known)")
             }
             recorder.deviceFilter = { Self.matches($0, device) }
         }
@@ -98,18 +96,18 @@ struct Record: ParsableCommand {
             try recorder.run(signals: signals)
         } catch {
             logger.error("\(error.description)")
-            throw ExitCode.failure
+            throw CommandFailure.reported()
         }
         recorderReference = nil
         if connection.isLost {
             logger.error("stopped recording: \(connection.loss.message); the trace holds what came before")
             connection.close()
-            throw ExitCode(ConnectionLoss.exitStatus)
+            throw CommandFailure.reported(exitStatus: ConnectionLoss.exitStatus)
         }
         connection.close()
         if let failure = writer.failure {
             logger.error("the trace is incomplete: cannot write \(output ?? "standard output"): \(failure)")
-            throw ExitCode.failure
+            throw CommandFailure.reported()
         }
     }
 

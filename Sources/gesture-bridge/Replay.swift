@@ -39,13 +39,11 @@ struct Replay: ParsableCommand {
         if let state {
             do {
                 guard let (device, learner) = try LearnedStateStore.loadFile(state) else {
-                    printError("error: \(state) is not a learned-state file")
-                    throw ExitCode.failure
+                    throw CommandFailure("error: \(state) is not a learned-state file")
                 }
                 learning.devices[device] = learner
             } catch let error as LearnedStateError {
-                printError("error: \(error.description)")
-                throw ExitCode.failure
+                throw CommandFailure("error: \(error.description)")
             }
         }
         let recording = try openTrace(path: trace)
@@ -88,8 +86,7 @@ struct Replay: ParsableCommand {
                 next = try recording.next()
             } catch {
                 flush()
-                printError(error.description)
-                throw ExitCode.failure
+                throw CommandFailure(error.description)
             }
             guard let event = next else { break }
             events += 1

@@ -95,7 +95,7 @@ struct Run: ParsableCommand {
             // A server that went away during start-up is reported as the loss it is, below.
             if !connection.isLost {
                 logger.error("\(error.description)")
-                throw ExitCode.failure
+                throw CommandFailure.reported()
             }
         }
         if connection.isLost {
@@ -105,7 +105,7 @@ struct Run: ParsableCommand {
                 bridge again; by hand, run it again once the X server is back.
                 """)
             connection.close()
-            throw ExitCode(ConnectionLoss.exitStatus)
+            throw CommandFailure.reported(exitStatus: ConnectionLoss.exitStatus)
         }
         // The contacts since the last change of levels are kept too.
         for (device, learner) in bridge.engine.learning.devices where loaded.learning.devices[device] != learner {
@@ -114,7 +114,7 @@ struct Run: ParsableCommand {
         connection.close()
         if let failure = reporter.output.failure {
             logger.error("stopped: cannot write the output: \(failure)")
-            throw ExitCode.failure
+            throw CommandFailure.reported()
         }
     }
 
