@@ -92,9 +92,10 @@ struct ConfigSchemaTests {
         }
     }
 
-    @Test("docs/config.md's top-level and `feedback` tables are the schema's")
+    @Test("docs/config.md's tables of the top level, `feedback` and every binding's keys are the schema's")
     func sectionTables() throws {
-        for (anchor, schema) in [("## Top level", BindingSet.schema), ("`feedback` takes", FeedbackLook.schema)] {
+        for (anchor, schema) in [("## Top level", BindingSet.schema), ("`feedback` takes", FeedbackLook.schema),
+                                 ("## Every binding", Binding.schema)] {
             let rows = try Self.documentedRows(after: anchor)
             #expect(Set(rows.keys) == Set(schema.names), "\(anchor): documented \(rows.keys.sorted())")
             for key in schema.keys {

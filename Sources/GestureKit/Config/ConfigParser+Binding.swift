@@ -2,8 +2,7 @@
 /// gesture's schema (`RecognizerKind.schema`, declared beside each recognizer's configuration).
 extension ConfigParser {
     /// The keys every binding may have, whatever its gesture.
-    static let commonKeys = ["name", "gesture", "devices", "pressure", "applications", "owns-contact", "feedback",
-                             "action", "on-end"]
+    static var commonKeys: [String] { Binding.schema.names }
 
     /// A binding, or nil when anything in it is wrong (each problem reported).
     mutating func parseBinding(_ node: YAMLNode) -> Binding? {

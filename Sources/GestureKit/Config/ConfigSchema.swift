@@ -154,7 +154,7 @@ public struct ActionsKey: Sendable, Hashable {
     }
 
     public var entry: ConfigKey {
-        ConfigKey(name: name, type: "action or list", standard: "none", range: "", bounds: nil, below: nil)
+        ConfigKey(name, "action or list", standard: "none")
     }
 }
 
@@ -170,7 +170,7 @@ public struct FlagKey: Sendable, Hashable {
     }
 
     public var entry: ConfigKey {
-        ConfigKey(name: name, type: "true / false", standard: "\(standard)", range: "", bounds: nil, below: nil)
+        ConfigKey(name, "true / false", standard: "\(standard)")
     }
 }
 
@@ -212,7 +212,7 @@ public struct SectionKey: Sendable, Hashable {
     }
 
     public var entry: ConfigKey {
-        ConfigKey(name: name, type: type, standard: standard, range: "", bounds: nil, below: nil)
+        ConfigKey(name, type, standard: standard)
     }
 }
 
@@ -253,7 +253,20 @@ public struct ConfigKey: Sendable, Hashable {
     }
 }
 
-/// The keys of a section of the config that is not a binding: the top level, its `feedback`.
+extension ConfigKey {
+    /// A key whose value has a shape of its own, described in words (`devices`, `applications`).
+    init(_ name: String, _ type: String, standard: String) {
+        self.init(name: name, type: type, standard: standard, range: "", bounds: nil, below: nil)
+    }
+
+    /// `` `a`, `b`, `c` ``: words a key takes, as the reference lists them.
+    static func words(_ words: [String]) -> String {
+        words.map { "`\($0)`" }.joined(separator: ", ")
+    }
+}
+
+/// The keys of a section of the config other than a gesture's own: the top level, its
+/// `feedback`, the keys every binding has.
 public struct SectionSchema: Sendable, Hashable {
     public let keys: [ConfigKey]
 
@@ -275,6 +288,30 @@ public struct GestureSchema: Sendable, Hashable {
     }
 
     public var names: [String] { keys.map(\.name) }
+}
+
+extension Binding {
+    /// The keys every binding may have, whatever its gesture, in the order `print-config`
+    /// writes them; the words they take come from the enums that hold them.
+    public static let schema: SectionSchema = {
+        let owning = RecognizerKind.allCases.filter(\.ownsContactByDefault).map(\.rawValue)
+        let watching = RecognizerKind.allCases.filter { !$0.ownsContactByDefault }.map(\.rawValue)
+        return SectionSchema([
+            ConfigKey("name", "text", standard: ConfigKey.required),
+            ConfigKey("gesture", ConfigKey.words(RecognizerKind.allCases.map(\.rawValue)), standard: ConfigKey.required),
+            ConfigKey("devices", "list of \(ConfigKey.words(DeviceKind.allCases.map(\.rawValue))), or `{name: \"exact device name\"}`",
+                      standard: "every device"),
+            ConfigKey("pressure", ConfigKey.words(PressureRequirement.allCases.map(\.rawValue)),
+                      standard: ConfigKey.words([PressureRequirement.any.rawValue])),
+            ConfigKey("applications", "`{only: [names]}` or `{except: [names]}`", standard: "everywhere"),
+            ConfigKey("owns-contact", "true / false",
+                      standard: "true for \(owning.joined(separator: ", ")); false for \(watching.joined(separator: ", "))"),
+            ConfigKey("feedback", "list of \(ConfigKey.words(FeedbackStyle.allCases.map(\.rawValue) + ["none"]))",
+                      standard: "`[pulse]` for deep-press, `[ring]` for a knob with `volume` actions, none otherwise"),
+            ConfigKey("action", "action or list", standard: "none"),
+            ConfigKey("on-end", "action or list", standard: "none"),
+        ])
+    }()
 }
 
 extension RecognizerKind {
