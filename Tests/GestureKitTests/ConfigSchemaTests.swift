@@ -264,6 +264,26 @@ struct ConfigSchemaTests {
         #expect(problems("decision-timeout: 2\nhold-limit: 2\nbindings: []\n").isEmpty)
     }
 
+    @Test("a scroll's `steps`: its default, both ends of its range, as the table of actions says")
+    func scrollSteps() throws {
+        let key = Action.Keys.steps
+        let text = try String(contentsOf: Self.reference, encoding: .utf8)
+        #expect(text.contains("| scroll | `{scroll: down, steps: 3}` | `up`, `down`, `left`, `right`; \(key.summary) |"), "\(key.summary)")
+        func scroll(_ steps: String?) -> String {
+            Self.binding(.deepPress, "    action: {scroll: down\(steps.map { ", steps: \($0)" } ?? "")}\n")
+        }
+        let plain = try ConfigLoader.parse(scroll(nil), file: "t")
+        #expect(plain.bindings.first?.onStart == [.scroll(.down, steps: key.standard)])
+        for end in [key.range.lowerBound, key.range.upperBound] {
+            #expect(problems(scroll("\(end)")).isEmpty, "\(end)")
+        }
+        for outside in [key.range.lowerBound - 1, key.range.upperBound + 1] {
+            let issues = problems(scroll("\(outside)"))
+            #expect(issues.count == 1 && issues.first?.message.hasPrefix("`steps` must be between 1 and 100, not \(outside)") == true,
+                    "\(issues)")
+        }
+    }
+
     // MARK: Keys
 
     @Test("a key of other gestures names each of them")

@@ -103,6 +103,12 @@ public enum VolumeChange: Sendable, Hashable, CustomStringConvertible {
 
 /// What a binding does: real input the X side sends, or a command it runs.
 public enum Action: Sendable, Hashable, CustomStringConvertible {
+    /// The keys an action takes besides its verb.
+    public enum Keys {
+        /// How many notches a `scroll` turns.
+        public static let steps = WholeNumberKey("steps", 1...100, standard: 1)
+    }
+
     case click(button: Int)
     case press(button: Int)
     case release(button: Int)

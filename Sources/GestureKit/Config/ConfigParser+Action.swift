@@ -24,8 +24,9 @@ extension ConfigParser {
             issues.append(issue(at: node, "an action does exactly one of \(Self.actionVerbs.joined(separator: ", ")) (found \(found))"))
             return nil
         }
-        if map["steps"] != nil && verb != "scroll", let stepsNode = map["steps"] {
-            issues.append(issue(at: stepsNode, "`steps` goes with `scroll` only"))
+        let steps = Action.Keys.steps
+        if verb != "scroll", let stepsNode = map[steps.name] {
+            issues.append(issue(at: stepsNode, "`\(steps.name)` goes with `scroll` only"))
         }
         switch verb {
         case "click", "press", "release":
@@ -38,8 +39,7 @@ extension ConfigParser {
                     + Suggestion.didYouMean(word, among: ScrollDirection.allCases.map(\.rawValue))))
                 return nil
             }
-            let steps = map["steps"].flatMap { integer($0, "steps", in: 1...100) } ?? 1
-            return .scroll(direction, steps: steps)
+            return .scroll(direction, steps: map[steps.name].flatMap { integer($0, steps.name, in: steps.range) } ?? steps.standard)
         case "key":
             guard let text = string(value, "key") else { return nil }
             guard let combo = KeyCombo(parsing: text) else {

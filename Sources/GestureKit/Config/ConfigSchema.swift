@@ -88,6 +88,26 @@ public struct DependentNumberKey: Sendable, Hashable {
     }
 }
 
+/// A whole number a config may give (a scroll's `steps`).
+public struct WholeNumberKey: Sendable, Hashable {
+    public let name: String
+    /// The values accepted, both ends included.
+    public let range: ClosedRange<Int>
+    /// The value when the config leaves the key out.
+    public let standard: Int
+
+    public init(_ name: String, _ range: ClosedRange<Int>, standard: Int) {
+        self.name = name
+        self.range = range
+        self.standard = standard
+    }
+
+    /// How the config reference's table of actions says it: `` `steps` 1–100 (default 1) ``.
+    public var summary: String {
+        "`\(name)` \(range.lowerBound)–\(range.upperBound) (default \(standard))"
+    }
+}
+
 /// A deep press's `threshold`: a number, or the word `learned` for levels learned per device
 /// (`HandLearner`), which start at `PressLevels.start`.
 public struct LearnableNumberKey: Sendable, Hashable {
