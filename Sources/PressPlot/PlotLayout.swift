@@ -217,7 +217,7 @@ public struct PlotLayout: Sendable, Hashable {
             PlotText(text: headline(press), origin: PlotPoint(x: origin.x, y: origin.y + style.textSize), size: style.textSize, bold: true),
             PlotText(text: outcomeLine(press), origin: PlotPoint(x: origin.x, y: origin.y + 2 * style.textSize + 5), size: style.textSize),
         ]
-        panel.curve = press.samples.map { PlotPoint(x: panel.x(time: $0.time), y: panel.y(force: $0.force)) }
+        panel.curve = curve(press.samples.map { PlotPoint(x: panel.x(time: $0.time), y: panel.y(force: $0.force)) })
         for sourced in press.levels {
             for kind in LevelKind.allCases {
                 let value = kind.value(in: sourced.levels)
@@ -250,6 +250,32 @@ public struct PlotLayout: Sendable, Hashable {
         }
         panel.forceTicks = [0.0, 0.25, 0.5, 0.75, 1.0].map { PlotTick(position: panel.y(force: $0), label: number($0, 2)) }
         return panel
+    }
+
+    /// The points of a curve, at most four a pixel column (its first, highest, lowest and last
+    /// there, in their order): an hour's contact draws as it looks, not as millions of points.
+    static func curve(_ points: [PlotPoint]) -> [PlotPoint] {
+        guard points.count > 2_000 else { return points }
+        var kept: [PlotPoint] = []
+        var column: [PlotPoint] = []
+        func flush() {
+            guard let first = column.first, let last = column.last else { return }
+            var chosen = [first]
+            if let top = column.min(by: { $0.y < $1.y }), let bottom = column.max(by: { $0.y < $1.y }) {
+                // The extremes in the order they came.
+                let extremes = [top, bottom].sorted { $0.x < $1.x }
+                for point in extremes where point != chosen.last { chosen.append(point) }
+            }
+            if last != chosen.last { chosen.append(last) }
+            kept += chosen
+            column.removeAll(keepingCapacity: true)
+        }
+        for point in points {
+            if let first = column.first, point.x.rounded(.down) != first.x.rounded(.down) { flush() }
+            column.append(point)
+        }
+        flush()
+        return kept
     }
 
     /// A tick step giving at most five steps over `duration`, and the span it rounds up to.

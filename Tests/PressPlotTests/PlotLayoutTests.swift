@@ -1,3 +1,4 @@
+import Foundation
 import GestureKit
 import Testing
 @testable import PressPlot
@@ -102,6 +103,39 @@ struct PlotLayoutTests {
         for item in layout.legend {
             #expect(item.frame.maxX <= Double(layout.width) && item.frame.maxY <= Double(layout.height))
         }
+    }
+
+    @Test("calibrate's session: each contact with its step, the proposed lines beside the configured ones")
+    func calibration() throws {
+        let configuration = try ConfigLoader.parse(DefaultConfig.text, file: "default")
+        var history = PressHistory(devices: [Self.pen], configuration: configuration)
+        for (index, peak) in [0.2, 0.9].enumerated() {
+            let start = Double(index)
+            for (offset, phase) in [ContactPhase.begin, .move, .end].enumerated() {
+                history.add(ContactEvent(time: start + 0.1 * Double(offset), device: Self.pen.id, contact: 0, phase: phase,
+                                         position: Point(x: 0, y: 0), pressure: phase == .move ? peak * 1000 : 50))
+            }
+            history.groupLastLifted(index == 0 ? "ordinary" : "hard")
+        }
+        let proposed = PressLevels(threshold: 0.55, release: 0.4, ordinary: 0.25)
+        history.addLevels(SourcedLevels(.proposed, proposed), device: Self.pen.id)
+        let layout = PlotLayout(presses: history.presses, title: "calibrate")
+        #expect(layout.panels.map { $0.title[0].text } == ["#1  peak 0.20  at 0.0 s  (ordinary)", "#2  peak 0.90  at 1.0 s  (hard)"])
+        #expect(layout.panels.allSatisfy { $0.marker == nil && $0.held == nil })
+        #expect(layout.panels.allSatisfy { $0.title[1].text == "listened to only (calibrating)" })
+        let threshold = try #require(layout.panels.first?.levels.first { $0.kind == .threshold && $0.source == .proposed })
+        #expect(threshold.value == 0.55)
+        #expect(layout.legend.map(\.label).contains("threshold (proposed)"))
+    }
+
+    @Test("a contact of 100,000 samples: at most four points a pixel column, its peak kept")
+    func longContact() throws {
+        let samples = (0..<100_000).map { ForcePoint(time: Double($0) * 0.001, force: $0 == 61_234 ? 0.97 : 0.3 + 0.1 * sin(Double($0) / 500)) }
+        let press = PlottedPress(number: 1, device: Self.pen.id, deviceName: Self.pen.name, contact: 0, start: 0, samples: samples)
+        let panel = try #require(PlotLayout(presses: [press], title: "").panels.first)
+        #expect(panel.curve.count <= 4 * (Int(panel.plot.width) + 1))
+        #expect(abs((panel.curve.map(\.y).min() ?? 0) - panel.y(force: 0.97)) < 0.001, "the peak still shows")
+        #expect(zip(panel.curve, panel.curve.dropFirst()).allSatisfy { $0.x <= $1.x }, "in time order")
     }
 
     @Test("time ticks: at most six, from 0 past the contact's end")
