@@ -109,5 +109,5 @@ public struct PlotStyle: Sendable, Hashable {
     public let textSize = 12.0
     public let tickSize = 10.0
     /// An estimate of a character's width at size 1, for placing text without measuring it.
-    public let characterWidth = 0.58
+    public let characterWidth = 0.5
 }
