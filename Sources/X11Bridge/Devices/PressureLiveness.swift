@@ -64,6 +64,11 @@ struct PressureLiveness {
         return watches[event.device, default: Watch(range: nil)].observe(event)
     }
 
+    /// Whether the device's pressure counts as dead now.
+    func isDead(_ device: Int) -> Bool {
+        watches[device]?.dead ?? false
+    }
+
     /// Forgets a device that went away or changed: its range is looked up again.
     mutating func remove(_ device: Int) {
         watches[device] = nil

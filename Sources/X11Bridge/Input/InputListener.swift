@@ -5,6 +5,7 @@ import GestureKit
 /// holds exactly the contacts the live engine sees.
 public final class InputListener {
     public let connection: XConnection
+    /// Every device there is: the one table of devices (`device(_:)` for those listened to).
     public private(set) var catalog: DeviceCatalog
     public private(set) var source: XI2InputSource
     /// Whether a contact's begin names the application window under it. Only bindings limited
@@ -44,6 +45,11 @@ public final class InputListener {
 
     public var screen: ScreenSize { source.screen }
 
+    /// The device `id`, when it is one the session listens to (a contact source).
+    public func device(_ id: Int) -> X11Device? {
+        catalog.contactSource(id)
+    }
+
     /// Starts the flow of events. Only after this returns does input reach the bridge; read
     /// `catalog` after it, since devices may have come between the first query and the selection.
     public func start() throws(BridgeSetupError) {
@@ -70,9 +76,9 @@ public final class InputListener {
                 if raw.kind == .buttonRelease, raw.detail == 1, raw.device == raw.source, unheardMotion.remove(raw.device) != nil {
                     selectRawInput(of: raw.device)
                 }
-                let master = source.devices[raw.device]?.attachment ?? 2
-                return source.handle(raw, at: time, pointer: { [connection] in
-                    connection.queryPointer(master: master)?.position
+                let device = raw.device
+                return source.handle(raw, at: time, pointer: { [connection, catalog] in
+                    connection.queryPointer(master: catalog[device]?.attachment ?? 2)?.position
                 }).map { event in
                     guard identifiesWindows, event.phase == .begin else { return .contact(event) }
                     var named = event
@@ -133,7 +139,7 @@ public final class InputListener {
     /// push among them.
     @discardableResult
     public func stopMotion(of device: Int) -> Bool {
-        guard let kind = source.devices[device]?.kind, kind == .pen || kind == .eraser || kind == .mouse,
+        guard let kind = self.device(device)?.kind, kind == .pen || kind == .eraser || kind == .mouse,
               unheardMotion.insert(device).inserted else { return false }
         selectRawInput(of: device)
         return true
@@ -149,11 +155,7 @@ public final class InputListener {
 
     /// Cancels the contacts of every device and forgets them: for a clean stop.
     public func cancelAll(at time: Double) -> [ContactEvent] {
-        var events: [ContactEvent] = []
-        for id in source.devices.keys.sorted() {
-            events += source.remove(id, at: time)
-        }
-        return events
+        source.removeAll(at: time)
     }
 
     private func refreshCatalog(at time: Double, leftMeanwhile: Set<Int> = []) -> [InputChange] {

@@ -11,7 +11,9 @@ import GestureKit
 /// the same input a second time. Positions come from absolute valuators mapped onto the
 /// screen; a relative device (a mouse) asks where the pointer is.
 ///
-/// A value type with no X calls, so it can be driven with recorded events in tests.
+/// A value type with no X calls, so it can be driven with recorded events in tests. It keeps no
+/// table of devices: the catalog is that (`DeviceCatalog`); of each device it listens to it
+/// keeps only what decoding its events needs (`DeviceAxes`), taken when the device comes.
 public struct XI2InputSource: Sendable {
     /// The last valuator values of a device (pen, mouse) or of one touch, in device units,
     /// indexed by valuator number: every event reads and writes it, so no hashing.
@@ -40,8 +42,13 @@ public struct XI2InputSource: Sendable {
         }
     }
 
-    /// What the hot path needs of a device's axes, worked out once when it is added.
+    /// What the hot path needs of a device, worked out once when it is added: its kind, whether
+    /// its touches are screen positions, and its axes.
     struct DeviceAxes: Sendable {
+        var id: Int
+        var kind: DeviceKind?
+        /// A touchscreen's touches are where they are on the screen; a touchpad's are not.
+        var hasDirectTouch: Bool
         var xAxis: ValuatorAxis?
         var yAxis: ValuatorAxis?
         /// The pressure axis, only when its range spans something.
@@ -50,6 +57,9 @@ public struct XI2InputSource: Sendable {
         private var absolute: [Bool]
 
         init(_ device: X11Device) {
+            id = device.id
+            kind = device.kind
+            hasDirectTouch = device.touch?.mode == .direct
             xAxis = device.xAxis
             yAxis = device.yAxis
             pressureAxis = device.pressureAxis.flatMap { $0.pressureRange == nil ? nil : $0 }
@@ -67,7 +77,6 @@ public struct XI2InputSource: Sendable {
         var touch: Int
     }
 
-    public private(set) var devices: [Int: X11Device] = [:]
     public var screen: ScreenSize
     /// Whether a pen moving with its tip up makes `hover` events. Off, its position is still
     /// kept (a press begins there), and `hoverRun` still counts: for a consumer that does
@@ -75,6 +84,7 @@ public struct XI2InputSource: Sendable {
     public var reportsHover = true
     /// Hover samples in a row since the last contact event of another kind.
     public private(set) var hoverRun = 0
+    /// The devices listened to, by id.
     private var deviceAxes: [Int: DeviceAxes] = [:]
     private var axes: [Int: AxisState] = [:]
     /// Devices whose button 1 is down, as this source has seen it.
@@ -97,10 +107,12 @@ public struct XI2InputSource: Sendable {
             .sorted()
     }
 
+    /// Whether the source listens to the device `id`: it was added, and not removed since.
+    public func listens(to id: Int) -> Bool { deviceAxes[id] != nil }
+
     /// Starts listening to `device`, or takes its new axis ranges.
     public mutating func add(_ device: X11Device) {
         guard device.isContactSource else { return }
-        devices[device.id] = device
         deviceAxes[device.id] = DeviceAxes(device)
         // The queried values are where the device is now: a press before any motion needs them.
         var state = axes[device.id] ?? AxisState()
@@ -113,17 +125,15 @@ public struct XI2InputSource: Sendable {
     /// Stops listening to a device; its contacts still down are cancelled where they were.
     public mutating func remove(_ id: Int, at time: Double, pointer: () -> Point? = { nil }) -> [ContactEvent] {
         var events: [ContactEvent] = []
-        if let device = devices[id] {
-            let layout = deviceAxes[id] ?? DeviceAxes(device)
+        if let layout = deviceAxes[id] {
             if pressed.contains(id) {
-                events.append(contact(device, layout: layout, contact: 0, phase: .cancel, state: axes[id], time: time, pointer: pointer))
+                events.append(contact(layout, contact: 0, phase: .cancel, state: axes[id], time: time, pointer: pointer))
             }
             for key in touches.keys.sorted(by: { $0.touch < $1.touch }) where key.device == id {
-                events.append(contact(device, layout: layout, contact: key.touch, phase: .cancel, state: touches[key], time: time, pointer: pointer))
+                events.append(contact(layout, contact: key.touch, phase: .cancel, state: touches[key], time: time, pointer: pointer))
             }
         }
         hoverRun = 0
-        devices[id] = nil
         deviceAxes[id] = nil
         axes[id] = nil
         pointerPositions[id] = nil
@@ -132,91 +142,98 @@ public struct XI2InputSource: Sendable {
         return events
     }
 
+    /// Stops listening to every device; the contacts still down are cancelled where they were.
+    public mutating func removeAll(at time: Double) -> [ContactEvent] {
+        var events: [ContactEvent] = []
+        for id in deviceAxes.keys.sorted() { events += remove(id, at: time) }
+        return events
+    }
+
     /// The contact events one raw event makes: none, or one.
     public mutating func handle(_ raw: RawInput, at time: Double, pointer: () -> Point? = { nil }) -> [ContactEvent] {
-        guard raw.device == raw.source, let device = devices[raw.device], let layout = deviceAxes[raw.device] else { return [] }
+        guard raw.device == raw.source, let layout = deviceAxes[raw.device] else { return [] }
         // A touchscreen's emulated pointer events repeat its touches, which arrive as touch events.
         if raw.isPointerEmulated { return [] }
         let events: [ContactEvent]
         switch raw.kind {
         case .motion, .buttonPress, .buttonRelease:
-            events = handlePointer(raw, device: device, layout: layout, time: time, pointer: pointer)
+            events = handlePointer(raw, layout: layout, time: time, pointer: pointer)
         case .touchBegin, .touchUpdate, .touchEnd:
-            events = handleTouch(raw, device: device, layout: layout, time: time, pointer: pointer)
+            events = handleTouch(raw, layout: layout, time: time, pointer: pointer)
         }
         if events.contains(where: { $0.phase != .hover }) { hoverRun = 0 }
         return events
     }
 
-    private mutating func handlePointer(_ raw: RawInput, device: X11Device, layout: DeviceAxes, time: Double,
+    private mutating func handlePointer(_ raw: RawInput, layout: DeviceAxes, time: Double,
                                         pointer: () -> Point?) -> [ContactEvent] {
         // Relative axes carry deltas, not positions: only absolute values are kept. Changed in
         // place, so the stored state is never copied.
-        axes[device.id, default: AxisState()].absorbAbsolute(raw.axisValues, of: layout)
-        let state = axes[device.id]
-        let isDown = pressed.contains(device.id)
+        axes[layout.id, default: AxisState()].absorbAbsolute(raw.axisValues, of: layout)
+        let state = axes[layout.id]
+        let isDown = pressed.contains(layout.id)
         switch raw.kind {
         case .motion:
             if isDown {
-                return [contact(device, layout: layout, contact: 0, phase: .move, state: state, time: time, pointer: pointer)]
+                return [contact(layout, contact: 0, phase: .move, state: state, time: time, pointer: pointer)]
             }
-            guard device.kind == .pen || device.kind == .eraser else { return [] }
+            guard layout.kind == .pen || layout.kind == .eraser else { return [] }
             hoverRun += 1
             guard reportsHover else { return [] }
-            return [contact(device, layout: layout, contact: 0, phase: .hover, state: state, time: time, pointer: pointer)]
+            return [contact(layout, contact: 0, phase: .hover, state: state, time: time, pointer: pointer)]
         case .buttonPress:
             // Button 1 is the tip; a pen's side buttons and the wheel are not contacts.
             guard raw.detail == 1, !isDown else { return [] }
-            pressed.insert(device.id)
-            return [contact(device, layout: layout, contact: 0, phase: .begin, state: state, time: time, pointer: pointer)]
+            pressed.insert(layout.id)
+            return [contact(layout, contact: 0, phase: .begin, state: state, time: time, pointer: pointer)]
         case .buttonRelease:
             // A release without a press seen: the press happened before the bridge started.
             guard raw.detail == 1, isDown else { return [] }
-            pressed.remove(device.id)
-            return [contact(device, layout: layout, contact: 0, phase: .end, state: state, time: time, pointer: pointer)]
+            pressed.remove(layout.id)
+            return [contact(layout, contact: 0, phase: .end, state: state, time: time, pointer: pointer)]
         case .touchBegin, .touchUpdate, .touchEnd:
             return []
         }
     }
 
-    private mutating func handleTouch(_ raw: RawInput, device: X11Device, layout: DeviceAxes, time: Double,
+    private mutating func handleTouch(_ raw: RawInput, layout: DeviceAxes, time: Double,
                                       pointer: () -> Point?) -> [ContactEvent] {
         // A touchpad's touches are not screen positions; its pointer motion is a mouse's job.
-        guard device.touch?.mode == .direct else { return [] }
-        let key = TouchKey(device: device.id, touch: raw.detail)
+        guard layout.hasDirectTouch else { return [] }
+        let key = TouchKey(device: layout.id, touch: raw.detail)
         switch raw.kind {
         case .touchBegin:
-            var state = touches[key] ?? axes[device.id] ?? AxisState()
+            var state = touches[key] ?? axes[layout.id] ?? AxisState()
             state.absorb(raw.axisValues)
             touches[key] = state
-            axes[device.id] = state
-            return [contact(device, layout: layout, contact: raw.detail, phase: .begin, state: state, time: time, pointer: pointer)]
+            axes[layout.id] = state
+            return [contact(layout, contact: raw.detail, phase: .begin, state: state, time: time, pointer: pointer)]
         case .touchUpdate, .touchEnd:
             // A touch that began before the bridge started is not followed.
             guard touches[key] != nil else { return [] }
             touches[key]?.absorb(raw.axisValues)
             let state = touches[key]
-            axes[device.id] = state
+            axes[layout.id] = state
             if raw.kind == .touchEnd {
                 touches[key] = nil
-                return [contact(device, layout: layout, contact: raw.detail, phase: .end, state: state, time: time, pointer: pointer)]
+                return [contact(layout, contact: raw.detail, phase: .end, state: state, time: time, pointer: pointer)]
             }
-            return [contact(device, layout: layout, contact: raw.detail, phase: .move, state: state, time: time, pointer: pointer)]
+            return [contact(layout, contact: raw.detail, phase: .move, state: state, time: time, pointer: pointer)]
         case .motion, .buttonPress, .buttonRelease:
             return []
         }
     }
 
-    private mutating func contact(_ device: X11Device, layout: DeviceAxes, contact: Int, phase: ContactPhase,
+    private mutating func contact(_ layout: DeviceAxes, contact: Int, phase: ContactPhase,
                                   state: AxisState?, time: Double, pointer: () -> Point?) -> ContactEvent {
         let values = state ?? AxisState()
         var position = Point(x: 0, y: 0)
         if layout.hasAbsolutePosition, let xAxis = layout.xAxis, let yAxis = layout.yAxis {
             position = AxisMapping.point(x: values[xAxis.number] ?? xAxis.min, y: values[yAxis.number] ?? yAxis.min,
                                          xAxis: xAxis, yAxis: yAxis, screen: screen)
-        } else if let here = pointer() ?? pointerPositions[device.id] {
+        } else if let here = pointer() ?? pointerPositions[layout.id] {
             position = here
-            pointerPositions[device.id] = here
+            pointerPositions[layout.id] = here
         }
         var pressure: Double?
         if let axis = layout.pressureAxis {
@@ -224,7 +241,7 @@ public struct XI2InputSource: Sendable {
             pressure = Self.traceExact(values[axis.number] ?? axis.min)
         }
         position = Point(x: Self.traceExact(position.x), y: Self.traceExact(position.y))
-        return ContactEvent(time: time, device: device.id, contact: contact, phase: phase, position: position, pressure: pressure)
+        return ContactEvent(time: time, device: layout.id, contact: contact, phase: phase, position: position, pressure: pressure)
     }
 
     /// A value as a trace stores it: JSONLine writes numbers rounded to millionths. Contacts

@@ -58,9 +58,7 @@ public final class Bridge {
         feedback?.look = engine.configuration.look
         engine.monitors = session.monitors
         feedback?.screenChanged(session.screen, monitors: session.monitors)
-        for device in session.catalog.contactSources {
-            if let input = device.inputDevice { addDevice(input) }
-        }
+        for device in session.catalog.contactSources { updateEngine(device.id) }
         // The grab is in place before the owner hears that listening began: a press right
         // after that must already wait for the engine.
         reconcileGrabs()
@@ -104,11 +102,11 @@ public final class Bridge {
     }
 
     private func isTouchContact(_ device: Int) -> Bool {
-        session.source.devices[device]?.inputDevice?.kind == .touch
+        session.device(device)?.inputDevice?.kind == .touch
     }
 
     private func isPointerContact(_ device: Int) -> Bool {
-        session.source.devices[device]?.inputDevice?.isPointer ?? false
+        session.device(device)?.inputDevice?.isPointer ?? false
     }
 
     /// Stops hearing a pen's or mouse's motion for the rest of a stroke every gesture has
@@ -149,7 +147,7 @@ public final class Bridge {
                 self.feedback?.show(feedback, now: now)
             case .decision(let decision):
                 let key = decision.key
-                if isPointerContact(key.device), let master = session.source.devices[key.device]?.attachment {
+                if isPointerContact(key.device), let master = session.device(key.device)?.attachment {
                     pointerOwnership.decide(decision, master: master, at: now)
                 } else if isTouchContact(key.device) {
                     touchOwnership.decide(decision, at: now)
@@ -214,7 +212,7 @@ extension Bridge: EventLoopClient {
             switch change {
             case .contact(let event):
                 tellOwnership(about: event)
-                let liveness = pressureLiveness.observe(event) { [session] in session.source.devices[event.device]?.pressureAxis?.pressureRange }
+                let liveness = pressureLiveness.observe(event) { [session] in session.device(event.device)?.pressureAxis?.pressureRange }
                 if case .alive? = liveness { apply(liveness) }
                 process(engine.handle(event), now: time)
                 if case .dead? = liveness { apply(liveness) }
@@ -228,9 +226,7 @@ extension Bridge: EventLoopClient {
                     process(outputs, now: time)
                 }
                 for device in changes.removed + changes.updated { pressureLiveness.remove(device.id) }
-                for device in changes.added + changes.updated {
-                    if let input = device.inputDevice { addDevice(input) }
-                }
+                for device in changes.added + changes.updated { updateEngine(device.id) }
                 reconcileGrabs()
                 report(.devicesChanged(changes))
                 if !changes.removed.isEmpty {
@@ -247,7 +243,7 @@ extension Bridge: EventLoopClient {
                 checkMonitors(reportingAll: false)
             case .grabbedPointer(let grabbed):
                 pointerOwnership.handle(grabbed, at: time) { [session] in
-                    session.source.devices[$0]?.inputDevice?.isPointer ?? false
+                    session.device($0)?.inputDevice?.isPointer ?? false
                 }
             case .grabbedTouch(let grabbed):
                 touchOwnership.handle(grabbed)
@@ -257,8 +253,14 @@ extension Bridge: EventLoopClient {
         if showsContacts { showActiveContacts() }
     }
 
-    private func addDevice(_ input: InputDevice) {
+    /// Gives the engine the device `id` as the catalog has it now (`InputDevice`), without its
+    /// pressure while that is found dead: the one place the engine's devices come from.
+    @discardableResult
+    private func updateEngine(_ id: Int) -> InputDevice? {
+        guard var input = session.device(id)?.inputDevice else { return nil }
+        if pressureLiveness.isDead(id) { input.pressure = nil }
         engine.addDevice(input)
+        return input
     }
 
     /// A device's pressure found dead, or alive again: the engine sees it without pressure, or
@@ -270,9 +272,7 @@ extension Bridge: EventLoopClient {
         case .alive(let device)?: (id, dead) = (device, false)
         case nil: return
         }
-        guard var input = session.source.devices[id]?.inputDevice else { return }
-        if dead { input.pressure = nil }
-        engine.addDevice(input)
+        guard let input = updateEngine(id) else { return }
         reconcileGrabs()
         report(.pressureDead(device: id, name: input.name, dead: dead))
     }
@@ -285,12 +285,12 @@ extension Bridge: EventLoopClient {
         case .begin:
             if isPointerContact(event.device) {
                 pointerOwnership.contactBegan(source: event.device, at: event.time)
-            } else if isTouchContact(event.device), let master = session.source.devices[event.device]?.attachment {
+            } else if isTouchContact(event.device), let master = session.device(event.device)?.attachment {
                 touchOwnership.contactBegan(device: event.device, touch: event.contact, master: master, at: event.time)
             }
         case .end, .cancel:
             if isPointerContact(event.device) {
-                pointerOwnership.contactEnded(source: event.device, master: session.source.devices[event.device]?.attachment)
+                pointerOwnership.contactEnded(source: event.device, master: session.device(event.device)?.attachment)
             } else if isTouchContact(event.device) {
                 touchOwnership.contactEnded(device: event.device, touch: event.contact)
             }
