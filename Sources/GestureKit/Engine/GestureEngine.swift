@@ -42,8 +42,8 @@ public struct GestureEngine: Sendable {
     /// press held back from the application) or watched by another gesture (a deep press's
     /// moment, a threshold's crossing) wants every sample as it comes.
     public var acceptsLateInput: Bool {
-        !contacts.isEmpty && contacts.values.allSatisfy { session in
-            session.decided && session.slots.allSatisfy { !$0.active || $0.binding.recognizer.kind == .knob }
+        !contacts.isEmpty && contacts.values.allSatisfy { contact in
+            contact.isDecided && contact.slots.allSatisfy { !$0.active || $0.binding.recognizer.kind == .knob }
         }
     }
 
@@ -51,7 +51,7 @@ public struct GestureEngine: Sendable {
     /// press can become any more, or a contact no binding listens to): until it lifts, its
     /// samples change nothing.
     public func isSettled(_ key: ContactKey) -> Bool {
-        contacts[key].map { session in !session.slots.contains { $0.active } } ?? false
+        contacts[key].map { contact in !contact.slots.contains { $0.active } } ?? false
     }
 
     // MARK: Devices and configuration
@@ -142,10 +142,10 @@ public struct GestureEngine: Sendable {
             case .decision(let key):
                 decisionTimedOut(key, at: deadline, into: &outputs)
             case .hold(let key):
-                guard var session = contacts.removeValue(forKey: key) else { break }
-                session.holdTimerFired()
-                followForce(&session, at: deadline, into: &outputs)
-                contacts[key] = session
+                guard var contact = contacts.removeValue(forKey: key) else { break }
+                contact.holdTimerFired()
+                followForce(&contact, at: deadline, into: &outputs)
+                contacts[key] = contact
             }
         }
     }
@@ -166,36 +166,34 @@ public struct GestureEngine: Sendable {
         let slots = configuration.bindings.filter { $0.listens(to: device) && $0.applications.applies(to: window) }.map {
             RecognizerSlot(binding: $0, screen: screen, monitors: monitors, learned: learned)
         }
-        var session = TrackedContact(key: key, device: device, slots: slots, start: sample)
-        if !session.hasActiveOwner {
-            session.decided = true
-            outputs.append(.decision(.release(key, reason: .unbound, time: sample.time, held: 0)))
+        var contact = TrackedContact(key: key, device: device, slots: slots, start: sample)
+        if !contact.hasActiveOwner {
+            decide(&contact, .handedOver(.unbound), at: sample.time, into: &outputs)
         } else {
             timers.set(.decision(key), deadline: sample.time + configuration.decisionTimeout)
-            if session.ordinaryForce != nil, let force = sample.force {
+            if contact.ordinaryForce != nil, let force = sample.force {
                 var trend = ForceTrend(start: sample.time, force: force, limit: configuration.holdLimit)
                 trend.nextCheck = sample.time + HoldPolicy.window
                 timers.set(.hold(key), deadline: trend.nextCheck)
-                session.startFollowingForce(trend)
+                contact.startFollowingForce(trend)
             }
         }
-        contacts[key] = session
+        contacts[key] = contact
         feed(.down(sample), to: key, into: &outputs)
     }
 
     private mutating func finish(_ key: ContactKey, at time: Double, into outputs: inout [EngineOutput]) {
         var evidence: PressEvidence?
         var device: InputDevice?
-        if var session = contacts[key] {
-            if !session.decided {
-                outputs.append(.decision(.release(key, reason: .ended, time: time, held: time - session.start)))
-                session.learnedOutcome = .released(.ended)
+        if var contact = contacts[key] {
+            if !contact.isDecided {
+                decide(&contact, .handedOver(.ended), at: time, into: &outputs)
             }
-            if session.slots.contains(where: { $0.shownProgress != nil }) {
+            if contact.slots.contains(where: { $0.shownProgress != nil }) {
                 outputs.append(.feedback(.progressEnded(key)))
             }
-            evidence = session.evidence
-            device = session.device
+            evidence = contact.evidence
+            device = contact.device
         }
         contacts[key] = nil
         timers.removeAll { $0.contact == key }
@@ -218,60 +216,82 @@ public struct GestureEngine: Sendable {
     }
 
     private mutating func decisionTimedOut(_ key: ContactKey, at time: Double, into outputs: inout [EngineOutput]) {
-        guard var session = contacts[key], !session.decided else { return }
+        guard var contact = contacts[key], !contact.isDecided else { return }
         // Gestures that wait on their own timer (a long press) keep the contact until it runs
         // out; pressure gestures keep it while its force says to (`followForce`), once it has
         // said anything at all.
-        let forceSpeaks = session.forceHasSpoken
-        let position = session.position
-        for index in session.slots.indices where session.slots[index].active && session.slots[index].owns
-            && session.slots[index].recognizer.deadline == nil && !(forceSpeaks && session.slots[index].followsForce) {
-            drop(&session.slots[index], key: key, slotIndex: index, at: time, position: position, into: &outputs)
+        let forceSpeaks = contact.forceHasSpoken
+        let position = contact.position
+        for index in contact.slots.indices where contact.slots[index].active && contact.slots[index].owns
+            && contact.slots[index].recognizer.deadline == nil && !(forceSpeaks && contact.slots[index].followsForce) {
+            drop(&contact.slots[index], key: key, slotIndex: index, at: time, position: position, into: &outputs)
         }
-        settleIfUnowned(&session, reason: .timeout, at: time, into: &outputs)
-        contacts[key] = session
+        settleIfUnowned(&contact, reason: .timeout, at: time, into: &outputs)
+        contacts[key] = contact
     }
 
     /// The hold that follows the force (`HoldPolicy`): judges the held contact's trend at
     /// `time` and hands the contact over once its force has levelled off at an ordinary
     /// level, or once the hold limit has passed; otherwise looks again when that could change.
-    private mutating func followForce(_ session: inout TrackedContact, at time: Double,
+    private mutating func followForce(_ contact: inout TrackedContact, at time: Double,
                                       into outputs: inout [EngineOutput]) {
-        guard !session.decided, let ordinary = session.ordinaryForce,
-              let step = session.followForce(at: time, ordinary: ordinary) else {
-            session.stopFollowingForce()
-            timers.set(.hold(session.key), deadline: nil)
+        guard !contact.isDecided, let ordinary = contact.ordinaryForce,
+              let step = contact.followForce(at: time, ordinary: ordinary) else {
+            stopFollowingForce(&contact)
             return
         }
         let reason: ReleaseReason
         switch step {
         case .hold(let recheck):
-            if let recheck { timers.set(.hold(session.key), deadline: recheck) }
+            if let recheck { timers.set(.hold(contact.key), deadline: recheck) }
             return
         case .handOver(let why):
             reason = why
         }
-        let position = session.position
-        for index in session.slots.indices where session.slots[index].followsForce
-            || (reason == .limit && session.slots[index].active && session.slots[index].owns) {
-            drop(&session.slots[index], key: session.key, slotIndex: index, at: time,
+        let position = contact.position
+        for index in contact.slots.indices where contact.slots[index].followsForce
+            || (reason == .limit && contact.slots[index].active && contact.slots[index].owns) {
+            drop(&contact.slots[index], key: contact.key, slotIndex: index, at: time,
                  position: position, into: &outputs)
         }
-        session.stopFollowingForce()
-        timers.set(.hold(session.key), deadline: nil)
-        settleIfUnowned(&session, reason: reason, at: time, into: &outputs)
+        // Another owning gesture (a long press on its own timer) may keep the contact held.
+        stopFollowingForce(&contact)
+        settleIfUnowned(&contact, reason: reason, at: time, into: &outputs)
+    }
+
+    /// The force no longer decides: the trend and its timer go together.
+    private mutating func stopFollowingForce(_ contact: inout TrackedContact) {
+        contact.stopFollowingForce()
+        timers.set(.hold(contact.key), deadline: nil)
     }
 
     /// Releases an undecided contact no owning gesture holds any more.
-    private mutating func settleIfUnowned(_ session: inout TrackedContact, reason: ReleaseReason, at time: Double,
+    private mutating func settleIfUnowned(_ contact: inout TrackedContact, reason: ReleaseReason, at time: Double,
                                           into outputs: inout [EngineOutput]) {
-        guard !session.decided, !session.hasActiveOwner else { return }
-        session.decided = true
-        session.learnedOutcome = .released(reason)
-        session.stopFollowingForce()
-        timers.set(.decision(session.key), deadline: nil)
-        timers.set(.hold(session.key), deadline: nil)
-        outputs.append(.decision(.release(session.key, reason: reason, time: time, held: time - session.start)))
+        guard !contact.isDecided, !contact.hasActiveOwner else { return }
+        decide(&contact, .handedOver(reason), at: time, into: &outputs)
+    }
+
+    /// The one place a contact is decided, claimed or handed over: the hold, its two timers
+    /// and the report change together. A decided contact is never decided again.
+    private mutating func decide(_ contact: inout TrackedContact, _ decision: ContactHold, at time: Double,
+                                 into outputs: inout [EngineOutput]) {
+        let key = contact.key
+        let held = time - contact.start
+        let report: ContactDecision
+        switch (contact.hold, decision) {
+        case (.undecided, .claimed(let gesture, _)):
+            report = .claim(key, gesture: gesture, time: time, held: held)
+        case (.undecided, .handedOver(let reason)):
+            report = .release(key, reason: reason, time: time, held: held)
+        case (.undecided, .undecided), (.claimed, _), (.handedOver, _):
+            outputs.append(.bug("contact \(key.contact) of device \(key.device), \(contact.hold.summary), cannot become \(decision.summary)"))
+            return
+        }
+        contact.settle(decision)
+        timers.set(.decision(key), deadline: nil)
+        timers.set(.hold(key), deadline: nil)
+        outputs.append(.decision(report))
     }
 
     /// Takes an owning recognizer out of the running: it reports `failed`.
@@ -292,43 +312,38 @@ public struct GestureEngine: Sendable {
                                into outputs: inout [EngineOutput]) {
         // Taken out while it changes: a copy left in the dictionary would make every sample
         // copy the slots and their recognizers.
-        guard var session = contacts.removeValue(forKey: key) else { return }
-        let indices = onlySlot.map { $0..<($0 + 1) } ?? session.slots.indices
-        for index in indices where session.slots[index].active {
-            let step = session.slots[index].recognizer.handle(input)
+        guard var contact = contacts.removeValue(forKey: key) else { return }
+        let indices = onlySlot.map { $0..<($0 + 1) } ?? contact.slots.indices
+        for index in indices where contact.slots[index].active {
+            let step = contact.slots[index].recognizer.handle(input)
             if let bug = step.bug { outputs.append(.bug(bug)) }
-            timers.set(.recognizer(key, slot: index), deadline: session.slots[index].recognizer.deadline)
+            timers.set(.recognizer(key, slot: index), deadline: contact.slots[index].recognizer.deadline)
             for report in step.reports {
-                guard session.slots[index].active else { break }
-                if session.slots[index].owns && report.state.isSuccess && !session.decided {
-                    claim(&session, winner: index, report: report, into: &outputs)
+                guard contact.slots[index].active else { break }
+                if contact.slots[index].owns && report.state.isSuccess && !contact.isDecided {
+                    claim(&contact, winner: index, report: report, into: &outputs)
                 }
-                deliver(report, slot: &session.slots[index], key: key, into: &outputs)
+                deliver(report, slot: &contact.slots[index], key: key, into: &outputs)
             }
-            showProgress(&session.slots[index], key: key, input: input, into: &outputs)
+            showProgress(&contact.slots[index], key: key, input: input, into: &outputs)
         }
         // Each owning recognizer fails on a lift, which would make every undecided lift
         // read as `failed`; the contact ending is what actually settled it.
-        settleIfUnowned(&session, reason: input.endsContact ? .ended : .failed, at: input.time, into: &outputs)
-        if session.isFollowingForce, case .move(let sample) = input {
-            if let force = sample.force { session.addForce(force, at: sample.time) }
-            followForce(&session, at: sample.time, into: &outputs)
+        settleIfUnowned(&contact, reason: input.endsContact ? .ended : .failed, at: input.time, into: &outputs)
+        if contact.isFollowingForce, case .move(let sample) = input {
+            if let force = sample.force { contact.addForce(force, at: sample.time) }
+            followForce(&contact, at: sample.time, into: &outputs)
         }
-        contacts[key] = session
+        contacts[key] = contact
     }
 
     /// The first owning gesture to begin wins the contact; every other owning one drops out.
-    private mutating func claim(_ session: inout TrackedContact, winner: Int, report: GestureReport,
+    private mutating func claim(_ contact: inout TrackedContact, winner: Int, report: GestureReport,
                                 into outputs: inout [EngineOutput]) {
-        session.decided = true
-        session.learnedOutcome = session.slots[winner].learns ? .claimed : nil
-        session.stopFollowingForce()
-        timers.set(.decision(session.key), deadline: nil)
-        timers.set(.hold(session.key), deadline: nil)
-        outputs.append(.decision(.claim(session.key, gesture: session.slots[winner].binding.name, time: report.time,
-                                        held: report.time - session.start)))
-        for index in session.slots.indices where index != winner && session.slots[index].active && session.slots[index].owns {
-            drop(&session.slots[index], key: session.key, slotIndex: index, at: report.time, position: report.position,
+        let slot = contact.slots[winner]
+        decide(&contact, .claimed(gesture: slot.binding.name, learning: slot.learns), at: report.time, into: &outputs)
+        for index in contact.slots.indices where index != winner && contact.slots[index].active && contact.slots[index].owns {
+            drop(&contact.slots[index], key: contact.key, slotIndex: index, at: report.time, position: report.position,
                  into: &outputs)
         }
     }

@@ -42,6 +42,27 @@ struct RecognizerSlot: Sendable {
     var followsForce: Bool { active && owns && ordinaryForce != nil }
 }
 
+/// Where a contact stands with the applications: the one thing the engine decides about it.
+enum ContactHold: Sendable {
+    /// Held back while its owning gestures decide; with the force's recent course while a
+    /// pressure gesture follows it (`HoldPolicy`), nil otherwise.
+    case undecided(ForceTrend?)
+    /// Won by the owning gesture `gesture`; `learning`: a learning deep press, so the contact
+    /// teaches the device's learner a deliberate press.
+    case claimed(gesture: String, learning: Bool)
+    /// Given to the applications, and why.
+    case handedOver(ReleaseReason)
+
+    /// For a bug line: the state without the trend's samples.
+    var summary: String {
+        switch self {
+        case .undecided: "undecided"
+        case .claimed(let gesture, _): "claimed by \(gesture)"
+        case .handedOver(let reason): "handed over (\(reason.code))"
+        }
+    }
+}
+
 /// Everything the engine knows about one contact while it is down.
 struct TrackedContact: Sendable {
     let key: ContactKey
@@ -49,27 +70,30 @@ struct TrackedContact: Sendable {
     /// When the contact went down: decisions say how long it was held since.
     let start: Double
     var slots: [RecognizerSlot]
-    /// Claimed by an owning gesture, or released to applications; nil while undecided.
-    var decided = false
-    /// The force's recent course, while a pressure gesture holds the undecided contact: none or
-    /// one, kept out of line, so that moving the session in and out of the engine's table on
-    /// every sample moves a pointer, not the trend.
-    private var trendStorage: [ForceTrend] = []
+    /// Held, claimed or handed over. Only the engine's `decide` and `stopFollowingForce`
+    /// change it, each with the timers that go with it.
+    private(set) var hold: ContactHold = .undecided(nil)
 
     var hasActiveOwner: Bool { slots.contains { $0.active && $0.owns } }
 
-    var isFollowingForce: Bool { !trendStorage.isEmpty }
+    var isDecided: Bool {
+        if case .undecided = hold { false } else { true }
+    }
+
+    var isFollowingForce: Bool {
+        if case .undecided(.some) = hold { true } else { false }
+    }
+
     /// Whether the held contact's force has said anything since touch-down.
-    var forceHasSpoken: Bool { trendStorage.first?.hasEvidence ?? false }
+    var forceHasSpoken: Bool {
+        if case .undecided(let trend?) = hold { trend.hasEvidence } else { false }
+    }
 
     /// Where the contact was last seen, and its force (0...1; nil for a device without pressure).
     private(set) var position: Point
     private(set) var force: Double?
     /// The hardest the contact has pressed so far: what learning remembers of it.
     private(set) var peak: Double?
-    /// How the contact was decided, for learning: claimed by a learning deep press, or
-    /// handed over and why; nil while undecided, or claimed by another gesture.
-    var learnedOutcome: LearningOutcome?
 
     init(key: ContactKey, device: InputDevice, slots: [RecognizerSlot], start sample: ContactSample) {
         self.key = key
@@ -91,38 +115,59 @@ struct TrackedContact: Sendable {
     var learns: Bool { slots.contains { $0.learns } }
 
     /// What the contact teaches its device's learner, once it is over; nil when nothing: no
-    /// learning deep press listened, it never said a force, or another gesture won it.
+    /// learning deep press listened, it never said a force, another gesture won it, or it is
+    /// still undecided.
     var evidence: PressEvidence? {
-        guard let peak, learns, let learnedOutcome else { return nil }
-        switch learnedOutcome {
-        case .claimed:
+        guard let peak, learns else { return nil }
+        switch hold {
+        case .undecided, .claimed(_, learning: false):
+            return nil
+        case .claimed(_, learning: true):
             return .deliberate(peak: peak)
-        case .released(.limit):
+        case .handedOver(.limit):
             // Held above the ordinary level to the limit: a press meant, that fell short.
             let ordinary = slots.first { $0.learns }?.ordinaryForce ?? 0
             return peak > ordinary ? .deliberate(peak: peak) : .ordinary(peak: peak)
-        case .released(.ended), .released(.levelledOff), .released(.failed), .released(.timeout):
+        case .handedOver(.ended), .handedOver(.levelledOff), .handedOver(.failed), .handedOver(.timeout):
             return .ordinary(peak: peak)
-        case .released(.unbound):
+        case .handedOver(.unbound):
             return nil
         }
     }
 
-    mutating func startFollowingForce(_ trend: ForceTrend) { trendStorage = [trend] }
-    mutating func stopFollowingForce() { trendStorage.removeAll() }
+    /// Sets the decision; the engine's `decide` is the one caller.
+    mutating func settle(_ decision: ContactHold) { hold = decision }
+
+    /// A pressure gesture follows the undecided contact's force from now on.
+    mutating func startFollowingForce(_ trend: ForceTrend) {
+        if case .undecided = hold { hold = .undecided(trend) }
+    }
+
+    mutating func stopFollowingForce() {
+        if case .undecided(.some) = hold { hold = .undecided(nil) }
+    }
 
     mutating func addForce(_ force: Double, at time: Double) {
-        if !trendStorage.isEmpty { trendStorage[0].add(time: time, force: force) }
+        updateTrend { $0.add(time: time, force: force) }
     }
 
     /// The hold timer went off: it is no longer set.
     mutating func holdTimerFired() {
-        if !trendStorage.isEmpty { trendStorage[0].nextCheck = nil }
+        updateTrend { $0.nextCheck = nil }
     }
 
     /// The hold's step at `time` (`ForceTrend.follow`); nil when the force is not followed.
     mutating func followForce(at time: Double, ordinary: Double) -> ForceTrend.Step? {
-        trendStorage.isEmpty ? nil : trendStorage[0].follow(at: time, ordinary: ordinary)
+        updateTrend { $0.follow(at: time, ordinary: ordinary) }
+    }
+
+    /// Changes the followed trend in place: taken out of `hold` first, so that its samples are
+    /// not copied on every change.
+    private mutating func updateTrend<Result>(_ change: (inout ForceTrend) -> Result) -> Result? {
+        guard case .undecided(var trend?) = hold else { return nil }
+        hold = .undecided(nil)
+        defer { hold = .undecided(trend) }
+        return change(&trend)
     }
 
     /// The lowest `ordinary` of the pressure gestures still holding the contact; nil when none
@@ -150,10 +195,4 @@ enum EngineTimer: Hashable, Sendable {
         case .hold(let key): return key
         }
     }
-}
-
-/// How a contact a learning deep press listened to was decided.
-enum LearningOutcome: Sendable, Hashable {
-    case claimed
-    case released(ReleaseReason)
 }
