@@ -70,7 +70,7 @@ struct Calibrate: ParsableCommand {
         let chosen = try chooseDevice(session.catalog.contactSources)
         let overlay: FeedbackOverlay?
         do {
-            overlay = try FeedbackOverlay(display: connection.display, screen: connection.screenNumber)
+            overlay = try FeedbackOverlay(connection: connection)
         } catch {
             printError("(no force ring on screen: \(error.description); the terminal shows each press)")
             overlay = nil
@@ -107,7 +107,7 @@ struct Calibrate: ParsableCommand {
             let binding = suggestion.binding(forDevice: chosen.name)
             if let target {
                 try target.write(binding, named: ThresholdSuggestion.bindingName(forDevice: chosen.name))
-                Self.markCalibrated(chosen.name)
+                Self.markCalibrated(chosen.learningKey)
             } else {
                 print(binding, terminator: "")
             }

@@ -72,7 +72,7 @@ struct Run: ParsableCommand {
             : XTestPerformer(connection: connection) { reporter.handle(.commandFailed(message: $0)) }
         let overlay: FeedbackOverlay?
         do {
-            overlay = try FeedbackOverlay(display: connection.display, screen: connection.screenNumber)
+            overlay = try FeedbackOverlay(connection: connection)
         } catch {
             overlay = nil
             logger.warning("no on-screen feedback: \(error.description)")

@@ -1,7 +1,7 @@
 import CX11
 import GestureKit
 import Testing
-import X11Bridge
+@testable import X11Bridge
 
 @Suite("The progress ring on an X screen", .requiresOverlayXvfb)
 final class OverlayProgressRingTests: OverlaySuite {

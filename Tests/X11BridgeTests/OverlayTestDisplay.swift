@@ -1,7 +1,7 @@
 import CX11
 import Foundation
 import Testing
-import X11Bridge
+@testable import X11Bridge
 import XorgTestSupport
 
 /// An 800×600 Xvfb with one plain "application" window filling the screen, for the overlay

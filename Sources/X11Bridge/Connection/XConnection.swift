@@ -18,7 +18,9 @@ public final class XConnection {
         }
     }
 
-    public let display: OpaquePointer
+    /// Xlib's handle: it stays inside this module, whose types make every call the rest of
+    /// the program needs (the overlay is made from the connection, `FeedbackOverlay(connection:)`).
+    let display: OpaquePointer
     /// The same connection seen through XCB, which owns its event queue: requests go through
     /// Xlib, events are read through XCB (`nextEvent`).
     let xcb: OpaquePointer

@@ -36,9 +36,14 @@ public final class FeedbackOverlay {
     private var markers: [ContactKey: (marker: ContactMarker, window: OverlayWindow)] = [:]
     private var closed = false
 
-    /// Checks the extensions the overlay needs (XFixes 2, Shape 1.1) on `display`'s `screen`.
-    /// Creates no windows until there is something to show.
-    public convenience init(display: OpaquePointer, screen: Int32) throws(OverlayError) {
+    /// Checks the extensions the overlay needs (XFixes 2, Shape 1.1) on the connection's
+    /// screen, where it draws. Creates no windows until there is something to show.
+    public convenience init(connection: XConnection) throws(OverlayError) {
+        try self.init(display: connection.display, screen: connection.screenNumber)
+    }
+
+    /// The overlay on `display`'s `screen` (a test's own connection).
+    convenience init(display: OpaquePointer, screen: Int32) throws(OverlayError) {
         try self.init(display: display, screen: screen, compositorCheckInterval: 0.5)
     }
 

@@ -2,7 +2,7 @@ import CX11
 import Glibc
 import GestureKit
 import Testing
-import X11Bridge
+@testable import X11Bridge
 
 @Suite("The X connection on a virtual framebuffer", .requiresXvfb)
 final class XConnectionTests: XvfbSuite {

@@ -1,7 +1,7 @@
 import CX11
 import GestureKit
 import Testing
-import X11Bridge
+@testable import X11Bridge
 
 @Suite("XTest sends real input and lets go of it", .requiresXvfb, .serialized)
 final class XTestPerformerTests: XvfbSuite {
