@@ -12,6 +12,6 @@ extension DeviceLine {
                   learned: learning.map { learning in
                       let learner = learning.learner(name: device.name, product: device.product)
                       return NullWhenNil(wrappedValue: Devices.learns(device) ? DeviceLearnedLine(learner) : nil)
-                  })
+                  }, ids: device.product)
     }
 }

@@ -41,7 +41,9 @@ struct Replay: ParsableCommand {
                 guard let (device, learner) = try LearnedStateStore.loadFile(state) else {
                     throw CommandFailure("error: \(state) is not a learned-state file")
                 }
-                learning.devices[device] = learner
+                // A trace names its devices without vendor and product ids: the state applies to
+                // the device of its name.
+                learning.devices[LearningKey.name(of: device)] = learner
             } catch let error as LearnedStateError {
                 throw CommandFailure("error: \(error.description)")
             }

@@ -1,9 +1,13 @@
 /// A device as `devices --json` lists it, and as `run --json`'s `listening`, `device-added` and
-/// `device-changed` events carry it: `{"id","name","kind","enabled","driver","type",
-/// "pressure","pressureMoved","touches","touchMode","listened","bindings","learned"}`.
+/// `device-changed` events carry it: `{"id","name","vendor","product","kind","enabled","driver",
+/// "type","pressure","pressureMoved","touches","touchMode","listened","bindings","learned"}`.
 public struct DeviceLine: Codable, Sendable, Hashable {
     public var id: Int
     public var name: String
+    /// Its vendor and product ids as four hex digits ("056a", "5000"), where X says them (the
+    /// device property "Device Product ID"); left out where it does not.
+    public var vendor: String?
+    public var product: String?
     /// `pen`, `eraser`, `touch`, `mouse`, or `none` for a device no gesture reads.
     public var kind: String
     public var enabled: Bool
@@ -28,9 +32,11 @@ public struct DeviceLine: Codable, Sendable, Hashable {
 
     public init(id: Int, name: String, kind: String, enabled: Bool, driver: String, type: String?,
                 pressure: PressureRange?, pressureMoved: Bool?, touches: Int?, touchMode: String?,
-                bindings: [String], learned: NullWhenNil<DeviceLearnedLine>? = nil) {
+                bindings: [String], learned: NullWhenNil<DeviceLearnedLine>? = nil, ids: DeviceProduct? = nil) {
         self.id = id
         self.name = name
+        self.vendor = ids?.vendorText
+        self.product = ids?.productText
         self.kind = kind
         self.enabled = enabled
         self.driver = driver
@@ -45,7 +51,7 @@ public struct DeviceLine: Codable, Sendable, Hashable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, name, kind, enabled, driver, type, pressure, pressureMoved, touches, touchMode, listened, bindings, learned
+        case id, name, vendor, product, kind, enabled, driver, type, pressure, pressureMoved, touches, touchMode, listened, bindings, learned
     }
 
     // Decoded by hand only to tell a `learned` left out (nil) from a `learned` of null.
@@ -53,6 +59,8 @@ public struct DeviceLine: Codable, Sendable, Hashable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int.self, forKey: .id)
         name = try container.decode(String.self, forKey: .name)
+        vendor = try container.decodeIfPresent(String.self, forKey: .vendor)
+        product = try container.decodeIfPresent(String.self, forKey: .product)
         kind = try container.decode(String.self, forKey: .kind)
         enabled = try container.decode(Bool.self, forKey: .enabled)
         driver = try container.decode(String.self, forKey: .driver)
