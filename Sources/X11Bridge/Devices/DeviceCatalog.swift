@@ -74,8 +74,9 @@ public struct DeviceCatalog: Sendable, Hashable {
         var devices: [X11Device] = []
         for index in 0..<Int(max(0, count)) {
             if var device = describe(infos[index], connection: connection, types: types) {
-                device.driver = driver(of: device, markers: markers, connection: connection)
-                if productAtom != 0, device.use.isSlave {
+                let properties = device.use.isSlave ? propertyNames(of: device.id, connection: connection) : []
+                device.driver = markers.first { properties.contains($0.1) }?.0 ?? .unknown
+                if productAtom != 0, properties.contains(productAtom) {
                     device.product = product(of: device.id, property: productAtom, connection: connection)
                 }
                 device.kind = DeviceClassifier.kind(of: device)
@@ -98,24 +99,21 @@ public struct DeviceCatalog: Sendable, Hashable {
         return types
     }
 
-    /// The driver whose marker property the device has.
-    private static func driver(of device: X11Device, markers: [(InputDriver, Atom)], connection: XConnection) -> InputDriver {
-        guard device.use.isSlave else { return .unknown }
+    /// The properties a device has (its driver's marker among them, and "Device Product ID"
+    /// where the driver sets it); none when it has gone meanwhile.
+    private static func propertyNames(of id: Int, connection: XConnection) -> Set<Atom> {
         var count: Int32 = 0
-        if let properties = XIListProperties(connection.display, Int32(device.id), &count) {
-            defer { XFree(properties) }
-            let present = Set((0..<Int(max(0, count))).map { properties[$0] })
-            if let (driver, _) = markers.first(where: { present.contains($0.1) }) { return driver }
-        }
-        return .unknown
+        guard let properties = XIListProperties(connection.display, Int32(id), &count) else { return [] }
+        defer { XFree(properties) }
+        return Set((0..<Int(max(0, count))).map { properties[$0] })
     }
 
     /// The device property xf86-input-evdev, -libinput and -wacom set to the device's vendor
     /// and product ids (XI_PROP_PRODUCT_ID: two CARD32).
     static let productProperty = "Device Product ID"
 
-    /// The vendor and product ids in the device's "Device Product ID"; nil when it has none, or
-    /// the property is not two 32-bit integers.
+    /// The vendor and product ids in the device's "Device Product ID"; nil when the property is
+    /// not two 32-bit integers.
     private static func product(of id: Int, property: Atom, connection: XConnection) -> DeviceProduct? {
         var type: Atom = 0
         var format: Int32 = 0
