@@ -1,4 +1,5 @@
 import Foundation
+import GestureKit
 import Testing
 
 /// The result of running `gesture-bridge` with some arguments.
@@ -102,9 +103,9 @@ struct CommandLineTests {
         let run = try GestureBridgeExecutable.run(["replay", Self.fixture, "--config", config, "--json"])
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n")
-        let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(objects.allSatisfy { $0 != nil })
-        #expect(objects.filter { $0?["action"] as? String == "click" }.count == 6)
+        let decoded = try decodedLines(OutputLine.self, run.stdout)
+        #expect(decoded.count == lines.count)
+        #expect(decoded.actions.filter { $0.action == "click" }.count == 6)
         #expect(lines.first?.hasPrefix(#"{"t":"#) == true)
     }
 

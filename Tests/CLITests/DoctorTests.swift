@@ -1,4 +1,5 @@
 import Foundation
+import GestureKit
 import Testing
 import XorgTestSupport
 
@@ -53,28 +54,26 @@ struct DoctorTests {
 
         let listing = try GestureBridgeExecutable.run(["devices", "--json"], environment: environment)
         #expect(listing.status == 0, "\(listing.stderr)")
-        let objects = try listing.stdout.split(separator: "\n").map { line in
-            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        }
-        let pen = try #require(objects.first { $0["name"] as? String == "test-pen" }, "\(listing.stdout)")
-        let touch = try #require(objects.first { $0["name"] as? String == "test-touch" })
+        let devices = try decodedLines(DeviceLine.self, listing.stdout)
+        let pen = try #require(devices.first { $0.name == "test-pen" }, "\(listing.stdout)")
+        let touch = try #require(devices.first { $0.name == "test-touch" })
         // The keys there were stay as they were.
-        #expect(pen["kind"] as? String == "pen" && pen["listened"] as? Bool == true && pen["pressure"] != nil)
-        let learned = try #require(pen["learned"] as? [String: Any], "\(pen)")
-        #expect(learned["threshold"] as? Double == 0.368)
-        #expect(learned["release"] as? Double == 0.263)
-        #expect(learned["ordinary"] as? Double == 0.21)
-        #expect(learned["moved"] as? Bool == true)
-        #expect(learned["calibrated"] as? Bool == false)
-        #expect(learned["ordinaryContacts"] as? Int == 40)
-        #expect(learned["deliberatePresses"] as? Int == 3)
+        #expect(pen.kind == "pen" && pen.listened && pen.pressure != nil)
+        let learned = try #require(pen.learned?.wrappedValue, "\(pen)")
+        #expect(learned.threshold == 0.368)
+        #expect(learned.release == 0.263)
+        #expect(learned.ordinary == 0.21)
+        #expect(learned.moved)
+        #expect(!learned.calibrated)
+        #expect(learned.ordinaryContacts == 40)
+        #expect(learned.deliberatePresses == 3)
         // Nothing kept for the touchscreen: today's levels, from no contact.
-        let fresh = try #require(touch["learned"] as? [String: Any], "\(touch)")
-        #expect(fresh["threshold"] as? Double == 0.7 && fresh["moved"] as? Bool == false)
-        #expect(fresh["ordinaryContacts"] as? Int == 0 && fresh["deliberatePresses"] as? Int == 0)
-        // A device without pressure learns nothing.
-        for object in objects where object["pressure"] is NSNull {
-            #expect(object["learned"] is NSNull, "\(object)")
+        let fresh = try #require(touch.learned?.wrappedValue, "\(touch)")
+        #expect(fresh.threshold == 0.7 && !fresh.moved)
+        #expect(fresh.ordinaryContacts == 0 && fresh.deliberatePresses == 0)
+        // A device without pressure learns nothing: its `learned` is there, and null.
+        for device in devices where device.pressure == nil {
+            #expect(device.learned != nil && device.learned?.wrappedValue == nil, "\(device)")
         }
 
         // The table's LEARNED section: a line a pressure device, with its numbers.
@@ -101,11 +100,9 @@ struct DoctorTests {
             deliberate \n
             """, device: "test-touch", in: home + "/state/gesture-bridge")
         let again = try GestureBridgeExecutable.run(["devices", "--json"], environment: environment)
-        let calibrated = try again.stdout.split(separator: "\n").compactMap { line in
-            try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-        }.first { $0["name"] as? String == "test-touch" }?["learned"] as? [String: Any]
-        #expect(calibrated?["calibrated"] as? Bool == true && calibrated?["moved"] as? Bool == false, "\(again.stdout)")
-        #expect(calibrated?["ordinaryContacts"] as? Int == 5)
+        let calibrated = try decodedLines(DeviceLine.self, again.stdout).first { $0.name == "test-touch" }?.learned?.wrappedValue
+        #expect(calibrated?.calibrated == true && calibrated?.moved == false, "\(again.stdout)")
+        #expect(calibrated?.ordinaryContacts == 5)
     }
 
     @Test("a key that is no keysym and a broken config are problems, with what to do", .requiresXorg)

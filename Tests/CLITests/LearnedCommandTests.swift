@@ -1,4 +1,5 @@
 import Foundation
+import GestureKit
 import Testing
 
 /// `replay` learns as `run` does, from nothing or from `--state`, never touching the user's
@@ -32,11 +33,6 @@ struct LearnedCommandTests {
         return try GestureBridgeExecutable.temporaryFile(lines.joined(separator: "\n") + "\n", suffix: ".jsonl")
     }
 
-    static func objects(_ text: String) throws -> [[String: Any]] {
-        try text.split(separator: "\n").map { line in
-            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        }
-    }
 
     static func environment(stateHome: String) -> [String: String] {
         ["PATH": "/usr/bin:/bin", "HOME": stateHome, "XDG_STATE_HOME": stateHome + "/state",
@@ -55,17 +51,16 @@ struct LearnedCommandTests {
         let home = try Self.scratch()
         let run = try GestureBridgeExecutable.run(["replay", trace, "--json"], environment: Self.environment(stateHome: home))
         #expect(run.status == 0, "\(run.stderr)")
-        let objects = try Self.objects(run.stdout)
-        let learned = objects.filter { $0["learned"] != nil }
+        let lines = try decodedLines(OutputLine.self, run.stdout)
+        let learned = lines.compactMap(\.learned)
         #expect(learned.count >= 10)
-        let thresholds = learned.compactMap { $0["threshold"] as? Double }
-        #expect(thresholds.count == learned.count)
+        let thresholds = learned.map(\.levels.threshold)
         #expect(thresholds == thresholds.sorted(by: >))
         #expect(thresholds.allSatisfy { (0.25...0.9).contains($0) })
-        #expect(learned.allSatisfy { $0["learned"] as? String == "Light Pen" })
-        #expect((learned.last?["ordinary-contacts"] as? Int ?? 0) >= 12)
+        #expect(learned.allSatisfy { $0.learned == "Light Pen" })
+        #expect((learned.last?.ordinaryContacts ?? 0) >= 12)
         // The three presses to 0.45 right-click once the threshold has come down.
-        let claims = objects.filter { $0["decision"] as? String == "claim" }
+        let claims = lines.decisions.filter { $0.decision == .claim }
         #expect(claims.count == 3)
         #expect(!FileManager.default.fileExists(atPath: home + "/state"))
     }
@@ -91,16 +86,16 @@ struct LearnedCommandTests {
         try state.write(toFile: file, atomically: true, encoding: .utf8)
         let presses = try Self.lightHandTrace(taps: 0, presses: 2)
         let fresh = try GestureBridgeExecutable.run(["replay", presses, "--json"], environment: environment)
-        #expect(try Self.objects(fresh.stdout).filter { $0["decision"] as? String == "claim" }.isEmpty)
+        #expect(try decodedLines(OutputLine.self, fresh.stdout).decisions.filter { $0.decision == .claim }.isEmpty)
         let kept = try GestureBridgeExecutable.run(["replay", presses, "--json", "--state", file], environment: environment)
         #expect(kept.status == 0, "\(kept.stderr)")
-        #expect(try Self.objects(kept.stdout).filter { $0["decision"] as? String == "claim" }.count == 2)
+        #expect(try decodedLines(OutputLine.self, kept.stdout).decisions.filter { $0.decision == .claim }.count == 2)
 
         // `learned` reads the user's directory: the file's name is not the one it would write, so it is set aside.
         let listed = try GestureBridgeExecutable.run(["learned", "--json"], environment: environment)
         #expect(listed.status == 0)
         #expect(FileManager.default.fileExists(atPath: file + ".damaged"))
-        #expect(try Self.objects(listed.stdout).isEmpty)
+        #expect(try decodedLines(LearnedStateLine.self, listed.stdout).isEmpty)
 
         // A file whose levels are out of bounds is damaged too; an unknown device cannot be reset.
         let damagedText = "version 1\ndevice Light Pen\nlevels 2 0 0\n"

@@ -1,4 +1,5 @@
 import Foundation
+import GestureKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,7 +26,7 @@ final class ChaosBridge {
         process.standardError = try FileHandle(forWritingTo: logURL)
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        guard waitForObjects(timeout: 10, until: { $0.contains { $0["event"] as? String == "listening" } }) else {
+        guard waitForLines(timeout: 10, until: { !$0.events(.listening).isEmpty }) else {
             stop()
             throw ChaosError.bridgeDidNotStart(log: log)
         }
@@ -46,24 +47,39 @@ final class ChaosBridge {
 
     var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
 
-    /// The `--json` lines as objects.
-    var objects: [[String: Any]] {
-        lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    /// The whole `--json` lines written so far, each decoded into the type that printed it, and
+    /// those no output type reads (a renamed key, a broken line: a finding).
+    var decodedLines: (lines: [OutputLine], unread: [String]) {
+        let text = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
+        // A line still being written is no line yet.
+        let whole = text.utf8.lastIndex(of: UInt8(ascii: "\n")).map { text[..<$0] } ?? ""
+        var decoded: [OutputLine] = []
+        var unread: [String] = []
+        for line in whole.split(separator: "\n") {
+            if let output = try? JSONDecoder().decode(OutputLine.self, from: Data(line.utf8)) {
+                decoded.append(output)
+            } else {
+                unread.append(String(line))
+            }
+        }
+        return (decoded, unread)
     }
 
-    /// Waits until `condition` holds for the objects so far; false after `timeout` seconds.
-    func waitForObjects(timeout: Double, until condition: ([[String: Any]]) -> Bool) -> Bool {
+    var outputLines: [OutputLine] { decodedLines.lines }
+
+    /// Waits until `condition` holds for the lines so far; false after `timeout` seconds.
+    func waitForLines(timeout: Double, until condition: ([OutputLine]) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            if condition(objects) { return true }
-            if Date() >= deadline || !process.isRunning { return condition(objects) }
+            if condition(outputLines) { return true }
+            if Date() >= deadline || !process.isRunning { return condition(outputLines) }
             usleep(5_000)
         }
     }
 
-    /// How many objects carry `event: name`.
-    func count(_ name: String) -> Int {
-        objects.filter { $0["event"] as? String == name }.count
+    /// How many of the bridge's own events are of `kind`.
+    func count(_ kind: RunEventLine.Event) -> Int {
+        outputLines.events(kind).count
     }
 
     /// Times the bridge was switched out since it started: it wakes for nothing else than input,

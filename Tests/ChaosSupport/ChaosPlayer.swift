@@ -51,8 +51,8 @@ public struct ChaosPlayer {
             run.failures[run.failures.count - 1].windowEvents.append("xinput list: \(state)")
         }
         return ChaosOutcome(episode: episode, failures: run.failures, windowLog: run.windowLog, bridgeOutput: bridge.lines,
-                            bridgeLog: bridge.log, xErrors: bridge.count("x-error"), mergedTaps: run.mergedTaps,
-                            deferredTouchChoices: bridge.objects.filter { $0["ownership"] as? String == "deferred" }.count)
+                            bridgeLog: bridge.log, xErrors: bridge.count(.xError), mergedTaps: run.mergedTaps,
+                            deferredTouchChoices: bridge.outputLines.ownerships.filter { $0.ownership == .deferred }.count)
     }
 }
 
@@ -98,7 +98,7 @@ struct EpisodeRun {
     mutating func play(_ step: ChaosStep) throws {
         betweenGestures()
         window.drain()
-        let xErrorsBefore = bridge.count("x-error")
+        let xErrorsBefore = bridge.count(.xError)
         switch step {
         case .tap(let device, let point):
             try tap(device, at: point)
@@ -134,7 +134,7 @@ struct EpisodeRun {
             expectBurst(count: count)
         }
         if let device = step.replugged { replugged.insert(device) }
-        let xErrors = bridge.count("x-error") - xErrorsBefore
+        let xErrors = bridge.count(.xError) - xErrorsBefore
         if xErrors > 0 { fail("the bridge reported \(xErrors) X error\(xErrors == 1 ? "" : "s")") }
         if !bridge.isAlive { fail("the bridge exited (status \(bridge.process.terminationStatus))") }
     }
@@ -151,8 +151,10 @@ struct EpisodeRun {
             try tap(probe, at: ChaosPoint(x: 640, y: 500))
             expectClicks(button: 1, count: 1, what: "the closing \(probe) tap")
         }
-        let bugs = bridge.objects.filter { $0["bug"] != nil || $0["ownership"] as? String == "bug" }
+        let output = bridge.decodedLines
+        let bugs = output.lines.ownerships.filter { $0.ownership == .bug }
         if !bugs.isEmpty { fail("the bridge reported \(bugs.count) bug line\(bugs.count == 1 ? "" : "s")") }
+        if !output.unread.isEmpty { fail("the bridge printed \(output.unread.count) line(s) no output type reads: \(output.unread)") }
         if !bridge.isAlive { fail("the bridge exited (status \(bridge.process.terminationStatus))") }
     }
 
@@ -323,11 +325,9 @@ struct EpisodeRun {
 
     /// SIGHUP, and the bridge has said what became of it (stimulus check).
     mutating func reload() throws {
-        let before = bridge.count("config-reloaded")
+        let before = bridge.count(.configReloaded)
         bridge.signal(SIGHUP)
-        if !bridge.waitForObjects(timeout: 3, until: { objects in
-            objects.filter { $0["event"] as? String == "config-reloaded" }.count > before
-        }) {
+        if !bridge.waitForLines(timeout: 3, until: { $0.events(.configReloaded).count > before }) {
             fail("the SIGHUP reload was not reported by the bridge")
         }
     }
@@ -402,12 +402,12 @@ struct EpisodeRun {
 
     /// `xinput disable` then `enable`; the bridge has seen it go and come back (stimulus check).
     mutating func replug(_ device: ChaosDevice) throws {
-        let added = bridge.count("device-added"), disabled = bridge.count("device-disabled") + bridge.count("device-removed")
+        let added = bridge.count(.deviceAdded), disabled = bridge.count(.deviceDisabled) + bridge.count(.deviceRemoved)
         try xinput("disable", device)
         try xinput("enable", device)
-        let seen = bridge.waitForObjects(timeout: 3) { objects in
-            objects.filter { $0["event"] as? String == "device-added" }.count > added
-                && objects.filter { ["device-disabled", "device-removed"].contains($0["event"] as? String) }.count > disabled
+        let seen = bridge.waitForLines(timeout: 3) { lines in
+            lines.events(.deviceAdded).count > added
+                && lines.events(.deviceDisabled).count + lines.events(.deviceRemoved).count > disabled
         }
         if !seen { fail("the bridge did not see \(device.serverName) go and come back") }
     }

@@ -111,7 +111,7 @@ final class ApplicationRulesTests: DesktopSuite {
         let bridge = try server.bridge(config: Self.config("{except: [Drawing]}", click: "right"))
 
         try Self.expectUntouchedDeepPress(server, at: Desktop.overDrawing, in: desktop.drawing, noClick: 3)
-        #expect(!bridge.objects.contains { $0["action"] != nil }, "\(bridge.outputLines)")
+        #expect(bridge.actions.isEmpty, "\(bridge.outputLines)")
 
         let other = try Self.deepPress(server, at: Desktop.overOther, clicking: 3, in: desktop.other)
         #expect(buttonEvents(3, in: other).map(\.kind) == [.buttonPress, .buttonRelease], "\(other)")
@@ -133,7 +133,7 @@ final class ApplicationRulesTests: DesktopSuite {
         #expect(buttonEvents(2, in: drawing).map(\.kind) == [.buttonPress, .buttonRelease], "\(drawing)")
         let drawingAll = drawing + desktop.drawing.drain()
         #expect(!drawingAll.contains { $0.kind == .buttonPress && $0.detail == 1 }, "the deep press was kept from the drawing program: \(drawingAll)")
-        #expect(bridge.objects.filter { $0["action"] != nil }.count == 1, "\(bridge.outputLines)")
+        #expect(bridge.actions.count == 1, "\(bridge.outputLines)")
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 
@@ -156,7 +156,7 @@ final class ApplicationRulesTests: DesktopSuite {
         desktop.drawing.drain()
 
         try Self.config("{except: [Drawing]}", click: "right").write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "config-reloaded" && $0["source"] as? String == path } },
+        #expect(bridge.waitForLines { $0.events(.configReloaded).contains { $0.source == path } },
                 "\(bridge.log)")
         try Self.expectUntouchedDeepPress(server, at: Desktop.overDrawing, in: desktop.drawing, noClick: 3)
         #expect(bridge.stop(with: SIGINT) == 0)

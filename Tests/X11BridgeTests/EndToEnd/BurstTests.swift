@@ -27,17 +27,17 @@ final class BurstTests: StageSuite {
 
     /// The taps' clicks are whole, nothing is held, and the bridge let every press go once.
     func expectEveryPressLetGoOnce(_ count: Int, _ bridge: BridgeProcess, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        #expect(bridge.waitForObjects { objects in
-            objects.filter { $0["ownership"] as? String == "replayed" && $0["input"] as? String == "press" }.count >= count
-        }, "\(bridge.objects)", sourceLocation: sourceLocation)
+        #expect(bridge.waitForLines { lines in
+            lines.ownerships.filter { $0.ownership == .replayed && $0.input == .press }.count >= count
+        }, "\(bridge.lines)", sourceLocation: sourceLocation)
         let clicks = buttonEvents(1, in: try stage.eventsUntilKeyTapped())
         let presses = clicks.filter { $0.kind == .buttonPress }.count
         #expect(presses >= 1 && clicks.map(\.kind) == (0..<presses).flatMap { _ in [RecordedEventKind.buttonPress, .buttonRelease] },
                 "\(clicks)\n\(bridge.log)", sourceLocation: sourceLocation)
         #expect(stage.window.pointerState()?.buttonsHeld == [], sourceLocation: sourceLocation)
-        let replayed = bridge.objects.filter { $0["ownership"] as? String == "replayed" && $0["input"] as? String == "press" }
-        #expect(replayed.count == count, "\(bridge.objects)", sourceLocation: sourceLocation)
-        #expect(bridge.objects.filter { $0["ownership"] as? String == "bug" }.isEmpty, "\(bridge.objects)", sourceLocation: sourceLocation)
+        let replayed = bridge.ownerships.filter { $0.ownership == .replayed && $0.input == .press }
+        #expect(replayed.count == count, "\(bridge.lines)", sourceLocation: sourceLocation)
+        #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)", sourceLocation: sourceLocation)
         // The pen is not left frozen: a tap at a person's pace is one whole click.
         stage.window.drain()
         try stage.pen.down(at: (640, 500), pressure: 0.3)
@@ -57,8 +57,8 @@ final class BurstTests: StageSuite {
     func penTapBurstAfterTouch() throws {
         let bridge = try stage.bridge(["--verbose"])
         try stage.touch.tap(at: (600, 300), pressure: 0.3)
-        _ = stage.window.events { buttonEvents(1, in: $0).filter { $0.kind == .buttonRelease }.count >= 1 }
-        #expect(bridge.waitForObjects { $0.contains { $0["ownership"] as? String == "replayed" && $0["input"] as? String == "touch" } })
+        #expect(stage.window.waitForEvents { buttonEvents(1, in: $0).filter { $0.kind == .buttonRelease }.count >= 1 })
+        #expect(bridge.waitForLines { $0.ownerships.contains { $0.ownership == .replayed && $0.input == .touch } })
         stage.window.drain()
         try penTaps(9, from: (300, 400))
         try expectEveryPressLetGoOnce(9, bridge)

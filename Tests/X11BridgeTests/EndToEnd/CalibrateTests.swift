@@ -88,13 +88,13 @@ final class CalibrateTests: ServerSuite {
             let state = ["XDG_STATE_HOME": directory + "/state"]
             let listed = try BridgeProcess(["learned", "--json"], server: server, environment: state, ready: .immediately)
             #expect(listed.child.waitForExit(timeout: 5) == 0)
-            let pen = listed.objects.first { $0["device"] as? String == "test-pen" }
-            #expect(pen?["calibrated"] as? Bool == true, "\(listed.objects)")
+            let pen = try listed.printed(LearnedStateLine.self).first { $0.device == "test-pen" }
+            #expect(pen?.calibrated == true, "\(listed.child.output)")
             let reset = try BridgeProcess(["learned", "--reset", "test-pen"], server: server, environment: state, ready: .immediately)
             #expect(reset.child.waitForExit(timeout: 5) == 0)
             let after = try BridgeProcess(["learned", "--json"], server: server, environment: state, ready: .immediately)
             #expect(after.child.waitForExit(timeout: 5) == 0)
-            #expect(after.objects.isEmpty, "\(after.objects)")
+            #expect(try after.printed(LearnedStateLine.self).isEmpty, "\(after.child.output)")
         }
     }
 
@@ -116,7 +116,7 @@ final class CalibrateTests: ServerSuite {
         // By the id the server gave the pen, as `devices --json` lists it.
         let listing = try BridgeProcess(["devices", "--json"], server: server, ready: .immediately)
         #expect(listing.child.waitForExit(timeout: 5) == 0)
-        let id = try #require(listing.objects.first { $0["name"] as? String == "test-pen" }?["id"] as? Int, "\(listing.objects)")
+        let id = try #require(listing.printed(DeviceLine.self).first { $0.name == "test-pen" }?.id, "\(listing.child.output)")
         let calibrate = try BridgeProcess(["calibrate", "--device", "\(id)", "--ordinary", "2", "--hard", "1"], server: server,
                                           ready: Self.listening)
         try Self.tap(server, peak: 0.2, at: 200)

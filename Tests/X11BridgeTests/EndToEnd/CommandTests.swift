@@ -9,22 +9,22 @@ final class CommandTests: ServerSuite {
     func devices() throws {
         let listing = try BridgeProcess(["devices", "--json"], server: server, ready: .immediately)
         #expect(listing.child.waitForExit(timeout: 5) == 0)
-        let byName = Dictionary(listing.objects.compactMap { object in (object["name"] as? String).map { ($0, object) } },
+        let byName = Dictionary(try listing.printed(DeviceLine.self).map { ($0.name, $0) },
                                 uniquingKeysWith: { first, _ in first })
         let pen = try #require(byName["test-pen"])
         let touch = try #require(byName["test-touch"])
-        #expect(pen["kind"] as? String == "pen")
-        #expect((pen["pressure"] as? [String: Any])?["min"] as? Int == 0)
-        #expect((pen["pressure"] as? [String: Any])?["max"] as? Int == 1000)
-        #expect(touch["kind"] as? String == "touch")
-        #expect((touch["pressure"] as? [String: Any])?["max"] as? Int == 2047)
-        #expect(touch["touches"] as? Int == 10)
-        #expect(pen["listened"] as? Bool == true)
-        #expect((pen["bindings"] as? [String])?.contains("right-click") == true)
+        #expect(pen.kind == "pen")
+        #expect(pen.pressure?.min == 0)
+        #expect(pen.pressure?.max == 1000)
+        #expect(touch.kind == "touch")
+        #expect(touch.pressure?.max == 2047)
+        #expect(touch.touches == 10)
+        #expect(pen.listened)
+        #expect(pen.bindings.contains("right-click"))
         // The driver whose conventions it follows (the test driver marks none), and whether it has pressed yet.
-        #expect(pen["driver"] as? String == "unknown", "\(pen)")
-        #expect(pen["pressureMoved"] as? Bool == false, "nothing has pressed the pen yet: \(pen)")
-        #expect(touch["pressureMoved"] as? Bool == false, "\(touch)")
+        #expect(pen.driver == "unknown", "\(pen)")
+        #expect(pen.pressureMoved == false, "nothing has pressed the pen yet: \(pen)")
+        #expect(touch.pressureMoved == false, "\(touch)")
         // The XTEST pointer is where the bridge's own clicks come from: never a device to listen to.
         #expect(!byName.keys.contains { $0.contains("XTEST") })
 
@@ -81,21 +81,21 @@ final class CommandTests: ServerSuite {
             try stage.pen.up()
 
             // The knob ends last: once the live bridge printed that, it has seen everything.
-            #expect(live.waitForObjects { $0.contains { $0["gesture"] as? String == "volume" && $0["state"] as? String == "ended" } })
+            #expect(live.waitForLines { $0.gestures.contains { $0.gesture == "volume" && $0.state == .ended } })
             #expect(recording.stop(with: SIGINT) == 0)
             #expect(live.stop(with: SIGINT) == 0)
 
             let trace = try TraceReader.parse(recording.child.output, file: "recorded")
             #expect(trace.header.devices.map(\.name).sorted() == ["test-pen", "test-touch"])
             #expect(trace.header.screen == ScreenSize(width: Double(stage.server.width), height: Double(stage.server.height)))
-            let replayed = TraceReplay.run(trace, configuration: ConfigLoader.builtInDefault)
+            let replayed = try TraceReplay.run(trace, configuration: ConfigLoader.builtInDefault)
                 .compactMap { OutputFormatter(style: .json).line(for: $0) }
-                .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                .map { try JSONDecoder().decode(OutputLine.self, from: Data($0.utf8)) }
             // The live bridge also says what the X server did with held input, and its own events
             // (listening, devices, reloads): no recording has those.
-            let liveLines = live.objects.filter { $0["ownership"] == nil && $0["event"] == nil }.map(timeless)
+            let liveLines = live.lines.compactMap(timeless)
             #expect(!liveLines.isEmpty)
-            #expect(replayed.map(timeless) == liveLines)
+            #expect(replayed.compactMap(timeless) == liveLines)
             #expect(liveLines.contains { $0.contains("\"action\":\"click\"") })
             #expect(liveLines.contains { $0.contains("XF86AudioRaiseVolume") })
         }

@@ -23,7 +23,7 @@ final class DeepPressTests: StageSuite {
         let xtestPointer = try stage.serverDeviceID("Virtual core XTEST pointer")
         #expect(clicks.allSatisfy { $0.rootX == 400 && $0.rootY == 300 && $0.sourceID == xtestPointer }, "\(clicks)")
         #expect(stage.window.pointerState()?.buttonsHeld == [])
-        #expect(bridge.objects.contains { $0["action"] as? String == "click" && $0["button"] as? Int == 3 })
+        #expect(bridge.actions.contains { $0.action == "click" && $0.fields.button == 3 })
     }
 
     @Test("touch: a finger pressing hard right-clicks where it is")
@@ -39,7 +39,7 @@ final class DeepPressTests: StageSuite {
         #expect(clicks.allSatisfy { $0.rootX == 640 && $0.rootY == 200 })
         #expect(stage.window.pointerState()?.buttonsHeld == [])
         let touchID = try bridge.deviceID("test-touch")
-        #expect(bridge.objects.contains { $0["recognizer"] as? String == "deep-press" && $0["device"] as? Int == touchID })
+        #expect(bridge.gestures.contains { $0.recognizer == .deepPress && $0.device == touchID })
     }
 
     @Test("a light pen tap is an ordinary click: no right button")
@@ -51,14 +51,14 @@ final class DeepPressTests: StageSuite {
 
         // The bridge has seen the lift once the deep press reports that it failed; any click it
         // sent for this contact would have gone out before that line.
-        let decided = bridge.waitForObjects {
-            $0.contains { $0["gesture"] as? String == "right-click" && $0["state"] as? String == "failed" }
+        let decided = bridge.waitForLines {
+            $0.gestures.contains { $0.gesture == "right-click" && $0.state == .failed }
         }
         #expect(decided)
         // The press waited for that decision; the window gets it right after.
         let events = stage.window.events { events in events.contains { $0.kind == .buttonRelease && $0.detail == 1 } }
         #expect(Self.rightClicks(events).isEmpty)
         #expect(events.contains { $0.kind == .buttonPress && $0.detail == 1 })
-        #expect(!bridge.objects.contains { $0["action"] != nil })
+        #expect(bridge.actions.isEmpty)
     }
 }

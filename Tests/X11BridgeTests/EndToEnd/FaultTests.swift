@@ -23,10 +23,10 @@ final class FaultTests: StageSuite {
         for (round, (text, place)) in broken.enumerated() {
             try replaceFile(path, with: text)
             bridge.child.kill(signal: SIGHUP)
-            #expect(bridge.waitForEvents("config-rejected", count: round + 1), "\(bridge.log)")
-            let rejected = bridge.events("config-rejected")
+            #expect(bridge.waitForEvents(.configRejected, count: round + 1), "\(bridge.log)")
+            let rejected = bridge.events(.configRejected)
             #expect(rejected.count == round + 1)
-            #expect((rejected.last?["message"] as? String)?.contains(place) == true, "\(rejected)")
+            #expect((rejected.last?.message)?.contains(place) == true, "\(rejected)")
             stage.window.drain()
             try LiveSessionTests.deepPress(stage.server, at: (200 + 50 * Double(round), 200))
             let events = stage.window.events(until: Self.released(3))
@@ -63,12 +63,12 @@ final class FaultTests: StageSuite {
             try stage.pen.down(at: (300, 300), pressure: 0.2)
             // Its contact marker shows that the bridge has the press.
             #expect(screen.waitForMarker(at: (300, 300)), "\(bridge.log)")
-            let decided = bridge.objects.filter { ["kept", "replayed"].contains($0["ownership"] as? String) }
+            let decided = bridge.ownerships.filter { [.kept, .replayed].contains($0.ownership) }
             #expect(decided.isEmpty, "decided before the pen went away: \(decided)")
         case .claimed:
             try stage.pen.down(at: (300, 300), pressure: 0.1)
             try stage.pen.press(to: 0.9)
-            #expect(bridge.ownership { $0["ownership"] as? String == "kept" }?["winner"] as? String == "right-click", "\(bridge.log)")
+            #expect(bridge.ownership { $0.ownership == .kept }?.winner == "right-click", "\(bridge.log)")
         case .holdingButton:
             try stage.pen.down(at: (300, 300), pressure: 0.1)
             try stage.pen.press(to: 0.9)
@@ -76,7 +76,7 @@ final class FaultTests: StageSuite {
             #expect(stage.window.pointerState()?.buttonsHeld.contains(2) == true)
         }
         #expect(try stage.runTool("/usr/bin/xinput", ["disable", "test-pen"]) == 0)
-        #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "device-disabled" && $0["name"] as? String == "test-pen" } },
+        #expect(bridge.waitForLines { $0.events(.deviceDisabled).contains { $0.name == "test-pen" } },
                 "\(bridge.log)")
         if held == .holdingButton {
             let afterwards = stage.window.events(until: ReleaseTests.middle(.buttonRelease))
@@ -143,15 +143,15 @@ final class FaultTests: StageSuite {
             let pids = ((try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int32($0) }
             for pid in pids { kill(pid, SIGKILL) }
         }
-        func commandsRun() -> Int { bridge.objects.filter { $0["action"] as? String == "command" }.count }
+        func commandsRun() -> Int { bridge.actions.filter { $0.action == "command" }.count }
 
         // Two hanging commands; the touch's right-click between them comes at once.
         try LiveSessionTests.deepPress(stage.server, at: (200, 200))
-        #expect(bridge.waitForObjects { _ in commandsRun() == 1 })
+        #expect(bridge.waitForLines { _ in commandsRun() == 1 })
         try expectPromptRightClick(stage.server, stage.window, at: (600, 400))
         let second = Date()
         try LiveSessionTests.deepPress(stage.server, at: (220, 200))
-        #expect(bridge.waitForObjects(timeout: 0.5) { _ in commandsRun() == 2 }, "\(bridge.log)")
+        #expect(bridge.waitForLines(timeout: 0.5) { _ in commandsRun() == 2 }, "\(bridge.log)")
         #expect(Date().timeIntervalSince(second) < 0.5)
         #expect(bridge.child.waitForOutput(timeout: 2) { _, _ in
             ((try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? "").split(separator: "\n").count == 2
@@ -160,25 +160,25 @@ final class FaultTests: StageSuite {
         // A program that does not exist: logged with its name, and the next gesture works.
         try replaceFile(path, with: Self.commandConfig(["gesture-bridge-no-such-program", "x"]))
         bridge.child.kill(signal: SIGHUP)
-        #expect(bridge.waitForEvents("config-reloaded"))
+        #expect(bridge.waitForEvents(.configReloaded))
         try LiveSessionTests.deepPress(stage.server, at: (240, 200))
-        #expect(bridge.waitForEvents("action-failed"), "\(bridge.log)")
-        let missing = try #require(bridge.events("action-failed").first)
-        #expect(missing["binding"] as? String == "pen-command" && missing["kind"] as? String == "command", "\(missing)")
-        #expect(missing["argv"] as? [String] == ["gesture-bridge-no-such-program", "x"], "\(missing)")
-        #expect(missing["message"] as? String == "cannot run gesture-bridge-no-such-program: No such file or directory (not found in PATH)",
+        #expect(bridge.waitForEvents(.actionFailed), "\(bridge.log)")
+        let missing = try #require(bridge.events(.actionFailed).first)
+        #expect(missing.binding == "pen-command" && missing.kind == "command", "\(missing)")
+        #expect(missing.action?.argv == ["gesture-bridge-no-such-program", "x"], "\(missing)")
+        #expect(missing.message == "cannot run gesture-bridge-no-such-program: No such file or directory (not found in PATH)",
                 "\(missing)")
         try expectPromptRightClick(stage.server, stage.window, at: (620, 400))
 
         // A program that exits with status 3: logged once it has exited.
         try replaceFile(path, with: Self.commandConfig(["sh", "-c", "exit 3"]))
         bridge.child.kill(signal: SIGHUP)
-        #expect(bridge.waitForEvents("config-reloaded", count: 2))
+        #expect(bridge.waitForEvents(.configReloaded, count: 2))
         try LiveSessionTests.deepPress(stage.server, at: (260, 200))
-        #expect(bridge.waitForEvents("command-failed"), "\(bridge.log)")
-        let exited = bridge.events("command-failed").first?["message"] as? String ?? ""
+        #expect(bridge.waitForEvents(.commandFailed), "\(bridge.log)")
+        let exited = bridge.events(.commandFailed).first?.message ?? ""
         #expect(exited.hasPrefix("command sh (pid ") && exited.hasSuffix(") exited with status 3"), "\(exited)")
-        #expect(bridge.events("action-failed").count == 1, "a command that ran is no failure to start it: \(bridge.objects)")
+        #expect(bridge.events(.actionFailed).count == 1, "a command that ran is no failure to start it: \(bridge.lines)")
         try expectPromptRightClick(stage.server, stage.window, at: (640, 400))
 
         // Stopping does not wait for the commands still running.
@@ -224,7 +224,7 @@ final class FaultTests: StageSuite {
             let screen = try #require(OverlayWindowLister(displayName: server.displayName))
             #expect(screen.waitForMarker(at: (300, 300)), "\(bridge.log)")
             screen.close()
-            #expect(!bridge.objects.contains { $0["decision"] != nil }, "\(bridge.objects)")
+            #expect(bridge.decisions.isEmpty, "\(bridge.lines)")
 
             let killed = Date()
             server.crash()

@@ -18,9 +18,9 @@ final class HeldDeepPressTests: StageSuite {
         // The hand rests on the pen as long as it likes.
         Thread.sleep(forTimeInterval: pause)
         try stage.pen.up()
-        #expect(bridge.ownership { $0["ownership"] as? String == "kept" }?["winner"] as? String == "right-click", "\(bridge.log)")
-        #expect(bridge.waitForObjects { $0.contains { $0["gesture"] as? String == "right-click" && $0["state"] as? String == "ended" } },
-                "the bridge has read the lift: \(bridge.objects)")
+        #expect(bridge.ownership { $0.ownership == .kept }?.winner == "right-click", "\(bridge.log)")
+        #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "right-click" && $0.state == .ended } },
+                "the bridge has read the lift: \(bridge.lines)")
         let all = clicked + (try stage.eventsUntilKeyTapped())
         // The click reaches the window with no button of the pen held under it, so it starts no
         // implicit grab that would take the pen's lift: the window sees nothing of the pen.
@@ -36,7 +36,7 @@ final class HeldDeepPressTests: StageSuite {
 
         try stage.pen.down(at: (400, 300), pressure: 0.1)
         try stage.pen.press(to: 0.9)
-        _ = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 })
         // Lift and tap again before the bridge has read the lift: stopped, it cannot.
         bridge.child.kill(signal: SIGSTOP)
         try stage.pen.up()

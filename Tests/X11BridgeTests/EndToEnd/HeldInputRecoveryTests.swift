@@ -1,5 +1,6 @@
 import CX11
 import Foundation
+import GestureKit
 import Glibc
 import Testing
 import XorgTestSupport
@@ -49,20 +50,20 @@ final class HeldInputRecoveryTests: StageSuite {
         let bridge = try stage.bridge(["--verbose", "--config", path])
 
         try stage.pen.down(at: (300, 300), pressure: 0.3)
-        #expect(bridge.ownership { $0["ownership"] as? String == "holding" }?["input"] as? String == "press")
+        #expect(bridge.ownership { $0.ownership == .holding }?.input == .press)
         // Held: the decision timeout has not passed, so the window has nothing yet.
         #expect(Self.leftButton(stage.window.events(waitingUpTo: 0.1) { _ in false }).isEmpty)
 
         try Self.touchOnlyConfig.write(toFile: path, atomically: true, encoding: .utf8)
         bridge.child.kill(signal: SIGHUP)
-        #expect(bridge.waitForEvents("config-reloaded"), "\(bridge.objects)")
+        #expect(bridge.waitForEvents(.configReloaded), "\(bridge.lines)")
         // The press began under the pen's deep press, which still holds it and decides it: lifted
         // light, it is a tap, and the window gets it whole, as without the reload.
         #expect(Self.leftButton(stage.window.events(waitingUpTo: 0.1) { _ in false }).isEmpty)
         try stage.pen.up()
-        let replayed = bridge.ownership { $0["ownership"] as? String == "replayed" }
-        #expect(replayed?["input"] as? String == "press" && replayed?["reason"] as? String == "lifted", "\(bridge.log)")
-        #expect(bridge.objects.filter { $0["ownership"] as? String == "let-go" }.isEmpty, "\(bridge.objects)")
+        let replayed = bridge.ownership { $0.ownership == .replayed }
+        #expect(replayed?.input == .press && replayed?.reason == ReleaseReason.ended.code, "\(bridge.log)")
+        #expect(bridge.ownerships.filter { $0.ownership == .letGo }.isEmpty, "\(bridge.lines)")
         let click = Self.leftButton(stage.window.events { Self.leftButton($0).count >= 2 })
         #expect(click.map(\.kind) == [.buttonPress, .buttonRelease])
         // Under load, now and then (with the cores busy), the tap after such a reload reaches
@@ -79,9 +80,9 @@ final class HeldInputRecoveryTests: StageSuite {
         try stage.pen.down(at: (300, 300), pressure: 0.3)
         #expect(Self.leftButton(stage.window.events(waitingUpTo: 0.1) { _ in false }).isEmpty)
         #expect(bridge.stop(with: SIGTERM) == 0, "\(bridge.log)")
-        let letGo = bridge.ownership { $0["ownership"] as? String == "let-go" }
-        #expect(letGo?["input"] as? String == "press" && letGo?["count"] as? Int == 1, "\(bridge.log)")
-        #expect(letGo?["reason"] as? String == "the bridge is stopping")
+        let letGo = bridge.ownership { $0.ownership == .letGo }
+        #expect(letGo?.input == .press && letGo?.count == 1, "\(bridge.log)")
+        #expect(letGo?.reason == "the bridge is stopping")
         let press = Self.leftButton(stage.window.events { !Self.leftButton($0).isEmpty })
         #expect(press.map(\.kind) == [.buttonPress], "\(bridge.log)")
         try stage.pen.up()
@@ -124,7 +125,7 @@ final class HeldInputRecoveryTests: StageSuite {
         // Another client destroys the bridge's overlay: its next drawing there fails.
         #expect(try Self.destroyOverrideRedirectWindows(stage.server) > 0)
         try stage.pen.press(to: 0.4)
-        #expect(bridge.waitForEvents("x-error"), "\(bridge.log)")
+        #expect(bridge.waitForEvents(.xError), "\(bridge.log)")
         let press = Self.leftButton(stage.window.events { !Self.leftButton($0).isEmpty })
         #expect(press.map(\.kind) == [.buttonPress], "\(bridge.log)")
         try stage.pen.up()
@@ -159,8 +160,8 @@ final class HeldInputRecoveryTests: StageSuite {
             try stage.touch.begin(at: (300, 300), pressure: 0.3)
             #expect(!stage.window.events(waitingUpTo: 0.1) { _ in false }.contains { $0.kind == .touchBegin })
             #expect(bridge.stop(with: SIGTERM) == 0, "\(bridge.log)")
-            let letGo = bridge.ownership { $0["ownership"] as? String == "let-go" }
-            #expect(letGo?["input"] as? String == "touch" && letGo?["count"] as? Int == 1, "\(bridge.log)")
+            let letGo = bridge.ownership { $0.ownership == .letGo }
+            #expect(letGo?.input == .touch && letGo?.count == 1, "\(bridge.log)")
             #expect(stage.window.events { $0.contains { $0.kind == .touchBegin } }.contains { $0.kind == .touchBegin })
             try stage.touch.end()
             #expect(stage.window.events { $0.contains { $0.kind == .touchEnd } }.contains { $0.kind == .touchEnd })

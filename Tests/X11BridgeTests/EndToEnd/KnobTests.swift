@@ -23,7 +23,7 @@ final class KnobTests: StageSuite {
 
     /// Waits until the bridge reports the end of the gesture `name`.
     static func ended(_ bridge: BridgeProcess, _ name: String) -> Bool {
-        bridge.waitForObjects { $0.contains { $0["gesture"] as? String == name && $0["state"] as? String == "ended" } }
+        bridge.waitForLines { $0.gestures.contains { $0.gesture == name && $0.state == .ended } }
     }
 
     @Test("185° clockwise then 100° back: six clicks down, then three up")
@@ -35,8 +35,8 @@ final class KnobTests: StageSuite {
 
         let presses = Self.scrollPresses(stage.window.events { Self.scrollPresses($0).count >= 9 })
         #expect(presses == [5, 5, 5, 5, 5, 5, 4, 4, 4])
-        let actions = bridge.objects.filter { $0["action"] as? String == "scroll" }
-        #expect(actions.map { $0["direction"] as? String } == Array(repeating: "down", count: 6) + Array(repeating: "up", count: 3))
+        let actions = bridge.actions.filter { $0.action == "scroll" }
+        #expect(actions.map(\.fields.direction) == Array(repeating: "down", count: 6) + Array(repeating: "up", count: 3))
     }
 
     /// Turned at 1000 Hz, the knob is read once a frame, in 16 ms batches (BENCHMARKS.md counts
@@ -63,12 +63,12 @@ final class KnobTests: StageSuite {
         try Self.trace(stage, path)
 
         #expect(Self.ended(bridge, "wheel"), "\(bridge.log)")
-        let states = bridge.objects.filter { $0["gesture"] as? String == "wheel" && $0["recognizer"] as? String == "knob" }
-            .compactMap { $0["state"] as? String }
+        let states = bridge.gestures.filter { $0.gesture == "wheel" && $0.recognizer == .knob }
+            .map(\.state.rawValue)
         #expect(states.first == "began" && states.last == "ended", "\(states)")
         #expect(states.filter { $0 == "changed" }.count >= 90, "a line for each of the 100 samples: \(states.count) lines")
-        let steps = bridge.objects.filter { $0["action"] as? String == "scroll" }
-        #expect(steps.map { $0["direction"] as? String } == ["down", "down", "down"], "three 30° steps in 100°: \(steps)")
+        let steps = bridge.actions.filter { $0.action == "scroll" }
+        #expect(steps.map(\.fields.direction) == ["down", "down", "down"], "three 30° steps in 100°: \(steps)")
         #expect(Self.scrollPresses(stage.window.events { Self.scrollPresses($0).count >= 3 }) == [5, 5, 5])
     }
 
@@ -87,7 +87,7 @@ final class KnobTests: StageSuite {
         }
         let pressed = keys(stage.window.events { keys($0).count >= 9 })
         #expect(pressed == Array(repeating: "XF86AudioRaiseVolume", count: 6) + Array(repeating: "XF86AudioLowerVolume", count: 3))
-        let sent = bridge.objects.filter { $0["action"] as? String == "key" }.compactMap { $0["keys"] as? String }
+        let sent = bridge.actions.filter { $0.action == "key" }.compactMap(\.fields.keys)
         #expect(sent == Array(repeating: "XF86AudioRaiseVolume", count: 6) + Array(repeating: "XF86AudioLowerVolume", count: 3))
     }
 }

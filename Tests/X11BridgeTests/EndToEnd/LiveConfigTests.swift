@@ -77,20 +77,20 @@ final class LiveConfigTests: StageSuite {
 
     /// Waits until the bridge has read `file` again `count` times (its `config-reloaded` events).
     static func reloaded(_ bridge: BridgeProcess, _ file: String, count: Int = 1) -> Bool {
-        bridge.waitForObjects { objects in
-            objects.filter { $0["event"] as? String == "config-reloaded" && $0["source"] as? String == file }.count >= count
+        bridge.waitForLines { lines in
+            lines.events(.configReloaded).filter { $0.source == file }.count >= count
         }
     }
 
     /// The file the bridge said it watches as it started listening (nil: none).
     static func watching(_ bridge: BridgeProcess) -> String? {
-        bridge.events("listening").first?["watching"] as? String
+        bridge.events(.listening).first?.watching
     }
 
     @Test("an edit saved in place takes effect: deep press changes from right click to middle click")
     func editInPlace() throws {
         let bridge = try Self.runBridge(stage, directory, clicking: "right")
-        #expect(Self.watching(bridge) == directory.file, "\(bridge.objects)")
+        #expect(Self.watching(bridge) == directory.file, "\(bridge.lines)")
 
         try stage.expectDeepPress(at: (200, 200), gives: 3)
 
@@ -99,8 +99,8 @@ final class LiveConfigTests: StageSuite {
         #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
         try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
         // The save was a burst of events (truncate, writes, close); it is read once, whole.
-        #expect(!bridge.waitForEvents("config-reloaded", count: 2, timeout: 0.3), "\(bridge.objects)")
-        #expect(bridge.events("config-rejected").isEmpty, "\(bridge.objects)")
+        #expect(!bridge.waitForEvents(.configReloaded, count: 2, timeout: 0.3), "\(bridge.lines)")
+        #expect(bridge.events(.configRejected).isEmpty, "\(bridge.lines)")
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 
@@ -124,8 +124,8 @@ final class LiveConfigTests: StageSuite {
         let bridge = try Self.runBridge(stage, directory, clicking: "right")
 
         try directory.writeInPlace(Self.broken)
-        #expect(bridge.waitForEvents("config-rejected"), "\(bridge.log)")
-        let message = bridge.events("config-rejected").first?["message"] as? String ?? ""
+        #expect(bridge.waitForEvents(.configRejected), "\(bridge.log)")
+        let message = bridge.events(.configRejected).first?.message ?? ""
         #expect(message.contains("\(directory.file):3:14:") && message.contains("deep-pres"), "\(message)")
         try stage.expectDeepPress(at: (200, 200), gives: 3, "the old right-click binding still works")
 
@@ -140,8 +140,8 @@ final class LiveConfigTests: StageSuite {
         let bridge = try Self.runBridge(stage, directory, clicking: "right")
 
         #expect(unlink(directory.file) == 0)
-        #expect(bridge.waitForEvents("config-removed"), "\(bridge.log)")
-        #expect(bridge.events("config-removed").first?["path"] as? String == directory.file)
+        #expect(bridge.waitForEvents(.configRemoved), "\(bridge.log)")
+        #expect(bridge.events(.configRemoved).first?.path == directory.file)
         try stage.expectDeepPress(at: (200, 200), gives: 3)
 
         try directory.writeNew(LiveSessionTests.config(click: "middle"))
@@ -157,7 +157,7 @@ final class LiveConfigTests: StageSuite {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let file = directory + "/config.yaml"
         let bridge = try stage.bridge(environment: ["XDG_CONFIG_HOME": home.path])
-        #expect(bridge.events("listening").first?["config"] as? String == "<built-in default>", "\(bridge.objects)")
+        #expect(bridge.events(.listening).first?.config == "<built-in default>", "\(bridge.lines)")
         #expect(Self.watching(bridge) == file, "the user's file is loaded as soon as it is created")
 
         // The default's deep press right-clicks.
@@ -169,7 +169,7 @@ final class LiveConfigTests: StageSuite {
 
         bridge.child.kill(signal: SIGHUP)
         #expect(Self.reloaded(bridge, file, count: 2), "\(bridge.log)")
-        #expect(bridge.events("reload-unavailable").isEmpty)
+        #expect(bridge.events(.reloadUnavailable).isEmpty)
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 
@@ -192,7 +192,7 @@ final class LiveConfigTests: StageSuite {
         let bridge = try Self.runBridge(stage, directory, clicking: "right", options: ["--no-watch"])
 
         try directory.writeInPlace(LiveSessionTests.config(click: "middle"))
-        #expect(!bridge.waitForEvents("config-reloaded", timeout: 0.5), "\(bridge.objects)")
+        #expect(!bridge.waitForEvents(.configReloaded, timeout: 0.5), "\(bridge.lines)")
         #expect(Self.watching(bridge) == nil)
         try stage.expectDeepPress(at: (200, 200), gives: 3)
 

@@ -33,15 +33,15 @@ final class LiveSessionTests: StageSuite {
 
         try "bindings:\n  - name: hard-press\n    gesture: deep-pres\n".write(toFile: path, atomically: true, encoding: .utf8)
         bridge.child.kill(signal: SIGHUP)
-        #expect(bridge.waitForEvents("config-rejected"))
-        #expect((bridge.events("config-rejected").first?["message"] as? String)?.contains("\(path):3:") == true)
+        #expect(bridge.waitForEvents(.configRejected))
+        #expect((bridge.events(.configRejected).first?.message)?.contains("\(path):3:") == true)
         try Self.deepPress(stage.server, at: (200, 200))
         #expect(Self.presses(3)(stage.window.events(until: Self.presses(3))))
 
         try Self.config(click: "middle").write(toFile: path, atomically: true, encoding: .utf8)
         bridge.child.kill(signal: SIGHUP)
-        #expect(bridge.waitForEvents("config-reloaded"))
-        #expect(bridge.events("config-reloaded").first?["source"] as? String == path)
+        #expect(bridge.waitForEvents(.configReloaded))
+        #expect(bridge.events(.configReloaded).first?.source == path)
         stage.window.drain()
         try Self.deepPress(stage.server, at: (250, 200))
         let after = stage.window.events(until: Self.presses(2))
@@ -56,9 +56,9 @@ final class LiveSessionTests: StageSuite {
 
         try Self.deepPress(stage.server, at: (300, 300))
         // The deep press ends with the lift: the bridge has read all of it.
-        #expect(bridge.waitForObjects { $0.contains { $0["recognizer"] as? String == "deep-press" && $0["state"] as? String == "ended" } },
+        #expect(bridge.waitForLines { $0.gestures.contains { $0.recognizer == .deepPress && $0.state == .ended } },
                 "\(bridge.log)")
-        #expect(bridge.objects.filter { $0["action"] != nil }.map { $0["button"] as? Int } == [3], "\(bridge.objects)")
+        #expect(bridge.actions.map(\.fields.button) == [3], "\(bridge.lines)")
         // A light tap after it reaches the window once the bridge has let it go: a click the
         // bridge sent for the deep press would have come first. A key tapped through the server
         // first spaces the tap from the lift as a hand would: a press within a millisecond of
@@ -98,12 +98,12 @@ final class LiveSessionTests: StageSuite {
         // German: z and y trade places, so the US layout's z key now types y.
         #expect(try stage.runTool("/usr/bin/setxkbmap", ["-display", stage.server.displayName, "de"]) == 0, "setxkbmap de")
         // The bridge says nothing when it reads the new keymap: it has read it once it sleeps again.
-        _ = try bridge.waitUntilAsleep(quiet: 0.15)
+        #expect(try bridge.waitUntilAsleep(quiet: 0.15), "the bridge has read the new keymap")
 
         stage.window.drain()
         try Self.deepPress(stage.server, at: (320, 300))
         #expect(Self.keysTyped(stage.window) == ["z"], "the key that types z on the new layout")
-        #expect(bridge.objects.compactMap { $0["keys"] as? String } == ["z", "z"])
+        #expect(bridge.actions.compactMap(\.fields.keys) == ["z", "z"])
         #expect(bridge.stop(with: SIGTERM) == 0)
     }
 
@@ -112,7 +112,7 @@ final class LiveSessionTests: StageSuite {
         let bridge = try stage.bridge(config: Self.keyConfig("Greek_alpha"))
         try Self.deepPress(stage.server, at: (300, 300))
         #expect(Self.keysTyped(stage.window) == ["Greek_alpha"])
-        #expect(bridge.events("action-failed").isEmpty, "\(bridge.objects)")
+        #expect(bridge.events(.actionFailed).isEmpty, "\(bridge.lines)")
         #expect(bridge.stop(with: SIGTERM) == 0)
     }
 
@@ -127,11 +127,11 @@ final class LiveSessionTests: StageSuite {
                                               environment: BridgeProcess.environment(server))
                 #expect(xinput.waitForExit(timeout: 5) == 0)
             }
-            #expect(bridge.waitForEvents("device-added"), "\(bridge.objects)")
-            let disabled = bridge.events("device-disabled").first
-            #expect(disabled?["name"] as? String == "test-touch" && disabled?["id"] as? Int == touchID, "\(bridge.objects)")
-            let added = bridge.events("device-added").first?["device"] as? [String: Any]
-            #expect(added?["name"] as? String == "test-touch" && added?["kind"] as? String == "touch", "\(String(describing: added))")
+            #expect(bridge.waitForEvents(.deviceAdded), "\(bridge.lines)")
+            let disabled = bridge.events(.deviceDisabled).first
+            #expect(disabled?.name == "test-touch" && disabled?.id == touchID, "\(bridge.lines)")
+            let added = bridge.events(.deviceAdded).first?.device
+            #expect(added?.name == "test-touch" && added?.kind == "touch", "\(String(describing: added))")
         }
     }
 }

@@ -114,7 +114,7 @@ struct MonitorTests {
         """
 
     static func scrolls(_ bridge: BridgeProcess) -> Int {
-        bridge.objects.filter { $0["action"] as? String == "scroll" }.count
+        bridge.actions.filter { $0.action == "scroll" }.count
     }
 
     /// Turns the pen 190° around `center`: six 30° steps.
@@ -134,17 +134,17 @@ struct MonitorTests {
         defer { screen.close() }
         let bridge = try server.bridge(config: Self.config)
 
-        let listening = try #require(bridge.events("listening").first)
-        let monitors = try #require(listening["monitors"] as? [[String: Any]])
-        #expect(monitors.map { $0["name"] as? String } == ["LEFT", "RIGHT"])
-        #expect(monitors.map { $0["x"] as? Int } == [0, 640])
-        #expect(monitors.map { $0["width"] as? Int } == [640, 640])
-        #expect(monitors.map { $0["width-mm"] as? Int } == [169, 169])
-        #expect(bridge.waitForEvents("monitor-missing"))
-        let missing = bridge.events("monitor-missing")
-        #expect(missing.map { $0["binding"] as? String } == ["elsewhere"])
-        #expect(missing.first?["monitor"] as? String == "HDMI-9")
-        #expect(missing.first?["connected"] as? [String] == ["LEFT", "RIGHT"])
+        let listening = try #require(bridge.events(.listening).first)
+        let monitors = try #require(listening.monitors)
+        #expect(monitors.map(\.name) == ["LEFT", "RIGHT"])
+        #expect(monitors.map(\.x) == [0, 640])
+        #expect(monitors.map(\.width) == [640, 640])
+        #expect(monitors.map(\.widthMillimeters) == [169, 169])
+        #expect(bridge.waitForEvents(.monitorMissing))
+        let missing = bridge.events(.monitorMissing)
+        #expect(missing.map(\.binding) == ["elsewhere"])
+        #expect(missing.first?.monitor == "HDMI-9")
+        #expect(missing.first?.connected == ["LEFT", "RIGHT"])
 
         // A deep press 3 px left of the border: its pulse stays on LEFT.
         try server.pen.down(at: (637, 400), pressure: 0.1)
@@ -157,21 +157,21 @@ struct MonitorTests {
 
         // The knob sits 150 px in from RIGHT's top-right corner.
         try Self.turn(server, around: (1130, 150))
-        #expect(bridge.waitForObjects { _ in Self.scrolls(bridge) >= 6 }, "\(bridge.log)")
+        #expect(bridge.waitForLines { _ in Self.scrolls(bridge) >= 6 }, "\(bridge.log)")
         #expect(Self.scrolls(bridge) == 6)
 
         // RIGHT becomes the bottom half of the right side: the knob moves down with it.
         try SplitMonitors.xrandr(["--delmonitor", "RIGHT"], server)
         try SplitMonitors.xrandr(["--setmonitor", "RIGHT", SplitMonitors.geometry(x: 640, y: 400, width: 640, height: 400), "none"], server)
-        #expect(bridge.waitForEvents("monitors-changed", count: 2), "\(bridge.log)")
-        let changes = bridge.events("monitors-changed").map { ($0["monitors"] as? [[String: Any]] ?? []).map { $0["name"] as? String } }
+        #expect(bridge.waitForEvents(.monitorsChanged, count: 2), "\(bridge.log)")
+        let changes = bridge.events(.monitorsChanged).map { ($0.monitors ?? []).map(\.name) }
         #expect(changes == [["LEFT"], ["LEFT", "RIGHT"]])
-        let changed = try #require(bridge.events("monitors-changed").last?["monitors"] as? [[String: Any]])
-        #expect(changed.map { $0["y"] as? Int } == [0, 400])
+        let changed = try #require(bridge.events(.monitorsChanged).last?.monitors)
+        #expect(changed.map(\.y) == [0, 400])
         // RIGHT was gone between the two requests; HDMI-9, still missing, is not told again.
-        #expect(bridge.events("monitor-missing").map { $0["monitor"] as? String } == ["HDMI-9", "RIGHT"])
+        #expect(bridge.events(.monitorMissing).map(\.monitor) == ["HDMI-9", "RIGHT"])
         try Self.turn(server, around: (1130, 550))
-        #expect(bridge.waitForObjects { _ in Self.scrolls(bridge) >= 12 }, "\(bridge.log)")
+        #expect(bridge.waitForLines { _ in Self.scrolls(bridge) >= 12 }, "\(bridge.log)")
         #expect(Self.scrolls(bridge) == 12)
     }
 }

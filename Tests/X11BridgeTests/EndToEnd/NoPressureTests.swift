@@ -22,12 +22,12 @@ struct NoPressureTests {
                 counterclockwise: {scroll: up}
             """
         let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig(config)], displayName: server.displayName)
-        let devices = bridge.events("listening").first?["devices"] as? [[String: Any]] ?? []
-        #expect(!devices.isEmpty && devices.allSatisfy { $0["pressure"] is NSNull }, "no device reports pressure: \(devices)")
+        let devices = bridge.events(.listening).first?.devices ?? []
+        #expect(!devices.isEmpty && devices.allSatisfy { $0.pressure == nil }, "no device reports pressure: \(devices)")
         let mouse = try #require(bridge.device(named: "Xvfb mouse"), "\(devices)")
-        #expect(mouse["kind"] as? String == "mouse" && mouse["listened"] as? Bool == true, "\(mouse)")
-        #expect(mouse["bindings"] as? [String] == ["mouse-wheel"], "only the binding that needs no pressure: \(mouse)")
-        let served = Set(devices.flatMap { $0["bindings"] as? [String] ?? [] })
+        #expect(mouse.kind == "mouse" && mouse.listened, "\(mouse)")
+        #expect(mouse.bindings == ["mouse-wheel"], "only the binding that needs no pressure: \(mouse)")
+        let served = Set(devices.flatMap(\.bindings))
         #expect(served == ["mouse-wheel"], "\(devices)")
         #expect(bridge.stop(with: SIGINT) == 0)
     }

@@ -15,15 +15,15 @@ final class PenAndTouchTests: StageSuite {
         try stage.pen.down(at: (300, 300), pressure: 0.2)
         try stage.touch.tap(at: (700, 300), pressure: 0.3)
         // The touch was decided from its raw events while the pen's press still held the master.
-        #expect(bridge.waitForObjects { $0.contains { $0["ownership"] as? String == "replayed" && $0["input"] as? String == "touch" } },
-                "\(bridge.objects)")
+        #expect(bridge.waitForLines { $0.ownerships.contains { $0.ownership == .replayed && $0.input == .touch } },
+                "\(bridge.lines)")
         try stage.pen.up()
-        _ = stage.window.events { buttonEvents(1, in: $0).filter { $0.kind == .buttonRelease }.count >= 2 }
+        #expect(stage.window.waitForEvents { buttonEvents(1, in: $0).filter { $0.kind == .buttonRelease }.count >= 2 })
         let clicks = buttonEvents(1, in: try stage.eventsUntilKeyTapped())
         #expect(clicks.map(\.kind) == [.buttonPress, .buttonRelease, .buttonPress, .buttonRelease], "\(clicks)\n\(bridge.log)")
         #expect(stage.window.pointerState()?.buttonsHeld == [])
-        #expect(bridge.events("x-error").isEmpty, "\(bridge.objects)")
-        #expect(bridge.objects.filter { $0["ownership"] as? String == "let-go" }.isEmpty, "\(bridge.objects)")
+        #expect(bridge.events(.xError).isEmpty, "\(bridge.lines)")
+        #expect(bridge.ownerships.filter { $0.ownership == .letGo }.isEmpty, "\(bridge.lines)")
     }
 
     @Test("a touch tap during a pen deep press: one right-click, the tap's click, nothing held, no X error")
@@ -33,18 +33,18 @@ final class PenAndTouchTests: StageSuite {
         try stage.pen.press(to: 0.5)
         try stage.touch.tap(at: (700, 300), pressure: 0.3)
         try stage.pen.press(to: 0.95)
-        _ = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 })
         try stage.pen.up()
-        _ = stage.window.events { buttonEvents(1, in: $0).filter { $0.kind == .buttonRelease }.count >= 1 }
+        #expect(stage.window.waitForEvents { buttonEvents(1, in: $0).filter { $0.kind == .buttonRelease }.count >= 1 })
         let events = try stage.eventsUntilKeyTapped()
         #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
         #expect(buttonEvents(1, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
         #expect(stage.window.pointerState()?.buttonsHeld == [])
-        #expect(bridge.events("x-error").isEmpty, "\(bridge.objects)")
+        #expect(bridge.events(.xError).isEmpty, "\(bridge.lines)")
 
         // The pen is the application's again: a tap at a person's pace (after the bridge has read
         // the lift, README's known limits) is one whole click.
-        #expect(bridge.waitForObjects { $0.contains { $0["gesture"] as? String == "right-click" && $0["state"] as? String == "ended" } })
+        #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "right-click" && $0.state == .ended } })
         stage.window.drain()
         try stage.pen.down(at: (640, 500), pressure: 0.3)
         try stage.pen.up()

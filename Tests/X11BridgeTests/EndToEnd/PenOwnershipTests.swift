@@ -30,11 +30,11 @@ final class PenOwnershipTests: StageSuite {
         try stage.pen.up()
 
         let events = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
-        let replayed = bridge.ownership { $0["ownership"] as? String == "replayed" }
+        let replayed = bridge.ownership { $0.ownership == .replayed }
         let penID = try bridge.deviceID("test-pen")
-        #expect(replayed?["input"] as? String == "press" && replayed?["device"] as? Int == penID, "\(bridge.log)")
-        #expect(replayed?["reason"] as? String == "lifted")
-        #expect(replayed?["held"] is Double, "how long the press was held is known")
+        #expect(replayed?.input == .press && replayed?.device == penID, "\(bridge.log)")
+        #expect(replayed?.reason == "lifted")
+        #expect(replayed?.held != nil, "how long the press was held is known")
         let left = buttonEvents(1, in: events)
         #expect(left.map(\.kind) == [.buttonPress, .buttonRelease])
         let pressure = try #require(left.first?.pressure, "the press reaches the window with its pressure valuator")
@@ -57,12 +57,12 @@ final class PenOwnershipTests: StageSuite {
         let events = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
         #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease])
         // The bridge has handled the lift once its deep press reports the end.
-        _ = bridge.waitForObjects { $0.contains { $0["state"] as? String == "ended" } }
+        #expect(bridge.waitForLines { $0.gestures.contains { $0.state == .ended } }, "the bridge has handled the lift: \(bridge.lines)")
         let all = events + stage.window.drain()
         #expect(buttonEvents(1, in: all).isEmpty, "\(all)\n\(bridge.log)")
-        let kept = bridge.ownership { $0["ownership"] as? String == "kept" }
+        let kept = bridge.ownership { $0.ownership == .kept }
         let penID = try bridge.deviceID("test-pen")
-        #expect(kept?["device"] as? Int == penID && kept?["winner"] as? String == "right-click" && kept?["held"] is Double,
+        #expect(kept?.device == penID && kept?.winner == "right-click" && kept?.held != nil,
                 "\(bridge.log)")
         #expect(stage.window.pointerState()?.buttonsHeld == [])
 
@@ -103,9 +103,9 @@ final class PenOwnershipTests: StageSuite {
         try stage.pen.down(at: (200, 300), pressure: 0.3)
         try stage.pen.move(to: (230, 300), pressure: 0.3)
         let penID = try bridge.deviceID("test-pen")
-        #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "motion-unheard" && $0["device"] as? Int == penID } },
+        #expect(bridge.waitForLines { $0.events(.motionUnheard).contains { $0.deviceID == penID } },
                 "\(bridge.log)")
-        _ = stage.window.events { buttonEvents(1, in: $0).count >= 1 }
+        #expect(stage.window.waitForEvents { buttonEvents(1, in: $0).count >= 1 })
 
         // Three hundred samples, one a millisecond, as a pen draws. The bridge would wake
         // for nearly every one of them if it went on reading them.
@@ -141,7 +141,7 @@ final class PenOwnershipTests: StageSuite {
         try stage.pen.down(at: (300, 300), pressure: 0.3)
         #expect(stage.window.events(ofKind: .buttonPress, waitingUpTo: 3).count == 1)
         let penID = try bridge.deviceID("test-pen")
-        #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "motion-unheard" && $0["device"] as? Int == penID } },
+        #expect(bridge.waitForLines { $0.events(.motionUnheard).contains { $0.deviceID == penID } },
                 "\(bridge.log)")
         // Too late for a deep press: the window gets the harder push as the pen's own input.
         try stage.pen.press(to: 0.9)
@@ -184,7 +184,7 @@ final class PenOwnershipTests: StageSuite {
         try stage.pen.up()
         let events = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
         Self.expectClick(buttonEvents(3, in: events), at: (450, 310))
-        _ = bridge.waitForObjects { $0.contains { $0["state"] as? String == "ended" } }
+        #expect(bridge.waitForLines { $0.gestures.contains { $0.state == .ended } }, "the bridge has handled the lift: \(bridge.lines)")
         #expect(buttonEvents(1, in: events + stage.window.drain()).isEmpty)
 
         // A light tap straight from hovering is the application's: one left click, where the
@@ -210,7 +210,7 @@ final class PenOwnershipTests: StageSuite {
 
         let events = stage.window.events { KnobTests.scrollPresses($0).count >= 6 }
         #expect(KnobTests.scrollPresses(events) == [5, 5, 5, 5, 5, 5])
-        _ = bridge.waitForObjects { $0.contains { $0["state"] as? String == "ended" } }
+        #expect(bridge.waitForLines { $0.gestures.contains { $0.state == .ended } }, "the bridge has handled the lift: \(bridge.lines)")
         let all = events + stage.window.drain()
         // No press, so no click. A lift that lands while a scroll is being sent (the grab is let
         // go for the synthetic input) can still reach the window as a lone release.

@@ -14,13 +14,13 @@ struct RealDriversEvdevTests {
         let devices = try stage.listedDevices()
         let pen = devices[stage.server.penDeviceName]
         let touch = devices[stage.server.touchDeviceName ?? ""]
-        #expect(pen?["kind"] as? String == "pen" && pen?["driver"] as? String == "evdev" && pen?["type"] as? String == "TABLET",
+        #expect(pen?.kind == "pen" && pen?.driver == "evdev" && pen?.type == "TABLET",
                 "\(devices)")
         #expect(RealDriverChecks.pressureRange(pen).map { [$0.min, $0.max] } == [0, 1023], "\(devices)")
-        #expect(touch?["kind"] as? String == "touch" && touch?["driver"] as? String == "evdev"
-                    && touch?["type"] as? String == "TOUCHSCREEN" && touch?["touchMode"] as? String == "direct", "\(devices)")
+        #expect(touch?.kind == "touch" && touch?.driver == "evdev"
+                    && touch?.type == "TOUCHSCREEN" && touch?.touchMode == "direct", "\(devices)")
         #expect(RealDriverChecks.pressureRange(touch).map { [$0.min, $0.max] } == [0, 255], "\(devices)")
-        #expect(touch?["touches"] as? Int == 10, "\(devices)")
+        #expect(touch?.touches == 10, "\(devices)")
         try RealDriverChecks.expectDoctor(stage, pressures: [stage.server.penDeviceName: "0..1023",
                                                              stage.server.touchDeviceName ?? "": "0..255"], driver: .evdev)
     }
@@ -40,16 +40,16 @@ struct RealDriversEvdevTests {
                 // Only the pressure changes: evdev sends just that valuator in the update.
                 try touch.update(slot: slot, pressure: force)
             }
-            _ = stage.window.events(waitingUpTo: 3) { buttonEvents(3, in: $0).count >= 2 }
+            #expect(stage.window.waitForEvents(upTo: 3) { buttonEvents(3, in: $0).count >= 2 })
             try touch.end(slot: slot)
-            _ = stage.window.events(waitingUpTo: 0.3) { _ in false }
-            let events = stage.window.drain()
-            #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.objects)")
+            let events = stage.window.events(arrivingWithin: 0.3)
+            stage.window.drain()
+            #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.lines)")
             #expect(buttonEvents(1, in: events).isEmpty, "no left press: \(events)")
             #expect(events.filter(\.kind.isTouch).isEmpty, "the touch never begins for the window: \(events)")
         }
         let touchID = try bridge.deviceID(stage.server.touchDeviceName ?? "")
-        #expect(bridge.objects.contains { $0["recognizer"] as? String == "deep-press" && $0["device"] as? Int == touchID })
+        #expect(bridge.gestures.contains { $0.recognizer == .deepPress && $0.device == touchID })
 
         // Light, the touch is handed back whole.
         stage.window.drain()

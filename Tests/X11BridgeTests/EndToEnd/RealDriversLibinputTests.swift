@@ -23,19 +23,19 @@ struct RealDriversLibinputTests {
         defer { stage.stop() }
         var devices = try stage.listedDevices()
         let touch = devices[stage.server.touchDeviceName ?? ""]
-        #expect(touch?["kind"] as? String == "touch" && touch?["driver"] as? String == "libinput"
-                    && touch?["type"] as? String == "TOUCHSCREEN" && touch?["touchMode"] as? String == "direct", "\(devices)")
-        #expect(touch?["pressure"] is NSNull, "libinput drops ABS_MT_PRESSURE: \(devices)")
-        #expect(touch?["touches"] as? Int == 10, "\(devices)")
+        #expect(touch?.kind == "touch" && touch?.driver == "libinput"
+                    && touch?.type == "TOUCHSCREEN" && touch?.touchMode == "direct", "\(devices)")
+        #expect(touch != nil && touch?.pressure == nil, "libinput drops ABS_MT_PRESSURE: \(devices)")
+        #expect(touch?.touches == 10, "\(devices)")
         #expect(devices[stage.server.penDeviceName] == nil, "no pen device before the pen came near: \(devices)")
         #expect(devices[stage.server.tabletDeviceName ?? ""] == nil, "the tablet's own device has no axes: \(devices)")
 
         try Self.introducePen(stage)
         devices = try stage.listedDevices()
         let pen = devices[stage.server.penDeviceName]
-        #expect(pen?["kind"] as? String == "pen" && pen?["driver"] as? String == "libinput" && pen?["type"] as? String == "STYLUS",
+        #expect(pen?.kind == "pen" && pen?.driver == "libinput" && pen?.type == "STYLUS",
                 "\(devices)")
-        #expect(RealDriverChecks.pressureRange(pen).map { [$0.min, $0.max] } == [0, 2047], "\(devices)")
+        #expect(pen?.pressure.map { [$0.min, $0.max] } == [0, 2047], "\(devices)")
         try RealDriverChecks.expectDoctor(stage, pressures: [stage.server.penDeviceName: "0..2047"], driver: .libinput)
     }
 
@@ -60,11 +60,10 @@ struct RealDriversLibinputTests {
         try RealDriverChecks.expectTouchLongPress(stage, bridge, at: (500, 300))
 
         try stage.pen.hover(to: (700, 500))
-        #expect(bridge.waitForObjects(timeout: 5) { objects in
-            objects.contains { ($0["device"] as? [String: Any])?["name"] as? String == stage.server.penDeviceName
-                && $0["event"] as? String == "device-added" }
-        }, "\(bridge.objects)")
-        #expect(bridge.device(named: stage.server.penDeviceName)?["kind"] as? String == "pen", "\(bridge.objects)")
+        #expect(bridge.waitForLines(timeout: 5) { lines in
+            lines.events(.deviceAdded).contains { $0.device?.name == stage.server.penDeviceName }
+        }, "\(bridge.lines)")
+        #expect(bridge.device(named: stage.server.penDeviceName)?.kind == "pen", "\(bridge.lines)")
         try stage.pen.leave()
 
         for point: PixelPoint in [(520, 320), (540, 340)] {
@@ -77,7 +76,7 @@ struct RealDriversLibinputTests {
         stage.window.drain()
         try stage.touch().tap(at: (300, 600))
         let events = stage.window.events(waitingUpTo: 3) { buttonEvents(1, in: $0).count >= 2 }
-        #expect(buttonEvents(1, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.objects)")
+        #expect(buttonEvents(1, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.lines)")
         #expect(stage.window.pointerState()?.buttonsHeld == [])
         RealDriverChecks.expectNoFault(bridge)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GestureKit
 import Glibc
 import Testing
 import XorgTestSupport
@@ -45,15 +46,12 @@ final class RealDriverStage {
         return (status, run.child.output)
     }
 
-    /// `devices --json`: one object per device, by name.
-    func listedDevices(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: [String: Any]] {
+    /// `devices --json`: each device's line, by name.
+    func listedDevices(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: DeviceLine] {
         let (status, output) = try command(["devices", "--json"])
         #expect(status == 0, "devices --json: \(output)", sourceLocation: sourceLocation)
-        var byName: [String: [String: Any]] = [:]
-        for object in BridgeProcess.objects(in: output) {
-            if let name = object["name"] as? String { byName[name] = object }
-        }
-        return byName
+        let devices = try output.split(separator: "\n").map { try JSONDecoder().decode(DeviceLine.self, from: Data($0.utf8)) }
+        return Dictionary(devices.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The id the server gave the device named `name` (XIQueryDevice through xinput).
@@ -70,11 +68,8 @@ final class RealDriverStage {
 /// Things every real-driver suite checks the same way.
 enum RealDriverChecks {
     /// The pressure range `devices --json` gives a device, as (min, max).
-    static func pressureRange(_ device: [String: Any]?) -> (min: Double, max: Double)? {
-        guard let pressure = device?["pressure"] as? [String: Any],
-              let min = (pressure["min"] as? NSNumber)?.doubleValue, let max = (pressure["max"] as? NSNumber)?.doubleValue
-        else { return nil }
-        return (min, max)
+    static func pressureRange(_ device: DeviceLine?) -> (min: Double, max: Double)? {
+        device?.pressure.map { ($0.min, $0.max) }
     }
 
     /// `doctor` exits 0 and names each device in `pressures` with its driver and pressure range
@@ -103,7 +98,7 @@ enum RealDriverChecks {
             usleep(15_000)
             try stage.pen.press(to: force)
         }
-        _ = stage.window.events(waitingUpTo: 4) { buttonEvents(3, in: $0).count >= 2 }
+        #expect(stage.window.waitForEvents(upTo: 4) { buttonEvents(3, in: $0).count >= 2 })
         try stage.pen.up()
         try stage.pen.leave()
         let all = stage.window.drain()
@@ -121,14 +116,14 @@ enum RealDriverChecks {
         let touch = try stage.touch(sourceLocation: sourceLocation)
         stage.window.drain()
         try touch.begin(at: point, pressure: 0.3)
-        _ = stage.window.events(waitingUpTo: 3) { buttonEvents(3, in: $0).count >= 2 }
+        #expect(stage.window.waitForEvents(upTo: 3) { buttonEvents(3, in: $0).count >= 2 })
         try touch.end()
         // The lift reaches the window (as an emulated release, were the touch handed over).
-        _ = stage.window.events(waitingUpTo: 0.3) { _ in false }
-        let all = stage.window.drain()
+        let all = stage.window.events(arrivingWithin: 0.3)
+        stage.window.drain()
         #expect(buttonEvents(3, in: all).map(\.kind) == [.buttonPress, .buttonRelease], "\(all)\n\(bridge.log)",
                 sourceLocation: sourceLocation)
-        #expect(buttonEvents(1, in: all).isEmpty, "no left press: \(all)\n\(bridge.objects)", sourceLocation: sourceLocation)
+        #expect(buttonEvents(1, in: all).isEmpty, "no left press: \(all)\n\(bridge.lines)", sourceLocation: sourceLocation)
         #expect(stage.window.pointerState()?.buttonsHeld == [], sourceLocation: sourceLocation)
     }
 
@@ -146,7 +141,7 @@ enum RealDriverChecks {
         func keys(_ events: [RecordedEvent]) -> [String] { events.filter { $0.kind == .keyPress }.compactMap(\.keysymName) }
         // 95° turned past the 30° that enters the knob, 15° a step: six steps up.
         let pressed = keys(stage.window.events(waitingUpTo: 3) { keys($0).count >= 6 })
-        #expect(pressed == Array(repeating: "XF86AudioRaiseVolume", count: 6), "\(bridge.objects)", sourceLocation: sourceLocation)
+        #expect(pressed == Array(repeating: "XF86AudioRaiseVolume", count: 6), "\(bridge.lines)", sourceLocation: sourceLocation)
     }
 
     /// A tap, a drag and a light press held still reach the window as the pen's own events
@@ -163,7 +158,7 @@ enum RealDriverChecks {
         usleep(30_000)
         try stage.pen.up()
         var events = stage.window.events(waitingUpTo: 3) { buttonEvents(1, in: $0).count >= 2 }
-        #expect(buttonEvents(1, in: fromPen(events)).map(\.kind) == [.buttonPress, .buttonRelease], "tap: \(events)\n\(bridge.objects)",
+        #expect(buttonEvents(1, in: fromPen(events)).map(\.kind) == [.buttonPress, .buttonRelease], "tap: \(events)\n\(bridge.lines)",
                 sourceLocation: sourceLocation)
         #expect(buttonEvents(3, in: events).isEmpty, "tap: \(events)", sourceLocation: sourceLocation)
 
@@ -172,7 +167,7 @@ enum RealDriverChecks {
         try stage.pen.down(at: (300, 400), pressure: 0.4)
         for step in 1...10 { try stage.pen.move(to: (300 + Double(step) * 10, 400)) }
         events = stage.window.events(waitingUpTo: 3) { buttonEvents(1, in: $0).count >= 1 }
-        #expect(buttonEvents(1, in: fromPen(events)).first?.kind == .buttonPress, "drag, before the lift: \(events)\n\(bridge.objects)",
+        #expect(buttonEvents(1, in: fromPen(events)).first?.kind == .buttonPress, "drag, before the lift: \(events)\n\(bridge.lines)",
                 sourceLocation: sourceLocation)
         try stage.pen.up()
         events = stage.window.events(waitingUpTo: 3) { buttonEvents(1, in: $0).count >= 2 }
@@ -195,7 +190,7 @@ enum RealDriverChecks {
             try stage.pen.press(to: 0.25 + (stage.pen.pressure > 0.25 ? -0.002 : 0.002))
             pressedWhileDown = buttonEvents(1, in: fromPen(stage.window.events(waitingUpTo: 0.01) { _ in false }))
         }
-        #expect(pressedWhileDown.first?.kind == .buttonPress, "a light held press reaches the window before the lift: \(bridge.objects)",
+        #expect(pressedWhileDown.first?.kind == .buttonPress, "a light held press reaches the window before the lift: \(bridge.lines)",
                 sourceLocation: sourceLocation)
         try stage.pen.press(to: 0.26)
         try stage.pen.up()
@@ -212,8 +207,8 @@ enum RealDriverChecks {
 
     /// No X error and nothing the ownership found impossible.
     static func expectNoFault(_ bridge: BridgeProcess, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(bridge.events("x-error").isEmpty, "\(bridge.objects)", sourceLocation: sourceLocation)
-        #expect(bridge.objects.filter { $0["ownership"] as? String == "bug" }.isEmpty, "\(bridge.objects)",
+        #expect(bridge.events(.xError).isEmpty, "\(bridge.lines)", sourceLocation: sourceLocation)
+        #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)",
                 sourceLocation: sourceLocation)
     }
 }

@@ -12,8 +12,8 @@ struct RealDriversWacomTests {
         let stage = try RealDriverStage(.wacom)
         defer { stage.stop() }
         let pen = try stage.listedDevices()[stage.server.penDeviceName]
-        #expect(pen?["kind"] as? String == "pen", "\(String(describing: pen))")
-        #expect(pen?["driver"] as? String == "wacom" && pen?["type"] as? String == "STYLUS", "\(String(describing: pen))")
+        #expect(pen?.kind == "pen", "\(String(describing: pen))")
+        #expect(pen?.driver == "wacom" && pen?.type == "STYLUS", "\(String(describing: pen))")
         #expect(RealDriverChecks.pressureRange(pen).map { [$0.min, $0.max] } == [0, 65536], "\(String(describing: pen))")
         try RealDriverChecks.expectDoctor(stage, pressures: [stage.server.penDeviceName: "0..65536"], driver: .wacom)
     }

@@ -62,20 +62,19 @@ final class RealPressTests: StageSuite {
         return witness.judge(curve, liftsAtEnd: true, fidelity: .standard)
     }
 
-    /// Waits for the bridge's decision on the pen press since output object `mark`, then for
+    /// Waits for the bridge's decision on the pen press since output line `mark`, then for
     /// what the window gets from it: the right-click of a press kept, or the press handed over
-    /// and its release.
-    static func settle(_ bridge: BridgeProcess, _ window: RecorderWindow, since mark: Int) {
-        var decision: String?
-        bridge.waitForObjects { objects in
-            decision = objects.dropFirst(mark).lazy.compactMap { $0["decision"] as? String }.first
+    /// and its release. False when either did not come.
+    static func settle(_ bridge: BridgeProcess, _ window: RecorderWindow, since mark: Int) -> Bool {
+        var decision: DecisionLine.Decision?
+        guard bridge.waitForLines(until: { lines in
+            decision = lines.dropFirst(mark).lazy.compactMap(\.decision).first?.decision
             return decision != nil
-        }
-        if decision == "claim" {
-            _ = window.events { rightClicks($0).count >= 2 }
-        } else {
-            _ = window.events { buttonEvents(1, in: $0).count >= 2 }
-        }
+        }) else { return false }
+        let arrived: ([RecordedEvent]) -> Bool = decision == .claim
+            ? { rightClicks($0).count >= 2 }
+            : { buttonEvents(1, in: $0).count >= 2 }
+        return arrived(window.events(until: arrived))
     }
 
     @Test("the six presses of the iPhone recording, pressed in real time with the pen: six right-clicks, no left press")
@@ -106,24 +105,24 @@ final class RealPressTests: StageSuite {
         let attempts = StimulusAttempts(bridge: bridge, window: stage.window)
         for (number, curve) in curves.enumerated() {
             let pressed = try attempts.play("press \(number + 1) of the iPhone recording") { () -> (verdict: StimulusVerdict, result: Bool) in
-                let mark = bridge.objects.count
+                let mark = bridge.lines.count
                 let verdict = try Self.press(stage.pen, along: curve, witness: witness)
-                Self.settle(bridge, stage.window, since: mark)
+                #expect(Self.settle(bridge, stage.window, since: mark), "the press settled: \(bridge.lines)")
                 usleep(200_000)
                 return (verdict, true)
             }
             guard pressed == true else { return }
         }
 
-        let (events, objects) = attempts.faithfulOutcome()
+        let (events, lines) = attempts.faithfulOutcome()
         let clicks = Self.rightClicks(events)
         #expect(clicks.map(\.kind) == Array(repeating: [RecordedEventKind.buttonPress, .buttonRelease], count: 6).flatMap { $0 })
         #expect(clicks.allSatisfy { $0.rootX == Self.point.x && $0.rootY == Self.point.y })
         #expect(Self.leftPresses(events).isEmpty, "the window got a left press: \(events.filter { $0.kind == .buttonPress })")
         #expect(stage.window.pointerState()?.buttonsHeld == [])
-        #expect(objects.filter { $0["action"] as? String == "click" && $0["button"] as? Int == 3 }.count == 6)
-        let decisions = objects.filter { $0["decision"] != nil }
-        #expect(decisions.count == 6 && decisions.allSatisfy { $0["decision"] as? String == "claim" }, "\(decisions)")
+        #expect(lines.actions.filter { $0.action == "click" && $0.fields.button == 3 }.count == 6)
+        let decisions = lines.decisions
+        #expect(decisions.count == 6 && decisions.allSatisfy { $0.decision == .claim }, "\(decisions)")
     }
 
     /// A light press held still with a jittering force (±2 % of the range around 0.2, at
@@ -159,9 +158,9 @@ final class RealPressTests: StageSuite {
         }
         delays.sort()
         print("light press, ±2 % at 100 Hz, live: in the window after p50 \(Int(delays[10] * 1000)) ms, p95 \(Int(delays[18] * 1000)) ms, max \(Int((delays.last ?? 0) * 1000)) ms")
-        let (_, objects) = attempts.faithfulOutcome()
-        #expect(!objects.contains { $0["action"] != nil })
-        let reasons = objects.filter { $0["decision"] != nil }.compactMap { $0["reason"] as? String }
+        let (_, lines) = attempts.faithfulOutcome()
+        #expect(lines.actions.isEmpty)
+        let reasons = lines.decisions.compactMap { $0.reason?.code }
         #expect(reasons == Array(repeating: "levelled-off", count: 20), "\(reasons)")
         #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
@@ -177,17 +176,17 @@ final class RealPressTests: StageSuite {
             return (time, min(0.8, 0.01 + 0.2 * time))
         }
         let pressed = try attempts.play("the press climbing at 0.2 a second") { () -> (verdict: StimulusVerdict, result: Bool) in
-            let mark = bridge.objects.count
+            let mark = bridge.lines.count
             let verdict = try Self.press(stage.pen, along: curve, witness: witness)
-            Self.settle(bridge, stage.window, since: mark)
+            #expect(Self.settle(bridge, stage.window, since: mark), "the press settled: \(bridge.lines)")
             return (verdict, true)
         }
         guard pressed == true else { return }
 
-        let (events, objects) = attempts.faithfulOutcome()
+        let (events, lines) = attempts.faithfulOutcome()
         #expect(Self.rightClicks(events).map(\.kind) == [.buttonPress, .buttonRelease])
         #expect(Self.leftPresses(events).isEmpty)
-        #expect(objects.contains { $0["recognizer"] as? String == "deep-press" && $0["state"] as? String == "began" })
+        #expect(lines.gestures.contains { $0.recognizer == .deepPress && $0.state == .began })
     }
 
     @Test("a press resting above an ordinary touch's force is handed to the window at the hold limit")
@@ -213,18 +212,18 @@ final class RealPressTests: StageSuite {
                     handedOver = elapsed
                 }
             }
-            _ = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
+            #expect(stage.window.waitForEvents { buttonEvents(1, in: $0).count >= 2 })
             return (verdict, handedOver)
         }
         guard let handedOver = pressed else { return }
 
         let arrived = try #require(handedOver, "the press reached the window only at its lift")
         #expect(arrived >= 1.5, "handed over after \(arrived) s, before the limit")
-        let (events, objects) = attempts.faithfulOutcome()
-        let decision = objects.first { $0["decision"] != nil }
-        #expect(decision?["reason"] as? String == "limit" && decision?["held"] as? Double == 1.5, "\(String(describing: decision))")
+        let (events, lines) = attempts.faithfulOutcome()
+        let decision = lines.decisions.first
+        #expect(decision?.reason == .limit && decision?.held == 1.5, "\(String(describing: decision))")
         #expect(Self.rightClicks(events).isEmpty)
-        #expect(!objects.contains { $0["action"] != nil })
+        #expect(lines.actions.isEmpty)
     }
 
     @Suite("on a touch-aware window")
@@ -262,7 +261,7 @@ final class RealPressTests: StageSuite {
             let afterPress = stage.window.events { $0.dropFirst(events.count).contains { $0.kind == .touchEnd } }
             let next = TouchOwnershipTests.touches(in: Array(afterPress.dropFirst(events.count)))
             #expect(next.first?.kind == .touchBegin && next.last?.kind == .touchEnd, "\(next)")
-            #expect(attempts.faithfulOutcome().objects.filter { $0["action"] as? String == "click" }.count == 1)
+            #expect(attempts.faithfulOutcome().lines.actions.filter { $0.action == "click" }.count == 1)
         }
 
         @Test("a finger resting lightly with a jittering force is handed to a touch-aware window while it is down")
@@ -285,15 +284,15 @@ final class RealPressTests: StageSuite {
                 }
                 try stage.touch.end()
                 let verdict = witness.judge(curve, liftsAtEnd: true, fidelity: .standard)
-                _ = stage.window.events { $0.contains { $0.kind == .touchEnd } }
+                #expect(stage.window.waitForEvents { $0.contains { $0.kind == .touchEnd } })
                 return (verdict, arrived)
             }
             guard let arrived = pressed else { return }
 
             #expect(arrived != nil, "the touch reached the window only at its end")
-            let (events, objects) = attempts.faithfulOutcome()
+            let (events, lines) = attempts.faithfulOutcome()
             #expect(RealPressTests.rightClicks(events).isEmpty)
-            #expect(objects.contains { $0["gesture"] as? String == "right-click" && $0["state"] as? String == "failed" },
+            #expect(lines.gestures.contains { $0.gesture == "right-click" && $0.state == .failed },
                     "the bridge saw the touch and let its deep press go")
         }
     }

@@ -38,7 +38,7 @@ final class ReleaseTests: StageSuite {
 
         #expect(try stage.runTool("/usr/bin/xinput", ["disable", "test-pen"]) == 0)
         let penID = try bridge.deviceID("test-pen")
-        #expect(bridge.waitForObjects { $0.contains { $0["event"] as? String == "device-disabled" && $0["id"] as? Int == penID } })
+        #expect(bridge.waitForLines { $0.events(.deviceDisabled).contains { $0.id == penID } })
         #expect(Self.middle(.buttonRelease)(stage.window.events(until: Self.middle(.buttonRelease))))
         #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
@@ -57,6 +57,6 @@ final class ReleaseTests: StageSuite {
         try stage.pen.up()
         #expect(stage.window.pointerState()?.buttonsHeld == [])
         #expect(!stage.window.drain().contains { $0.detail == 1 && ($0.kind == .buttonPress || $0.kind == .buttonRelease) })
-        #expect(bridge.objects.contains { $0["action"] as? String == "release" && $0["button"] as? Int == 2 })
+        #expect(bridge.actions.contains { $0.action == "release" && $0.fields.button == 2 })
     }
 }

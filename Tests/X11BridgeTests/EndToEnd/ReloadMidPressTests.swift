@@ -83,8 +83,8 @@ final class ReloadMidPressTests: StageSuite {
     }
 
     /// The bridge's `config-reloaded` events so far.
-    static func reloads(in objects: [[String: Any]]) -> Int {
-        objects.filter { $0["event"] as? String == "config-reloaded" }.count
+    static func reloads(in lines: [OutputLine]) -> Int {
+        lines.events(.configReloaded).count
     }
 
     /// One press at `point`: down at 0.1, up to `peak` at 1.0 of the range a second (0.01 every
@@ -131,37 +131,39 @@ final class ReloadMidPressTests: StageSuite {
             self.deadline = deadline
             self.directory = directory
             self.bridge = bridge
-            before = ReloadMidPressTests.reloads(in: bridge.objects)
+            before = ReloadMidPressTests.reloads(in: bridge.lines)
         }
 
         /// How many of them the bridge has read.
-        var read: Int { ReloadMidPressTests.reloads(in: bridge.objects) - before }
+        var read: Int { ReloadMidPressTests.reloads(in: bridge.lines) - before }
 
         func climbed(to force: Double) throws {
             if sent < sendAt.count, force >= sendAt[sent] - 1e-9 {
                 if read < sent {
                     // The previous one first: the bridge reads a burst of saves, or of signals, once.
-                    _ = bridge.waitForObjects { ReloadMidPressTests.reloads(in: $0) - self.before >= self.sent }
+                    #expect(bridge.waitForLines { ReloadMidPressTests.reloads(in: $0) - self.before >= self.sent },
+                            "the bridge read reload \(sent) before the next: \(bridge.lines)")
                 }
                 try reload.send(text, directory, bridge)
                 sent += 1
             }
             if force >= deadline - 1e-9, read < sendAt.count {
-                _ = bridge.waitForObjects { ReloadMidPressTests.reloads(in: $0) - self.before >= self.sendAt.count }
+                #expect(bridge.waitForLines { ReloadMidPressTests.reloads(in: $0) - self.before >= self.sendAt.count },
+                        "the bridge read every reload by force \(deadline): \(bridge.lines)")
             }
         }
     }
 
-    /// Index of the last decision of `device` in `objects`, and the decision.
-    static func lastDecision(of device: Int, in objects: [[String: Any]]) -> (index: Int, decision: String)? {
-        guard let index = objects.lastIndex(where: { $0["decision"] != nil && $0["device"] as? Int == device }),
-              let decision = objects[index]["decision"] as? String else { return nil }
+    /// Index of the last decision of `device` in `lines`, and the decision.
+    static func lastDecision(of device: Int, in lines: [OutputLine]) -> (index: Int, decision: DecisionLine.Decision)? {
+        guard let index = lines.lastIndex(where: { $0.decision?.device == device }),
+              let decision = lines[index].decision?.decision else { return nil }
         return (index, decision)
     }
 
-    /// Index of the last `config-reloaded` event in `objects`.
-    static func lastReload(in objects: [[String: Any]]) -> Int? {
-        objects.lastIndex { $0["event"] as? String == "config-reloaded" }
+    /// Index of the last `config-reloaded` event in `lines`.
+    static func lastReload(in lines: [OutputLine]) -> Int? {
+        lines.lastIndex { $0.event?.event == .configReloaded }
     }
 
     /// Waits for the press of `device` to be decided and the window to get what it gave (a
@@ -170,7 +172,7 @@ final class ReloadMidPressTests: StageSuite {
     static func expectClick(_ button: Int32, _ stage: Stage, _ bridge: BridgeProcess, device: Int,
                             decidedAfterReload: Bool = true, _ note: String,
                             sourceLocation: SourceLocation = #_sourceLocation) throws {
-        _ = stage.window.events { buttonEvents(button, in: $0).count >= 2 }
+        #expect(stage.window.waitForEvents { buttonEvents(button, in: $0).count >= 2 })
         let events = try stage.eventsUntilKeyTapped()
         for other: Int32 in [1, 2, 3] {
             let expected: [RecordedEventKind] = other == button ? [.buttonPress, .buttonRelease] : []
@@ -178,21 +180,21 @@ final class ReloadMidPressTests: StageSuite {
                     sourceLocation: sourceLocation)
         }
         #expect(stage.window.pointerState()?.buttonsHeld == [], "\(note)", sourceLocation: sourceLocation)
-        let objects = bridge.objects
-        let decision = lastDecision(of: device, in: objects)
-        #expect(decision?.decision == (button == 3 ? "claim" : "release"), "\(note): \(objects)", sourceLocation: sourceLocation)
+        let lines = bridge.lines
+        let decision = lastDecision(of: device, in: lines)
+        #expect(decision?.decision == (button == 3 ? .claim : .release), "\(note): \(lines)", sourceLocation: sourceLocation)
         if decidedAfterReload {
             // The reload arrived while the press climbed, before it was decided.
-            let reload = lastReload(in: objects)
-            #expect(reload != nil && decision != nil && reload! < decision!.index,
-                    "\(note): the reload came after the decision: \(objects)", sourceLocation: sourceLocation)
+            let reload = lastReload(in: lines)
+            #expect(reload.flatMap { reload in decision.map { reload < $0.index } } == true,
+                    "\(note): the reload came after the decision: \(lines)", sourceLocation: sourceLocation)
         }
     }
 
     /// No X error, no ownership bug, and every reload loaded.
     static func expectNoFault(_ bridge: BridgeProcess, sourceLocation: SourceLocation = #_sourceLocation) {
         ReplugOwnershipTests.expectNoFault(bridge, sourceLocation: sourceLocation)
-        #expect(bridge.events("config-rejected").isEmpty, "\(bridge.objects)", sourceLocation: sourceLocation)
+        #expect(bridge.events(.configRejected).isEmpty, "\(bridge.lines)", sourceLocation: sourceLocation)
     }
 
     @Test("the same config read again while a press climbs toward the threshold: the deep press still right-clicks alone",
@@ -203,7 +205,7 @@ final class ReloadMidPressTests: StageSuite {
         let device = try bridge.deviceID(presser.deviceName)
         let reloads = ReloadsDuringClimb(reload, config, at: [0.4], before: 0.65, directory, bridge)
         try Self.press(stage, by: presser, at: (400, 300), to: 0.95, climbing: reloads.climbed)
-        #expect(reloads.read == 1, "\(bridge.objects)")
+        #expect(reloads.read == 1, "\(bridge.lines)")
         try Self.expectClick(3, stage, bridge, device: device, "the press the reload came into")
         stage.window.drain()
         try Self.press(stage, by: presser, at: (420, 320), to: 0.95)
@@ -221,7 +223,7 @@ final class ReloadMidPressTests: StageSuite {
             stage.window.drain()
             let reloads = ReloadsDuringClimb(reload, config, at: [0.4], before: 0.65, directory, bridge)
             try Self.press(stage, by: presser, at: (400 + 20 * Double(round), 300), to: 0.95, climbing: reloads.climbed)
-            #expect(reloads.read == 1, "\(bridge.objects)")
+            #expect(reloads.read == 1, "\(bridge.lines)")
             try Self.expectClick(3, stage, bridge, device: device, "round \(round)")
         }
         Self.expectNoFault(bridge)
@@ -237,7 +239,7 @@ final class ReloadMidPressTests: StageSuite {
             stage.window.drain()
             let reloads = ReloadsDuringClimb(.hangUp, config, at: [0.2, 0.3, 0.4, 0.5, 0.6], before: 0.65, directory, bridge)
             try Self.press(stage, by: presser, at: (400 + 20 * Double(round), 300), to: 0.95, climbing: reloads.climbed)
-            #expect(reloads.read == 5, "\(bridge.objects)")
+            #expect(reloads.read == 5, "\(bridge.lines)")
             try Self.expectClick(3, stage, bridge, device: device, "round \(round)")
         }
         Self.expectNoFault(bridge)
@@ -252,7 +254,7 @@ final class ReloadMidPressTests: StageSuite {
         // Saves 150 ms apart, each read once the file has been quiet for 0.1 s.
         let reloads = ReloadsDuringClimb(.fileEdit, config, at: [0.2, 0.35, 0.5], before: 0.65, directory, bridge)
         try Self.press(stage, by: presser, at: (400, 300), to: 0.95, climbing: reloads.climbed)
-        #expect(reloads.read == 3, "\(bridge.objects)")
+        #expect(reloads.read == 3, "\(bridge.lines)")
         try Self.expectClick(3, stage, bridge, device: device, "the press the reloads came into")
         Self.expectNoFault(bridge)
     }
@@ -284,7 +286,7 @@ final class ReloadMidPressTests: StageSuite {
         let device = try bridge.deviceID(presser.deviceName)
         let reloads = ReloadsDuringClimb(reload, Self.config(threshold: change.after), at: [0.3], before: 0.45, directory, bridge)
         try Self.press(stage, by: presser, at: (400, 300), to: 0.7, climbing: reloads.climbed)
-        #expect(reloads.read == 1, "\(bridge.objects)")
+        #expect(reloads.read == 1, "\(bridge.lines)")
         try Self.expectClick(change.buttons.during, stage, bridge, device: device,
                              "to 0.7, begun under \(change.before), reloaded to \(change.after)")
         stage.window.drain()
@@ -310,9 +312,9 @@ final class ReloadMidPressTests: StageSuite {
         // window never sees that press, and it goes with the lift.)
         #expect(stage.window.pointerState()?.buttonsHeld.contains(2) == true)
 
-        let before = Self.reloads(in: bridge.objects)
+        let before = Self.reloads(in: bridge.lines)
         try reload.send(Self.config(threshold: 0.7), directory, bridge)
-        #expect(bridge.waitForObjects { Self.reloads(in: $0) > before }, "\(bridge.objects)")
+        #expect(bridge.waitForLines { Self.reloads(in: $0) > before }, "\(bridge.lines)")
         // Still held: the binding the press began with holds it until the force falls.
         #expect(stage.window.pointerState()?.buttonsHeld.contains(2) == true, "\(bridge.log)")
         for force in [0.8, 0.6, 0.4, 0.1] {
@@ -320,14 +322,15 @@ final class ReloadMidPressTests: StageSuite {
             try presser.press(stage, to: force)
         }
         try presser.lift(stage)
-        _ = stage.window.events { buttonEvents(2, in: $0).count >= 2 }
+        #expect(buttonEvents(2, in: stage.window.events { buttonEvents(2, in: $0).count >= 2 }).count == 2, "\(bridge.log)")
         let events = try stage.eventsUntilKeyTapped()
         #expect(buttonEvents(2, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
         #expect(buttonEvents(1, in: events).isEmpty, "no left press: \(events)\n\(bridge.log)")
         #expect(buttonEvents(3, in: events).isEmpty, "no right-click from the new config: \(events)")
         #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
-        let claim = Self.lastDecision(of: device, in: bridge.objects)
-        #expect(claim?.decision == "claim" && claim!.index < Self.lastReload(in: bridge.objects)!, "\(bridge.objects)")
+        let claim = try #require(Self.lastDecision(of: device, in: bridge.lines), "\(bridge.lines)")
+        let reload = try #require(Self.lastReload(in: bridge.lines), "\(bridge.lines)")
+        #expect(claim.decision == .claim && claim.index < reload, "\(bridge.lines)")
 
         stage.window.drain()
         try Self.press(stage, by: presser, at: (420, 320), to: 0.95)
@@ -344,20 +347,20 @@ final class ReloadMidPressTests: StageSuite {
         let others = config.replacingOccurrences(of: "[pen, touch]", with: presser == .pen ? "[touch]" : "[pen]")
         let reloads = ReloadsDuringClimb(reload, others, at: [0.4], before: 0.65, directory, bridge)
         try Self.press(stage, by: presser, at: (400, 300), to: 0.95, climbing: reloads.climbed)
-        #expect(reloads.read == 1, "\(bridge.objects)")
+        #expect(reloads.read == 1, "\(bridge.lines)")
         // The press began under the deep press, and its grab stays until the press is over.
-        _ = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 })
         let events = try stage.eventsUntilKeyTapped()
         #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
         #expect(buttonEvents(1, in: events).isEmpty, "no left press: \(events)\n\(bridge.log)")
         #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
-        #expect(bridge.objects.filter { $0["ownership"] as? String == "let-go" }.isEmpty, "\(bridge.objects)")
-        #expect(Self.lastDecision(of: device, in: bridge.objects)?.decision == "claim", "\(bridge.objects)")
+        #expect(bridge.ownerships.filter { $0.ownership == .letGo }.isEmpty, "\(bridge.lines)")
+        #expect(Self.lastDecision(of: device, in: bridge.lines)?.decision == .claim, "\(bridge.lines)")
 
         // The next press is an ordinary one: no binding listens to the device now.
         stage.window.drain()
         try Self.press(stage, by: presser, at: (420, 320), to: 0.95)
-        _ = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
+        #expect(stage.window.waitForEvents { buttonEvents(1, in: $0).count >= 2 })
         let next = try stage.eventsUntilKeyTapped()
         #expect(buttonEvents(1, in: next).map(\.kind) == [.buttonPress, .buttonRelease], "\(next)\n\(bridge.log)")
         #expect(buttonEvents(3, in: next).isEmpty, "\(next)")

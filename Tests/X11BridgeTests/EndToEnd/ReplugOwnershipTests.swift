@@ -1,4 +1,5 @@
 import Foundation
+import GestureKit
 import Testing
 import XorgTestSupport
 
@@ -18,20 +19,20 @@ final class ReplugOwnershipTests: StageSuite {
     /// `xinput disable NAME`, and the bridge has seen the device go.
     static func unplug(_ name: String, on stage: Stage, _ bridge: BridgeProcess,
                        sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let before = sightings(of: name, "device-disabled", in: bridge.objects)
+        let before = sightings(of: name, .deviceDisabled, in: bridge.lines)
         #expect(try stage.runTool("/usr/bin/xinput", ["disable", name]) == 0, "xinput disable \(name)", sourceLocation: sourceLocation)
-        #expect(bridge.waitForObjects { sightings(of: name, "device-disabled", in: $0) > before },
-                "the bridge saw \(name) go: \(bridge.objects)", sourceLocation: sourceLocation)
+        #expect(bridge.waitForLines { sightings(of: name, .deviceDisabled, in: $0) > before },
+                "the bridge saw \(name) go: \(bridge.lines)", sourceLocation: sourceLocation)
     }
 
     /// `xinput enable NAME`, the bridge has seen the device come back, and the test's
     /// connection to it is open again.
     static func plugBack(_ name: String, on stage: Stage, _ bridge: BridgeProcess,
                          sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let before = sightings(of: name, "device-added", in: bridge.objects)
+        let before = sightings(of: name, .deviceAdded, in: bridge.lines)
         #expect(try stage.runTool("/usr/bin/xinput", ["enable", name]) == 0, "xinput enable \(name)", sourceLocation: sourceLocation)
-        #expect(bridge.waitForObjects { sightings(of: name, "device-added", in: $0) > before },
-                "the bridge saw \(name) come back: \(bridge.objects)", sourceLocation: sourceLocation)
+        #expect(bridge.waitForLines { sightings(of: name, .deviceAdded, in: $0) > before },
+                "the bridge saw \(name) come back: \(bridge.lines)", sourceLocation: sourceLocation)
         switch name {
         case VirtualPen.deviceName: try stage.pen.reconnect()
         case VirtualTouchscreen.deviceName: try stage.touch.reconnect()
@@ -39,12 +40,9 @@ final class ReplugOwnershipTests: StageSuite {
         }
     }
 
-    /// How many `event` objects (`device-added`, `device-disabled`) name the device `name`.
-    static func sightings(of name: String, _ event: String, in objects: [[String: Any]]) -> Int {
-        objects.filter { object in
-            object["event"] as? String == event
-                && (object["name"] ?? (object["device"] as? [String: Any])?["name"]) as? String == name
-        }.count
+    /// How many events of `kind` (`device-added`, `device-disabled`) name the device `name`.
+    static func sightings(of name: String, _ kind: RunEventLine.Event, in lines: [OutputLine]) -> Int {
+        lines.events(kind).filter { ($0.name ?? $0.device?.name) == name }.count
     }
 
     /// A device that presses: the pen or a finger on the touchscreen.
@@ -130,7 +128,7 @@ final class ReplugOwnershipTests: StageSuite {
                                      at point: PixelPoint, sourceLocation: SourceLocation = #_sourceLocation) throws {
         stage.window.drain()
         try deepPress(stage, by: presser, at: point)
-        _ = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 })
         // Everything the press gave, up to a key tapped after it: a late left press shows too.
         let events = try stage.eventsUntilKeyTapped()
         #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)",
@@ -148,7 +146,7 @@ final class ReplugOwnershipTests: StageSuite {
         stage.window.drain()
         try presser.begin(stage, at: point, force: 0.3)
         try presser.lift(stage)
-        _ = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
+        #expect(stage.window.waitForEvents { buttonEvents(1, in: $0).count >= 2 })
         let events = try stage.eventsUntilKeyTapped()
         let left = buttonEvents(1, in: events)
         #expect(left.map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)", sourceLocation: sourceLocation)
@@ -171,12 +169,12 @@ final class ReplugOwnershipTests: StageSuite {
             try presser.press(stage, to: force)
         }
         // The bridge follows the contact: the watching gesture began.
-        #expect(bridge.waitForObjects { objects in
-            objects.contains { $0["gesture"] as? String == "contact" && $0["state"] as? String == "began" && $0["device"] as? Int == device }
-        }, "\(bridge.objects)", sourceLocation: sourceLocation)
+        #expect(bridge.waitForLines { lines in
+            lines.gestures.contains { $0.gesture == "contact" && $0.state == .began && $0.device == device }
+        }, "\(bridge.lines)", sourceLocation: sourceLocation)
         switch pressStage {
         case .climbing:
-            let decided = decisions(of: device, in: bridge.objects)
+            let decided = decisions(of: device, in: bridge.lines)
             #expect(decided.isEmpty, "decided before the event under test: \(decided)", sourceLocation: sourceLocation)
             #expect(buttonEvents(1, in: stage.window.drain()).isEmpty, "the press is held back", sourceLocation: sourceLocation)
         case .pastThreshold:
@@ -184,8 +182,8 @@ final class ReplugOwnershipTests: StageSuite {
                 usleep(10_000)
                 try presser.press(stage, to: force)
             }
-            #expect(bridge.waitForObjects { decisions(of: device, in: $0).contains { $0["decision"] as? String == "claim" } },
-                    "\(bridge.objects)", sourceLocation: sourceLocation)
+            #expect(bridge.waitForLines { decisions(of: device, in: $0).contains { $0.decision == .claim } },
+                    "\(bridge.lines)", sourceLocation: sourceLocation)
             let clicked = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
             #expect(buttonEvents(3, in: clicked).map(\.kind) == [.buttonPress, .buttonRelease], "\(clicked)\n\(bridge.log)",
                     sourceLocation: sourceLocation)
@@ -197,24 +195,21 @@ final class ReplugOwnershipTests: StageSuite {
     /// The bridge has seen the contact of `device` end: the server lifts a disabled device's
     /// contacts (or the bridge cancels them as the device goes), and the watching gesture ends.
     static func expectContactOver(_ bridge: BridgeProcess, device: Int, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(bridge.waitForObjects { objects in
-            objects.contains { object in
-                object["gesture"] as? String == "contact" && object["device"] as? Int == device
-                    && ["ended", "cancelled"].contains(object["state"] as? String)
-            }
-        }, "\(bridge.objects)", sourceLocation: sourceLocation)
+        #expect(bridge.waitForLines { lines in
+            lines.gestures.contains { $0.gesture == "contact" && $0.device == device && [.ended, .cancelled].contains($0.state) }
+        }, "\(bridge.lines)", sourceLocation: sourceLocation)
     }
 
     /// No X error, and nothing the ownership found impossible.
     static func expectNoFault(_ bridge: BridgeProcess, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(bridge.events("x-error").isEmpty, "\(bridge.objects)", sourceLocation: sourceLocation)
-        #expect(bridge.objects.filter { $0["ownership"] as? String == "bug" }.isEmpty, "\(bridge.objects)",
+        #expect(bridge.events(.xError).isEmpty, "\(bridge.lines)", sourceLocation: sourceLocation)
+        #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)",
                 sourceLocation: sourceLocation)
     }
 
     /// The engine's decisions (`claim`, `release`) on contacts of `device`.
-    static func decisions(of device: Int, in objects: [[String: Any]]) -> [[String: Any]] {
-        objects.filter { $0["decision"] != nil && $0["device"] as? Int == device }
+    static func decisions(of device: Int, in lines: [OutputLine]) -> [DecisionLine] {
+        lines.decisions.filter { $0.device == device }
     }
 
     @Test("the pen disabled and enabled while idle: a touch deep press is still a right-click alone, with no X error")
@@ -225,7 +220,7 @@ final class ReplugOwnershipTests: StageSuite {
         for point: PixelPoint in [(420, 320), (440, 340)] {
             try Self.expectRightClickOnly(stage, bridge, at: point)
         }
-        #expect(bridge.events("x-error").isEmpty, "\(bridge.objects)")
+        #expect(bridge.events(.xError).isEmpty, "\(bridge.lines)")
     }
 
     @Test("a device disabled and enabled while idle: its deep press is a right-click alone, a light tap a whole left click",
@@ -248,7 +243,7 @@ final class ReplugOwnershipTests: StageSuite {
         let deviceID = try Self.pressAndHold(stage, bridge, by: presser, at: (400, 300), to: pressStage)
         try Self.unplug(presser.deviceName, on: stage, bridge)
         Self.expectContactOver(bridge, device: deviceID)
-        _ = try stage.eventsUntilKeyTapped()
+        try stage.eventsUntilKeyTapped()
         #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
         try Self.plugBack(presser.deviceName, on: stage, bridge)
         #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
@@ -278,13 +273,13 @@ final class ReplugOwnershipTests: StageSuite {
             try stage.touch.update(pressure: force)
         }
         try stage.touch.end()
-        _ = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 })
         let events = try stage.eventsUntilKeyTapped()
         // One right-click for the whole press, given before the re-plug or after it.
         #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
         #expect(rightClicksBefore == (pressStage == .pastThreshold ? 2 : 0), "\(events)")
         #expect(buttonEvents(1, in: events).isEmpty, "no left press: \(events)\n\(bridge.log)")
-        #expect(Self.decisions(of: touchID, in: bridge.objects).map { $0["decision"] as? String } == ["claim"], "\(bridge.objects)")
+        #expect(Self.decisions(of: touchID, in: bridge.lines).map(\.decision) == [.claim], "\(bridge.lines)")
         #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
         // The touch grab, renewed once the finger lifted, is in front of the button grab again.
         for point: PixelPoint in [(420, 320), (440, 340)] {
@@ -301,13 +296,13 @@ final class ReplugOwnershipTests: StageSuite {
         try Self.replug(VirtualPen.deviceName, on: stage, bridge)
         try stage.touch.update(pressure: 0.2)
         try stage.touch.end()
-        _ = stage.window.events { buttonEvents(1, in: $0).count >= 2 }
+        #expect(stage.window.waitForEvents { buttonEvents(1, in: $0).count >= 2 })
         let events = try stage.eventsUntilKeyTapped()
         let left = buttonEvents(1, in: events)
         #expect(left.map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
         #expect(left.allSatisfy { $0.rootX == 400 && $0.rootY == 300 }, "\(left)")
         #expect(buttonEvents(3, in: events).isEmpty, "\(events)")
-        #expect(Self.decisions(of: touchID, in: bridge.objects).map { $0["decision"] as? String } == ["release"], "\(bridge.objects)")
+        #expect(Self.decisions(of: touchID, in: bridge.lines).map(\.decision) == [.release], "\(bridge.lines)")
         #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
         try Self.expectRightClickOnly(stage, bridge, at: (420, 320))
         try Self.expectTap(stage, bridge, by: .touch, at: (460, 360))
@@ -319,17 +314,17 @@ final class ReplugOwnershipTests: StageSuite {
     @Test("the pen disabled and enabled while the bridge is not reading: it still sees the pen go and come back, and presses work after")
     func replugUnread() throws {
         let bridge = try stage.bridge()
-        let disabled = Self.sightings(of: VirtualPen.deviceName, "device-disabled", in: bridge.objects)
-        let added = Self.sightings(of: VirtualPen.deviceName, "device-added", in: bridge.objects)
+        let disabled = Self.sightings(of: VirtualPen.deviceName, .deviceDisabled, in: bridge.lines)
+        let added = Self.sightings(of: VirtualPen.deviceName, .deviceAdded, in: bridge.lines)
         bridge.child.kill(signal: SIGSTOP)
         for action in ["disable", "enable"] {
             #expect(try stage.runTool("/usr/bin/xinput", [action, VirtualPen.deviceName]) == 0, "xinput \(action)")
         }
         bridge.child.kill(signal: SIGCONT)
-        #expect(bridge.waitForObjects { objects in
-            Self.sightings(of: VirtualPen.deviceName, "device-disabled", in: objects) > disabled
-                && Self.sightings(of: VirtualPen.deviceName, "device-added", in: objects) > added
-        }, "\(bridge.objects)")
+        #expect(bridge.waitForLines { lines in
+            Self.sightings(of: VirtualPen.deviceName, .deviceDisabled, in: lines) > disabled
+                && Self.sightings(of: VirtualPen.deviceName, .deviceAdded, in: lines) > added
+        }, "\(bridge.lines)")
         try stage.pen.reconnect()
         try Self.expectRightClickOnly(stage, bridge, by: .pen, at: (420, 320))
         try Self.expectRightClickOnly(stage, bridge, at: (440, 340))

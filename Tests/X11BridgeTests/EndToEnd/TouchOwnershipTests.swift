@@ -12,7 +12,7 @@ final class TouchOwnershipTests: TouchAwareStageSuite {
     /// server by then. A lift the server takes before the acceptance is the case README's
     /// known limits describe.
     static func liftAfterRightClick(_ server: HeadlessXorg, _ window: RecorderWindow) throws {
-        _ = window.events { $0.contains { $0.kind == .buttonPress && $0.detail == 3 } }
+        #expect(window.waitForEvents { $0.contains { $0.kind == .buttonPress && $0.detail == 3 } })
         try server.touch.end()
     }
 
@@ -26,7 +26,8 @@ final class TouchOwnershipTests: TouchAwareStageSuite {
 
         let events = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
         #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], sourceLocation: sourceLocation)
-        _ = bridge.waitForObjects { $0.contains { $0["state"] as? String == "ended" } }
+        #expect(bridge.waitForLines { $0.gestures.contains { $0.state == .ended } }, "the bridge has handled the lift: \(bridge.lines)",
+                sourceLocation: sourceLocation)
         return events + stage.window.drain()
     }
 
@@ -41,8 +42,8 @@ final class TouchOwnershipTests: TouchAwareStageSuite {
         let all = try Self.deepPress(stage, bridge)
         #expect(Self.touches(in: all).isEmpty, "\(all)")
         #expect(buttonEvents(1, in: all).isEmpty, "\(all)")
-        let kept = bridge.ownership { $0["ownership"] as? String == "kept" }
-        #expect(kept?["input"] as? String == "touch" && kept?["winner"] as? String == "right-click", "\(bridge.log)")
+        let kept = bridge.ownership { $0.ownership == .kept }
+        #expect(kept?.input == .touch && kept?.winner == "right-click", "\(bridge.log)")
         #expect(stage.window.pointerState()?.buttonsHeld == [])
 
         // The touchscreen is not left owned: a light tap reaches the window whole.
@@ -68,7 +69,7 @@ final class TouchOwnershipTests: TouchAwareStageSuite {
         // The virtual touchscreen's pressure axis runs 0...2047.
         let pressure = try #require(events.first?.value(labeled: "Abs MT Pressure"), "the touch carries its pressure")
         #expect(abs(pressure - 0.3 * 2047) < 30, "\(pressure)")
-        #expect(bridge.ownership { $0["ownership"] as? String == "replayed" }?["input"] as? String == "touch", "\(bridge.log)")
+        #expect(bridge.ownership { $0.ownership == .replayed }?.input == .touch, "\(bridge.log)")
         #expect(buttonEvents(3, in: stage.window.drain()).isEmpty)
         #expect(stage.window.pointerState()?.buttonsHeld == [])
     }

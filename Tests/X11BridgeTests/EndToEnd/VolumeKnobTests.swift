@@ -72,9 +72,9 @@ final class VolumeKnobTests: ServerSuite {
         try server.pen.up()
         let gone = Self.waitForShare(near: 0, display, width: server.width, height: server.height)
         #expect(gone == 0, "the ring is still there after the lift")
-        let changes = bridge.objects.filter { $0["action"] as? String == "volume" }.compactMap { $0["change"] as? String }
+        let changes = bridge.actions.filter { $0.action == "volume" }.compactMap(\.fields.change)
         #expect(changes == Array(repeating: "+5%", count: 6) + Array(repeating: "-5%", count: 3), "six steps up and three down")
-        #expect(bridge.events("action-failed").isEmpty && bridge.events("x-error").isEmpty, "\(bridge.objects)")
+        #expect(bridge.events(.actionFailed).isEmpty && bridge.events(.xError).isEmpty, "\(bridge.lines)")
     }
 
     @Test("on PipeWire the bridge turns the volume through wpctl", .requiresPipeWire)
@@ -88,7 +88,7 @@ final class VolumeKnobTests: ServerSuite {
         try server.pen.up()
         let reading = try Self.waitForVolume(15) { try sound.volume().percent }
         #expect(reading == 15, "95° counterclockwise is three steps of -5% from 30%: \(bridge.log)")
-        #expect(bridge.events("action-failed").isEmpty && bridge.events("x-error").isEmpty, "\(bridge.objects)")
+        #expect(bridge.events(.actionFailed).isEmpty && bridge.events(.xError).isEmpty, "\(bridge.lines)")
     }
 
     @Test("with no sound server the bridge logs one clear error and keeps running")
@@ -98,15 +98,15 @@ final class VolumeKnobTests: ServerSuite {
         let turn = KnobPath.points(center: (640, 400), radius: 100, fromDegrees: 0, toDegrees: 185)
         try Self.trace(server, turn)
         try server.pen.up()
-        #expect(bridge.waitForEvents("action-failed", timeout: 5), "\(bridge.log)")
+        #expect(bridge.waitForEvents(.actionFailed, timeout: 5), "\(bridge.log)")
         // Six steps, one error.
-        #expect(!bridge.waitForEvents("action-failed", count: 2, timeout: 0.3), "\(bridge.events("action-failed"))")
-        let failures = bridge.events("action-failed")
+        #expect(!bridge.waitForEvents(.actionFailed, count: 2, timeout: 0.3), "\(bridge.events(.actionFailed))")
+        let failures = bridge.events(.actionFailed)
         #expect(failures.count == 1, "\(failures)")
         let failure = try #require(failures.first)
-        #expect(failure["binding"] as? String == "volume" && failure["kind"] as? String == "volume", "\(failure)")
-        #expect(failure["change"] as? String == "+5%", "\(failure)")
-        let message = failure["message"] as? String ?? ""
+        #expect(failure.binding == "volume" && failure.kind == "volume", "\(failure)")
+        #expect(failure.action?.change == "+5%", "\(failure)")
+        let message = failure.message ?? ""
         #expect(message.hasPrefix("wpctl") && message.contains("; pactl: Connection failure"), "\(message)")
         #expect(bridge.child.waitForExit(timeout: 0.1) == nil, "the bridge keeps running")
     }

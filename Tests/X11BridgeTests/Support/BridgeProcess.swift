@@ -1,4 +1,5 @@
 import Foundation
+import GestureKit
 import Glibc
 import Testing
 import XorgTestSupport
@@ -47,7 +48,7 @@ final class BridgeProcess {
                                  typesInput: typesInput)
         let isReady: ((String, String) -> Bool)?
         switch ready {
-        case .listening: isReady = { output, _ in Self.objects(in: output).contains { $0["event"] as? String == "listening" } }
+        case .listening: isReady = { output, _ in output.contains(#"{"event":"listening","#) }
         case .says(let words): isReady = { _, log in log.contains(words) }
         case .immediately: isReady = nil
         }
@@ -94,52 +95,80 @@ final class BridgeProcess {
         try child.waitUntilAsleep(quiet: quiet, timeout: timeout)
     }
 
-    /// Stdout lines parsed as JSON objects (the `--json` output).
+    /// Stdout's lines (the `--json` output), each decoded into the type that printed it. A line
+    /// that does not decode is an issue of the test: a renamed or missing key fails here.
+    var lines: [OutputLine] {
+        let output = child.output
+        let text = output.utf8.count > decodedLength ? output.utf8.dropFirst(decodedLength) : Substring("").utf8
+        // Only whole lines, and each once: the output grows while a test waits on it.
+        guard let end = text.lastIndex(of: UInt8(ascii: "\n")) else { return decodedLines }
+        for line in text[..<end].split(separator: UInt8(ascii: "\n")) {
+            do {
+                decodedLines.append(try JSONDecoder().decode(OutputLine.self, from: Data(line)))
+            } catch {
+                Issue.record("gesture-bridge printed a line no output type reads: \(String(decoding: line, as: UTF8.self)): \(error)")
+            }
+        }
+        decodedLength += text.distance(from: text.startIndex, to: end) + 1
+        return decodedLines
+    }
+
+    private var decodedLines: [OutputLine] = []
+    private var decodedLength = 0
+
+    /// Stdout's lines decoded as `Line`, for a command that prints one kind of line (`devices
+    /// --json`: `DeviceLine`; `learned --json`: `LearnedStateLine`). Throws at a line that does
+    /// not decode.
+    func printed<Line: Decodable>(_ type: Line.Type) throws -> [Line] {
+        try child.output.split(separator: "\n").map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
+    }
+
+    /// Stdout's lines as untyped JSON objects.
     var objects: [[String: Any]] { Self.objects(in: child.output) }
 
     static func objects(in output: String) -> [[String: Any]] {
         output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
-    /// The bridge's own events named `name` (`run --json`), in order.
-    func events(_ name: String) -> [[String: Any]] {
-        objects.filter { $0["event"] as? String == name }
+    /// The bridge's own events of one kind (`run --json`), in order.
+    func events(_ kind: RunEventLine.Event) -> [RunEventLine] { lines.events(kind) }
+
+    /// The gesture, action, decision and ownership lines, each kind in order.
+    var gestures: [GestureLine] { lines.gestures }
+    var actions: [ActionLine] { lines.actions }
+    var decisions: [DecisionLine] { lines.decisions }
+    var ownerships: [OwnershipLine] { lines.ownerships }
+
+    /// Waits until the bridge has reported `count` events of `kind`; false on a timeout.
+    func waitForEvents(_ kind: RunEventLine.Event, count: Int = 1, timeout: Double = 3) -> Bool {
+        waitForLines(timeout: timeout) { lines in lines.events(kind).count >= count }
     }
 
-    /// Waits until the bridge has reported `count` events named `name`; false on a timeout.
-    @discardableResult
-    func waitForEvents(_ name: String, count: Int = 1, timeout: Double = 3) -> Bool {
-        waitForObjects(timeout: timeout) { objects in objects.filter { $0["event"] as? String == name }.count >= count }
-    }
-
-    /// What became of held input (`run --json`'s ownership objects), waiting up to `timeout`
-    /// for one that `matches`; nil when none came.
-    func ownership(timeout: Double = 3, where matches: ([String: Any]) -> Bool = { _ in true }) -> [String: Any]? {
-        var found: [String: Any]?
-        waitForObjects(timeout: timeout) { objects in
-            found = objects.first { $0["ownership"] != nil && matches($0) }
+    /// What became of held input (`run --json`'s ownership lines), waiting up to `timeout` for
+    /// one that `matches`; nil when none came.
+    func ownership(timeout: Double = 3, where matches: (OwnershipLine) -> Bool = { _ in true }) -> OwnershipLine? {
+        var found: OwnershipLine?
+        let came = waitForLines(timeout: timeout) { lines in
+            found = lines.lazy.compactMap(\.ownership).first(where: matches)
             return found != nil
         }
-        return found
+        return came ? found : nil
     }
 
-    @discardableResult
-    func waitForObjects(timeout: Double = 3, until condition: ([[String: Any]]) -> Bool) -> Bool {
-        child.waitForOutput(timeout: timeout) { _, _ in condition(objects) }
+    /// Waits until the lines printed so far meet `condition`; false on a timeout.
+    func waitForLines(timeout: Double = 3, until condition: ([OutputLine]) -> Bool) -> Bool {
+        child.waitForOutput(timeout: timeout) { _, _ in condition(lines) }
     }
 
-    /// A device the bridge listed as it started listening or as it came (`run --json`), by
-    /// name: `id`, `kind`, `pressure`, `bindings`... as `devices --json` lists it.
-    func device(named name: String) -> [String: Any]? {
-        let listed = events("listening").flatMap { $0["devices"] as? [[String: Any]] ?? [] }
-            + events("device-added").compactMap { $0["device"] as? [String: Any] }
-        return listed.last { $0["name"] as? String == name }
+    /// A device the bridge listed as it started listening or as it came (`run --json`), by name.
+    func device(named name: String) -> DeviceLine? {
+        let listed = events(.listening).flatMap { $0.devices ?? [] } + events(.deviceAdded).compactMap(\.device)
+        return listed.last { $0.name == name }
     }
 
     /// The id the server gave the device named `name`, as the bridge listed it.
     func deviceID(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
-        try #require(device(named: name)?["id"] as? Int, "the bridge lists no device \(name): \(objects)",
-                     sourceLocation: sourceLocation)
+        try #require(device(named: name)?.id, "the bridge lists no device \(name): \(lines)", sourceLocation: sourceLocation)
     }
 
     /// Sends `signal` and waits for the exit status.
@@ -158,15 +187,25 @@ extension HeadlessXorg {
     }
 }
 
-/// One gesture, action or decision line of `--json` output, without its times, for comparing runs.
-func timeless(_ object: [String: Any]) -> String {
-    var copy = object
-    copy["t"] = nil
-    // A decision's hold time is a difference of two times: a recording keeps them to the
-    // microsecond, the live bridge has them exact.
-    copy["held"] = nil
-    guard let data = try? JSONSerialization.data(withJSONObject: copy, options: [.sortedKeys]) else { return "" }
-    return String(decoding: data, as: UTF8.self)
+/// One gesture, action or decision line of `--json` output without its times, for comparing
+/// runs; nil for the other lines.
+func timeless(_ line: OutputLine) -> String? {
+    switch line {
+    case .gesture(var gesture):
+        gesture.t = 0
+        return JSONLineEncoder.line(gesture)
+    case .action(var action):
+        action.t = 0
+        return JSONLineEncoder.line(action)
+    case .decision(var decision):
+        decision.t = 0
+        // A decision's hold time is a difference of two times: a recording keeps them to the
+        // microsecond, the live bridge has them exact.
+        decision.held = 0
+        return JSONLineEncoder.line(decision)
+    case .learned, .ownership, .event:
+        return nil
+    }
 }
 
 /// A config file in the temporary directory, for the bridge to run.

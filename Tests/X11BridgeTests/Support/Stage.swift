@@ -35,10 +35,14 @@ final class Stage {
     }
 
     /// What the window receives up to a key tapped now (`a`, keycode 38): input the server
-    /// took before the tap has reached the window by then.
-    func eventsUntilKeyTapped() throws -> [RecordedEvent] {
+    /// took before the tap has reached the window by then. An issue when the tap does not come.
+    @discardableResult
+    func eventsUntilKeyTapped(sourceLocation: SourceLocation = #_sourceLocation) throws -> [RecordedEvent] {
         try server.keyboard.tap(keycode: 38)
-        return window.events { $0.contains { $0.kind == .keyRelease && $0.detail == 38 } }
+        let tapped = { (events: [RecordedEvent]) in events.contains { $0.kind == .keyRelease && $0.detail == 38 } }
+        let events = window.events(until: tapped)
+        #expect(tapped(events), "the key tapped after the input never reached the window", sourceLocation: sourceLocation)
+        return events
     }
 
     /// The environment of a client on this server, for the X tools a test runs.

@@ -278,10 +278,10 @@ final class StimulusAttempts {
     let limit: Int
 
     private struct Share {
-        var firstObject: Int
+        var firstLine: Int
         var faithful = false
         var events: [RecordedEvent] = []
-        var objects: Range<Int>?
+        var lines: Range<Int>?
     }
 
     private var shares: [Share] = []
@@ -317,30 +317,30 @@ final class StimulusAttempts {
         return nil
     }
 
-    /// The window's events and the bridge's output objects of the faithful attempts, read now:
+    /// The window's events and the bridge's output lines of the faithful attempts, read now:
     /// call once the last attempt's outcome is in.
-    func faithfulOutcome() -> (events: [RecordedEvent], objects: [[String: Any]]) {
+    func faithfulOutcome() -> (events: [RecordedEvent], lines: [OutputLine]) {
         close()
-        let objects = bridge.objects
+        let lines = bridge.lines
         let faithful = shares.filter(\.faithful)
-        let ranges = faithful.compactMap(\.objects).map { $0.clamped(to: objects.indices) }
-        return (faithful.flatMap(\.events), ranges.flatMap { objects[$0] })
+        let ranges = faithful.compactMap(\.lines).map { $0.clamped(to: lines.indices) }
+        return (faithful.flatMap(\.events), ranges.flatMap { lines[$0] })
     }
 
     private func begin() {
-        if shares.last?.objects == nil, !shares.isEmpty {
+        if shares.last?.lines == nil, !shares.isEmpty {
             close()
         } else {
             // What came before the first attempt, or after the last one closed, is no attempt's.
             _ = window.drain()
         }
-        shares.append(Share(firstObject: bridge.objects.count))
+        shares.append(Share(firstLine: bridge.lines.count))
     }
 
     /// Gives the open attempt what came since its start.
     private func close() {
-        guard let last = shares.indices.last, shares[last].objects == nil else { return }
+        guard let last = shares.indices.last, shares[last].lines == nil else { return }
         shares[last].events = window.drain()
-        shares[last].objects = shares[last].firstObject..<bridge.objects.count
+        shares[last].lines = shares[last].firstLine..<bridge.lines.count
     }
 }

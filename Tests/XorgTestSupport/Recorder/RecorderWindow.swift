@@ -131,6 +131,18 @@ public final class RecorderWindow {
         return recorded
     }
 
+    /// Waits until `isComplete` accepts the events recorded since the last `drain()`; false when
+    /// `seconds` passed first. The events stay recorded for the next read.
+    public func waitForEvents(upTo seconds: Double = 2, until isComplete: ([RecordedEvent]) -> Bool) -> Bool {
+        isComplete(events(waitingUpTo: seconds, until: isComplete))
+    }
+
+    /// Everything that arrives within the next `seconds`, recorded since the last `drain()`: for
+    /// a check that nothing more comes, where no event can say that it is over.
+    public func events(arrivingWithin seconds: Double) -> [RecordedEvent] {
+        events(waitingUpTo: seconds) { _ in false }
+    }
+
     /// Waits until at least `count` events of `kind` are recorded; returns those events.
     public func events(
         ofKind kind: RecordedEventKind, count: Int = 1, waitingUpTo seconds: Double = 2
