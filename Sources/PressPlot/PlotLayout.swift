@@ -164,9 +164,6 @@ public struct PlotLayout: Sendable, Hashable {
                                    y: top + Double(index / columns) * (Self.panelHeight + Self.gap))
             panels.append(Self.panel(press, at: origin, style: style))
         }
-        if shown.isEmpty {
-            texts.append(PlotText(text: "no contacts with pressure", origin: PlotPoint(x: gridX, y: top + 40), size: style.textSize))
-        }
         // The axes' names, once for the grid: force up its left side, time under it.
         let forceName = "force (share of the pressure range)"
         let forceNameLength = Double(forceName.count) * style.textSize * style.characterWidth
@@ -191,11 +188,13 @@ public struct PlotLayout: Sendable, Hashable {
     /// the order they happened.
     static func select(_ presses: [PlottedPress]) -> [PlottedPress] {
         guard presses.count > maximumPanels else { return presses }
-        let hardest = presses.sorted { ($0.peak, -$0.number) > ($1.peak, -$1.number) }.prefix(maximumPanels)
-        return hardest.sorted { $0.number < $1.number }
+        let hardest = presses.map { (press: $0, peak: $0.peak) }
+            .sorted { ($0.peak, -$0.press.number) > ($1.peak, -$1.press.number) }.prefix(maximumPanels)
+        return hardest.map(\.press).sorted { $0.number < $1.number }
     }
 
     static func caption(all: [PlottedPress], shown: [PlottedPress]) -> String {
+        guard !all.isEmpty else { return "no contacts with pressure" }
         let names = all.reduce(into: [String]()) { names, press in
             if !names.contains(press.deviceName) { names.append(press.deviceName) }
         }

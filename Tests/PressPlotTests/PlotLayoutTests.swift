@@ -138,6 +138,14 @@ struct PlotLayoutTests {
         #expect(zip(panel.curve, panel.curve.dropFirst()).allSatisfy { $0.x <= $1.x }, "in time order")
     }
 
+    @Test("no contacts: a picture that says so, no panel, no legend")
+    func empty() {
+        let layout = PlotLayout(presses: [], title: "empty")
+        #expect(layout.panels.isEmpty && layout.legend.isEmpty)
+        #expect(layout.texts.map(\.text).contains("no contacts with pressure"))
+        #expect(layout.width > 0 && layout.height > 0)
+    }
+
     @Test("time ticks: at most six, from 0 past the contact's end")
     func timeTicks() {
         for duration in [0.004, 0.08, 0.3, 1.2, 6.2, 45, 700] {
