@@ -154,44 +154,13 @@ struct Analyze: ParsableCommand {
     }
 
     static func json(_ stats: PressureStatistics) -> String {
-        let device = stats.device
-        var line = JSONLine()
-        line.add("device", device.id)
-        line.add("name", device.name)
-        line.add("kind", device.kind.rawValue)
-        line.add("pressure", device.pressure)
-        line.add("samples", stats.samples)
-        line.add("contacts", stats.contacts)
-        line.add("distinctLevels", stats.distinctLevels)
-        line.add("minimum", stats.minimum)
-        line.add("maximum", stats.maximum)
-        line.add("forceHistogram", stats.histogram)
-        let peaks = stats.peaks
-        var summary = JSONLine()
-        summary.add("count", peaks.count)
-        // Every name present even without contacts, so a script reads the same keys each time.
-        for (index, name) in PeakSummary.percentileNames.enumerated() {
-            summary.add(name, peaks.percentiles.indices.contains(index) ? peaks.percentiles[index] : nil)
-        }
-        summary.add("histogram", peaks.histogram)
-        line.add("peaks", summary)
-        let suggestion: JSONLine? = stats.suggestion.flatMap { suggestion in
-            guard device.pressure != nil else { return nil }
+        let suggestion = stats.suggestion.flatMap { suggestion -> AnalysisLine.Suggestion? in
+            guard stats.device.pressure != nil else { return nil }
             let (ordinary, hard) = groups(stats.contactPeaks, suggestion)
-            var object = JSONLine()
-            object.add("threshold", suggestion.threshold)
-            object.add("release", suggestion.release)
-            object.add("ordinary", suggestion.ordinary)
-            object.add("ordinaryPeak", suggestion.ordinaryPeak)
-            object.add("hardPeak", suggestion.hardPeak)
-            object.add("margin", suggestion.margin)
-            object.add("ordinaryContacts", ordinary.count)
-            object.add("hardContacts", hard.count)
-            object.add("binding", suggestion.binding(forDevice: device.name))
-            return object
+            return AnalysisLine.Suggestion(suggestion, device: stats.device.name, ordinaryContacts: ordinary.count,
+                                           hardContacts: hard.count)
         }
-        line.add("suggestion", suggestion)
-        return line.string
+        return JSONLineEncoder.line(AnalysisLine(stats, suggestion: suggestion))
     }
 
     static func fixed(_ value: Double, _ digits: Int = 3) -> String {
@@ -203,21 +172,5 @@ struct Analyze: ParsableCommand {
             if decimals < digits { text += String(repeating: "0", count: digits - decimals) }
         }
         return text
-    }
-}
-
-/// The shapes `analyze --json` needs beyond JSONLine's own: counts, a number that may be
-/// missing, and a nested object that may be missing, each `null` when absent.
-private extension JSONLine {
-    mutating func add(_ key: String, _ values: [Int]) {
-        addRaw(key, "[" + values.map(String.init).joined(separator: ",") + "]")
-    }
-
-    mutating func add(_ key: String, _ value: Double?) {
-        addRaw(key, value.map(JSONLine.number) ?? "null")
-    }
-
-    mutating func add(_ key: String, _ object: JSONLine?) {
-        addRaw(key, object?.string ?? "null")
     }
 }

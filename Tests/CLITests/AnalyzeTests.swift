@@ -1,4 +1,5 @@
 import Foundation
+import GestureKit
 import Testing
 
 /// `analyze` on recordings a person makes: its output stays the same size however many
@@ -28,15 +29,15 @@ struct AnalyzeTests {
     /// `analyze --json` on a recording of `light` and `hard` contacts (`recording`): the object
     /// it prints and its peaks, once it exits 0.
     static func analyzeJSON(light: Int, hard: Int, sourceLocation: SourceLocation = #_sourceLocation) throws
-        -> (object: [String: Any], peaks: [String: Any], output: String) {
+        -> (analysis: AnalysisLine, output: String) {
         let path = try recording(light: light, hard: hard)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let run = try GestureBridgeExecutable.run(["analyze", "--json", path])
         #expect(run.status == 0, "\(run.stderr)", sourceLocation: sourceLocation)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
-                                  sourceLocation: sourceLocation)
-        let peaks = try #require(object["peaks"] as? [String: Any], sourceLocation: sourceLocation)
-        return (object, peaks, run.stdout)
+        let analysis = try #require(try decodedLines(AnalysisLine.self, run.stdout).first, sourceLocation: sourceLocation)
+        // The line is the type's own encoding: its keys in their order, nothing more.
+        #expect(JSONLineEncoder.line(analysis) + "\n" == run.stdout, sourceLocation: sourceLocation)
+        return (analysis, run.stdout)
     }
 
     @Test("15 contacts or 1,500: the same number of lines")
@@ -55,13 +56,12 @@ struct AnalyzeTests {
 
     @Test("--json: two groups give a threshold between them, and a binding for the device that check accepts")
     func suggestionJSON() throws {
-        let (object, peaks, output) = try Self.analyzeJSON(light: 20, hard: 10)
-        #expect(peaks["count"] as? Int == 30)
-        let suggestion = try #require(object["suggestion"] as? [String: Any], "\(output)")
-        let threshold = try #require(suggestion["threshold"] as? Double)
-        #expect(threshold > 0.35 && threshold < 0.8)
-        #expect(suggestion["ordinaryContacts"] as? Int == 20 && suggestion["hardContacts"] as? Int == 10)
-        let binding = try #require(suggestion["binding"] as? String)
+        let (analysis, output) = try Self.analyzeJSON(light: 20, hard: 10)
+        #expect(analysis.peaks.count == 30)
+        let suggestion = try #require(analysis.suggestion, "\(output)")
+        #expect(suggestion.threshold > 0.35 && suggestion.threshold < 0.8)
+        #expect(suggestion.ordinaryContacts == 20 && suggestion.hardContacts == 10)
+        let binding = suggestion.binding
         let config = try GestureBridgeExecutable.temporaryFile("bindings:\n" + binding, suffix: ".yaml")
         defer { try? FileManager.default.removeItem(atPath: config) }
         let check = try GestureBridgeExecutable.run(["check", config])
@@ -71,20 +71,20 @@ struct AnalyzeTests {
 
     @Test("--json without contacts: the same keys, the percentiles null, no suggestion")
     func noContactsJSON() throws {
-        let (object, peaks, _) = try Self.analyzeJSON(light: 0, hard: 0)
-        #expect(peaks["count"] as? Int == 0)
-        for name in ["min", "p10", "p25", "median", "p75", "p90", "max"] {
-            #expect(peaks[name] is NSNull, "\(name)")
-        }
-        #expect(peaks["histogram"] as? [Int] == Array(repeating: 0, count: 10))
-        #expect(object["suggestion"] is NSNull)
+        let (analysis, output) = try Self.analyzeJSON(light: 0, hard: 0)
+        #expect(analysis.peaks.count == 0)
+        // Every percentile's key is there, null (decoding requires each one).
+        #expect(analysis.peaks.percentiles == Array(repeating: nil, count: 7))
+        #expect(output.contains(#""min":null,"p10":null,"p25":null,"median":null,"p75":null,"p90":null,"max":null"#))
+        #expect(analysis.peaks.histogram == Array(repeating: 0, count: 10))
+        #expect(analysis.suggestion == nil && output.contains(#""suggestion":null"#))
     }
 
     @Test("the iPhone recording: every peak at the maximum, so no suggestion, in JSON too")
     func noGapJSON() throws {
         let run = try GestureBridgeExecutable.run(["analyze", "--json", CommandLineTests.fixture])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        #expect(object["suggestion"] is NSNull)
-        #expect((object["peaks"] as? [String: Any])?["median"] as? Double == 1)
+        let analysis = try #require(try decodedLines(AnalysisLine.self, run.stdout).first)
+        #expect(analysis.suggestion == nil)
+        #expect(analysis.peaks.percentile("median") == 1)
     }
 }
