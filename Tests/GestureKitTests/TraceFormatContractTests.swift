@@ -103,6 +103,25 @@ struct TraceFormatContractTests {
         #expect(release.decision == .release && release.reason == .levelledOff && release.winner == nil)
     }
 
+    @Test("every line a replay prints reads back as an OutputLine and encodes to the same bytes")
+    func replayLinesRoundTrip() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/ios-3dtouch-force-60s.jsonl")
+        let trace = try TraceReader.load(path: fixture.path)
+        let formatter = OutputFormatter(style: .json)
+        let lines = TraceReplay.run(trace, configuration: ConfigLoader.builtInDefault).compactMap(formatter.line(for:))
+        #expect(lines.count > 10)
+        for line in lines {
+            let decoded = try Self.decode(OutputLine.self, line)
+            #expect(JSONLineEncoder.line(decoded) == line)
+        }
+        // And the trace's own lines, as record writes them.
+        for event in trace.events.prefix(200) {
+            let line = TraceWriter.eventLine(event)
+            #expect(JSONLineEncoder.line(try Self.decode(TraceEventLine.self, line)) == line)
+        }
+    }
+
     @Test("a line with a key renamed does not decode")
     func renamedKey() {
         let line = #"{"t":1.234,"gesture":"right-click","recognizer":"deep-press","status":"began","device":6,"contact":0,"x":110,"y":100}"#
