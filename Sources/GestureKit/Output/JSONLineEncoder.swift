@@ -17,6 +17,7 @@ public enum JSONLineEncoder {
             fatalError("\(Value.self) could not encode itself: \(error)")
         }
         var text = ""
+        text.reserveCapacity(256)
         root.write(to: &text)
         return text
     }
@@ -95,7 +96,10 @@ private final class JSONSlot {
                 if index > 0 { text += "," }
                 text += JSONLine.quoted(member.key)
                 text += ":"
-                member.slot.write(to: &text)
+                switch member.value {
+                case .json(let json): text += json
+                case .slot(let slot): slot.write(to: &text)
+                }
             }
             text += "}"
         case .array(let storage):
@@ -109,19 +113,33 @@ private final class JSONSlot {
     }
 }
 
-/// An object's members in the order they were first encoded; a key encoded again keeps its place.
+/// An object's members in the order they were first encoded; a key encoded again keeps its
+/// place. A scalar is kept as its JSON, without a slot of its own: most members are scalars.
 private final class JSONObjectStorage {
-    var members: [(key: String, slot: JSONSlot)] = []
+    enum Value {
+        case json(String)
+        case slot(JSONSlot)
+    }
+
+    var members: [(key: String, value: Value)] = []
 
     func slot(for key: String) -> JSONSlot {
-        if let member = members.first(where: { $0.key == key }) { return member.slot }
         let slot = JSONSlot()
-        members.append((key, slot))
+        if let index = members.firstIndex(where: { $0.key == key }) {
+            if case .slot(let existing) = members[index].value { return existing }
+            members[index].value = .slot(slot)
+        } else {
+            members.append((key, .slot(slot)))
+        }
         return slot
     }
 
     func set(_ key: String, _ json: String) {
-        slot(for: key).content = .scalar(json)
+        if let index = members.firstIndex(where: { $0.key == key }) {
+            members[index].value = .json(json)
+        } else {
+            members.append((key, .json(json)))
+        }
     }
 }
 
