@@ -76,27 +76,6 @@ struct Devices: ParsableCommand {
     /// One device as `devices --json` gives it; with `learning`, its `learned` object too
     /// (`run --json`'s device objects have none).
     static func json(_ device: X11Device, bindings: BindingSet, learning: PressLearning? = nil) -> String {
-        var line = JSONLine()
-        line.add("id", device.id)
-        line.add("name", device.name)
-        line.add("kind", device.kind?.rawValue ?? "none")
-        line.addRaw("enabled", device.isEnabled ? "true" : "false")
-        line.add("driver", device.driver.rawValue)
-        if let type = device.type { line.add("type", type.name) } else { line.addRaw("type", "null") }
-        line.add("pressure", device.pressureAxis?.pressureRange)
-        if let moved = device.pressureHasMoved { line.addRaw("pressureMoved", moved ? "true" : "false") }
-        if let touch = device.touch {
-            line.add("touches", touch.maxTouches)
-            line.add("touchMode", touch.mode.rawValue)
-        } else {
-            line.addRaw("touches", "null")
-        }
-        let listeners = DeviceDescription.listeners(of: device, in: bindings)
-        line.addRaw("listened", listeners.isEmpty ? "false" : "true")
-        line.add("bindings", listeners)
-        if let learning {
-            line.addRaw("learned", learns(device) ? Learned.object(learning.devices[device.name]) : "null")
-        }
-        return line.string
+        JSONLineEncoder.line(DeviceLine(device, bindings: bindings, learning: learning))
     }
 }

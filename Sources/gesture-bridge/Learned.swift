@@ -44,7 +44,7 @@ struct Learned: ParsableCommand {
                 throw CommandFailure("error: nothing learned for `\(resetDevice)` in \(store.directory)")
             }
             for device in removed {
-                print(json ? "{\"reset\":\(JSONLine.quoted(device))}" : "forgot what was learned for \(device)")
+                print(json ? JSONLineEncoder.line(LearnedResetLine(reset: device)) : "forgot what was learned for \(device)")
             }
             return
         }
@@ -62,17 +62,7 @@ struct Learned: ParsableCommand {
     }
 
     static func json(device: String, learner: HandLearner) -> String {
-        var line = JSONLine()
-        line.add("device", device)
-        let levels = learner.effectiveLevels(start: .start)
-        line.add("threshold", levels.threshold)
-        line.add("release", levels.release)
-        line.add("ordinary", levels.ordinary)
-        line.addRaw("learned", learner.levels == nil ? "false" : "true")
-        line.addRaw("calibrated", learner.calibrated ? "true" : "false")
-        line.add("ordinary-contacts", learner.ordinaryContacts)
-        line.add("deliberate-presses", learner.deliberatePresses)
-        return line.string
+        JSONLineEncoder.line(LearnedStateLine(device: device, learner: learner))
     }
 
     /// One readable line: what `learned` says of a device.
@@ -92,23 +82,6 @@ struct Learned: ParsableCommand {
         }
         return "threshold \(levels.threshold.formatted), release \(levels.release.formatted), ordinary "
             + "\(levels.ordinary.formatted), \(counts)"
-    }
-
-    /// The `learned` object of `devices --json`: the levels a learning deep press uses on the
-    /// device, whether they moved from the start, whether calibrate set them, and from how many
-    /// contacts (all zero and false when nothing is kept).
-    static func object(_ learner: HandLearner?) -> String {
-        let learner = learner ?? HandLearner()
-        var object = JSONLine()
-        let levels = learner.effectiveLevels(start: .start)
-        object.add("threshold", levels.threshold)
-        object.add("release", levels.release)
-        object.add("ordinary", levels.ordinary)
-        object.addRaw("moved", learner.levels == nil || learner.calibrated ? "false" : "true")
-        object.addRaw("calibrated", learner.calibrated ? "true" : "false")
-        object.add("ordinaryContacts", learner.ordinaryContacts)
-        object.add("deliberatePresses", learner.deliberatePresses)
-        return object.string
     }
 
     /// The user's learned state for `devices` and `doctor`, read as `learned` reads it (a
