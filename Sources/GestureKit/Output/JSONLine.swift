@@ -1,35 +1,7 @@
-/// Builds one JSON object as a single line, keys in the order they are added, so the replay
-/// output reads in the same order as the trace-format contract shows it.
-public struct JSONLine: Sendable {
-    private var text = "{"
-    private var empty = true
-
-    public init() {}
-
-    public mutating func add(_ key: String, _ value: String) {
-        addRaw(key, JSONLine.quoted(value))
-    }
-
-    public mutating func add(_ key: String, _ value: Int) {
-        addRaw(key, String(value))
-    }
-
-    public mutating func add(_ key: String, _ value: Double) {
-        addRaw(key, JSONLine.number(value))
-    }
-
-    public mutating func add(_ key: String, _ values: [String]) {
-        addRaw(key, "[" + values.map(JSONLine.quoted).joined(separator: ",") + "]")
-    }
-
-    public mutating func addRaw(_ key: String, _ json: String) {
-        if !empty { text += "," }
-        empty = false
-        text += JSONLine.quoted(key) + ":" + json
-    }
-
-    public var string: String { text + "}" }
-
+/// How a line of JSON writes a number and a string: `JSONLineEncoder` writes every `--json` and
+/// trace line with these, and the few other texts written the same way (the learned state's
+/// numbers, `print-config`'s quoted strings) share them.
+public enum JSONLine {
     /// Numbers rounded to microseconds (or millionths): enough for times, pixels and force,
     /// and free of binary noise such as 0.30000000000000004.
     public static func number(_ value: Double) -> String {
@@ -58,20 +30,5 @@ public struct JSONLine: Sendable {
             }
         }
         return out + "\""
-    }
-}
-
-extension JSONLine {
-    /// A device's pressure range as `{"min":…,"max":…}`, or `null` for a device without one:
-    /// the shape the trace header, `devices --json` and `analyze --json` share.
-    public mutating func add(_ key: String, _ range: PressureRange?) {
-        guard let range else {
-            addRaw(key, "null")
-            return
-        }
-        var object = JSONLine()
-        object.add("min", range.min)
-        object.add("max", range.max)
-        addRaw(key, object.string)
     }
 }
