@@ -36,9 +36,10 @@ final class OverlayCompositorProcess {
 
     /// The compositor paints on its own schedule: once the server has taken everything sent on
     /// the test's display, waits until the compositor has painted it and sleeps again.
-    func settle() {
+    /// False when it still painted after the wait's timeout.
+    func settle() throws -> Bool {
         XSync(display, 0)
-        _ = try? process.waitUntilAsleep(quiet: 0.1)
+        return try process.waitUntilAsleep(quiet: 0.1)
     }
 
     /// Stops it and waits until the server has let its selection go.

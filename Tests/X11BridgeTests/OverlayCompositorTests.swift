@@ -79,10 +79,10 @@ final class OverlayCompositorTests: OverlaySuite {
         defer { overlay.close() }
         overlay.show(.pulse(at: Self.point, time: 0), now: 0)
         overlay.show(.progress(Self.pen, at: Point(x: 200, y: 200), fraction: 0.6), now: 0)
-        compositor.settle()
+        #expect(try compositor.settle(), "the compositor has painted what was sent and sleeps")
         // 110 ms in, the ring is at about 38% opacity (ease-out has done most of the fading).
         overlay.tick(now: 0.11)
-        compositor.settle()
+        #expect(try compositor.settle(), "the compositor has painted what was sent and sleeps")
         let shot = screen.screenshot()
         try shot.save(as: "overlay-compositor-xcompmgr")
 
@@ -132,7 +132,7 @@ final class OverlayCompositorTests: OverlaySuite {
         defer { overlay.close() }
         overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.6), now: 0)
         scaled.sync()
-        compositor.settle()
+        #expect(try compositor.settle(), "the compositor has painted what was sent and sleeps")
         let shot = screen.screenshot()
         _ = try shot.save(as: "overlay-compositor-scale-2")
         #expect(screen.overlayWindows().allSatisfy { screen.attributes(of: $0).depth == 32 })
