@@ -3,7 +3,8 @@ import GestureKit
 
 // Engine throughput: input samples per second through the default bindings, on one core;
 // then reading a trace: samples per second through the reader `replay` and `analyze` use.
-// Usage: gesture-bench [samples] [rounds]
+// Usage: gesture-bench [samples] [rounds] [both|learning|fixed]
+//        (the built-in default config, which learns the hand, and the same with `learn: false`)
 //        gesture-bench write-trace FILE [samples]     one pen at 1000 Hz (default 300000 samples)
 //        gesture-bench read FILE READER [rounds]      READER: whole-file, streaming-json, decoder, scanner
 
@@ -44,25 +45,33 @@ default:
 
     var session = SyntheticInput(seed: 42)
     let events = session.events(samples: samples)
-    let configuration = ConfigLoader.builtInDefault
-    print("engine throughput: \(events.count) samples (pen strokes, deep presses, knob circles, two-finger touches), default config, \(rounds) rounds")
-
-    var best = Duration.seconds(1_000)
-    var outputCount = 0
-    for round in 1...rounds {
-        var engine = GestureEngine(configuration: configuration, devices: session.header.devices, screen: SyntheticInput.screen)
-        var outputs: [EngineOutput] = []
-        outputs.reserveCapacity(events.count / 2)
-        let elapsed = clock.measure {
-            for event in events {
-                engine.handle(event, into: &outputs)
+    // The built-in default learns the hand (`threshold: learned`); the same bindings with
+    // `learn: false` show what learning costs.
+    var fixed = ConfigLoader.builtInDefault
+    fixed.learn = false
+    let which = arguments.dropFirst(2).first ?? "both"
+    let configurations = [("learning", "default config", ConfigLoader.builtInDefault),
+                          ("fixed", "default config, learn: false", fixed)].filter { which == "both" || which == $0.0 }
+    guard !configurations.isEmpty else { fatalError("usage: gesture-bench [samples] [rounds] [both|learning|fixed]") }
+    for (_, name, configuration) in configurations {
+        print("engine throughput: \(events.count) samples (pen strokes, deep presses, knob circles, two-finger touches), \(name), \(rounds) rounds")
+        var best = Duration.seconds(1_000)
+        var outputCount = 0
+        for round in 1...rounds {
+            var engine = GestureEngine(configuration: configuration, devices: session.header.devices, screen: SyntheticInput.screen)
+            var outputs: [EngineOutput] = []
+            outputs.reserveCapacity(events.count / 2)
+            let elapsed = clock.measure {
+                for event in events {
+                    engine.handle(event, into: &outputs)
+                }
             }
+            outputCount = outputs.count
+            best = min(best, elapsed)
+            print("  round \(round): \(Int(Double(events.count) / seconds(elapsed))) samples/s (\(outputs.count) outputs)")
         }
-        outputCount = outputs.count
-        best = min(best, elapsed)
-        print("  round \(round): \(Int(Double(events.count) / seconds(elapsed))) samples/s (\(outputs.count) outputs)")
+        print("best: \(Int(Double(events.count) / seconds(best))) samples/s, \(Int(seconds(best) * 1e9 / Double(events.count))) ns per sample, \(outputCount) outputs")
     }
-    print("best: \(Int(Double(events.count) / seconds(best))) samples/s, \(Int(seconds(best) * 1e9 / Double(events.count))) ns per sample, \(outputCount) outputs")
 
     // The reader on a 300,000-sample pen trace in a temporary file.
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bench-\(getpid()).jsonl").path
