@@ -6,7 +6,8 @@ struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the pens, touchscreens and mice the bridge can listen to.",
         discussion: """
-            For each device: its XInput id, name, kind, the driver whose conventions it follows \
+            For each device: its XInput id, name, vendor and product ids (where the driver gives \
+            them), kind, the driver whose conventions it follows \
             (libinput, wacom, evdev) and the type that driver gives it, its pressure range \
             (device units; "moved" once the device has been seen pressing, "never moved" while \
             its pressure reads its minimum), how many touches it tracks, and which bindings of \
@@ -48,10 +49,10 @@ struct Devices: ParsableCommand {
             let listeners = DeviceDescription.listeners(of: device, in: bindings)
             var kind = device.kind?.rawValue ?? "-"
             if !device.isEnabled { kind += " (disabled)" }
-            return [String(device.id), device.name, kind, driver, pressure, touches,
+            return [String(device.id), device.name, device.product?.description ?? "-", kind, driver, pressure, touches,
                     listeners.isEmpty ? "-" : listeners.joined(separator: ", ")]
         }
-        let header = ["ID", "NAME", "KIND", "DRIVER", "PRESSURE", "TOUCHES", "BINDINGS"]
+        let header = ["ID", "NAME", "VENDOR:PRODUCT", "KIND", "DRIVER", "PRESSURE", "TOUCHES", "BINDINGS"]
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         for row in [header] + rows {
             let cells = row.enumerated().map { column, text in
@@ -63,7 +64,7 @@ struct Devices: ParsableCommand {
         if !learners.isEmpty {
             print("\nLEARNED (gesture-bridge learned)")
             for device in learners {
-                print("\(device.id) \(device.name): " + Learned.summary(learning.devices[device.name]))
+                print("\(device.id) \(device.name): " + Learned.summary(learning.learner(name: device.name, product: device.product)))
             }
         }
     }

@@ -8,8 +8,11 @@ struct Learned: ParsableCommand {
             `run` learns, per pen and touchscreen, how hard its ordinary taps and strokes and its \
             deliberate presses are, and moves a `threshold: learned` deep press's threshold, \
             release and ordinary levels to fit (docs/config.md has the rule). It keeps them in \
-            $XDG_STATE_HOME/gesture-bridge/ (~/.local/state/gesture-bridge/), a file per device. \
-            This lists them, from how many contacts, or forgets one device's (--reset NAME) or \
+            $XDG_STATE_HOME/gesture-bridge/ (~/.local/state/gesture-bridge/), a file per device, \
+            kept under its name and, where X gives them, its vendor and product ids \
+            ("Wacom Intuos S Pen [056a:0374]"; `devices` shows them). This lists them, from how \
+            many contacts, or forgets one device's (--reset with its name, or the name and ids as \
+            listed here) or \
             every device's (--reset-all): they start again from the config's levels, and a device \
             `calibrate --write` marked calibrated learns again. A running \
             bridge keeps what it has until it stops; reset while it is stopped.
@@ -25,7 +28,7 @@ struct Learned: ParsableCommand {
     @Flag(help: "One JSON object per device and line.")
     var json = false
 
-    @Option(name: .customLong("reset"), help: ArgumentHelp("Forget what was learned for this device (its name, as `devices` shows it).", valueName: "device"))
+    @Option(name: .customLong("reset"), help: ArgumentHelp("Forget what was learned for this device (its name, as `devices` shows it, or its name and ids, as `learned` lists it).", valueName: "device"))
     var resetDevice: String?
 
     @Flag(help: "Forget what was learned for every device.")

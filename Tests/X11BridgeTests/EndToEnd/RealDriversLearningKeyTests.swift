@@ -1,0 +1,77 @@
+import Foundation
+import GestureKit
+import Glibc
+import Testing
+import XorgTestSupport
+
+/// xf86-input-evdev sets each device's "Device Product ID" from its node's id: `devices` and
+/// `doctor` show the vendor and product, and what the bridge learns of a device is kept under
+/// its name and those ids, carrying over a state kept under its name alone.
+@Suite("Real drivers: vendor and product ids", .requiresXorg, .serialized)
+struct RealDriversLearningKeyTests {
+    static func hex(_ id: UInt16) -> String {
+        let digits = String(id, radix: 16)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    @Test("evdev: devices --json and doctor show the ids the emulated nodes declare; the pen's learned state is kept under its name and ids")
+    func productIDs() throws {
+        let stage = try RealDriverStage(.evdev)
+        defer { stage.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-ids-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let environment = ["XDG_STATE_HOME": directory]
+        func command(_ arguments: [String]) throws -> String {
+            let run = try BridgeProcess(arguments, displayName: stage.server.displayName, environment: environment, ready: .immediately)
+            #expect(run.child.waitForExit(timeout: 10) == 0, "\(arguments): \(run.child.output)\(run.log)")
+            return run.child.output
+        }
+        /// A command's `--json` lines, each decoded as `Line`.
+        func lines<Line: Decodable>(_ type: Line.Type, _ arguments: [String]) throws -> [Line] {
+            try command(arguments).split(separator: "\n").map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
+        }
+        let penName = stage.server.penDeviceName
+        let touchName = try #require(stage.server.touchDeviceName)
+        let penIDs = (vendor: Self.hex(stage.pen.description.vendor), product: Self.hex(stage.pen.description.product))
+        let touchDescription = try stage.touch().description
+        let touchIDs = (vendor: Self.hex(touchDescription.vendor), product: Self.hex(touchDescription.product))
+        let key = "\(penName) [\(penIDs.vendor):\(penIDs.product)]"
+
+        var listed = try lines(DeviceLine.self, ["devices", "--json"])
+        let pen = listed.first { $0.name == penName }
+        let touch = listed.first { $0.name == touchName }
+        #expect(pen?.vendor == penIDs.vendor && pen?.product == penIDs.product, "\(listed)")
+        #expect(touch?.vendor == touchIDs.vendor && touch?.product == touchIDs.product, "\(listed)")
+        let table = try command(["devices"])
+        #expect(table.split(separator: "\n").contains { $0.contains(penName) && $0.contains("\(penIDs.vendor):\(penIDs.product)") },
+                "\(table)")
+        let doctor = try command(["doctor"])
+        let penLine = doctor.split(separator: "\n").first { $0.contains("\"\(penName)\"") }.map(String.init) ?? ""
+        #expect(penLine.contains("[\(penIDs.vendor):\(penIDs.product)]"), "\(doctor)")
+
+        // What an earlier version kept under the pen's name alone: five ordinary contacts.
+        let store = LearnedStateStore(directory: directory + "/gesture-bridge")
+        let earlier = try #require(HandLearner(ordinaryPeaks: [0.2, 0.25, 0.2, 0.3, 0.22], deliberatePeaks: [], ordinaryContacts: 5,
+                                               deliberatePresses: 0, levels: nil, moving: false, calibrated: false))
+        try store.save(device: penName, learner: earlier)
+
+        // One deep press teaches the pen's learner a deliberate press; the bridge keeps it as it stops.
+        let bridge = try BridgeProcess(["run", "--json"], displayName: stage.server.displayName, environment: environment)
+        try RealDriverChecks.expectPenDeepPress(stage, bridge, at: (400, 300))
+        bridge.child.kill(signal: SIGTERM)
+        #expect(bridge.child.waitForExit(timeout: 5) == 0, "\(bridge.log)")
+        RealDriverChecks.expectNoFault(bridge)
+
+        let kept = try lines(LearnedStateLine.self, ["learned", "--json"])
+        #expect(kept.map(\.device) == [key], "\(kept)")
+        #expect(kept.first?.ordinaryContacts == 5 && kept.first?.deliberatePresses == 1, "\(kept)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/gesture-bridge")
+        #expect(files == [store.fileName(for: key)], "the state under the name alone moved over to the key: \(files)")
+        #expect(files.first?.contains("-\(penIDs.vendor)-\(penIDs.product)-") == true, "\(files)")
+
+        // devices finds it for the pen.
+        listed = try lines(DeviceLine.self, ["devices", "--json"])
+        let learned = listed.first { $0.name == penName }?.learned?.wrappedValue
+        #expect(learned?.ordinaryContacts == 5 && learned?.deliberatePresses == 1, "\(listed)")
+    }
+}
