@@ -122,10 +122,16 @@ struct TraceFormatContractTests {
         }
     }
 
-    @Test("a line with a key renamed does not decode")
-    func renamedKey() {
-        let line = #"{"t":1.234,"gesture":"right-click","recognizer":"deep-press","status":"began","device":6,"contact":0,"x":110,"y":100}"#
-        #expect(throws: DecodingError.self) { try Self.decode(GestureLine.self, line) }
+    @Test("a line with a key renamed does not decode", arguments: [
+        #"{"t":1.234,"gesture":"right-click","recognizer":"deep-press","status":"began","device":6,"contact":0,"x":110,"y":100}"#,
+        #"{"t":1.234,"gesture":"right-click","device":6,"contact":0,"action":"click","buttons":3,"x":110,"y":100}"#,
+        #"{"ownership":"kept","input":"touch","device":7,"contact":1,"winning":"right-click","held":0.212}"#,
+        #"{"ownership":"let-go","input":"press","number":1,"reason":"the bridge is stopping"}"#,
+        #"{"event":"config-rejected","source":"c.yaml","text":"c.yaml:3:1: bad"}"#,
+        #"{"event":"action-failed","binding":"volume","kind":"volume","amount":"+5%","message":"no"}"#,
+    ])
+    func renamedKey(line: String) {
+        #expect(throws: DecodingError.self) { try Self.decode(OutputLine.self, line) }
     }
 
     @Test("every run event encodes the keys docs/trace-format.md names for it, and reads back", arguments: Self.runEvents)

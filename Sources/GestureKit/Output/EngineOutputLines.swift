@@ -67,6 +67,28 @@ public struct ActionFields: Codable, Sendable, Hashable {
             self.change = change.description
         }
     }
+
+    /// The fields of an action of `kind` (`click`, `scroll`...), read strictly: a key the kind
+    /// has, renamed or missing, fails to decode.
+    public static func decode(from decoder: any Decoder, kind: String) throws -> ActionFields {
+        let fields = try ActionFields(from: decoder)
+        let present: [(key: String, isThere: Bool)]
+        switch kind {
+        case "click", "press", "release": present = [("button", fields.button != nil)]
+        case "scroll": present = [("direction", fields.direction != nil), ("steps", fields.steps != nil)]
+        case "key": present = [("keys", fields.keys != nil)]
+        case "command": present = [("argv", fields.argv != nil)]
+        case "volume": present = [("change", fields.change != nil)]
+        default:
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath,
+                                                                    debugDescription: "no action is called \(kind)"))
+        }
+        if let missing = present.first(where: { !$0.isThere }) {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: decoder.codingPath, debugDescription: "a \(kind) action has \(missing.key)"))
+        }
+        return fields
+    }
 }
 
 /// An action a binding fired: `{"t","gesture","device","contact","action",…its fields…,"x","y"}`.
@@ -116,7 +138,7 @@ public struct ActionLine: Codable, Sendable, Hashable {
         device = try container.decode(Int.self, forKey: .device)
         contact = try container.decode(Int.self, forKey: .contact)
         action = try container.decode(String.self, forKey: .action)
-        fields = try ActionFields(from: decoder)
+        fields = try ActionFields.decode(from: decoder, kind: action)
         x = try container.decode(Double.self, forKey: .x)
         y = try container.decode(Double.self, forKey: .y)
     }

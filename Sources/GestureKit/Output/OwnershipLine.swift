@@ -49,4 +49,40 @@ public struct OwnershipLine: Codable, Sendable, Hashable {
         self.status = status
         self.message = message
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case ownership, input, device, contact, winner, count, reason, held, status, message
+    }
+
+    /// The keys each kind has besides `ownership` (`held` may be left out: a beginning not seen).
+    private static func requiredKeys(of kind: Kind) -> [CodingKeys] {
+        switch kind {
+        case .holding, .cannotHold: [.input]
+        case .kept: [.input, .device, .contact, .winner]
+        case .replayed: [.input, .device, .contact, .reason]
+        case .letGo: [.input, .count, .reason]
+        case .cannotDetach: [.device, .status]
+        case .deferred, .gone: [.input, .device, .contact]
+        case .bug: [.message]
+        }
+    }
+
+    // Read strictly: a key its kind has, renamed or missing, fails to decode.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        ownership = try container.decode(Kind.self, forKey: .ownership)
+        for key in Self.requiredKeys(of: ownership) where !container.contains(key) {
+            throw DecodingError.keyNotFound(key, DecodingError.Context(
+                codingPath: container.codingPath, debugDescription: "an ownership line of kind \(ownership.rawValue) has \(key.stringValue)"))
+        }
+        input = try container.decodeIfPresent(Input.self, forKey: .input)
+        device = try container.decodeIfPresent(Int.self, forKey: .device)
+        contact = try container.decodeIfPresent(Int.self, forKey: .contact)
+        winner = try container.decodeIfPresent(String.self, forKey: .winner)
+        count = try container.decodeIfPresent(Int.self, forKey: .count)
+        reason = try container.decodeIfPresent(String.self, forKey: .reason)
+        held = try container.decodeIfPresent(Double.self, forKey: .held)
+        status = try container.decodeIfPresent(Int.self, forKey: .status)
+        message = try container.decodeIfPresent(String.self, forKey: .message)
+    }
 }

@@ -302,8 +302,9 @@ extension RunEventLine {
             break
         case .actionFailed:
             binding = try required(.binding)
-            kind = try required(.kind)
-            action = try ActionFields(from: decoder)
+            let kind: String = try required(.kind)
+            self.kind = kind
+            action = try ActionFields.decode(from: decoder, kind: kind)
             message = try required(.message)
         case .commandFailed, .xError:
             message = try required(.message)
