@@ -123,13 +123,6 @@ final class BridgeProcess {
         try child.output.split(separator: "\n").map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
     }
 
-    /// Stdout's lines as untyped JSON objects.
-    var objects: [[String: Any]] { Self.objects(in: child.output) }
-
-    static func objects(in output: String) -> [[String: Any]] {
-        output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-    }
-
     /// The bridge's own events of one kind (`run --json`), in order.
     func events(_ kind: RunEventLine.Event) -> [RunEventLine] { lines.events(kind) }
 
