@@ -45,9 +45,11 @@ public final class InputListener {
 
     public var screen: ScreenSize { source.screen }
 
-    /// The device `id`, when it is one the session listens to (a contact source).
+    /// The device `id`, while the session listens to it: a contact source, not yet removed (a
+    /// hot-plug, or `cancelAll` as the bridge stops). Its contacts' decisions after that are no
+    /// device's: what is still held is let go with the grabs.
     public func device(_ id: Int) -> X11Device? {
-        catalog.contactSource(id)
+        source.listens(to: id) ? catalog.contactSource(id) : nil
     }
 
     /// Starts the flow of events. Only after this returns does input reach the bridge; read
