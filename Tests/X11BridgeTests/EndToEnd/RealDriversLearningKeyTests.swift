@@ -4,7 +4,8 @@ import Glibc
 import Testing
 import XorgTestSupport
 
-/// xf86-input-evdev sets each device's "Device Product ID" from its node's id: `devices` and
+/// xf86-input-evdev and xf86-input-libinput set each device's "Device Product ID" from its
+/// node's id (libinput's pen device too, added at the pen's first proximity): `devices` and
 /// `doctor` show the vendor and product, and what the bridge learns of a device is kept under
 /// its name and those ids, carrying over a state kept under its name alone.
 @Suite("Real drivers: vendor and product ids", .requiresXorg, .serialized)
@@ -14,9 +15,10 @@ struct RealDriversLearningKeyTests {
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
-    @Test("evdev: devices --json and doctor show the ids the emulated nodes declare; the pen's learned state is kept under its name and ids")
-    func productIDs() throws {
-        let stage = try RealDriverStage(.evdev)
+    @Test("devices --json and doctor show the ids the emulated nodes declare; the pen's learned state is kept under its name and ids",
+          arguments: [RealDriver.evdev, .libinput])
+    func productIDs(driver: RealDriver) throws {
+        let stage = try RealDriversPenTests.stage(driver)
         defer { stage.stop() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-ids-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
