@@ -82,9 +82,7 @@ public struct DeepPressRecognizer: GestureRecognizer {
             if force < configuration.release {
                 return phase.finish(GestureReport(.ended, at: sample, force: force))
             }
-            guard force != last else { return .nothing }
-            phase = .watching(.deep(lastForce: force))
-            return .report(GestureReport(.changed, at: sample, force: force))
+            return phase.forceChanged(from: last, to: force, at: sample, watching: .deep(lastForce: force))
         case .up(.deep, let sample):
             return phase.finish(GestureReport(.ended, at: sample, force: sample.force ?? 0))
         case .cancel(.deep, let sample):

@@ -48,9 +48,7 @@ public struct ForceRecognizer: GestureRecognizer {
             return .report(GestureReport(.began, at: sample, force: value))
         case .move(let last, let sample):
             let value = configuration.scaled(sample.force ?? 0)
-            guard value != last else { return .nothing }
-            phase = .watching(value)
-            return .report(GestureReport(.changed, at: sample, force: value))
+            return phase.forceChanged(from: last, to: value, at: sample, watching: value)
         case .up(_, let sample):
             return phase.finish(GestureReport(.ended, at: sample, force: configuration.scaled(sample.force ?? 0)))
         case .cancel(_, let sample):

@@ -64,9 +64,8 @@ public struct PressureThresholdsRecognizer: GestureRecognizer {
         case .move(let watch, let sample):
             let force = sample.force ?? 0
             if configuration.thresholds.isEmpty {
-                guard force != watch.lastForce else { return .nothing }
-                phase = .watching(Watch(level: 0, lastForce: force))
-                return .report(GestureReport(.changed, at: sample, force: force))
+                return phase.forceChanged(from: watch.lastForce, to: force, at: sample,
+                                          watching: Watch(level: 0, lastForce: force))
             }
             return RecognizerStep(reports: crossings(from: watch.level, sample: sample, force: force))
         case .up(let watch, let sample):

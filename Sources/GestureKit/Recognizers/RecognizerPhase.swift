@@ -49,4 +49,13 @@ enum RecognizerPhase<Watch: Sendable>: Sendable {
     mutating func finish(_ report: GestureReport) -> RecognizerStep {
         finish([report])
     }
+
+    /// The watched contact's force is now `force` (`last` before): a `changed` report, the
+    /// watch going on as `next`; nothing when the force did not change.
+    mutating func forceChanged(from last: Double, to force: Double, at sample: ContactSample,
+                               watching next: Watch) -> RecognizerStep {
+        guard force != last else { return .nothing }
+        self = .watching(next)
+        return .report(GestureReport(.changed, at: sample, force: force))
+    }
 }
