@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import X11Bridge
+import XorgTestSupport
 
 /// An Xvfb server for tests of the X layer that need no pen or touchscreen (connection,
 /// errors, XTest, keyboard mapping). It picks a free display number itself (-displayfd).
@@ -26,6 +27,9 @@ final class VirtualFramebuffer {
             throw ChildProcessError(message: "Xvfb did not report a display number: \(process.errorOutput)")
         }
         displayName = ":" + number
+        // Suites on Xvfb run side by side and open and close XI connections as they go: the
+        // same libXi record and XInitThreads as on Xorg (`XInputExtensionAnchor`).
+        XInputExtensionAnchor.ensure(displayName: displayName)
     }
 
     deinit {

@@ -10,9 +10,11 @@ private let isAnchored = Mutex(false)
 /// connection while another opens one crashes in XextAddDisplay, intermittently.
 /// One XI connection that is never closed keeps the record alive; once its server stops it is
 /// just an idle dead socket, and no request is ever made on it.
-enum XInputExtensionAnchor {
+/// Every server a test starts (Xorg, Xvfb) anchors before it is handed out, so that the first
+/// server of the process calls XInitThreads before any test thread has a display open.
+public enum XInputExtensionAnchor {
     /// Call before any XI connection to the server can exist, i.e. before the server is handed out.
-    static func ensure(displayName: String) {
+    public static func ensure(displayName: String) {
         isAnchored.withLock { anchored in
             guard !anchored else { return }
             XInitThreads()
