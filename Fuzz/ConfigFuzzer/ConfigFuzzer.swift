@@ -6,9 +6,7 @@ import GestureKit
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func configFuzzerTestOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
-    guard let bytes else { return 0 }
-    checkConfig(Data(bytes: bytes, count: count))
-    return 0
+    checkFuzzInput(bytes, count, with: checkConfig)
 }
 
 func checkConfig(_ data: Data) {

@@ -10,6 +10,14 @@ func runFuzzerDriver(_ argc: UnsafeMutablePointer<Int32>,
                      _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
 #endif
 
+/// What a fuzz target's `LLVMFuzzerTestOneInput` does: libFuzzer's `count` bytes at `bytes` handed to
+/// `check` (none at all when `bytes` is null), and 0, the answer libFuzzer expects.
+func checkFuzzInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int, with check: (Data) -> Void) -> Int32 {
+    guard let bytes else { return 0 }
+    check(Data(bytes: bytes, count: count))
+    return 0
+}
+
 /// A fuzz target's `main`: built with the fuzzer (`-DFUZZING`) libFuzzer drives
 /// `testOneInput`; built plainly, `check` replays each file named on the command line.
 func fuzzOrReplay(_ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32,

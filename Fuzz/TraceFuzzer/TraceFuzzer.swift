@@ -7,9 +7,7 @@ import GestureKit
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func traceFuzzerTestOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
-    guard let bytes else { return 0 }
-    checkTrace(Data(bytes: bytes, count: count))
-    return 0
+    checkFuzzInput(bytes, count, with: checkTrace)
 }
 
 func checkTrace(_ data: Data) {
