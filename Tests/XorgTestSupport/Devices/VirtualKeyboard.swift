@@ -2,6 +2,8 @@
 /// server's default keymap). Every helper waits until the server has processed it.
 public final class VirtualKeyboard {
     public static let deviceName = "test-kbd"
+    /// The inputtest socket it listens on, in the server\'s run directory.
+    static let socketFileName = "kbd.sock"
 
     public let connection: InputTestConnection
 

@@ -4,8 +4,10 @@
 /// The inputtest driver presses no button on its own, so `down` presses button 1 the way a real
 /// tablet driver does when the tip touches: in proximity first, then the press carrying the
 /// position and the pressure.
-public final class VirtualPen {
+public final class VirtualPen: DrivenPen {
     public static let deviceName = "test-pen"
+    /// The inputtest socket it listens on, in the server\'s run directory.
+    static let socketFileName = "pen.sock"
     /// The "Abs Pressure" range the server reports for this device.
     public static let pressureMaximum = 1000
 
@@ -25,15 +27,11 @@ public final class VirtualPen {
             screenWidth: screenWidth, screenHeight: screenHeight, pressureMaximum: Double(Self.pressureMaximum))
     }
 
-    /// Connects again after `xinput disable` and `xinput enable` of the device: disabling it
-    /// closes the driver's end of the connection, and the driver takes one new client once the
-    /// device is on again. The pen starts over as the server has it then: out of proximity,
-    /// tip up. Call it only once the device is enabled again, never while the old connection
-    /// still works (a client that goes away under an enabled device makes the server spin).
+    /// Connects again after `xinput disable` and `xinput enable` of the device (see
+    /// `InputTestConnection.reconnected`). The pen starts over as the server has it then: out
+    /// of proximity, tip up.
     public func reconnect(timeout: Double = 5) throws {
-        let socketPath = connection.socketPath
-        connection.close()
-        connection = try InputTestConnection(socketPath: socketPath, connectTimeout: timeout)
+        connection = try connection.reconnected(timeout: timeout)
         isInProximity = false
         isTipDown = false
         pressure = 0
@@ -76,16 +74,6 @@ public final class VirtualPen {
         self.position = position
         self.pressure = newPressure
         try connection.sync()
-    }
-
-    /// Changes the pressure without moving (putting the tip down first if it is up).
-    public func press(to pressure: Double) throws {
-        let position = self.position ?? (0, 0)
-        if isTipDown {
-            try move(to: position, pressure: pressure)
-        } else {
-            try down(at: position, pressure: pressure)
-        }
     }
 
     /// Lifts the tip: button 1 goes up with zero pressure; the pen stays in proximity.

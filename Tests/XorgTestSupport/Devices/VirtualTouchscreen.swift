@@ -2,6 +2,8 @@
 /// Every helper waits until the server has processed it.
 public final class VirtualTouchscreen {
     public static let deviceName = "test-touch"
+    /// The inputtest socket it listens on, in the server\'s run directory.
+    static let socketFileName = "touch.sock"
     /// The "Abs MT Pressure" range the server reports for this device.
     public static let pressureMaximum = 2047
     /// The `TouchCount` the server is configured with.
@@ -20,16 +22,11 @@ public final class VirtualTouchscreen {
             screenWidth: screenWidth, screenHeight: screenHeight, pressureMaximum: Double(Self.pressureMaximum))
     }
 
-    /// Connects again after `xinput disable` and `xinput enable` of the device: disabling it
-    /// closes the driver's end of the connection, and the driver takes one new client once the
-    /// device is on again. No touch is down on the new connection (the server ended the old
-    /// ones with the device). Call it only once the device is enabled again, never while the
-    /// old connection still works (a client that goes away under an enabled device makes the
-    /// server spin).
+    /// Connects again after `xinput disable` and `xinput enable` of the device (see
+    /// `InputTestConnection.reconnected`). No touch is down on the new connection (the server
+    /// ended the old ones with the device).
     public func reconnect(timeout: Double = 5) throws {
-        let socketPath = connection.socketPath
-        connection.close()
-        connection = try InputTestConnection(socketPath: socketPath, connectTimeout: timeout)
+        connection = try connection.reconnected(timeout: timeout)
         activeTouches.removeAll()
     }
 

@@ -74,6 +74,16 @@ public final class InputTestConnection {
         }
     }
 
+    /// A new connection to the same socket, this one closed: for after `xinput disable` and
+    /// `xinput enable` of the device. Disabling it closes the driver's end of the connection, and
+    /// the driver takes one new client once the device is on again. Call it only once the device
+    /// is enabled again, never while the old connection still works (a client that goes away
+    /// under an enabled device makes the server spin).
+    public func reconnected(timeout: Double = 5) throws -> InputTestConnection {
+        close()
+        return try InputTestConnection(socketPath: socketPath, connectTimeout: timeout)
+    }
+
     private func receive(byteCount: Int) throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: byteCount)
         var received = 0

@@ -46,6 +46,11 @@ public struct EvdevAxis: Sendable, Hashable {
         self.maximum = maximum
         self.resolution = resolution
     }
+
+    /// The value for `normalized` (0...1 of the range, clamped), rounded to a unit.
+    public func value(normalized: Double) -> Int32 {
+        minimum + Int32((min(max(normalized, 0), 1) * Double(maximum - minimum)).rounded())
+    }
 }
 
 /// What an emulated evdev device says it is: the answers to the evdev ioctls, modelled on real
@@ -108,45 +113,59 @@ public struct EvdevDeviceDescription: Sendable {
     /// Pens and screens map their full range onto a 1280x800 screen: 20 units a pixel.
     public static let unitsPerPixel: Int32 = 20
 
-    /// An ISDv4-like Wacom pen (a Tablet PC's screen digitizer, vendor 0x056a): tip, one barrel
-    /// button, pressure 0...2047.
+    /// X and Y (`x`, `y`: ABS_X, ABS_Y or the multitouch positions) spanning the screen at
+    /// `unitsPerPixel`, with `resolution` units a millimetre.
+    private static func screenAxes(_ x: UInt16, _ y: UInt16, screenWidth: Int, screenHeight: Int,
+                                   resolution: Int32) -> [UInt16: EvdevAxis] {
+        [
+            x: EvdevAxis(0, Int32(screenWidth) * unitsPerPixel - 1, resolution: resolution),
+            y: EvdevAxis(0, Int32(screenHeight) * unitsPerPixel - 1, resolution: resolution),
+        ]
+    }
+
+    /// A pen tablet: the pen's tip and two barrel buttons, X and Y over the screen at
+    /// `resolution` units a millimetre, pressure 0...`pressureMaximum`, and what the model adds
+    /// (`otherTools`, `otherAxes`).
+    private static func penTablet(
+        name: String, phys: String, vendor: UInt16, product: UInt16, properties: [UInt16],
+        otherTools: [UInt16] = [], miscellaneous: [UInt16] = [],
+        screenWidth: Int, screenHeight: Int, resolution: Int32, pressureMaximum: Int32,
+        otherAxes: [UInt16: EvdevAxis] = [:]
+    ) -> EvdevDeviceDescription {
+        let axes = screenAxes(EvdevCode.x, EvdevCode.y, screenWidth: screenWidth, screenHeight: screenHeight,
+                              resolution: resolution)
+            .merging([EvdevCode.pressure: EvdevAxis(0, pressureMaximum)]) { $1 }
+            .merging(otherAxes) { $1 }
+        return EvdevDeviceDescription(
+            name: name, phys: phys, vendor: vendor, product: product, role: .tablet, properties: properties,
+            keys: [EvdevCode.toolPen] + otherTools + [EvdevCode.touch, EvdevCode.stylus, EvdevCode.stylus2],
+            miscellaneous: miscellaneous, axes: axes)
+    }
+
+    /// An ISDv4-like Wacom pen (a Tablet PC's screen digitizer, vendor 0x056a): an eraser too,
+    /// serial numbers, pressure 0...2047.
     public static func wacomISDv4Pen(screenWidth: Int, screenHeight: Int) -> EvdevDeviceDescription {
-        EvdevDeviceDescription(
+        penTablet(
             name: "Wacom ISDv4 5000 Pen", phys: "gesturebridge/wacom-pen", vendor: 0x056a, product: 0x5000,
-            role: .tablet, properties: [EvdevCode.propertyDirect],
-            keys: [EvdevCode.toolPen, EvdevCode.toolRubber, EvdevCode.touch, EvdevCode.stylus, EvdevCode.stylus2],
-            miscellaneous: [EvdevCode.serial],
-            axes: [
-                EvdevCode.x: EvdevAxis(0, Int32(screenWidth) * unitsPerPixel - 1, resolution: 100),
-                EvdevCode.y: EvdevAxis(0, Int32(screenHeight) * unitsPerPixel - 1, resolution: 100),
-                EvdevCode.pressure: EvdevAxis(0, 2047),
-            ])
+            properties: [EvdevCode.propertyDirect], otherTools: [EvdevCode.toolRubber], miscellaneous: [EvdevCode.serial],
+            screenWidth: screenWidth, screenHeight: screenHeight, resolution: 100, pressureMaximum: 2047)
     }
 
-    /// A pen tablet of no particular brand for xf86-input-evdev: tip, barrel buttons, pressure 0...1023.
+    /// A pen tablet of no particular brand for xf86-input-evdev: pressure 0...1023.
     public static func genericTabletPen(screenWidth: Int, screenHeight: Int) -> EvdevDeviceDescription {
-        EvdevDeviceDescription(
+        penTablet(
             name: "Generic Pen Tablet", phys: "gesturebridge/evdev-pen", vendor: 0x1b96, product: 0x0011,
-            role: .tablet, properties: [EvdevCode.propertyDirect],
-            keys: [EvdevCode.toolPen, EvdevCode.touch, EvdevCode.stylus, EvdevCode.stylus2],
-            axes: [
-                EvdevCode.x: EvdevAxis(0, Int32(screenWidth) * unitsPerPixel - 1, resolution: 100),
-                EvdevCode.y: EvdevAxis(0, Int32(screenHeight) * unitsPerPixel - 1, resolution: 100),
-                EvdevCode.pressure: EvdevAxis(0, 1023),
-            ])
+            properties: [EvdevCode.propertyDirect],
+            screenWidth: screenWidth, screenHeight: screenHeight, resolution: 100, pressureMaximum: 1023)
     }
 
-    /// A Huion-like pen tablet (vendor 0x256c): pressure 0...8191, tilt ±60°, two barrel buttons.
+    /// A Huion-like pen tablet (vendor 0x256c): pressure 0...8191, tilt ±60°.
     public static func huionPen(screenWidth: Int, screenHeight: Int) -> EvdevDeviceDescription {
-        EvdevDeviceDescription(
+        penTablet(
             name: "HUION Huion Tablet_H640P Pen", phys: "gesturebridge/huion-pen", vendor: 0x256c, product: 0x006d,
-            role: .tablet, properties: [EvdevCode.propertyPointer],
-            keys: [EvdevCode.toolPen, EvdevCode.touch, EvdevCode.stylus, EvdevCode.stylus2],
-            miscellaneous: [],
-            axes: [
-                EvdevCode.x: EvdevAxis(0, Int32(screenWidth) * unitsPerPixel - 1, resolution: 200),
-                EvdevCode.y: EvdevAxis(0, Int32(screenHeight) * unitsPerPixel - 1, resolution: 200),
-                EvdevCode.pressure: EvdevAxis(0, 8191),
+            properties: [EvdevCode.propertyPointer],
+            screenWidth: screenWidth, screenHeight: screenHeight, resolution: 200, pressureMaximum: 8191,
+            otherAxes: [
                 EvdevCode.tiltX: EvdevAxis(-60, 60, resolution: 57),
                 EvdevCode.tiltY: EvdevAxis(-60, 60, resolution: 57),
             ])
@@ -154,16 +173,11 @@ public struct EvdevDeviceDescription: Sendable {
 
     /// A ten-finger multitouch screen, with ABS_MT_PRESSURE 0...255 or without it.
     public static func multitouchScreen(screenWidth: Int, screenHeight: Int, pressure: Bool) -> EvdevDeviceDescription {
-        let width = Int32(screenWidth) * unitsPerPixel - 1
-        let height = Int32(screenHeight) * unitsPerPixel - 1
-        var axes: [UInt16: EvdevAxis] = [
-            EvdevCode.x: EvdevAxis(0, width, resolution: 40),
-            EvdevCode.y: EvdevAxis(0, height, resolution: 40),
-            EvdevCode.slot: EvdevAxis(0, 9),
-            EvdevCode.positionX: EvdevAxis(0, width, resolution: 40),
-            EvdevCode.positionY: EvdevAxis(0, height, resolution: 40),
-            EvdevCode.trackingID: EvdevAxis(0, 65535),
-        ]
+        var axes = screenAxes(EvdevCode.x, EvdevCode.y, screenWidth: screenWidth, screenHeight: screenHeight, resolution: 40)
+            .merging(screenAxes(EvdevCode.positionX, EvdevCode.positionY, screenWidth: screenWidth,
+                                screenHeight: screenHeight, resolution: 40)) { $1 }
+        axes[EvdevCode.slot] = EvdevAxis(0, 9)
+        axes[EvdevCode.trackingID] = EvdevAxis(0, 65535)
         if pressure {
             axes[EvdevCode.pressure] = EvdevAxis(0, 255)
             axes[EvdevCode.touchPressure] = EvdevAxis(0, 255)

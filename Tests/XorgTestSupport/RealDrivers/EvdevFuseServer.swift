@@ -167,8 +167,6 @@ public final class EvdevNode {
 public enum RealDriverError: Error, CustomStringConvertible, Sendable {
     case missing(reason: String)
     case cannotPrepare(reason: String)
-    case exitedEarly(display: String, status: Int32, logTail: String)
-    case notAcceptingConnections(display: String, waited: Double, logTail: String)
     case deviceMissing(display: String, device: String, present: [String], logTail: String)
     case injectionFailed(device: String, reason: String)
 
@@ -178,10 +176,6 @@ public enum RealDriverError: Error, CustomStringConvertible, Sendable {
             "the real-driver tests cannot run: \(reason)"
         case .cannotPrepare(let reason):
             "cannot prepare the real-driver Xorg: \(reason)"
-        case .exitedEarly(let display, let status, let logTail):
-            "Xorg \(display) exited with status \(status) while starting; end of its log:\n\(logTail)"
-        case .notAcceptingConnections(let display, let waited, let logTail):
-            "Xorg \(display) accepted no connection within \(waited) s; end of its log:\n\(logTail)"
         case .deviceMissing(let display, let device, let present, let logTail):
             "Xorg \(display) has no input device \"\(device)\" (it has \(present)); end of its log:\n\(logTail)"
         case .injectionFailed(let device, let reason):

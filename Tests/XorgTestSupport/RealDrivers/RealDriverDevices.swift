@@ -2,7 +2,7 @@
 /// proximity (BTN_TOOL_PEN), the tip touches (BTN_TOUCH) with pressure, moves, lifts and leaves.
 /// The driver decides what X sees (wacom and libinput press button 1 at their own pressure
 /// threshold, evdev on BTN_TOUCH). Every helper returns once the driver has read the frame.
-public final class RealDriverPen {
+public final class RealDriverPen: DrivenPen {
     public let node: EvdevNode
     public private(set) var position: PixelPoint?
     /// The last pressure sent, normalized 0...1.
@@ -20,9 +20,7 @@ public final class RealDriverPen {
 
     /// The raw pressure the device reports for a normalized `pressure`.
     public func rawPressure(_ pressure: Double) -> Int32 {
-        guard let axis = description.pressureAxis else { return 0 }
-        let span = Double(axis.maximum - axis.minimum)
-        return axis.minimum + Int32((min(max(pressure, 0), 1) * span).rounded())
+        description.pressureAxis?.value(normalized: pressure) ?? 0
     }
 
     private func positionEvents(_ position: PixelPoint) -> [(type: UInt16, code: UInt16, value: Int32)] {
@@ -82,16 +80,6 @@ public final class RealDriverPen {
         self.pressure = newPressure
     }
 
-    /// Changes the pressure where the pen is (putting the tip down first if it is up).
-    public func press(to pressure: Double) throws {
-        let position = self.position ?? (0, 0)
-        if isTipDown {
-            try move(to: position, pressure: pressure)
-        } else {
-            try down(at: position, pressure: pressure)
-        }
-    }
-
     /// Lifts the tip; the pen stays in proximity.
     public func up() throws {
         guard isTipDown, let position else { return }
@@ -139,8 +127,7 @@ public final class RealDriverTouchscreen {
     public var hasPressure: Bool { description.axes[EvdevCode.touchPressure] != nil }
 
     private func raw(_ pressure: Double) -> Int32 {
-        guard let axis = description.axes[EvdevCode.touchPressure] else { return 0 }
-        return axis.minimum + Int32((min(max(pressure, 0), 1) * Double(axis.maximum - axis.minimum)).rounded())
+        description.axes[EvdevCode.touchPressure]?.value(normalized: pressure) ?? 0
     }
 
     private func slotEvents(_ slot: Int, _ position: PixelPoint, _ pressure: Double) -> [(type: UInt16, code: UInt16, value: Int32)] {

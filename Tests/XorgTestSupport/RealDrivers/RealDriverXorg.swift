@@ -39,11 +39,8 @@ public final class RealDriverXorg: HeadlessDisplay {
     public let tabletDeviceName: String?
     public let touchDeviceName: String?
 
-    private var serverProcess: Process?
-    private var guardian: ServerGuardian?
-    private var fuse: EvdevFuseServer?
-    private let reservation: DisplayReservation
-    private let errorOutputURL: URL
+    private let server: XorgServerProcess
+    private let fuse: EvdevFuseServer
 
     /// What keeps the real-driver tests from running at all here (not root, no Xorg): a reason
     /// to skip, as for every Xorg test. A missing driver is no such reason (see `init`).
@@ -95,74 +92,70 @@ public final class RealDriverXorg: HeadlessDisplay {
         self.driver = driver
         self.width = width
         self.height = height
-        let runDirectory = try Self.makeRunDirectory()
+        let runDirectory = try XorgRunDirectory.make(prefix: "gesturebridge-realdriver")
         self.runDirectory = runDirectory
         let run = runDirectory.path
         let mountPoint = run + "/evdev"
+        let fuse: EvdevFuseServer
         do {
             try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
             fuse = try EvdevFuseServer(executable: fuseExecutable, mountPoint: mountPoint, devices: devices,
                                        descriptionDirectory: run)
         } catch {
-            try? FileManager.default.removeItem(at: runDirectory)
+            XorgRunDirectory.remove(runDirectory, evenIfKept: true)
             throw error
         }
 
-        var launched: (process: Process, guardian: ServerGuardian, reservation: DisplayReservation)?
-        var configuration: RealDriverConfiguration?
+        let configuration: XorgConfiguration
+        let server: XorgServerProcess
         do {
-            let staticDevices: [(identifier: String, path: String, options: [String: String])]
+            let staticDevices: [(identifier: String, path: String, options: [XorgOption])]
             switch driver {
             case .wacom:
-                staticDevices = [(penDeviceName, mountPoint + "/wacom-pen", ["Type": "stylus"])]
+                staticDevices = [(penDeviceName, mountPoint + "/wacom-pen", [XorgOption("Type", "stylus")])]
             case .evdev:
-                staticDevices = [(penDeviceName, mountPoint + "/evdev-pen", [:]),
-                                 (touchDescription?.name ?? "touchscreen", mountPoint + "/touchscreen", [:])]
+                staticDevices = [(penDeviceName, mountPoint + "/evdev-pen", []),
+                                 (touchDescription?.name ?? "touchscreen", mountPoint + "/touchscreen", [])]
             case .libinput:
                 staticDevices = []
             }
-            let written = RealDriverConfiguration(driver: driver, width: width, height: height, runDirectory: run,
-                                                  staticDevices: staticDevices)
-            configuration = written
-            var namespace: LibinputNamespace?
+            configuration = .realDriver(driver, width: width, height: height, runDirectory: run,
+                                        staticDevices: staticDevices)
+            var launcher: [String] = []
             if driver == .libinput, let shim {
-                let prepared = try LibinputNamespace(runDirectory: run, mountPoint: mountPoint, devices: devices)
-                try prepared.prepare()
-                try prepared.script(shimLibrary: shim).write(toFile: run + "/namespace.sh", atomically: true, encoding: .utf8)
-                namespace = prepared
+                let namespace = try LibinputNamespace(runDirectory: run, mountPoint: mountPoint, devices: devices)
+                try namespace.prepare()
+                try namespace.script(shimLibrary: shim).write(toFile: run + "/namespace.sh", atomically: true, encoding: .utf8)
+                if let unshare = XorgInstallation.findExecutable(named: "unshare") {
+                    launcher = [unshare, "--mount", "--propagation", "private", "/bin/sh", run + "/namespace.sh"]
+                }
             }
-            launched = try Self.launch(installation: installation, configuration: written, inNamespace: namespace != nil,
-                                       startupTimeout: startupTimeout)
+            server = try XorgServerProcess.launch(installation: installation, configuration: configuration,
+                                                  launcher: launcher, startupTimeout: startupTimeout)
         } catch {
-            fuse?.stop()
-            try? FileManager.default.removeItem(at: runDirectory)
+            fuse.stop()
+            XorgRunDirectory.remove(runDirectory, evenIfKept: true)
             throw error
         }
-        guard let launched, let configuration else {
-            fuse?.stop()
-            try? FileManager.default.removeItem(at: runDirectory)
-            throw RealDriverError.cannotPrepare(reason: "the server did not start")
-        }
-        serverProcess = launched.process
-        guardian = launched.guardian
-        reservation = launched.reservation
-        processID = launched.process.processIdentifier
-        displayName = launched.reservation.displayName
-        displayNumber = launched.reservation.number
+        self.server = server
+        self.fuse = fuse
+        processID = server.process.processIdentifier
+        displayName = server.displayName
+        displayNumber = server.reservation.number
         logURL = URL(fileURLWithPath: configuration.logPath)
-        errorOutputURL = URL(fileURLWithPath: configuration.errorOutputPath)
 
         let keyboardConnection: InputTestConnection
         do {
-            keyboardConnection = try InputTestConnection(socketPath: configuration.keyboardSocketPath, connectTimeout: 5)
+            keyboardConnection = try InputTestConnection(
+                socketPath: XorgConfiguration.socketPath(VirtualKeyboard.socketFileName, in: run), connectTimeout: 5)
             pen = RealDriverPen(node: try EvdevNode(path: mountPoint + "/" + devices[0].fileName, description: penDescription))
             touch = try devices.count > 1
                 ? RealDriverTouchscreen(node: EvdevNode(path: mountPoint + "/" + devices[1].fileName, description: devices[1].description))
                 : nil
         } catch {
-            Self.shutDown(process: launched.process, guardian: launched.guardian, reservation: launched.reservation)
-            fuse?.stop()
-            try? FileManager.default.removeItem(at: runDirectory)
+            server.stop()
+            fuse.stop()
+            XorgRunDirectory.remove(runDirectory, evenIfKept: true)
             throw error
         }
         keyboard = VirtualKeyboard(connection: keyboardConnection)
@@ -190,23 +183,17 @@ public final class RealDriverXorg: HeadlessDisplay {
     }
 
     public var isRunning: Bool {
-        serverProcess?.isRunning ?? false
+        server.isRunning
     }
 
     /// Ends the server, then the FUSE server, and removes the run directory. Safe to call twice.
     public func stop() {
-        guard let process = serverProcess else { return }
-        serverProcess = nil
-        Self.shutDown(process: process, guardian: guardian, reservation: reservation)
-        guardian = nil
+        guard server.stop() else { return }
         keyboard.connection.close()
         pen.node.close()
         touch?.node.close()
-        fuse?.stop()
-        fuse = nil
-        if ProcessInfo.processInfo.environment[HeadlessXorg.keepRunDirectoryVariable] != "1" {
-            try? FileManager.default.removeItem(at: runDirectory)
-        }
+        fuse.stop()
+        XorgRunDirectory.remove(runDirectory)
     }
 
     /// The names of the server's input devices now (XIQueryDevice).
@@ -235,126 +222,6 @@ public final class RealDriverXorg: HeadlessDisplay {
 
     /// The last lines of the server's log, for a failure message.
     public func logTail(lines: Int = 40) -> String {
-        let text = (try? String(contentsOf: logURL, encoding: .utf8))
-            ?? (try? String(contentsOf: errorOutputURL, encoding: .utf8)) ?? "(no log written)"
-        return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
-    }
-
-    /// The environment for a child process (xinput, the bridge) that talks to this server.
-    public var clientEnvironment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["DISPLAY"] = displayName
-        environment.removeValue(forKey: "XAUTHORITY")
-        return environment
-    }
-
-    // MARK: - Starting and stopping
-
-    private static func launch(installation: XorgInstallation, configuration: RealDriverConfiguration, inNamespace: Bool,
-                               startupTimeout: Double) throws -> (process: Process, guardian: ServerGuardian, reservation: DisplayReservation) {
-        var start = DisplayReservation.searchRange.lowerBound
-        for _ in 0..<5 {
-            let reservation = try DisplayReservation.reserve(startingAt: start)
-            let run = configuration.runDirectory
-            let configPath = run + "/xorg.conf"
-            let emptyConfigDirectory = run + "/xorg.conf.d"
-            try configuration.text.write(toFile: configPath, atomically: true, encoding: .utf8)
-            if !FileManager.default.fileExists(atPath: emptyConfigDirectory) {
-                try FileManager.default.createDirectory(atPath: emptyConfigDirectory, withIntermediateDirectories: false)
-                try "# No snippets: the server has only the devices of xorg.conf.\n"
-                    .write(toFile: emptyConfigDirectory + "/00-none.conf", atomically: true, encoding: .utf8)
-            }
-            guard FileManager.default.createFile(atPath: configuration.errorOutputPath, contents: nil),
-                  let errorOutput = FileHandle(forWritingAtPath: configuration.errorOutputPath) else {
-                throw RealDriverError.cannotPrepare(reason: "cannot create \(configuration.errorOutputPath)")
-            }
-            let serverArguments = [
-                reservation.displayName, "-config", configPath, "-configdir", emptyConfigDirectory,
-                "-logfile", configuration.logPath, "-noreset", "-novtswitch", "-sharevts", "-keeptty",
-                "-nolisten", "tcp", "-nolisten", "local",
-            ]
-            let process = Process()
-            if inNamespace, let unshare = XorgInstallation.findExecutable(named: "unshare") {
-                process.executableURL = URL(fileURLWithPath: unshare)
-                process.arguments = ["--mount", "--propagation", "private", "/bin/sh", run + "/namespace.sh",
-                                     installation.serverExecutable] + serverArguments
-            } else {
-                process.executableURL = URL(fileURLWithPath: installation.serverExecutable)
-                process.arguments = serverArguments
-            }
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = errorOutput
-            process.standardError = errorOutput
-            try ChildProcessLauncher.run(process)
-            try? errorOutput.close()
-            let guardian: ServerGuardian
-            do {
-                guardian = try ServerGuardian(serverProcessID: process.processIdentifier, runDirectory: run)
-            } catch {
-                shutDown(process: process, guardian: nil, reservation: reservation)
-                throw RealDriverError.cannotPrepare(reason: "starting the server's guardian failed: \(error)")
-            }
-            let deadline = Date().addingTimeInterval(startupTimeout)
-            var taken = false
-            while true {
-                if let display = XOpenDisplay(reservation.displayName) {
-                    XCloseDisplay(display)
-                    return (process, guardian, reservation)
-                }
-                if !process.isRunning {
-                    process.waitUntilExit()
-                    let log = (try? String(contentsOfFile: configuration.logPath, encoding: .utf8)) ?? ""
-                    let errors = (try? String(contentsOfFile: configuration.errorOutputPath, encoding: .utf8)) ?? ""
-                    shutDown(process: process, guardian: guardian, reservation: reservation)
-                    if log.contains("already active") || errors.contains("already active") {
-                        taken = true
-                        break
-                    }
-                    let tail = (log.isEmpty ? errors : log + "\n" + errors).split(separator: "\n").suffix(40).joined(separator: "\n")
-                    throw RealDriverError.exitedEarly(display: reservation.displayName, status: process.terminationStatus,
-                                                      logTail: tail)
-                }
-                if Date() >= deadline {
-                    let log = (try? String(contentsOfFile: configuration.logPath, encoding: .utf8)) ?? ""
-                    shutDown(process: process, guardian: guardian, reservation: reservation)
-                    throw RealDriverError.notAcceptingConnections(
-                        display: reservation.displayName, waited: startupTimeout,
-                        logTail: log.split(separator: "\n").suffix(40).joined(separator: "\n"))
-                }
-                usleep(10_000)
-            }
-            if taken { start = reservation.number + 1 }
-        }
-        throw RealDriverError.cannotPrepare(reason: "every display number tried was taken by another X server")
-    }
-
-    private static func shutDown(process: Process, guardian: ServerGuardian?, reservation: DisplayReservation) {
-        var killedHard = false
-        if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            let deadline = Date().addingTimeInterval(3)
-            while process.isRunning, Date() < deadline { usleep(5_000) }
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                killedHard = true
-            }
-        }
-        process.waitUntilExit()
-        guardian?.dismiss()
-        if killedHard { reservation.removeServerLeftovers() }
-        reservation.release()
-    }
-
-    private static func makeRunDirectory() throws -> URL {
-        // Unix socket paths are limited to 107 bytes.
-        var base = FileManager.default.temporaryDirectory.path
-        if base.utf8.count > 60 { base = "/tmp" }
-        var template = Array((base + "/gesturebridge-realdriver-XXXXXX").utf8CString)
-        let created = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
-        guard created != nil else {
-            throw RealDriverError.cannotPrepare(reason: "cannot create a run directory in \(base): \(String(cString: strerror(errno)))")
-        }
-        let path = template.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { String(cString: $0) } ?? "" }
-        return URL(fileURLWithPath: path, isDirectory: true)
+        server.configuration.logTail(lines: lines)
     }
 }

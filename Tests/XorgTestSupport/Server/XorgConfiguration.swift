@@ -1,17 +1,30 @@
-/// The xorg.conf of a headless server: the dummy video card at one fixed mode, and the three
-/// inputtest devices listening in the run directory. Nothing is hot-plugged, so the server has
-/// exactly these devices whatever the machine has.
+/// The xorg.conf of a test server: the dummy video card at one fixed mode and the input devices
+/// it is given, with its run directory's files (log, error output, device sockets). The
+/// inputtest server (`inputTest`) and the real-driver ones (`realDriver`) differ only in their
+/// devices and whether the server adds devices itself (hot-plug).
 struct XorgConfiguration: Sendable {
+    /// The first line, a comment saying what the file is for.
+    let title: String
     let width: Int
     let height: Int
     let runDirectory: String
+    /// Whether the server adds and enables the devices udev reports (`AutoAddDevices`).
+    let hotplug: Bool
+    /// In the order of their sections and of the server layout.
+    let devices: [XorgInputDevice]
+    let inputClasses: [XorgInputClass]
 
-    var penSocketPath: String { runDirectory + "/pen.sock" }
-    var touchSocketPath: String { runDirectory + "/touch.sock" }
-    var keyboardSocketPath: String { runDirectory + "/kbd.sock" }
     /// The server's log (`-logfile`), and where its standard output and error go.
     var logPath: String { runDirectory + "/Xorg.log" }
     var errorOutputPath: String { runDirectory + "/Xorg.stderr" }
+    var path: String { runDirectory + "/xorg.conf" }
+    /// An empty config directory (`-configdir`): the machine's xorg.conf.d snippets must not add devices.
+    var snippetDirectory: String { runDirectory + "/xorg.conf.d" }
+
+    /// Where an inputtest device of this server listens.
+    static func socketPath(_ fileName: String, in runDirectory: String) -> String {
+        runDirectory + "/" + fileName
+    }
 
     /// A 60 Hz mode for exactly the requested size. The blanking must not match the CVT
     /// reduced-blanking pattern (total = width + 160, sync end = width + 80): the server then
@@ -33,77 +46,150 @@ struct XorgConfiguration: Sendable {
     }
 
     var text: String {
-        """
-        # Generated for one headless test server; removed when the server stops.
-        Section "ServerFlags"
-            Option "AutoAddDevices" "false"
-            Option "AutoEnableDevices" "false"
-            Option "AutoAddGPU" "false"
-            Option "DontVTSwitch" "true"
-            Option "BlankTime" "0"
-            Option "StandbyTime" "0"
-            Option "SuspendTime" "0"
-            Option "OffTime" "0"
-        EndSection
+        var sections = """
+            # \(title)
+            Section "ServerFlags"
+                Option "AutoAddDevices" "\(hotplug)"
+                Option "AutoEnableDevices" "\(hotplug)"
+                Option "AutoAddGPU" "false"
+                Option "DontVTSwitch" "true"
+                Option "BlankTime" "0"
+                Option "StandbyTime" "0"
+                Option "SuspendTime" "0"
+                Option "OffTime" "0"
+            EndSection
 
-        Section "Device"
-            Identifier "headless-card"
-            Driver "dummy"
-            VideoRam \(videoRAMKiB)
-        EndSection
+            Section "Device"
+                Identifier "headless-card"
+                Driver "dummy"
+                VideoRam \(videoRAMKiB)
+            EndSection
 
-        Section "Monitor"
-            Identifier "headless-monitor"
-            HorizSync 5.0 - 1000.0
-            VertRefresh 5.0 - 200.0
-            Modeline \(modeline)
-        EndSection
+            Section "Monitor"
+                Identifier "headless-monitor"
+                HorizSync 5.0 - 1000.0
+                VertRefresh 5.0 - 200.0
+                Modeline \(modeline)
+            EndSection
 
-        Section "Screen"
-            Identifier "headless-screen"
-            Device "headless-card"
-            Monitor "headless-monitor"
-            DefaultDepth 24
-            SubSection "Display"
-                Depth 24
-                Modes "\(modeName)"
-                Virtual \(width) \(height)
-            EndSubSection
-        EndSection
+            Section "Screen"
+                Identifier "headless-screen"
+                Device "headless-card"
+                Monitor "headless-monitor"
+                DefaultDepth 24
+                SubSection "Display"
+                    Depth 24
+                    Modes "\(modeName)"
+                    Virtual \(width) \(height)
+                EndSubSection
+            EndSection
 
-        Section "InputDevice"
-            Identifier "\(VirtualPen.deviceName)"
-            Driver "inputtest"
-            Option "SocketPath" "\(penSocketPath)"
-            Option "DeviceType" "PointerAbsoluteProximity"
-            Option "PointerHasPressure" "on"
-            Option "PointerButtonCount" "7"
-        EndSection
 
-        Section "InputDevice"
-            Identifier "\(VirtualTouchscreen.deviceName)"
-            Driver "inputtest"
-            Option "SocketPath" "\(touchSocketPath)"
-            Option "DeviceType" "Touch"
-            Option "TouchCount" "\(VirtualTouchscreen.maximumTouches)"
-        EndSection
+            """
+        for device in devices {
+            sections += "Section \"InputDevice\"\n"
+            sections += "    Identifier \"\(device.identifier)\"\n"
+            sections += "    Driver \"\(device.driver)\"\n"
+            for option in device.options {
+                sections += "    Option \"\(option.name)\" \"\(option.value)\"\n"
+            }
+            sections += "EndSection\n\n"
+        }
+        for inputClass in inputClasses {
+            sections += """
+                Section "InputClass"
+                    Identifier "\(inputClass.identifier)"
+                    \(inputClass.match) "on"
+                    MatchDevicePath "\(inputClass.devicePathPattern)"
+                    Driver "\(inputClass.driver)"
+                EndSection
 
-        # A keyboard of its own also keeps the server from looking for the usual kbd driver.
-        Section "InputDevice"
-            Identifier "\(VirtualKeyboard.deviceName)"
-            Driver "inputtest"
-            Option "SocketPath" "\(keyboardSocketPath)"
-            Option "DeviceType" "Keyboard"
-        EndSection
 
-        Section "ServerLayout"
-            Identifier "headless-layout"
-            Screen "headless-screen"
-            InputDevice "\(VirtualPen.deviceName)" "CorePointer"
-            InputDevice "\(VirtualTouchscreen.deviceName)" "SendCoreEvents"
-            InputDevice "\(VirtualKeyboard.deviceName)" "CoreKeyboard"
-        EndSection
+                """
+        }
+        sections += """
+            Section "ServerLayout"
+                Identifier "headless-layout"
+                Screen "headless-screen"
 
-        """
+            """
+        for device in devices {
+            sections += "    InputDevice \"\(device.identifier)\" \"\(device.layoutRole.rawValue)\"\n"
+        }
+        sections += "EndSection\n"
+        return sections
+    }
+}
+
+/// An `InputDevice` section of an xorg.conf, and the device's place in the server layout.
+struct XorgInputDevice: Sendable {
+    /// The X device's name.
+    let identifier: String
+    let driver: String
+    let options: [XorgOption]
+    let layoutRole: XorgLayoutRole
+
+    /// An inputtest device listening on `socketPath`.
+    static func inputTest(_ identifier: String, socketPath: String, type: String, options: [XorgOption] = [],
+                          layoutRole: XorgLayoutRole) -> XorgInputDevice {
+        XorgInputDevice(
+            identifier: identifier, driver: "inputtest",
+            options: [XorgOption("SocketPath", socketPath), XorgOption("DeviceType", type)] + options,
+            layoutRole: layoutRole)
+    }
+}
+
+/// `Option "name" "value"` in a section.
+struct XorgOption: Sendable {
+    let name: String
+    let value: String
+
+    init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// How the server layout attaches a device.
+enum XorgLayoutRole: String, Sendable {
+    case corePointer = "CorePointer"
+    case sendCoreEvents = "SendCoreEvents"
+    case coreKeyboard = "CoreKeyboard"
+}
+
+/// An `InputClass` section: a driver for the hot-plugged devices it matches.
+struct XorgInputClass: Sendable {
+    let identifier: String
+    /// The match option, as `MatchIsTablet`.
+    let match: String
+    let devicePathPattern: String
+    let driver: String
+}
+
+extension XorgConfiguration {
+    /// The inputtest server's: a pressure pen, an XI 2.2 touchscreen and a keyboard, listening
+    /// in the run directory (a keyboard of its own also keeps the server from looking for the
+    /// usual kbd driver). Nothing is hot-plugged, so the server has exactly these devices
+    /// whatever the machine has.
+    static func inputTest(width: Int, height: Int, runDirectory: String) -> XorgConfiguration {
+        XorgConfiguration(
+            title: "Generated for one headless test server; removed when the server stops.",
+            width: width, height: height, runDirectory: runDirectory, hotplug: false,
+            devices: [
+                .inputTest(
+                    VirtualPen.deviceName, socketPath: socketPath(VirtualPen.socketFileName, in: runDirectory),
+                    type: "PointerAbsoluteProximity",
+                    options: [XorgOption("PointerHasPressure", "on"), XorgOption("PointerButtonCount", "7")],
+                    layoutRole: .corePointer),
+                .inputTest(
+                    VirtualTouchscreen.deviceName,
+                    socketPath: socketPath(VirtualTouchscreen.socketFileName, in: runDirectory), type: "Touch",
+                    options: [XorgOption("TouchCount", "\(VirtualTouchscreen.maximumTouches)")],
+                    layoutRole: .sendCoreEvents),
+                .inputTest(
+                    VirtualKeyboard.deviceName, socketPath: socketPath(VirtualKeyboard.socketFileName, in: runDirectory),
+                    type: "Keyboard", layoutRole: .coreKeyboard),
+            ],
+            inputClasses: [])
     }
 }
