@@ -63,7 +63,7 @@ let package = Package(
         // Engine throughput: `swift run -c release gesture-bench`.
         .executableTarget(
             name: "gesture-bench",
-            dependencies: ["GestureKit"],
+            dependencies: ["GestureKit", "SeededRandom"],
             path: "Benchmarks/GestureBench"
         ),
         // Latency, start-up, idle and load of the real bridge on a headless Xorg:
@@ -72,6 +72,11 @@ let package = Package(
             name: "gesture-measure",
             dependencies: ["XorgTestSupport", "X11Bridge", "CX11"],
             path: "Benchmarks/Measure"
+        ),
+        // The seeded generator the benchmark's synthetic input and the GestureKit tests draw from.
+        .target(
+            name: "SeededRandom",
+            path: "Tests/SeededRandom"
         ),
         // Seeded random episodes against the real bridge (scripts/chaos, root).
         .target(
@@ -109,7 +114,7 @@ let package = Package(
         // (RealDriverToolchain), into .build/real-drivers.
         .testTarget(
             name: "GestureKitTests",
-            dependencies: ["GestureKit"],
+            dependencies: ["GestureKit", "SeededRandom"],
             exclude: ["Fixtures"]
         ),
         // Runs the built `gesture-bridge` executable as a user would.

@@ -1,5 +1,6 @@
 import Foundation
 import GestureKit
+import SeededRandom
 
 /// Generates a plausible session of pen and touch input: light strokes, deep presses, knob
 /// circles and multi-finger touches, at a fixed sample rate. Deterministic for a seed, so
@@ -10,11 +11,11 @@ struct SyntheticInput: Sendable {
     static let screen = ScreenSize(width: 1920, height: 1080)
 
     var rate: Double
-    private var random: SplitMixRandom
+    private var random: SplitMix64
 
     init(seed: UInt64 = 1, rate: Double = 1000) {
         self.rate = rate
-        self.random = SplitMixRandom(seed: seed)
+        self.random = SplitMix64(seed: seed)
     }
 
     var header: TraceHeader {
@@ -117,20 +118,5 @@ struct SyntheticInput: Sendable {
             }
             time += step
         }
-    }
-}
-
-/// A small deterministic random source (SplitMix64).
-struct SplitMixRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

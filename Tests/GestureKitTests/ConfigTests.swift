@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GestureKit
+import SeededRandom
 
 @Suite("Config")
 struct ConfigTests {
@@ -199,7 +200,7 @@ struct ConfigTests {
 
     @Test("mangled configs never crash the parser")
     func mangledConfigsNeverCrash() {
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let source = Array(DefaultConfig.text.utf8)
         let alphabet = Array(":-[]{}\n \"'#&*!|>%@`0.9x".utf8)
         for _ in 0..<300 {

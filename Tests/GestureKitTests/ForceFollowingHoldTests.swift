@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GestureKit
+import SeededRandom
 
 /// A still press is held back from the application while its force is still rising, or holding
 /// above an ordinary touch's, and goes to the application once it levels off at an ordinary
@@ -64,7 +65,7 @@ struct ForceFollowingHoldTests {
     @Test("a light press held still at a flat 0.2 with ±2 % noise goes to the application within 0.3 s (p95 of 20), never after 0.5 s",
           arguments: [35.0, 100, 200, 1000])
     func flatPressWithNoise(hertz: Double) throws {
-        var generator = SeededGenerator(seed: UInt64(hertz))
+        var generator = SplitMix64(seed: UInt64(hertz))
         var delays: [Double] = []
         for _ in 0..<20 {
             let script = try Self.script()
@@ -126,7 +127,7 @@ struct ForceFollowingHoldTests {
     @Test("a press that stops climbing above an ordinary touch's force is held until the hold limit, then handed over")
     func heldToTheLimit() throws {
         let script = try Self.script()
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let climb = ForceCurve.climb(rate: 0.5, ceiling: 0.5, hertz: 200, seconds: 1)
         let stay = ForceCurve.flat(0.5, noise: 0.02, hertz: 200, seconds: 9, using: &generator)
         script.pressPen(along: ForceCurve(samples: climb.samples + stay.samples.dropFirst().map { ($0.time + 1, $0.force) }),
@@ -171,7 +172,7 @@ struct ForceFollowingHoldTests {
     @Test("the force ring shows from touch-down while the press is held, and goes the moment it is handed over")
     func ringShowsTheHold() throws {
         let script = try Self.script()
-        var generator = SeededGenerator(seed: 3)
+        var generator = SplitMix64(seed: 3)
         script.pressPen(along: .flat(0.2, noise: 0.02, hertz: 100, seconds: 1, using: &generator), lift: false)
         guard case .progress(let fraction) = script.feedback.first else {
             Issue.record("the ring did not show at touch-down: \(script.feedback)")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GestureKit
+import SeededRandom
 
 /// The bridge learns the hand (issue 24): the rule on its own, and the targets as replays of
 /// generated traces with the built-in default config, which learns.
@@ -14,7 +15,7 @@ struct HandLearningTests {
 
     /// `ordinary` ordinary contacts, then `next` contacts of which every fourth is deliberate.
     static func session(_ hand: HandTrace.Hand, seed: UInt64, ordinary: Int = 40, next: Int = 40) -> HandTrace {
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         var trace = HandTrace()
         for _ in 0..<ordinary { trace.add(hand.ordinaryContact(&random), random: &random) }
         for index in 0..<next {
@@ -196,7 +197,7 @@ struct HandLearningTests {
     static func iPhoneRecording(jitterSeed seed: UInt64) throws {
         var trace = try AnalyzeIOSRecordingTests.trace()
         if seed > 0 {
-            var random = SeededGenerator(seed: seed)
+            var random = SplitMix64(seed: seed)
             var last = -Double.infinity
             for index in trace.events.indices {
                 // Late by up to 50 ms, never before the sample that came before it.
@@ -214,7 +215,7 @@ struct HandLearningTests {
 
     @Test("a light press held still is handed over as fast as today, fresh and after learning a light hand")
     func lightStillPress() throws {
-        var random = SeededGenerator(seed: 9)
+        var random = SplitMix64(seed: 9)
         var trace = Self.session(.light, seed: 9, ordinary: 40, next: 0)
         trace.add(.still(peak: 0.12), random: &random)
         func handedOver(_ configuration: BindingSet, trace: HandTrace) -> ContactDecision? {

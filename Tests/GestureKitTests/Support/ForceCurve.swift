@@ -1,5 +1,6 @@
 import Testing
 @testable import GestureKit
+import SeededRandom
 
 /// A press as a person makes it: force over time, sampled at a device's rate. Times are
 /// seconds from touch-down.
@@ -8,7 +9,7 @@ struct ForceCurve {
 
     /// A press held at `force`, with uniform noise of ±`noise` (force units) on each sample.
     static func flat(_ force: Double, noise: Double = 0, hertz: Double, seconds: Double,
-                     using generator: inout SeededGenerator) -> ForceCurve {
+                     using generator: inout SplitMix64) -> ForceCurve {
         ForceCurve(samples: times(hertz: hertz, seconds: seconds).map { time in
             (time, clamp(force + (noise > 0 ? Double.random(in: -noise...noise, using: &generator) : 0)))
         })
@@ -61,20 +62,5 @@ extension GestureScript {
     func penDecision(since start: Double) -> (decision: ScriptDecision, after: Double)? {
         guard let decision = engineDecisions.first(where: { $0.key == pen.key }) else { return nil }
         return (ScriptDecision(decision), decision.time - start)
-    }
-}
-
-/// A small, seeded generator (SplitMix64), so noisy presses are the same in every run.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

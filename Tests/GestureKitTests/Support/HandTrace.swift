@@ -1,4 +1,5 @@
 @testable import GestureKit
+import SeededRandom
 
 /// Generated pen traces of one hand: ordinary taps, strokes and light still presses, and
 /// deliberate hard presses, one after another, at 100 Hz.
@@ -33,7 +34,7 @@ struct HandTrace {
         static let typical = Hand(ordinary: 0.15...0.35, deliberate: 0.8...0.95)
 
         /// An ordinary contact: half taps, three in ten strokes, one in five still presses.
-        func ordinaryContact(_ random: inout SeededGenerator) -> Contact {
+        func ordinaryContact(_ random: inout SplitMix64) -> Contact {
             let peak = Double.random(in: ordinary, using: &random)
             switch Int.random(in: 0..<10, using: &random) {
             case 0..<5: return .tap(peak: peak)
@@ -42,7 +43,7 @@ struct HandTrace {
             }
         }
 
-        func deliberateContact(_ random: inout SeededGenerator) -> Contact {
+        func deliberateContact(_ random: inout SplitMix64) -> Contact {
             .deliberate(peak: Double.random(in: deliberate, using: &random))
         }
     }
@@ -56,7 +57,7 @@ struct HandTrace {
     private(set) var events: [ContactEvent] = []
     private var now = 1.0
 
-    mutating func add(_ contact: Contact, random: inout SeededGenerator) {
+    mutating func add(_ contact: Contact, random: inout SplitMix64) {
         let start = now
         let x = Double.random(in: 200...800, using: &random), y = Double.random(in: 200...600, using: &random)
         var samples: [(dx: Double, force: Double)] = []
