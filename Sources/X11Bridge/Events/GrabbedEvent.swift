@@ -15,12 +15,23 @@ public struct GrabbedEvent<Kind: GrabbedEventKind>: Sendable, Hashable {
     public var detail: Int
 }
 
-/// The XI2 event types one grab delivers.
-public protocol GrabbedEventKind: Sendable, Hashable {
-    /// The kind of an XI2 event type; nil for a type this grab does not deliver.
-    init?(eventType: Int32)
+/// The XI2 event types one grab delivers, a kind each.
+public protocol GrabbedEventKind: Sendable, Hashable, CaseIterable {
+    /// The XI2 event type of this kind.
+    var eventType: Int32 { get }
     /// Whether the event's detail means something (a motion event has no button).
     var hasDetail: Bool { get }
+}
+
+extension GrabbedEventKind {
+    /// The kind of an XI2 event type; nil for a type this grab does not deliver.
+    public init?(eventType type: Int32) {
+        guard let kind = Self.allCases.first(where: { $0.eventType == type }) else { return nil }
+        self = kind
+    }
+
+    /// The XI2 event types of these kinds, for selecting them with the grab.
+    static var eventTypes: Set<Int32> { Set(allCases.map(\.eventType)) }
 }
 
 public typealias GrabbedPointerEvent = GrabbedEvent<PointerGrabKind>
@@ -31,19 +42,15 @@ public enum PointerGrabKind: GrabbedEventKind {
     case buttonRelease
     case motion
 
-    public init?(eventType type: Int32) {
-        switch type {
-        case XI_ButtonPress: self = .buttonPress
-        case XI_ButtonRelease: self = .buttonRelease
-        case XI_Motion: self = .motion
-        default: return nil
+    public var eventType: Int32 {
+        switch self {
+        case .buttonPress: return XI_ButtonPress
+        case .buttonRelease: return XI_ButtonRelease
+        case .motion: return XI_Motion
         }
     }
 
     public var hasDetail: Bool { self != .motion }
-
-    /// The XI2 event types of these kinds, for selecting them with the grab.
-    static let eventTypes: Set<Int32> = [XI_ButtonPress, XI_ButtonRelease, XI_Motion]
 }
 
 public enum TouchGrabKind: GrabbedEventKind {
@@ -51,19 +58,15 @@ public enum TouchGrabKind: GrabbedEventKind {
     case update
     case end
 
-    public init?(eventType type: Int32) {
-        switch type {
-        case XI_TouchBegin: self = .begin
-        case XI_TouchUpdate: self = .update
-        case XI_TouchEnd: self = .end
-        default: return nil
+    public var eventType: Int32 {
+        switch self {
+        case .begin: return XI_TouchBegin
+        case .update: return XI_TouchUpdate
+        case .end: return XI_TouchEnd
         }
     }
 
     public var hasDetail: Bool { true }
-
-    /// The XI2 event types of these kinds, for selecting them with the grab.
-    static let eventTypes: Set<Int32> = [XI_TouchBegin, XI_TouchUpdate, XI_TouchEnd]
 }
 
 extension GrabbedEvent where Kind == PointerGrabKind {
