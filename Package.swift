@@ -73,7 +73,7 @@ let package = Package(
             dependencies: ["XorgTestSupport", "X11Bridge", "CX11"],
             path: "Benchmarks/Measure"
         ),
-        // The seeded generator the benchmark's synthetic input and the GestureKit tests draw from.
+        // The seeded generator the benchmark's synthetic input, the GestureKit tests and the chaos episodes draw from.
         .target(
             name: "SeededRandom",
             path: "Tests/SeededRandom"
@@ -81,7 +81,7 @@ let package = Package(
         // Seeded random episodes against the real bridge (scripts/chaos, root).
         .target(
             name: "ChaosSupport",
-            dependencies: ["XorgTestSupport", "GestureKit"],
+            dependencies: ["XorgTestSupport", "GestureKit", "SeededRandom"],
             path: "Tests/ChaosSupport"
         ),
         .executableTarget(

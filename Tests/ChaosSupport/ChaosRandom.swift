@@ -1,20 +1,19 @@
-/// SplitMix64: a small generator whose whole state is one number, so an episode's plan follows
-/// from its seed and number alone, on every machine and toolchain.
+import SeededRandom
+
+/// The draws of one chaos episode: SplitMix64, whose whole state is one number, so an episode's
+/// plan follows from its seed and number alone, on every machine and toolchain.
 struct ChaosRandom: RandomNumberGenerator {
-    private var state: UInt64
+    private var generator: SplitMix64
 
     /// The generator of episode `number` of the run seeded `seed`.
     init(seed: UInt64, episode number: Int) {
-        state = seed &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: number) &* 0xBF58_476D_1CE4_E5B9
+        generator = SplitMix64(
+            seed: seed &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: number) &* 0xBF58_476D_1CE4_E5B9)
         _ = next()
     }
 
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        generator.next()
     }
 
     /// A value in `range`, rounded to `places` decimals so a plan written to a file reads back
