@@ -37,6 +37,7 @@ final class OverlayTestDisplay {
             throw OverlayTestDisplayError(message: "Xvfb did not report a display number: \(server.errorOutput)")
         }
         self.server = server
+        XlibThreads.initialize()
         do {
             connection = try XConnection.open(name: ":" + number, requirements: .init(xtest: true))
         } catch {

@@ -14,6 +14,7 @@ final class VirtualFramebuffer {
     private let process: ChildProcess
 
     init() throws {
+        XlibThreads.initialize()
         let process = try ChildProcess(
             executable: Self.executable,
             arguments: ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1024x768x24", "-noreset"],

@@ -3,6 +3,7 @@ import Glibc
 import GestureKit
 import Testing
 @testable import X11Bridge
+import XorgTestSupport
 
 @Suite("The X connection on a virtual framebuffer", .requiresXvfb)
 final class XConnectionTests: XvfbSuite {
@@ -63,6 +64,7 @@ final class XConnectionTests: XvfbSuite {
 struct DisplayCheckTests {
     @Test("a display that is not there is a clear error, not a crash")
     func cannotOpen() {
+        XlibThreads.initialize()
         #expect(throws: BridgeSetupError.cannotOpenDisplay(":4093")) {
             try XConnection.open(name: ":4093", requirements: .init(xtest: false))
         }

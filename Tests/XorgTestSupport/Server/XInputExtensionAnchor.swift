@@ -2,6 +2,25 @@ import CX11
 import Synchronization
 
 private let isAnchored = Mutex(false)
+private let threadsInitialized = Mutex(false)
+
+/// Xlib's locks for a process whose tests open displays on several threads at once.
+///
+/// XInitThreads must come before any other Xlib call: a display opened without it (the start-up
+/// probe of one test's server, while another test's thread was turning locking on) has no
+/// locks, and two threads on it (a window's reader and the test asking the pointer's state)
+/// interleave their requests and replies: the window then finds its connection broken, at
+/// random, under load. Every place the test support starts a server calls this first, and a
+/// caller that comes second waits until the first has finished.
+public enum XlibThreads {
+    public static func initialize() {
+        threadsInitialized.withLock { done in
+            guard !done else { return }
+            XInitThreads()
+            done = true
+        }
+    }
+}
 
 /// Keeps libXi's process-wide extension record alive for the whole test process.
 ///
@@ -17,7 +36,7 @@ public enum XInputExtensionAnchor {
     public static func ensure(displayName: String) {
         isAnchored.withLock { anchored in
             guard !anchored else { return }
-            XInitThreads()
+            XlibThreads.initialize()
             guard let display = XOpenDisplay(displayName) else { return }
             // The flag lives as long as the connection: for the rest of the process.
             let lossFlag = ConnectionLossFlag()

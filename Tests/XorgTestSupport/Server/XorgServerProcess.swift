@@ -37,6 +37,8 @@ final class XorgServerProcess {
     ///   to, or none to start the server itself.
     static func launch(installation: XorgInstallation, configuration: XorgConfiguration, launcher: [String] = [],
                        startupTimeout: Double) throws -> XorgServerProcess {
+        // Before the first probe of the first server: no display of the process opens without it.
+        XlibThreads.initialize()
         var start = DisplayReservation.searchRange.lowerBound
         for _ in 0..<5 {
             switch try launchOnce(installation: installation, configuration: configuration, launcher: launcher,
