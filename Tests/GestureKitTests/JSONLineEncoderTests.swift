@@ -50,6 +50,19 @@ struct JSONLineEncoderTests {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(Sample.self, from: Data(line.utf8)) }
     }
 
+    @Test("an optional NullWhenNil (a device's learned) reads back left out, null or a value as it was written")
+    func optionalNullWhenNil() throws {
+        let learned = DeviceLearnedLine(nil)
+        for value in [nil, NullWhenNil(wrappedValue: nil), NullWhenNil(wrappedValue: learned)] {
+            let device = DeviceLine(id: 9, name: "pen", kind: "pen", enabled: true, driver: "wacom", type: nil,
+                                    pressure: nil, pressureMoved: nil, touches: nil, touchMode: nil, bindings: [],
+                                    learned: value)
+            let line = JSONLineEncoder.line(device)
+            #expect(line.contains(#""learned""#) == (value != nil))
+            #expect(try JSONDecoder().decode(DeviceLine.self, from: Data(line.utf8)) == device)
+        }
+    }
+
     @Test("numbers rounded to millionths, integral ones without a fraction, no negative zero, non-finite as null",
           arguments: [
               (0.1 + 0.2, "0.3"), (1.0, "1"), (-2.5, "-2.5"), (1.234_567_89, "1.234568"), (-0.000_000_1, "0"),

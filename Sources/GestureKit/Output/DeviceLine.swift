@@ -49,30 +49,6 @@ public struct DeviceLine: Codable, Sendable, Hashable {
         self.bindings = bindings
         self.learned = learned
     }
-
-    private enum CodingKeys: String, CodingKey {
-        case id, name, vendor, product, kind, enabled, driver, type, pressure, pressureMoved, touches, touchMode, listened, bindings, learned
-    }
-
-    // Decoded by hand only to tell a `learned` left out (nil) from a `learned` of null.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(Int.self, forKey: .id)
-        name = try container.decode(String.self, forKey: .name)
-        vendor = try container.decodeIfPresent(String.self, forKey: .vendor)
-        product = try container.decodeIfPresent(String.self, forKey: .product)
-        kind = try container.decode(String.self, forKey: .kind)
-        enabled = try container.decode(Bool.self, forKey: .enabled)
-        driver = try container.decode(String.self, forKey: .driver)
-        _type = try container.decode(NullWhenNil<String>.self, forKey: .type)
-        _pressure = try container.decode(NullWhenNil<PressureRangeLine>.self, forKey: .pressure)
-        pressureMoved = try container.decodeIfPresent(Bool.self, forKey: .pressureMoved)
-        _touches = try container.decode(NullWhenNil<Int>.self, forKey: .touches)
-        touchMode = try container.decodeIfPresent(String.self, forKey: .touchMode)
-        listened = try container.decode(Bool.self, forKey: .listened)
-        bindings = try container.decode([String].self, forKey: .bindings)
-        learned = container.contains(.learned) ? try container.decode(NullWhenNil<DeviceLearnedLine>.self, forKey: .learned) : nil
-    }
 }
 
 /// A pressure range in device units: `{"min","max"}` (the trace header's, `devices --json`'s

@@ -56,6 +56,15 @@ extension NullWhenNil: Decodable where Wrapped: Decodable {
     }
 }
 
+extension KeyedDecodingContainer {
+    /// An optional `NullWhenNil`, a key that may be left out or be `null` (`DeviceLine.learned`):
+    /// nil when the key is absent, a `NullWhenNil` of nil when it is `null`. A synthesized
+    /// `Decodable` calls this rather than the general `decodeIfPresent`, which gives nil for both.
+    func decodeIfPresent<Wrapped: Decodable>(_ type: NullWhenNil<Wrapped>.Type, forKey key: Key) throws -> NullWhenNil<Wrapped>? {
+        contains(key) ? try decode(type, forKey: key) : nil
+    }
+}
+
 // MARK: - The encoder
 
 /// One value of the line being built: a reference, so a container handed out keeps writing
