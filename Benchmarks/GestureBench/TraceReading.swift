@@ -56,17 +56,8 @@ enum TraceReading {
         }
     }
 
-    private struct EventLine: Decodable {
-        var t: Double
-        var device: Int
-        var contact: Int
-        var phase: String
-        var x: Double
-        var y: Double
-        var pressure: Double?
-    }
-
-    /// JSONDecoder per event line, the file read in 256 KiB chunks; the header line is skipped.
+    /// JSONDecoder per event line into the trace's own `TraceEventLine`, the file read in 256 KiB
+    /// chunks; the header line is skipped.
     private static func decodeLines(_ path: String) throws -> Int {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileNoSuchFile) }
         defer { try? handle.close() }
@@ -80,8 +71,7 @@ enum TraceReading {
                 sawHeader = true
                 return
             }
-            let event = try decoder.decode(EventLine.self, from: line)
-            guard ContactPhase(rawValue: event.phase) != nil else { throw CocoaError(.coderReadCorrupt) }
+            _ = try decoder.decode(TraceEventLine.self, from: line)
             count += 1
         }
         while let chunk = try handle.read(upToCount: 256 * 1024), !chunk.isEmpty {
