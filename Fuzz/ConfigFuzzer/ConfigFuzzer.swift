@@ -4,12 +4,8 @@ import GestureKit
 // libFuzzer entry for the config parser: any bytes must give bindings or located errors,
 // never a crash. Built with `scripts/fuzz config`; without the fuzzer it replays files.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func configFuzzerTestOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
-    checkFuzzInput(bytes, count, with: checkConfig)
-}
-
-func checkConfig(_ data: Data) {
+/// What any config input must satisfy (`FuzzerDriver.swift` runs it).
+func checkInput(_ data: Data) {
     let text = String(decoding: data, as: UTF8.self)
     do {
         let bindings = try ConfigLoader.parse(text, file: "fuzz.yaml")
@@ -18,12 +14,5 @@ func checkConfig(_ data: Data) {
         precondition(again == bindings, "rendering changed the config")
     } catch {
         precondition(!error.issues.isEmpty, "an error without a message")
-    }
-}
-
-@main
-struct ConfigCorpusReplay {
-    static func main() throws {
-        try fuzzOrReplay(configFuzzerTestOneInput, check: checkConfig)
     }
 }

@@ -5,12 +5,8 @@ import GestureKit
 // trace or an error naming a line, the same with the scanner as with the full parser alone,
 // and any trace that reads must replay without a crash.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func traceFuzzerTestOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
-    checkFuzzInput(bytes, count, with: checkTrace)
-}
-
-func checkTrace(_ data: Data) {
+/// What any trace input must satisfy (`FuzzerDriver.swift` runs it).
+func checkInput(_ data: Data) {
     let text = String(decoding: data, as: UTF8.self)
     let scanned = Result { () throws(TraceError) in try TraceReader.parse(text, file: "fuzz.jsonl") }
     let full = Result { () throws(TraceError) in try TraceReader.parse(text, file: "fuzz.jsonl", usesScanner: false) }
@@ -21,12 +17,5 @@ func checkTrace(_ data: Data) {
         _ = PressureStatistics.analyze(trace)
     } catch {
         precondition(!error.message.isEmpty, "an error without a message")
-    }
-}
-
-@main
-struct TraceCorpusReplay {
-    static func main() throws {
-        try fuzzOrReplay(traceFuzzerTestOneInput, check: checkTrace)
     }
 }
