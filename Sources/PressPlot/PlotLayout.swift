@@ -4,11 +4,6 @@ import GestureKit
 public struct PlotPoint: Sendable, Hashable {
     public var x: Double
     public var y: Double
-
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
 }
 
 /// A rectangle in the picture, in pixels.
@@ -17,13 +12,6 @@ public struct PlotRect: Sendable, Hashable {
     public var y: Double
     public var width: Double
     public var height: Double
-
-    public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
 
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }

@@ -5,11 +5,6 @@ import GestureKit
 public struct ForcePoint: Sendable, Hashable {
     public var time: Double
     public var force: Double
-
-    public init(time: Double, force: Double) {
-        self.time = time
-        self.force = force
-    }
 }
 
 /// What became of a contact's input.
@@ -62,24 +57,11 @@ public struct PlottedPress: Sendable, Hashable {
     /// Touch-down, on the trace's clock.
     public var start: Double
     public var samples: [ForcePoint]
-    public var outcome: PressOutcome
+    public var outcome: PressOutcome = .undecided
     /// The levels it was judged against: configured first, then learned or proposed ones.
-    public var levels: [SourcedLevels]
+    public var levels: [SourcedLevels] = []
     /// A group the command gave it (calibrate's "ordinary" and "hard" steps); nil otherwise.
     public var group: String?
-
-    public init(number: Int, device: Int, deviceName: String, contact: Int, start: Double, samples: [ForcePoint],
-                outcome: PressOutcome = .undecided, levels: [SourcedLevels] = [], group: String? = nil) {
-        self.number = number
-        self.device = device
-        self.deviceName = deviceName
-        self.contact = contact
-        self.start = start
-        self.samples = samples
-        self.outcome = outcome
-        self.levels = levels
-        self.group = group
-    }
 
     /// The highest force it reached.
     public var peak: Double { samples.map(\.force).max() ?? 0 }

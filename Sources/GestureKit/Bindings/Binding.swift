@@ -89,12 +89,6 @@ public struct StepActions: Sendable, Hashable {
     public var step: Double
     public var increase: [Action]
     public var decrease: [Action]
-
-    public init(step: Double, increase: [Action], decrease: [Action]) {
-        self.step = step
-        self.increase = increase
-        self.decrease = decrease
-    }
 }
 
 /// A gesture, the devices it listens to, and what it does.

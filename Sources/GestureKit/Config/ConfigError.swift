@@ -4,12 +4,6 @@ public struct ConfigIssue: Sendable, Hashable, CustomStringConvertible {
     public var column: Int
     public var message: String
 
-    public init(line: Int, column: Int, message: String) {
-        self.line = line
-        self.column = column
-        self.message = message
-    }
-
     public var description: String { "\(line):\(column): \(message)" }
 }
 
@@ -19,12 +13,6 @@ public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     public var issues: [ConfigIssue]
     /// Set when the file could not be read at all.
     public var unreadable: String?
-
-    public init(file: String, issues: [ConfigIssue], unreadable: String? = nil) {
-        self.file = file
-        self.issues = issues
-        self.unreadable = unreadable
-    }
 
     public var description: String {
         if let unreadable { return "\(file): error: \(unreadable)" }

@@ -242,12 +242,6 @@ public struct StepKeys: Sendable, Hashable {
     public let step: NumberKey
     public let increase: ActionsKey
     public let decrease: ActionsKey
-
-    public init(step: NumberKey, increase: ActionsKey, decrease: ActionsKey) {
-        self.step = step
-        self.increase = increase
-        self.decrease = decrease
-    }
 }
 
 /// One key as the config reference's tables show it: its name, type, default and range.

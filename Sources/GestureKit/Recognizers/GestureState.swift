@@ -39,11 +39,6 @@ public enum CrossingDirection: String, Sendable, Hashable {
 public struct ThresholdCrossing: Sendable, Hashable {
     public var index: Int
     public var direction: CrossingDirection
-
-    public init(index: Int, direction: CrossingDirection) {
-        self.index = index
-        self.direction = direction
-    }
 }
 
 /// Rotation around a knob's center.
@@ -54,12 +49,6 @@ public struct KnobReading: Sendable, Hashable {
     public var rotation: Double
     /// Pixels from the center.
     public var distance: Double
-
-    public init(angle: Double, rotation: Double, distance: Double) {
-        self.angle = angle
-        self.rotation = rotation
-        self.distance = distance
-    }
 }
 
 /// What a recognizer reports when it changes state or its value changes.

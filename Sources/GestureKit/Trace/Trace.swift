@@ -29,12 +29,6 @@ public struct TraceError: Error, Sendable, Hashable, CustomStringConvertible {
     public var line: Int
     public var message: String
 
-    public init(file: String, line: Int, message: String) {
-        self.file = file
-        self.line = line
-        self.message = message
-    }
-
     public var description: String {
         line > 0 ? "\(file):\(line): error: \(message)" : "\(file): error: \(message)"
     }
