@@ -4,6 +4,14 @@ public struct ContactSample: Sendable, Hashable {
     public var position: Point
     /// Normalized force 0...1, or nil when the device has no pressure.
     public var force: Double?
+
+    /// Public, unlike most of GestureKit's value types: a program using the library drives a
+    /// recognizer with samples of its own.
+    public init(time: Double, position: Point, force: Double?) {
+        self.time = time
+        self.position = position
+        self.force = force
+    }
 }
 
 /// The input a recognizer handles: one per contact event, plus timer expiries.
