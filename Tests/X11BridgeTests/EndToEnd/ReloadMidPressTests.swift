@@ -55,18 +55,9 @@ final class ReloadMidPressTests: StageSuite {
         """
     }
 
-    /// A deep press past 0.7 holds the middle button down until the force falls below 0.5.
-    static let middleHoldConfig = """
-        decision-timeout: 5
-        bindings:
-          - name: hold
-            gesture: deep-press
-            devices: [pen, touch]
-            threshold: 0.7
-            release: 0.5
-            action: {press: middle}
-            on-end: {release: middle}
-        """
+    /// A deep press past 0.7 holds the middle button down until the force falls below 0.5
+    /// (`ReleaseTests.holdConfig`), with the long decision timeout.
+    static let middleHoldConfig = "decision-timeout: 5\n" + ReleaseTests.holdConfig
 
     /// The test's own folder for its config file.
     let directory: LiveConfigTests.ConfigDirectory
@@ -191,6 +182,32 @@ final class ReloadMidPressTests: StageSuite {
         }
     }
 
+    /// `rounds` presses with `presser` to 0.95, each 20 pixels right of the one before; in each,
+    /// `reload` sends `text` once the climbing force reaches each of `sendAt` (all of them read
+    /// before 0.65), and the press right-clicks alone, decided after its reloads.
+    func expectRightClicksThroughReloads(_ bridge: BridgeProcess, device: Int, by presser: Presser, _ reload: Reload,
+                                         _ text: String, at sendAt: [Double], rounds: Int = 1,
+                                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for round in 0..<rounds {
+            if round > 0 { stage.window.drain() }
+            let reloads = ReloadsDuringClimb(reload, text, at: sendAt, before: 0.65, directory, bridge)
+            try Self.press(stage, by: presser, at: (400 + 20 * Double(round), 300), to: 0.95, climbing: reloads.climbed)
+            #expect(reloads.read == sendAt.count, "\(bridge.lines)", sourceLocation: sourceLocation)
+            try Self.expectClick(3, stage, bridge, device: device, "press \(round + 1) of \(rounds), reloaded at \(sendAt)",
+                                 sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The press after the reloads, with `presser` to `peak` at (420, 320): it clicks `button`
+    /// alone, under the config loaded now.
+    func expectNextPress(by presser: Presser, to peak: Double, clicks button: Int32, _ bridge: BridgeProcess, device: Int,
+                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+        stage.window.drain()
+        try Self.press(stage, by: presser, at: (420, 320), to: peak)
+        try Self.expectClick(button, stage, bridge, device: device, decidedAfterReload: false, "the next press, to \(peak)",
+                             sourceLocation: sourceLocation)
+    }
+
     /// No X error, no ownership bug, and every reload loaded.
     static func expectNoFault(_ bridge: BridgeProcess, sourceLocation: SourceLocation = #_sourceLocation) {
         ReplugOwnershipTests.expectNoFault(bridge, sourceLocation: sourceLocation)
@@ -203,13 +220,8 @@ final class ReloadMidPressTests: StageSuite {
         let config = Self.config(threshold: 0.7)
         let bridge = try runBridge(config, reload)
         let device = try bridge.deviceID(presser.deviceName)
-        let reloads = ReloadsDuringClimb(reload, config, at: [0.4], before: 0.65, directory, bridge)
-        try Self.press(stage, by: presser, at: (400, 300), to: 0.95, climbing: reloads.climbed)
-        #expect(reloads.read == 1, "\(bridge.lines)")
-        try Self.expectClick(3, stage, bridge, device: device, "the press the reload came into")
-        stage.window.drain()
-        try Self.press(stage, by: presser, at: (420, 320), to: 0.95)
-        try Self.expectClick(3, stage, bridge, device: device, decidedAfterReload: false, "the next press")
+        try expectRightClicksThroughReloads(bridge, device: device, by: presser, reload, config, at: [0.4])
+        try expectNextPress(by: presser, to: 0.95, clicks: 3, bridge, device: device)
         Self.expectNoFault(bridge)
     }
 
@@ -219,13 +231,7 @@ final class ReloadMidPressTests: StageSuite {
         let config = DefaultConfig.text
         let bridge = try runBridge(config, reload)
         let device = try bridge.deviceID(presser.deviceName)
-        for round in 0..<3 {
-            stage.window.drain()
-            let reloads = ReloadsDuringClimb(reload, config, at: [0.4], before: 0.65, directory, bridge)
-            try Self.press(stage, by: presser, at: (400 + 20 * Double(round), 300), to: 0.95, climbing: reloads.climbed)
-            #expect(reloads.read == 1, "\(bridge.lines)")
-            try Self.expectClick(3, stage, bridge, device: device, "round \(round)")
-        }
+        try expectRightClicksThroughReloads(bridge, device: device, by: presser, reload, config, at: [0.4], rounds: 3)
         Self.expectNoFault(bridge)
     }
 
@@ -235,13 +241,8 @@ final class ReloadMidPressTests: StageSuite {
         let config = Self.config(threshold: 0.7)
         let bridge = try runBridge(config, .hangUp)
         let device = try bridge.deviceID(presser.deviceName)
-        for round in 0..<3 {
-            stage.window.drain()
-            let reloads = ReloadsDuringClimb(.hangUp, config, at: [0.2, 0.3, 0.4, 0.5, 0.6], before: 0.65, directory, bridge)
-            try Self.press(stage, by: presser, at: (400 + 20 * Double(round), 300), to: 0.95, climbing: reloads.climbed)
-            #expect(reloads.read == 5, "\(bridge.lines)")
-            try Self.expectClick(3, stage, bridge, device: device, "round \(round)")
-        }
+        try expectRightClicksThroughReloads(bridge, device: device, by: presser, .hangUp, config,
+                                            at: [0.2, 0.3, 0.4, 0.5, 0.6], rounds: 3)
         Self.expectNoFault(bridge)
     }
 
@@ -252,10 +253,7 @@ final class ReloadMidPressTests: StageSuite {
         let bridge = try runBridge(config, .fileEdit)
         let device = try bridge.deviceID(presser.deviceName)
         // Saves 150 ms apart, each read once the file has been quiet for 0.1 s.
-        let reloads = ReloadsDuringClimb(.fileEdit, config, at: [0.2, 0.35, 0.5], before: 0.65, directory, bridge)
-        try Self.press(stage, by: presser, at: (400, 300), to: 0.95, climbing: reloads.climbed)
-        #expect(reloads.read == 3, "\(bridge.lines)")
-        try Self.expectClick(3, stage, bridge, device: device, "the press the reloads came into")
+        try expectRightClicksThroughReloads(bridge, device: device, by: presser, .fileEdit, config, at: [0.2, 0.35, 0.5])
         Self.expectNoFault(bridge)
     }
 
@@ -289,9 +287,7 @@ final class ReloadMidPressTests: StageSuite {
         #expect(reloads.read == 1, "\(bridge.lines)")
         try Self.expectClick(change.buttons.during, stage, bridge, device: device,
                              "to 0.7, begun under \(change.before), reloaded to \(change.after)")
-        stage.window.drain()
-        try Self.press(stage, by: presser, at: (420, 320), to: 0.7)
-        try Self.expectClick(change.buttons.next, stage, bridge, device: device, decidedAfterReload: false, "the next press, to 0.7")
+        try expectNextPress(by: presser, to: 0.7, clicks: change.buttons.next, bridge, device: device)
         Self.expectNoFault(bridge)
     }
 
@@ -332,9 +328,7 @@ final class ReloadMidPressTests: StageSuite {
         let reload = try #require(Self.lastReload(in: bridge.lines), "\(bridge.lines)")
         #expect(claim.decision == .claim && claim.index < reload, "\(bridge.lines)")
 
-        stage.window.drain()
-        try Self.press(stage, by: presser, at: (420, 320), to: 0.95)
-        try Self.expectClick(3, stage, bridge, device: device, decidedAfterReload: false, "the next press")
+        try expectNextPress(by: presser, to: 0.95, clicks: 3, bridge, device: device)
         Self.expectNoFault(bridge)
     }
 
