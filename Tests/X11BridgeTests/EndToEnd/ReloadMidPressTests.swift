@@ -67,10 +67,13 @@ final class ReloadMidPressTests: StageSuite {
         try super.init()
     }
 
-    /// Writes `config` and runs the bridge on it, reloading the `reload` way.
-    func runBridge(_ config: String, _ reload: Reload) throws -> BridgeProcess {
+    /// Writes `config` and runs the bridge on it, reloading the `reload` way; with the bridge's
+    /// id of the device `presser` presses with.
+    func runBridge(_ config: String, _ reload: Reload, for presser: Presser,
+                   sourceLocation: SourceLocation = #_sourceLocation) throws -> (bridge: BridgeProcess, device: Int) {
         try directory.writeNew(config)
-        return try stage.bridge(reload.options + ["--config", directory.file])
+        let bridge = try stage.bridge(reload.options + ["--config", directory.file])
+        return (bridge, try bridge.deviceID(presser.deviceName, sourceLocation: sourceLocation))
     }
 
     /// The bridge's `config-reloaded` events so far.
@@ -218,8 +221,7 @@ final class ReloadMidPressTests: StageSuite {
           arguments: Reload.allCases, [Presser.pen, .touch])
     func reloadWhileClimbing(reload: Reload, presser: Presser) throws {
         let config = Self.config(threshold: 0.7)
-        let bridge = try runBridge(config, reload)
-        let device = try bridge.deviceID(presser.deviceName)
+        let (bridge, device) = try runBridge(config, reload, for: presser)
         try expectRightClicksThroughReloads(bridge, device: device, by: presser, reload, config, at: [0.4])
         try expectNextPress(by: presser, to: 0.95, clicks: 3, bridge, device: device)
         Self.expectNoFault(bridge)
@@ -229,8 +231,7 @@ final class ReloadMidPressTests: StageSuite {
           arguments: Reload.allCases, [Presser.pen, .touch])
     func defaultReloadWhileClimbing(reload: Reload, presser: Presser) throws {
         let config = DefaultConfig.text
-        let bridge = try runBridge(config, reload)
-        let device = try bridge.deviceID(presser.deviceName)
+        let (bridge, device) = try runBridge(config, reload, for: presser)
         try expectRightClicksThroughReloads(bridge, device: device, by: presser, reload, config, at: [0.4], rounds: 3)
         Self.expectNoFault(bridge)
     }
@@ -239,8 +240,7 @@ final class ReloadMidPressTests: StageSuite {
           arguments: [Presser.pen, .touch])
     func repeatedHangUpsWhileClimbing(presser: Presser) throws {
         let config = Self.config(threshold: 0.7)
-        let bridge = try runBridge(config, .hangUp)
-        let device = try bridge.deviceID(presser.deviceName)
+        let (bridge, device) = try runBridge(config, .hangUp, for: presser)
         try expectRightClicksThroughReloads(bridge, device: device, by: presser, .hangUp, config,
                                             at: [0.2, 0.3, 0.4, 0.5, 0.6], rounds: 3)
         Self.expectNoFault(bridge)
@@ -250,8 +250,7 @@ final class ReloadMidPressTests: StageSuite {
           arguments: [Presser.pen, .touch])
     func repeatedEditsWhileClimbing(presser: Presser) throws {
         let config = Self.config(threshold: 0.7)
-        let bridge = try runBridge(config, .fileEdit)
-        let device = try bridge.deviceID(presser.deviceName)
+        let (bridge, device) = try runBridge(config, .fileEdit, for: presser)
         // Saves 150 ms apart, each read once the file has been quiet for 0.1 s.
         try expectRightClicksThroughReloads(bridge, device: device, by: presser, .fileEdit, config, at: [0.2, 0.35, 0.5])
         Self.expectNoFault(bridge)
@@ -280,8 +279,7 @@ final class ReloadMidPressTests: StageSuite {
           arguments: ThresholdChange.allCases, reloadsAndPressers)
     func reloadMovesThreshold(change: ThresholdChange, by: (reload: Reload, presser: Presser)) throws {
         let (reload, presser) = by
-        let bridge = try runBridge(Self.config(threshold: change.before), reload)
-        let device = try bridge.deviceID(presser.deviceName)
+        let (bridge, device) = try runBridge(Self.config(threshold: change.before), reload, for: presser)
         let reloads = ReloadsDuringClimb(reload, Self.config(threshold: change.after), at: [0.3], before: 0.45, directory, bridge)
         try Self.press(stage, by: presser, at: (400, 300), to: 0.7, climbing: reloads.climbed)
         #expect(reloads.read == 1, "\(bridge.lines)")
@@ -294,8 +292,7 @@ final class ReloadMidPressTests: StageSuite {
     @Test("a reload after the threshold: the deep press ends under the binding it began with, its button released; the next press follows the new config",
           arguments: Reload.allCases, [Presser.pen, .touch])
     func reloadPastThreshold(reload: Reload, presser: Presser) throws {
-        let bridge = try runBridge(Self.middleHoldConfig, reload)
-        let device = try bridge.deviceID(presser.deviceName)
+        let (bridge, device) = try runBridge(Self.middleHoldConfig, reload, for: presser)
         try presser.begin(stage, at: (400, 300), force: 0.1)
         for force in [0.3, 0.5, 0.65, 0.95] {
             usleep(10_000)
@@ -336,8 +333,7 @@ final class ReloadMidPressTests: StageSuite {
           arguments: Reload.allCases, [Presser.pen, .touch])
     func reloadDropsTheDevice(reload: Reload, presser: Presser) throws {
         let config = Self.config(threshold: 0.7)
-        let bridge = try runBridge(config, reload)
-        let device = try bridge.deviceID(presser.deviceName)
+        let (bridge, device) = try runBridge(config, reload, for: presser)
         let others = config.replacingOccurrences(of: "[pen, touch]", with: presser == .pen ? "[touch]" : "[pen]")
         let reloads = ReloadsDuringClimb(reload, others, at: [0.4], before: 0.65, directory, bridge)
         try Self.press(stage, by: presser, at: (400, 300), to: 0.95, climbing: reloads.climbed)
