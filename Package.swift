@@ -93,10 +93,11 @@ let package = Package(
         .executableTarget(name: "fuzz-config", dependencies: ["GestureKit"], path: "Fuzz/ConfigFuzzer"),
         .executableTarget(name: "fuzz-trace", dependencies: ["GestureKit"], path: "Fuzz/TraceFuzzer"),
         // A real headless Xorg with virtual pen and touchscreen, and a window that records
-        // what an application receives: support for the end-to-end tests.
+        // what an application receives: support for the end-to-end tests. GestureKit for its
+        // plain values only (a window's frame is a ScreenRect).
         .target(
             name: "XorgTestSupport",
-            dependencies: ["CX11"],
+            dependencies: ["CX11", "GestureKit"],
             path: "Tests/XorgTestSupport"
         ),
         // Emulated evdev nodes for the unmodified X input drivers (wacom, evdev, libinput): a

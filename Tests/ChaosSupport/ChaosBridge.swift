@@ -1,5 +1,6 @@
 import Foundation
 import GestureKit
+import XorgTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -82,35 +83,14 @@ final class ChaosBridge {
         outputLines.events(kind).count
     }
 
-    /// Times the bridge was switched out since it started: it wakes for nothing else than input,
-    /// timers and signals, so a count that stays put means it has read everything.
-    func contextSwitches() -> Int {
-        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-        return status.split(separator: "\n").reduce(0) { total, line in
-            let fields = line.split(separator: ":")
-            guard fields.count == 2, fields[0].hasSuffix("ctxt_switches") else { return total }
-            return total + (Int(fields[1].trimmingCharacters(in: .whitespaces)) ?? 0)
-        }
-    }
-
     /// Waits until the bridge has not woken for `quiet` seconds (it has read everything it was
-    /// sent); false when it still wakes after `timeout`.
+    /// sent; it wakes for nothing else than input, timers and signals); false when it still
+    /// wakes after `timeout`, or has ended.
     @discardableResult
     func waitUntilAsleep(quiet: Double, timeout: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        var last = contextSwitches()
-        var quietSince = Date()
-        while Date() < deadline, process.isRunning {
-            usleep(5_000)
-            let now = contextSwitches()
-            if now != last {
-                last = now
-                quietSince = Date()
-            } else if Date().timeIntervalSince(quietSince) >= quiet {
-                return true
-            }
-        }
-        return false
+        // /proc unreadable: the bridge is gone.
+        (try? ProcessWakeups(pid: process.processIdentifier)
+            .waitUntilAsleep(quiet: quiet, timeout: timeout, interval: 5_000, while: { process.isRunning })) ?? false
     }
 
     func signal(_ number: Int32) {

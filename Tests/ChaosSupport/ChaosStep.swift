@@ -33,11 +33,6 @@ public struct ChaosPoint: Codable, Sendable, Hashable, CustomStringConvertible {
     public var x: Double
     public var y: Double
 
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
-
     public var description: String { "(\(Int(x)), \(Int(y)))" }
 }
 

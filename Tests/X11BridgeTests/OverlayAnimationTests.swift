@@ -83,10 +83,10 @@ struct OverlayAnimationTests {
 
     @Test("a window's square is cut to the screen, and one wholly off it is none")
     func clipping() {
-        let screen = PixelRect(x: 0, y: 0, width: 800, height: 600)
-        let corner = PixelRect.square(around: Point(x: 3, y: 596), halfSize: 10).intersection(screen)
-        #expect(corner == PixelRect(x: 0, y: 586, width: 14, height: 14))
-        #expect(PixelRect.square(around: Point(x: -50, y: 300), halfSize: 10).intersection(screen) == nil)
-        #expect(PixelRect.square(around: Point(x: 400, y: 300), halfSize: 10) == PixelRect(x: 390, y: 290, width: 21, height: 21))
+        let screen = ScreenRect(x: 0, y: 0, width: 800, height: 600)
+        let corner = ScreenRect.square(around: Point(x: 3, y: 596), halfSize: 10).intersection(screen)
+        #expect(corner == ScreenRect(x: 0, y: 586, width: 14, height: 14))
+        #expect(ScreenRect.square(around: Point(x: -50, y: 300), halfSize: 10).intersection(screen) == nil)
+        #expect(ScreenRect.square(around: Point(x: 400, y: 300), halfSize: 10) == ScreenRect(x: 390, y: 290, width: 21, height: 21))
     }
 }

@@ -39,13 +39,8 @@ public enum ValuatorValues {
     }
 }
 
-/// One valuator's value in an event, in device units.
+/// One valuator's value in an event, in device units; only the bridge decodes them.
 public struct AxisValue: Sendable, Hashable {
     public var number: Int
     public var value: Double
-
-    public init(number: Int, value: Double) {
-        self.number = number
-        self.value = value
-    }
 }

@@ -223,8 +223,8 @@ public final class FeedbackOverlay {
 
     /// The effect's square, cut to the monitor under its center (`OverlayResources.visibleArea`):
     /// an effect at a monitor's edge gets a window only as large as what shows on that monitor.
-    private func frame(around center: Point, halfSize: Int) -> PixelRect? {
-        PixelRect.square(around: center, halfSize: halfSize).intersection(resources.visibleArea(at: center))
+    private func frame(around center: Point, halfSize: Int) -> ScreenRect? {
+        ScreenRect.square(around: center, halfSize: halfSize).intersection(resources.visibleArea(at: center))
     }
 
     /// A position that whole-pixel window geometry can hold, or nil for garbage input.

@@ -35,6 +35,15 @@ final class RealPressTests: StageSuite {
 
     typealias Curve = [(time: Double, force: Double)]
 
+    /// Samples 0 to `last`, `rate` a second from touch-down, each with the force `force` gives
+    /// for its time and index.
+    static func curve(_ last: Int, perSecond rate: Double, force: (_ time: Double, _ index: Int) -> Double) -> Curve {
+        (0...last).map { index in
+            let time = Double(index) / rate
+            return (time, force(time, index))
+        }
+    }
+
     /// Plays `curve` in real time: `down` with the first sample's force, `move` with each later
     /// one at its time (seconds from touch-down). Calls `tick` after each sample with the
     /// seconds since touch-down. A machine that holds the test back sends the samples it owes
@@ -136,7 +145,7 @@ final class RealPressTests: StageSuite {
     /// pen's own press, nil when it came only at the lift.
     static func flatPress(_ stage: Stage, witness: StimulusWitness, seed: Int) throws
         -> (verdict: StimulusVerdict, result: (arrived: Double?, events: [RecordedEvent])) {
-        let curve = (0...60).map { (Double($0) / 100, 0.2 + 0.02 * jitter($0, seed: seed)) }
+        let curve = Self.curve(60, perSecond: 100) { _, index in 0.2 + 0.02 * jitter(index, seed: seed) }
         var arrived: Double?
         let verdict = try Self.press(stage.pen, along: curve, witness: witness) { elapsed in
             if arrived == nil, !Self.leftPresses(stage.window.events(waitingUpTo: 0) { _ in true }).isEmpty {
@@ -176,10 +185,7 @@ final class RealPressTests: StageSuite {
         let witness = try StimulusWitness(stage.server, device: VirtualPen.deviceName)
         let attempts = StimulusAttempts(bridge: bridge, window: stage.window)
 
-        let curve = (0...100).map { index -> (time: Double, force: Double) in
-            let time = Double(index) / 25
-            return (time, min(0.8, 0.01 + 0.2 * time))
-        }
+        let curve = Self.curve(100, perSecond: 25) { time, _ in min(0.8, 0.01 + 0.2 * time) }
         let pressed = try attempts.play("the press climbing at 0.2 a second") { () -> (verdict: StimulusVerdict, result: Bool) in
             let mark = bridge.lines.count
             let verdict = try Self.press(stage.pen, along: curve, witness: witness)
@@ -206,9 +212,8 @@ final class RealPressTests: StageSuite {
         let attempts = StimulusAttempts(bridge: bridge, window: stage.window)
 
         // Up to 0.5 in a quarter of a second, then resting there, jittering a little.
-        let curve = (0...250).map { index -> (time: Double, force: Double) in
-            let time = Double(index) / 100
-            return (time, min(0.5, 2 * time) + (time > 0.25 ? 0.01 * Self.jitter(index, seed: 5) : 0))
+        let curve = Self.curve(250, perSecond: 100) { time, index in
+            min(0.5, 2 * time) + (time > 0.25 ? 0.01 * Self.jitter(index, seed: 5) : 0)
         }
         let pressed = try attempts.play("the press resting at 0.5") { () -> (verdict: StimulusVerdict, result: Double?) in
             var handedOver: Double?
@@ -240,10 +245,7 @@ final class RealPressTests: StageSuite {
             let attempts = StimulusAttempts(bridge: bridge, window: stage.window)
 
             // About 0.21 of the range a second, as the fifth press climbs, at 35 Hz.
-            let curve = (0...120).map { index -> (time: Double, force: Double) in
-                let time = Double(index) / 35
-                return (time, min(0.8, 0.01 + 0.21 * time))
-            }
+            let curve = RealPressTests.curve(120, perSecond: 35) { time, _ in min(0.8, 0.01 + 0.21 * time) }
             let pressed = try attempts.play("the finger pressing on slowly") { () -> (verdict: StimulusVerdict, result: [RecordedEvent]) in
                 _ = witness.take()
                 try RealPressTests.drive(curve, down: { try stage.touch.begin(at: RealPressTests.point, pressure: $0) },
@@ -275,8 +277,8 @@ final class RealPressTests: StageSuite {
             let witness = try StimulusWitness(stage.server, device: VirtualTouchscreen.deviceName)
             let attempts = StimulusAttempts(bridge: bridge, window: stage.window)
 
-            let curve = (0...60).map { index -> (time: Double, force: Double) in
-                (Double(index) / 100, index == 0 ? 0.2 : 0.2 + 0.02 * RealPressTests.jitter(index, seed: 11))
+            let curve = RealPressTests.curve(60, perSecond: 100) { _, index in
+                index == 0 ? 0.2 : 0.2 + 0.02 * RealPressTests.jitter(index, seed: 11)
             }
             let pressed = try attempts.play("the finger resting lightly") { () -> (verdict: StimulusVerdict, result: Double?) in
                 _ = witness.take()

@@ -55,18 +55,9 @@ final class ReloadMidPressTests: StageSuite {
         """
     }
 
-    /// A deep press past 0.7 holds the middle button down until the force falls below 0.5.
-    static let middleHoldConfig = """
-        decision-timeout: 5
-        bindings:
-          - name: hold
-            gesture: deep-press
-            devices: [pen, touch]
-            threshold: 0.7
-            release: 0.5
-            action: {press: middle}
-            on-end: {release: middle}
-        """
+    /// A deep press past 0.7 holds the middle button down until the force falls below 0.5
+    /// (`ReleaseTests.holdConfig`), with the long decision timeout.
+    static let middleHoldConfig = "decision-timeout: 5\n" + ReleaseTests.holdConfig
 
     /// The test's own folder for its config file.
     let directory: LiveConfigTests.ConfigDirectory
@@ -76,10 +67,13 @@ final class ReloadMidPressTests: StageSuite {
         try super.init()
     }
 
-    /// Writes `config` and runs the bridge on it, reloading the `reload` way.
-    func runBridge(_ config: String, _ reload: Reload) throws -> BridgeProcess {
+    /// Writes `config` and runs the bridge on it, reloading the `reload` way; with the bridge's
+    /// id of the device `presser` presses with.
+    func runBridge(_ config: String, _ reload: Reload, for presser: Presser,
+                   sourceLocation: SourceLocation = #_sourceLocation) throws -> (bridge: BridgeProcess, device: Int) {
         try directory.writeNew(config)
-        return try stage.bridge(reload.options + ["--config", directory.file])
+        let bridge = try stage.bridge(reload.options + ["--config", directory.file])
+        return (bridge, try bridge.deviceID(presser.deviceName, sourceLocation: sourceLocation))
     }
 
     /// The bridge's `config-reloaded` events so far.
@@ -191,6 +185,32 @@ final class ReloadMidPressTests: StageSuite {
         }
     }
 
+    /// `rounds` presses with `presser` to 0.95, each 20 pixels right of the one before; in each,
+    /// `reload` sends `text` once the climbing force reaches each of `sendAt` (all of them read
+    /// before 0.65), and the press right-clicks alone, decided after its reloads.
+    func expectRightClicksThroughReloads(_ bridge: BridgeProcess, device: Int, by presser: Presser, _ reload: Reload,
+                                         _ text: String, at sendAt: [Double], rounds: Int = 1,
+                                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for round in 0..<rounds {
+            if round > 0 { stage.window.drain() }
+            let reloads = ReloadsDuringClimb(reload, text, at: sendAt, before: 0.65, directory, bridge)
+            try Self.press(stage, by: presser, at: (400 + 20 * Double(round), 300), to: 0.95, climbing: reloads.climbed)
+            #expect(reloads.read == sendAt.count, "\(bridge.lines)", sourceLocation: sourceLocation)
+            try Self.expectClick(3, stage, bridge, device: device, "press \(round + 1) of \(rounds), reloaded at \(sendAt)",
+                                 sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The press after the reloads, with `presser` to `peak` at (420, 320): it clicks `button`
+    /// alone, under the config loaded now.
+    func expectNextPress(by presser: Presser, to peak: Double, clicks button: Int32, _ bridge: BridgeProcess, device: Int,
+                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+        stage.window.drain()
+        try Self.press(stage, by: presser, at: (420, 320), to: peak)
+        try Self.expectClick(button, stage, bridge, device: device, decidedAfterReload: false, "the next press, to \(peak)",
+                             sourceLocation: sourceLocation)
+    }
+
     /// No X error, no ownership bug, and every reload loaded.
     static func expectNoFault(_ bridge: BridgeProcess, sourceLocation: SourceLocation = #_sourceLocation) {
         ReplugOwnershipTests.expectNoFault(bridge, sourceLocation: sourceLocation)
@@ -201,15 +221,9 @@ final class ReloadMidPressTests: StageSuite {
           arguments: Reload.allCases, [Presser.pen, .touch])
     func reloadWhileClimbing(reload: Reload, presser: Presser) throws {
         let config = Self.config(threshold: 0.7)
-        let bridge = try runBridge(config, reload)
-        let device = try bridge.deviceID(presser.deviceName)
-        let reloads = ReloadsDuringClimb(reload, config, at: [0.4], before: 0.65, directory, bridge)
-        try Self.press(stage, by: presser, at: (400, 300), to: 0.95, climbing: reloads.climbed)
-        #expect(reloads.read == 1, "\(bridge.lines)")
-        try Self.expectClick(3, stage, bridge, device: device, "the press the reload came into")
-        stage.window.drain()
-        try Self.press(stage, by: presser, at: (420, 320), to: 0.95)
-        try Self.expectClick(3, stage, bridge, device: device, decidedAfterReload: false, "the next press")
+        let (bridge, device) = try runBridge(config, reload, for: presser)
+        try expectRightClicksThroughReloads(bridge, device: device, by: presser, reload, config, at: [0.4])
+        try expectNextPress(by: presser, to: 0.95, clicks: 3, bridge, device: device)
         Self.expectNoFault(bridge)
     }
 
@@ -217,15 +231,8 @@ final class ReloadMidPressTests: StageSuite {
           arguments: Reload.allCases, [Presser.pen, .touch])
     func defaultReloadWhileClimbing(reload: Reload, presser: Presser) throws {
         let config = DefaultConfig.text
-        let bridge = try runBridge(config, reload)
-        let device = try bridge.deviceID(presser.deviceName)
-        for round in 0..<3 {
-            stage.window.drain()
-            let reloads = ReloadsDuringClimb(reload, config, at: [0.4], before: 0.65, directory, bridge)
-            try Self.press(stage, by: presser, at: (400 + 20 * Double(round), 300), to: 0.95, climbing: reloads.climbed)
-            #expect(reloads.read == 1, "\(bridge.lines)")
-            try Self.expectClick(3, stage, bridge, device: device, "round \(round)")
-        }
+        let (bridge, device) = try runBridge(config, reload, for: presser)
+        try expectRightClicksThroughReloads(bridge, device: device, by: presser, reload, config, at: [0.4], rounds: 3)
         Self.expectNoFault(bridge)
     }
 
@@ -233,15 +240,9 @@ final class ReloadMidPressTests: StageSuite {
           arguments: [Presser.pen, .touch])
     func repeatedHangUpsWhileClimbing(presser: Presser) throws {
         let config = Self.config(threshold: 0.7)
-        let bridge = try runBridge(config, .hangUp)
-        let device = try bridge.deviceID(presser.deviceName)
-        for round in 0..<3 {
-            stage.window.drain()
-            let reloads = ReloadsDuringClimb(.hangUp, config, at: [0.2, 0.3, 0.4, 0.5, 0.6], before: 0.65, directory, bridge)
-            try Self.press(stage, by: presser, at: (400 + 20 * Double(round), 300), to: 0.95, climbing: reloads.climbed)
-            #expect(reloads.read == 5, "\(bridge.lines)")
-            try Self.expectClick(3, stage, bridge, device: device, "round \(round)")
-        }
+        let (bridge, device) = try runBridge(config, .hangUp, for: presser)
+        try expectRightClicksThroughReloads(bridge, device: device, by: presser, .hangUp, config,
+                                            at: [0.2, 0.3, 0.4, 0.5, 0.6], rounds: 3)
         Self.expectNoFault(bridge)
     }
 
@@ -249,13 +250,9 @@ final class ReloadMidPressTests: StageSuite {
           arguments: [Presser.pen, .touch])
     func repeatedEditsWhileClimbing(presser: Presser) throws {
         let config = Self.config(threshold: 0.7)
-        let bridge = try runBridge(config, .fileEdit)
-        let device = try bridge.deviceID(presser.deviceName)
+        let (bridge, device) = try runBridge(config, .fileEdit, for: presser)
         // Saves 150 ms apart, each read once the file has been quiet for 0.1 s.
-        let reloads = ReloadsDuringClimb(.fileEdit, config, at: [0.2, 0.35, 0.5], before: 0.65, directory, bridge)
-        try Self.press(stage, by: presser, at: (400, 300), to: 0.95, climbing: reloads.climbed)
-        #expect(reloads.read == 3, "\(bridge.lines)")
-        try Self.expectClick(3, stage, bridge, device: device, "the press the reloads came into")
+        try expectRightClicksThroughReloads(bridge, device: device, by: presser, .fileEdit, config, at: [0.2, 0.35, 0.5])
         Self.expectNoFault(bridge)
     }
 
@@ -282,24 +279,20 @@ final class ReloadMidPressTests: StageSuite {
           arguments: ThresholdChange.allCases, reloadsAndPressers)
     func reloadMovesThreshold(change: ThresholdChange, by: (reload: Reload, presser: Presser)) throws {
         let (reload, presser) = by
-        let bridge = try runBridge(Self.config(threshold: change.before), reload)
-        let device = try bridge.deviceID(presser.deviceName)
+        let (bridge, device) = try runBridge(Self.config(threshold: change.before), reload, for: presser)
         let reloads = ReloadsDuringClimb(reload, Self.config(threshold: change.after), at: [0.3], before: 0.45, directory, bridge)
         try Self.press(stage, by: presser, at: (400, 300), to: 0.7, climbing: reloads.climbed)
         #expect(reloads.read == 1, "\(bridge.lines)")
         try Self.expectClick(change.buttons.during, stage, bridge, device: device,
                              "to 0.7, begun under \(change.before), reloaded to \(change.after)")
-        stage.window.drain()
-        try Self.press(stage, by: presser, at: (420, 320), to: 0.7)
-        try Self.expectClick(change.buttons.next, stage, bridge, device: device, decidedAfterReload: false, "the next press, to 0.7")
+        try expectNextPress(by: presser, to: 0.7, clicks: change.buttons.next, bridge, device: device)
         Self.expectNoFault(bridge)
     }
 
     @Test("a reload after the threshold: the deep press ends under the binding it began with, its button released; the next press follows the new config",
           arguments: Reload.allCases, [Presser.pen, .touch])
     func reloadPastThreshold(reload: Reload, presser: Presser) throws {
-        let bridge = try runBridge(Self.middleHoldConfig, reload)
-        let device = try bridge.deviceID(presser.deviceName)
+        let (bridge, device) = try runBridge(Self.middleHoldConfig, reload, for: presser)
         try presser.begin(stage, at: (400, 300), force: 0.1)
         for force in [0.3, 0.5, 0.65, 0.95] {
             usleep(10_000)
@@ -332,9 +325,7 @@ final class ReloadMidPressTests: StageSuite {
         let reload = try #require(Self.lastReload(in: bridge.lines), "\(bridge.lines)")
         #expect(claim.decision == .claim && claim.index < reload, "\(bridge.lines)")
 
-        stage.window.drain()
-        try Self.press(stage, by: presser, at: (420, 320), to: 0.95)
-        try Self.expectClick(3, stage, bridge, device: device, decidedAfterReload: false, "the next press")
+        try expectNextPress(by: presser, to: 0.95, clicks: 3, bridge, device: device)
         Self.expectNoFault(bridge)
     }
 
@@ -342,8 +333,7 @@ final class ReloadMidPressTests: StageSuite {
           arguments: Reload.allCases, [Presser.pen, .touch])
     func reloadDropsTheDevice(reload: Reload, presser: Presser) throws {
         let config = Self.config(threshold: 0.7)
-        let bridge = try runBridge(config, reload)
-        let device = try bridge.deviceID(presser.deviceName)
+        let (bridge, device) = try runBridge(config, reload, for: presser)
         let others = config.replacingOccurrences(of: "[pen, touch]", with: presser == .pen ? "[touch]" : "[pen]")
         let reloads = ReloadsDuringClimb(reload, others, at: [0.4], before: 0.65, directory, bridge)
         try Self.press(stage, by: presser, at: (400, 300), to: 0.95, climbing: reloads.climbed)

@@ -19,25 +19,29 @@ final class ReplugOwnershipTests: StageSuite {
     /// `xinput disable NAME`, and the bridge has seen the device go.
     static func unplug(_ name: String, on stage: Stage, _ bridge: BridgeProcess,
                        sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let before = sightings(of: name, .deviceDisabled, in: bridge.lines)
-        #expect(try stage.runTool("/usr/bin/xinput", ["disable", name]) == 0, "xinput disable \(name)", sourceLocation: sourceLocation)
-        #expect(bridge.waitForLines { sightings(of: name, .deviceDisabled, in: $0) > before },
-                "the bridge saw \(name) go: \(bridge.lines)", sourceLocation: sourceLocation)
+        try xinput("disable", name, on: stage, bridge, until: .deviceDisabled, "go", sourceLocation: sourceLocation)
     }
 
     /// `xinput enable NAME`, the bridge has seen the device come back, and the test's
     /// connection to it is open again.
     static func plugBack(_ name: String, on stage: Stage, _ bridge: BridgeProcess,
                          sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let before = sightings(of: name, .deviceAdded, in: bridge.lines)
-        #expect(try stage.runTool("/usr/bin/xinput", ["enable", name]) == 0, "xinput enable \(name)", sourceLocation: sourceLocation)
-        #expect(bridge.waitForLines { sightings(of: name, .deviceAdded, in: $0) > before },
-                "the bridge saw \(name) come back: \(bridge.lines)", sourceLocation: sourceLocation)
+        try xinput("enable", name, on: stage, bridge, until: .deviceAdded, "come back", sourceLocation: sourceLocation)
         switch name {
         case VirtualPen.deviceName: try stage.pen.reconnect()
         case VirtualTouchscreen.deviceName: try stage.touch.reconnect()
         default: break
         }
+    }
+
+    /// `xinput VERB NAME`, and the bridge has reported one more `kind` event for the device
+    /// (`seen` says what it saw, for the failure message).
+    static func xinput(_ verb: String, _ name: String, on stage: Stage, _ bridge: BridgeProcess,
+                       until kind: RunEventLine.Event, _ seen: String, sourceLocation: SourceLocation) throws {
+        let before = sightings(of: name, kind, in: bridge.lines)
+        #expect(try stage.runTool("/usr/bin/xinput", [verb, name]) == 0, "xinput \(verb) \(name)", sourceLocation: sourceLocation)
+        #expect(bridge.waitForLines { sightings(of: name, kind, in: $0) > before },
+                "the bridge saw \(name) \(seen): \(bridge.lines)", sourceLocation: sourceLocation)
     }
 
     /// How many events of `kind` (`device-added`, `device-disabled`) name the device `name`.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import X11Bridge
+import XorgTestSupport
 
 /// A program run by a test, with its output on pipes the test reads as it goes.
 ///
@@ -101,36 +102,15 @@ final class ChildProcess {
         }
     }
 
-    /// Times the process was switched out, voluntarily or not, since it started: each time it
-    /// slept and woke. A count of its wakeups, not a timing.
+    /// Times the process was switched out, voluntarily or not, since it started (`ProcessWakeups`).
     func contextSwitches() throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        var total = 0
-        for line in status.split(separator: "\n") {
-            let fields = line.split(separator: ":")
-            guard fields.count == 2, fields[0].hasSuffix("ctxt_switches") else { continue }
-            total += Int(fields[1].trimmingCharacters(in: .whitespaces)) ?? 0
-        }
-        return total
+        try ProcessWakeups(pid: pid).count()
     }
 
     /// Waits until the process has not woken for `quiet` seconds: it has read everything it was
     /// sent and sleeps. False when it still wakes after `timeout`.
     func waitUntilAsleep(quiet: Double, timeout: Double = 3) throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        var last = try contextSwitches()
-        var quietSince = Date()
-        while Date() < deadline {
-            usleep(10_000)
-            let now = try contextSwitches()
-            if now != last {
-                last = now
-                quietSince = Date()
-            } else if Date().timeIntervalSince(quietSince) >= quiet {
-                return true
-            }
-        }
-        return false
+        try ProcessWakeups(pid: pid).waitUntilAsleep(quiet: quiet, timeout: timeout, interval: 10_000)
     }
 
     func kill(signal: Int32) {

@@ -3,14 +3,7 @@ struct OverlayColor: Sendable, Hashable {
     var red: Double
     var green: Double
     var blue: Double
-    var alpha: Double
-
-    init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
-        self.red = red
-        self.green = green
-        self.blue = blue
-        self.alpha = alpha
-    }
+    var alpha: Double = 1
 
     /// The same colour, `opacity` times as opaque.
     func fading(to opacity: Double) -> OverlayColor {

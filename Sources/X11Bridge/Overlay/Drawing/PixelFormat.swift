@@ -4,14 +4,7 @@ struct PixelFormat: Sendable, Hashable {
     var greenMask: UInt
     var blueMask: UInt
     /// Zero for an opaque visual.
-    var alphaMask: UInt
-
-    init(redMask: UInt, greenMask: UInt, blueMask: UInt, alphaMask: UInt = 0) {
-        self.redMask = redMask
-        self.greenMask = greenMask
-        self.blueMask = blueMask
-        self.alphaMask = alphaMask
-    }
+    var alphaMask: UInt = 0
 
     /// An ARGB visual names no alpha mask: alpha is whatever bits of the depth the colours
     /// leave over.

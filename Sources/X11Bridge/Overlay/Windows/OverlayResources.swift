@@ -20,7 +20,7 @@ final class OverlayResources {
     private var lastCompositorCheck = -Double.infinity
     /// The root window's bounds and its monitors, read at start and again when the screen
     /// changes (`screenChanged`): placing a window costs no round trip.
-    private(set) var rootBounds: PixelRect
+    private(set) var rootBounds: ScreenRect
     private(set) var monitors: MonitorLayout
     /// `Xft.dpi` from the RESOURCE_MANAGER property as Xlib read it when the display opened
     /// (no round trip); nil when it is not set.
@@ -105,17 +105,17 @@ final class OverlayResources {
 
     /// The root window's size or monitors changed.
     func screenChanged(_ size: ScreenSize, monitors: MonitorLayout) {
-        rootBounds = PixelRect(x: 0, y: 0, width: Int(size.width.rounded()), height: Int(size.height.rounded()))
+        rootBounds = ScreenRect(x: 0, y: 0, width: Int(size.width.rounded()), height: Int(size.height.rounded()))
         self.monitors = monitors
     }
 
     /// Where feedback centered at `point` may show: the monitor under it (or the nearest),
     /// cut to the root window; the whole root when RandR reports no monitors.
-    func visibleArea(at point: Point) -> PixelRect {
-        PixelRect(monitors.visibleArea(at: point, root: rootBounds.screenRect))
+    func visibleArea(at point: Point) -> ScreenRect {
+        monitors.visibleArea(at: point, root: rootBounds)
     }
 
-    private static func queryRootBounds(display: OpaquePointer, screen: Int32, root: Window) -> PixelRect {
+    private static func queryRootBounds(display: OpaquePointer, screen: Int32, root: Window) -> ScreenRect {
         var parent: Window = 0
         var x: Int32 = 0
         var y: Int32 = 0
@@ -124,9 +124,9 @@ final class OverlayResources {
         var border: UInt32 = 0
         var depth: UInt32 = 0
         guard XGetGeometry(display, root, &parent, &x, &y, &width, &height, &border, &depth) != 0 else {
-            return PixelRect(x: 0, y: 0, width: Int(XDisplayWidth(display, screen)), height: Int(XDisplayHeight(display, screen)))
+            return ScreenRect(x: 0, y: 0, width: Int(XDisplayWidth(display, screen)), height: Int(XDisplayHeight(display, screen)))
         }
-        return PixelRect(x: 0, y: 0, width: Int(width), height: Int(height))
+        return ScreenRect(x: 0, y: 0, width: Int(width), height: Int(height))
     }
 
     /// The `Xft.dpi` resource in X resources text (`xrdb -query`'s format); nil when it is

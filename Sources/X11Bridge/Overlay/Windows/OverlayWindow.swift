@@ -25,7 +25,7 @@ final class OverlayWindow {
     }
 
     private(set) var visual: OverlayVisual
-    private(set) var frame: PixelRect
+    private(set) var frame: ScreenRect
     /// What the window shows, to draw it again after a rebuild.
     private(set) var shapes: [OverlayShape] = []
     private let resources: OverlayResources
@@ -37,7 +37,7 @@ final class OverlayWindow {
     var id: Window { objects.window }
 
     /// Creates the window unmapped; the first `present` maps it.
-    init(resources: OverlayResources, frame: PixelRect) {
+    init(resources: OverlayResources, frame: ScreenRect) {
         self.resources = resources
         self.frame = frame
         let visual = resources.visualForNewWindow()
@@ -45,7 +45,7 @@ final class OverlayWindow {
         objects = Self.create(resources: resources, visual: visual, frame: frame)
     }
 
-    private static func create(resources: OverlayResources, visual: OverlayVisual, frame: PixelRect) -> ServerObjects {
+    private static func create(resources: OverlayResources, visual: OverlayVisual, frame: ScreenRect) -> ServerObjects {
         let display = resources.display
         var attributes = XSetWindowAttributes()
         attributes.override_redirect = 1
@@ -69,7 +69,7 @@ final class OverlayWindow {
 
     /// The pixmap the window shows as its background, and a Cairo surface drawing into it.
     private static func canvas(for window: Window, resources: OverlayResources, visual: OverlayVisual,
-                               frame: PixelRect) -> (content: Pixmap, surface: OpaquePointer?) {
+                               frame: ScreenRect) -> (content: Pixmap, surface: OpaquePointer?) {
         let content = XCreatePixmap(resources.display, window, UInt32(frame.width), UInt32(frame.height),
                                     UInt32(visual.depth))
         let surface = cairo_xlib_surface_create(resources.display, content, visual.visual,
@@ -95,7 +95,7 @@ final class OverlayWindow {
     }
 
     /// Moves and resizes the window; the next `present` draws at the new place.
-    func move(to newFrame: PixelRect) {
+    func move(to newFrame: ScreenRect) {
         guard !isDestroyed, newFrame != frame else { return }
         if newFrame.width != frame.width || newFrame.height != frame.height {
             if let surface = objects.surface { cairo_surface_destroy(surface) }
