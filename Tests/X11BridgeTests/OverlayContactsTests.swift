@@ -1,5 +1,5 @@
 import CX11
-import GestureKit
+@testable import GestureKit
 import Testing
 import X11Bridge
 

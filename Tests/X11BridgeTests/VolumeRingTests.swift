@@ -1,4 +1,4 @@
-import GestureKit
+@testable import GestureKit
 import Testing
 @testable import X11Bridge
 

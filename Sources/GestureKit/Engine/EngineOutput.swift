@@ -1,18 +1,10 @@
-/// A recognizer's report, with which binding and contact it belongs to.
+/// A recognizer's report, with which binding and contact it belongs to. Only the engine makes one.
 public struct GestureEvent: Sendable, Hashable {
     public var gesture: String
     public var recognizer: RecognizerKind
     public var device: Int
     public var contact: Int
     public var report: GestureReport
-
-    public init(gesture: String, recognizer: RecognizerKind, device: Int, contact: Int, report: GestureReport) {
-        self.gesture = gesture
-        self.recognizer = recognizer
-        self.device = device
-        self.contact = contact
-        self.report = report
-    }
 }
 
 /// An action a binding fired: which binding (`gesture`, its name), on which contact, where.
@@ -32,18 +24,12 @@ public struct ActionEvent: Sendable, Hashable {
     }
 }
 
-/// A contact that is down, as the engine last saw it.
+/// A contact that is down, as the engine last saw it (only the engine makes one).
 public struct ActiveContact: Sendable, Hashable {
     public var key: ContactKey
     public var position: Point
     /// 0...1 of the device's pressure range; nil for a device without pressure.
     public var force: Double?
-
-    public init(key: ContactKey, position: Point, force: Double?) {
-        self.key = key
-        self.position = position
-        self.force = force
-    }
 }
 
 /// What the overlay should show.
