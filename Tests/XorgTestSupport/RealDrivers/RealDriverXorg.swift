@@ -23,12 +23,9 @@ import Glibc
 public final class RealDriverXorg: HeadlessDisplay {
     public let driver: RealDriver
     public let displayName: String
-    public let displayNumber: Int
     public let width: Int
     public let height: Int
     public let runDirectory: URL
-    public let logURL: URL
-    public let processID: Int32
 
     public let pen: RealDriverPen
     public let touch: RealDriverTouchscreen?
@@ -139,10 +136,7 @@ public final class RealDriverXorg: HeadlessDisplay {
         }
         self.server = server
         self.fuse = fuse
-        processID = server.process.processIdentifier
         displayName = server.displayName
-        displayNumber = server.reservation.number
-        logURL = URL(fileURLWithPath: configuration.logPath)
 
         let keyboardConnection: InputTestConnection
         do {
@@ -180,10 +174,6 @@ public final class RealDriverXorg: HeadlessDisplay {
 
     deinit {
         stop()
-    }
-
-    public var isRunning: Bool {
-        server.isRunning
     }
 
     /// Ends the server, then the FUSE server, and removes the run directory. Safe to call twice.
