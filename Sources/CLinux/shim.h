@@ -4,5 +4,10 @@
 // Linux interfaces the Glibc module does not bring in.
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
+#include <pthread.h>
+
+// A GNU extension, declared by pthread.h only under _GNU_SOURCE, which the Glibc module is
+// built without: the bounds of a thread's stack, the main thread's included.
+extern int pthread_getattr_np(pthread_t thread, pthread_attr_t *attributes);
 
 #endif

@@ -124,6 +124,7 @@ final class EventLoop<Input: EventLoopInput, Waiter: EventLoopWaiter, Clock: Eve
     }
 
     func run(_ client: some EventLoopClient) {
+        StartupStack.release()
         let connection = input
         // The first pass reads whatever is there; after that the socket is read only when
         // poll says it holds something, or after a lull (below).
