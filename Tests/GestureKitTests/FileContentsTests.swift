@@ -1,0 +1,46 @@
+import Foundation
+import Glibc
+import Testing
+@testable import GestureKit
+
+/// Config files and learned state are read whole: every byte, whatever the size the file
+/// reports, and the system's own words when it cannot be read.
+@Suite("A small file read whole")
+struct FileContentsTests {
+    @Test("every byte comes back, at sizes around the page the reader grows by", arguments: [0, 1, 4095, 4096, 4097, 70_000])
+    func exactBytes(size: Int) throws {
+        let path = NSTemporaryDirectory() + "file-contents-\(getpid())-\(size)"
+        defer { unlink(path) }
+        let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        #expect(try FileContents.read(path) == bytes)
+    }
+
+    @Test("a file that reports no size is read to its end")
+    func sizeUnknown() throws {
+        var status = stat()
+        #expect(stat("/proc/self/smaps", &status) == 0 && status.st_size == 0, "the stimulus: a file whose size reads 0")
+        let text = String(decoding: try FileContents.read("/proc/self/smaps"), as: UTF8.self)
+        // Far over one page, and whole: its last mapping's last line is complete.
+        #expect(text.utf8.count > 16 * 1024)
+        #expect(text.hasSuffix("\n"))
+        #expect(text.split(separator: "\n").last?.hasPrefix("VmFlags:") == true)
+    }
+
+    @Test("a missing file and a folder: the system's words")
+    func unreadable() {
+        #expect(throws: FileReadError.self) { try FileContents.read("/nonexistent-\(getpid())/config.yaml") }
+        do {
+            _ = try FileContents.read("/nonexistent-\(getpid())/config.yaml")
+        } catch {
+            #expect(error.code == ENOENT)
+            #expect(error.reason == "no such file")
+        }
+        do {
+            _ = try FileContents.read(NSTemporaryDirectory())
+            Issue.record("a folder was read as a file")
+        } catch {
+            #expect(error.code == EISDIR)
+        }
+    }
+}
