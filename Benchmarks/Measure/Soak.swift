@@ -301,8 +301,9 @@ struct GestureScript {
     }
 }
 
-/// The bridge as a user runs it: `gesture-bridge run` with the built-in default config (an
-/// empty config directory, so no user file is picked up), its log in a file.
+/// The bridge as a new user runs it: `gesture-bridge run` with the built-in default config (an
+/// empty config directory, so no user file is picked up) and nothing learned yet (a state
+/// directory of its own, so what it learns stays out of the user's), its log in a file.
 final class SoakBridge {
     let process = Process()
     let logURL: URL
@@ -318,6 +319,7 @@ final class SoakBridge {
         }
         var environment = server.clientEnvironment
         environment["XDG_CONFIG_HOME"] = configHome.path
+        environment["XDG_STATE_HOME"] = base.appendingPathComponent("state").path
         process.executableURL = URL(fileURLWithPath: bridge)
         process.arguments = ["run"]
         process.environment = environment

@@ -97,14 +97,18 @@ final class BridgeRun {
     let process = Process()
     let errors = Pipe()
 
-    convenience init(bridge: String, config: String, server: HeadlessXorg) throws {
-        try self.init(executable: bridge, arguments: ["run", "--config", config], server: server)
+    /// `stateHome` is the bridge's `XDG_STATE_HOME`: a folder of this run's own, so the user's
+    /// learned state is neither read (it would change what is measured) nor written.
+    convenience init(bridge: String, config: String, server: HeadlessXorg, stateHome: String) throws {
+        try self.init(executable: bridge, arguments: ["run", "--config", config], server: server, stateHome: stateHome)
     }
 
-    init(executable: String, arguments: [String], server: HeadlessXorg) throws {
+    init(executable: String, arguments: [String], server: HeadlessXorg, stateHome: String) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.environment = server.clientEnvironment
+        var environment = server.clientEnvironment
+        environment["XDG_STATE_HOME"] = stateHome
+        process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
         try ChildProcessLauncher.run(process)
@@ -153,6 +157,8 @@ try """
       - {name: wheel, gesture: knob, devices: [pen], center: [\(knobCenter.x), \(knobCenter.y)], inner-radius: 30, outer-radius: 120, step: 15, clockwise: {scroll: down}, counterclockwise: {scroll: up}}
     """.write(toFile: configPath, atomically: true, encoding: .utf8)
 defer { try? FileManager.default.removeItem(atPath: configPath) }
+let stateHome = NSTemporaryDirectory() + "gesture-measure-state-\(getpid())"
+defer { try? FileManager.default.removeItem(atPath: stateHome) }
 
 print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; bridge: \(options.bridge); pulse feedback \(options.pulse ? "on" : "off")")
 
@@ -161,14 +167,14 @@ if options.loadOnly == nil {
 var startups: [Double] = []
 for _ in 0..<5 {
     let start = now()
-    let run = try BridgeRun(bridge: options.bridge, config: configPath, server: server)
+    let run = try BridgeRun(bridge: options.bridge, config: configPath, server: server, stateHome: stateHome)
     if let seconds = run.waitUntilListening(since: start) { startups.append(seconds) }
     run.stop()
 }
 print("start-up, launch to listening: median \(ms(percentile(startups, 0.5))), max \(ms(startups.max() ?? .nan)) over \(startups.count) launches")
 }
 
-let bridge = try BridgeRun(bridge: options.bridge, config: configPath, server: server)
+let bridge = try BridgeRun(bridge: options.bridge, config: configPath, server: server, stateHome: stateHome)
 defer { bridge.stop() }
 _ = bridge.waitUntilListening(since: now())
 let pid = bridge.process.processIdentifier
@@ -338,7 +344,7 @@ bridge.stop()
 // The floor: the same stream read by a client that does nothing with it.
 if options.loadOnly == nil {
 let ownPath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-let reader = try BridgeRun(executable: ownPath, arguments: ["--reference-reader"], server: server)
+let reader = try BridgeRun(executable: ownPath, arguments: ["--reference-reader"], server: server, stateHome: stateHome)
 defer { reader.stop() }
 if reader.waitUntilListening(since: now()) == nil {
     print("reference reader: did not start")
