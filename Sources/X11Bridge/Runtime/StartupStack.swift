@@ -31,7 +31,9 @@ enum StartupStack {
         return start...(end - 1)
     }
 
-    private static func lowestStackAddress() -> UInt? {
+    /// The lowest address of the calling thread's stack (for the main thread, as far as its size
+    /// limit lets it grow).
+    static func lowestStackAddress() -> UInt? {
         var attributes = pthread_attr_t()
         guard pthread_getattr_np(pthread_self(), &attributes) == 0 else { return nil }
         defer { pthread_attr_destroy(&attributes) }

@@ -1,36 +1,39 @@
-import Foundation
 import Glibc
 import Testing
 @testable import X11Bridge
 
 /// Start-up's deep stack, given back before the event loop first waits: the pages below the
-/// caller's frame leave the thread's private dirty memory, and the thread goes on using its stack.
+/// caller's frame leave memory, and the thread goes on using its stack.
 @Suite("The stack start-up used, given back")
 struct StartupStackTests {
-    @Test("pages dirtied far below the caller are no longer the thread's; the stack still works")
+    @Test("pages dirtied far below the caller are no longer resident; the stack still works")
     func deepPagesGiveBack() throws {
-        let depth = 256 * 1024
-        let before = try #require(StackMapping.privateDirtyKiB())
-        // The stimulus: this thread's stack dirtied `depth` bytes down, as start-up's reflection does.
-        #expect(dirtyStack(bytes: depth) == depth)
-        let dirtied = try #require(StackMapping.privateDirtyKiB())
-        #expect(dirtied >= before + 200, "the stimulus did not dirty the stack: \(before) KiB, then \(dirtied) KiB")
-
-        let released = try #require(StartupStack.release())
-        let after = try #require(StackMapping.privateDirtyKiB())
-        #expect(after <= dirtied - 200, "\(dirtied) KiB dirty before the release, \(after) KiB after")
-        // Nothing the caller's frame holds was dropped.
+        // Whatever earlier tests on this thread left below is dropped first, so the stimulus
+        // below is what makes the span resident.
+        StartupStack.release()
         var here: UInt8 = 0
         let frame = withUnsafeMutablePointer(to: &here) { UInt(bitPattern: $0) }
+        let room = try #require(StartupStack.lowestStackAddress()).distance(to: frame)
+        try #require(room > 512 * 1024, "this thread's stack has \(room) bytes below the test: too few for the stimulus")
+        let span = try #require(StackSpan(from: 32 * 1024, to: 256 * 1024))
+        #expect(dirtyStack(bytes: 320 * 1024) == 320 * 1024)
+        let dirtied = try #require(span.residentPages())
+        #expect(dirtied == span.pages, "the stimulus left \(dirtied) of \(span.pages) pages resident")
+
+        let released = try #require(StartupStack.release())
+        let after = try #require(span.residentPages())
+        #expect(after == 0, "\(after) of \(span.pages) pages still resident")
+        // Nothing the caller's frame holds was dropped.
         #expect(released.upperBound < frame)
 
         // Touched again, the pages come back zeroed and usable.
-        #expect(dirtyStack(bytes: depth) == depth)
+        #expect(dirtyStack(bytes: 320 * 1024) == 320 * 1024)
+        #expect(span.residentPages() == span.pages)
     }
 }
 
-/// Writes a byte on every page of `bytes` of stack below the caller, one frame per kilobyte;
-/// returns how many bytes it wrote down to.
+/// Writes a byte on every page of `bytes` of stack below the caller, a frame per kilobyte;
+/// returns how many bytes it went down.
 @inline(never)
 private func dirtyStack(bytes: Int) -> Int {
     guard bytes > 0 else { return 0 }
@@ -40,24 +43,28 @@ private func dirtyStack(bytes: Int) -> Int {
     }
 }
 
-/// The smaps entry of the mapping the calling thread's stack is in.
-private enum StackMapping {
-    static func privateDirtyKiB() -> Int? {
+/// Whole pages of the calling thread's stack between two depths below the caller's frame,
+/// and how many of them are resident (`mincore`).
+private struct StackSpan {
+    let start: UInt
+    let pages: Int
+
+    @inline(never)
+    init?(from shallow: Int, to deep: Int) {
+        let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
         var here: UInt8 = 0
-        let address = withUnsafeMutablePointer(to: &here) { UInt(bitPattern: $0) }
-        // Read to the end: a /proc file reports a size of 0, and a read by size stops early.
-        guard let file = FileHandle(forReadingAtPath: "/proc/self/smaps") else { return nil }
-        let text = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
-        var inside = false
-        for line in text.split(separator: "\n") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            if let range = fields.first, range.contains("-"), !range.hasSuffix(":") {
-                let bounds = range.split(separator: "-").compactMap { UInt($0, radix: 16) }
-                inside = bounds.count == 2 && bounds[0] <= address && address < bounds[1]
-            } else if inside, fields.first == "Private_Dirty:", fields.count >= 2 {
-                return Int(fields[1])
-            }
-        }
-        return nil
+        let frame = withUnsafeMutablePointer(to: &here) { UInt(bitPattern: $0) }
+        guard frame > UInt(deep) + page, deep > shallow else { return nil }
+        start = (frame - UInt(deep) + page - 1) & ~(page - 1)
+        let end = (frame - UInt(shallow)) & ~(page - 1)
+        pages = Int((end - start) / page)
+    }
+
+    func residentPages() -> Int? {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var flags = [UInt8](repeating: 0, count: pages)
+        guard let base = UnsafeMutableRawPointer(bitPattern: start),
+              mincore(base, pages * page, &flags) == 0 else { return nil }
+        return flags.filter { $0 & 1 != 0 }.count
     }
 }
