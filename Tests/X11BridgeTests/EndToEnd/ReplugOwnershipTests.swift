@@ -285,6 +285,8 @@ final class ReplugOwnershipTests: StageSuite {
         #expect(buttonEvents(1, in: events).isEmpty, "no left press: \(events)\n\(bridge.log)")
         #expect(Self.decisions(of: touchID, in: bridge.lines).map(\.decision) == [.claim], "\(bridge.lines)")
         #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
+        // A person touches again only after the bridge has read this lift (README, known limits).
+        #expect(try bridge.waitUntilAsleep(quiet: 0.05))
         // The touch grab, renewed once the finger lifted, is in front of the button grab again.
         for point: PixelPoint in [(420, 320), (440, 340)] {
             try Self.expectRightClickOnly(stage, bridge, at: point)
@@ -308,7 +310,38 @@ final class ReplugOwnershipTests: StageSuite {
         #expect(buttonEvents(3, in: events).isEmpty, "\(events)")
         #expect(Self.decisions(of: touchID, in: bridge.lines).map(\.decision) == [.release], "\(bridge.lines)")
         #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
+        #expect(try bridge.waitUntilAsleep(quiet: 0.05))
         try Self.expectRightClickOnly(stage, bridge, at: (420, 320))
+        try Self.expectTap(stage, bridge, by: .touch, at: (460, 360))
+        Self.expectNoFault(bridge)
+    }
+
+    /// Seen once in CI: the next touch began a few milliseconds after the lift, before a
+    /// loaded bridge had read it. Until it has, the touch grab's renewal still waits for that
+    /// lift and the pen's new button grab is in front of it, so the next touch's emulated
+    /// button 1 reaches the window too (README, known limits). A hand does not touch again
+    /// within the bridge's reaction time; this test can.
+    @Test("the pen re-plugged while a finger presses, then a touch the instant after that finger's lift: it right-clicks")
+    func touchRightAfterLiftAfterPenReplug() throws {
+        let bridge = try stage.bridge(config: Self.config)
+        try Self.pressAndHold(stage, bridge, by: .touch, at: (400, 300), to: .pastThreshold)
+        try Self.replug(VirtualPen.deviceName, on: stage, bridge)
+        stage.window.drain()
+        // Lift and touch again before the bridge has read the lift: stopped, it cannot.
+        bridge.child.kill(signal: SIGSTOP)
+        try stage.touch.update(pressure: 0.2)
+        try stage.touch.end()
+        try Self.deepPress(stage, by: .touch, at: (420, 320))
+        bridge.child.kill(signal: SIGCONT)
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 })
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
+        withKnownIssue("a touch within the bridge's reaction time after a lift, while the touch grab's renewal waits for that lift, also presses button 1") {
+            #expect(buttonEvents(1, in: events).isEmpty, "\(events)")
+        }
+        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
+        #expect(try bridge.waitUntilAsleep(quiet: 0.05))
+        try Self.expectRightClickOnly(stage, bridge, at: (440, 340))
         try Self.expectTap(stage, bridge, by: .touch, at: (460, 360))
         Self.expectNoFault(bridge)
     }
