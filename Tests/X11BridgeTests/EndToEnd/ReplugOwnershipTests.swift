@@ -143,6 +143,18 @@ final class ReplugOwnershipTests: StageSuite {
         #expect(try bridge.waitUntilAsleep(quiet: 0.05), sourceLocation: sourceLocation)
     }
 
+    /// Afterwards: nothing held; once the bridge has read everything (a person touches again
+    /// only then), a touch deep press at `point` right-clicks alone, a tap arrives whole, and
+    /// there was no X error and no ownership bug.
+    static func expectTouchWorksAfterwards(_ stage: Stage, _ bridge: BridgeProcess, deepPressAt point: PixelPoint,
+                                           sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)", sourceLocation: sourceLocation)
+        #expect(try bridge.waitUntilAsleep(quiet: 0.05), sourceLocation: sourceLocation)
+        try expectRightClickOnly(stage, bridge, at: point, sourceLocation: sourceLocation)
+        try expectTap(stage, bridge, by: .touch, at: (460, 360), sourceLocation: sourceLocation)
+        expectNoFault(bridge, sourceLocation: sourceLocation)
+    }
+
     /// A light tap at `point` reaches the window whole: one left click there (the pen's own,
     /// or the one the server emulates from a touch), no right-click, nothing held.
     static func expectTap(_ stage: Stage, _ bridge: BridgeProcess, by presser: Presser, at point: PixelPoint,
@@ -309,11 +321,7 @@ final class ReplugOwnershipTests: StageSuite {
         #expect(left.allSatisfy { $0.rootX == 400 && $0.rootY == 300 }, "\(left)")
         #expect(buttonEvents(3, in: events).isEmpty, "\(events)")
         #expect(Self.decisions(of: touchID, in: bridge.lines).map(\.decision) == [.release], "\(bridge.lines)")
-        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
-        #expect(try bridge.waitUntilAsleep(quiet: 0.05))
-        try Self.expectRightClickOnly(stage, bridge, at: (420, 320))
-        try Self.expectTap(stage, bridge, by: .touch, at: (460, 360))
-        Self.expectNoFault(bridge)
+        try Self.expectTouchWorksAfterwards(stage, bridge, deepPressAt: (420, 320))
     }
 
     /// Seen once in CI: the next touch began a few milliseconds after the lift, before a
@@ -339,11 +347,7 @@ final class ReplugOwnershipTests: StageSuite {
         withKnownIssue("a touch within the bridge's reaction time after a lift, while the touch grab's renewal waits for that lift, also presses button 1") {
             #expect(buttonEvents(1, in: events).isEmpty, "\(events)")
         }
-        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
-        #expect(try bridge.waitUntilAsleep(quiet: 0.05))
-        try Self.expectRightClickOnly(stage, bridge, at: (440, 340))
-        try Self.expectTap(stage, bridge, by: .touch, at: (460, 360))
-        Self.expectNoFault(bridge)
+        try Self.expectTouchWorksAfterwards(stage, bridge, deepPressAt: (440, 340))
     }
 
     /// Found by the chaos tier (seed 13, episode 126): on a busy machine the bridge read the
