@@ -13,6 +13,12 @@ public struct GrabbedEvent<Kind: GrabbedEventKind>: Sendable, Hashable {
     /// The button number (0 for motion), or the server's touch id (the same as in the raw
     /// touch events).
     public var detail: Int
+    /// The server's timestamp, in milliseconds. A button event the server made from a touch
+    /// carries the touch's own, the begin's for its press.
+    public var serverTime: UInt
+    /// Whether the server made it from a touch (XIPointerEmulated): a touchscreen's touch
+    /// down alone moves the pointer and presses its button 1 too.
+    public var isPointerEmulated: Bool
 }
 
 /// The XI2 event types one grab delivers, a kind each.
@@ -86,6 +92,7 @@ extension GrabbedEvent {
         guard let kind = Kind(eventType: type) else { return nil }
         let device = event.read(as: xcb_input_button_press_event_t.self).pointee
         return Self(kind: kind, master: Int(device.deviceid), source: Int(device.sourceid),
-                    detail: kind.hasDetail ? Int(device.detail) : 0)
+                    detail: kind.hasDetail ? Int(device.detail) : 0, serverTime: UInt(device.time),
+                    isPointerEmulated: device.flags & UInt32(XIPointerEmulated) != 0)
     }
 }

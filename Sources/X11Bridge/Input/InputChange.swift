@@ -8,8 +8,9 @@ public enum InputChange: Sendable, Hashable {
     case screenResized(ScreenSize)
     /// The screen's monitors changed (RandR 1.5): added, removed, moved or resized.
     case monitorsChanged(MonitorLayout)
-    /// Input the bridge's button grab holds back from the applications.
-    case grabbedPointer(GrabbedPointerEvent)
+    /// Input the bridge's button grab holds back from the applications; `emulating`, for a
+    /// press the server made from a touch, that touch's id when the bridge saw it begin.
+    case grabbedPointer(GrabbedPointerEvent, emulating: Int?)
     /// A touch the bridge's touch grab lets it own before the applications.
     case grabbedTouch(GrabbedTouchEvent)
 }

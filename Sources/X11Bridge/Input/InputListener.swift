@@ -20,6 +20,8 @@ public final class InputListener {
     private let randr: RandRMonitors
     /// Input's own times, from the server's timestamps (`ServerTimeline`).
     private var timeline = ServerTimeline()
+    /// Which touch a press the server made from a touch belongs to.
+    private var touchBegins = TouchBegins()
     /// Rings when a contact of a device listened to begins or ends (`EventLoop`); it listens to
     /// the same devices as the session, through hot-plug. Set before the loop starts.
     var contactBell: ContactBell? {
@@ -75,6 +77,9 @@ public final class InputListener {
             switch decoded {
             case .raw(let raw):
                 let time = timeline.time(ofStamp: raw.serverTime, readAt: now)
+                if raw.kind == .touchBegin, raw.device == raw.source {
+                    touchBegins.began(device: raw.device, touch: raw.detail, stamp: raw.serverTime)
+                }
                 if raw.kind == .buttonRelease, raw.detail == 1, raw.device == raw.source, unheardMotion.remove(raw.device) != nil {
                     selectRawInput(of: raw.device)
                 }
@@ -96,7 +101,9 @@ public final class InputListener {
                 guard reason == .deviceChange, catalog[device]?.use.isSlave == true else { return [] }
                 return refreshCatalog(at: time)
             case .grabbedPointer(let grabbed):
-                return [.grabbedPointer(grabbed)]
+                let touch = grabbed.kind == .buttonPress && grabbed.isPointerEmulated
+                    ? touchBegins.touch(of: grabbed.source, begunAt: grabbed.serverTime) : nil
+                return [.grabbedPointer(grabbed, emulating: touch)]
             case .grabbedTouch(let grabbed):
                 return [.grabbedTouch(grabbed)]
             case .unhandled:

@@ -16,7 +16,10 @@
 /// press that is never released. A pen re-plugged (its device disabled and enabled, a resume,
 /// a KVM switch) or a pen that appears at its first proximity (xf86-input-libinput) drops and
 /// retakes the button grab after the touch grab, so the touch grab is renewed after every
-/// button grab taken (`TouchOwnership.renewGrab`).
+/// button grab taken (`TouchOwnership.renewGrab`). A touch in flight keeps the grab it began
+/// under, so the renewal waits until none is; a touch that begins in that wait (a finger
+/// lifted and put down again before the bridge has read the lift) matches the button grab
+/// first, and its stroke is held there as a pen's press (`PointerOwnership.takeOver`).
 final class GrabReconciler {
     let pointer: PointerOwnership
     let touch: TouchOwnership

@@ -34,6 +34,9 @@ final class PointerOwnership {
     private var contactsDown: Set<Int> = []
     /// When each pointer contact began, for how long its input was held back.
     private var pressTimes = HoldTimes<Int>()
+    /// Touches whose emulated pointer stroke this class holds, touch id by device: their
+    /// press came to the button grab, not to the touch grab (`takeOver`).
+    private var emulatingTouches: [Int: Int] = [:]
     private let report: (OwnershipReport) -> Void
 
     init(connection: XConnection, report: @escaping (OwnershipReport) -> Void) {
@@ -65,6 +68,7 @@ final class PointerOwnership {
     func contactEnded(source: Int, master: Int?) {
         contactsDown.remove(source)
         reattach(source)
+        defer { forgetTouchWhenDone(source) }
         guard let master else { return }
         switch holds[master] {
         case .claimed(source, let pressSeen)?:
@@ -74,6 +78,53 @@ final class PointerOwnership {
         case .frozen?, .claimed?, nil:
             break
         }
+    }
+
+    /// Whether `contact` is a touch whose stroke this class holds (`takeOver`): its decision
+    /// and its end come here, not to `TouchOwnership`.
+    func carries(_ contact: ContactKey) -> Bool {
+        emulatingTouches[contact.device] == contact.contact
+    }
+
+    /// Holds a touch's emulated stroke as a pen's press: its press came to the button grab,
+    /// which was in front of the touch grab (`TouchOwnership.handOver`). Undecided, the master
+    /// stays frozen until the engine decides (`decide`); rejected, the stroke goes on to the
+    /// application; claimed, the bridge keeps it (`keepTouchStroke`).
+    func takeOver(_ event: GrabbedPointerEvent, _ touch: HandedTouch, at time: Double) {
+        let master = event.master
+        if let hold = holds[master] {
+            report(.bug("a touch's emulated press from device \(event.source) on master \(master) while holding \(hold); replaying it"))
+            allow(master, .replay)
+            return
+        }
+        switch (touch.choice, touch.ended) {
+        case (.reject?, _), (nil, true):
+            allow(master, .replay)
+        case (.accept?, _):
+            keepTouchStroke(master: master)
+        case (nil, false):
+            emulatingTouches[event.source] = touch.touch
+            contactsDown.insert(event.source)
+            pressTimes.began(event.source, at: time)
+            holds[master] = .frozen(source: event.source, since: time)
+        }
+    }
+
+    /// Keeps a claimed touch's emulated stroke: the master thawed and the grab its press
+    /// activated ended. Ending a pointer grab that owns an emulating touch accepts the touch
+    /// for the grab's client (dix `DeactivatePointerGrab`), so nothing more of the stroke reaches
+    /// an application, and the master is free for the bridge's own clicks.
+    private func keepTouchStroke(master: Int) {
+        allow(master, .thaw)
+        connection.ungrabDevice(master)
+        connection.flush()
+    }
+
+    /// Forgets a taken-over touch once it has ended and nothing of its stroke is held.
+    private func forgetTouchWhenDone(_ source: Int) {
+        guard emulatingTouches[source] != nil, !contactsDown.contains(source),
+              !holds.values.contains(where: { $0.source == source }) else { return }
+        emulatingTouches[source] = nil
     }
 
     func handle(_ event: GrabbedPointerEvent, at time: Double, isContactSource: (Int) -> Bool) {
@@ -106,6 +157,8 @@ final class PointerOwnership {
 
     /// Hands a decided pointer contact to its owner.
     func decide(_ decision: ContactDecision, master: Int, at now: Double) {
+        let input: OwnershipReport.Input = carries(decision.key) ? .touch : .press
+        defer { forgetTouchWhenDone(decision.key.device) }
         switch decision {
         case .claim(let key, let gesture, _, _):
             let pressSeen: Bool
@@ -116,9 +169,15 @@ final class PointerOwnership {
                 report(.bug("claim for device \(key.device) on master \(master) while holding \(other)"))
                 pressSeen = false
             }
-            detach(key.device, master: master)
-            holds[master] = .claimed(source: key.device, pressSeen: pressSeen)
-            report(.kept(key, .press, gesture: gesture, held: pressTimes.held(key.device, now: now)))
+            if input == .touch {
+                // Taken over frozen: the stroke stays with the bridge from here to its end.
+                holds[master] = nil
+                keepTouchStroke(master: master)
+            } else {
+                detach(key.device, master: master)
+                holds[master] = .claimed(source: key.device, pressSeen: pressSeen)
+            }
+            report(.kept(key, input, gesture: gesture, held: pressTimes.held(key.device, now: now)))
             pressTimes.forget(key.device)
         case .release(let key, let reason, _, _):
             switch holds[master] {
@@ -131,7 +190,7 @@ final class PointerOwnership {
                 report(.bug("release for device \(key.device) on master \(master) while holding \(other)"))
             }
             allow(master, .replay)
-            report(.replayed(key, .press, reason: reason, held: pressTimes.held(key.device, now: now)))
+            report(.replayed(key, input, reason: reason, held: pressTimes.held(key.device, now: now)))
             pressTimes.forget(key.device)
         }
     }
@@ -164,6 +223,7 @@ final class PointerOwnership {
     func endAll(reason: String) {
         decidedAhead.removeAll()
         contactsDown.removeAll()
+        emulatingTouches.removeAll()
         guard !holds.isEmpty || !detached.isEmpty else { return }
         for (master, hold) in holds {
             switch hold {
@@ -188,6 +248,7 @@ final class PointerOwnership {
         }
         for master in decidedAhead.keys { decidedAhead[master]?.removeAll { $0 == source } }
         contactsDown.remove(source)
+        emulatingTouches[source] = nil
         reattach(source)
         pressTimes.forget(source)
         connection.flush()

@@ -165,7 +165,7 @@ final class TouchOwnership {
     }
 
     /// A touch reached the bridge through its grab: the master holds it now.
-    func handle(_ event: GrabbedTouchEvent) {
+    func handle(_ event: GrabbedTouchEvent, at now: Double) {
         let key = TouchKey(device: event.source, touch: event.touchID)
         // Any touch event on the master brings its touch class back: refused choices go again.
         resendRefused(on: event.master)
@@ -176,14 +176,57 @@ final class TouchOwnership {
             connection.allowTouchEvents(master: event.master, touch: event.touchID, .reject)
             connection.flush()
         case (.begin, .undecided(let master, false)?):
+            expireBefore(key, now: now)
             holds[key] = .undecided(master: master, begun: true)
         case (.begin, .chosen(_, _, .awaitingBegin)?):
+            expireBefore(key, now: now)
             send(key)
         case (.end, .chosen(.accept, _, .sent)?) where ended.contains(key):
             // The server ends an accepted touch with its owner.
             forget(key)
         case (.begin, _), (.update, _), (.end, _):
             break
+        }
+    }
+
+    /// Gives up `contact`, a touch whose emulated pointer press reached the button grab
+    /// instead of the touch grab, and says what was decided for it so far; nil for a touch that
+    /// does not wait for its grabbed begin (one the touch grab rejected comes to the button grab
+    /// too, as the server hands its emulated events on). A touch reaches the button grab first
+    /// only while the touch grab waits to be renewed behind a button grab just taken
+    /// (`renewGrab`): the grabbed begin this class waits for will never come, and the touch's
+    /// stroke is the button grab's to hold (`PointerOwnership.takeOver`). Older touches of the
+    /// device that still wait went elsewhere (`expireBefore`).
+    func handOver(_ contact: ContactKey, now: Double) -> HandedTouch? {
+        let key = TouchKey(device: contact.device, touch: contact.contact)
+        let choice: TouchOwnershipChoice?
+        switch holds[key] {
+        case .undecided(_, begun: false)?: choice = nil
+        case .chosen(let chosen, _, .awaitingBegin)?: choice = chosen
+        case .undecided?, .chosen?, nil: return nil
+        }
+        let handed = HandedTouch(touch: key.touch, choice: choice, ended: ended.contains(key))
+        expireBefore(key, now: now)
+        forget(key)
+        return handed
+    }
+
+    /// Forgets the touches of `key`'s device that began before it and still wait for their
+    /// grabbed begin: the server has handled `key`'s begin, so theirs came first, and it went to
+    /// neither of the bridge's grabs (a touch that began while an application's implicit grab
+    /// held the master, behind a pen's press just replayed to it). Kept, they would hold the
+    /// touch grab's renewal off for good.
+    private func expireBefore(_ key: TouchKey, now: Double) {
+        let start = beginTimes.held(key, now: now) ?? 0
+        for (other, hold) in holds where other.device == key.device && other != key {
+            switch hold {
+            case .undecided(_, begun: false), .chosen(_, _, .awaitingBegin):
+                guard let held = beginTimes.held(other, now: now), held > start else { continue }
+                report(.touchGone(other.contact))
+                forget(other)
+            case .undecided, .chosen:
+                continue
+            }
         }
     }
 
@@ -274,4 +317,14 @@ final class TouchOwnership {
         beginTimes.forget(key)
         renewIfIdle()
     }
+}
+
+/// A touch whose emulated pointer press came to the button grab (`TouchOwnership.handOver`).
+struct HandedTouch: Sendable, Hashable {
+    /// The server's touch id.
+    var touch: Int
+    /// Accept or reject when the engine has decided already; nil while it has not.
+    var choice: TouchOwnershipChoice?
+    /// Whether the touch has ended already.
+    var ended: Bool
 }

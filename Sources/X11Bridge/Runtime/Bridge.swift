@@ -147,7 +147,7 @@ public final class Bridge {
                 self.feedback?.show(feedback, now: now)
             case .decision(let decision):
                 let key = decision.key
-                if isPointerContact(key.device), let master = session.device(key.device)?.attachment {
+                if isPointerContact(key.device) || pointerOwnership.carries(key), let master = session.device(key.device)?.attachment {
                     pointerOwnership.decide(decision, master: master, at: now)
                 } else if isTouchContact(key.device) {
                     touchOwnership.decide(decision, at: now)
@@ -241,12 +241,16 @@ extension Bridge: EventLoopClient {
                 feedback?.screenChanged(engine.screen, monitors: layout)
                 report(.monitorsChanged(layout))
                 checkMonitors(reportingAll: false)
-            case .grabbedPointer(let grabbed):
-                pointerOwnership.handle(grabbed, at: time) { [session] in
-                    session.device($0)?.inputDevice?.isPointer ?? false
+            case .grabbedPointer(let grabbed, let emulating):
+                if let emulating, let touch = touchOwnership.handOver(ContactKey(device: grabbed.source, contact: emulating), now: time) {
+                    pointerOwnership.takeOver(grabbed, touch, at: time)
+                } else {
+                    pointerOwnership.handle(grabbed, at: time) { [session] in
+                        session.device($0)?.inputDevice?.isPointer ?? false
+                    }
                 }
             case .grabbedTouch(let grabbed):
-                touchOwnership.handle(grabbed)
+                touchOwnership.handle(grabbed, at: time)
             }
         }
         grabs.settle()
@@ -289,7 +293,7 @@ extension Bridge: EventLoopClient {
                 touchOwnership.contactBegan(device: event.device, touch: event.contact, master: master, at: event.time)
             }
         case .end, .cancel:
-            if isPointerContact(event.device) {
+            if isPointerContact(event.device) || pointerOwnership.carries(ContactKey(device: event.device, contact: event.contact)) {
                 pointerOwnership.contactEnded(source: event.device, master: session.device(event.device)?.attachment)
             } else if isTouchContact(event.device) {
                 touchOwnership.contactEnded(device: event.device, touch: event.contact)

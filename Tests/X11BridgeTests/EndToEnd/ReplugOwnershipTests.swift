@@ -114,6 +114,12 @@ final class ReplugOwnershipTests: StageSuite {
     /// held 50 ms, eased back through 0.6, 0.4, 0.2, lifted, at `point`.
     static func deepPress(_ stage: Stage, by presser: Presser, at point: PixelPoint) throws {
         try presser.begin(stage, at: point, force: 0.1)
+        try pressOn(stage, by: presser)
+    }
+
+    /// The deep press of the report after its first sample: on through 0.3 to 0.95, held,
+    /// eased back and lifted.
+    static func pressOn(_ stage: Stage, by presser: Presser) throws {
         for force in [0.3, 0.5, 0.65, 0.95] {
             usleep(10_000)
             try presser.press(stage, to: force)
@@ -324,30 +330,111 @@ final class ReplugOwnershipTests: StageSuite {
         try Self.expectTouchWorksAfterwards(stage, bridge, deepPressAt: (420, 320))
     }
 
-    /// Seen once in CI: the next touch began a few milliseconds after the lift, before a
-    /// loaded bridge had read it. Until it has, the touch grab's renewal still waits for that
-    /// lift and the pen's new button grab is in front of it, so the next touch's emulated
-    /// button 1 reaches the window too (README, known limits). A hand does not touch again
-    /// within the bridge's reaction time; this test can.
-    @Test("the pen re-plugged while a finger presses, then a touch the instant after that finger's lift: it right-clicks")
-    func touchRightAfterLiftAfterPenReplug() throws {
+    /// How much of the next touch a slow bridge finds made when it reads on (`SlowReading`).
+    enum NextTouch: String, CaseIterable, CustomTestStringConvertible {
+        /// Its whole deep press, down to the lift: the bridge reads its press decided and over.
+        case wholeDeepPress
+        /// Only its first sample: the bridge reads its press undecided, and the force climbs after.
+        case firstSample
+
+        var testDescription: String { rawValue }
+    }
+
+    /// Seen once in CI: the next touch began a few milliseconds after the lift, before a loaded
+    /// bridge had read it. Until the bridge has, the touch grab's renewal still waits for that
+    /// lift, the pen's new button grab is in front of the touch grab, and the next touch's
+    /// emulated press comes to the button grab (`GrabReconciler`): the bridge holds that stroke as
+    /// a pen's (`PointerOwnership.takeOver`). Stopping the bridge across the lift and the next
+    /// touch makes that order every time.
+    @Test("the pen re-plugged while a finger presses, then a touch the instant after that finger's lift: a deep press right-clicks and nothing else",
+          arguments: NextTouch.allCases)
+    func touchRightAfterLiftAfterPenReplug(nextTouch: NextTouch) throws {
         let bridge = try stage.bridge(config: Self.config)
-        try Self.pressAndHold(stage, bridge, by: .touch, at: (400, 300), to: .pastThreshold)
+        let device = try Self.pressAndHold(stage, bridge, by: .touch, at: (400, 300), to: .pastThreshold)
         try Self.replug(VirtualPen.deviceName, on: stage, bridge)
         stage.window.drain()
         // Lift and touch again before the bridge has read the lift: stopped, it cannot.
         bridge.child.kill(signal: SIGSTOP)
         try stage.touch.update(pressure: 0.2)
         try stage.touch.end()
-        try Self.deepPress(stage, by: .touch, at: (420, 320))
-        bridge.child.kill(signal: SIGCONT)
+        switch nextTouch {
+        case .wholeDeepPress:
+            try Self.deepPress(stage, by: .touch, at: (420, 320))
+            bridge.child.kill(signal: SIGCONT)
+        case .firstSample:
+            try Self.Presser.touch.begin(stage, at: (420, 320), force: 0.1)
+            bridge.child.kill(signal: SIGCONT)
+            // The bridge reads the touch down before its force climbs: undecided.
+            #expect(bridge.waitForLines { lines in
+                lines.gestures.filter { $0.gesture == "contact" && $0.state == .began && $0.device == device }.count == 2
+            }, "\(bridge.lines)")
+            #expect(Self.decisions(of: device, in: bridge.lines).count == 1, "\(bridge.lines)")
+            try Self.pressOn(stage, by: .touch)
+        }
         #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 })
         let events = try stage.eventsUntilKeyTapped()
         #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
-        withKnownIssue("a touch within the bridge's reaction time after a lift, while the touch grab's renewal waits for that lift, also presses button 1") {
-            #expect(buttonEvents(1, in: events).isEmpty, "\(events)")
-        }
+        #expect(buttonEvents(1, in: events).isEmpty, "no left press: \(events)\n\(bridge.log)")
+        #expect(Self.decisions(of: device, in: bridge.lines).map(\.decision) == [.claim, .claim], "\(bridge.lines)")
         try Self.expectTouchWorksAfterwards(stage, bridge, deepPressAt: (440, 340))
+    }
+
+    @Test("the pen re-plugged while a finger presses, then a light tap the instant after that finger's lift: the tap arrives whole")
+    func tapRightAfterLiftAfterPenReplug() throws {
+        let bridge = try stage.bridge(config: Self.config)
+        let device = try Self.pressAndHold(stage, bridge, by: .touch, at: (400, 300), to: .pastThreshold)
+        try Self.replug(VirtualPen.deviceName, on: stage, bridge)
+        stage.window.drain()
+        bridge.child.kill(signal: SIGSTOP)
+        try stage.touch.update(pressure: 0.2)
+        try stage.touch.end()
+        try Self.Presser.touch.begin(stage, at: (420, 320), force: 0.3)
+        try Self.Presser.touch.lift(stage)
+        bridge.child.kill(signal: SIGCONT)
+        #expect(stage.window.waitForEvents { buttonEvents(1, in: $0).count >= 2 })
+        let events = try stage.eventsUntilKeyTapped()
+        let left = buttonEvents(1, in: events)
+        #expect(left.map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
+        #expect(left.allSatisfy { $0.rootX == 420 && $0.rootY == 320 }, "\(left)")
+        #expect(buttonEvents(3, in: events).isEmpty, "\(events)")
+        #expect(Self.decisions(of: device, in: bridge.lines).map(\.decision) == [.claim, .release], "\(bridge.lines)")
+        try Self.expectTouchWorksAfterwards(stage, bridge, deepPressAt: (440, 340))
+    }
+
+    /// The same instant touch while the re-plugged pen's light press is held undecided. The
+    /// touch begins while the master is frozen on the pen's press; the bridge hands that press
+    /// on to the window at the pen's lift, and the touch's stroke follows it into the window's
+    /// grab, so it reaches neither of the bridge's grabs. The bridge used to wait for that
+    /// touch's grabbed begin for good, the touch grab was never renewed, and every later touch
+    /// went to the button grab: each deep press also pressed button 1. It now forgets a touch
+    /// once a later one of its device has reached it (`TouchOwnership.expireBefore`).
+    @Test("the pen re-plugged while a finger presses, the pen pressing lightly as the finger lifts and touches again at once: the pen's press arrives whole, the touch right-clicks, and touches work after")
+    func touchRightAfterLiftBehindHeldPen() throws {
+        let bridge = try stage.bridge(config: Self.config)
+        let touchDevice = try Self.pressAndHold(stage, bridge, by: .touch, at: (400, 300), to: .pastThreshold)
+        try Self.replug(VirtualPen.deviceName, on: stage, bridge)
+        let penDevice = try Self.pressAndHold(stage, bridge, by: .pen, at: (300, 200), to: .climbing)
+        stage.window.drain()
+        bridge.child.kill(signal: SIGSTOP)
+        try stage.touch.update(pressure: 0.2)
+        try stage.touch.end()
+        try Self.deepPress(stage, by: .touch, at: (420, 320))
+        try stage.pen.up()
+        bridge.child.kill(signal: SIGCONT)
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 && buttonEvents(1, in: $0).count >= 2 })
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
+        let left = buttonEvents(1, in: events)
+        let pens = left.filter { Int($0.sourceID) == penDevice }
+        #expect(pens.map(\.kind) == [.buttonPress, .buttonRelease], "the pen's press, whole: \(left)")
+        #expect(pens.first.map { [$0.rootX, $0.rootY] } == [300, 200], "\(pens)")
+        withKnownIssue("the touch's stroke follows the pen's press into the window's grab") {
+            #expect(left.filter { Int($0.sourceID) == touchDevice }.isEmpty, "\(left)")
+        }
+        #expect(Self.decisions(of: touchDevice, in: bridge.lines).map(\.decision) == [.claim, .claim], "\(bridge.lines)")
+        #expect(Self.decisions(of: penDevice, in: bridge.lines).map(\.decision) == [.release], "\(bridge.lines)")
+        try Self.expectTouchWorksAfterwards(stage, bridge, deepPressAt: (440, 340))
+        try Self.expectRightClickOnly(stage, bridge, at: (480, 380))
     }
 
     /// Found by the chaos tier (seed 13, episode 126): on a busy machine the bridge read the
