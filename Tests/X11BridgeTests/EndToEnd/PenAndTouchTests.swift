@@ -36,20 +36,6 @@ final class PenAndTouchTests: StageSuite {
         var testDescription: String { rawValue }
     }
 
-    /// Only the force decides (a long decision timeout); `contact` says the bridge follows one.
-    static let watchingConfig = """
-        decision-timeout: 5
-        bindings:
-          - name: right-click
-            gesture: deep-press
-            devices: [pen, touch]
-            threshold: 0.7
-            action: {click: right}
-          - name: contact
-            gesture: force
-            devices: [pen, touch]
-        """
-
     /// Found writing the re-plug cases of `ReplugOwnershipTests`: behind a pen press the bridge
     /// holds, the whole touch waits in the frozen master, so it has ended when the bridge's
     /// acceptance reaches the server, and Xorg keeps the button it emulates for it down until
@@ -58,7 +44,8 @@ final class PenAndTouchTests: StageSuite {
     @Test("a touch deep press while the pen presses lightly: one right-click, the pen's own click, nothing of the touch's stroke, a touch after it whole, no X error",
           arguments: PenPress.allCases)
     func touchDeepPressWhilePenPresses(pen penPress: PenPress) throws {
-        let bridge = try stage.bridge(config: Self.watchingConfig)
+        // Only the force decides (a long decision timeout); `contact` says the bridge follows one.
+        let bridge = try stage.bridge(config: ReplugOwnershipTests.config)
         let pen = try bridge.deviceID(VirtualPen.deviceName)
         let touch = try bridge.deviceID(VirtualTouchscreen.deviceName)
         switch penPress {

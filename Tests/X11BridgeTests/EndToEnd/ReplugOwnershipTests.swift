@@ -330,7 +330,7 @@ final class ReplugOwnershipTests: StageSuite {
         try Self.expectTouchWorksAfterwards(stage, bridge, deepPressAt: (420, 320))
     }
 
-    /// How much of the next touch a slow bridge finds made when it reads on (`SlowReading`).
+    /// How much of the next touch the stopped bridge finds made when it reads on.
     enum NextTouch: String, CaseIterable, CustomTestStringConvertible {
         /// Its whole deep press, down to the lift: the bridge reads its press decided and over.
         case wholeDeepPress
@@ -338,6 +338,22 @@ final class ReplugOwnershipTests: StageSuite {
         case firstSample
 
         var testDescription: String { rawValue }
+    }
+
+    /// The case CI found: a finger pressed past the threshold while the pen is re-plugged,
+    /// `beforeLift` done, then the bridge stopped as the finger eases and lifts, so that what the
+    /// test does next happens before the bridge has read the lift (until SIGCONT). Returns the
+    /// touchscreen's id.
+    static func liftUnreadAfterPenReplug(_ stage: Stage, _ bridge: BridgeProcess,
+                                         beforeLift: () throws -> Void = {}) throws -> Int {
+        let device = try pressAndHold(stage, bridge, by: .touch, at: (400, 300), to: .pastThreshold)
+        try replug(VirtualPen.deviceName, on: stage, bridge)
+        try beforeLift()
+        stage.window.drain()
+        bridge.child.kill(signal: SIGSTOP)
+        try stage.touch.update(pressure: 0.2)
+        try stage.touch.end()
+        return device
     }
 
     /// Seen once in CI: the next touch began a few milliseconds after the lift, before a loaded
@@ -350,13 +366,7 @@ final class ReplugOwnershipTests: StageSuite {
           arguments: NextTouch.allCases)
     func touchRightAfterLiftAfterPenReplug(nextTouch: NextTouch) throws {
         let bridge = try stage.bridge(config: Self.config)
-        let device = try Self.pressAndHold(stage, bridge, by: .touch, at: (400, 300), to: .pastThreshold)
-        try Self.replug(VirtualPen.deviceName, on: stage, bridge)
-        stage.window.drain()
-        // Lift and touch again before the bridge has read the lift: stopped, it cannot.
-        bridge.child.kill(signal: SIGSTOP)
-        try stage.touch.update(pressure: 0.2)
-        try stage.touch.end()
+        let device = try Self.liftUnreadAfterPenReplug(stage, bridge)
         switch nextTouch {
         case .wholeDeepPress:
             try Self.deepPress(stage, by: .touch, at: (420, 320))
@@ -382,12 +392,7 @@ final class ReplugOwnershipTests: StageSuite {
     @Test("the pen re-plugged while a finger presses, then a light tap the instant after that finger's lift: the tap arrives whole")
     func tapRightAfterLiftAfterPenReplug() throws {
         let bridge = try stage.bridge(config: Self.config)
-        let device = try Self.pressAndHold(stage, bridge, by: .touch, at: (400, 300), to: .pastThreshold)
-        try Self.replug(VirtualPen.deviceName, on: stage, bridge)
-        stage.window.drain()
-        bridge.child.kill(signal: SIGSTOP)
-        try stage.touch.update(pressure: 0.2)
-        try stage.touch.end()
+        let device = try Self.liftUnreadAfterPenReplug(stage, bridge)
         try Self.Presser.touch.begin(stage, at: (420, 320), force: 0.3)
         try Self.Presser.touch.lift(stage)
         bridge.child.kill(signal: SIGCONT)
@@ -411,13 +416,10 @@ final class ReplugOwnershipTests: StageSuite {
     @Test("the pen re-plugged while a finger presses, the pen pressing lightly as the finger lifts and touches again at once: the pen's press arrives whole, the touch right-clicks, and touches work after")
     func touchRightAfterLiftBehindHeldPen() throws {
         let bridge = try stage.bridge(config: Self.config)
-        let touchDevice = try Self.pressAndHold(stage, bridge, by: .touch, at: (400, 300), to: .pastThreshold)
-        try Self.replug(VirtualPen.deviceName, on: stage, bridge)
-        let penDevice = try Self.pressAndHold(stage, bridge, by: .pen, at: (300, 200), to: .climbing)
-        stage.window.drain()
-        bridge.child.kill(signal: SIGSTOP)
-        try stage.touch.update(pressure: 0.2)
-        try stage.touch.end()
+        var penDevice = 0
+        let touchDevice = try Self.liftUnreadAfterPenReplug(stage, bridge) {
+            penDevice = try Self.pressAndHold(stage, bridge, by: .pen, at: (300, 200), to: .climbing)
+        }
         try Self.deepPress(stage, by: .touch, at: (420, 320))
         try stage.pen.up()
         bridge.child.kill(signal: SIGCONT)
