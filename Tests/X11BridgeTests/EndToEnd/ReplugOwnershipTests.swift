@@ -168,7 +168,14 @@ final class ReplugOwnershipTests: StageSuite {
         stage.window.drain()
         try presser.begin(stage, at: point, force: 0.3)
         try presser.lift(stage)
-        #expect(stage.window.waitForEvents { buttonEvents(1, in: $0).count >= 2 })
+        try expectTapArrived(stage, bridge, at: point, sourceLocation: sourceLocation)
+    }
+
+    /// The window got one whole left click at `point` since it was last drained, no
+    /// right-click, and nothing is held.
+    static func expectTapArrived(_ stage: Stage, _ bridge: BridgeProcess, at point: PixelPoint,
+                                 sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(stage.window.waitForEvents { buttonEvents(1, in: $0).count >= 2 }, sourceLocation: sourceLocation)
         let events = try stage.eventsUntilKeyTapped()
         let left = buttonEvents(1, in: events)
         #expect(left.map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)", sourceLocation: sourceLocation)
@@ -320,12 +327,7 @@ final class ReplugOwnershipTests: StageSuite {
         try Self.replug(VirtualPen.deviceName, on: stage, bridge)
         try stage.touch.update(pressure: 0.2)
         try stage.touch.end()
-        #expect(stage.window.waitForEvents { buttonEvents(1, in: $0).count >= 2 })
-        let events = try stage.eventsUntilKeyTapped()
-        let left = buttonEvents(1, in: events)
-        #expect(left.map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
-        #expect(left.allSatisfy { $0.rootX == 400 && $0.rootY == 300 }, "\(left)")
-        #expect(buttonEvents(3, in: events).isEmpty, "\(events)")
+        try Self.expectTapArrived(stage, bridge, at: (400, 300))
         #expect(Self.decisions(of: touchID, in: bridge.lines).map(\.decision) == [.release], "\(bridge.lines)")
         try Self.expectTouchWorksAfterwards(stage, bridge, deepPressAt: (420, 320))
     }
@@ -396,12 +398,7 @@ final class ReplugOwnershipTests: StageSuite {
         try Self.Presser.touch.begin(stage, at: (420, 320), force: 0.3)
         try Self.Presser.touch.lift(stage)
         bridge.child.kill(signal: SIGCONT)
-        #expect(stage.window.waitForEvents { buttonEvents(1, in: $0).count >= 2 })
-        let events = try stage.eventsUntilKeyTapped()
-        let left = buttonEvents(1, in: events)
-        #expect(left.map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
-        #expect(left.allSatisfy { $0.rootX == 420 && $0.rootY == 320 }, "\(left)")
-        #expect(buttonEvents(3, in: events).isEmpty, "\(events)")
+        try Self.expectTapArrived(stage, bridge, at: (420, 320))
         #expect(Self.decisions(of: device, in: bridge.lines).map(\.decision) == [.claim, .release], "\(bridge.lines)")
         try Self.expectTouchWorksAfterwards(stage, bridge, deepPressAt: (440, 340))
     }
