@@ -83,53 +83,23 @@ static const struct entry *find(unsigned long long device, unsigned long long in
 
 #define NEXT(name) ((__typeof__(&name))dlsym(RTLD_NEXT, #name))
 
-int stat(const char *path, struct stat *buffer) {
-    int result = NEXT(stat)(path, buffer);
-    if (result == 0) PATCH(buffer);
-    return result;
-}
+/* One call of the stat family: the next definition of `name` (libc's), then the patch of
+ * the buffer it filled, which each wrapper names `buffer`. */
+#define WRAP(name, parameters, arguments)                                               \
+    int name parameters {                                                               \
+        int result = NEXT(name) arguments;                                              \
+        if (result == 0) PATCH(buffer);                                                 \
+        return result;                                                                  \
+    }
 
-int lstat(const char *path, struct stat *buffer) {
-    int result = NEXT(lstat)(path, buffer);
-    if (result == 0) PATCH(buffer);
-    return result;
-}
-
-int fstat(int descriptor, struct stat *buffer) {
-    int result = NEXT(fstat)(descriptor, buffer);
-    if (result == 0) PATCH(buffer);
-    return result;
-}
-
-int fstatat(int directory, const char *path, struct stat *buffer, int flags) {
-    int result = NEXT(fstatat)(directory, path, buffer, flags);
-    if (result == 0) PATCH(buffer);
-    return result;
-}
-
-int stat64(const char *path, struct stat64 *buffer) {
-    int result = NEXT(stat64)(path, buffer);
-    if (result == 0) PATCH(buffer);
-    return result;
-}
-
-int lstat64(const char *path, struct stat64 *buffer) {
-    int result = NEXT(lstat64)(path, buffer);
-    if (result == 0) PATCH(buffer);
-    return result;
-}
-
-int fstat64(int descriptor, struct stat64 *buffer) {
-    int result = NEXT(fstat64)(descriptor, buffer);
-    if (result == 0) PATCH(buffer);
-    return result;
-}
-
-int fstatat64(int directory, const char *path, struct stat64 *buffer, int flags) {
-    int result = NEXT(fstatat64)(directory, path, buffer, flags);
-    if (result == 0) PATCH(buffer);
-    return result;
-}
+WRAP(stat, (const char *path, struct stat *buffer), (path, buffer))
+WRAP(lstat, (const char *path, struct stat *buffer), (path, buffer))
+WRAP(fstat, (int descriptor, struct stat *buffer), (descriptor, buffer))
+WRAP(fstatat, (int directory, const char *path, struct stat *buffer, int flags), (directory, path, buffer, flags))
+WRAP(stat64, (const char *path, struct stat64 *buffer), (path, buffer))
+WRAP(lstat64, (const char *path, struct stat64 *buffer), (path, buffer))
+WRAP(fstat64, (int descriptor, struct stat64 *buffer), (descriptor, buffer))
+WRAP(fstatat64, (int directory, const char *path, struct stat64 *buffer, int flags), (directory, path, buffer, flags))
 
 int statx(int directory, const char *path, int flags, unsigned int mask, struct statx *buffer) {
     int result = NEXT(statx)(directory, path, flags, mask, buffer);
@@ -155,50 +125,11 @@ int __lxstat64(int version, const char *path, struct stat64 *buffer);
 int __fxstat64(int version, int descriptor, struct stat64 *buffer);
 int __fxstatat64(int version, int directory, const char *path, struct stat64 *buffer, int flags);
 
-int __xstat(int version, const char *path, struct stat *buffer) {
-    int result = NEXT(__xstat)(version, path, buffer);
-    if (result == 0) PATCH(buffer);
-    return result;
-}
-
-int __lxstat(int version, const char *path, struct stat *buffer) {
-    int result = NEXT(__lxstat)(version, path, buffer);
-    if (result == 0) PATCH(buffer);
-    return result;
-}
-
-int __fxstat(int version, int descriptor, struct stat *buffer) {
-    int result = NEXT(__fxstat)(version, descriptor, buffer);
-    if (result == 0) PATCH(buffer);
-    return result;
-}
-
-int __fxstatat(int version, int directory, const char *path, struct stat *buffer, int flags) {
-    int result = NEXT(__fxstatat)(version, directory, path, buffer, flags);
-    if (result == 0) PATCH(buffer);
-    return result;
-}
-
-int __xstat64(int version, const char *path, struct stat64 *buffer) {
-    int result = NEXT(__xstat64)(version, path, buffer);
-    if (result == 0) PATCH(buffer);
-    return result;
-}
-
-int __lxstat64(int version, const char *path, struct stat64 *buffer) {
-    int result = NEXT(__lxstat64)(version, path, buffer);
-    if (result == 0) PATCH(buffer);
-    return result;
-}
-
-int __fxstat64(int version, int descriptor, struct stat64 *buffer) {
-    int result = NEXT(__fxstat64)(version, descriptor, buffer);
-    if (result == 0) PATCH(buffer);
-    return result;
-}
-
-int __fxstatat64(int version, int directory, const char *path, struct stat64 *buffer, int flags) {
-    int result = NEXT(__fxstatat64)(version, directory, path, buffer, flags);
-    if (result == 0) PATCH(buffer);
-    return result;
-}
+WRAP(__xstat, (int version, const char *path, struct stat *buffer), (version, path, buffer))
+WRAP(__lxstat, (int version, const char *path, struct stat *buffer), (version, path, buffer))
+WRAP(__fxstat, (int version, int descriptor, struct stat *buffer), (version, descriptor, buffer))
+WRAP(__fxstatat, (int version, int directory, const char *path, struct stat *buffer, int flags), (version, directory, path, buffer, flags))
+WRAP(__xstat64, (int version, const char *path, struct stat64 *buffer), (version, path, buffer))
+WRAP(__lxstat64, (int version, const char *path, struct stat64 *buffer), (version, path, buffer))
+WRAP(__fxstat64, (int version, int descriptor, struct stat64 *buffer), (version, descriptor, buffer))
+WRAP(__fxstatat64, (int version, int directory, const char *path, struct stat64 *buffer, int flags), (version, directory, path, buffer, flags))
