@@ -53,5 +53,11 @@ final class HeldDeepPressTests: StageSuite {
         }
         #expect(!left.contains { $0.kind == .buttonPress && ($0.rootX != 420 || $0.rootY != 320) })
         #expect(stage.window.pointerState()?.buttonsHeld == [])
+        // The lost tap costs only itself: at a person's pace after it, a pen tap arrives whole
+        // and a deep press right-clicks alone.
+        #expect(try bridge.waitUntilAsleep(quiet: 0.05))
+        try ReplugOwnershipTests.expectTap(stage, bridge, by: .pen, at: (500, 400))
+        #expect(try bridge.waitUntilAsleep(quiet: 0.05))
+        try ReplugOwnershipTests.expectRightClickOnly(stage, bridge, by: .pen, at: (520, 420))
     }
 }
