@@ -81,9 +81,10 @@ extension XConnection {
         return GrabStatus(rawValue: status)
     }
 
-    /// Ends a device's active grab (the bridge's own, or the one a passive grab activated).
-    func ungrabDevice(_ device: Int) {
-        XIUngrabDevice(display, Int32(device), UInt(CurrentTime))
+    /// Ends a device's active grab (the bridge's own, or the one a passive grab activated). With
+    /// `time` (server milliseconds), a grab activated after it is left alone.
+    func ungrabDevice(_ device: Int, time: UInt = UInt(CurrentTime)) {
+        XIUngrabDevice(display, Int32(device), time)
     }
 
     /// Lets a master frozen by the button grab go on, as `mode` says.

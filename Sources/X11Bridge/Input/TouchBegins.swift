@@ -16,8 +16,10 @@ struct TouchBegins: Sendable {
         if latest.count > Self.kept { latest.removeFirst(latest.count - Self.kept) }
     }
 
-    /// The touch of `device` that began at `stamp`; nil when none of the kept ones did.
+    /// The touch of `device` that began at `stamp`; nil when none of the kept ones did. Of two
+    /// that began in one frame, the first: a touchscreen emulates the pointer with the touch
+    /// that is down first.
     func touch(of device: Int, begunAt stamp: UInt) -> Int? {
-        latest.last { $0.device == device && $0.stamp == stamp }?.touch
+        latest.first { $0.device == device && $0.stamp == stamp }?.touch
     }
 }

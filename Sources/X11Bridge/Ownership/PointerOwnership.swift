@@ -18,6 +18,9 @@ import GestureKit
 /// application's implicit grab, which lasts until button 1 goes up, and the pen's lift would
 /// reach the application (a context menu takes such a release as a choice). At the lift the
 /// device's grab goes and it joins its master again.
+///
+/// A touch's emulated stroke comes here too when its press reaches the button grab before the
+/// touch grab (`takeOver`), and is held and decided as a pen's press (`decideCarried`).
 final class PointerOwnership {
     private let connection: XConnection
     private var holds: [Int: PointerHold] = [:]
@@ -30,13 +33,14 @@ final class PointerOwnership {
     private var buttonGrab = PassiveGrab(holding: .press)
     /// Devices whose claimed stroke the bridge grabbed on their own, detached from their master.
     private var detached: Set<Int> = []
-    /// Pens and mice whose contact began while the grab was held and has not ended.
+    /// Pens, mice and carried touchscreens whose contact began while the grab was held and has
+    /// not ended.
     private var contactsDown: Set<Int> = []
     /// When each pointer contact began, for how long its input was held back.
     private var pressTimes = HoldTimes<Int>()
-    /// Touches whose emulated pointer stroke this class holds, touch id by device: their
-    /// press came to the button grab, not to the touch grab (`takeOver`).
-    private var emulatingTouches: [Int: Int] = [:]
+    /// Touches whose emulated pointer stroke this class holds, by device: their press came to
+    /// the button grab, not to the touch grab (`takeOver`).
+    private var carriedTouches: [Int: CarriedTouch] = [:]
     private let report: (OwnershipReport) -> Void
 
     init(connection: XConnection, report: @escaping (OwnershipReport) -> Void) {
@@ -83,7 +87,7 @@ final class PointerOwnership {
     /// Whether `contact` is a touch whose stroke this class holds (`takeOver`): its decision
     /// and its end come here, not to `TouchOwnership`.
     func carries(_ contact: ContactKey) -> Bool {
-        emulatingTouches[contact.device] == contact.contact
+        carriedTouches[contact.device]?.touch == contact.contact
     }
 
     /// Holds a touch's emulated stroke as a pen's press: its press came to the button grab,
@@ -101,30 +105,51 @@ final class PointerOwnership {
         case (.reject?, _), (nil, true):
             allow(master, .replay)
         case (.accept?, _):
-            keepTouchStroke(master: master)
+            keepTouchStroke(master: master, pressTime: event.serverTime)
         case (nil, false):
-            emulatingTouches[event.source] = touch.touch
+            carriedTouches[event.source] = CarriedTouch(touch: touch.touch, pressTime: event.serverTime)
             contactsDown.insert(event.source)
             pressTimes.began(event.source, at: time)
             holds[master] = .frozen(source: event.source, since: time)
         }
     }
 
-    /// Keeps a claimed touch's emulated stroke: the master thawed and the grab its press
-    /// activated ended. Ending a pointer grab that owns an emulating touch accepts the touch
-    /// for the grab's client (dix `DeactivatePointerGrab`), so nothing more of the stroke reaches
-    /// an application, and the master is free for the bridge's own clicks.
-    private func keepTouchStroke(master: Int) {
+    /// Decides a carried touch, whose press is the one frozen at the master: replayed to the
+    /// application, or kept. Any other hold there means the master is no longer frozen on it.
+    private func decideCarried(_ decision: ContactDecision, carried: CarriedTouch, master: Int, at now: Double) {
+        let key = decision.key
+        guard case .frozen(key.device, _)? = holds[master] else {
+            report(.bug("a decision for touch \(key.contact) of device \(key.device), whose press is not the one held on master \(master)"))
+            return
+        }
+        holds[master] = nil
+        switch decision {
+        case .claim(_, let gesture, _, _):
+            keepTouchStroke(master: master, pressTime: carried.pressTime)
+            report(.kept(key, .touch, gesture: gesture, held: pressTimes.held(key.device, now: now)))
+        case .release(_, let reason, _, _):
+            allow(master, .replay)
+            report(.replayed(key, .touch, reason: reason, held: pressTimes.held(key.device, now: now)))
+        }
+        pressTimes.forget(key.device)
+    }
+
+    /// Keeps a claimed touch's emulated stroke. Thawing the master accepts the touch for the
+    /// bridge (the frozen event is a touch's: dix `AllowSome` ends with `TouchAcceptAndEnd`), so
+    /// nothing more of it reaches an application; ending the grab its press activated frees the
+    /// master for the bridge's own clicks, which that grab would take until the finger lifts.
+    /// The ungrab names the press's time, so a grab a later press activated meanwhile stays.
+    private func keepTouchStroke(master: Int, pressTime: UInt) {
         allow(master, .thaw)
-        connection.ungrabDevice(master)
+        connection.ungrabDevice(master, time: pressTime)
         connection.flush()
     }
 
     /// Forgets a taken-over touch once it has ended and nothing of its stroke is held.
     private func forgetTouchWhenDone(_ source: Int) {
-        guard emulatingTouches[source] != nil, !contactsDown.contains(source),
+        guard carriedTouches[source] != nil, !contactsDown.contains(source),
               !holds.values.contains(where: { $0.source == source }) else { return }
-        emulatingTouches[source] = nil
+        carriedTouches[source] = nil
     }
 
     func handle(_ event: GrabbedPointerEvent, at time: Double, isContactSource: (Int) -> Bool) {
@@ -157,8 +182,11 @@ final class PointerOwnership {
 
     /// Hands a decided pointer contact to its owner.
     func decide(_ decision: ContactDecision, master: Int, at now: Double) {
-        let input: OwnershipReport.Input = carries(decision.key) ? .touch : .press
-        defer { forgetTouchWhenDone(decision.key.device) }
+        if carries(decision.key), let carried = carriedTouches[decision.key.device] {
+            decideCarried(decision, carried: carried, master: master, at: now)
+            forgetTouchWhenDone(decision.key.device)
+            return
+        }
         switch decision {
         case .claim(let key, let gesture, _, _):
             let pressSeen: Bool
@@ -169,15 +197,9 @@ final class PointerOwnership {
                 report(.bug("claim for device \(key.device) on master \(master) while holding \(other)"))
                 pressSeen = false
             }
-            if input == .touch {
-                // Taken over frozen: the stroke stays with the bridge from here to its end.
-                holds[master] = nil
-                keepTouchStroke(master: master)
-            } else {
-                detach(key.device, master: master)
-                holds[master] = .claimed(source: key.device, pressSeen: pressSeen)
-            }
-            report(.kept(key, input, gesture: gesture, held: pressTimes.held(key.device, now: now)))
+            detach(key.device, master: master)
+            holds[master] = .claimed(source: key.device, pressSeen: pressSeen)
+            report(.kept(key, .press, gesture: gesture, held: pressTimes.held(key.device, now: now)))
             pressTimes.forget(key.device)
         case .release(let key, let reason, _, _):
             switch holds[master] {
@@ -190,7 +212,7 @@ final class PointerOwnership {
                 report(.bug("release for device \(key.device) on master \(master) while holding \(other)"))
             }
             allow(master, .replay)
-            report(.replayed(key, input, reason: reason, held: pressTimes.held(key.device, now: now)))
+            report(.replayed(key, .press, reason: reason, held: pressTimes.held(key.device, now: now)))
             pressTimes.forget(key.device)
         }
     }
@@ -223,7 +245,7 @@ final class PointerOwnership {
     func endAll(reason: String) {
         decidedAhead.removeAll()
         contactsDown.removeAll()
-        emulatingTouches.removeAll()
+        carriedTouches.removeAll()
         guard !holds.isEmpty || !detached.isEmpty else { return }
         for (master, hold) in holds {
             switch hold {
@@ -248,7 +270,7 @@ final class PointerOwnership {
         }
         for master in decidedAhead.keys { decidedAhead[master]?.removeAll { $0 == source } }
         contactsDown.remove(source)
-        emulatingTouches[source] = nil
+        carriedTouches[source] = nil
         reattach(source)
         pressTimes.forget(source)
         connection.flush()
@@ -258,4 +280,11 @@ final class PointerOwnership {
         connection.allowEvents(master: master, mode)
         connection.flush()
     }
+}
+
+/// A touch whose emulated stroke `PointerOwnership` holds: its server id, and the server time
+/// of its press, which activated the button grab.
+private struct CarriedTouch: Sendable, Hashable {
+    var touch: Int
+    var pressTime: UInt
 }

@@ -217,7 +217,7 @@ final class TouchOwnership {
     /// held the master, behind a pen's press just replayed to it). Kept, they would hold the
     /// touch grab's renewal off for good.
     private func expireBefore(_ key: TouchKey, now: Double) {
-        let start = beginTimes.held(key, now: now) ?? 0
+        guard let start = beginTimes.held(key, now: now) else { return }
         for (other, hold) in holds where other.device == key.device && other != key {
             switch hold {
             case .undecided(_, begun: false), .chosen(_, _, .awaitingBegin):

@@ -17,7 +17,7 @@ struct TouchBeginsTests {
         #expect(begins.touch(of: 8, begunAt: 1000) == nil)
     }
 
-    @Test("only the latest begins are kept; of two at one timestamp, the later")
+    @Test("only the latest begins are kept; of two at one timestamp, the first (the one that emulates the pointer)")
     func keepsTheLatest() {
         var begins = TouchBegins()
         for touch in 0..<(TouchBegins.kept + 4) {
@@ -27,7 +27,8 @@ struct TouchBeginsTests {
         #expect(begins.touch(of: 7, begunAt: 103) == nil)
         #expect(begins.touch(of: 7, begunAt: 104) == 4)
         #expect(begins.touch(of: 7, begunAt: UInt(100 + TouchBegins.kept + 3)) == TouchBegins.kept + 3)
-        begins.began(device: 7, touch: 99, stamp: 110)
-        #expect(begins.touch(of: 7, begunAt: 110) == 99)
+        begins.began(device: 7, touch: 99, stamp: 500)
+        begins.began(device: 7, touch: 100, stamp: 500)
+        #expect(begins.touch(of: 7, begunAt: 500) == 99)
     }
 }
