@@ -8,6 +8,9 @@ struct HoldTimes<Key: Hashable> {
 
     mutating func forgetAll() { begins.removeAll() }
 
+    /// When `key` began; nil when its beginning was not seen.
+    func start(of key: Key) -> Double? { begins[key] }
+
     /// Seconds since `key` began; nil when its beginning was not seen.
     func held(_ key: Key, now: Double) -> Double? {
         begins[key].map { now - $0 }

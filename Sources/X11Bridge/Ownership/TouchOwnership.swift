@@ -165,7 +165,7 @@ final class TouchOwnership {
     }
 
     /// A touch reached the bridge through its grab: the master holds it now.
-    func handle(_ event: GrabbedTouchEvent, at now: Double) {
+    func handle(_ event: GrabbedTouchEvent) {
         let key = TouchKey(device: event.source, touch: event.touchID)
         // Any touch event on the master brings its touch class back: refused choices go again.
         resendRefused(on: event.master)
@@ -176,10 +176,10 @@ final class TouchOwnership {
             connection.allowTouchEvents(master: event.master, touch: event.touchID, .reject)
             connection.flush()
         case (.begin, .undecided(let master, false)?):
-            expireBefore(key, now: now)
+            expireBefore(key)
             holds[key] = .undecided(master: master, begun: true)
         case (.begin, .chosen(_, _, .awaitingBegin)?):
-            expireBefore(key, now: now)
+            expireBefore(key)
             send(key)
         case (.end, .chosen(.accept, _, .sent)?) where ended.contains(key):
             // The server ends an accepted touch with its owner.
@@ -197,7 +197,7 @@ final class TouchOwnership {
     /// (`renewGrab`): the grabbed begin this class waits for will never come, and the touch's
     /// stroke is the button grab's to hold (`PointerOwnership.takeOver`). Older touches of the
     /// device that still wait went elsewhere (`expireBefore`).
-    func handOver(_ contact: ContactKey, now: Double) -> HandedTouch? {
+    func handOver(_ contact: ContactKey) -> HandedTouch? {
         let key = TouchKey(device: contact.device, touch: contact.contact)
         let choice: TouchOwnershipChoice?
         switch holds[key] {
@@ -206,7 +206,7 @@ final class TouchOwnership {
         case .undecided?, .chosen?, nil: return nil
         }
         let handed = HandedTouch(touch: key.touch, choice: choice, ended: ended.contains(key))
-        expireBefore(key, now: now)
+        expireBefore(key)
         forget(key)
         return handed
     }
@@ -216,12 +216,12 @@ final class TouchOwnership {
     /// neither of the bridge's grabs (a touch that began while an application's implicit grab
     /// held the master, behind a pen's press just replayed to it). Kept, they would hold the
     /// touch grab's renewal off for good.
-    private func expireBefore(_ key: TouchKey, now: Double) {
-        guard let start = beginTimes.held(key, now: now) else { return }
+    private func expireBefore(_ key: TouchKey) {
+        guard let start = beginTimes.start(of: key) else { return }
         for (other, hold) in holds where other.device == key.device && other != key {
             switch hold {
             case .undecided(_, begun: false), .chosen(_, _, .awaitingBegin):
-                guard let held = beginTimes.held(other, now: now), held > start else { continue }
+                guard let began = beginTimes.start(of: other), began < start else { continue }
                 report(.touchGone(other.contact))
                 forget(other)
             case .undecided, .chosen:

@@ -242,7 +242,7 @@ extension Bridge: EventLoopClient {
                 report(.monitorsChanged(layout))
                 checkMonitors(reportingAll: false)
             case .grabbedPointer(let grabbed, let emulating):
-                if let emulating, let touch = touchOwnership.handOver(ContactKey(device: grabbed.source, contact: emulating), now: time) {
+                if let emulating, let touch = touchOwnership.handOver(ContactKey(device: grabbed.source, contact: emulating)) {
                     pointerOwnership.takeOver(grabbed, touch, at: time)
                 } else {
                     pointerOwnership.handle(grabbed, at: time) { [session] in
@@ -250,7 +250,7 @@ extension Bridge: EventLoopClient {
                     }
                 }
             case .grabbedTouch(let grabbed):
-                touchOwnership.handle(grabbed, at: time)
+                touchOwnership.handle(grabbed)
             }
         }
         grabs.settle()
