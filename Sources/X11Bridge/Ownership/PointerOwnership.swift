@@ -36,7 +36,8 @@ final class PointerOwnership {
     /// Pens, mice and carried touchscreens whose contact began while the grab was held and has
     /// not ended.
     private var contactsDown: Set<Int> = []
-    /// When each pointer contact began, for how long its input was held back.
+    /// When each pointer contact that began under the grab began, until it is decided: for how
+    /// long its input was held back. A contact missing here was never held.
     private var pressTimes = HoldTimes<Int>()
     /// Touches whose emulated pointer stroke this class holds, by device: their press came to
     /// the button grab, not to the touch grab (`takeOver`).
@@ -64,7 +65,8 @@ final class PointerOwnership {
 
     /// A pointer contact began: its press is frozen at the master by now.
     func contactBegan(source: Int, at time: Double) {
-        if buttonGrab.isHeld { contactsDown.insert(source) }
+        guard buttonGrab.isHeld else { return }
+        contactsDown.insert(source)
         pressTimes.began(source, at: time)
     }
 
@@ -161,8 +163,9 @@ final class PointerOwnership {
         }
         switch (event.kind, holds[event.master]) {
         case (.buttonPress, nil):
-            guard isContactSource(event.source) else {
-                // The bridge's own XTEST clicks and devices nobody follows pass straight on.
+            // The bridge's own XTEST clicks and devices nobody follows pass straight on, as does
+            // a press that met the grab on the server after the bridge had let go of it.
+            guard buttonGrab.isHeld, isContactSource(event.source) else {
                 allow(event.master, .replay)
                 return
             }
@@ -204,7 +207,11 @@ final class PointerOwnership {
         case .release(let key, let reason, _, _):
             switch holds[master] {
             case .frozen(key.device, _)?: holds[master] = nil
-            case nil: decidedAhead[master, default: []].append(key.device)
+            case nil:
+                // Begun while no grab was held: nothing of it waits, and no grabbed press will
+                // come to be let go (`handle` replays one that met the grab on its way out).
+                guard pressTimes.start(of: key.device) != nil else { return }
+                decidedAhead[master, default: []].append(key.device)
             case .claimed(key.device, _)?:
                 report(.bug("release of device \(key.device) after it was claimed; the stroke stays with the bridge"))
                 return
@@ -246,6 +253,7 @@ final class PointerOwnership {
         decidedAhead.removeAll()
         contactsDown.removeAll()
         carriedTouches.removeAll()
+        pressTimes.forgetAll()
         guard !holds.isEmpty || !detached.isEmpty else { return }
         for (master, hold) in holds {
             switch hold {

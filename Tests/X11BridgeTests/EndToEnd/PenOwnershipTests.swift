@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import XorgTestSupport
 
@@ -221,6 +222,52 @@ final class PenOwnershipTests: StageSuite {
         let penMotion = all.filter { $0.kind == .motion && Int($0.sourceID) == penID }
         #expect(penMotion.allSatisfy { $0.rootX == path[0].0 && $0.rootY == path[0].1 }, "\(penMotion)")
         #expect(stage.window.pointerState()?.buttonsHeld == [])
+    }
+
+    @Test("pen taps while no binding listens to the pen are the window's alone, and none is reported held; once a reload gives the pen its deep press back, a tap is held and replayed once and a deep press right-clicks alone")
+    func tapsWithNoPenBinding() throws {
+        let path = try temporaryConfig(HeldInputRecoveryTests.touchOnlyConfig)
+        let bridge = try stage.bridge(["--verbose", "--config", path])
+        let penID = try bridge.deviceID("test-pen")
+        #expect(bridge.ownership { $0.ownership == .holding }?.input == .touch, "\(bridge.lines)")
+
+        for index in 0..<3 {
+            stage.window.drain()
+            try stage.pen.down(at: (300 + Double(index * 20), 300), pressure: 0.3)
+            try stage.pen.up()
+            Self.expectClick(buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 }),
+                             at: (300 + Double(index * 20), 300))
+        }
+        // The bridge read the three taps: it stopped hearing each stroke's motion, no gesture
+        // listening.
+        #expect(bridge.waitForLines { $0.events(.motionUnheard).filter { $0.deviceID == penID }.count == 3 }, "\(bridge.lines)")
+        // No grab held them, so no report says it let one go (each once appended a press for
+        // the grab to skip, for as long as the bridge ran).
+        #expect(bridge.ownerships.filter { $0.device == penID }.isEmpty, "\(bridge.lines)")
+
+        try HeldInputRecoveryTests.penOnlyConfig.write(toFile: path, atomically: true, encoding: .utf8)
+        bridge.child.kill(signal: SIGHUP)
+        #expect(bridge.ownership { $0.ownership == .holding && $0.input == .press } != nil, "\(bridge.lines)")
+
+        stage.window.drain()
+        try stage.pen.down(at: (500, 300), pressure: 0.3)
+        try stage.pen.up()
+        Self.expectClick(buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 }), at: (500, 300))
+        #expect(bridge.waitForLines { $0.ownerships.contains { $0.ownership == .replayed } }, "\(bridge.lines)")
+        let replayed = bridge.ownerships.filter { $0.ownership == .replayed }
+        #expect(replayed.count == 1 && replayed.first?.device == penID && replayed.first?.reason == "lifted"
+                && replayed.first?.held != nil, "\(bridge.lines)")
+
+        stage.window.drain()
+        try stage.pen.down(at: (520, 320), pressure: 0.1)
+        try stage.pen.press(to: 0.9)
+        try stage.pen.up()
+        let events = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease])
+        #expect(bridge.ownership { $0.ownership == .kept }?.device == penID, "\(bridge.lines)")
+        #expect(buttonEvents(1, in: events + stage.window.drain()).isEmpty)
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+        #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
     }
 
     @Test("how long a light press is held back before the window gets it")
