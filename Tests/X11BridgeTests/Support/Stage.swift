@@ -11,9 +11,10 @@ final class Stage {
     var pen: VirtualPen { server.pen }
     var touch: VirtualTouchscreen { server.touch }
 
-    /// A fresh server with a full-screen window (`touchAware`: selecting touch events).
-    init(touchAware: Bool = false) throws {
-        server = try HeadlessXorg()
+    /// A fresh server with a full-screen window (`touchAware`: selecting touch events); with
+    /// `mouse`, the server has a plain mouse too.
+    init(touchAware: Bool = false, mouse: Bool = false) throws {
+        server = try HeadlessXorg(mouse: mouse)
         do {
             window = try RecorderWindow(server: server, touchAware: touchAware)
         } catch {
@@ -112,6 +113,13 @@ class StageSuite: SuiteFixture<Stage> {
 class TouchAwareStageSuite: StageSuite {
     override init() throws {
         super.init(try Stage(touchAware: true))
+    }
+}
+
+/// Each test plays on a fresh stage whose server also has a plain mouse.
+class MouseStageSuite: StageSuite {
+    override init() throws {
+        super.init(try Stage(mouse: true))
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// A real Xorg with no screen attached (dummy video driver) and three virtual input devices
 /// driven over unix sockets by the inputtest driver: a pressure pen, an XI 2.2 touchscreen and
-/// a keyboard. An application connected to `displayName` receives their events exactly as it
+/// a keyboard, and on request a plain mouse. An application connected to `displayName` receives their events exactly as it
 /// would from hardware.
 ///
 /// Each server lives in a fresh temporary run directory (config, log, device sockets) on its
@@ -21,6 +21,8 @@ public final class HeadlessXorg {
     public let pen: VirtualPen
     public let touch: VirtualTouchscreen
     public let keyboard: VirtualKeyboard
+    /// The plain mouse, on a server started with one.
+    public let mouse: VirtualMouse?
 
     private let server: XorgServerProcess
 
@@ -33,14 +35,16 @@ public final class HeadlessXorg {
         }
     }
 
-    /// Starts a server and connects to its devices; returns once it accepts X connections.
-    public init(width: Int = 1280, height: Int = 800, startupTimeout: Double = 5) throws {
+    /// Starts a server (with `mouse`, a plain mouse too) and connects to its devices; returns
+    /// once it accepts X connections.
+    public init(width: Int = 1280, height: Int = 800, startupTimeout: Double = 5, mouse: Bool = false) throws {
         let installation = try XorgInstallation.locate().get()
         guard width > 0, height > 0 else {
             throw HeadlessXorgError.cannotPrepare(reason: "the screen size \(width)x\(height) is not positive")
         }
         let runDirectory = try XorgRunDirectory.make(prefix: "gesturebridge-xorg")
-        let configuration = XorgConfiguration.inputTest(width: width, height: height, runDirectory: runDirectory.path)
+        let configuration = XorgConfiguration.inputTest(width: width, height: height, runDirectory: runDirectory.path,
+                                                        mouse: mouse)
         let server: XorgServerProcess
         do {
             server = try XorgServerProcess.launch(
@@ -65,6 +69,7 @@ public final class HeadlessXorg {
             connections.append(try connect(VirtualPen.deviceName, VirtualPen.socketFileName))
             connections.append(try connect(VirtualTouchscreen.deviceName, VirtualTouchscreen.socketFileName))
             connections.append(try connect(VirtualKeyboard.deviceName, VirtualKeyboard.socketFileName))
+            if mouse { connections.append(try connect(VirtualMouse.deviceName, VirtualMouse.socketFileName)) }
         } catch {
             server.stop()
             connections.forEach { $0.close() }
@@ -83,6 +88,7 @@ public final class HeadlessXorg {
         self.pen = VirtualPen(connection: connections[0], screenWidth: width, screenHeight: height)
         self.touch = VirtualTouchscreen(connection: connections[1], screenWidth: width, screenHeight: height)
         self.keyboard = VirtualKeyboard(connection: connections[2])
+        self.mouse = connections.count > 3 ? VirtualMouse(connection: connections[3]) : nil
     }
 
     deinit {
@@ -100,6 +106,7 @@ public final class HeadlessXorg {
         pen.connection.close()
         touch.connection.close()
         keyboard.connection.close()
+        mouse?.connection.close()
         XorgRunDirectory.remove(runDirectory)
     }
 

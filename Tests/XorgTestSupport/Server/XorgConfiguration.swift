@@ -169,10 +169,14 @@ struct XorgInputClass: Sendable {
 extension XorgConfiguration {
     /// The inputtest server's: a pressure pen, an XI 2.2 touchscreen and a keyboard, listening
     /// in the run directory (a keyboard of its own also keeps the server from looking for the
-    /// usual kbd driver). Nothing is hot-plugged, so the server has exactly these devices
-    /// whatever the machine has.
-    static func inputTest(width: Int, height: Int, runDirectory: String) -> XorgConfiguration {
-        XorgConfiguration(
+    /// usual kbd driver), and with `mouse`, a plain mouse after them. Nothing is hot-plugged,
+    /// so the server has exactly these devices whatever the machine has.
+    static func inputTest(width: Int, height: Int, runDirectory: String, mouse: Bool = false) -> XorgConfiguration {
+        let mouseDevice = XorgInputDevice.inputTest(
+            VirtualMouse.deviceName, socketPath: socketPath(VirtualMouse.socketFileName, in: runDirectory), type: "Pointer",
+            options: [XorgOption("PointerButtonCount", "7"), XorgOption("AccelerationScheme", "none")],
+            layoutRole: .sendCoreEvents)
+        return XorgConfiguration(
             title: "Generated for one headless test server; removed when the server stops.",
             width: width, height: height, runDirectory: runDirectory, hotplug: false,
             devices: [
@@ -189,7 +193,7 @@ extension XorgConfiguration {
                 .inputTest(
                     VirtualKeyboard.deviceName, socketPath: socketPath(VirtualKeyboard.socketFileName, in: runDirectory),
                     type: "Keyboard", layoutRole: .coreKeyboard),
-            ],
+            ] + (mouse ? [mouseDevice] : []),
             inputClasses: [])
     }
 }
