@@ -34,8 +34,11 @@ final class PointerOwnership {
     /// Devices whose claimed stroke the bridge grabbed on their own, detached from their master.
     private var detached: Set<Int> = []
     /// Pens, mice and carried touchscreens whose contact began while the grab was held and has
-    /// not ended.
-    private var contactsDown: Set<Int> = []
+    /// not ended, with their master.
+    private var contactsDown: [Int: Int] = [:]
+    /// Devices whose press X dropped, by `contactBegan`'s reckoning, until their contact ends:
+    /// should one reach the grab all the same, nothing will decide it, so it goes straight on.
+    private var unheld: Set<Int> = []
     /// When each pointer contact that began under the grab began, until it is decided: for how
     /// long its input was held back. A contact missing here was never held.
     private var pressTimes = HoldTimes<Int>()
@@ -63,16 +66,26 @@ final class PointerOwnership {
     /// kept, or on its way.
     var isHolding: Bool { !contactsDown.isEmpty || !holds.isEmpty || !detached.isEmpty }
 
-    /// A pointer contact began: its press is frozen at the master by now.
-    func contactBegan(source: Int, at time: Double) {
-        guard buttonGrab.isHeld else { return }
-        contactsDown.insert(source)
+    /// A pointer contact began: its press is frozen at the master by now, or waits in its queue.
+    ///
+    /// X drops a press of a button its master has down already: while another device of the
+    /// master is down (its press held back here, or given to the application), this press
+    /// reaches neither the grab nor an application, as it would without the bridge (a mouse
+    /// clicked while the pen is down), and nothing of it is held.
+    func contactBegan(source: Int, master: Int?, at time: Double) {
+        guard buttonGrab.isHeld, let master else { return }
+        guard !contactsDown.contains(where: { $0.key != source && $0.value == master && !detached.contains($0.key) }) else {
+            unheld.insert(source)
+            return
+        }
+        contactsDown[source] = master
         pressTimes.began(source, at: time)
     }
 
     /// A pointer contact ended: a device grabbed for its claimed stroke goes back to its master.
     func contactEnded(source: Int, master: Int?) {
-        contactsDown.remove(source)
+        contactsDown[source] = nil
+        unheld.remove(source)
         reattach(source)
         defer { forgetTouchWhenDone(source) }
         guard let master else { return }
@@ -110,7 +123,7 @@ final class PointerOwnership {
             keepTouchStroke(master: master, pressTime: event.serverTime)
         case (nil, false):
             carriedTouches[event.source] = CarriedTouch(touch: touch.touch, pressTime: event.serverTime)
-            contactsDown.insert(event.source)
+            contactsDown[event.source] = master
             pressTimes.began(event.source, at: time)
             holds[master] = .frozen(source: event.source, since: time)
         }
@@ -149,7 +162,7 @@ final class PointerOwnership {
 
     /// Forgets a taken-over touch once it has ended and nothing of its stroke is held.
     private func forgetTouchWhenDone(_ source: Int) {
-        guard carriedTouches[source] != nil, !contactsDown.contains(source),
+        guard carriedTouches[source] != nil, contactsDown[source] == nil,
               !holds.values.contains(where: { $0.source == source }) else { return }
         carriedTouches[source] = nil
     }
@@ -163,9 +176,10 @@ final class PointerOwnership {
         }
         switch (event.kind, holds[event.master]) {
         case (.buttonPress, nil):
-            // The bridge's own XTEST clicks and devices nobody follows pass straight on, as does
-            // a press that met the grab on the server after the bridge had let go of it.
-            guard buttonGrab.isHeld, isContactSource(event.source) else {
+            // The bridge's own XTEST clicks and devices nobody follows pass straight on, as do a
+            // press that met the grab on the server after the bridge had let go of it and one
+            // reckoned dropped (`unheld`).
+            guard buttonGrab.isHeld, isContactSource(event.source), !unheld.contains(event.source) else {
                 allow(event.master, .replay)
                 return
             }
@@ -190,12 +204,25 @@ final class PointerOwnership {
             forgetTouchWhenDone(decision.key.device)
             return
         }
+        switch holds[master] {
+        case .frozen(decision.key.device, _)?, .claimed(decision.key.device, _)?:
+            break
+        case nil, .frozen?, .claimed?:
+            // Never held back (`contactBegan`): begun while no grab was held, or while another
+            // device held the master's button down. A request now would act on another press.
+            guard pressTimes.start(of: decision.key.device) != nil else { return }
+        }
         switch decision {
         case .claim(let key, let gesture, _, _):
             let pressSeen: Bool
             switch holds[master] {
             case .frozen(key.device, _)?: pressSeen = true
             case nil: pressSeen = false
+            case .frozen(let other, _)?:
+                // Its press would wait in the queue behind the frozen one: thawing would let go
+                // of that one.
+                report(.bug("claim for device \(key.device) on master \(master) while the press of device \(other) is frozen there"))
+                return
             case let other?:
                 report(.bug("claim for device \(key.device) on master \(master) while holding \(other)"))
                 pressSeen = false
@@ -207,16 +234,18 @@ final class PointerOwnership {
         case .release(let key, let reason, _, _):
             switch holds[master] {
             case .frozen(key.device, _)?: holds[master] = nil
-            case nil:
-                // Begun while no grab was held: nothing of it waits, and no grabbed press will
-                // come to be let go (`handle` replays one that met the grab on its way out).
-                guard pressTimes.start(of: key.device) != nil else { return }
-                decidedAhead[master, default: []].append(key.device)
             case .claimed(key.device, _)?:
                 report(.bug("release of device \(key.device) after it was claimed; the stroke stays with the bridge"))
                 return
-            case let other?:
-                report(.bug("release for device \(key.device) on master \(master) while holding \(other)"))
+            case nil, .claimed?:
+                // Its grabbed press is on its way, and the master is not frozen on another one
+                // (another device's kept stroke has left it): the request lets go of this one.
+                decidedAhead[master, default: []].append(key.device)
+            case .frozen(let other, _)?:
+                // Its press would wait in the queue behind the frozen one: replaying would let
+                // go of that one.
+                report(.bug("release for device \(key.device) on master \(master) while the press of device \(other) is frozen there"))
+                return
             }
             allow(master, .replay)
             report(.replayed(key, .press, reason: reason, held: pressTimes.held(key.device, now: now)))
@@ -252,6 +281,7 @@ final class PointerOwnership {
     func endAll(reason: String) {
         decidedAhead.removeAll()
         contactsDown.removeAll()
+        unheld.removeAll()
         carriedTouches.removeAll()
         pressTimes.forgetAll()
         guard !holds.isEmpty || !detached.isEmpty else { return }
@@ -277,7 +307,8 @@ final class PointerOwnership {
             holds[master] = nil
         }
         for master in decidedAhead.keys { decidedAhead[master]?.removeAll { $0 == source } }
-        contactsDown.remove(source)
+        contactsDown[source] = nil
+        unheld.remove(source)
         carriedTouches[source] = nil
         reattach(source)
         pressTimes.forget(source)

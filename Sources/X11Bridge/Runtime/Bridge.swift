@@ -288,7 +288,7 @@ extension Bridge: EventLoopClient {
             break
         case .begin:
             if isPointerContact(event.device) {
-                pointerOwnership.contactBegan(source: event.device, at: event.time)
+                pointerOwnership.contactBegan(source: event.device, master: session.device(event.device)?.attachment, at: event.time)
             } else if isTouchContact(event.device), let master = session.device(event.device)?.attachment {
                 touchOwnership.contactBegan(device: event.device, touch: event.contact, master: master, at: event.time)
             }

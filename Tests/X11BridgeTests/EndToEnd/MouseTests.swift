@@ -61,4 +61,101 @@ final class MouseTests: MouseStageSuite {
         #expect(stage.window.pointerState()?.buttonsHeld == [])
         #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
     }
+
+    /// What the pen's press, held back when the mouse clicks, becomes.
+    enum PenStroke: String, CaseIterable, CustomTestStringConvertible {
+        /// Pressed on past the threshold: a right-click, and nothing of the stroke.
+        case deepPress
+        /// Lifted light: the window gets the pen's click.
+        case lightPress
+
+        var testDescription: String { rawValue }
+    }
+
+    /// Found writing this suite: the mouse's decision, made while the pen's press held the
+    /// master frozen, replayed the frozen press, which was the pen's: a deep press also gave
+    /// the window the pen's left press, never released.
+    @Test("a mouse click while the bridge holds the pen's press back: the pen's stroke is decided alone, nothing stays held, and a mouse click after it arrives whole",
+          arguments: PenStroke.allCases)
+    func clickDuringHeldPenPress(pen penStroke: PenStroke) throws {
+        let bridge = try stage.bridge(["--verbose"], config: ReplugOwnershipTests.config)
+        let penID = try bridge.deviceID(VirtualPen.deviceName)
+        let mouseID = try bridge.deviceID(VirtualMouse.deviceName)
+
+        try stage.pen.down(at: (300, 300), pressure: 0.1)
+        try stage.pen.press(to: 0.3)
+        // Held back, undecided: the bridge follows the pen's force.
+        #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "contact" && $0.device == penID } }, "\(bridge.lines)")
+        #expect(buttonEvents(1, in: stage.window.drain()).isEmpty, "the pen's press is held back")
+
+        try mouse.click()
+        // The bridge read the mouse's click (no gesture follows its stroke) while the pen's
+        // press was still undecided.
+        #expect(bridge.waitForLines { $0.events(.motionUnheard).contains { $0.deviceID == mouseID } }, "\(bridge.lines)")
+        #expect(!bridge.decisions.contains { $0.device == penID }, "\(bridge.decisions)")
+
+        switch penStroke {
+        case .deepPress:
+            for force in [0.5, 0.65, 0.95] {
+                usleep(10_000)
+                try stage.pen.press(to: force)
+            }
+            #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "\(bridge.lines)")
+            try stage.pen.press(to: 0.2)
+        case .lightPress:
+            break
+        }
+        try stage.pen.up()
+        #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "contact" && $0.state == .ended } }, "\(bridge.lines)")
+
+        let events = try stage.eventsUntilKeyTapped()
+        let left = buttonEvents(1, in: events)
+        switch penStroke {
+        case .deepPress:
+            #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.lines)")
+            #expect(left.isEmpty, "nothing of the pen's stroke: \(events)\n\(bridge.lines)")
+        case .lightPress:
+            // One click, the pen's press. Its release is whichever device's X plays first once
+            // the master thaws: the mouse's, queued behind the pen's press, when the pen lifted
+            // before its press was given back (without the bridge the mouse's is dropped).
+            #expect(buttonEvents(3, in: events).isEmpty, "\(events)")
+            #expect(left.map(\.kind) == [.buttonPress, .buttonRelease] && left.first.map { Int($0.sourceID) } == penID,
+                    "the pen's click alone: \(events)\n\(bridge.lines)")
+        }
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+        #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
+        #expect(bridge.events(.xError).isEmpty, "\(bridge.lines)")
+
+        let after = try clickMouse()
+        #expect(after.map(\.kind) == [.buttonPress, .buttonRelease] && after.allSatisfy { Int($0.sourceID) == mouseID },
+                "\(after)\n\(bridge.lines)")
+    }
+
+    @Test("a mouse click while the pen's kept deep press is still down: the click arrives whole, and the pen's lift gives nothing")
+    func clickDuringKeptPenStroke() throws {
+        let bridge = try stage.bridge(["--verbose"], config: ReplugOwnershipTests.config)
+        let penID = try bridge.deviceID(VirtualPen.deviceName)
+        let mouseID = try bridge.deviceID(VirtualMouse.deviceName)
+
+        try stage.pen.down(at: (300, 300), pressure: 0.1)
+        for force in [0.3, 0.5, 0.65, 0.95] {
+            usleep(10_000)
+            try stage.pen.press(to: force)
+        }
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "\(bridge.lines)")
+        #expect(bridge.ownership { $0.ownership == .kept }?.device == penID, "\(bridge.lines)")
+
+        let click = try clickMouse()
+        #expect(click.map(\.kind) == [.buttonPress, .buttonRelease] && click.allSatisfy { Int($0.sourceID) == mouseID },
+                "\(click)\n\(bridge.lines)")
+
+        stage.window.drain()
+        try stage.pen.press(to: 0.2)
+        try stage.pen.up()
+        #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "contact" && $0.state == .ended } }, "\(bridge.lines)")
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(1, in: events).isEmpty, "nothing of the pen's stroke: \(events)\n\(bridge.lines)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+        #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
+    }
 }
