@@ -158,4 +158,47 @@ final class MouseTests: MouseStageSuite {
         #expect(stage.window.pointerState()?.buttonsHeld == [])
         #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
     }
+
+    @Test("a pen deep press while the mouse holds its button down: X drops the pen's press, the right-click still comes, the mouse's drag ends whole, and the pen taps and deep-presses as ever after")
+    func penDeepPressDuringMouseDrag() throws {
+        let bridge = try stage.bridge(["--verbose"], config: ReplugOwnershipTests.config)
+        let penID = try bridge.deviceID(VirtualPen.deviceName)
+        let mouseID = try bridge.deviceID(VirtualMouse.deviceName)
+        let mouse = try mouse
+
+        try mouse.press()
+        #expect(stage.window.waitForEvents { !buttonEvents(1, in: $0).isEmpty }, "the mouse's press reaches the window")
+        try stage.pen.down(at: (400, 300), pressure: 0.1)
+        for force in [0.3, 0.5, 0.65, 0.95] {
+            usleep(10_000)
+            try stage.pen.press(to: force)
+        }
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "\(bridge.lines)")
+        try stage.pen.press(to: 0.2)
+        try stage.pen.up()
+        #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "contact" && $0.state == .ended } }, "\(bridge.lines)")
+        try mouse.move(by: 5, 0)
+        try mouse.release()
+        let events = try stage.eventsUntilKeyTapped()
+        let left = buttonEvents(1, in: events)
+        #expect(left.map(\.kind) == [.buttonPress, .buttonRelease] && left.allSatisfy { Int($0.sourceID) == mouseID },
+                "the mouse's own press and release, nothing of the pen's: \(events)\n\(bridge.lines)")
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
+        #expect(!bridge.ownerships.contains { $0.device == penID }, "the pen's press was never held: \(bridge.lines)")
+        #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+
+        // The pen is the bridge's again: a tap whole, then a deep press that right-clicks alone.
+        stage.window.drain()
+        try stage.pen.down(at: (420, 320), pressure: 0.3)
+        try stage.pen.up()
+        let tap = buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 })
+        #expect(tap.map(\.kind) == [.buttonPress, .buttonRelease] && tap.allSatisfy { Int($0.sourceID) == penID }, "\(tap)")
+        stage.window.drain()
+        try ReplugOwnershipTests.deepPress(stage, by: .pen, at: (440, 340))
+        let deep = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(3, in: deep).map(\.kind) == [.buttonPress, .buttonRelease] && buttonEvents(1, in: deep).isEmpty,
+                "\(deep)\n\(bridge.lines)")
+        #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
+    }
 }
