@@ -170,8 +170,10 @@ final class PointerOwnership {
     func handle(_ event: GrabbedPointerEvent, at time: Double, isContactSource: (Int) -> Bool) {
         // A detached device's own events, through its own grab: the raw events tell the engine.
         guard event.master != event.source else { return }
-        if event.kind == .buttonPress, decidedAhead[event.master]?.first == event.source {
-            decidedAhead[event.master]?.removeFirst()
+        // Each device's own first: a press of another device that X merged into a burst leaves
+        // an entry whose grabbed press never comes.
+        if event.kind == .buttonPress, let index = decidedAhead[event.master]?.firstIndex(of: event.source) {
+            decidedAhead[event.master]?.remove(at: index)
             return
         }
         switch (event.kind, holds[event.master]) {
@@ -218,11 +220,6 @@ final class PointerOwnership {
             switch holds[master] {
             case .frozen(key.device, _)?: pressSeen = true
             case nil: pressSeen = false
-            case .frozen(let other, _)?:
-                // Its press would wait in the queue behind the frozen one: thawing would let go
-                // of that one.
-                report(.bug("claim for device \(key.device) on master \(master) while the press of device \(other) is frozen there"))
-                return
             case let other?:
                 report(.bug("claim for device \(key.device) on master \(master) while holding \(other)"))
                 pressSeen = false
@@ -241,11 +238,10 @@ final class PointerOwnership {
                 // Its grabbed press is on its way, and the master is not frozen on another one
                 // (another device's kept stroke has left it): the request lets go of this one.
                 decidedAhead[master, default: []].append(key.device)
-            case .frozen(let other, _)?:
-                // Its press would wait in the queue behind the frozen one: replaying would let
-                // go of that one.
-                report(.bug("release for device \(key.device) on master \(master) while the press of device \(other) is frozen there"))
-                return
+            case let other?:
+                // Only a press made while no other device was down is held (`contactBegan`), so
+                // another's frozen press ahead of it is one already let go: this one is frozen.
+                report(.bug("release for device \(key.device) on master \(master) while holding \(other)"))
             }
             allow(master, .replay)
             report(.replayed(key, .press, reason: reason, held: pressTimes.held(key.device, now: now)))

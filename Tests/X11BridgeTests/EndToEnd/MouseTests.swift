@@ -201,4 +201,51 @@ final class MouseTests: MouseStageSuite {
                 "\(deep)\n\(bridge.lines)")
         #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
     }
+
+    /// Found by the chaos tier with a mouse (seed 91, episode 4): a burst X merged leaves the
+    /// bridge an early decision for a pen press whose grabbed press never comes, and a mouse's
+    /// grabbed press, checked against the oldest early decision only, was taken for a new one
+    /// held undecided: the master stayed frozen, and the pen's next taps with it.
+    @Test("after a burst of pen taps X merged, mouse clicks arrive whole, and the pen's next burst and tap too")
+    func mouseAfterMergedBurst() throws {
+        let bridge = try stage.bridge(["--verbose"])
+        let mouseID = try bridge.deviceID(VirtualMouse.deviceName)
+        let penID = try bridge.deviceID(VirtualPen.deviceName)
+        var taps = 0
+        /// Nine taps with no pause; what the window got once the bridge has let each go.
+        func penBurst(at y: Double) throws -> [RecordedEvent] {
+            stage.window.drain()
+            for index in 0..<9 {
+                try stage.pen.down(at: (300 + Double(index * 7), y), pressure: 0.3)
+                try stage.pen.up()
+            }
+            taps += 9
+            #expect(bridge.waitForLines { $0.ownerships.filter { $0.device == penID && $0.ownership == .replayed }.count >= taps },
+                    "\(bridge.lines)")
+            return buttonEvents(1, in: try stage.eventsUntilKeyTapped())
+        }
+        var merged = false
+        for attempt in 0..<5 where !merged {
+            let clicks = try penBurst(at: 400 + Double(attempt * 20))
+            merged = clicks.filter { $0.kind == .buttonPress }.count < 9
+        }
+        try #require(merged, "a burst of nine taps reached the window merged, which leaves an early decision behind")
+
+        for _ in 0..<3 {
+            let click = try clickMouse()
+            #expect(click.map(\.kind) == [.buttonPress, .buttonRelease] && click.allSatisfy { Int($0.sourceID) == mouseID },
+                    "\(click)\n\(bridge.lines)")
+        }
+        let burst = try penBurst(at: 600)
+        let presses = burst.filter { $0.kind == .buttonPress }.count
+        #expect(presses >= 1 && burst.map(\.kind) == (0..<presses).flatMap { _ in [RecordedEventKind.buttonPress, .buttonRelease] },
+                "whole clicks: \(burst)\n\(bridge.lines)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+        stage.window.drain()
+        try stage.pen.down(at: (640, 300), pressure: 0.3)
+        try stage.pen.up()
+        let tap = buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 })
+        #expect(tap.map(\.kind) == [.buttonPress, .buttonRelease], "\(tap)\n\(bridge.lines)")
+        #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
+    }
 }
