@@ -18,7 +18,9 @@ struct ChaosCommand: ParsableCommand {
             every step it checks that nothing is held, a plain click arrives whole, a deep press gave one \
             right-click and no left press, the bridge lives and reported no X error or bug.
 
-            An episode follows from the seed and its number alone: `--seed 7 --only 12` plays it again. \
+            With --mouse the server has a plain mouse too, and its steps are drawn among the others. \
+            An episode follows from the seed and its number alone: `--seed 7 --only 12` plays it again \
+            (`--mouse` too for a run with one). \
             Failures go to the failures file with their plan (for `--plan`), what the window got and \
             the bridge's lines.
             """)
@@ -40,6 +42,9 @@ struct ChaosCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The gesture-bridge executable; by default the one built beside this one.", valueName: "path"))
     var bridge: String?
+
+    @Flag(help: "Also draw steps with a plain mouse beside the pen: clicks, drags, a click while the pen presses. A run of its own: the same seed plays other episodes with it.")
+    var mouse = false
 
     func validate() throws {
         guard episodes > 0 else { throw ValidationError("--episodes must be at least 1, not \(episodes)") }
@@ -74,7 +79,7 @@ struct ChaosCommand: ParsableCommand {
         }
         let minutes = Date().timeIntervalSince(started) / 60
         let busy = list.filter(\.busy).count
-        print("chaos: \(list.count) episodes (seed \(seed), \(busy) on a busy machine), \(failed.count) failed, "
+        print("chaos: \(list.count) episodes (seed \(seed)\(mouse ? " with a mouse" : ""), \(busy) on a busy machine), \(failed.count) failed, "
               + "\(xErrors) X errors, \(deferred) touch choices deferred, \(merged) burst taps merged, "
               + "\(String(format: "%.1f", minutes)) min")
         try? FileManager.default.removeItem(atPath: failures)
@@ -93,6 +98,6 @@ struct ChaosCommand: ParsableCommand {
             }
         }
         let numbers = only.flatMap(onlyNumbers) ?? Array(1...episodes)
-        return numbers.map { ChaosEpisode.generate(seed: seed, number: $0) }
+        return numbers.map { ChaosEpisode.generate(seed: seed, number: $0, mouse: mouse) }
     }
 }

@@ -113,12 +113,14 @@ public enum ChaosError: Error, CustomStringConvertible {
     case bridgeDidNotStart(log: String)
     case bridgeNotFound(String)
     case toolFailed(String)
+    case noMouse
 
     public var description: String {
         switch self {
         case .bridgeDidNotStart(let log): "the bridge did not start: \(log)"
         case .bridgeNotFound(let path): "no gesture-bridge executable at \(path); build it first (swift build)"
         case .toolFailed(let what): what
+        case .noMouse: "a mouse step on a server started without a mouse"
         }
     }
 }

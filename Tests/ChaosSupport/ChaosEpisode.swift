@@ -19,14 +19,16 @@ public struct ChaosEpisode: Codable, Sendable, Hashable {
 
     /// Episode `number` of the run seeded `seed`: two to five steps drawn from everything a day
     /// at the desk brings, at most one device re-plugged (the step after it uses the other one).
-    public static func generate(seed: UInt64, number: Int) -> ChaosEpisode {
+    /// With `mouse`, a plain mouse's steps are drawn too: a run of its own (the same seed and
+    /// number give another episode), so the runs without one play as they always have.
+    public static func generate(seed: UInt64, number: Int, mouse: Bool = false) -> ChaosEpisode {
         var random = ChaosRandom(seed: seed, episode: number)
         let busy = random.chance(0.25)
         let count = Int.random(in: 2...5, using: &random)
         var steps: [ChaosStep] = []
         var unplugged: ChaosDevice?
         while steps.count < count {
-            let step = drawStep(&random, allowReplug: unplugged == nil)
+            let step = drawStep(&random, allowReplug: unplugged == nil, mouse: mouse)
             // A device re-plugged is not driven again in this episode (`ChaosStep.replugged`).
             if let unplugged, step.devices.contains(unplugged) { continue }
             unplugged = unplugged ?? step.replugged
@@ -35,12 +37,14 @@ public struct ChaosEpisode: Codable, Sendable, Hashable {
         return ChaosEpisode(seed: seed, number: number, busy: busy, steps: steps)
     }
 
-    private static func drawStep(_ random: inout ChaosRandom, allowReplug: Bool) -> ChaosStep {
+    private static func drawStep(_ random: inout ChaosRandom, allowReplug: Bool, mouse: Bool) -> ChaosStep {
         let device = ChaosDevice.allCases.randomElement(using: &random) ?? .pen
         // Away from the knob's ring in the top-right corner.
         let point = ChaosPoint(x: random.value(in: 100...900, places: 0), y: random.value(in: 260...700, places: 0))
         let kinds = allowReplug ? 12 : 10
-        switch Int.random(in: 0..<kinds, using: &random) {
+        let draw = Int.random(in: 0..<(kinds + (mouse ? 3 : 0)), using: &random)
+        if draw >= kinds { return drawMouseStep(draw - kinds, &random, at: point) }
+        switch draw {
         case 0, 1:
             return .tap(device, at: point)
         case 2, 3:
@@ -71,6 +75,20 @@ public struct ChaosEpisode: Codable, Sendable, Hashable {
             return .replug(device)
         default:
             return .replugMidPress(device, at: point, deep: random.chance(0.5))
+        }
+    }
+
+    private static func drawMouseStep(_ kind: Int, _ random: inout ChaosRandom, at point: ChaosPoint) -> ChaosStep {
+        switch kind {
+        case 0:
+            return .mouseClicks(count: Int.random(in: 1...3, using: &random))
+        case 1:
+            let angle = Double.random(in: 0..<(2 * Double.pi), using: &random)
+            let length = random.value(in: 40...200, places: 0)
+            return .mouseDrag(by: ChaosPoint(x: (length * cos(angle)).rounded(), y: (length * sin(angle)).rounded()),
+                              steps: Int.random(in: 4...10, using: &random))
+        default:
+            return .mouseDuringPenPress(at: point, deep: random.chance(0.5))
         }
     }
 }

@@ -27,7 +27,7 @@ public struct ChaosPlayer {
         let config = directory.appendingPathComponent("config.yaml")
         try DefaultConfig.text.write(to: config, atomically: true, encoding: .utf8)
 
-        let server = try HeadlessXorg()
+        let server = try HeadlessXorg(mouse: episode.steps.contains { $0.usesMouse })
         defer { server.stop() }
         let window = try RecorderWindow(server: server)
         defer { window.close() }
@@ -132,6 +132,21 @@ struct EpisodeRun {
                 try tap(device, at: ChaosPoint(x: point.x + Double(index * 7), y: point.y))
             }
             expectBurst(count: count)
+        case .mouseClicks(let count):
+            for index in 1...max(1, count) {
+                try mouse().click()
+                // A person's pace: the next click once this one has arrived.
+                _ = window.events(waitingUpTo: 2) { Self.releases(1, $0) >= index }
+            }
+            expectClicks(button: 1, count: count)
+        case .mouseDrag(let by, let steps):
+            try mouseDrag(by: by, steps: steps)
+            expectClicks(button: 1, count: 1)
+        case .mouseDuringPenPress(let point, let deep):
+            try mouseDuringPenPress(at: point, deep: deep)
+            // The mouse's click comes while the pen has button 1 down: X drops it (so it would
+            // without the bridge). What the window gets is the pen's stroke alone.
+            if deep { expectRightClickAlone() } else { expectClicks(button: 1, count: 1) }
         }
         if let device = step.replugged { replugged.insert(device) }
         let xErrors = bridge.count(.xError) - xErrorsBefore
@@ -397,6 +412,48 @@ struct EpisodeRun {
         }
         try server.touch.end(id: touch)
         pause(0.05)
+        try server.pen.up()
+    }
+
+    /// The plain mouse (`play` starts the server with one for an episode with a mouse step).
+    func mouse() throws -> VirtualMouse {
+        guard let mouse = server.mouse else { throw ChaosError.noMouse }
+        return mouse
+    }
+
+    mutating func mouseDrag(by: ChaosPoint, steps: Int) throws {
+        let mouse = try mouse()
+        try mouse.press()
+        var moved = ChaosPoint(x: 0, y: 0)
+        for index in 1...max(1, steps) {
+            pause(0.01)
+            let fraction = Double(index) / Double(max(1, steps))
+            let next = ChaosPoint(x: (by.x * fraction).rounded(), y: (by.y * fraction).rounded())
+            try mouse.move(by: next.x - moved.x, next.y - moved.y)
+            moved = next
+        }
+        try mouse.release()
+    }
+
+    /// The pen down lightly and held back; once the bridge has read it, the mouse clicks; then
+    /// the pen presses on past the threshold, or lifts.
+    mutating func mouseDuringPenPress(at point: ChaosPoint, deep: Bool) throws {
+        try server.pen.down(at: (point.x, point.y), pressure: 0.1)
+        pause(0.01)
+        try server.pen.press(to: 0.3)
+        betweenGestures()
+        try mouse().click()
+        if deep {
+            for force in [0.5, 0.7, 0.95] {
+                pause(0.01)
+                try server.pen.press(to: force)
+            }
+            pause(0.05)
+            for force in [0.6, 0.4, 0.2] {
+                pause(0.01)
+                try server.pen.press(to: force)
+            }
+        }
         try server.pen.up()
     }
 

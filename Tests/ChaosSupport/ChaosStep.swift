@@ -61,6 +61,13 @@ public enum ChaosStep: Codable, Sendable, Hashable, CustomStringConvertible {
     case replugMidPress(ChaosDevice, at: ChaosPoint, deep: Bool)
     /// `count` taps with no pause between them.
     case burst(ChaosDevice, at: ChaosPoint, count: Int)
+    /// `count` clicks of the plain mouse (on a server with one), at a person's pace.
+    case mouseClicks(count: Int)
+    /// The mouse's button held while it moves `by` in `steps` steps.
+    case mouseDrag(by: ChaosPoint, steps: Int)
+    /// The mouse clicked while the pen presses lightly, held back by the bridge; the pen then
+    /// presses on past the threshold (`deep`) or lifts.
+    case mouseDuringPenPress(at: ChaosPoint, deep: Bool)
 
     public var description: String {
         switch self {
@@ -76,6 +83,9 @@ public enum ChaosStep: Codable, Sendable, Hashable, CustomStringConvertible {
         case .replug(let device): "\(device) disabled and enabled, idle"
         case .replugMidPress(let device, let point, let deep): "\(device) disabled and enabled mid-press at \(point)\(deep ? ", past the threshold" : "")"
         case .burst(let device, let point, let count): "\(count) \(device) taps near \(point) with no pause"
+        case .mouseClicks(let count): "\(count) mouse click\(count == 1 ? "" : "s")"
+        case .mouseDrag(let by, let steps): "mouse drag by \(by) in \(steps) steps"
+        case .mouseDuringPenPress(let point, let deep): "mouse click while the pen presses at \(point)\(deep ? ", then deep" : ", then lifts")"
         }
     }
 
@@ -97,6 +107,16 @@ public enum ChaosStep: Codable, Sendable, Hashable, CustomStringConvertible {
             [device]
         case .twoFingers: [.touch]
         case .penAndTouch: [.pen, .touch]
+        case .mouseDuringPenPress: [.pen]
+        case .mouseClicks, .mouseDrag: []
+        }
+    }
+
+    /// Whether the step needs the plain mouse (`HeadlessXorg(mouse:)`).
+    public var usesMouse: Bool {
+        switch self {
+        case .mouseClicks, .mouseDrag, .mouseDuringPenPress: true
+        default: false
         }
     }
 }

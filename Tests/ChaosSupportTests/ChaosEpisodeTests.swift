@@ -32,6 +32,20 @@ struct ChaosEpisodeTests {
         }
     }
 
+    @Test("a run with a mouse draws its steps among the others, and a run without one is as it was")
+    func mouseRun() {
+        let episodes = (1...300).map { ChaosEpisode.generate(seed: 1, number: $0, mouse: true) }
+        let steps = episodes.flatMap(\.steps)
+        #expect(steps.filter { if case .mouseClicks = $0 { true } else { false } }.count > 10)
+        #expect(steps.filter { if case .mouseDrag = $0 { true } else { false } }.count > 10)
+        #expect(steps.filter { if case .mouseDuringPenPress(_, true) = $0 { true } else { false } }.count > 5)
+        #expect(steps.filter { if case .mouseDuringPenPress(_, false) = $0 { true } else { false } }.count > 5)
+        #expect(steps.contains { if case .penAndTouch = $0 { true } else { false } })
+        // The episodes CI plays, and those named in regression tests, stay the same.
+        #expect((1...300).allSatisfy { ChaosEpisode.generate(seed: 1, number: $0).steps.allSatisfy { !$0.usesMouse } })
+        #expect(ChaosEpisode.generate(seed: 1, number: 12) == ChaosEpisode.generate(seed: 1, number: 12, mouse: false))
+    }
+
     @Test("a thousand episodes hold every kind of step, a busy machine among them")
     func coverage() {
         let episodes = (1...1000).map { ChaosEpisode.generate(seed: 1, number: $0) }
