@@ -443,16 +443,10 @@ struct EpisodeRun {
         try server.pen.press(to: 0.3)
         betweenGestures()
         try mouse().click()
-        if deep {
-            for force in [0.5, 0.7, 0.95] {
-                pause(0.01)
-                try server.pen.press(to: force)
-            }
-            pause(0.05)
-            for force in [0.6, 0.4, 0.2] {
-                pause(0.01)
-                try server.pen.press(to: force)
-            }
+        // Deep: on past the threshold, held a moment, eased back.
+        for force in deep ? [0.5, 0.7, 0.95, 0.95, 0.95, 0.6, 0.4, 0.2] : [] {
+            pause(0.01)
+            try server.pen.press(to: force)
         }
         try server.pen.up()
     }

@@ -25,6 +25,23 @@ final class MouseTests: MouseStageSuite {
         return buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 })
     }
 
+    /// The pen, down, presses on through `forces` 10 ms apart, past the threshold: the
+    /// right-click has arrived when it returns.
+    func pressPenPastThreshold(through forces: [Double], _ bridge: BridgeProcess) throws {
+        for force in forces {
+            usleep(10_000)
+            try stage.pen.press(to: force)
+        }
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "\(bridge.lines)")
+    }
+
+    /// The pen eases back and lifts; the bridge has read the lift when it returns.
+    func liftPen(_ bridge: BridgeProcess) throws {
+        try stage.pen.press(to: 0.2)
+        try stage.pen.up()
+        #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "contact" && $0.state == .ended } }, "\(bridge.lines)")
+    }
+
     @Test("with the default config, the mouse's clicks and a drag reach the window whole and in order")
     func clicksAndDrag() throws {
         let bridge = try stage.bridge(["--verbose"])
@@ -62,22 +79,14 @@ final class MouseTests: MouseStageSuite {
         #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
     }
 
-    /// What the pen's press, held back when the mouse clicks, becomes.
-    enum PenStroke: String, CaseIterable, CustomTestStringConvertible {
-        /// Pressed on past the threshold: a right-click, and nothing of the stroke.
-        case deepPress
-        /// Lifted light: the window gets the pen's click.
-        case lightPress
-
-        var testDescription: String { rawValue }
-    }
-
     /// Found writing this suite: the mouse's decision, made while the pen's press held the
     /// master frozen, replayed the frozen press, which was the pen's: a deep press also gave
     /// the window the pen's left press, never released.
+    /// `deep`: the pen then presses on past the threshold (a right-click, nothing of its stroke);
+    /// otherwise it lifts light (the window gets the pen's click).
     @Test("a mouse click while the bridge holds the pen's press back: the pen's stroke is decided alone, nothing stays held, and a mouse click after it arrives whole",
-          arguments: PenStroke.allCases)
-    func clickDuringHeldPenPress(pen penStroke: PenStroke) throws {
+          arguments: [true, false])
+    func clickDuringHeldPenPress(deep: Bool) throws {
         let bridge = try stage.bridge(["--verbose"], config: ReplugOwnershipTests.config)
         let penID = try bridge.deviceID(VirtualPen.deviceName)
         let mouseID = try bridge.deviceID(VirtualMouse.deviceName)
@@ -94,27 +103,15 @@ final class MouseTests: MouseStageSuite {
         #expect(bridge.waitForLines { $0.events(.motionUnheard).contains { $0.deviceID == mouseID } }, "\(bridge.lines)")
         #expect(!bridge.decisions.contains { $0.device == penID }, "\(bridge.decisions)")
 
-        switch penStroke {
-        case .deepPress:
-            for force in [0.5, 0.65, 0.95] {
-                usleep(10_000)
-                try stage.pen.press(to: force)
-            }
-            #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "\(bridge.lines)")
-            try stage.pen.press(to: 0.2)
-        case .lightPress:
-            break
-        }
-        try stage.pen.up()
-        #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "contact" && $0.state == .ended } }, "\(bridge.lines)")
+        if deep { try pressPenPastThreshold(through: [0.5, 0.65, 0.95], bridge) }
+        try liftPen(bridge)
 
         let events = try stage.eventsUntilKeyTapped()
         let left = buttonEvents(1, in: events)
-        switch penStroke {
-        case .deepPress:
+        if deep {
             #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.lines)")
             #expect(left.isEmpty, "nothing of the pen's stroke: \(events)\n\(bridge.lines)")
-        case .lightPress:
+        } else {
             // One click, the pen's press. Its release is whichever device's X plays first once
             // the master thaws: the mouse's, queued behind the pen's press, when the pen lifted
             // before its press was given back (without the bridge the mouse's is dropped).
@@ -138,11 +135,7 @@ final class MouseTests: MouseStageSuite {
         let mouseID = try bridge.deviceID(VirtualMouse.deviceName)
 
         try stage.pen.down(at: (300, 300), pressure: 0.1)
-        for force in [0.3, 0.5, 0.65, 0.95] {
-            usleep(10_000)
-            try stage.pen.press(to: force)
-        }
-        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "\(bridge.lines)")
+        try pressPenPastThreshold(through: [0.3, 0.5, 0.65, 0.95], bridge)
         #expect(bridge.ownership { $0.ownership == .kept }?.device == penID, "\(bridge.lines)")
 
         let click = try clickMouse()
@@ -150,9 +143,7 @@ final class MouseTests: MouseStageSuite {
                 "\(click)\n\(bridge.lines)")
 
         stage.window.drain()
-        try stage.pen.press(to: 0.2)
-        try stage.pen.up()
-        #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "contact" && $0.state == .ended } }, "\(bridge.lines)")
+        try liftPen(bridge)
         let events = try stage.eventsUntilKeyTapped()
         #expect(buttonEvents(1, in: events).isEmpty, "nothing of the pen's stroke: \(events)\n\(bridge.lines)")
         #expect(stage.window.pointerState()?.buttonsHeld == [])
@@ -169,14 +160,8 @@ final class MouseTests: MouseStageSuite {
         try mouse.press()
         #expect(stage.window.waitForEvents { !buttonEvents(1, in: $0).isEmpty }, "the mouse's press reaches the window")
         try stage.pen.down(at: (400, 300), pressure: 0.1)
-        for force in [0.3, 0.5, 0.65, 0.95] {
-            usleep(10_000)
-            try stage.pen.press(to: force)
-        }
-        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "\(bridge.lines)")
-        try stage.pen.press(to: 0.2)
-        try stage.pen.up()
-        #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "contact" && $0.state == .ended } }, "\(bridge.lines)")
+        try pressPenPastThreshold(through: [0.3, 0.5, 0.65, 0.95], bridge)
+        try liftPen(bridge)
         try mouse.move(by: 5, 0)
         try mouse.release()
         let events = try stage.eventsUntilKeyTapped()
