@@ -36,11 +36,15 @@ final class PointerOwnership {
     /// Pens, mice and carried touchscreens whose contact began while the grab was held and has
     /// not ended, with their master.
     private var contactsDown: [Int: Int] = [:]
-    /// Devices whose press X dropped, by `contactBegan`'s reckoning, until their contact ends:
-    /// should one reach the grab all the same, nothing will decide it, so it goes straight on.
+    /// Every pen's and mouse's contact that is down, held or not, with its master: a press X
+    /// drops while another is down (`contactBegan`).
+    private var pointersDown: [Int: Int] = [:]
+    /// Devices whose latest contact the bridge does not hold (it began while no grab was held,
+    /// or X dropped its press), until their next contact begins: their decisions do nothing,
+    /// and a grabbed press of theirs all the same goes straight on.
     private var unheld: Set<Int> = []
     /// When each pointer contact that began under the grab began, until it is decided: for how
-    /// long its input was held back. A contact missing here was never held.
+    /// long its input was held back.
     private var pressTimes = HoldTimes<Int>()
     /// Touches whose emulated pointer stroke this class holds, by device: their press came to
     /// the button grab, not to the touch grab (`takeOver`).
@@ -73,8 +77,11 @@ final class PointerOwnership {
     /// reaches neither the grab nor an application, as it would without the bridge (a mouse
     /// clicked while the pen is down), and nothing of it is held.
     func contactBegan(source: Int, master: Int?, at time: Double) {
-        guard buttonGrab.isHeld, let master else { return }
-        guard !contactsDown.contains(where: { $0.key != source && $0.value == master && !detached.contains($0.key) }) else {
+        unheld.remove(source)
+        guard let master else { return }
+        let anotherDown = pointersDown.contains { $0.key != source && $0.value == master && !detached.contains($0.key) }
+        pointersDown[source] = master
+        guard buttonGrab.isHeld, !anotherDown else {
             unheld.insert(source)
             return
         }
@@ -85,7 +92,7 @@ final class PointerOwnership {
     /// A pointer contact ended: a device grabbed for its claimed stroke goes back to its master.
     func contactEnded(source: Int, master: Int?) {
         contactsDown[source] = nil
-        unheld.remove(source)
+        pointersDown[source] = nil
         reattach(source)
         defer { forgetTouchWhenDone(source) }
         guard let master else { return }
@@ -124,6 +131,7 @@ final class PointerOwnership {
         case (nil, false):
             carriedTouches[event.source] = CarriedTouch(touch: touch.touch, pressTime: event.serverTime)
             contactsDown[event.source] = master
+            pointersDown[event.source] = master
             pressTimes.began(event.source, at: time)
             holds[master] = .frozen(source: event.source, since: time)
         }
@@ -212,7 +220,7 @@ final class PointerOwnership {
         case nil, .frozen?, .claimed?:
             // Never held back (`contactBegan`): begun while no grab was held, or while another
             // device held the master's button down. A request now would act on another press.
-            guard pressTimes.start(of: decision.key.device) != nil else { return }
+            guard !unheld.contains(decision.key.device) else { return }
         }
         switch decision {
         case .claim(let key, let gesture, _, _):
@@ -237,6 +245,8 @@ final class PointerOwnership {
             case nil, .claimed?:
                 // Its grabbed press is on its way, and the master is not frozen on another one
                 // (another device's kept stroke has left it): the request lets go of this one.
+                // (Or X dropped it for a button down that `contactBegan` cannot see, the bridge's
+                // own click or a touch's: the request then finds nothing frozen.)
                 decidedAhead[master, default: []].append(key.device)
             case let other?:
                 // Only a press made while no other device was down is held (`contactBegan`), so
@@ -277,9 +287,7 @@ final class PointerOwnership {
     func endAll(reason: String) {
         decidedAhead.removeAll()
         contactsDown.removeAll()
-        unheld.removeAll()
         carriedTouches.removeAll()
-        pressTimes.forgetAll()
         guard !holds.isEmpty || !detached.isEmpty else { return }
         for (master, hold) in holds {
             switch hold {
@@ -304,6 +312,7 @@ final class PointerOwnership {
         }
         for master in decidedAhead.keys { decidedAhead[master]?.removeAll { $0 == source } }
         contactsDown[source] = nil
+        pointersDown[source] = nil
         unheld.remove(source)
         carriedTouches[source] = nil
         reattach(source)

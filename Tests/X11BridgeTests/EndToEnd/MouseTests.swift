@@ -210,7 +210,7 @@ final class MouseTests: MouseStageSuite {
             return buttonEvents(1, in: try stage.eventsUntilKeyTapped())
         }
         var merged = false
-        for attempt in 0..<5 where !merged {
+        for attempt in 0..<10 where !merged {
             let clicks = try penBurst(at: 400 + Double(attempt * 20))
             merged = clicks.filter { $0.kind == .buttonPress }.count < 9
         }
@@ -231,6 +231,45 @@ final class MouseTests: MouseStageSuite {
         try stage.pen.up()
         let tap = buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 })
         #expect(tap.map(\.kind) == [.buttonPress, .buttonRelease], "\(tap)\n\(bridge.lines)")
+        #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
+    }
+
+    /// Found in review: the mouse pressed while the pen's press was held back is not the
+    /// bridge's (X drops it), but it is down all the same, and X drops the pen's next press too.
+    @Test("the pen pressed again while a mouse button pressed during its last press is still down: nothing of it is reported held, and once the mouse lets go the pen taps and deep-presses as ever")
+    func penAgainWhileMouseDown() throws {
+        let bridge = try stage.bridge(["--verbose"], config: ReplugOwnershipTests.config)
+        let penID = try bridge.deviceID(VirtualPen.deviceName)
+        let mouseID = try bridge.deviceID(VirtualMouse.deviceName)
+        let mouse = try mouse
+
+        try stage.pen.down(at: (300, 300), pressure: 0.1)
+        try stage.pen.press(to: 0.3)
+        #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "contact" && $0.device == penID } }, "\(bridge.lines)")
+        try mouse.press()
+        #expect(bridge.waitForLines { $0.events(.motionUnheard).contains { $0.deviceID == mouseID } }, "\(bridge.lines)")
+        try liftPen(bridge)
+        // The first press was held, and let go at its lift.
+        #expect(bridge.waitForLines { $0.ownerships.contains { $0.device == penID && $0.ownership == .replayed } }, "\(bridge.lines)")
+        try stage.pen.down(at: (340, 300), pressure: 0.3)
+        try liftPen(bridge)
+        #expect(bridge.waitForLines { $0.gestures.filter { $0.gesture == "contact" && $0.state == .ended }.count >= 2 }, "\(bridge.lines)")
+        #expect(try bridge.waitUntilAsleep(quiet: 0.05), "the bridge has read everything")
+        #expect(bridge.ownerships.filter { $0.device == penID }.count == 1, "the second press was never held: \(bridge.lines)")
+        try mouse.release()
+        _ = try stage.eventsUntilKeyTapped()
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+
+        stage.window.drain()
+        try stage.pen.down(at: (420, 320), pressure: 0.3)
+        try stage.pen.up()
+        let tap = buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 })
+        #expect(tap.map(\.kind) == [.buttonPress, .buttonRelease] && tap.allSatisfy { Int($0.sourceID) == penID }, "\(tap)")
+        stage.window.drain()
+        try ReplugOwnershipTests.deepPress(stage, by: .pen, at: (440, 340))
+        let deep = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(3, in: deep).map(\.kind) == [.buttonPress, .buttonRelease] && buttonEvents(1, in: deep).isEmpty,
+                "\(deep)\n\(bridge.lines)")
         #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
     }
 }
