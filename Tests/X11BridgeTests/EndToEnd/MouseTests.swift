@@ -42,6 +42,24 @@ final class MouseTests: MouseStageSuite {
         #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "contact" && $0.state == .ended } }, "\(bridge.lines)")
     }
 
+    /// The pen is the bridge's as ever: a tap arrives whole, a deep press right-clicks alone,
+    /// and the bridge reported no bug.
+    func expectPenAsEver(_ bridge: BridgeProcess, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let penID = try bridge.deviceID(VirtualPen.deviceName)
+        stage.window.drain()
+        try stage.pen.down(at: (420, 320), pressure: 0.3)
+        try stage.pen.up()
+        let tap = buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 })
+        #expect(tap.map(\.kind) == [.buttonPress, .buttonRelease] && tap.allSatisfy { Int($0.sourceID) == penID }, "\(tap)",
+                sourceLocation: sourceLocation)
+        stage.window.drain()
+        try ReplugOwnershipTests.deepPress(stage, by: .pen, at: (440, 340))
+        let deep = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(3, in: deep).map(\.kind) == [.buttonPress, .buttonRelease] && buttonEvents(1, in: deep).isEmpty,
+                "\(deep)\n\(bridge.lines)", sourceLocation: sourceLocation)
+        #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)", sourceLocation: sourceLocation)
+    }
+
     @Test("with the default config, the mouse's clicks and a drag reach the window whole and in order")
     func clicksAndDrag() throws {
         let bridge = try stage.bridge(["--verbose"])
@@ -173,18 +191,7 @@ final class MouseTests: MouseStageSuite {
         #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
         #expect(stage.window.pointerState()?.buttonsHeld == [])
 
-        // The pen is the bridge's again: a tap whole, then a deep press that right-clicks alone.
-        stage.window.drain()
-        try stage.pen.down(at: (420, 320), pressure: 0.3)
-        try stage.pen.up()
-        let tap = buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 })
-        #expect(tap.map(\.kind) == [.buttonPress, .buttonRelease] && tap.allSatisfy { Int($0.sourceID) == penID }, "\(tap)")
-        stage.window.drain()
-        try ReplugOwnershipTests.deepPress(stage, by: .pen, at: (440, 340))
-        let deep = try stage.eventsUntilKeyTapped()
-        #expect(buttonEvents(3, in: deep).map(\.kind) == [.buttonPress, .buttonRelease] && buttonEvents(1, in: deep).isEmpty,
-                "\(deep)\n\(bridge.lines)")
-        #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
+        try expectPenAsEver(bridge)
     }
 
     /// Found by the chaos tier with a mouse (seed 91, episode 4): a burst X merged leaves the
@@ -260,16 +267,6 @@ final class MouseTests: MouseStageSuite {
         _ = try stage.eventsUntilKeyTapped()
         #expect(stage.window.pointerState()?.buttonsHeld == [])
 
-        stage.window.drain()
-        try stage.pen.down(at: (420, 320), pressure: 0.3)
-        try stage.pen.up()
-        let tap = buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 })
-        #expect(tap.map(\.kind) == [.buttonPress, .buttonRelease] && tap.allSatisfy { Int($0.sourceID) == penID }, "\(tap)")
-        stage.window.drain()
-        try ReplugOwnershipTests.deepPress(stage, by: .pen, at: (440, 340))
-        let deep = try stage.eventsUntilKeyTapped()
-        #expect(buttonEvents(3, in: deep).map(\.kind) == [.buttonPress, .buttonRelease] && buttonEvents(1, in: deep).isEmpty,
-                "\(deep)\n\(bridge.lines)")
-        #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
+        try expectPenAsEver(bridge)
     }
 }
