@@ -34,8 +34,8 @@ final class PointerOwnership {
     /// Devices whose claimed stroke the bridge grabbed on their own, detached from their master.
     private var detached: Set<Int> = []
     /// Pens, mice and carried touchscreens whose contact began while the grab was held and has
-    /// not ended, with their master.
-    private var contactsDown: [Int: Int] = [:]
+    /// not ended.
+    private var contactsDown: Set<Int> = []
     /// Every pen's and mouse's contact that is down, held or not, with its master: a press X
     /// drops while another is down (`contactBegan`).
     private var pointersDown: [Int: Int] = [:]
@@ -85,13 +85,13 @@ final class PointerOwnership {
             unheld.insert(source)
             return
         }
-        contactsDown[source] = master
+        contactsDown.insert(source)
         pressTimes.began(source, at: time)
     }
 
     /// A pointer contact ended: a device grabbed for its claimed stroke goes back to its master.
     func contactEnded(source: Int, master: Int?) {
-        contactsDown[source] = nil
+        contactsDown.remove(source)
         pointersDown[source] = nil
         reattach(source)
         defer { forgetTouchWhenDone(source) }
@@ -130,7 +130,7 @@ final class PointerOwnership {
             keepTouchStroke(master: master, pressTime: event.serverTime)
         case (nil, false):
             carriedTouches[event.source] = CarriedTouch(touch: touch.touch, pressTime: event.serverTime)
-            contactsDown[event.source] = master
+            contactsDown.insert(event.source)
             pointersDown[event.source] = master
             pressTimes.began(event.source, at: time)
             holds[master] = .frozen(source: event.source, since: time)
@@ -170,7 +170,7 @@ final class PointerOwnership {
 
     /// Forgets a taken-over touch once it has ended and nothing of its stroke is held.
     private func forgetTouchWhenDone(_ source: Int) {
-        guard carriedTouches[source] != nil, contactsDown[source] == nil,
+        guard carriedTouches[source] != nil, !contactsDown.contains(source),
               !holds.values.contains(where: { $0.source == source }) else { return }
         carriedTouches[source] = nil
     }
@@ -311,7 +311,7 @@ final class PointerOwnership {
             holds[master] = nil
         }
         for master in decidedAhead.keys { decidedAhead[master]?.removeAll { $0 == source } }
-        contactsDown[source] = nil
+        contactsDown.remove(source)
         pointersDown[source] = nil
         unheld.remove(source)
         carriedTouches[source] = nil
