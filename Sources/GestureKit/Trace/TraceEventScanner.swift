@@ -15,8 +15,8 @@ struct ScannedEvent {
 /// Reads an event line of the shape the trace writer writes: one flat JSON object of ASCII
 /// keys and values, with numbers, escape-free strings and null. It gives nil for anything
 /// else (escapes, text that is not ASCII, nested values, true or false, a number with more
-/// than 15 digits or a large exponent, -0, a repeated or missing key, a `trace` key, a value
-/// of the wrong type), and the full parser reads that line instead.
+/// than 15 digits or a large exponent, -0, zero with an exponent, a repeated or missing key,
+/// a `trace` key, a value of the wrong type), and the full parser reads that line instead.
 enum TraceEventScanner {
     private enum Key {
         case time, device, contact, phase, x, y, pressure, other
@@ -216,7 +216,8 @@ enum TraceEventScanner {
                 index += 1
             }
         }
-        if index < end, line[index] | 0x20 == UInt8(ascii: "e") {
+        let hasExponent = index < end && line[index] | 0x20 == UInt8(ascii: "e")
+        if hasExponent {
             index += 1
             var exponentNegative = false
             if index < end, line[index] == UInt8(ascii: "+") || line[index] == UInt8(ascii: "-") {
@@ -232,8 +233,10 @@ enum TraceEventScanner {
             }
             scale += exponentNegative ? -exponent : exponent
         }
-        // JSON readers differ on -0 (0 or -0.0): the full parser decides.
-        if mantissa == 0 { return negative ? nil : 0 }
+        // JSON readers differ on -0 (0 or -0.0), and the toolchain's JSONDecoder refuses some
+        // zeros with an exponent (0e9, 0.00E6) while reading others (0e0, 0e22): the full
+        // parser decides both.
+        if mantissa == 0 { return negative || hasExponent ? nil : 0 }
         guard (-22...22).contains(scale) else { return nil }
         let magnitude = scale >= 0 ? Double(mantissa) * powerOfTen(scale) : Double(mantissa) / powerOfTen(-scale)
         return negative ? -magnitude : magnitude
