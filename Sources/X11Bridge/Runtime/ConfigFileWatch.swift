@@ -6,8 +6,10 @@ import Glibc
 /// a new file and renaming it over the old one, which would leave a watch on the old file
 /// looking at nothing, and a file that does not exist yet can only be seen arriving there.
 /// Events for other names in the directory are ignored. When the file is a symbolic link (a
-/// dotfiles checkout), the directory of the file it points to is watched too, and the link is
-/// followed again after every change.
+/// dotfiles checkout), the directory of the file it points to is watched too, whether that
+/// file is there or not (a checkout removes it and writes it anew), and the link is followed
+/// again after every change. A change of mode counts as a change: the bridge refuses a config
+/// others may write (`ConfigTrust`), and `chmod go-w`, as it advises, must be noticed.
 public final class ConfigFileWatch {
     /// What reading the descriptor found.
     public enum Change: Sendable, Hashable {
@@ -27,10 +29,10 @@ public final class ConfigFileWatch {
     /// Where a symbolic link at `path` leads, and the watch on that file's directory.
     private var target: (path: String, watch: Int32)?
 
-    /// Written, replaced by a rename, created, removed or renamed away; the directory itself
-    /// removed or moved.
+    /// Written, replaced by a rename, created, removed or renamed away, its mode or owner
+    /// changed (or the directory's); the directory itself removed or moved.
     private static let events = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
-        | IN_DELETE_SELF | IN_MOVE_SELF)
+        | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
     /// sizeof(struct inotify_event) without the name: wd, mask, cookie, len.
     private static let headerSize = 16
 
@@ -93,12 +95,7 @@ public final class ConfigFileWatch {
 
     /// Watches the directory of the file a symbolic link at `path` leads to, if it is one.
     private func followLink() {
-        let resolved = realpath(path, nil).map { pointer in
-            defer { free(pointer) }
-            return String(cString: pointer)
-        }
-        let isLink = resolved != nil && Self.isSymbolicLink(path)
-        let newTarget = isLink ? resolved : nil
+        let newTarget = Self.finalTarget(of: path)
         guard newTarget != target?.path else { return }
         if let old = target, old.watch != watch {
             inotify_rm_watch(descriptor, old.watch)
@@ -107,6 +104,35 @@ public final class ConfigFileWatch {
         guard let newTarget else { return }
         let targetWatch = inotify_add_watch(descriptor, Self.split(newTarget).directory, Self.events | UInt32(IN_ONLYDIR))
         if targetWatch >= 0 { target = (newTarget, targetWatch) }
+    }
+
+    /// Where a symbolic link at `path` leads in the end, through links to links, whether or
+    /// not a file is there now, with its directory's real path; nil when `path` is no link, or
+    /// the links loop, or the last one's directory does not exist.
+    static func finalTarget(of path: String) -> String? {
+        var current = path
+        // The kernel's own limit on links followed in one lookup (ELOOP).
+        for _ in 0..<40 {
+            guard isSymbolicLink(current) else {
+                guard current != path else { return nil }
+                let (directory, fileName) = split(current)
+                guard let resolved = realpath(directory, nil) else { return nil }
+                defer { free(resolved) }
+                let real = String(cString: resolved)
+                return (real == "/" ? "" : real) + "/" + fileName
+            }
+            guard let text = linkText(current) else { return nil }
+            current = text.hasPrefix("/") ? text : split(current).directory + "/" + text
+        }
+        return nil
+    }
+
+    /// What a symbolic link holds: the path it names, as written.
+    private static func linkText(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func isSymbolicLink(_ path: String) -> Bool {
@@ -143,6 +169,9 @@ public final class ConfigFileWatch {
             if header.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
                 changes.insert(.directoryGone)
             } else if nameBytes.elementsEqual(fileName.utf8) {
+                changes.insert(.file)
+            } else if nameBytes.isEmpty, header.mask & UInt32(IN_ATTRIB) != 0 {
+                // The directory's own mode or owner: whether the file may be trusted.
                 changes.insert(.file)
             }
         }

@@ -184,6 +184,37 @@ final class LiveConfigTests: StageSuite {
         try LiveSessionTests.config(click: "middle").write(toFile: target, atomically: true, encoding: .utf8)
         #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
         try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
+
+        // A checkout removes the file and writes it anew: the new file is the config, and so
+        // are its later edits.
+        #expect(unlink(target) == 0)
+        #expect(bridge.waitForEvents(.configRemoved), "\(bridge.log)")
+        try LiveSessionTests.config(click: "right").write(toFile: target, atomically: false, encoding: .utf8)
+        #expect(Self.reloaded(bridge, directory.file, count: 2), "\(bridge.log)")
+        try stage.expectDeepPress(at: (300, 200), gives: 3, not: 2)
+        try LiveSessionTests.config(click: "middle").write(toFile: target, atomically: false, encoding: .utf8)
+        #expect(Self.reloaded(bridge, directory.file, count: 3), "\(bridge.log)")
+        try stage.expectDeepPress(at: (350, 200), gives: 2, not: 3)
+        #expect(bridge.stop(with: SIGINT) == 0)
+    }
+
+    @Test("a config saved writable by the group is refused, the old bindings kept; `chmod go-w`, as the message says, loads it")
+    func refusedThenTrusted() throws {
+        let bridge = try Self.runBridge(stage, directory, clicking: "right")
+
+        // Saved the way editors do under a umask of 002: a new file, group-writable, renamed over.
+        let temporary = directory.path + "/.config.yaml.new"
+        try LiveSessionTests.config(click: "middle").write(toFile: temporary, atomically: false, encoding: .utf8)
+        #expect(chmod(temporary, 0o664) == 0)
+        #expect(rename(temporary, directory.file) == 0)
+        #expect(bridge.waitForEvents(.configRejected), "\(bridge.log)")
+        let message = bridge.events(.configRejected).first?.message ?? ""
+        #expect(message.contains("chmod go-w \(directory.file)"), "\(message)")
+        try stage.expectDeepPress(at: (200, 200), gives: 3, "the old right-click binding still works")
+
+        #expect(chmod(directory.file, 0o644) == 0)
+        #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
+        try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 

@@ -106,6 +106,63 @@ struct ConfigFileWatchTests {
         }
     }
 
+    @Test("a link whose file is removed and written anew, as a dotfiles checkout does: the new file's edits are noticed")
+    func linkTargetRewritten() throws {
+        try Self.inDirectory { root in
+            for name in ["config", "dotfiles"] {
+                try FileManager.default.createDirectory(atPath: root + "/" + name, withIntermediateDirectories: true)
+            }
+            let target = root + "/dotfiles/gesture.yaml"
+            try "a".write(toFile: target, atomically: false, encoding: .utf8)
+            // Relative, and through a second link, as dotfiles managers make them.
+            #expect(symlink("../dotfiles/gesture.yaml", root + "/config/hop.yaml") == 0)
+            #expect(symlink("hop.yaml", root + "/config/config.yaml") == 0)
+            let watch = try ConfigFileWatch(path: root + "/config/config.yaml")
+            #expect(watch.linkTarget?.hasSuffix("/dotfiles/gesture.yaml") == true)
+
+            #expect(unlink(target) == 0)
+            #expect(Self.changes(watch) == [.file])
+            #expect(!watch.fileExists)
+            #expect(watch.linkTarget?.hasSuffix("/dotfiles/gesture.yaml") == true, "a broken link still leads there")
+
+            try "b".write(toFile: target, atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch) == [.file])
+            #expect(watch.fileExists)
+            try "c".write(toFile: target, atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch) == [.file])
+        }
+    }
+
+    @Test("a change of the file's or its directory's mode is noticed: `chmod go-w`, as a refused config is told, loads it")
+    func modeChanges() throws {
+        try Self.inDirectory { directory in
+            let path = directory + "/config.yaml"
+            try "a".write(toFile: path, atomically: false, encoding: .utf8)
+            let watch = try ConfigFileWatch(path: path)
+            #expect(chmod(path, 0o664) == 0)
+            #expect(Self.changes(watch) == [.file])
+            #expect(chmod(path, 0o644) == 0)
+            #expect(Self.changes(watch) == [.file])
+            #expect(chmod(directory, 0o775) == 0)
+            #expect(Self.changes(watch) == [.file])
+            try "x".write(toFile: directory + "/notes.txt", atomically: false, encoding: .utf8)
+            _ = Self.changes(watch, timeout: 200)
+            #expect(chmod(directory + "/notes.txt", 0o600) == 0)
+            #expect(Self.changes(watch, timeout: 200).isEmpty, "another file's mode is not the config's business")
+        }
+    }
+
+    @Test("links that lead round in a circle are no target")
+    func linkLoop() throws {
+        try Self.inDirectory { directory in
+            #expect(symlink("b.yaml", directory + "/a.yaml") == 0)
+            #expect(symlink("a.yaml", directory + "/b.yaml") == 0)
+            let watch = try ConfigFileWatch(path: directory + "/a.yaml")
+            #expect(watch.linkTarget == nil)
+            #expect(!watch.fileExists)
+        }
+    }
+
     @Test("a link to a file beside it in the same directory")
     func linkInSameDirectory() throws {
         try Self.inDirectory { directory in
