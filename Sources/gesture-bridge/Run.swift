@@ -98,6 +98,11 @@ struct Run: ParsableCommand {
                 throw CommandFailure.reported()
             }
         }
+        // The contacts since the last change of levels are kept too, however the bridge stopped
+        // (the X server gone at a logout or a crash included).
+        for (device, learner) in bridge.engine.learning.devices where loaded.learning.devices[device] != learner {
+            Self.save(learner, of: device, in: store, logger: logger)
+        }
         if connection.isLost {
             logger.error("""
                 stopped: \(connection.loss.message); exiting with status \(ConnectionLoss.exitStatus). \
@@ -106,10 +111,6 @@ struct Run: ParsableCommand {
                 """)
             connection.close()
             throw CommandFailure.reported(exitStatus: ConnectionLoss.exitStatus)
-        }
-        // The contacts since the last change of levels are kept too.
-        for (device, learner) in bridge.engine.learning.devices where loaded.learning.devices[device] != learner {
-            Self.save(learner, of: device, in: store, logger: logger)
         }
         connection.close()
         if let failure = reporter.output.failure {

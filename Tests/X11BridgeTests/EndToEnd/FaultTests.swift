@@ -240,6 +240,29 @@ final class FaultTests: StageSuite {
             print("bridge exited \(Int(elapsed * 1000)) ms after its X server was killed, status \(String(describing: status))")
         }
 
+        @Test("the X server killed under the bridge: what it learned of the hand since the last change of levels is kept")
+        func serverKilledKeepsLearning() throws {
+            let state = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-state-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: state) }
+            let bridge = try server.bridge(environment: ["XDG_STATE_HOME": state])
+            // Ordinary taps: the levels they start from still fit, so no change of levels is written.
+            for index in 0..<3 {
+                try server.pen.down(at: (200 + 40 * Double(index), 300), pressure: 0.1)
+                try server.pen.move(to: (200 + 40 * Double(index), 300), pressure: 0.25)
+                try server.pen.up()
+            }
+            #expect(bridge.waitForLines { $0.decisions.count >= 3 }, "\(bridge.lines)")
+            #expect(bridge.lines.compactMap(\.learned).isEmpty, "\(bridge.lines)")
+
+            server.crash()
+            #expect(bridge.child.waitForExit(timeout: 1.5) == 69, "\(bridge.log)")
+            let listed = try BridgeProcess(["learned", "--json"], server: server, environment: ["XDG_STATE_HOME": state],
+                                           ready: .immediately)
+            #expect(listed.child.waitForExit(timeout: 5) == 0, "\(listed.log)")
+            let pen = try listed.printed(LearnedStateLine.self).first { $0.device == "test-pen" }
+            #expect(pen?.ordinaryContacts == 3, "\(listed.child.output)")
+        }
+
         @Test("the X server killed under record: it stops with status 69 and the trace holds what came before")
         func serverKilledWhileRecording() throws {
             let recording = try BridgeProcess(["record"], server: server, ready: .says("recording"))
