@@ -6,7 +6,7 @@ import ArgumentParser
 /// ArgumentParser would print a thrown error itself, but as `Error: MESSAGE` and always with
 /// status 1: right for a mistake on the command line (those stay `ValidationError`s, with the
 /// usage), wrong for a broken config (`file:line:column: error: ...`), a lost X server (status
-/// 75) or a calibration stopped by a signal (128 + the signal).
+/// 69) or a calibration stopped by a signal (128 + the signal).
 struct CommandFailure: Error, CustomStringConvertible {
     /// The lines for standard error; empty when the command has said why already (in its
     /// log, or among its findings).

@@ -22,10 +22,14 @@ struct Run: ParsableCommand {
             Running the built-in default, it loads ~/.config/gesture-bridge/config.yaml as soon \
             as that file is created (when the directory exists at start).
 
+            One bridge runs per display: a second would act on every gesture again (a deep press \
+            would right-click twice), so it says which one runs and exits.
+
             Exit status: 0 when stopped by Ctrl-C or SIGTERM; 1 when it cannot start (no X \
             display, a broken config, a missing extension) or cannot write its output; 69 when \
             the connection to the X server is lost while it runs (the server exited or crashed), \
-            so that a service manager can start it again.
+            so that a service manager can start it again; 75 when another gesture-bridge runs on \
+            the display, or takes it over.
 
             Examples:
               gesture-bridge run
@@ -61,7 +65,13 @@ struct Run: ParsableCommand {
         let (bindings, source) = try config.load()
         let connection = try CommandLogging.openDisplay(requirements: .init(xtest: !dryRun), logger: logger)
         let signals = try CommandLogging.bridgeSignals { logger.error("\($0)") }
+        // One bridge per display: a second would act on every gesture again.
         let session = InputListener(connection: connection)
+        do {
+            session.claim = try InstanceClaim.take(on: connection)
+        } catch {
+            throw CommandFailure.error(error.description, exitStatus: InstanceClaim.exitStatus)
+        }
         logger.info("config: \(source)")
         let reloader = ConfigReloader(source: source, watch: noWatch ? nil : Self.watch(source, logger: logger))
         let reporter = RunReporter(style: json ? .json : .human, bindings: bindings, verbose: verbose, logger: logger,
@@ -102,6 +112,11 @@ struct Run: ParsableCommand {
         // (the X server gone at a logout or a crash included).
         for (device, learner) in bridge.engine.learning.devices where loaded.learning.devices[device] != learner {
             Self.save(learner, of: device, in: store, logger: logger)
+        }
+        if bridge.wasTakenOver {
+            logger.error("stopped: another gesture-bridge took over display \(connection.displayName); it runs the gestures now")
+            connection.close()
+            throw CommandFailure.reported(exitStatus: InstanceClaim.exitStatus)
         }
         if connection.isLost {
             logger.error("""

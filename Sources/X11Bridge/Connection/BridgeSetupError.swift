@@ -9,6 +9,8 @@ public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible
     case xtestMissing(display: String)
     /// The server refused to deliver the events the bridge needs.
     case selectionFailed(String)
+    /// Another bridge runs on the display (`InstanceClaim`); `process` is its id, when known.
+    case alreadyRunning(display: String, process: Int?)
 
     public var description: String {
         switch self {
@@ -42,6 +44,14 @@ public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible
                 """
         case .selectionFailed(let detail):
             return "the X server refused the input events GestureBridge listens to: \(detail)"
+        case .alreadyRunning(let display, let process):
+            let which = process.map { "gesture-bridge (process \($0))" } ?? "gesture-bridge"
+            let stop = process.map { "`systemctl --user stop gesture-bridge` if the service runs it, else `kill \($0)`" }
+                ?? "`systemctl --user stop gesture-bridge` if the service runs it"
+            return """
+                another \(which) is running on display \(display): two would each act on every gesture \
+                (a deep press would right-click twice). Stop it first (\(stop)), then run this one again.
+                """
         }
     }
 }

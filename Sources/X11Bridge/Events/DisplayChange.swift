@@ -12,6 +12,8 @@ enum DisplayChange: Sendable, Hashable {
     case screenChanged
     /// XKB reported a new keyboard or a changed map; `refreshKeymap` reloads Xlib's.
     case keymapChanged
+    /// Another client took a selection `window` owned (`InstanceClaim`).
+    case selectionCleared(selection: Atom, window: Window)
 }
 
 /// What a MappingNotify says changed, as Xlib's refresh takes it.
@@ -37,6 +39,9 @@ extension XConnection {
             let configure = event.read(as: xcb_configure_notify_event_t.self).pointee
             guard Window(configure.window) == root else { return nil }
             return .rootConfigured(ScreenSize(width: Double(configure.width), height: Double(configure.height)))
+        case XCB_SELECTION_CLEAR:
+            let clear = event.read(as: xcb_selection_clear_event_t.self).pointee
+            return .selectionCleared(selection: Atom(clear.selection), window: Window(clear.owner))
         case XCB_MAPPING_NOTIFY:
             let mapping = event.read(as: xcb_mapping_notify_event_t.self).pointee
             return .mappingChanged(KeyboardMappingChange(request: Int32(mapping.request), firstKeycode: Int32(mapping.first_keycode),

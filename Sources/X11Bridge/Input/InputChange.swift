@@ -13,4 +13,6 @@ public enum InputChange: Sendable, Hashable {
     case grabbedPointer(GrabbedPointerEvent, emulating: Int?)
     /// A touch the bridge's touch grab lets it own before the applications.
     case grabbedTouch(GrabbedTouchEvent)
+    /// Another bridge took the display over (`InstanceClaim`): this one must stop.
+    case takenOver
 }

@@ -22,6 +22,8 @@ public final class InputListener {
     private var timeline = ServerTimeline()
     /// Which touch a press the server made from a touch belongs to.
     private var touchBegins = TouchBegins()
+    /// This bridge's claim on the screen, whose loss `handle` tells (`InstanceClaim`).
+    public var claim: InstanceClaim?
     /// Rings when a contact of a device listened to begins or ends (`EventLoop`); it listens to
     /// the same devices as the session, through hot-plug. Set before the loop starts.
     var contactBell: ContactBell? {
@@ -126,6 +128,8 @@ public final class InputListener {
         case .keymapChanged?:
             connection.refreshKeymap()
             return []
+        case .selectionCleared(let selection, let window)?:
+            return claim?.isLost(selection: selection, window: window) == true ? [.takenOver] : []
         case nil:
             return []
         }

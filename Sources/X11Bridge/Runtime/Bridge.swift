@@ -23,6 +23,8 @@ public final class Bridge {
     private let grabs: GrabReconciler
     private let report: (BridgeEvent) -> Void
     private var stopRequested = false
+    /// Whether another bridge took the display over, which stopped this one (`InstanceClaim`).
+    public private(set) var wasTakenOver = false
     /// Which devices' declared pressure has never moved (the fallback when a driver does not say).
     private var pressureLiveness = PressureLiveness()
     private var volumeRing = VolumeRing()
@@ -251,6 +253,9 @@ extension Bridge: EventLoopClient {
                 }
             case .grabbedTouch(let grabbed):
                 touchOwnership.handle(grabbed)
+            case .takenOver:
+                wasTakenOver = true
+                stop()
             }
         }
         grabs.settle()

@@ -110,7 +110,8 @@ extension CalibrationRun: EventLoopClient {
                 }
             case .screenResized, .monitorsChanged:
                 overlay?.screenChanged(session.screen, monitors: session.monitors)
-            case .grabbedPointer, .grabbedTouch:
+            case .grabbedPointer, .grabbedTouch, .takenOver:
+                // Calibration holds no claim on the display: it runs beside a bridge.
                 break
             }
         }

@@ -1,0 +1,84 @@
+import CX11
+import Glibc
+
+/// One running bridge per X screen, as there is one window manager (ICCCM's manager
+/// selections): the bridge owns the selection `_GESTURE_BRIDGE_S<screen>` through a window of
+/// its own that names its process (`_NET_WM_PID`).
+///
+/// A second bridge would find the button and touch grabs taken and still act on the raw input
+/// it hears: every deep press would right-click twice, every knob step come twice. So it is
+/// refused at start, naming the first (the installed systemd unit and the XDG autostart entry
+/// can both start one). Should two start at the same moment, the one that took the selection
+/// last keeps it and the other hears that it lost it (SelectionClear) and stops. The server
+/// frees the selection when its owner's connection closes, however the bridge ended.
+public final class InstanceClaim {
+    /// The exit status of a bridge that another one keeps from running: sysexits' EX_TEMPFAIL
+    /// (try again later); the systemd unit does not restart on it.
+    public static let exitStatus: Int32 = 75
+
+    let selection: Atom
+    let window: Window
+
+    private init(selection: Atom, window: Window) {
+        self.selection = selection
+        self.window = window
+    }
+
+    /// How long a bridge that is stopping has to let go (`pkill gesture-bridge; gesture-bridge
+    /// run`): it hands back what it holds and exits within this.
+    static let stoppingGrace = 1.0
+
+    /// Takes the screen's selection; throws when another bridge holds it and keeps it for
+    /// `stoppingGrace`.
+    public static func take(on connection: XConnection) throws(BridgeSetupError) -> InstanceClaim {
+        let display = connection.display
+        let selection = XInternAtom(display, "_GESTURE_BRIDGE_S\(connection.screenNumber)", 0)
+        var owner = XGetSelectionOwner(display, selection)
+        var waited = 0.0
+        while owner != 0, waited < stoppingGrace {
+            usleep(50_000)
+            waited += 0.05
+            owner = XGetSelectionOwner(display, selection)
+        }
+        if owner != 0 {
+            throw .alreadyRunning(display: connection.displayName, process: processID(of: owner, on: connection))
+        }
+        // An input-only window, never mapped: nothing to see, nothing to draw.
+        var attributes = XSetWindowAttributes()
+        let window = XCreateWindow(display, connection.root, -1, -1, 1, 1, 0, 0, UInt32(InputOnly), nil, 0, &attributes)
+        var pid = UInt(getpid())
+        _ = XChangeProperty(display, window, XInternAtom(display, "_NET_WM_PID", 0), XA_CARDINAL, 32, PropModeReplace,
+                            withUnsafeBytes(of: &pid) { $0.baseAddress?.assumingMemoryBound(to: UInt8.self) }, 1)
+        XSetSelectionOwner(display, selection, window, UInt(CurrentTime))
+        // Another bridge may have taken it between the look and the take: it keeps it.
+        let now = XGetSelectionOwner(display, selection)
+        guard now == window else {
+            XDestroyWindow(display, window)
+            throw .alreadyRunning(display: connection.displayName, process: processID(of: now, on: connection))
+        }
+        return InstanceClaim(selection: selection, window: window)
+    }
+
+    /// Whether a SelectionClear for `selection` on `window` says this claim was taken over.
+    func isLost(selection cleared: Atom, window owner: Window) -> Bool {
+        cleared == selection && owner == window
+    }
+
+    /// The process id the owning bridge wrote on its window; nil when it cannot be read (the
+    /// window went meanwhile).
+    private static func processID(of window: Window, on connection: XConnection) -> Int? {
+        guard window != 0 else { return nil }
+        let display = connection.display
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var remaining: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        let status = XGetWindowProperty(display, window, XInternAtom(display, "_NET_WM_PID", 0), 0, 1, 0, XA_CARDINAL,
+                                        &type, &format, &count, &remaining, &data)
+        defer { if let data { XFree(data) } }
+        // A format-32 property comes back as C longs, whatever their size.
+        guard status == Success, type == XA_CARDINAL, format == 32, count == 1, let data else { return nil }
+        return data.withMemoryRebound(to: UInt.self, capacity: 1) { Int($0.pointee) }
+    }
+}

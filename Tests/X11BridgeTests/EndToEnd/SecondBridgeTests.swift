@@ -1,0 +1,58 @@
+import CX11
+import Foundation
+import Glibc
+import Testing
+import XorgTestSupport
+
+/// One bridge per display: a second would find the grabs taken and act on every gesture again
+/// (each deep press right-clicking twice), as when both the systemd unit and the autostart
+/// entry start one.
+@Suite("One bridge per display", .requiresXorg, .serialized)
+final class SecondBridgeTests: StageSuite {
+    @Test("a second bridge on the display names the first, exits with status 75, and a deep press right-clicks once")
+    func secondRefused() throws {
+        let first = try stage.bridge()
+        let second = try BridgeProcess(["run", "--json"], server: stage.server, ready: .immediately)
+        #expect(second.child.waitForExit(timeout: 5) == 75, "\(second.log)")
+        #expect(second.log.contains("another gesture-bridge (process \(first.child.pid)) is running on display \(stage.server.displayName)"),
+                "\(second.log)")
+        #expect(second.lines.isEmpty, "it never listened: \(second.lines)")
+
+        try ReplugOwnershipTests.expectRightClickOnly(stage, first, by: .pen, at: (300, 300))
+        #expect(first.actions.count == 1, "\(first.lines)")
+        #expect(first.stop(with: SIGTERM) == 0)
+    }
+
+    @Test("a bridge stopped as another starts (`pkill gesture-bridge; gesture-bridge run`): the new one waits for it and runs")
+    func restartedAtOnce() throws {
+        let first = try stage.bridge()
+        first.child.kill(signal: SIGTERM)
+        let second = try stage.bridge()
+        #expect(first.child.waitForExit(timeout: 5) == 0, "\(first.log)")
+        try ReplugOwnershipTests.expectRightClickOnly(stage, second, by: .pen, at: (300, 300))
+        #expect(second.actions.count == 1, "\(second.lines)")
+        #expect(second.stop(with: SIGTERM) == 0)
+    }
+
+    @Test("a bridge another takes the display from (two started at once) stops with status 75 and leaves nothing held")
+    func takenOver() throws {
+        let bridge = try stage.bridge(["--verbose"])
+        // A light press the bridge holds back while it decides.
+        try stage.pen.down(at: (300, 300), pressure: 0.3)
+        #expect(bridge.ownership { $0.ownership == .holding }?.input == .press, "\(bridge.lines)")
+
+        // What a bridge started a moment later does: it takes the selection too.
+        let display = try #require(XOpenDisplay(stage.server.displayName))
+        defer { XCloseDisplay(display) }
+        let window = XCreateSimpleWindow(display, XDefaultRootWindow(display), 0, 0, 1, 1, 0, 0, 0)
+        XSetSelectionOwner(display, XInternAtom(display, "_GESTURE_BRIDGE_S0", 0), window, UInt(CurrentTime))
+        XSync(display, 0)
+
+        #expect(bridge.child.waitForExit(timeout: 5) == 75, "\(bridge.log)")
+        #expect(bridge.log.contains("another gesture-bridge took over display \(stage.server.displayName)"), "\(bridge.log)")
+        try stage.pen.up()
+        let click = buttonEvents(1, in: try stage.eventsUntilKeyTapped())
+        #expect(click.map(\.kind) == [.buttonPress, .buttonRelease], "the held press reached the window whole")
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+    }
+}
