@@ -6,7 +6,8 @@ public struct X11Device: Sendable, Hashable {
     public var id: Int
     public var name: String
     public var use: DeviceUse
-    /// The master a slave is attached to (for a master, its paired master).
+    /// The master a slave is attached to (for a master, its paired master; for a floating
+    /// slave nothing: X leaves it 0, no device's id). `master` says it for slaves.
     public var attachment: Int
     public var isEnabled: Bool
     public var buttonCount: Int
@@ -67,6 +68,16 @@ public struct X11Device: Sendable, Hashable {
 
     /// Whether contacts from this device go to the engine now.
     public var isContactSource: Bool { kind != nil && isEnabled && use.isSlave }
+
+    /// The master pointer or keyboard an attached slave moves; nil for a floating slave (one a
+    /// client grabbed on its own floats while the grab lasts, the bridge's kept strokes
+    /// included) and for a master.
+    public var master: Int? {
+        switch use {
+        case .slavePointer, .slaveKeyboard: return attachment
+        case .floatingSlave, .masterPointer, .masterKeyboard: return nil
+        }
+    }
 
     /// The device as the engine and traces know it.
     public var inputDevice: InputDevice? {

@@ -21,6 +21,10 @@ public struct XCBEvent: ~Copyable {
     /// The event code, without the bit that marks events sent by another client.
     public var code: UInt8 { pointer.pointee.response_type & 0x7f }
 
+    /// The serial of the last request the server had processed when it made the event (its
+    /// low 32 bits): the event happened after every request with a lower serial took effect.
+    public var serial: UInt32 { pointer.pointee.full_sequence }
+
     /// The buffer read as `type`, for the event code that says it holds one.
     public func read<Event>(as type: Event.Type) -> UnsafePointer<Event> {
         UnsafeRawPointer(pointer).assumingMemoryBound(to: type)

@@ -24,6 +24,9 @@ public final class InputListener {
     private var touchBegins = TouchBegins()
     /// This bridge's claim on the screen, whose loss `handle` tells (`InstanceClaim`).
     public var claim: InstanceClaim?
+    /// The serial of the event `handle` read last (`XCBEvent.serial`): the changes it returned
+    /// happened after the requests below it took effect.
+    public private(set) var lastSerial: UInt32 = 0
     /// Rings when a contact of a device listened to begins or ends (`EventLoop`); it listens to
     /// the same devices as the session, through hot-plug. Set before the loop starts.
     var contactBell: ContactBell? {
@@ -75,6 +78,7 @@ public final class InputListener {
     /// (`ServerTimeline`); everything else is dated `now`.
     public func handle(_ event: borrowing XCBEvent, readAt now: Double) -> [InputChange] {
         let time = now
+        lastSerial = event.serial
         if let decoded = connection.decodeXI2(event) {
             switch decoded {
             case .raw(let raw):
@@ -87,7 +91,7 @@ public final class InputListener {
                 }
                 let device = raw.device
                 return source.handle(raw, at: time, pointer: { [connection, catalog] in
-                    connection.queryPointer(master: catalog[device]?.attachment ?? 2)?.position
+                    connection.queryPointer(master: catalog[device]?.master ?? 2)?.position
                 }).map { event in
                     guard identifiesWindows, event.phase == .begin else { return .contact(event) }
                     var named = event
@@ -169,6 +173,12 @@ public final class InputListener {
     /// Cancels the contacts of every device and forgets them: for a clean stop.
     public func cancelAll(at time: Double) -> [ContactEvent] {
         source.removeAll(at: time)
+    }
+
+    /// Reads the device list again, when the bridge knows it changed without a hierarchy event
+    /// (a device it grabbed on its own, which X showed floating, is back on its master).
+    public func rereadDevices(at time: Double) -> [InputChange] {
+        refreshCatalog(at: time)
     }
 
     private func refreshCatalog(at time: Double, leftMeanwhile: Set<Int> = []) -> [InputChange] {

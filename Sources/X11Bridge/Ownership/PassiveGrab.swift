@@ -5,6 +5,10 @@ struct PassiveGrab {
     /// What the grab holds back, as ownership reports name it.
     let input: OwnershipReport.Input
     private(set) var isHeld = false
+    /// The serial of the request that took the grab when it was not held (its low 32 bits):
+    /// events the server made before it (a lower serial) met no grab, however late the bridge
+    /// reads them. A renewal keeps it: the grab is taken again at once.
+    private var takenAt: UInt32 = 0
 
     init(holding input: OwnershipReport.Input) {
         self.input = input
@@ -15,6 +19,7 @@ struct PassiveGrab {
     mutating func set(_ wanted: Bool, on connection: XConnection, report: (OwnershipReport) -> Void) {
         guard wanted != isHeld else { return }
         if wanted {
+            takenAt = UInt32(truncatingIfNeeded: connection.nextRequestSerial)
             guard take(on: connection) else {
                 report(.cannotHold(input))
                 return
@@ -35,6 +40,12 @@ struct PassiveGrab {
         isHeld = take(on: connection)
         if !isHeld { report(.cannotHold(input)) }
         connection.flush()
+    }
+
+    /// Whether the grab was in place when the server made an event of serial `serial`
+    /// (`XCBEvent.serial`): held then, and taken by a request before it.
+    func wasHeld(atSerial serial: UInt32) -> Bool {
+        isHeld && Int32(bitPattern: serial &- takenAt) >= 0
     }
 
     /// Whether the server took the grab.

@@ -75,13 +75,15 @@ final class PointerOwnership {
     /// X drops a press of a button its master has down already: while another device of the
     /// master is down (its press held back here, or given to the application), this press
     /// reaches neither the grab nor an application, as it would without the bridge (a mouse
-    /// clicked while the pen is down), and nothing of it is held.
-    func contactBegan(source: Int, master: Int?, at time: Double) {
+    /// clicked while the pen is down), and nothing of it is held. Nor is a press made before the
+    /// grab was in place and read late (`serial`, its raw press's): a device enabled again while
+    /// the bridge was not reading, pressed before the bridge took the grab anew.
+    func contactBegan(source: Int, master: Int?, serial: UInt32, at time: Double) {
         unheld.remove(source)
         guard let master else { return }
         let anotherDown = pointersDown.contains { $0.key != source && $0.value == master && !detached.contains($0.key) }
         pointersDown[source] = master
-        guard buttonGrab.isHeld, !anotherDown else {
+        guard buttonGrab.wasHeld(atSerial: serial), !anotherDown else {
             unheld.insert(source)
             return
         }
@@ -90,12 +92,16 @@ final class PointerOwnership {
     }
 
     /// A pointer contact ended: a device grabbed for its claimed stroke goes back to its master.
-    func contactEnded(source: Int, master: Int?) {
+    /// `current` is the master the device list says now; the one the contact began on counts,
+    /// since a list read during a kept stroke shows its device floating (grabbed on its own).
+    /// True when the device went back to its master here.
+    @discardableResult
+    func contactEnded(source: Int, master current: Int?) -> Bool {
         contactsDown.remove(source)
-        pointersDown[source] = nil
-        reattach(source)
+        let master = pointersDown.removeValue(forKey: source) ?? current
+        let reattached = reattach(source)
         defer { forgetTouchWhenDone(source) }
-        guard let master else { return }
+        guard let master else { return reattached }
         switch holds[master] {
         case .claimed(source, let pressSeen)?:
             holds[master] = nil
@@ -104,6 +110,7 @@ final class PointerOwnership {
         case .frozen?, .claimed?, nil:
             break
         }
+        return reattached
     }
 
     /// Whether `contact` is a touch whose stroke this class holds (`takeOver`): its decision
@@ -193,6 +200,14 @@ final class PointerOwnership {
                 allow(event.master, .replay)
                 return
             }
+            // A press whose contact the bridge never saw begin (a device new to the server whose
+            // raw input was not selected yet, or one let go of with everything) has nothing that
+            // would decide it: it goes on, and nothing of it is held.
+            guard contactsDown.contains(event.source) else {
+                unheld.insert(event.source)
+                allow(event.master, .replay)
+                return
+            }
             holds[event.master] = .frozen(source: event.source, since: time)
         case (.buttonPress, .claimed(let source, false)?) where source == event.source:
             holds[event.master] = .claimed(source: source, pressSeen: true)
@@ -275,11 +290,14 @@ final class PointerOwnership {
         connection.flush()
     }
 
-    /// Ends a detached device's own grab, which attaches it to its master again.
-    private func reattach(_ source: Int) {
-        guard detached.remove(source) != nil else { return }
+    /// Ends a detached device's own grab, which attaches it to its master again; false when it
+    /// was not detached.
+    @discardableResult
+    private func reattach(_ source: Int) -> Bool {
+        guard detached.remove(source) != nil else { return false }
         connection.ungrabDevice(source)
         connection.flush()
+        return true
     }
 
     /// Lets go of everything: frozen presses go to the application, claimed strokes are

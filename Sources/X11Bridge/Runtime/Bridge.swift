@@ -149,7 +149,7 @@ public final class Bridge {
                 self.feedback?.show(feedback, now: now)
             case .decision(let decision):
                 let key = decision.key
-                if isPointerContact(key.device) || pointerOwnership.carries(key), let master = session.device(key.device)?.attachment {
+                if isPointerContact(key.device) || pointerOwnership.carries(key), let master = session.device(key.device)?.master {
                     pointerOwnership.decide(decision, master: master, at: now)
                 } else if isTouchContact(key.device) {
                     touchOwnership.decide(decision, at: now)
@@ -213,12 +213,17 @@ extension Bridge: EventLoopClient {
         for change in changes {
             switch change {
             case .contact(let event):
-                tellOwnership(about: event)
+                let rejoined = tellOwnership(about: event)
                 let liveness = pressureLiveness.observe(event) { [session] in session.device(event.device)?.pressureAxis?.pressureRange }
                 if case .alive? = liveness { apply(liveness) }
                 process(engine.handle(event), now: time)
                 if case .dead? = liveness { apply(liveness) }
                 settleMotion(of: event.device)
+                // The device list was read while the bridge had this device grabbed for its kept
+                // stroke, and says it floats: it is back on its master now, and the list must say so.
+                if rejoined, session.device(event.device)?.master == nil {
+                    handle(session.rereadDevices(at: time), at: time)
+                }
             case .devices(let changes):
                 for device in changes.removed {
                     pointerOwnership.end(source: device.id)
@@ -287,25 +292,28 @@ extension Bridge: EventLoopClient {
     }
 
     /// A contact began or ended: the ownership of its device's kind holds or lets go of it.
-    private func tellOwnership(about event: ContactEvent) {
+    /// True when the contact's end took its device off the bridge's own grab, back to its master.
+    private func tellOwnership(about event: ContactEvent) -> Bool {
         switch event.phase {
         case .move:
             break
         case .begin:
             if isPointerContact(event.device) {
-                pointerOwnership.contactBegan(source: event.device, master: session.device(event.device)?.attachment, at: event.time)
-            } else if isTouchContact(event.device), let master = session.device(event.device)?.attachment {
+                pointerOwnership.contactBegan(source: event.device, master: session.device(event.device)?.master,
+                                              serial: session.lastSerial, at: event.time)
+            } else if isTouchContact(event.device), let master = session.device(event.device)?.master {
                 touchOwnership.contactBegan(device: event.device, touch: event.contact, master: master, at: event.time)
             }
         case .end, .cancel:
             if isPointerContact(event.device) || pointerOwnership.carries(ContactKey(device: event.device, contact: event.contact)) {
-                pointerOwnership.contactEnded(source: event.device, master: session.device(event.device)?.attachment)
+                return pointerOwnership.contactEnded(source: event.device, master: session.device(event.device)?.master)
             } else if isTouchContact(event.device) {
                 touchOwnership.contactEnded(device: event.device, touch: event.contact)
             }
         case .hover:
             break
         }
+        return false
     }
 
     private func showActiveContacts() {

@@ -284,6 +284,79 @@ final class ReplugOwnershipTests: StageSuite {
         Self.expectNoFault(bridge)
     }
 
+    @Test("the touchscreen re-plugged while the pen presses: the pen's press finishes right, and its next deep presses are right-clicks alone",
+          arguments: PressStage.allCases)
+    func touchReplugDuringPen(pressStage: PressStage) throws {
+        let bridge = try stage.bridge(config: Self.config)
+        let penID = try Self.pressAndHold(stage, bridge, by: .pen, at: (400, 300), to: pressStage)
+        // Any device coming or going makes the bridge read the device list again; past the
+        // threshold the pen's kept stroke has it grabbed on its own, which X shows as floating.
+        try Self.replug(VirtualTouchscreen.deviceName, on: stage, bridge)
+        try Self.pressOn(stage, by: .pen)
+        Self.expectContactOver(bridge, device: penID)
+        try stage.eventsUntilKeyTapped()
+        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
+        for point: PixelPoint in [(420, 320), (440, 340)] {
+            try Self.expectRightClickOnly(stage, bridge, by: .pen, at: point)
+        }
+        try Self.expectTap(stage, bridge, by: .pen, at: (460, 360))
+        Self.expectNoFault(bridge)
+    }
+
+    /// Found writing it: the bridge, reading the tap after it had taken its grab again, counted
+    /// its press as held back (and reported it given back), and left a decision waiting for a
+    /// grabbed press that never came, which the pen's next grabbed press was taken for.
+    @Test("the pen enabled and tapped while the bridge is not reading (a resume on a busy machine): the tap arrives whole, the bridge does not count it as held, and the next deep press right-clicks alone")
+    func tapBeforeReplugRead() throws {
+        let bridge = try stage.bridge(["--verbose"], config: Self.config)
+        try Self.unplug(VirtualPen.deviceName, on: stage, bridge)
+        let added = Self.sightings(of: VirtualPen.deviceName, .deviceAdded, in: bridge.lines)
+        bridge.child.kill(signal: SIGSTOP)
+        #expect(try stage.runTool("/usr/bin/xinput", ["enable", VirtualPen.deviceName]) == 0)
+        try stage.pen.reconnect()
+        stage.window.drain()
+        try stage.pen.down(at: (400, 300), pressure: 0.3)
+        try stage.pen.up()
+        // With no grab while the pen was away, the tap went straight on.
+        try Self.expectTapArrived(stage, bridge, at: (400, 300))
+        bridge.child.kill(signal: SIGCONT)
+        #expect(bridge.waitForLines { Self.sightings(of: VirtualPen.deviceName, .deviceAdded, in: $0) > added }, "\(bridge.lines)")
+        // The bridge read the tap, after it had taken the grab again.
+        let penID = try bridge.deviceID(VirtualPen.deviceName)
+        #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "contact" && $0.device == penID && $0.state == .ended } },
+                "\(bridge.lines)")
+        #expect(bridge.ownerships.filter { $0.device == penID }.isEmpty, "the tap met no grab: \(bridge.ownerships)")
+        try Self.expectRightClickOnly(stage, bridge, by: .pen, at: (420, 320))
+        try Self.expectTap(stage, bridge, by: .pen, at: (440, 340))
+        Self.expectNoFault(bridge)
+    }
+
+    @Test("the pen floated off its master (`xinput float`): no X error, its deep press still right-clicks; reattached, it is the bridge's as ever")
+    func penFloated() throws {
+        let bridge = try stage.bridge(config: Self.config)
+        // Floated, it leaves the bridge's list and comes back as a device of its own.
+        try Self.xinput("float", VirtualPen.deviceName, on: stage, bridge, until: .deviceAdded, "float", sourceLocation: #_sourceLocation)
+        // A floating device moves no pointer: its tap reaches no window.
+        stage.window.drain()
+        try stage.pen.down(at: (380, 300), pressure: 0.3)
+        try stage.pen.up()
+        #expect(buttonEvents(1, in: try stage.eventsUntilKeyTapped()).isEmpty, "the pen floats")
+        // The bridge still reads it, and its right-click goes through the bridge's own pointer.
+        try Self.deepPress(stage, by: .pen, at: (400, 300))
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "\(bridge.lines)")
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
+        #expect(buttonEvents(1, in: events).isEmpty, "\(events)")
+        Self.expectNoFault(bridge)
+
+        let changes = Self.sightings(of: VirtualPen.deviceName, .deviceChanged, in: bridge.lines)
+        #expect(try stage.runTool("/usr/bin/xinput", ["reattach", VirtualPen.deviceName, "Virtual core pointer"]) == 0)
+        #expect(bridge.waitForLines { Self.sightings(of: VirtualPen.deviceName, .deviceChanged, in: $0) > changes }, "\(bridge.lines)")
+        try Self.expectRightClickOnly(stage, bridge, by: .pen, at: (420, 320))
+        try Self.expectTap(stage, bridge, by: .pen, at: (440, 340))
+        Self.expectNoFault(bridge)
+    }
+
     @Test("the pen re-plugged while a finger presses: that press finishes right, and the next touch deep press gives no left press",
           arguments: PressStage.allCases)
     func penReplugDuringTouch(pressStage: PressStage) throws {
