@@ -212,9 +212,15 @@ private struct Prompts {
 /// The config file `--write` changes.
 private struct Target {
     let path: String
+    /// Where its text is kept: the file a symbolic link at `path` leads to (a dotfiles
+    /// checkout keeps it), else `path`.
+    let file: String
     /// Its text now, or the built-in default's when it does not exist yet.
     let text: String
     let exists: Bool
+    /// The mode the new text is written with: the old file's, never writable by group or
+    /// others (the bridge would refuse it: `ConfigTrust`), whatever the umask.
+    let mode: mode_t
 
     init(_ source: ConfigSource) throws {
         switch source {
@@ -226,6 +232,10 @@ private struct Target {
             }
             self.path = user
         }
+        file = ConfigFileWatch.finalTarget(of: path) ?? path
+        var status = stat()
+        let old: mode_t? = stat(file, &status) == 0 ? status.st_mode & 0o777 : nil
+        mode = (old ?? 0o644) & ~mode_t(S_IWGRP | S_IWOTH)
         exists = access(path, F_OK) == 0
         if exists {
             do {
@@ -251,19 +261,20 @@ private struct Target {
         } catch {
             throw CommandFailure.error(error.description)
         }
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[..<$0]) } ?? "."
-        let fileName = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let slash = file.lastIndex(of: "/")
+        let directory = slash.map { String(file[..<$0]) } ?? "."
+        let fileName = slash.map { String(file[file.index(after: $0)...]) } ?? file
         let temporary = directory + "/.\(fileName).calibrate-\(getpid())"
         do throws(FileWriteError) {
             try FileWriteError.check(Self.makeDirectories(directory))
-            try FileWriteError.check(Self.write(updated, to: temporary))
+            try FileWriteError.check(Self.write(updated, to: temporary, mode: mode))
             if exists {
-                let backup = path + ".bak"
-                try FileWriteError.check(Self.write(text, to: backup))
+                let backup = file + ".bak"
+                try FileWriteError.check(Self.write(text, to: backup, mode: mode))
                 printError("The previous config is kept as \(backup).")
             }
-            try FileWriteError.check(rename(temporary, path) == 0)
+            // Over the file a link leads to: the link stays, and so does the dotfiles copy.
+            try FileWriteError.check(rename(temporary, file) == 0)
         } catch {
             unlink(temporary)
             throw CommandFailure.error("cannot write \(path): \(error.reason)")
@@ -271,21 +282,27 @@ private struct Target {
         printError("Wrote \(name) first into \(path); a running bridge reads it by itself.")
     }
 
-    /// Each missing directory on the way made (mode 0777 less the umask); true when all exist.
+    /// Each missing directory on the way made, writable by its owner alone whatever the umask
+    /// (the bridge refuses a config in a directory others may write); true when all exist.
     private static func makeDirectories(_ directory: String) -> Bool {
         var prefix = directory.hasPrefix("/") ? "/" : ""
         for part in directory.split(separator: "/") {
             prefix += part
-            if mkdir(prefix, 0o777) != 0 && errno != EEXIST { return false }
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST { return false }
             prefix += "/"
         }
         return true
     }
 
-    /// `text` as the whole of a new or emptied file (mode 0666 less the umask, as editors write).
-    private static func write(_ text: String, to path: String) -> Bool {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+    /// `text` as the whole of a new or emptied file of `mode`.
+    private static func write(_ text: String, to path: String, mode: mode_t) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard descriptor >= 0 else { return false }
+        // The umask may have taken bits away (never added any): the mode asked for, exactly.
+        guard fchmod(descriptor, mode) == 0 else {
+            close(descriptor)
+            return false
+        }
         let writer = LineWriter(descriptor: descriptor, ownsDescriptor: true)
         return writer.write(text: text)
     }

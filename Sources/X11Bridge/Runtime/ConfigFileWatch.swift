@@ -109,7 +109,7 @@ public final class ConfigFileWatch {
     /// Where a symbolic link at `path` leads in the end, through links to links, whether or
     /// not a file is there now, with its directory's real path; nil when `path` is no link, or
     /// the links loop, or the last one's directory does not exist.
-    static func finalTarget(of path: String) -> String? {
+    public static func finalTarget(of path: String) -> String? {
         var current = path
         // The kernel's own limit on links followed in one lookup (ELOOP).
         for _ in 0..<40 {

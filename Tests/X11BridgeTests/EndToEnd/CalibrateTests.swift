@@ -35,6 +35,21 @@ final class CalibrateTests: ServerSuite {
     }
 
     /// A folder of its own holding `config.yaml` with the original text; removed by the caller.
+    /// Three light taps, Enter, three hard presses: a whole session, and `calibrate` exits 0.
+    static func pressBothGroups(_ server: HeadlessXorg, _ calibrate: BridgeProcess,
+                                sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for (index, peak) in [0.2, 0.3, 0.25].enumerated() {
+            try tap(server, peak: peak, at: 200 + 40 * Double(index))
+            #expect(waitForMeasured(calibrate, "ordinary", index + 1), "\(calibrate.child.errorOutput)", sourceLocation: sourceLocation)
+        }
+        calibrate.child.type("\n")
+        for (index, peak) in [0.9, 0.85, 0.95].enumerated() {
+            try tap(server, peak: peak, at: 200 + 40 * Double(index))
+            #expect(waitForMeasured(calibrate, "hard", index + 1), "\(calibrate.child.errorOutput)", sourceLocation: sourceLocation)
+        }
+        #expect(calibrate.child.waitForExit(timeout: 5) == 0, "\(calibrate.child.errorOutput)", sourceLocation: sourceLocation)
+    }
+
     static func configFolder() throws -> (directory: String, config: String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calibrate-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -55,19 +70,53 @@ final class CalibrateTests: ServerSuite {
         try body(server, directory, path, calibrate)
     }
 
+    @Test("--write under a umask of 002 into a config that is a symbolic link: the file it leads to gets the binding, the link stays, and the bridge trusts the file")
+    func writesThroughLinkUnderGroupUmask() throws {
+        let (directory, _) = try Self.configFolder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let dotfiles = directory + "/dotfiles"
+        let home = directory + "/home"
+        for folder in [dotfiles, home] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        let target = dotfiles + "/gesture-bridge.yaml"
+        try Self.original.write(toFile: target, atomically: true, encoding: .utf8)
+        #expect(chmod(target, 0o600) == 0)
+        let link = home + "/config.yaml"
+        #expect(symlink(target, link) == 0)
+        let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen", "--write", "--config", link],
+                                          server: server, environment: ["XDG_STATE_HOME": directory + "/state"],
+                                          ready: Self.listening, typesInput: true, umask: "002")
+        try Self.pressBothGroups(server, calibrate)
+
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == target, "the link stays a link")
+        let written = try String(contentsOfFile: target, encoding: .utf8)
+        #expect(written.contains("name: right-click-test-pen"), "\(written)")
+        var status = stat()
+        #expect(stat(target, &status) == 0 && status.st_mode & 0o777 == 0o600, "mode \(String(status.st_mode & 0o777, radix: 8))")
+        #expect(stat(target + ".bak", &status) == 0 && status.st_mode & 0o777 == 0o600)
+        let check = try BridgeProcess(["check", link], server: server, ready: .immediately)
+        #expect(check.child.waitForExit(timeout: 5) == 0, "\(check.log)")
+    }
+
+    @Test("--write into a folder it makes, under a umask of 002: the folder and the file are not writable by the group")
+    func writesNewFolderUnderGroupUmask() throws {
+        let (directory, _) = try Self.configFolder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/new/gesture-bridge/config.yaml"
+        let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen", "--write", "--config", path],
+                                          server: server, environment: ["XDG_STATE_HOME": directory + "/state"],
+                                          ready: Self.listening, typesInput: true, umask: "002")
+        try Self.pressBothGroups(server, calibrate)
+        var status = stat()
+        #expect(stat(path, &status) == 0 && status.st_mode & 0o022 == 0, "mode \(String(status.st_mode & 0o777, radix: 8))")
+        #expect(stat(directory + "/new/gesture-bridge", &status) == 0 && status.st_mode & 0o022 == 0)
+        let check = try BridgeProcess(["check", path], server: server, ready: .immediately)
+        #expect(check.child.waitForExit(timeout: 5) == 0, "\(check.log)")
+    }
+
     @Test("--write: three light taps, Enter, three hard presses: the pen's own binding goes first in the config, the old file kept as .bak")
     func writesTheBinding() throws {
         try calibrateWriting { server, directory, path, calibrate in
-            for (index, peak) in [0.2, 0.3, 0.25].enumerated() {
-                try Self.tap(server, peak: peak, at: 200 + 40 * Double(index))
-                #expect(Self.waitForMeasured(calibrate, "ordinary", index + 1), "\(calibrate.child.errorOutput)")
-            }
-            calibrate.child.type("\n")
-            for (index, peak) in [0.9, 0.85, 0.95].enumerated() {
-                try Self.tap(server, peak: peak, at: 200 + 40 * Double(index))
-                #expect(Self.waitForMeasured(calibrate, "hard", index + 1), "\(calibrate.child.errorOutput)")
-            }
-            #expect(calibrate.child.waitForExit(timeout: 5) == 0, "\(calibrate.child.errorOutput)")
+            try Self.pressBothGroups(server, calibrate)
 
             let written = try String(contentsOfFile: path, encoding: .utf8)
             let config = try ConfigLoader.parse(written, file: path)

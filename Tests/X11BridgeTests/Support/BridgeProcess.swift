@@ -30,22 +30,27 @@ final class BridgeProcess {
     /// Starts `arguments` and waits until it is `ready`. `environment` adds to or replaces
     /// variables of the clean environment.
     convenience init(_ arguments: [String], server: HeadlessXorg, environment: [String: String] = [:],
-                     ready: Readiness = .listening, typesInput: Bool = false) throws {
+                     ready: Readiness = .listening, typesInput: Bool = false, umask: String? = nil) throws {
         try self.init(arguments, displayName: server.displayName, environment: environment, ready: ready,
-                      typesInput: typesInput)
+                      typesInput: typesInput, umask: umask)
     }
 
+    /// `umask` (`"002"`): the command runs under that file mode mask, as a shell set to it starts it.
     init(_ arguments: [String], displayName: String, environment: [String: String] = [:],
-         ready: Readiness = .listening, typesInput: Bool = false) throws {
+         ready: Readiness = .listening, typesInput: Bool = false, umask: String? = nil) throws {
         guard let executable = Self.executable else {
             throw ChildProcessError(message: "gesture-bridge is not built beside the tests; run `swift build` first")
         }
         if case .listening = ready, arguments.first != "run" || !arguments.contains("--json") {
             throw ChildProcessError(message: "only `run --json` says it listens: \(arguments.joined(separator: " "))")
         }
-        child = try ChildProcess(executable: executable, arguments: arguments,
-                                 environment: Self.environment(displayName).merging(environment) { $1 },
-                                 typesInput: typesInput)
+        let environment = Self.environment(displayName).merging(environment) { $1 }
+        if let umask {
+            child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "umask \(umask) && exec \"$0\" \"$@\"", executable] + arguments,
+                                     environment: environment, typesInput: typesInput)
+        } else {
+            child = try ChildProcess(executable: executable, arguments: arguments, environment: environment, typesInput: typesInput)
+        }
         let isReady: ((String, String) -> Bool)?
         switch ready {
         case .listening: isReady = { output, _ in output.contains(#"{"event":"listening","#) }
