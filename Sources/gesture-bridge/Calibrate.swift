@@ -212,15 +212,9 @@ private struct Prompts {
 /// The config file `--write` changes.
 private struct Target {
     let path: String
-    /// Where its text is kept: the file a symbolic link at `path` leads to (a dotfiles
-    /// checkout keeps it), else `path`.
-    let file: String
     /// Its text now, or the built-in default's when it does not exist yet.
     let text: String
     let exists: Bool
-    /// The mode the new text is written with: the old file's, never writable by group or
-    /// others (the bridge would refuse it: `ConfigTrust`), whatever the umask.
-    let mode: mode_t
 
     init(_ source: ConfigSource) throws {
         switch source {
@@ -232,10 +226,6 @@ private struct Target {
             }
             self.path = user
         }
-        file = ConfigFileWatch.finalTarget(of: path) ?? path
-        var status = stat()
-        let old: mode_t? = stat(file, &status) == 0 ? status.st_mode & 0o777 : nil
-        mode = (old ?? 0o644) & ~mode_t(S_IWGRP | S_IWOTH)
         exists = access(path, F_OK) == 0
         if exists {
             do {
@@ -261,6 +251,12 @@ private struct Target {
         } catch {
             throw CommandFailure.error(error.description)
         }
+        // Where the text is kept: the file a symbolic link at `path` leads to (a dotfiles
+        // checkout keeps it), with the old file's mode, never writable by group or others (the
+        // bridge would refuse it: `ConfigTrust`), whatever the umask.
+        let file = ConfigFileWatch.finalTarget(of: path) ?? path
+        var status = stat()
+        let mode = (stat(file, &status) == 0 ? status.st_mode & 0o777 : 0o644) & ~mode_t(S_IWGRP | S_IWOTH)
         let slash = file.lastIndex(of: "/")
         let directory = slash.map { String(file[..<$0]) } ?? "."
         let fileName = slash.map { String(file[file.index(after: $0)...]) } ?? file

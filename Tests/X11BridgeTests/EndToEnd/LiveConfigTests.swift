@@ -189,12 +189,12 @@ final class LiveConfigTests: StageSuite {
         // are its later edits.
         #expect(unlink(target) == 0)
         #expect(bridge.waitForEvents(.configRemoved), "\(bridge.log)")
-        try LiveSessionTests.config(click: "right").write(toFile: target, atomically: false, encoding: .utf8)
-        #expect(Self.reloaded(bridge, directory.file, count: 2), "\(bridge.log)")
-        try stage.expectDeepPress(at: (300, 200), gives: 3, not: 2)
-        try LiveSessionTests.config(click: "middle").write(toFile: target, atomically: false, encoding: .utf8)
-        #expect(Self.reloaded(bridge, directory.file, count: 3), "\(bridge.log)")
-        try stage.expectDeepPress(at: (350, 200), gives: 2, not: 3)
+        let writes: [(click: String, gives: Int32, not: Int32)] = [("right", 3, 2), ("middle", 2, 3)]
+        for (index, write) in writes.enumerated() {
+            try LiveSessionTests.config(click: write.click).write(toFile: target, atomically: false, encoding: .utf8)
+            #expect(Self.reloaded(bridge, directory.file, count: 2 + index), "\(bridge.log)")
+            try stage.expectDeepPress(at: (300 + 50 * Double(index), 200), gives: write.gives, not: write.not)
+        }
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 

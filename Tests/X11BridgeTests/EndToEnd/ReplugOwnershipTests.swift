@@ -229,6 +229,17 @@ final class ReplugOwnershipTests: StageSuite {
         }, "\(bridge.lines)", sourceLocation: sourceLocation)
     }
 
+    /// `presser` is the bridge's as ever: two deep presses right-click alone, a light tap arrives
+    /// whole, and the bridge met no X error and found nothing impossible.
+    static func expectAsEver(_ stage: Stage, _ bridge: BridgeProcess, by presser: Presser,
+                             sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for point: PixelPoint in [(420, 320), (440, 340)] {
+            try expectRightClickOnly(stage, bridge, by: presser, at: point, sourceLocation: sourceLocation)
+        }
+        try expectTap(stage, bridge, by: presser, at: (460, 360), sourceLocation: sourceLocation)
+        expectNoFault(bridge, sourceLocation: sourceLocation)
+    }
+
     /// No X error, and nothing the ownership found impossible.
     static func expectNoFault(_ bridge: BridgeProcess, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(bridge.events(.xError).isEmpty, "\(bridge.lines)", sourceLocation: sourceLocation)
@@ -258,11 +269,7 @@ final class ReplugOwnershipTests: StageSuite {
         let bridge = try stage.bridge()
         try Self.expectRightClickOnly(stage, bridge, by: presser, at: (400, 300))
         try Self.replug(presser.deviceName, on: stage, bridge)
-        for point: PixelPoint in [(420, 320), (440, 340)] {
-            try Self.expectRightClickOnly(stage, bridge, by: presser, at: point)
-        }
-        try Self.expectTap(stage, bridge, by: presser, at: (460, 360))
-        Self.expectNoFault(bridge)
+        try Self.expectAsEver(stage, bridge, by: presser)
     }
 
     @Test("a device disabled mid-press and enabled: nothing stays held, no X error, its presses work again, and the touchscreen on the same master still right-clicks alone",
@@ -276,10 +283,7 @@ final class ReplugOwnershipTests: StageSuite {
         #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
         try Self.plugBack(presser.deviceName, on: stage, bridge)
         #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
-        for point: PixelPoint in [(420, 320), (440, 340)] {
-            try Self.expectRightClickOnly(stage, bridge, by: presser, at: point)
-        }
-        try Self.expectTap(stage, bridge, by: presser, at: (460, 360))
+        try Self.expectAsEver(stage, bridge, by: presser)
         try Self.expectRightClickOnly(stage, bridge, at: (480, 380))
         Self.expectNoFault(bridge)
     }
@@ -296,11 +300,7 @@ final class ReplugOwnershipTests: StageSuite {
         Self.expectContactOver(bridge, device: penID)
         try stage.eventsUntilKeyTapped()
         #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
-        for point: PixelPoint in [(420, 320), (440, 340)] {
-            try Self.expectRightClickOnly(stage, bridge, by: .pen, at: point)
-        }
-        try Self.expectTap(stage, bridge, by: .pen, at: (460, 360))
-        Self.expectNoFault(bridge)
+        try Self.expectAsEver(stage, bridge, by: .pen)
     }
 
     /// Found writing it: the bridge, reading the tap after it had taken its grab again, counted
@@ -326,9 +326,7 @@ final class ReplugOwnershipTests: StageSuite {
         #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "contact" && $0.device == penID && $0.state == .ended } },
                 "\(bridge.lines)")
         #expect(bridge.ownerships.filter { $0.device == penID }.isEmpty, "the tap met no grab: \(bridge.ownerships)")
-        try Self.expectRightClickOnly(stage, bridge, by: .pen, at: (420, 320))
-        try Self.expectTap(stage, bridge, by: .pen, at: (440, 340))
-        Self.expectNoFault(bridge)
+        try Self.expectAsEver(stage, bridge, by: .pen)
     }
 
     @Test("the pen floated off its master (`xinput float`): no X error, its deep press still right-clicks; reattached, it is the bridge's as ever")
@@ -352,9 +350,7 @@ final class ReplugOwnershipTests: StageSuite {
         let changes = Self.sightings(of: VirtualPen.deviceName, .deviceChanged, in: bridge.lines)
         #expect(try stage.runTool("/usr/bin/xinput", ["reattach", VirtualPen.deviceName, "Virtual core pointer"]) == 0)
         #expect(bridge.waitForLines { Self.sightings(of: VirtualPen.deviceName, .deviceChanged, in: $0) > changes }, "\(bridge.lines)")
-        try Self.expectRightClickOnly(stage, bridge, by: .pen, at: (420, 320))
-        try Self.expectTap(stage, bridge, by: .pen, at: (440, 340))
-        Self.expectNoFault(bridge)
+        try Self.expectAsEver(stage, bridge, by: .pen)
     }
 
     @Test("the pen re-plugged while a finger presses: that press finishes right, and the next touch deep press gives no left press",
@@ -386,11 +382,7 @@ final class ReplugOwnershipTests: StageSuite {
         // A person touches again only after the bridge has read this lift (README, known limits).
         #expect(try bridge.waitUntilAsleep(quiet: 0.05))
         // The touch grab, renewed once the finger lifted, is in front of the button grab again.
-        for point: PixelPoint in [(420, 320), (440, 340)] {
-            try Self.expectRightClickOnly(stage, bridge, at: point)
-        }
-        try Self.expectTap(stage, bridge, by: .touch, at: (460, 360))
-        Self.expectNoFault(bridge)
+        try Self.expectAsEver(stage, bridge, by: .touch)
     }
 
     @Test("the pen re-plugged while a light finger press is held: the press arrives whole as a left click at its lift")
