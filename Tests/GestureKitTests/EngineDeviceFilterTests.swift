@@ -35,6 +35,49 @@ struct EngineDeviceFilterTests {
         #expect(deepPressUsers(script) == ["Script Touchscreen"])
     }
 
+    /// What `calibrate --write` leaves for a heavy hand: the pen's own deep press, higher than the
+    /// default's, listed first, and the default for pens and touchscreens after it.
+    static let calibrated = [
+        Binding(name: "right-click-pen", recognizer: .deepPress(.init(threshold: 0.85)), devices: [.named("Script Pen stylus")],
+                onStart: [.click(button: 3)]),
+        Binding(name: "right-click", recognizer: .deepPress(.init(threshold: 0.7)), devices: [.kind(.pen), .kind(.touch)],
+                onStart: [.click(button: 3)]),
+    ]
+
+    @Test("a binding naming a device takes it from the same gesture's binding for its kind, whichever threshold is lower and wherever it is listed",
+          arguments: [false, true])
+    func namedTakesOver(reversed: Bool) {
+        let script = GestureScript(reversed ? Self.calibrated.reversed() : Self.calibrated)
+        // A firm press below the pen's own threshold is no deep press, though the default's is lower.
+        script.pen.down(at: (100, 100), force: 0.1)
+        script.pen.press(to: 0.8)
+        script.pen.lift()
+        expectSequence(script.decisions, [.released(.ended)])
+        expectSequence(script.actions, [])
+        script.forgetOutputs()
+        script.pen.down(at: (120, 100), force: 0.1)
+        script.pen.press(to: 0.9)
+        script.pen.lift()
+        expectSequence(script.decisions, [.claimed(by: "right-click-pen")])
+        // The touchscreen keeps the default.
+        script.forgetOutputs()
+        script.touchscreen.down(at: (140, 100), force: 0.1)
+        script.touchscreen.press(to: 0.8)
+        script.touchscreen.lift()
+        expectSequence(script.decisions, [.claimed(by: "right-click")])
+    }
+
+    @Test("a binding naming a device leaves the bindings of other gestures for its kind alone")
+    func namedKeepsOtherGestures() {
+        let script = GestureScript(
+            Binding(name: "pen-squeeze", recognizer: .squeeze(.init(threshold: 0.85)), devices: [.named("Script Pen stylus")]),
+            Binding(name: "right-click", recognizer: .deepPress(.init(threshold: 0.7)), devices: [.kind(.pen)], onStart: [.click(button: 3)]))
+        script.pen.down(at: (100, 100), force: 0.1)
+        script.pen.press(to: 0.8)
+        script.pen.lift()
+        expectSequence(script.decisions, [.claimed(by: "right-click")])
+    }
+
     @Test("several selectors: any of them will do")
     func severalSelectors() {
         let script = GestureScript(Self.rightClick(devices: [.kind(.eraser), .named("Script Pen stylus"), .kind(.touch)]))

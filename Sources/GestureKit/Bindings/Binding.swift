@@ -132,11 +132,17 @@ public struct Binding: Sendable, Hashable {
         self.onCrossDown = onCrossDown
     }
 
-    /// Whether this binding listens to contacts of `device`.
+    /// Whether this binding listens to contacts of `device`, by itself: among others, one that
+    /// names the device may take it over (`BindingSet.bindings(for:in:)`).
     public func listens(to device: InputDevice) -> Bool {
         if recognizer.kind.needsPressure && !device.hasPressure { return false }
         guard pressure.accepts(device) else { return false }
         return devices.isEmpty || devices.contains { $0.matches(device) }
+    }
+
+    /// Whether this binding names `device` by its name, not only by its kind.
+    func names(_ device: InputDevice) -> Bool {
+        devices.contains { $0 == .named(device.name) }
     }
 }
 
@@ -185,6 +191,17 @@ public struct BindingSet: Sendable, Hashable {
 
     public func listens(to device: InputDevice) -> Bool {
         bindings.contains { $0.listens(to: device) }
+    }
+
+    /// The bindings that take contacts of `device` beginning in `window`, in config order: those
+    /// that listen to it and apply there, less those of a gesture that another of them names the
+    /// device for. A binding naming a device takes it from bindings of the same gesture that
+    /// match it only by kind (or match every device): `calibrate --write`'s binding for a pen
+    /// replaces the default deep press on that pen, whichever threshold is lower.
+    public func bindings(for device: InputDevice, in window: WindowClass?) -> [Binding] {
+        let listening = bindings.filter { $0.listens(to: device) && $0.applications.applies(to: window) }
+        let named = Set(listening.filter { $0.names(device) }.map(\.recognizer.kind))
+        return listening.filter { $0.names(device) || !named.contains($0.recognizer.kind) }
     }
 
     /// The knobs whose center names a monitor `monitors` lacks, with that monitor's name, in

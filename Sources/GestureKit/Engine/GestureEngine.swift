@@ -163,7 +163,7 @@ public struct GestureEngine: Sendable {
         // Learned levels are read when a contact begins and kept until it ends: they never
         // move under a contact that is down.
         let learned = configuration.learn ? learning.learner(for: device).flatMap { $0.calibrated ? nil : $0.levels } : nil
-        let slots = configuration.bindings.filter { $0.listens(to: device) && $0.applications.applies(to: window) }.map {
+        let slots = configuration.bindings(for: device, in: window).map {
             RecognizerSlot(binding: $0, screen: screen, monitors: monitors, learned: learned)
         }
         var contact = TrackedContact(key: key, device: device, slots: slots, start: sample)
