@@ -236,7 +236,10 @@ extension Bridge: EventLoopClient {
                 for device in changes.added + changes.updated { updateEngine(device.id) }
                 reconcileGrabs()
                 report(.devicesChanged(changes))
-                if !changes.removed.isEmpty {
+                // The removed devices' contacts were cancelled above, their end actions fired. What
+                // is still held then belongs to a contact of another device while one is down (a
+                // finger's middle-button drag goes on when a mouse drops off); with none down, nobody's.
+                if !changes.removed.isEmpty, engine.contactsDown.isEmpty {
                     releaseHeld(reason: "a device went away: \(changes.removed.map(\.name).joined(separator: ", "))")
                 }
             case .screenResized(let size):

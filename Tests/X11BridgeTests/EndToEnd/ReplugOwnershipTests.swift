@@ -353,6 +353,36 @@ final class ReplugOwnershipTests: StageSuite {
         try Self.expectAsEver(stage, bridge, by: .pen)
     }
 
+    @Test("another device going away while a finger's deep press holds the middle button down: it stays down until the finger lifts")
+    func replugDuringHeldButton() throws {
+        let bridge = try stage.bridge(config: """
+            decision-timeout: 5
+            bindings:
+              - name: middle-drag
+                gesture: deep-press
+                devices: [touch]
+                threshold: 0.7
+                action: {press: 2}
+                on-end: {release: 2}
+              - name: contact
+                gesture: force
+                devices: [pen, touch]
+            """)
+        try Self.pressAndHold(stage, bridge, by: .touch, at: (400, 300), to: .climbing)
+        for force in [0.65, 0.95] {
+            usleep(10_000)
+            try stage.touch.update(pressure: force)
+        }
+        #expect(stage.window.waitForEvents { buttonEvents(2, in: $0).count >= 1 }, "\(bridge.lines)")
+        try Self.unplug(VirtualPen.deviceName, on: stage, bridge)
+        #expect(buttonEvents(2, in: try stage.eventsUntilKeyTapped()).map(\.kind) == [.buttonPress], "still held")
+        try stage.touch.end()
+        #expect(stage.window.waitForEvents { buttonEvents(2, in: $0).count >= 2 }, "\(bridge.lines)")
+        #expect(buttonEvents(2, in: stage.window.recordedEvents).map(\.kind) == [.buttonPress, .buttonRelease])
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+        Self.expectNoFault(bridge)
+    }
+
     @Test("the pen re-plugged while a finger presses: that press finishes right, and the next touch deep press gives no left press",
           arguments: PressStage.allCases)
     func penReplugDuringTouch(pressStage: PressStage) throws {
