@@ -44,27 +44,25 @@ struct EngineDeviceFilterTests {
                 onStart: [.click(button: 3)]),
     ]
 
+    /// The engine's decisions for one press of `device` from 0.1 up to `force`, lifted.
+    func decisions(_ script: GestureScript, _ device: ScriptedDevice, pressingTo force: Double) -> [ScriptDecision] {
+        script.forgetOutputs()
+        device.down(at: (100, 100), force: 0.1)
+        device.press(to: force)
+        device.lift()
+        return script.decisions
+    }
+
     @Test("a binding naming a device takes it from the same gesture's binding for its kind, whichever threshold is lower and wherever it is listed",
           arguments: [false, true])
     func namedTakesOver(reversed: Bool) {
         let script = GestureScript(reversed ? Self.calibrated.reversed() : Self.calibrated)
         // A firm press below the pen's own threshold is no deep press, though the default's is lower.
-        script.pen.down(at: (100, 100), force: 0.1)
-        script.pen.press(to: 0.8)
-        script.pen.lift()
-        expectSequence(script.decisions, [.released(.ended)])
+        expectSequence(decisions(script, script.pen, pressingTo: 0.8), [.released(.ended)])
         expectSequence(script.actions, [])
-        script.forgetOutputs()
-        script.pen.down(at: (120, 100), force: 0.1)
-        script.pen.press(to: 0.9)
-        script.pen.lift()
-        expectSequence(script.decisions, [.claimed(by: "right-click-pen")])
+        expectSequence(decisions(script, script.pen, pressingTo: 0.9), [.claimed(by: "right-click-pen")])
         // The touchscreen keeps the default.
-        script.forgetOutputs()
-        script.touchscreen.down(at: (140, 100), force: 0.1)
-        script.touchscreen.press(to: 0.8)
-        script.touchscreen.lift()
-        expectSequence(script.decisions, [.claimed(by: "right-click")])
+        expectSequence(decisions(script, script.touchscreen, pressingTo: 0.8), [.claimed(by: "right-click")])
     }
 
     @Test("a binding naming a device leaves the bindings of other gestures for its kind alone")
@@ -72,10 +70,7 @@ struct EngineDeviceFilterTests {
         let script = GestureScript(
             Binding(name: "pen-squeeze", recognizer: .squeeze(.init(threshold: 0.85)), devices: [.named("Script Pen stylus")]),
             Binding(name: "right-click", recognizer: .deepPress(.init(threshold: 0.7)), devices: [.kind(.pen)], onStart: [.click(button: 3)]))
-        script.pen.down(at: (100, 100), force: 0.1)
-        script.pen.press(to: 0.8)
-        script.pen.lift()
-        expectSequence(script.decisions, [.claimed(by: "right-click")])
+        expectSequence(decisions(script, script.pen, pressingTo: 0.8), [.claimed(by: "right-click")])
     }
 
     @Test("several selectors: any of them will do")

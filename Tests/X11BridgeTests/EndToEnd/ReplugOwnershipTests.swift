@@ -292,9 +292,9 @@ final class ReplugOwnershipTests: StageSuite {
           arguments: PressStage.allCases)
     func touchReplugDuringPen(pressStage: PressStage) throws {
         let bridge = try stage.bridge(config: Self.config)
-        let penID = try Self.pressAndHold(stage, bridge, by: .pen, at: (400, 300), to: pressStage)
         // Any device coming or going makes the bridge read the device list again; past the
         // threshold the pen's kept stroke has it grabbed on its own, which X shows as floating.
+        let penID = try Self.pressAndHold(stage, bridge, by: .pen, at: (400, 300), to: pressStage)
         try Self.replug(VirtualTouchscreen.deviceName, on: stage, bridge)
         try Self.pressOn(stage, by: .pen)
         Self.expectContactOver(bridge, device: penID)
