@@ -230,6 +230,18 @@ struct HandLearningTests {
         #expect(learned.held < 0.3)
     }
 
+    @Test("a contact cut short (its device unplugged mid-press, the bridge stopping) teaches nothing; one lifted does",
+          arguments: [ContactPhase.cancel, .end])
+    func cutShortTeachesNothing(ending: ContactPhase) throws {
+        let pen = InputDevice(id: 3, name: "Generated Pen", kind: .pen, pressure: PressureRange(min: 0, max: 1000))
+        var engine = GestureEngine(configuration: try Self.defaults(), devices: [pen])
+        // A press on its way to a deep one, at 0.65, when it ends.
+        for (time, phase, pressure) in [(0.0, ContactPhase.begin, 100.0), (0.05, .move, 400), (0.1, .move, 650), (0.12, ending, 650)] {
+            _ = engine.handle(ContactEvent(time: time, device: 3, contact: 0, phase: phase, position: Point(x: 100, y: 100), pressure: pressure))
+        }
+        #expect(engine.learning.learner(for: pen)?.ordinaryContacts ?? 0 == (ending == .end ? 1 : 0))
+    }
+
     @Test("learned levels never move while a contact is down: a touch's second finger keeps them until both lift")
     func notWhileDown() throws {
         let touch = InputDevice(id: 3, name: "Generated Touch", kind: .touch, pressure: PressureRange(min: 0, max: 255))

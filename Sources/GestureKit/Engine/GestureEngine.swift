@@ -106,7 +106,7 @@ public struct GestureEngine: Sendable {
                 // release) belong there, not where the new contact goes down.
                 let stale = ContactSample(time: event.time, position: contacts[key]?.position ?? event.position, force: nil)
                 feed(.cancel(stale), to: key, into: &outputs)
-                finish(key, at: event.time, into: &outputs)
+                finish(key, at: event.time, learning: false, into: &outputs)
             }
             begin(key, device: device, window: event.window, sample: sample, into: &outputs)
         case .move:
@@ -122,7 +122,9 @@ public struct GestureEngine: Sendable {
                 return
             }
             feed(event.phase == .end ? .up(sample) : .cancel(sample), to: key, into: &outputs)
-            finish(key, at: event.time, into: &outputs)
+            // A contact cut short (its device gone, the bridge stopping, X taking the touch back)
+            // says nothing of how the hand presses: only a lifted one teaches the learner.
+            finish(key, at: event.time, learning: event.phase == .end, into: &outputs)
         }
     }
 
@@ -182,7 +184,7 @@ public struct GestureEngine: Sendable {
         feed(.down(sample), to: key, into: &outputs)
     }
 
-    private mutating func finish(_ key: ContactKey, at time: Double, into outputs: inout [EngineOutput]) {
+    private mutating func finish(_ key: ContactKey, at time: Double, learning learns: Bool, into outputs: inout [EngineOutput]) {
         var evidence: PressEvidence?
         var device: InputDevice?
         if var contact = contacts[key] {
@@ -197,7 +199,9 @@ public struct GestureEngine: Sendable {
         }
         contacts[key] = nil
         timers.removeAll { $0.contact == key }
-        if configuration.learn, let evidence, let device { learn(evidence, device: device, deviceID: key.device, at: time, into: &outputs) }
+        if configuration.learn, learns, let evidence, let device {
+            learn(evidence, device: device, deviceID: key.device, at: time, into: &outputs)
+        }
     }
 
     /// Teaches a device's learner one finished contact, and lets its levels move once none of
