@@ -63,20 +63,34 @@ public final class KeyboardMapping {
             borrowed[keysym] = entry
             return (entry.keycode, false)
         }
-        let keycode = XKeysymToKeycode(connection.display, keysym)
-        if keycode != 0 {
-            return (keycode, isShifted(keysym, on: keycode))
-        }
+        if let typing = typingKeycode(for: keysym) { return typing }
         return (try borrow(keysym, name: name, now: now), false)
     }
 
-    /// Whether `keysym` is on the shifted level of `keycode` and not on its plain level.
-    private func isShifted(_ keysym: KeySym, on keycode: UInt8) -> Bool {
-        var perKeycode: Int32 = 0
-        guard let symbols = XGetKeyboardMapping(connection.display, keycode, 1, &perKeycode) else { return false }
-        defer { XFree(symbols) }
-        guard perKeycode >= 2 else { return false }
-        return symbols[0] != keysym && symbols[1] == keysym
+    /// The key that types `keysym` in the keyboard group (layout) in use now, and whether it
+    /// needs Shift: the first with it on its plain level, else the first with it on its shifted
+    /// one. Nil when no key has it on either there: it sits on an AltGr level, or only in
+    /// another layout (`z` while a German layout follows a US one is another key), and a
+    /// borrowed key types it. (Xlib's own lookup takes any group and level: `at` on a German
+    /// layout gave the bare q key, and `ctrl+z` on the second layout of two gave ctrl+y.)
+    private func typingKeycode(for keysym: KeySym) -> (UInt8, shifted: Bool)? {
+        let display = connection.display
+        var state = XkbStateRec()
+        let group = XkbGetState(display, UInt32(XkbUseCoreKbd), &state) == Success ? Int32(state.group) : 0
+        var minimum: Int32 = 0
+        var maximum: Int32 = 0
+        XDisplayKeycodes(display, &minimum, &maximum)
+        guard minimum > 0, maximum >= minimum, maximum <= 255 else { return nil }
+        for level: Int32 in [0, 1] {
+            for code in minimum...maximum {
+                let keycode = KeyCode(code)
+                // A key with fewer groups than the one in use (a modifier, a media key) types
+                // its first group's symbols there.
+                let keyGroup = XkbKeycodeToKeysym(display, keycode, group, 0) == NoSymbol ? 0 : group
+                if XkbKeycodeToKeysym(display, keycode, keyGroup, level) == keysym { return (keycode, level == 1) }
+            }
+        }
+        return nil
     }
 
     private func borrow(_ keysym: KeySym, name: String, now: Double) throws(ActionFailure) -> UInt8 {

@@ -1,3 +1,4 @@
+import CX11
 import Foundation
 import Glibc
 import Testing
@@ -104,6 +105,30 @@ final class LiveSessionTests: StageSuite {
         try Self.deepPress(stage.server, at: (320, 300))
         #expect(Self.keysTyped(stage.window) == ["z"], "the key that types z on the new layout")
         #expect(bridge.actions.compactMap(\.fields.keys) == ["z", "z"])
+        #expect(bridge.stop(with: SIGTERM) == 0)
+    }
+
+    @Test("a key on an AltGr level (at, on a German layout) reaches the application as itself, not as its key's plain symbol")
+    func altGrKey() throws {
+        #expect(try stage.runTool("/usr/bin/setxkbmap", ["-display", stage.server.displayName, "de"]) == 0, "setxkbmap de")
+        let bridge = try stage.bridge(config: Self.keyConfig("at"))
+        try Self.deepPress(stage.server, at: (300, 300))
+        #expect(Self.keysTyped(stage.window) == ["at"])
+        #expect(bridge.events(.actionFailed).isEmpty, "\(bridge.lines)")
+        #expect(bridge.stop(with: SIGTERM) == 0)
+    }
+
+    @Test("with two layouts, a combination follows the one in use: ctrl+z types z on the second (German) layout too, not y")
+    func secondLayout() throws {
+        #expect(try stage.runTool("/usr/bin/setxkbmap", ["-display", stage.server.displayName, "-layout", "us,de"]) == 0)
+        let bridge = try stage.bridge(config: Self.keyConfig("ctrl+z"))
+        // The layout switched to German, as a person's group-switch key does.
+        let display = try #require(XOpenDisplay(stage.server.displayName))
+        defer { XCloseDisplay(display) }
+        #expect(XkbLockGroup(display, UInt32(XkbUseCoreKbd), 1) != 0)
+        XSync(display, 0)
+        try Self.deepPress(stage.server, at: (300, 300))
+        #expect(Self.keysTyped(stage.window) == ["Control_L", "z"])
         #expect(bridge.stop(with: SIGTERM) == 0)
     }
 

@@ -286,7 +286,8 @@ public final class RecorderWindow {
             valuators: valuators,
             valuatorLabels: labels.filter { valuators[$0.key] != nil },
             isSendEvent: deviceEvent.send_event != 0,
-            keysymName: isKey ? keysymName(forKeycode: deviceEvent.detail) : nil))
+            keysymName: isKey ? keysymName(forKeycode: deviceEvent.detail, modifiers: deviceEvent.mods.effective,
+                                           group: deviceEvent.group.effective) : nil))
     }
 
     /// XI2 sends only the set valuators, packed in mask-bit order.
@@ -332,12 +333,16 @@ public final class RecorderWindow {
         return labels
     }
 
-    private func keysymName(forKeycode keycode: Int32) -> String? {
+    /// The keysym an application reads for the key: its symbol in the event's keyboard group
+    /// (layout), at the level the modifiers held with it choose (Shift, AltGr).
+    private func keysymName(forKeycode keycode: Int32, modifiers: Int32, group: Int32) -> String? {
         guard let keycode = UInt8(exactly: keycode) else { return nil }
-        var keysymsPerKeycode: Int32 = 0
-        guard let keysyms = XGetKeyboardMapping(display, keycode, 1, &keysymsPerKeycode) else { return nil }
-        defer { XFree(keysyms) }
-        guard keysymsPerKeycode > 0, keysyms[0] != 0, let name = XKeysymToString(keysyms[0]) else { return nil }
+        // XKB's core state: the group in bits 13-14 beside the modifiers.
+        let state = UInt32(truncatingIfNeeded: modifiers) & 0xff | (UInt32(truncatingIfNeeded: group) & 0x3) << 13
+        var consumed: UInt32 = 0
+        var keysym: KeySym = 0
+        guard XkbLookupKeySym(display, keycode, state, &consumed, &keysym) != 0, keysym != 0,
+              let name = XKeysymToString(keysym) else { return nil }
         return String(cString: name)
     }
 }
