@@ -108,37 +108,35 @@ final class LiveSessionTests: StageSuite {
         #expect(bridge.stop(with: SIGTERM) == 0)
     }
 
+    /// A deep press with the pen bound to `{key: key}` types `typed` at the window, and no action failed.
+    func expectDeepPress(typing key: String, gives typed: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let bridge = try stage.bridge(config: Self.keyConfig(key))
+        try Self.deepPress(stage.server, at: (300, 300))
+        #expect(Self.keysTyped(stage.window) == typed, sourceLocation: sourceLocation)
+        #expect(bridge.events(.actionFailed).isEmpty, "\(bridge.lines)", sourceLocation: sourceLocation)
+        #expect(bridge.stop(with: SIGTERM) == 0, sourceLocation: sourceLocation)
+    }
+
     @Test("a key on an AltGr level (at, on a German layout) reaches the application as itself, not as its key's plain symbol")
     func altGrKey() throws {
         #expect(try stage.runTool("/usr/bin/setxkbmap", ["-display", stage.server.displayName, "de"]) == 0, "setxkbmap de")
-        let bridge = try stage.bridge(config: Self.keyConfig("at"))
-        try Self.deepPress(stage.server, at: (300, 300))
-        #expect(Self.keysTyped(stage.window) == ["at"])
-        #expect(bridge.events(.actionFailed).isEmpty, "\(bridge.lines)")
-        #expect(bridge.stop(with: SIGTERM) == 0)
+        try expectDeepPress(typing: "at", gives: ["at"])
     }
 
     @Test("with two layouts, a combination follows the one in use: ctrl+z types z on the second (German) layout too, not y")
     func secondLayout() throws {
         #expect(try stage.runTool("/usr/bin/setxkbmap", ["-display", stage.server.displayName, "-layout", "us,de"]) == 0)
-        let bridge = try stage.bridge(config: Self.keyConfig("ctrl+z"))
-        // The layout switched to German, as a person's group-switch key does.
+        // The layout switched to German, as a person's group-switch key does (the server keeps it).
         let display = try #require(XOpenDisplay(stage.server.displayName))
-        defer { XCloseDisplay(display) }
         #expect(XkbLockGroup(display, UInt32(XkbUseCoreKbd), 1) != 0)
         XSync(display, 0)
-        try Self.deepPress(stage.server, at: (300, 300))
-        #expect(Self.keysTyped(stage.window) == ["Control_L", "z"])
-        #expect(bridge.stop(with: SIGTERM) == 0)
+        XCloseDisplay(display)
+        try expectDeepPress(typing: "ctrl+z", gives: ["Control_L", "z"])
     }
 
     @Test("a key the keymap lacks still reaches the application")
     func borrowedKey() throws {
-        let bridge = try stage.bridge(config: Self.keyConfig("Greek_alpha"))
-        try Self.deepPress(stage.server, at: (300, 300))
-        #expect(Self.keysTyped(stage.window) == ["Greek_alpha"])
-        #expect(bridge.events(.actionFailed).isEmpty, "\(bridge.lines)")
-        #expect(bridge.stop(with: SIGTERM) == 0)
+        try expectDeepPress(typing: "Greek_alpha", gives: ["Greek_alpha"])
     }
 
     @Suite("hot-plug on a server with no window")
