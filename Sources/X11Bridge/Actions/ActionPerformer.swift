@@ -11,6 +11,10 @@ public protocol ActionPerformer: AnyObject {
     /// Releases every button and key this performer holds down.
     func releaseAll()
 
+    /// Called once as the bridge starts: lets go of what an earlier bridge, killed outright
+    /// (SIGKILL, a crash), left held through the same means.
+    func releaseLeftovers()
+
     /// Whether anything is held down now.
     var isHolding: Bool { get }
 
@@ -35,4 +39,5 @@ public protocol ActionPerformer: AnyObject {
 
 extension ActionPerformer {
     public func takeVolumeReports() -> [VolumeReport] { [] }
+    public func releaseLeftovers() {}
 }

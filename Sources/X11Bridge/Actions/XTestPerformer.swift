@@ -27,6 +27,18 @@ public final class XTestPerformer: ActionPerformer {
         self.keyboard = KeyboardMapping(connection: connection)
     }
 
+    /// X keeps what a client pressed through XTest down after the client is gone: a bridge
+    /// killed during a `press:` drag leaves its button held (the application keeps its grab,
+    /// and a pen has no middle button to let it go). A release goes to every button XTest can
+    /// press; the server drops each one the XTEST device does not hold, so the person's own
+    /// buttons (other devices) and an idle desk see nothing.
+    public func releaseLeftovers() {
+        for button in Self.buttons {
+            XTestFakeButtonEvent(connection.display, UInt32(button), 0, 0)
+        }
+        connection.flush()
+    }
+
     public func perform(_ event: ActionEvent, now: Double) throws(ActionFailure) {
         defer { connection.flush() }
         switch event.action {

@@ -212,6 +212,39 @@ final class FaultTests: StageSuite {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
+    @Test("a bridge killed outright while its press action holds the middle button: the next bridge lets go of it as it starts, and a clean start sends nothing")
+    func killedWhileButtonHeld() throws {
+        let config = """
+            decision-timeout: 5
+            bindings:
+              - name: middle-drag
+                gesture: deep-press
+                devices: [touch]
+                action: {press: 2}
+                on-end: {release: 2}
+            """
+        stage.window.drain()
+        let first = try stage.bridge(config: config)
+        #expect(try stage.eventsUntilKeyTapped().filter { $0.kind == .buttonPress || $0.kind == .buttonRelease }.isEmpty,
+                "starting with nothing held sends no button")
+        try stage.touch.begin(at: (400, 300), pressure: 0.1)
+        for force in [0.4, 0.8, 0.95] {
+            usleep(10_000)
+            try stage.touch.update(pressure: force)
+        }
+        #expect(stage.window.waitForEvents { !buttonEvents(2, in: $0).isEmpty }, "\(first.lines)")
+        #expect(first.stop(with: SIGKILL) != nil)
+        try stage.touch.end()
+        try stage.eventsUntilKeyTapped()
+        #expect(stage.window.pointerState()?.buttonsHeld == [2], "the dead bridge's button stays down")
+
+        let second = try stage.bridge(config: config)
+        #expect(stage.window.waitForEvents { buttonEvents(2, in: $0).count >= 2 }, "\(second.lines)")
+        #expect(buttonEvents(2, in: stage.window.recordedEvents).map(\.kind) == [.buttonPress, .buttonRelease])
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+        #expect(second.stop(with: SIGTERM) == 0)
+    }
+
     @Suite("when its X server dies")
     final class WhenTheServerDies: ServerSuite {
         @Test("the X server killed under the bridge: it exits within a second, status 69, saying which display was lost")
