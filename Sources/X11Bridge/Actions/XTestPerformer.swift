@@ -66,7 +66,11 @@ public final class XTestPerformer: ActionPerformer {
             }
         case .key(let combo):
             let chord = try keyboard.chord(for: combo, now: now)
-            for keycode in chord.keycodes where held.press(.keycode(keycode)) {
+            // A key the person holds already (Ctrl, while a gesture sends ctrl+z) is theirs: X
+            // drops a second press of it, and a release would let go of it under their finger
+            // (X keeps no count of which keyboard holds a key), so it is neither.
+            let down = connection.keysDown()
+            for keycode in chord.keycodes where !down.contains(keycode) && held.press(.keycode(keycode)) {
                 send(.keycode(keycode), down: true)
             }
             for keycode in chord.keycodes.reversed() where held.release(.keycode(keycode)) {

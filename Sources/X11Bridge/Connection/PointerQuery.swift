@@ -27,4 +27,17 @@ extension XConnection {
         }
         return PointerState(position: Point(x: rootX, y: rootY), buttons: held)
     }
+
+    /// The keycodes the core keyboard has down now, whatever keyboard holds them.
+    public func keysDown() -> Set<UInt8> {
+        var bits = [CChar](repeating: 0, count: 32)
+        XQueryKeymap(display, &bits)
+        var down: Set<UInt8> = []
+        for (index, byte) in bits.enumerated() where byte != 0 {
+            for bit in 0..<8 where UInt8(bitPattern: byte) & (1 << bit) != 0 {
+                down.insert(UInt8(index * 8 + bit))
+            }
+        }
+        return down
+    }
 }

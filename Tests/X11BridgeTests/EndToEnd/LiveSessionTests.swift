@@ -134,6 +134,24 @@ final class LiveSessionTests: StageSuite {
         try expectDeepPress(typing: "ctrl+z", gives: ["Control_L", "z"])
     }
 
+    @Test("Ctrl held on the keyboard while a gesture sends ctrl+z: the application gets ctrl+z, and Ctrl is still held after")
+    func heldModifier() throws {
+        let bridge = try stage.bridge(config: Self.keyConfig("ctrl+z"))
+        let control: Int32 = 37
+        try stage.server.keyboard.press(keycode: control)
+        stage.window.drain()
+        try Self.deepPress(stage.server, at: (300, 300))
+        let typed = stage.window.events { $0.contains { $0.kind == .keyRelease && $0.keysymName == "z" } }
+        let z = typed.first { $0.kind == .keyPress && $0.keysymName == "z" }
+        #expect(z.map { $0.modifiers & Int32(ControlMask) != 0 } == true, "\(typed)")
+        // Still held: the next key comes with Ctrl too.
+        try stage.server.keyboard.tap(keycode: 54)
+        let next = stage.window.events { $0.contains { $0.kind == .keyPress && $0.keysymName == "c" } }
+        #expect(next.last { $0.kind == .keyPress }.map { $0.modifiers & Int32(ControlMask) != 0 } == true, "\(next)")
+        try stage.server.keyboard.release(keycode: control)
+        #expect(bridge.stop(with: SIGTERM) == 0)
+    }
+
     @Test("a key the keymap lacks still reaches the application")
     func borrowedKey() throws {
         try expectDeepPress(typing: "Greek_alpha", gives: ["Greek_alpha"])
