@@ -12,8 +12,8 @@ public protocol ActionPerformer: AnyObject {
     func releaseAll()
 
     /// Called once as the bridge starts: lets go of what an earlier bridge, killed outright
-    /// (SIGKILL, a crash), left held through the same means.
-    func releaseLeftovers()
+    /// (SIGKILL, a crash), left held through the same means, on buttons 1...`buttonCount`.
+    func releaseLeftovers(buttonCount: Int)
 
     /// Whether anything is held down now.
     var isHolding: Bool { get }
@@ -39,5 +39,5 @@ public protocol ActionPerformer: AnyObject {
 
 extension ActionPerformer {
     public func takeVolumeReports() -> [VolumeReport] { [] }
-    public func releaseLeftovers() {}
+    public func releaseLeftovers(buttonCount: Int) {}
 }

@@ -29,11 +29,12 @@ public final class XTestPerformer: ActionPerformer {
 
     /// X keeps what a client pressed through XTest down after the client is gone: a bridge
     /// killed during a `press:` drag leaves its button held (the application keeps its grab,
-    /// and a pen has no middle button to let it go). A release goes to every button XTest can
-    /// press; the server drops each one the XTEST device does not hold, so the person's own
-    /// buttons (other devices) and an idle desk see nothing.
-    public func releaseLeftovers() {
-        for button in Self.buttons {
+    /// and a pen has no middle button to let it go). A release goes to every button of the
+    /// XTEST device (`buttonCount`: one beyond them is an X error); the server drops each one
+    /// it does not hold, so the person's own buttons (other devices) and an idle desk see nothing.
+    public func releaseLeftovers(buttonCount: Int) {
+        guard buttonCount > 0 else { return }
+        for button in 1...min(buttonCount, Self.buttons.upperBound) {
             XTestFakeButtonEvent(connection.display, UInt32(button), 0, 0)
         }
         connection.flush()

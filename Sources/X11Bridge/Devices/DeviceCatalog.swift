@@ -27,6 +27,11 @@ public struct DeviceCatalog: Sendable, Hashable {
         self[id].flatMap { $0.isContactSource ? $0 : nil }
     }
 
+    /// The virtual core pointer's XTEST device, through which the bridge's clicks come.
+    public var xtestPointer: X11Device? {
+        devices.first { $0.use == .slavePointer && $0.attachment == 2 && $0.name.hasSuffix("XTEST pointer") }
+    }
+
     /// The enabled pens, erasers, touchscreens, touchpads and mice.
     public var contactSources: [X11Device] {
         devices.filter(\.isContactSource)

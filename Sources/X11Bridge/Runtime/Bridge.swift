@@ -52,7 +52,7 @@ public final class Bridge {
     /// Listens until SIGINT or SIGTERM arrives on `signals` (or `stop()` is called), then lets
     /// go of anything held and returns. SIGHUP reloads the config.
     public func run(signals: SignalDescriptor?) throws(BridgeSetupError) {
-        performer.releaseLeftovers()
+        performer.releaseLeftovers(buttonCount: session.catalog.xtestPointer?.buttonCount ?? 0)
         try session.start()
         // Nothing here uses a hovering pen but its position, which the session keeps anyway.
         session.reportsHover = false

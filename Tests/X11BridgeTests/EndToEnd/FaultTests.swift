@@ -242,6 +242,7 @@ final class FaultTests: StageSuite {
         #expect(stage.window.waitForEvents { buttonEvents(2, in: $0).count >= 2 }, "\(second.lines)")
         #expect(buttonEvents(2, in: stage.window.recordedEvents).map(\.kind) == [.buttonPress, .buttonRelease])
         #expect(stage.window.pointerState()?.buttonsHeld == [])
+        #expect(first.events(.xError).isEmpty && second.events(.xError).isEmpty, "\(first.lines)\n\(second.lines)")
         #expect(second.stop(with: SIGTERM) == 0)
     }
 
