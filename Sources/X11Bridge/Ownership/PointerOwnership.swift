@@ -305,6 +305,9 @@ final class PointerOwnership {
     func endAll(reason: String) {
         decidedAhead.removeAll()
         contactsDown.removeAll()
+        // A carried touch's end comes to `TouchOwnership` once it is no longer carried: its
+        // count among the pointers down goes now, or every pen press would meet it there.
+        for source in carriedTouches.keys { pointersDown[source] = nil }
         carriedTouches.removeAll()
         guard !holds.isEmpty || !detached.isEmpty else { return }
         for (master, hold) in holds {

@@ -51,4 +51,34 @@ final class DeadPressureTests: StageSuite {
         #expect(claimed, "\(decisions())")
         #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
     }
+
+    @Test("a deep press only, the pen's pressure found dead: the press that brings it back reaches the window as it went, a left click, not also a right-click")
+    func aliveByADeepPress() throws {
+        let bridge = try stage.bridge(config: """
+            bindings:
+              - name: right-click
+                gesture: deep-press
+                devices: [pen]
+                action: {click: right}
+            """)
+        let pen = try bridge.deviceID("test-pen")
+        for index in 0..<2 {
+            try stage.pen.down(at: (400, 300), pressure: 0)
+            #expect(bridge.waitForLines { $0.decisions.filter { $0.device == pen }.count > index }, "\(bridge.lines)")
+            try stage.pen.up()
+        }
+        #expect(bridge.waitForEvents(.pressureDead), "\(bridge.lines)")
+        // Nothing listens to the pen now: the bridge holds none of its presses back, and this
+        // one reaches the window at once, whatever its force turns out to be.
+        stage.window.drain()
+        try stage.pen.down(at: (420, 300), pressure: 0.1)
+        try stage.pen.press(to: 0.95)
+        try stage.pen.up()
+        #expect(bridge.waitForEvents(.pressureAlive), "\(bridge.lines)")
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(1, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
+        #expect(buttonEvents(3, in: events).isEmpty, "no right-click on top of the left one: \(events)")
+        // Pressure counts again: the next deep press right-clicks alone.
+        try ReplugOwnershipTests.expectRightClickOnly(stage, bridge, by: .pen, at: (440, 320))
+    }
 }
