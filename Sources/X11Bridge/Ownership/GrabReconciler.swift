@@ -42,6 +42,7 @@ final class GrabReconciler {
     /// Drops a grab kept only for a contact in flight once nothing holds it: after input and
     /// timers. Cheap when there is none.
     func settle() {
+        touch.sendHeldBack()
         let stale = pointer.isGrabbing && !wanted.presses || touch.isGrabbing && !wanted.touches
         if stale { reconcile(wanted) }
     }

@@ -66,6 +66,12 @@ final class PointerOwnership {
     /// Whether pen and mouse presses wait for the engine.
     var isGrabbing: Bool { buttonGrab.isHeld }
 
+    /// Whether the bridge holds `master` frozen on an undecided press.
+    func isFrozen(master: Int) -> Bool {
+        if case .frozen? = holds[master] { return true }
+        return false
+    }
+
     /// Whether a contact that began under the grab is not over yet: its press may be frozen,
     /// kept, or on its way.
     var isHolding: Bool { !contactsDown.isEmpty || !holds.isEmpty || !detached.isEmpty }

@@ -41,6 +41,12 @@ final class TouchOwnership {
         /// Refused because the master had no touch class at that moment: goes again with the
         /// master's next touch event. `attempts`: how often it was refused.
         case awaitingTouchClass(attempts: Int)
+        /// A rejection held back while the bridge holds the master frozen on a pen's press
+        /// (`PointerOwnership`): sent once it lets go of it (`sendHeldBack`). Sent at once, it
+        /// waits in the frozen master's queue, and the thaw for a claimed pen stroke plays the
+        /// touch's emulated press to the grab the pen's press activated, the bridge's: the
+        /// finger's tap never reached the application.
+        case behindFrozenPointer
     }
 
     private struct SentChoice {
@@ -82,9 +88,23 @@ final class TouchOwnership {
     private var renewalPending = false
     private let report: (OwnershipReport) -> Void
 
-    init(connection: XConnection, report: @escaping (OwnershipReport) -> Void) {
+    /// Whether the bridge holds a master frozen on a pointer press (`PointerOwnership`).
+    private let isPointerFrozen: (Int) -> Bool
+
+    init(connection: XConnection, isPointerFrozen: @escaping (Int) -> Bool = { _ in false },
+         report: @escaping (OwnershipReport) -> Void) {
         self.connection = connection
+        self.isPointerFrozen = isPointerFrozen
         self.report = report
+    }
+
+    /// Sends the rejections held back behind a frozen master (`Delivery.behindFrozenPointer`)
+    /// whose master the bridge no longer holds frozen; called after every batch of input and timers.
+    func sendHeldBack() {
+        for (key, hold) in holds {
+            guard case .chosen(.reject, let master, .behindFrozenPointer) = hold, !isPointerFrozen(master) else { continue }
+            send(key)
+        }
     }
 
     /// Takes or drops the passive touch grab: only while an owning binding listens to a
@@ -264,7 +284,8 @@ final class TouchOwnership {
     func endAll(reason: String) {
         let waiting = holds.compactMap { key, hold -> (TouchKey, Int)? in
             switch hold {
-            case .undecided(let master, true), .chosen(.reject, let master, .awaitingTouchClass):
+            case .undecided(let master, true), .chosen(.reject, let master, .awaitingTouchClass),
+                 .chosen(.reject, let master, .behindFrozenPointer):
                 return (key, master)
             case .undecided, .chosen:
                 return nil
@@ -303,6 +324,10 @@ final class TouchOwnership {
     /// Sends a chosen touch's choice; a rejection whose contact has ended is then done with.
     private func send(_ key: TouchKey) {
         guard case .chosen(let choice, let master, _)? = holds[key] else { return }
+        if choice == .reject, isPointerFrozen(master) {
+            holds[key] = .chosen(choice, master: master, .behindFrozenPointer)
+            return
+        }
         requests.append(SentChoice(serial: connection.nextRequestSerial, key: key, choice: choice, master: master))
         if requests.count > Self.rememberedRequests { requests.removeFirst(requests.count - Self.rememberedRequests) }
         connection.allowTouchEvents(master: master, touch: key.touch, choice)

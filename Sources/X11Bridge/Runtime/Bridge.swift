@@ -45,7 +45,10 @@ public final class Bridge {
         self.report = report
         self.engine = GestureEngine(configuration: configuration, screen: session.screen, learning: learning)
         self.pointerOwnership = PointerOwnership(connection: session.connection) { report(.inputOwnership($0)) }
-        self.touchOwnership = TouchOwnership(connection: session.connection) { report(.inputOwnership($0)) }
+        let pointerOwnership = self.pointerOwnership
+        self.touchOwnership = TouchOwnership(connection: session.connection, isPointerFrozen: { pointerOwnership.isFrozen(master: $0) }) {
+            report(.inputOwnership($0))
+        }
         self.grabs = GrabReconciler(pointer: pointerOwnership, touch: touchOwnership)
     }
 

@@ -116,4 +116,33 @@ final class PenAndTouchTests: StageSuite {
         let next = buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 })
         #expect(next.map(\.kind) == [.buttonPress, .buttonRelease], "\(next)\n\(bridge.log)")
     }
+
+    @Test("a finger's tap lifted while the bridge holds a pen's press back, the pen then pressing deep: the window gets the tap whole and the right-click")
+    func tapBehindHeldPenThenDeep() throws {
+        let bridge = try stage.bridge(["--verbose"], config: ReplugOwnershipTests.config)
+        let touchID = try bridge.deviceID(VirtualTouchscreen.deviceName)
+        let penID = try bridge.deviceID(VirtualPen.deviceName)
+        func began(_ device: Int) -> Bool {
+            bridge.waitForLines { $0.gestures.contains { $0.gesture == "contact" && $0.device == device && $0.state == .began } }
+        }
+        try stage.touch.begin(at: (700, 300), pressure: 0.3)
+        #expect(began(touchID), "\(bridge.lines)")
+        try stage.pen.down(at: (300, 300), pressure: 0.1)
+        try stage.pen.press(to: 0.3)
+        #expect(began(penID), "\(bridge.lines)")
+        try stage.touch.end()
+        #expect(bridge.ownership { $0.ownership == .replayed && $0.device == touchID } != nil, "\(bridge.lines)")
+        try stage.pen.press(to: 0.95)
+        #expect(bridge.waitForLines { $0.decisions.contains { $0.device == penID && $0.decision == .claim } }, "\(bridge.lines)")
+        try stage.pen.up()
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 && buttonEvents(1, in: $0).count >= 2 }, "\(bridge.lines)")
+        let events = try stage.eventsUntilKeyTapped()
+        let left = buttonEvents(1, in: events)
+        #expect(left.map(\.kind) == [.buttonPress, .buttonRelease] && left.allSatisfy { Int($0.sourceID) == touchID },
+                "the finger's tap: \(events)")
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
+        #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+    }
+
 }
