@@ -266,6 +266,8 @@ private struct Target {
             try FileWriteError.check(Self.write(updated, to: temporary, mode: mode))
             if exists {
                 let backup = file + ".bak"
+                // An earlier backup of a read-only config cannot be opened for writing: replaced.
+                _ = unlink(backup)
                 try FileWriteError.check(Self.write(text, to: backup, mode: mode))
                 printError("The previous config is kept as \(backup).")
             }

@@ -73,6 +73,21 @@ struct EngineDeviceFilterTests {
         expectSequence(decisions(script, script.pen, pressingTo: 0.8), [.claimed(by: "right-click")])
     }
 
+    @Test("a knob naming a device leaves a knob for its kind elsewhere on the screen alone, and watching gestures stay")
+    func namedKnobKeepsOthers() {
+        func knob(_ name: String, at x: Double, devices: [DeviceSelector]) -> Binding {
+            Binding(name: name, recognizer: .knob(KnobSettings(centerX: ScreenCoordinate(x), centerY: ScreenCoordinate(150),
+                                                               innerRadius: 10, outerRadius: 100)), devices: devices)
+        }
+        let configuration = BindingSet(bindings: [
+            knob("volume-pen", at: 100, devices: [.named("Script Pen stylus")]),
+            knob("scroll", at: 600, devices: [.kind(.pen)]),
+            Binding(name: "pen-force", recognizer: .force(.init()), devices: [.named("Script Pen stylus")]),
+            Binding(name: "force", recognizer: .force(.init()), devices: [.kind(.pen)]),
+        ])
+        #expect(configuration.bindings(for: GestureScript.penDevice, in: nil).map(\.name) == ["volume-pen", "scroll", "pen-force", "force"])
+    }
+
     @Test("several selectors: any of them will do")
     func severalSelectors() {
         let script = GestureScript(Self.rightClick(devices: [.kind(.eraser), .named("Script Pen stylus"), .kind(.touch)]))

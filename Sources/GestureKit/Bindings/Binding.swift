@@ -194,13 +194,14 @@ public struct BindingSet: Sendable, Hashable {
     }
 
     /// The bindings that take contacts of `device` beginning in `window`, in config order: those
-    /// that listen to it and apply there, less those of a gesture that another of them names the
-    /// device for. A binding naming a device takes it from bindings of the same gesture that
-    /// match it only by kind (or match every device): `calibrate --write`'s binding for a pen
-    /// replaces the default deep press on that pen, whichever threshold is lower.
+    /// that listen to it and apply there, less those of a gesture waiting for a level that
+    /// another of them names the device for. A binding naming a device takes it from bindings
+    /// of the same such gesture that match it only by kind (or match every device):
+    /// `calibrate --write`'s binding for a pen replaces the default deep press on that pen,
+    /// whichever threshold is lower. Knobs (each in its own place) and watching gestures all stay.
     public func bindings(for device: InputDevice, in window: WindowClass?) -> [Binding] {
         let listening = bindings.filter { $0.listens(to: device) && $0.applications.applies(to: window) }
-        let named = Set(listening.filter { $0.names(device) }.map(\.recognizer.kind))
+        let named = Set(listening.filter { $0.names(device) && $0.recognizer.kind.waitsForALevel }.map(\.recognizer.kind))
         return listening.filter { $0.names(device) || !named.contains($0.recognizer.kind) }
     }
 

@@ -15,6 +15,16 @@ public enum RecognizerKind: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Whether the gesture waits for one level (a force, a duration) on any contact, so that of
+    /// two such bindings on one device the lower level always wins: a binding naming the device
+    /// takes it from those matching it by kind (`BindingSet.bindings(for:in:)`).
+    public var waitsForALevel: Bool {
+        switch self {
+        case .deepPress, .squeeze, .longPress: return true
+        case .force, .pressureThresholds, .knob: return false
+        }
+    }
+
     /// Whether a binding of this kind owns the contacts it recognizes unless told otherwise.
     public var ownsContactByDefault: Bool {
         switch self {

@@ -27,6 +27,9 @@ public final class InstanceClaim {
     /// How long a bridge that is stopping has to let go (`pkill gesture-bridge; gesture-bridge
     /// run`): it hands back what it holds and exits within this.
     static let stoppingGrace = 1.0
+    /// How long a new claim waits, in microseconds, for a bridge started at the same moment to
+    /// take the selection too.
+    static let settling: UInt32 = 100_000
 
     /// Takes the screen's selection; throws when another bridge holds it and keeps it for
     /// `stoppingGrace`.
@@ -46,15 +49,23 @@ public final class InstanceClaim {
         // An input-only window, never mapped: nothing to see, nothing to draw.
         var attributes = XSetWindowAttributes()
         let window = XCreateWindow(display, connection.root, -1, -1, 1, 1, 0, 0, UInt32(InputOnly), nil, 0, &attributes)
-        var pid = UInt(getpid())
-        _ = XChangeProperty(display, window, XInternAtom(display, "_NET_WM_PID", 0), XA_CARDINAL, 32, PropModeReplace,
-                            withUnsafeBytes(of: &pid) { $0.baseAddress?.assumingMemoryBound(to: UInt8.self) }, 1)
+        // A format-32 property is passed as C longs.
+        let pid = [UInt(getpid())]
+        pid.withUnsafeBytes { bytes in
+            _ = XChangeProperty(display, window, XInternAtom(display, "_NET_WM_PID", 0), XA_CARDINAL, 32, PropModeReplace,
+                                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
+        }
         XSetSelectionOwner(display, selection, window, UInt(CurrentTime))
-        // Another bridge may have taken it between the look and the take: it keeps it.
-        let now = XGetSelectionOwner(display, selection)
-        guard now == window else {
-            XDestroyWindow(display, window)
-            throw .alreadyRunning(display: connection.displayName, process: processID(of: now, on: connection))
+        // Another bridge may have taken it between the look and the take, or take it a moment
+        // later (two started together at login): the last to take it keeps it. Looking again
+        // after a moment settles it before either takes a grab, which the other's would refuse.
+        for pause in [0, settling] {
+            usleep(pause)
+            let now = XGetSelectionOwner(display, selection)
+            guard now == window else {
+                XDestroyWindow(display, window)
+                throw .alreadyRunning(display: connection.displayName, process: processID(of: now, on: connection))
+            }
         }
         return InstanceClaim(selection: selection, window: window)
     }

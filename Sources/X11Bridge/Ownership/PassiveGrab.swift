@@ -44,8 +44,12 @@ struct PassiveGrab {
 
     /// Whether the grab was in place when the server made an event of serial `serial`
     /// (`XCBEvent.serial`): held then, and taken by a request before it.
-    func wasHeld(atSerial serial: UInt32) -> Bool {
-        isHeld && Int32(bitPattern: serial &- takenAt) >= 0
+    /// The serial compared against moves up with each event found after it, so the 32-bit
+    /// difference never wraps however long the bridge runs.
+    mutating func wasHeld(atSerial serial: UInt32) -> Bool {
+        guard isHeld, Int32(bitPattern: serial &- takenAt) >= 0 else { return false }
+        takenAt = serial
+        return true
     }
 
     /// Whether the server took the grab.

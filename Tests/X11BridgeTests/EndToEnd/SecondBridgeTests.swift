@@ -34,6 +34,20 @@ final class SecondBridgeTests: StageSuite {
         #expect(second.stop(with: SIGTERM) == 0)
     }
 
+    @Test("two bridges started at the same moment (the service and the autostart entry at login): one runs, with its grabs, the other exits 75")
+    func startedTogether() throws {
+        let bridges = try (0..<2).map { _ in try BridgeProcess(["run", "--json"], server: stage.server, ready: .immediately) }
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, bridges.allSatisfy({ $0.child.waitForExit(timeout: 0.05) == nil }) {}
+        let exited = bridges.filter { $0.child.waitForExit(timeout: 0.5) != nil }
+        #expect(exited.count == 1 && exited.first?.child.waitForExit(timeout: 0) == 75, "\(bridges.map(\.log))")
+        let running = try #require(bridges.first { $0.child.waitForExit(timeout: 0) == nil })
+        #expect(running.waitForEvents(.listening), "\(running.lines)")
+        #expect(!running.lines.contains { $0.ownership?.ownership == .cannotHold }, "it holds its grabs: \(running.lines)")
+        try ReplugOwnershipTests.expectRightClickOnly(stage, running, by: .pen, at: (300, 300))
+        #expect(running.stop(with: SIGTERM) == 0)
+    }
+
     @Test("a bridge another takes the display from (two started at once) stops with status 75 and leaves nothing held")
     func takenOver() throws {
         let bridge = try stage.bridge(["--verbose"])
