@@ -219,9 +219,11 @@ extension Bridge: EventLoopClient {
             case .contact(let event):
                 let rejoined = tellOwnership(about: event)
                 let liveness = pressureLiveness.observe(event) { [session] in session.device(event.device)?.pressureAxis?.pressureRange }
-                if case .alive? = liveness { apply(liveness) }
                 process(engine.handle(event), now: time)
-                if case .dead? = liveness { apply(liveness) }
+                // Found dead or alive, the pressure counts so from the device's next contact on:
+                // the one that showed it began under the grabs as they were (a press that brings
+                // dead pressure back was not held, and must not also become a deep press).
+                apply(liveness)
                 settleMotion(of: event.device)
                 // The device list was read while the bridge had this device grabbed for its kept
                 // stroke, and says it floats: it is back on its master now, and the list must say so.
