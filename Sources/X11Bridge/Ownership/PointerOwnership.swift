@@ -49,6 +49,8 @@ final class PointerOwnership {
     /// Touches whose emulated pointer stroke this class holds, by device: their press came to
     /// the button grab, not to the touch grab (`takeOver`).
     private var carriedTouches: [Int: CarriedTouch] = [:]
+    /// Devices let go of from `detached` since `takeRejoined` was last asked.
+    private var rejoined: Set<Int> = []
     private let report: (OwnershipReport) -> Void
 
     init(connection: XConnection, report: @escaping (OwnershipReport) -> Void) {
@@ -100,14 +102,12 @@ final class PointerOwnership {
     /// A pointer contact ended: a device grabbed for its claimed stroke goes back to its master.
     /// `current` is the master the device list says now; the one the contact began on counts,
     /// since a list read during a kept stroke shows its device floating (grabbed on its own).
-    /// True when the device went back to its master here.
-    @discardableResult
-    func contactEnded(source: Int, master current: Int?) -> Bool {
+    func contactEnded(source: Int, master current: Int?) {
         contactsDown.remove(source)
         let master = pointersDown.removeValue(forKey: source) ?? current
-        let reattached = reattach(source)
+        reattach(source)
         defer { forgetTouchWhenDone(source) }
-        guard let master else { return reattached }
+        guard let master else { return }
         switch holds[master] {
         case .claimed(source, let pressSeen)?:
             holds[master] = nil
@@ -116,7 +116,14 @@ final class PointerOwnership {
         case .frozen?, .claimed?, nil:
             break
         }
-        return reattached
+    }
+
+    /// The devices this class grabbed on their own for a kept stroke and has let go of since
+    /// last asked, by a lift or by letting go of everything: each is back on its master, while
+    /// a device list read during the stroke shows it floating.
+    func takeRejoined() -> Set<Int> {
+        defer { rejoined.removeAll() }
+        return rejoined
     }
 
     /// Whether `contact` is a touch whose stroke this class holds (`takeOver`): its decision
@@ -301,6 +308,7 @@ final class PointerOwnership {
     @discardableResult
     private func reattach(_ source: Int) -> Bool {
         guard detached.remove(source) != nil else { return false }
+        rejoined.insert(source)
         connection.ungrabDevice(source)
         connection.flush()
         return true
@@ -324,6 +332,7 @@ final class PointerOwnership {
             connection.ungrabDevice(master)
         }
         for source in detached { connection.ungrabDevice(source) }
+        rejoined.formUnion(detached)
         report(.letGo(.press, count: holds.count, reason: reason))
         holds.removeAll()
         detached.removeAll()

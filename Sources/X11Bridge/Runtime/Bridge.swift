@@ -217,7 +217,7 @@ extension Bridge: EventLoopClient {
         for change in changes {
             switch change {
             case .contact(let event):
-                let rejoined = tellOwnership(about: event)
+                tellOwnership(about: event)
                 let liveness = pressureLiveness.observe(event) { [session] in session.device(event.device)?.pressureAxis?.pressureRange }
                 process(engine.handle(event), now: time)
                 // Found dead or alive, the pressure counts so from the device's next contact on:
@@ -225,11 +225,7 @@ extension Bridge: EventLoopClient {
                 // dead pressure back was not held, and must not also become a deep press).
                 apply(liveness)
                 settleMotion(of: event.device)
-                // The device list was read while the bridge had this device grabbed for its kept
-                // stroke, and says it floats: it is back on its master now, and the list must say so.
-                if rejoined, session.device(event.device)?.master == nil {
-                    handle(session.rereadDevices(at: time), at: time)
-                }
+                rereadIfRejoined(at: time)
             case .devices(let changes):
                 for device in changes.removed {
                     pointerOwnership.end(source: device.id)
@@ -302,7 +298,16 @@ extension Bridge: EventLoopClient {
 
     /// A contact began or ended: the ownership of its device's kind holds or lets go of it.
     /// True when the contact's end took its device off the bridge's own grab, back to its master.
-    private func tellOwnership(about event: ContactEvent) -> Bool {
+    /// A device list read while the bridge had a device grabbed on its own for a kept stroke
+    /// says it floats; let go of since (its lift, an X error), it is back on its master, and
+    /// the list must say so, or its next presses would not be held.
+    private func rereadIfRejoined(at time: Double) {
+        let rejoined = pointerOwnership.takeRejoined()
+        guard rejoined.contains(where: { session.device($0)?.master == nil }) else { return }
+        handle(session.rereadDevices(at: time), at: time)
+    }
+
+    private func tellOwnership(about event: ContactEvent) {
         switch event.phase {
         case .move:
             break
@@ -315,14 +320,13 @@ extension Bridge: EventLoopClient {
             }
         case .end, .cancel:
             if isPointerContact(event.device) || pointerOwnership.carries(ContactKey(device: event.device, contact: event.contact)) {
-                return pointerOwnership.contactEnded(source: event.device, master: session.device(event.device)?.master)
+                pointerOwnership.contactEnded(source: event.device, master: session.device(event.device)?.master)
             } else if isTouchContact(event.device) {
                 touchOwnership.contactEnded(device: event.device, touch: event.contact)
             }
         case .hover:
             break
         }
-        return false
     }
 
     private func showActiveContacts() {
@@ -409,6 +413,7 @@ extension Bridge: EventLoopClient {
         touchOwnership.endAll(reason: "the X server reported an error")
         // A failed request may have been a press or a release; nothing held can be trusted now.
         releaseHeld(reason: "the X server reported an error")
+        rereadIfRejoined(at: clock.now)
     }
 
     var isStopping: Bool { stopRequested }

@@ -303,6 +303,43 @@ final class ReplugOwnershipTests: StageSuite {
         try Self.expectAsEver(stage, bridge, by: .pen)
     }
 
+    /// The limit the last one left: the list read during the pen's kept stroke said it floats,
+    /// and an X error, not the lift, let go of the stroke. Its device was back on its master,
+    /// the list still said floating, and each later deep press of the pen also gave the
+    /// window a left press.
+    @Test("the touchscreen re-plugged during the pen's kept stroke, then an X error before the lift: the pen's next deep presses are right-clicks alone, its tap whole")
+    func touchReplugThenXErrorDuringPen() throws {
+        // A pulse of 2 s: still drawn when the error is made.
+        let bridge = try stage.bridge(config: """
+            decision-timeout: 5
+            feedback: {duration: 2}
+            bindings:
+              - name: right-click
+                gesture: deep-press
+                devices: [pen, touch]
+                threshold: 0.7
+                feedback: [pulse]
+                action: {click: right}
+              - name: contact
+                gesture: force
+                devices: [pen, touch]
+            """)
+        let penID = try Self.pressAndHold(stage, bridge, by: .pen, at: (400, 300), to: .pastThreshold)
+        try Self.replug(VirtualTouchscreen.deviceName, on: stage, bridge)
+        // Another client destroys the overlay: the pulse's next frame fails.
+        #expect(try HeldInputRecoveryTests.destroyOverrideRedirectWindows(stage.server) > 0)
+        #expect(bridge.waitForEvents(.xError), "\(bridge.log)")
+        try stage.pen.up()
+        Self.expectContactOver(bridge, device: penID)
+        try stage.eventsUntilKeyTapped()
+        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
+        #expect(try bridge.waitUntilAsleep(quiet: 0.05))
+        for point: PixelPoint in [(420, 320), (440, 340)] {
+            try Self.expectRightClickOnly(stage, bridge, by: .pen, at: point)
+        }
+        try Self.expectTap(stage, bridge, by: .pen, at: (460, 360))
+    }
+
     /// Found writing it: the bridge, reading the tap after it had taken its grab again, counted
     /// its press as held back (and reported it given back), and left a decision waiting for a
     /// grabbed press that never came, which the pen's next grabbed press was taken for.
