@@ -109,6 +109,11 @@ public enum Action: Sendable, Hashable, CustomStringConvertible {
         public static let steps = WholeNumberKey("steps", 1...100, standard: 1)
     }
 
+    /// The buttons `click`, `press` and `release` can name: those of the X server's virtual
+    /// (XTEST) pointer, which the bridge presses through. Every X server gives it ten; a press
+    /// of any other is an X error.
+    public static let buttons = 1...10
+
     case click(button: Int)
     case press(button: Int)
     case release(button: Int)

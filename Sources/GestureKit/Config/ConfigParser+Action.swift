@@ -80,8 +80,8 @@ extension ConfigParser {
 
     private mutating func parseButton(_ node: YAMLNode) -> Int? {
         if let word = node.scalar?.string, let button = Self.buttonNames[word] { return button }
-        if let button = node.int, (1...32).contains(button) { return button }
-        issues.append(issue(at: node, "a button is 1 to 32, or left, middle, right; not `\(node.scalar?.string ?? "this")`"))
+        if let button = node.int, Action.buttons.contains(button) { return button }
+        issues.append(issue(at: node, "a button is \(Action.buttons.lowerBound) to \(Action.buttons.upperBound) (8 and 9 are back and forward), or left, middle, right; not `\(node.scalar?.string ?? "this")`"))
         return nil
     }
 }

@@ -14,9 +14,6 @@ public final class XTestPerformer: ActionPerformer {
     private let volume: VolumeControl
     public private(set) var held = HeldInputs()
 
-    /// X core buttons go up to 255; button 0 means "any" and cannot be pressed.
-    static let buttons = 1...255
-
     /// `commandReport` hears how a launched command failed (a non-zero exit, a signal);
     /// `volume` changes the sound volume for `{volume: ...}` actions.
     public init(connection: XConnection, commandReport: @escaping (String) -> Void = { _ in },
@@ -34,7 +31,7 @@ public final class XTestPerformer: ActionPerformer {
     /// it does not hold, so the person's own buttons (other devices) and an idle desk see nothing.
     public func releaseLeftovers(buttonCount: Int) {
         guard buttonCount > 0 else { return }
-        for button in 1...min(buttonCount, Self.buttons.upperBound) {
+        for button in 1...min(buttonCount, 255) {
             XTestFakeButtonEvent(connection.display, UInt32(button), 0, 0)
         }
         connection.flush()
@@ -85,7 +82,7 @@ public final class XTestPerformer: ActionPerformer {
     }
 
     private static func check(_ button: Int) throws(ActionFailure) {
-        guard buttons.contains(button) else {
+        guard Action.buttons.contains(button) else {
             throw ActionFailure("button \(button) does not exist; X buttons are 1 (left), 2 (middle), 3 (right), 4-7 (scrolling), 8 and 9 (back, forward)")
         }
     }
