@@ -143,11 +143,12 @@ public final class Bridge {
             }
             switch output {
             case .action(let event):
+                // A failed action sent nothing (a command not found, a key with no keycode):
+                // what other bindings hold stays held until their own end.
                 do {
                     try performer.perform(event, now: now)
                 } catch {
                     report(.actionFailed(event, error))
-                    releaseHeld(reason: "an action failed")
                 }
             case .feedback(let feedback):
                 self.feedback?.show(feedback, now: now)

@@ -145,4 +145,45 @@ final class PenAndTouchTests: StageSuite {
         #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
 
+    /// Found in review: any action that failed let go of every button the bridge held, though
+    /// a failed action presses nothing (a command not found, a key with no keycode).
+    @Test("a finger's deep press holds the middle button, a pen deep press runs a command that is not there: the button stays down until the finger lifts")
+    func failedActionKeepsHeldButton() throws {
+        let bridge = try stage.bridge(config: """
+            decision-timeout: 5
+            bindings:
+              - name: middle-drag
+                gesture: deep-press
+                devices: [touch]
+                threshold: 0.7
+                action: {press: 2}
+                on-end: {release: 2}
+              - name: missing-command
+                gesture: deep-press
+                devices: [pen]
+                threshold: 0.7
+                action: {command: [gesture-bridge-test-no-such-command]}
+            """)
+        let penID = try bridge.deviceID(VirtualPen.deviceName)
+        try stage.touch.begin(at: (700, 300), pressure: 0.1)
+        for force in [0.3, 0.5, 0.65, 0.95] {
+            usleep(10_000)
+            try stage.touch.update(pressure: force)
+        }
+        #expect(stage.window.waitForEvents { buttonEvents(2, in: $0).count >= 1 }, "\(bridge.lines)")
+        try stage.pen.down(at: (300, 300), pressure: 0.1)
+        for force in [0.3, 0.5, 0.65, 0.95] {
+            usleep(10_000)
+            try stage.pen.press(to: force)
+        }
+        try stage.pen.up()
+        // The stimulus: the pen's command was tried, and failed.
+        #expect(bridge.waitForEvents(.actionFailed), "\(bridge.lines)")
+        #expect(bridge.waitForLines { $0.gestures.contains { $0.device == penID && $0.state == .ended } }, "\(bridge.lines)")
+        #expect(buttonEvents(2, in: try stage.eventsUntilKeyTapped()).map(\.kind) == [.buttonPress], "still held")
+        try stage.touch.end()
+        #expect(stage.window.waitForEvents { buttonEvents(2, in: $0).count >= 1 }, "\(bridge.lines)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+        #expect(bridge.events(.xError).isEmpty, "\(bridge.lines)")
+    }
 }
