@@ -13,6 +13,13 @@ final class MouseTests: MouseStageSuite {
         get throws { try #require(stage.server.mouse, "the stage's server has a mouse") }
     }
 
+    /// A bridge started with `--verbose` (its ownership lines) and `config` (nil: the built-in
+    /// one), and the ids it gives the pen and the mouse.
+    func verboseBridge(config: String? = nil) throws -> (bridge: BridgeProcess, pen: Int, mouse: Int) {
+        let bridge = try stage.bridge(["--verbose"], config: config)
+        return (bridge, try bridge.deviceID(VirtualPen.deviceName), try bridge.deviceID(VirtualMouse.deviceName))
+    }
+
     /// The window's button-1 presses and releases and its motions from `source`, in order.
     static func stroke(_ events: [RecordedEvent], from source: Int) -> [RecordedEvent] {
         events.filter { Int($0.sourceID) == source && ($0.kind == .motion || buttonEvents(1, in: [$0]).count == 1) }
@@ -105,9 +112,7 @@ final class MouseTests: MouseStageSuite {
     @Test("a mouse click while the bridge holds the pen's press back: the pen's stroke is decided alone, nothing stays held, and a mouse click after it arrives whole",
           arguments: [true, false])
     func clickDuringHeldPenPress(deep: Bool) throws {
-        let bridge = try stage.bridge(["--verbose"], config: ReplugOwnershipTests.config)
-        let penID = try bridge.deviceID(VirtualPen.deviceName)
-        let mouseID = try bridge.deviceID(VirtualMouse.deviceName)
+        let (bridge, penID, mouseID) = try verboseBridge(config: ReplugOwnershipTests.config)
 
         try stage.pen.down(at: (300, 300), pressure: 0.1)
         try stage.pen.press(to: 0.3)
@@ -151,9 +156,7 @@ final class MouseTests: MouseStageSuite {
 
     @Test("a mouse click while the pen's kept deep press is still down: the click arrives whole, and the pen's lift gives nothing")
     func clickDuringKeptPenStroke() throws {
-        let bridge = try stage.bridge(["--verbose"], config: ReplugOwnershipTests.config)
-        let penID = try bridge.deviceID(VirtualPen.deviceName)
-        let mouseID = try bridge.deviceID(VirtualMouse.deviceName)
+        let (bridge, penID, mouseID) = try verboseBridge(config: ReplugOwnershipTests.config)
 
         try stage.pen.down(at: (300, 300), pressure: 0.1)
         try pressPenPastThreshold(through: [0.3, 0.5, 0.65, 0.95], bridge)
@@ -173,9 +176,7 @@ final class MouseTests: MouseStageSuite {
 
     @Test("a pen deep press while the mouse holds its button down: X drops the pen's press, the right-click still comes, the mouse's drag ends whole, and the pen taps and deep-presses as ever after")
     func penDeepPressDuringMouseDrag() throws {
-        let bridge = try stage.bridge(["--verbose"], config: ReplugOwnershipTests.config)
-        let penID = try bridge.deviceID(VirtualPen.deviceName)
-        let mouseID = try bridge.deviceID(VirtualMouse.deviceName)
+        let (bridge, penID, mouseID) = try verboseBridge(config: ReplugOwnershipTests.config)
         let mouse = try mouse
 
         try mouse.press()
@@ -203,9 +204,7 @@ final class MouseTests: MouseStageSuite {
     /// held undecided: the master stayed frozen, and the pen's next taps with it.
     @Test("after a burst of pen taps X merged, mouse clicks arrive whole, and the pen's next burst and tap too")
     func mouseAfterMergedBurst() throws {
-        let bridge = try stage.bridge(["--verbose"])
-        let mouseID = try bridge.deviceID(VirtualMouse.deviceName)
-        let penID = try bridge.deviceID(VirtualPen.deviceName)
+        let (bridge, penID, mouseID) = try verboseBridge()
         var taps = 0
         /// Nine taps with no pause; what the window got once the bridge has let each go.
         func penBurst(at y: Double) throws -> [RecordedEvent] {
@@ -248,9 +247,7 @@ final class MouseTests: MouseStageSuite {
     /// bridge's (X drops it), but it is down all the same, and X drops the pen's next press too.
     @Test("the pen pressed again while a mouse button pressed during its last press is still down: nothing of it is reported held, and once the mouse lets go the pen taps and deep-presses as ever")
     func penAgainWhileMouseDown() throws {
-        let bridge = try stage.bridge(["--verbose"], config: ReplugOwnershipTests.config)
-        let penID = try bridge.deviceID(VirtualPen.deviceName)
-        let mouseID = try bridge.deviceID(VirtualMouse.deviceName)
+        let (bridge, penID, mouseID) = try verboseBridge(config: ReplugOwnershipTests.config)
         let mouse = try mouse
 
         try stage.pen.down(at: (300, 300), pressure: 0.1)

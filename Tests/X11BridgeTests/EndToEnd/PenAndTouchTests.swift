@@ -149,21 +149,13 @@ final class PenAndTouchTests: StageSuite {
     /// a failed action presses nothing (a command not found, a key with no keycode).
     @Test("a finger's deep press holds the middle button, a pen deep press runs a command that is not there: the button stays down until the finger lifts")
     func failedActionKeepsHeldButton() throws {
-        let bridge = try stage.bridge(config: """
-            decision-timeout: 5
-            bindings:
-              - name: middle-drag
-                gesture: deep-press
-                devices: [touch]
-                threshold: 0.7
-                action: {press: 2}
-                on-end: {release: 2}
+        let bridge = try stage.bridge(config: ReplugOwnershipTests.middleDragConfig("""
               - name: missing-command
                 gesture: deep-press
                 devices: [pen]
                 threshold: 0.7
                 action: {command: [gesture-bridge-test-no-such-command]}
-            """)
+            """))
         let penID = try bridge.deviceID(VirtualPen.deviceName)
         try stage.touch.begin(at: (700, 300), pressure: 0.1)
         for force in [0.3, 0.5, 0.65, 0.95] {

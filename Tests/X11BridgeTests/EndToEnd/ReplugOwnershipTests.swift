@@ -110,6 +110,22 @@ final class ReplugOwnershipTests: StageSuite {
             devices: [pen, touch]
         """
 
+    /// A finger's deep press holds the middle button down until the finger lifts; `more` are
+    /// bindings after it, in the list's indentation. A long decision timeout, as in `config`.
+    static func middleDragConfig(_ more: String) -> String {
+        """
+        decision-timeout: 5
+        bindings:
+          - name: middle-drag
+            gesture: deep-press
+            devices: [touch]
+            threshold: 0.7
+            action: {press: 2}
+            on-end: {release: 2}
+
+        """ + more
+    }
+
     /// The deep press of the report: force 0.1, 0.3, 0.5, 0.65, 0.95 ten milliseconds apart,
     /// held 50 ms, eased back through 0.6, 0.4, 0.2, lifted, at `point`.
     static func deepPress(_ stage: Stage, by presser: Presser, at point: PixelPoint) throws {
@@ -392,19 +408,11 @@ final class ReplugOwnershipTests: StageSuite {
 
     @Test("another device going away while a finger's deep press holds the middle button down: it stays down until the finger lifts")
     func replugDuringHeldButton() throws {
-        let bridge = try stage.bridge(config: """
-            decision-timeout: 5
-            bindings:
-              - name: middle-drag
-                gesture: deep-press
-                devices: [touch]
-                threshold: 0.7
-                action: {press: 2}
-                on-end: {release: 2}
+        let bridge = try stage.bridge(config: Self.middleDragConfig("""
               - name: contact
                 gesture: force
                 devices: [pen, touch]
-            """)
+            """))
         try Self.pressAndHold(stage, bridge, by: .touch, at: (400, 300), to: .climbing)
         for force in [0.65, 0.95] {
             usleep(10_000)
