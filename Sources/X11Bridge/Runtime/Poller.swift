@@ -84,10 +84,10 @@ final class Poller {
     }
 
     private func collectEpoll(milliseconds: Int32) {
-        var count: Int32
-        repeat {
-            count = events.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), milliseconds) }
-        } while count < 0 && errno == EINTR
+        // Interrupted (a signal, or the process stopped and continued: a busy or suspended
+        // machine), it returns with nothing ready, and the loop works out the timeout again: the
+        // same wait again would meet a deadline that passed meanwhile a whole timeout late.
+        let count = events.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), milliseconds) }
         for index in 0..<Int(max(0, count)) {
             ready.append(events[index].data.fd)
         }
@@ -98,10 +98,8 @@ final class Poller {
         for descriptor in descriptors {
             entries.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0))
         }
-        var result: Int32
-        repeat {
-            result = entries.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), milliseconds) }
-        } while result < 0 && errno == EINTR
+        // Interrupted, as above: back to the loop.
+        let result = entries.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), milliseconds) }
         guard result > 0 else { return }
         for entry in entries where entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
             ready.append(entry.fd)
