@@ -11,12 +11,13 @@
 /// The carry-over is the least delay seen so far (the event read soonest after it happened),
 /// so a carried time is never later than its reading. It may creep later by `drift` a second
 /// (clocks that run at slightly different rates, a server on another machine), and starts
-/// afresh when a timestamp would be older than `staleness` (a server whose clock jumped).
+/// afresh when a timestamp is more than `staleness` older than the newest (a server whose clock
+/// jumped back; one that jumped on is read sooner than ever, which resets it by itself).
 struct ServerTimeline: Sendable {
     /// How fast the carry-over may grow, in seconds per second: 100 ppm, more than two
     /// crystal clocks drift apart.
     static let drift = 1e-4
-    /// A carried time this far behind its reading means the carry-over no longer holds.
+    /// A stamp this far behind the newest means the server's clock jumped back.
     static let staleness = 5.0
 
     /// Bridge seconds minus server seconds, at the least-delayed event; nil before the first.
@@ -43,16 +44,20 @@ struct ServerTimeline: Sendable {
         // from the newest, so a wrap reads as a step forward and an event stamped a little
         // before the newest as a step back.
         let server = lastStamp.map { lastServer + Double(Int32(bitPattern: stamp &- $0)) / 1000 } ?? Double(stamp) / 1000
+        // A stamp far older than the newest: the server's clock jumped back. (A stamp merely
+        // read late is the bridge's delay, whatever its length: a swapping machine's backlog
+        // keeps its spacing.)
+        let jumpedBack = lastStamp != nil && server < lastServer - Self.staleness
         // Newer stamps move the reference on; so does a clock that jumped back.
-        if server >= lastServer || server < lastServer - Self.staleness || lastStamp == nil {
+        if server >= lastServer || jumpedBack || lastStamp == nil {
             lastStamp = stamp
             lastServer = server
         }
         let measured = now - server
         var current = measured
-        if let previous = offset {
+        if let previous = offset, !jumpedBack {
             let grown = previous + Self.drift * Swift.max(0, now - offsetTime)
-            if grown <= measured, now - (server + grown) <= Self.staleness { current = grown }
+            if grown <= measured { current = grown }
         }
         offset = current
         offsetTime = now

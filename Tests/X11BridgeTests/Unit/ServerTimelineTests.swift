@@ -42,6 +42,20 @@ struct ServerTimelineTests {
         #expect(abs(timeline.time(ofStamp: 48, readAt: 7.100) - 7.058) < 1e-4)
     }
 
+    /// Found in review: the first sample of the backlog, more than 5 s late, was taken for a
+    /// server clock that had jumped, and the whole backlog was dated at its reading: a long
+    /// press made in the last second of the stall read as a tap.
+    @Test("samples a second apart read in one burst 6 s late (a swapping machine) keep their spacing")
+    func longStallKeepsSpacing() {
+        var timeline = ServerTimeline()
+        #expect(timeline.time(ofStamp: 10_000, readAt: 100.002) == 100.002)
+        let times = stride(from: 10_000, through: 11_000, by: 10).map { stamp in
+            timeline.time(ofStamp: UInt(stamp), readAt: 106.0 + Double(stamp - 10_000) * 1e-6)
+        }
+        #expect(abs((times.last ?? 0) - (times.first ?? 0) - 1.0) < 1e-3, "\(times.prefix(3)) … \(times.suffix(3))")
+        #expect(abs((times.last ?? 0) - 101.002) < 1e-3)
+    }
+
     @Test("a server clock that jumps back starts the carry-over afresh; no stamp is read as now")
     func jumpAndUnknown() {
         var timeline = ServerTimeline()
