@@ -114,6 +114,14 @@ struct TrackedContact: Sendable {
     /// Whether a learning deep press listened to the contact when it began.
     var learns: Bool { slots.contains { $0.learns } }
 
+    /// The threshold of the learning deep press that listened, at the levels it began with.
+    private var learningThreshold: Double? {
+        for slot in slots where slot.learns {
+            if case .deepPress(let configuration) = slot.binding.recognizer { return configuration.threshold }
+        }
+        return nil
+    }
+
     /// What the contact teaches its device's learner, once it is over; nil when nothing: no
     /// learning deep press listened, it never said a force, another gesture won it, or it is
     /// still undecided.
@@ -129,6 +137,10 @@ struct TrackedContact: Sendable {
             let ordinary = slots.first { $0.learns }?.ordinaryForce ?? 0
             return peak > ordinary ? .deliberate(peak: peak) : .ordinary(peak: peak)
         case .handedOver(.ended), .handedOver(.levelledOff), .handedOver(.failed), .handedOver(.timeout):
+            // Pressed on to a deep press's force after it was given to the application (a deep
+            // press the bridge gave up waiting for, pushed on; a hard stroke): no ordinary
+            // contact, and no deep press the bridge saw.
+            if let threshold = learningThreshold, peak >= threshold { return nil }
             return .ordinary(peak: peak)
         case .handedOver(.unbound):
             return nil
