@@ -125,6 +125,32 @@ struct CommandLineTests {
         #expect(run.stderr.contains(message), "stderr was: \(run.stderr)")
     }
 
+    /// Found in review: a trace may say any finite number, and the text output crashed on a
+    /// place or time past what an Int holds; `--json` wrote `inf`.
+    @Test("replay of a trace with huge places and times: no crash, and every --json line is JSON", arguments: [false, true])
+    func replayHugeNumbers(json: Bool) throws {
+        let trace = try GestureBridgeExecutable.temporaryFile("""
+            {"trace":1,"screen":{"width":1280,"height":800},"devices":[{"id":1,"name":"pen","kind":"pen","pressure":{"min":0,"max":1}}]}
+            {"t":0,"device":1,"contact":0,"phase":"begin","x":1e19,"y":1e308,"pressure":0.9}
+            {"t":1e19,"device":1,"contact":0,"phase":"end","x":1e19,"y":1e308,"pressure":0}
+
+            """, suffix: ".jsonl")
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let config = try GestureBridgeExecutable.temporaryFile("""
+            bindings:
+              - {name: all, gesture: force, action: {click: right}}
+            """, suffix: ".yaml")
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let run = try GestureBridgeExecutable.run(["replay", trace, "--config", config] + (json ? ["--json"] : []))
+        #expect(run.status == 0 && !run.crashed, "\(run.stderr)")
+        if json {
+            let decoded = try decodedLines(OutputLine.self, run.stdout)
+            #expect(decoded.count == run.stdout.split(separator: "\n").count && !decoded.isEmpty, "\(run.stdout)")
+        } else {
+            #expect(run.stdout.contains("click"), "\(run.stdout)")
+        }
+    }
+
     @Test("replay reads a trace as it goes: a recording cut off mid-line replays up to the cut, then names the line")
     func replayCutOffTrace() throws {
         let lines = try String(contentsOfFile: Self.fixture, encoding: .utf8).split(separator: "\n")

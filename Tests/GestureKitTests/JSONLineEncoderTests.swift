@@ -35,6 +35,14 @@ struct JSONLineEncoderTests {
         }
     }
 
+    /// Found in review: `replay --json` of a trace with `"x":1e308` wrote `"x":inf`.
+    @Test("the largest numbers are written as JSON numbers, not inf", arguments: [1e308, -1e308, 1.7976931348623157e308, 2e302])
+    func hugeNumbers(value: Double) throws {
+        let text = JSONLine.number(value)
+        let read = try JSONDecoder().decode([Double].self, from: Data("[\(text)]".utf8))
+        #expect(read == [value], "\(text)")
+    }
+
     @Test("keys in the order encoded, a nil optional left out, a NullWhenNil written null, no spaces")
     func order() throws {
         let sample = Sample(zebra: "z", alpha: 0.5, missing: nil, nothing: nil,

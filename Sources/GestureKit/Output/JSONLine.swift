@@ -7,6 +7,8 @@ public enum JSONLine {
     public static func number(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         let rounded = (value * 1_000_000).rounded() / 1_000_000
+        // Beyond about 1.8e302 the scaling overflows (and such a number has no millionths).
+        guard rounded.isFinite else { return value.formatted }
         return (rounded == 0 ? 0 : rounded).formatted
     }
 

@@ -127,10 +127,11 @@ public struct OutputFormatter: Sendable {
 
     /// `value` with exactly `digits` decimals, without Foundation's locale-dependent formatting.
     static func fixed(_ value: Double, _ digits: Int) -> String {
-        guard value.isFinite else { return String(value) }
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()
+        // Past what an Int holds (a trace may say any finite number): as Swift writes it.
+        guard value.isFinite, scaled < 9e18 else { return String(value) }
         let whole = Int(scaled / scale)
         let fraction = Int(scaled - Double(whole) * scale)
         let sign = value < 0 && scaled != 0 ? "-" : ""
