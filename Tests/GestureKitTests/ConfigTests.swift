@@ -60,6 +60,23 @@ struct ConfigTests {
         #expect(issues.first?.message.contains("does not apply to a deep-press binding (it belongs to knob)") == true)
     }
 
+    /// Found in review: `name:` left empty dropped the binding without a word, and `check`
+    /// said OK; nothing else in it was checked either.
+    @Test("an empty name is an error at the name, and the rest of that binding is still checked")
+    func emptyName() {
+        let found = problems("""
+            bindings:
+              - name:
+                gesture: deep-pres
+                action: {click: right}
+              - name: ""
+                gesture: deep-press
+                action: {click: 99}
+            """)
+        #expect(found.map(\.line) == [2, 3, 5, 7], "\(found)")
+        #expect(found.first?.message.contains("`name` is empty") == true, "\(found)")
+    }
+
     @Test("wrong types, ranges and contradictions are each reported")
     func valueErrors() {
         #expect(problems(binding("    threshold: hard\n")).first?.message.contains("must be a number") == true)

@@ -8,7 +8,9 @@ extension ConfigParser {
     mutating func parseBinding(_ node: YAMLNode) -> Binding? {
         guard let map = mapping(node, "a binding") else { return nil }
         let issueCount = issues.count
-        guard let name = parseName(map, at: node), let kind = parseKind(map, at: node, binding: name) else { return nil }
+        // A binding whose name is wrong is read all the same, so its other problems show too.
+        let name = parseName(map, at: node)
+        guard let kind = parseKind(map, at: node, binding: name) else { return nil }
         checkKeys(map, allowed: Self.commonKeys + kind.schema.names, context: "for a \(kind.rawValue) binding", kind: kind)
         let devices = map["devices"].map { parseDevices($0) } ?? []
         let pressure = parsePressure(map, kind: kind)
@@ -18,7 +20,7 @@ extension ConfigParser {
         let onEnd = map["on-end"].map { parseActions($0, "on-end") } ?? []
         let gesture = parseGesture(kind, map, at: node)
         let feedback = parseBindingFeedback(map, kind: kind, steps: gesture.steps)
-        guard issues.count == issueCount else { return nil }
+        guard let name, issues.count == issueCount else { return nil }
         return Binding(name: name, recognizer: gesture.settings, devices: devices, pressure: pressure,
                        applications: applications, ownsContact: owns, feedback: feedback, onStart: onStart, onEnd: onEnd,
                        steps: gesture.steps, onCrossUp: gesture.crossUp, onCrossDown: gesture.crossDown)
@@ -32,14 +34,19 @@ extension ConfigParser {
             issues.append(issue(at: node, "this binding has no `name`; give it one (it names the gesture in logs and replay output)"))
             return nil
         }
-        guard let name = string(nameNode, "name"), !name.isEmpty else { return nil }
+        guard let name = string(nameNode, "name") else { return nil }
+        guard !name.isEmpty else {
+            issues.append(issue(at: nameNode, "`name` is empty; give the binding a name (it names the gesture in logs and replay output)"))
+            return nil
+        }
         return name
     }
 
     /// `gesture`: one of the recognizers.
-    private mutating func parseKind(_ map: YAMLNode.Mapping, at node: YAMLNode, binding name: String) -> RecognizerKind? {
+    private mutating func parseKind(_ map: YAMLNode.Mapping, at node: YAMLNode, binding name: String?) -> RecognizerKind? {
         guard let gestureNode = map["gesture"] else {
-            issues.append(issue(at: node, "binding `\(name)` has no `gesture`; one of: \(Self.gestureList)"))
+            let binding = name.map { "binding `\($0)`" } ?? "this binding"
+            issues.append(issue(at: node, "\(binding) has no `gesture`; one of: \(Self.gestureList)"))
             return nil
         }
         guard let gestureName = string(gestureNode, "gesture") else { return nil }
