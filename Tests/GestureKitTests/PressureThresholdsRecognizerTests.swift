@@ -47,6 +47,23 @@ struct PressureThresholdsRecognizerTests {
         #expect(actions.filter { $0.hasSuffix("RaiseVolume") }.count == actions.filter { $0.hasSuffix("LowerVolume") }.count)
     }
 
+    /// Found in review: the lift crossed down only the thresholds its force of 0 fell below by
+    /// the hysteresis, so a threshold of 0, or one no higher than the hysteresis, stayed reached
+    /// after the lift, and an `up: {press: 1}` left the button down until the bridge stopped.
+    @Test("lifting crosses down every threshold reached, even one the hysteresis would keep at force 0",
+          arguments: [([0.0], 0.0), ([0.1], 0.2), ([0.1, 0.5], 0.3)])
+    func liftCrossesDownWhateverTheHysteresis(thresholds: [Double], hysteresis: Double) {
+        for ending in [false, true] {
+            let script = GestureScript(Self.levels(thresholds, hysteresis: hysteresis))
+            script.pen.down(at: (100, 100), force: 0)
+            script.pen.press(to: 0.9)
+            if ending { script.pen.cancel() } else { script.pen.lift() }
+            let crossings = script.crossings(of: "levels")
+            #expect(crossings.filter { $0.direction == .up }.count == thresholds.count, "\(crossings)")
+            #expect(crossings.filter { $0.direction == .down }.count == thresholds.count, "\(crossings)")
+        }
+    }
+
     @Test("a force landing exactly on a threshold has reached it")
     func landingExactlyCounts() {
         let script = GestureScript(Self.levels([0.25, 0.5, 0.75]))

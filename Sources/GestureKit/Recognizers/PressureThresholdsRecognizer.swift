@@ -69,21 +69,27 @@ public struct PressureThresholdsRecognizer: GestureRecognizer {
             }
             return RecognizerStep(reports: crossings(from: watch.level, sample: sample, force: force))
         case .up(let watch, let sample):
-            // Lifting lets go of every threshold still held: a `down` action paired with an
-            // `up` one (press, release) must not be left pending.
-            let reports = crossings(from: watch.level, sample: sample, force: 0)
+            // Lifting lets go of every threshold still held, whatever the hysteresis would keep
+            // at force 0: a `down` action paired with an `up` one (press, release) must not be
+            // left pending.
+            let reports = crossings(from: watch.level, to: 0, sample: sample, force: 0)
             return phase.finish(reports + [GestureReport(.ended, at: sample, force: 0)])
         case .cancel(let watch, let sample):
-            let reports = crossings(from: watch.level, sample: sample, force: 0)
+            let reports = crossings(from: watch.level, to: 0, sample: sample, force: 0)
             return phase.finish(reports + [GestureReport(.cancelled, at: sample)])
         case .settled(let step):
             return step
         }
     }
 
-    /// One `changed` report per threshold passed between the old level and the new one.
+    /// One `changed` report per threshold passed between the old level and the one `force`
+    /// reaches.
     private mutating func crossings(from level: Int, sample: ContactSample, force: Double) -> [GestureReport] {
-        let newLevel = configuration.level(for: force, from: level)
+        crossings(from: level, to: configuration.level(for: force, from: level), sample: sample, force: force)
+    }
+
+    /// One `changed` report per threshold passed between the old level and `newLevel`.
+    private mutating func crossings(from level: Int, to newLevel: Int, sample: ContactSample, force: Double) -> [GestureReport] {
         phase = .watching(Watch(level: newLevel, lastForce: force))
         let passed: [ThresholdCrossing]
         if newLevel > level {
