@@ -234,7 +234,7 @@ private struct Target {
                 throw CommandFailure.error("cannot read \(path): \(error.reason)")
             }
             do {
-                _ = try ConfigLoader.parse(text, file: path)
+                _ = try ConfigLoader.parse(text, file: path, keyNames: XKeysymNames())
             } catch {
                 throw CommandFailure("\(error.description)\ngesture-bridge: error: \(path) is broken; fix it (or name another file with --config) before calibrating")
             }

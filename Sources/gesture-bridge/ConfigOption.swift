@@ -1,5 +1,6 @@
 import ArgumentParser
 import GestureKit
+import X11Bridge
 
 /// `--config FILE`, shared by every command that reads a config, with one fallback for all:
 /// the file given; else the user's own (`$XDG_CONFIG_HOME/gesture-bridge/config.yaml`, by
@@ -20,7 +21,7 @@ struct ConfigOption: ParsableArguments {
     func load(positional: String? = nil) throws -> (BindingSet, ConfigSource) {
         let source = source(positional: positional)
         do {
-            return (try source.load(), source)
+            return (try source.load(keyNames: XKeysymNames()), source)
         } catch {
             throw CommandFailure(error.description)
         }

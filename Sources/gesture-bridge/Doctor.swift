@@ -54,7 +54,7 @@ struct Doctor: ParsableCommand {
         let source = config.source()
         var bindings: BindingSet?
         do {
-            bindings = try source.load()
+            bindings = try source.load(keyNames: XKeysymNames())
             findings.append(.ok("config \(source): \(bindings?.bindings.count ?? 0) bindings"))
         } catch {
             findings.append(.problem("config \(source) is broken (the bridge will not start with it):\n" + error.description))

@@ -82,6 +82,26 @@ struct CommandLineTests {
         #expect(run.stdout.isEmpty)
     }
 
+    /// Found in review: a key name X does not know passed `check` and a reload, and failed only
+    /// when the gesture fired, after the deep press had taken the contact: nothing happened.
+    @Test("check refuses a key X does not know, where it is written; one written with a lower-case first letter is fine")
+    func checkUnknownKey() throws {
+        let path = try GestureBridgeExecutable.temporaryFile("""
+            bindings:
+              - name: undo
+                gesture: deep-press
+                action: {key: ctrl+zz}
+              - name: back
+                gesture: squeeze
+                action: {key: alt+left}
+            """, suffix: ".yaml")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try GestureBridgeExecutable.run(["check", path])
+        #expect(run.status == 1 && !run.crashed)
+        #expect(run.stderr.contains("\(path):4:19: error: unknown key `zz` in `ctrl+zz`"), "\(run.stderr)")
+        #expect(!run.stderr.contains(":7:"), "\(run.stderr)")
+    }
+
     @Test("analyze prints the recording's contacts, levels and peaks")
     func analyzeRecording() throws {
         let run = try GestureBridgeExecutable.run(["analyze", Self.fixture])

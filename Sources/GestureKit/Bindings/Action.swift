@@ -51,6 +51,13 @@ public struct KeyCombo: Sendable, Hashable, CustomStringConvertible {
     ]
 }
 
+/// The key names the X side can type, for reading a config: a `{key: ...}` naming another is an
+/// error where it is written, not a gesture that does nothing. (GestureKit knows no keysyms; a
+/// config read without one, as the tests and `replay` without a display may, is not checked.)
+public protocol KeyNames: Sendable {
+    func knows(_ name: String) -> Bool
+}
+
 /// A change to the default sound output's volume, as `{volume: ...}` spells it.
 public enum VolumeChange: Sendable, Hashable, CustomStringConvertible {
     /// Up (positive) or down (negative) by this many percent: `+5%`, `-5%`.

@@ -24,9 +24,10 @@ public enum ConfigSource: Sendable, Hashable, CustomStringConvertible {
         return home + "/.config/gesture-bridge/config.yaml"
     }
 
-    public func load() throws(ConfigError) -> BindingSet {
+    /// The config; `keyNames` (if given) says which keys `{key: ...}` may name.
+    public func load(keyNames: (any KeyNames)? = nil) throws(ConfigError) -> BindingSet {
         switch self {
-        case .file(let path): return try ConfigLoader.load(path: path)
+        case .file(let path): return try ConfigLoader.load(path: path, keyNames: keyNames)
         case .builtInDefault: return ConfigLoader.builtInDefault
         }
     }

@@ -46,6 +46,11 @@ extension ConfigParser {
                 issues.append(issue(at: value, "`\(text)` is not a key combination; write keys joined by +, like ctrl+z or XF86AudioRaiseVolume"))
                 return nil
             }
+            if let keyNames, let unknown = zip(combo.keys, combo.keysymNames).first(where: { !keyNames.knows($0.1) }) {
+                issues.append(issue(at: value, "unknown key `\(unknown.0)` in `\(text)`; use X keysym names such as ctrl+z, Return, "
+                    + "XF86AudioRaiseVolume (`xev` shows a key's name)"))
+                return nil
+            }
             return .key(combo)
         case "volume":
             return parseVolume(value).map { .volume($0) }

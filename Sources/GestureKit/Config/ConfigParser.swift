@@ -5,6 +5,8 @@
 struct ConfigParser {
     /// Every problem found so far, in the order found.
     var issues: [ConfigIssue] = []
+    /// What `{key: ...}` may name; nil: not checked.
+    var keyNames: (any KeyNames)?
 
     // MARK: Document
 

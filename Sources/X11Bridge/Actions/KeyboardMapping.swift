@@ -48,13 +48,19 @@ public final class KeyboardMapping {
     /// The keysym for a name as X spells it, also accepting a lower-case first letter
     /// (`left`, `escape`) since names are case-sensitive and people write them either way.
     static func keysym(named name: String, in combo: KeyCombo) throws(ActionFailure) -> KeySym {
+        if let keysym = keysym(named: name) { return keysym }
+        throw ActionFailure("unknown key \"\(name)\" in \"\(combo)\"; use X keysym names such as ctrl+z, Return, XF86AudioRaiseVolume (`xev` shows them)")
+    }
+
+    /// The keysym for a name, as above; nil when X knows none by it. Xlib's table: no display needed.
+    static func keysym(named name: String) -> KeySym? {
         let exact = XStringToKeysym(name)
         if exact != 0 { return exact }
         if let first = name.first, first.isLowercase {
             let capitalized = XStringToKeysym(first.uppercased() + name.dropFirst())
             if capitalized != 0 { return capitalized }
         }
-        throw ActionFailure("unknown key \"\(name)\" in \"\(combo)\"; use X keysym names such as ctrl+z, Return, XF86AudioRaiseVolume (`xev` shows them)")
+        return nil
     }
 
     private func keycode(for keysym: KeySym, name: String, now: Double) throws(ActionFailure) -> (UInt8, shifted: Bool) {
@@ -149,5 +155,15 @@ public final class KeyboardMapping {
     private func unmap(_ keycode: UInt8) {
         var symbols: [KeySym] = [0, 0]
         XChangeKeyboardMapping(connection.display, Int32(keycode), 2, &symbols, 1)
+    }
+}
+
+/// The key names X knows, as `KeyboardMapping` reads them (a lower-case first letter too): what
+/// a config's `{key: ...}` may name, checked as the config is read (`check`, `run`, a reload).
+public struct XKeysymNames: KeyNames {
+    public init() {}
+
+    public func knows(_ name: String) -> Bool {
+        KeyboardMapping.keysym(named: name) != nil
     }
 }

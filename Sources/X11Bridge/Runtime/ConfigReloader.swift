@@ -71,7 +71,7 @@ public final class ConfigReloader {
 
     private func load(_ file: ConfigSource) -> Outcome {
         do {
-            let configuration = try file.load()
+            let configuration = try file.load(keyNames: XKeysymNames())
             // A file that appeared where the built-in default ran is now the one SIGHUP reads.
             source = file
             return .reloaded(configuration, source: file)

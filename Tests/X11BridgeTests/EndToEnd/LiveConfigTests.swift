@@ -135,6 +135,22 @@ final class LiveConfigTests: StageSuite {
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 
+    @Test("an edit naming a key X does not know is refused where it is written, the old binding kept")
+    func unknownKeyRefused() throws {
+        let bridge = try Self.runBridge(stage, directory, clicking: "right")
+        try directory.writeInPlace("""
+            bindings:
+              - name: deep
+                gesture: deep-press
+                action: {key: ctrl+zz}
+            """)
+        #expect(bridge.waitForEvents(.configRejected), "\(bridge.log)")
+        let message = bridge.events(.configRejected).first?.message ?? ""
+        #expect(message.contains("\(directory.file):4:") && message.contains("`zz`"), "\(message)")
+        try stage.expectDeepPress(at: (200, 200), gives: 3, "the old right-click binding still works")
+        #expect(bridge.stop(with: SIGINT) == 0)
+    }
+
     @Test("removing the file keeps the bindings running and says so; writing it again loads it")
     func removedThenRewritten() throws {
         let bridge = try Self.runBridge(stage, directory, clicking: "right")
