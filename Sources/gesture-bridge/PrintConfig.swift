@@ -8,19 +8,30 @@ struct PrintConfig: ParsableCommand {
         discussion: """
             The config comes from --config when given, else from \
             $XDG_CONFIG_HOME/gesture-bridge/config.yaml (~/.config/gesture-bridge/config.yaml) \
-            when it exists, else the built-in default. The output is itself a valid config: \
-            redirect it to a file to start your own.
+            when it exists, else the built-in default; --default prints the built-in one \
+            whatever files there are. The output is itself a valid config: redirect it to a \
+            file to start your own (with --default: the shell empties the file before the \
+            command reads it).
 
             Example:
               mkdir -p ~/.config/gesture-bridge
-              gesture-bridge print-config > ~/.config/gesture-bridge/config.yaml
+              gesture-bridge print-config --default > ~/.config/gesture-bridge/config.yaml
             """
     )
 
     @OptionGroup var config: ConfigOption
 
+    @Flag(name: .customLong("default"), help: "Print the built-in default config, not the one the bridge would read.")
+    var builtInDefault = false
+
+    func validate() throws {
+        if builtInDefault, config.config != nil {
+            throw ValidationError("--default prints the built-in config; --config names another: give one of them")
+        }
+    }
+
     func run() throws {
-        let (bindings, source) = try config.load()
+        let (bindings, source) = builtInDefault ? (ConfigLoader.builtInDefault, ConfigSource.builtInDefault) : try config.load()
         print("# effective config, from \(source)")
         print(ConfigRenderer.render(bindings), terminator: "")
     }

@@ -27,6 +27,32 @@ struct ConfigFallbackTests {
         #expect(!run.stdout.contains("touch-right-click"), "the built-in default was read instead")
     }
 
+    /// Found in review: the help's example, `print-config > ~/.config/.../config.yaml`, had
+    /// the shell empty the file before print-config read it, and left an empty config that
+    /// every command then refused.
+    @Test("print-config's help example, run as written, leaves a config that check accepts")
+    func printConfigExample() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-home-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let binary = try #require(GestureBridgeExecutable.url, "gesture-bridge is built").deletingLastPathComponent().path
+        let environment = ["HOME": home.path, "PATH": binary + ":/usr/bin:/bin"]
+        let help = try GestureBridgeExecutable.run(["print-config", "--help"])
+        let example = help.stdout.components(separatedBy: "Example:\n").last?
+            .split(separator: "\n").prefix { $0.hasPrefix("  ") }.joined(separator: "\n") ?? ""
+        #expect(example.contains("print-config"), "\(help.stdout)")
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-e", "-c", example]
+        shell.environment = environment
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0)
+        let check = try GestureBridgeExecutable.run(["check"], environment: environment)
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout.contains("config.yaml: OK, 3 bindings"), "\(check.stdout)")
+    }
+
     @Test("without a user file, the built-in default")
     func builtInFallback() throws {
         let run = try GestureBridgeExecutable.run(["check"], environment: ["HOME": "/nonexistent", "PATH": "/usr/bin:/bin"])
