@@ -10,8 +10,8 @@ struct PrintConfig: ParsableCommand {
             $XDG_CONFIG_HOME/gesture-bridge/config.yaml (~/.config/gesture-bridge/config.yaml) \
             when it exists, else the built-in default; --default prints the built-in one \
             whatever files there are. The output is itself a valid config: redirect it to a \
-            file to start your own (with --default: the shell empties the file before the \
-            command reads it).
+            file to start your own. Into the file it would read, only with --default: the \
+            shell empties that file before print-config reads it.
 
             Example:
               mkdir -p ~/.config/gesture-bridge
