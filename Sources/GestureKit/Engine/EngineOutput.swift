@@ -50,7 +50,7 @@ public enum ContactDecision: Sendable, Hashable {
     case release(ContactKey, reason: ReleaseReason, time: Double, held: Double)
 }
 
-public enum ReleaseReason: String, Sendable, Hashable {
+public enum ReleaseReason: String, Sendable, Hashable, CaseIterable {
     /// No owning binding listens to this device.
     case unbound = "no owning gesture listens"
     /// Every owning gesture failed while the contact was still down (movement past the slop,
@@ -64,6 +64,9 @@ public enum ReleaseReason: String, Sendable, Hashable {
     case limit = "hold limit"
     /// The contact lifted or was cancelled before anything was decided.
     case ended = "contact ended"
+    /// Another button of the device went down while the contact was held (a pen's side
+    /// button): the press goes on with it, as without the bridge (`GestureEngine.handOver`).
+    case anotherButton = "another button pressed"
 }
 
 extension ReleaseReason {
@@ -76,6 +79,7 @@ extension ReleaseReason {
         case .levelledOff: return "levelled-off"
         case .limit: return "limit"
         case .ended: return "lifted"
+        case .anotherButton: return "another-button"
         }
     }
 }

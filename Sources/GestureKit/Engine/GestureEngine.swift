@@ -219,6 +219,20 @@ public struct GestureEngine: Sendable {
         learning.devices[device.learningKey] = learner
     }
 
+    /// Hands an undecided contact to the application at once, whatever its gestures would have
+    /// decided: its owning gestures fail, watching ones go on. For what the engine cannot see
+    /// and the X side can (`ReleaseReason.anotherButton`); nothing for a decided contact.
+    public mutating func handOver(_ key: ContactKey, reason: ReleaseReason, at time: Double, into outputs: inout [EngineOutput]) {
+        guard var contact = contacts[key], !contact.isDecided else { return }
+        let position = contact.position
+        for index in contact.slots.indices where contact.slots[index].active && contact.slots[index].owns {
+            drop(&contact.slots[index], key: key, slotIndex: index, at: time, position: position, into: &outputs)
+        }
+        stopFollowingForce(&contact)
+        settleIfUnowned(&contact, reason: reason, at: time, into: &outputs)
+        contacts[key] = contact
+    }
+
     private mutating func decisionTimedOut(_ key: ContactKey, at time: Double, into outputs: inout [EngineOutput]) {
         guard var contact = contacts[key], !contact.isDecided else { return }
         // Gestures that wait on their own timer (a long press) keep the contact until it runs

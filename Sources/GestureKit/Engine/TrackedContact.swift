@@ -142,7 +142,7 @@ struct TrackedContact: Sendable {
             // contact, and no deep press the bridge saw.
             if let threshold = learningThreshold, peak >= threshold { return nil }
             return .ordinary(peak: peak)
-        case .handedOver(.unbound):
+        case .handedOver(.unbound), .handedOver(.anotherButton):
             return nil
         }
     }

@@ -255,11 +255,9 @@ extension ReleaseReason: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let code = try container.decode(String.self)
-        guard let reason = Self.allReasons.first(where: { $0.code == code }) else {
+        guard let reason = Self.allCases.first(where: { $0.code == code }) else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "no release reason is called \(code)")
         }
         self = reason
     }
-
-    private static let allReasons: [ReleaseReason] = [.unbound, .failed, .timeout, .levelledOff, .limit, .ended]
 }

@@ -83,6 +83,7 @@ public struct OutputFormatter: Sendable {
         case .levelledOff: return "its force levelled off at an ordinary level"
         case .limit: return "the hold limit passed"
         case .ended: return "it lifted first"
+        case .anotherButton: return "another button of its device went down"
         }
     }
 

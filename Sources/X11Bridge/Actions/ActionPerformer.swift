@@ -18,6 +18,10 @@ public protocol ActionPerformer: AnyObject {
     /// Whether anything is held down now.
     var isHolding: Bool { get }
 
+    /// Whether a pointer button is held down now (a `press:` action): X then gives a pen's tip
+    /// press to the application, not to the bridge's grab, which only a first button activates.
+    var holdsButton: Bool { get }
+
     /// When deferred work is due (putting back a borrowed keycode), on the engine's clock.
     var nextDeadline: Double? { get }
 
@@ -40,4 +44,5 @@ public protocol ActionPerformer: AnyObject {
 extension ActionPerformer {
     public func takeVolumeReports() -> [VolumeReport] { [] }
     public func releaseLeftovers(buttonCount: Int) {}
+    public var holdsButton: Bool { false }
 }

@@ -103,6 +103,10 @@ public final class XTestPerformer: ActionPerformer {
 
     public var isHolding: Bool { !held.isEmpty }
 
+    public var holdsButton: Bool {
+        held.inputs.contains { if case .button = $0 { return true } else { return false } }
+    }
+
     public func releaseAll() {
         let inputs = held.takeAllForRelease()
         guard !inputs.isEmpty else { return }

@@ -27,6 +27,8 @@ public final class InputListener {
     /// The serial of the event `handle` read last (`XCBEvent.serial`): the changes it returned
     /// happened after the requests below it took effect.
     public private(set) var lastSerial: UInt32 = 0
+    /// Each pen's or mouse's buttons down other than the tip and the wheel, from its raw events.
+    private var otherButtonsDown: [Int: Set<Int>] = [:]
     /// Rings when a contact of a device listened to begins or ends (`EventLoop`); it listens to
     /// the same devices as the session, through hot-plug. Set before the loop starts.
     var contactBell: ContactBell? {
@@ -90,6 +92,15 @@ public final class InputListener {
                     selectRawInput(of: raw.device)
                 }
                 let device = raw.device
+                if raw.kind == .buttonPress || raw.kind == .buttonRelease, raw.device == raw.source, raw.detail != 1,
+                   !Self.wheelButtons.contains(raw.detail) {
+                    if raw.kind == .buttonRelease {
+                        otherButtonsDown[device]?.remove(raw.detail)
+                        return []
+                    }
+                    otherButtonsDown[device, default: []].insert(raw.detail)
+                    return source.isTipDown(device) ? [.anotherButton(device: device, time: time)] : []
+                }
                 return source.handle(raw, at: time, pointer: { [connection, catalog] in
                     connection.queryPointer(master: catalog[device]?.master ?? 2)?.position
                 }).map { event in
@@ -170,6 +181,17 @@ public final class InputListener {
         return [.monitorsChanged(layout)]
     }
 
+    /// The wheel's buttons, up, down, left, right: each press comes with its release, so none
+    /// is held beside the tip.
+    static let wheelButtons = 4...7
+
+    /// Whether a pen or mouse on `master` holds a button down other than its tip and the wheel
+    /// (a side button held to pan): X then gives a tip's press to the application, not to the
+    /// bridge's grab, which only the master's first button down activates.
+    public func holdsOtherButtons(onMaster master: Int) -> Bool {
+        otherButtonsDown.contains { !$0.value.isEmpty && catalog[$0.key]?.master == master }
+    }
+
     /// Cancels the contacts of every device and forgets them: for a clean stop.
     public func cancelAll(at time: Double) -> [ContactEvent] {
         source.removeAll(at: time)
@@ -190,6 +212,7 @@ public final class InputListener {
         for device in changes.removed {
             result += source.remove(device.id, at: time).map(InputChange.contact)
             unheardMotion.remove(device.id)
+            otherButtonsDown[device.id] = nil
         }
         for device in changes.added + changes.updated {
             source.add(device)

@@ -101,6 +101,9 @@ public struct XI2InputSource: Sendable {
     /// Whether any contact is down: cheaper than `activeContacts` for a yes or no.
     public var hasContactsDown: Bool { !pressed.isEmpty || !touches.isEmpty }
 
+    /// Whether the pen's or mouse's tip (button 1) is down, as this source has seen it.
+    public func isTipDown(_ device: Int) -> Bool { pressed.contains(device) }
+
     /// Contacts currently down.
     public var activeContacts: [ContactKey] {
         (pressed.map { ContactKey(device: $0, contact: 0) } + touches.keys.map { ContactKey(device: $0.device, contact: $0.touch) })

@@ -86,12 +86,15 @@ final class PointerOwnership {
     /// clicked while the pen is down), and nothing of it is held. Nor is a press made before the
     /// grab was in place and read late (`serial`, its raw press's): a device enabled again while
     /// the bridge was not reading, pressed before the bridge took the grab anew.
-    func contactBegan(source: Int, master: Int?, serial: UInt32, at time: Double) {
+    /// `otherButtonDown`: the master has a button down besides the tips this class counts (a
+    /// side button, the bridge's own `press:`), so the grab, which only a first button
+    /// activates, did not take this press either.
+    func contactBegan(source: Int, master: Int?, serial: UInt32, otherButtonDown: Bool, at time: Double) {
         unheld.remove(source)
         guard let master else { return }
         let anotherDown = pointersDown.contains { $0.key != source && $0.value == master && !detached.contains($0.key) }
         pointersDown[source] = master
-        guard buttonGrab.wasHeld(atSerial: serial), !anotherDown else {
+        guard buttonGrab.wasHeld(atSerial: serial), !anotherDown, !otherButtonDown else {
             unheld.insert(source)
             return
         }

@@ -218,9 +218,10 @@ extension Bridge: EventLoopClient {
         for change in changes {
             switch change {
             case .contact(let event):
-                tellOwnership(about: event)
+                let besideAnotherButton = tellOwnership(about: event)
                 let liveness = pressureLiveness.observe(event) { [session] in session.device(event.device)?.pressureAxis?.pressureRange }
                 process(engine.handle(event), now: time)
+                if besideAnotherButton { handOver(ContactKey(device: event.device, contact: event.contact), at: event.time, now: time) }
                 // Found dead or alive, the pressure counts so from the device's next contact on:
                 // the one that showed it began under the grabs as they were (a press that brings
                 // dead pressure back was not held, and must not also become a deep press).
@@ -267,6 +268,11 @@ extension Bridge: EventLoopClient {
             case .takenOver:
                 wasTakenOver = true
                 stop()
+            case .anotherButton(let device, let when):
+                // Held back, the tip's press would leave the side button's press queued behind
+                // it; kept, its stroke would go off the master with that button down there, and
+                // the grab would never end. The press goes on with it, as without the bridge.
+                handOver(ContactKey(device: device, contact: 0), at: when, now: time)
             }
         }
         grabs.settle()
@@ -308,14 +314,28 @@ extension Bridge: EventLoopClient {
         handle(session.rereadDevices(at: time), at: time)
     }
 
-    private func tellOwnership(about event: ContactEvent) {
+    /// A pen's or mouse's contact goes to the application as without the bridge, its gestures
+    /// with it, because another button of its master is down (`ReleaseReason.anotherButton`).
+    private func handOver(_ key: ContactKey, at time: Double, now: Double) {
+        var outputs: [EngineOutput] = []
+        engine.handOver(key, reason: .anotherButton, at: time, into: &outputs)
+        process(outputs, now: now)
+    }
+
+    /// Tells the ownership classes of a contact's begin or end. True for a pen's or mouse's
+    /// press made while its master had another button down: no grab took it, and it must go
+    /// to the application whole (`handOver`).
+    private func tellOwnership(about event: ContactEvent) -> Bool {
         switch event.phase {
         case .move:
             break
         case .begin:
             if isPointerContact(event.device) {
-                pointerOwnership.contactBegan(source: event.device, master: session.device(event.device)?.master,
-                                              serial: session.lastSerial, at: event.time)
+                let master = session.device(event.device)?.master
+                let otherButtonDown = performer.holdsButton || master.map { session.holdsOtherButtons(onMaster: $0) } == true
+                pointerOwnership.contactBegan(source: event.device, master: master, serial: session.lastSerial,
+                                              otherButtonDown: otherButtonDown, at: event.time)
+                return otherButtonDown
             } else if isTouchContact(event.device), let master = session.device(event.device)?.master {
                 touchOwnership.contactBegan(device: event.device, touch: event.contact, master: master, at: event.time)
             }
@@ -328,6 +348,7 @@ extension Bridge: EventLoopClient {
         case .hover:
             break
         }
+        return false
     }
 
     private func showActiveContacts() {

@@ -110,7 +110,7 @@ extension CalibrationRun: EventLoopClient {
                 }
             case .screenResized, .monitorsChanged:
                 overlay?.screenChanged(session.screen, monitors: session.monitors)
-            case .grabbedPointer, .grabbedTouch, .takenOver:
+            case .grabbedPointer, .grabbedTouch, .takenOver, .anotherButton:
                 // Calibration holds no claim on the display: it runs beside a bridge.
                 break
             }

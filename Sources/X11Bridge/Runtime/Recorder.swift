@@ -83,8 +83,8 @@ extension Recorder: EventLoopClient {
             case .monitorsChanged:
                 // A trace records root coordinates; monitors do not change them.
                 break
-            case .grabbedPointer, .grabbedTouch, .takenOver:
-                // A recorder takes no grab and no claim on the display; nothing of this kind reaches it.
+            case .grabbedPointer, .grabbedTouch, .takenOver, .anotherButton:
+                // A recorder takes no grab and no claim on the display; a trace has no side buttons.
                 break
             }
         }
