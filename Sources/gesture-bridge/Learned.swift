@@ -37,6 +37,12 @@ struct Learned: ParsableCommand {
     @Option(help: ArgumentHelp("The state directory instead of $XDG_STATE_HOME/gesture-bridge.", valueName: "directory"))
     var stateDirectory: String?
 
+    func validate() throws {
+        if resetAll, resetDevice != nil {
+            throw ValidationError("--reset forgets one device and --reset-all every one: give one of them")
+        }
+    }
+
     func run() throws {
         guard let store = stateDirectory.map(LearnedStateStore.init(directory:)) ?? LearnedStateStore.user() else {
             throw CommandFailure("error: neither XDG_STATE_HOME nor HOME is set: there is no learned state")

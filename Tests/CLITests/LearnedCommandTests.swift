@@ -105,5 +105,8 @@ struct LearnedCommandTests {
         #expect(FileManager.default.fileExists(atPath: directory + "/broken.learned.damaged"))
         let reset = try GestureBridgeExecutable.run(["learned", "--reset", "No Such Pen"], environment: environment)
         #expect(reset.status != 0)
+        // Found in review: --reset-all beside --reset was left out without a word.
+        let both = try GestureBridgeExecutable.run(["learned", "--reset", "No Such Pen", "--reset-all"], environment: environment)
+        #expect(both.status == 64 && both.stderr.contains("give one of them"), "\(both.stderr)")
     }
 }

@@ -42,10 +42,15 @@ public final class ConfigReloader {
     /// The watch's descriptor, for the event loop's wait.
     public var descriptor: Int32? { watch?.descriptor }
 
-    /// SIGHUP: the file the bridge runs, read again now.
+    /// SIGHUP: the file the bridge runs, read again now; running the built-in default, the
+    /// user's file if there is one now (its folder may not have existed to be watched).
     public func hangUp() -> Outcome {
-        guard case .file = source else { return .unavailable }
-        return load(source)
+        switch source {
+        case .file: return load(source)
+        case .builtInDefault:
+            guard case .file(let path) = ConfigSource.resolve(explicit: nil) else { return .unavailable }
+            return load(.file(path))
+        }
     }
 
     /// The watch's descriptor is readable: the file changed (it is read once quiet), or its

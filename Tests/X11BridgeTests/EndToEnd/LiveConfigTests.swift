@@ -189,6 +189,25 @@ final class LiveConfigTests: StageSuite {
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 
+    /// Found in review: with no gesture-bridge folder when the bridge started, nothing watched
+    /// for the file, and SIGHUP, which `run --help` gives for after an edit, said there was no
+    /// config file to read again.
+    @Test("running the built-in default with no config folder yet: the user's file made later is read on SIGHUP")
+    func createdWithFolderThenHangUp() throws {
+        let home = try ConfigDirectory()
+        let directory = home.path + "/gesture-bridge"
+        let file = directory + "/config.yaml"
+        let bridge = try stage.bridge(environment: ["XDG_CONFIG_HOME": home.path])
+        #expect(bridge.events(.listening).first?.config == "<built-in default>", "\(bridge.lines)")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try LiveSessionTests.config(click: "middle").write(toFile: file, atomically: true, encoding: .utf8)
+        bridge.child.kill(signal: SIGHUP)
+        #expect(Self.reloaded(bridge, file), "\(bridge.log)")
+        #expect(bridge.events(.reloadUnavailable).isEmpty, "\(bridge.lines)")
+        try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
+        #expect(bridge.stop(with: SIGINT) == 0)
+    }
+
     @Test("a config that is a symbolic link into a dotfiles directory: editing the file it points to takes effect")
     func symbolicLink() throws {
         let dotfiles = try ConfigDirectory()
