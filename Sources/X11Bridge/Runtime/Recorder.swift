@@ -30,9 +30,10 @@ public final class Recorder {
         self.report = report
     }
 
-    /// The devices a recording started now would hold.
+    /// The devices a recording started now would hold: not touchpads, a kind the trace format
+    /// has no word for (its readers know pens, erasers, touchscreens and mice).
     public func devicesToRecord() -> [X11Device] {
-        session.catalog.contactSources.filter { deviceFilter?($0) ?? true }
+        session.catalog.contactSources.filter { $0.inputDevice?.kind != .touchpad && deviceFilter?($0) ?? true }
     }
 
     public func run(signals: SignalDescriptor?) throws(BridgeSetupError) {
@@ -75,7 +76,8 @@ extension Recorder: EventLoopClient {
                     skipped.insert(device.id)
                     report(.deviceNotRecorded(device))
                 }
-                for device in changes.removed where recorded.contains(device.id) {
+                // A device that comes back, or another given its id, is not the one in the header.
+                for device in changes.removed where recorded.remove(device.id) != nil {
                     report(.deviceRemoved(device))
                 }
             case .screenResized(let size):

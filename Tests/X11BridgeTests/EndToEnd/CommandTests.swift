@@ -49,6 +49,34 @@ final class CommandTests: ServerSuite {
         #expect(trace.events.allSatisfy { $0.position == Point(x: 200, y: 200) })
     }
 
+    /// Found in review: the log said the touchscreen, back, was not recorded, and its touches
+    /// were recorded under the header's entry all the same (another device given the id too).
+    @Test("record: a device disabled and enabled while recording is not recorded after, as the log says")
+    func recordReplugged() throws {
+        let recording = try BridgeProcess(["record"], server: server, ready: .says("recording"))
+        try server.touch.tap(at: (200, 200), pressure: 0.5)
+        let environment = BridgeProcess.environment(server)
+        for verb in ["disable", "enable"] {
+            let xinput = try ChildProcess(executable: "/usr/bin/xinput", arguments: [verb, VirtualTouchscreen.deviceName],
+                                          environment: environment)
+            #expect(xinput.waitForExit(timeout: 5) == 0)
+        }
+        try server.touch.reconnect()
+        // The recorder has seen it come back.
+        let deadline = Date().addingTimeInterval(3)
+        while !recording.log.contains("came after the recording started"), Date() < deadline { usleep(10_000) }
+        #expect(recording.log.contains("came after the recording started"), "\(recording.log)")
+        try server.touch.tap(at: (300, 300), pressure: 0.5)
+        try server.pen.down(at: (100, 100), pressure: 0.5)
+        try server.pen.up()
+        #expect(recording.stop(with: SIGINT) == 0)
+        let trace = try TraceReader.parse(recording.child.output, file: "recorded")
+        let touchID = try #require(trace.header.devices.first { $0.name == VirtualTouchscreen.deviceName }?.id)
+        let touches = trace.events.filter { $0.device == touchID }
+        #expect(touches.allSatisfy { $0.position == Point(x: 200, y: 200) } && touches.first?.phase == .begin, "\(touches)")
+        #expect(trace.events.contains { $0.device != touchID && $0.phase == .end }, "the pen's tap, after: \(trace.events)")
+    }
+
     @Test("record --device with a name no device has lists the devices there are")
     func recordUnknownDevice() throws {
         let recording = try BridgeProcess(["record", "--device", "test-tablet"], server: server, ready: .immediately)
