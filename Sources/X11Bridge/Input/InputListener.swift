@@ -29,6 +29,8 @@ public final class InputListener {
     public private(set) var lastSerial: UInt32 = 0
     /// Each pen's or mouse's buttons down other than the tip and the wheel, from its raw events.
     private var otherButtonsDown: [Int: Set<Int>] = [:]
+    /// The serials of the latest `selectRawInput(of:)` requests.
+    private var deviceSelections: [UInt] = []
     /// Rings when a contact of a device listened to begins or ends (`EventLoop`); it listens to
     /// the same devices as the session, through hot-plug. Set before the loop starts.
     var contactBell: ContactBell? {
@@ -236,8 +238,22 @@ public final class InputListener {
     }
 
     /// Changes one device's selection, leaving the others' as they are. No round trip: a device
-    /// gone meanwhile makes an X error, which the event loop hears of like any other.
-    private func selectRawInput(of device: Int) {
+    /// gone meanwhile (unplugged mid-stroke: X releases its buttons, then removes it, before the
+    /// selection made for that release arrives) makes an X error, which `absorb` takes back.
+    func selectRawInput(of device: Int) {
+        deviceSelections.append(connection.nextRequestSerial)
+        if deviceSelections.count > Self.deviceSelectionsKept { deviceSelections.removeFirst() }
         connection.selectUnchecked(XI2EventMask.rawInput(of: device, motion: !unheardMotion.contains(device)), on: connection.root)
+    }
+
+    /// How many of those selections' serials are kept: far more than go out between two reads
+    /// of errors.
+    static let deviceSelectionsKept = 32
+
+    /// The errors that are not refusals of `selectRawInput(of:)`: such a refusal is a device gone
+    /// meanwhile, which the hierarchy change tells, not a fault that should make the bridge let
+    /// go of what it holds.
+    public func absorb(_ errors: [XProtocolError]) -> [XProtocolError] {
+        errors.filter { !deviceSelections.contains($0.serial) }
     }
 }

@@ -36,6 +36,21 @@ final class XConnectionTests: XvfbSuite {
         try connection.select([.rootListening], on: connection.root)
     }
 
+    /// Found in review: a pen unplugged mid-stroke, its motion unheard, is released by X and
+    /// removed before the selection the bridge makes for that release arrives; the refusal let
+    /// go of everything the bridge held on other devices.
+    @Test("a device's selection refused because the device is gone is taken back; other errors are not")
+    func goneDeviceSelection() throws {
+        let listener = InputListener(connection: connection)
+        listener.selectRawInput(of: 250)
+        connection.sync()
+        let errors = connection.takeErrors()
+        #expect(errors.count == 1, "the server refused it: \(errors)")
+        #expect(listener.absorb(errors).isEmpty)
+        let other = XProtocolError(errorCode: 2, requestCode: 1, minorCode: 0, resource: 0, serial: 7, text: "BadValue")
+        #expect(listener.absorb([other]) == [other])
+    }
+
     @Test("a refused request with a reply is an error too, never taken for a lost connection")
     func replyErrors() throws {
         let missing: Window = 0x7fff_fff0
