@@ -57,6 +57,39 @@ final class OverlayProgressRingTests: OverlaySuite {
         #expect(abs(pulse - 2 * 20) <= 3, "twice the 20 px start: \(pulse)")
     }
 
+    /// Found in review: without a compositor, every force sample reshaped the ring's window, and
+    /// the server clipped every window beneath against each new shape: a 1000 Hz pen stalled it.
+    @Test("without a compositor, a force changing 200 times a second reshapes the ring at most 20 times a second, and it ends showing the last value")
+    func shapedRingRate() throws {
+        let overlay = try screen.openOverlay()
+        defer { overlay.close() }
+        overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.005), now: 0)
+        let window = try #require(screen.overlayWindows().first)
+        var eventBase: Int32 = 0
+        var errorBase: Int32 = 0
+        #expect(XShapeQueryExtension(screen.display, &eventBase, &errorBase) != 0)
+        XShapeSelectInput(screen.display, window, UInt(ShapeNotifyMask))
+        screen.connection.sync()
+        while screen.connection.nextEvent(reading: true) != nil {}
+        for step in 1...200 {
+            let now = Double(step) / 200
+            while let deadline = overlay.nextDeadline, deadline <= now { overlay.tick(now: deadline) }
+            overlay.show(.progress(Self.pen, at: Self.point, fraction: min(1, 0.005 + Double(step) / 250)), now: now)
+        }
+        while let deadline = overlay.nextDeadline { overlay.tick(now: deadline) }
+        screen.connection.sync()
+        var reshapes = 0
+        while let event = screen.connection.nextEvent(reading: true) {
+            if Int32(event.code) == eventBase + ShapeNotify { reshapes += 1 }
+        }
+        // A shaped window is reshaped twice a drawing (the bounding shape cleared, then set).
+        #expect(reshapes > 0 && reshapes <= 2 * 22, "\(reshapes) reshapes")
+        let shot = screen.screenshot()
+        let radius = try #require(Self.ringRadius(in: shot, around: Self.point))
+        let share = Self.filledShare(in: shot, around: Self.point, radius: radius)
+        #expect((0.75...0.85).contains(share), "the last value, 0.805: filled \(share)")
+    }
+
     @Test("at 60% of the threshold the arc fills 60% of the circle, clockwise from 12 o'clock, and nothing animates")
     func sixtyPercent() throws {
         let overlay = try screen.openOverlay()

@@ -32,7 +32,7 @@ public final class FeedbackOverlay {
     public var look = FeedbackLook.standard
 
     private var pulses: [RunningPulse] = []
-    private var rings: [ContactKey: (ring: ProgressRing, window: OverlayWindow)] = [:]
+    private var rings: [ContactKey: ShownRing] = [:]
     private var markers: [ContactKey: (marker: ContactMarker, window: OverlayWindow)] = [:]
     private var closed = false
 
@@ -73,7 +73,7 @@ public final class FeedbackOverlay {
         case .pulse(let point, let time):
             startPulse(at: point, time: time, now: now)
         case .progress(let key, let point, let fraction):
-            showProgress(key, at: point, fraction: fraction)
+            showProgress(key, at: point, fraction: fraction, now: now)
         case .progressEnded(let key):
             rings.removeValue(forKey: key)?.window.destroy()
         }
@@ -83,13 +83,22 @@ public final class FeedbackOverlay {
     /// When the next animation frame is due; nil when nothing animates.
     public var nextDeadline: Double? {
         // Asked twice on every wakeup: no array.
-        pulses.lazy.map(\.nextFrame).min()
+        var earliest = pulses.lazy.map(\.nextFrame).min()
+        for shown in rings.values where shown.pending != nil {
+            earliest = Swift.min(earliest ?? .infinity, shown.nextFrame)
+        }
+        return earliest
     }
 
-    /// Draws the frames due at `now` and takes down finished pulses.
+    /// Draws the frames due at `now`, takes down finished pulses, and shows the force rings'
+    /// latest values held back for their frame.
     public func tick(now: Double) {
-        guard !closed, !pulses.isEmpty else { return }
+        guard !closed, !pulses.isEmpty || rings.values.contains(where: { $0.pending != nil }) else { return }
         fallBackIfCompositorLeft()
+        for (key, shown) in rings {
+            guard let pending = shown.pending, now >= shown.nextFrame else { continue }
+            draw(pending, for: key, now: now)
+        }
         var running: [RunningPulse] = []
         for var current in pulses {
             let end = current.start + current.animation.duration
@@ -198,22 +207,39 @@ public final class FeedbackOverlay {
         window.visual.isTranslucent ? frameInterval : shapedFrameInterval
     }
 
-    private func showProgress(_ key: ContactKey, at point: Point, fraction: Double) {
+    /// A force ring: drawn at once when it is new or its frame has come; else its latest value
+    /// waits for its frame (`tick`). A pen reports its force hundreds of times a second, and
+    /// without a compositor each drawing reshapes the window, which the server pays for with
+    /// every window beneath (the pulse's reason for `shapedFrameInterval`).
+    private func showProgress(_ key: ContactKey, at point: Point, fraction: Double, now: Double) {
         guard let center = Self.usable(point) else { return }
         let ring = ProgressRing(center: center, fraction: fraction, style: style(at: center))
         if let shown = rings[key] {
-            guard shown.ring != ring else { return }
-            guard let frame = frame(around: center, halfSize: ring.halfSize) else {
-                rings.removeValue(forKey: key)?.window.destroy()
+            guard shown.ring != ring else {
+                rings[key]?.pending = nil
                 return
             }
-            shown.window.move(to: frame)
-            shown.window.present(ring.shapes)
-            rings[key] = (ring, shown.window)
+            guard now >= shown.nextFrame else {
+                rings[key]?.pending = ring
+                return
+            }
+            draw(ring, for: key, now: now)
         } else if let window = newWindow(around: center, halfSize: ring.halfSize) {
             window.present(ring.shapes)
-            rings[key] = (ring, window)
+            rings[key] = ShownRing(ring: ring, window: window, nextFrame: now + Self.frameInterval(of: window))
         }
+    }
+
+    /// Draws the ring of `key`'s window anew, moved to `ring`'s place.
+    private func draw(_ ring: ProgressRing, for key: ContactKey, now: Double) {
+        guard let shown = rings[key] else { return }
+        guard let frame = frame(around: ring.center, halfSize: ring.halfSize) else {
+            rings.removeValue(forKey: key)?.window.destroy()
+            return
+        }
+        shown.window.move(to: frame)
+        shown.window.present(ring.shapes)
+        rings[key] = ShownRing(ring: ring, window: shown.window, nextFrame: now + Self.frameInterval(of: shown.window))
     }
 
     private func newWindow(around center: Point, halfSize: Int) -> OverlayWindow? {
@@ -236,3 +262,12 @@ public final class FeedbackOverlay {
 }
 
 extension FeedbackOverlay: FeedbackPresenter {}
+
+/// A force ring on the screen: what it shows, its window, when it may be drawn again, and the
+/// latest value waiting for that.
+private struct ShownRing {
+    var ring: ProgressRing
+    let window: OverlayWindow
+    var nextFrame: Double
+    var pending: ProgressRing?
+}
