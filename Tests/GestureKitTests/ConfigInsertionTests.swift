@@ -48,6 +48,24 @@ struct ConfigInsertionTests {
         #expect(twice.replacingOccurrences(of: other, with: "") == Self.config)
     }
 
+    /// Found in review: a comment between the calibrated binding and the next was taken away
+    /// with the old binding, and a file with Windows line ends was refused as having no list.
+    @Test("calibrating again keeps the comments after the old binding; a file with CRLF line ends keeps them")
+    func commentsAndLineEnds() throws {
+        let moved = Self.config.replacingOccurrences(of: "  # the generic one\n", with: "")
+            .replacingOccurrences(of: "  - name: right-click", with: "  # the generic one, for every other pen\n  - name: right-click")
+        let once = try ConfigInsertion.insert(Self.binding, named: Self.name, into: moved, file: "c.yaml")
+        #expect(once.replacingOccurrences(of: Self.binding, with: "") == moved, "\(once)")
+        let other = try #require(ThresholdSuggestion(ordinaryPeaks: [0.1], hardPeaks: [0.5])).binding(forDevice: "Test Pen")
+        let twice = try ConfigInsertion.insert(other, named: Self.name, into: once, file: "c.yaml")
+        #expect(twice.replacingOccurrences(of: other, with: "") == moved, "\(twice)")
+
+        let crlf = Self.config.replacingOccurrences(of: "\n", with: "\r\n")
+        let inserted = try ConfigInsertion.insert(Self.binding, named: Self.name, into: crlf, file: "c.yaml")
+        #expect(try ConfigLoader.parse(inserted, file: "c.yaml").bindings.map(\.name) == [Self.name, "right-click", "undo"])
+        #expect(!inserted.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "one kind of line end: \(inserted.debugDescription)")
+    }
+
     @Test("items at the start of the line are matched; the binding takes their indentation")
     func unindentedList() throws {
         let text = try ConfigInsertion.insert(Self.binding, named: Self.name,

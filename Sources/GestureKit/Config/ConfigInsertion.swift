@@ -15,7 +15,10 @@ public enum ConfigInsertion {
     /// named `name`.
     public static func insert(_ binding: String, named name: String, into text: String,
                               file: String) throws(Failure) -> String {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Lines end as the file's do: a file saved with Windows line ends keeps them (in Swift a
+        // "\r\n" is one Character, never split at a bare "\n").
+        let newline: Character = text.contains("\r\n") ? "\r\n" : "\n"
+        var lines = text.split(separator: newline, omittingEmptySubsequences: false).map(String.init)
         guard let header = lines.firstIndex(where: isBindingsHeader) else {
             throw Failure(description: "\(file) has no `bindings:` list to add to (a line `bindings:` at the start of a line, its items below it)")
         }
@@ -25,8 +28,9 @@ public enum ConfigInsertion {
         if let existing = lines[(header + 1)...].firstIndex(where: { $0 == "\(indent)- name: \(name)" }) {
             var end = existing + 1
             while end < lines.count, !isItem(lines[end], indent: indent), !endsList(lines[end], indent: indent) { end += 1 }
-            // Blank lines and comments right after the old binding stay with what follows it.
-            while end > existing + 1, lines[end - 1].trimmingSpaces.isEmpty { end -= 1 }
+            // Blank lines and comments right after the old binding (at most at the items'
+            // indentation: a deeper one is the binding's own) stay with what follows it.
+            while end > existing + 1, belongsToWhatFollows(lines[end - 1], indent: indent) { end -= 1 }
             lines.removeSubrange(existing..<end)
         }
         let item = binding.split(separator: "\n", omittingEmptySubsequences: true).map { line -> String in
@@ -37,13 +41,19 @@ public enum ConfigInsertion {
         var at = header + 1
         while at < lines.count, lines[at].trimmingSpaces.hasPrefix("#") { at += 1 }
         lines.insert(contentsOf: item, at: at)
-        let result = lines.joined(separator: "\n")
+        let result = lines.joined(separator: String(newline))
         do {
             _ = try ConfigLoader.parse(result, file: file)
         } catch {
             throw Failure(description: "adding the binding would leave \(file) broken, so nothing was written:\n\(error.description)")
         }
         return result
+    }
+
+    /// A blank line, or a comment no deeper than the list's items.
+    private static func belongsToWhatFollows(_ line: String, indent: String) -> Bool {
+        let trimmed = line.trimmingSpaces
+        return trimmed.isEmpty || trimmed.hasPrefix("#") && line.prefix { $0 == " " }.count <= indent.count
     }
 
     /// `bindings:` at the start of a line, with nothing after it but a comment: a block list.
