@@ -8,7 +8,9 @@ import Glibc
 /// Events for other names in the directory are ignored. When the file is a symbolic link (a
 /// dotfiles checkout), the directory of the file it points to is watched too, whether that
 /// file is there or not (a checkout removes it and writes it anew), and the link is followed
-/// again after every change. A change of mode counts as a change: the bridge refuses a config
+/// again after every change; while the directory it leads to is missing (a dotfiles folder
+/// removed to be cloned again), the nearest folder above it that exists is watched until it
+/// comes back. A change of mode counts as a change: the bridge refuses a config
 /// others may write (`ConfigTrust`), and `chmod go-w`, as it advises, must be noticed.
 public final class ConfigFileWatch {
     /// What reading the descriptor found.
@@ -28,6 +30,9 @@ public final class ConfigFileWatch {
     private let watch: Int32
     /// Where a symbolic link at `path` leads, and the watch on that file's directory.
     private var target: (path: String, watch: Int32)?
+    /// While a link leads into a directory that does not exist: the watch on the nearest one
+    /// above it that does, for the missing one's coming back.
+    private var ancestor: Int32?
 
     /// Written, replaced by a rename, created, removed or renamed away, its mode or owner
     /// changed (or the directory's); the directory itself removed or moved.
@@ -87,15 +92,24 @@ public final class ConfigFileWatch {
                     .subtracting([.directoryGone]))
             }
             changes.formUnion(Self.parse(buffer.prefix(count), watch: watch, fileName: fileName))
+            if let ancestor, Self.mentions(buffer.prefix(count), watch: ancestor) { changes.insert(.file) }
         }
-        // The link may have been pointed elsewhere, or replaced by a plain file.
+        // The link may have been pointed elsewhere, replaced by a plain file, or the directory
+        // it leads to made again; a new target's file may have been written before its watch.
         if changes.contains(.file) { followLink() }
         return changes
     }
 
-    /// Watches the directory of the file a symbolic link at `path` leads to, if it is one.
+    /// Watches the directory of the file a symbolic link at `path` leads to, if it is one; or,
+    /// while that directory does not exist, the nearest one above it that does.
     private func followLink() {
         let newTarget = Self.finalTarget(of: path)
+        if newTarget == nil, let missing = Self.linkedPath(of: path) {
+            watchAncestor(of: Self.split(missing).directory)
+        } else if let old = ancestor {
+            if old != watch, old != target?.watch { inotify_rm_watch(descriptor, old) }
+            ancestor = nil
+        }
         guard newTarget != target?.path else { return }
         if let old = target, old.watch != watch {
             inotify_rm_watch(descriptor, old.watch)
@@ -106,25 +120,55 @@ public final class ConfigFileWatch {
         if targetWatch >= 0 { target = (newTarget, targetWatch) }
     }
 
+    /// Watches the nearest existing directory above `missing` for folders made or moved there.
+    private func watchAncestor(of missing: String) {
+        var directory = Self.split(missing).directory
+        while access(directory, F_OK) != 0, directory != "/", directory != "." {
+            directory = Self.split(directory).directory
+        }
+        // Added to what may be watched there already (the config's own directory): a watch's
+        // events are replaced by a second add without IN_MASK_ADD.
+        let added = inotify_add_watch(descriptor, directory, UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_MASK_ADD))
+        if let old = ancestor, old != added, old != watch, old != target?.watch { inotify_rm_watch(descriptor, old) }
+        ancestor = added >= 0 ? added : nil
+    }
+
     /// Where a symbolic link at `path` leads in the end, through links to links, whether or
     /// not a file is there now, with its directory's real path; nil when `path` is no link, or
     /// the links loop, or the last one's directory does not exist.
     public static func finalTarget(of path: String) -> String? {
+        guard let linked = linkedPath(of: path) else { return nil }
+        let (directory, fileName) = split(linked)
+        guard let resolved = realpath(directory, nil) else { return nil }
+        defer { free(resolved) }
+        let real = String(cString: resolved)
+        return (real == "/" ? "" : real) + "/" + fileName
+    }
+
+    /// The path a symbolic link at `path` leads to in the end, as the links write it (not
+    /// resolved: its directory need not exist); nil when `path` is no link or the links loop.
+    static func linkedPath(of path: String) -> String? {
         var current = path
         // The kernel's own limit on links followed in one lookup (ELOOP).
         for _ in 0..<40 {
-            guard isSymbolicLink(current) else {
-                guard current != path else { return nil }
-                let (directory, fileName) = split(current)
-                guard let resolved = realpath(directory, nil) else { return nil }
-                defer { free(resolved) }
-                let real = String(cString: resolved)
-                return (real == "/" ? "" : real) + "/" + fileName
-            }
+            guard isSymbolicLink(current) else { return current == path ? nil : current }
             guard let text = linkText(current) else { return nil }
             current = text.hasPrefix("/") ? text : split(current).directory + "/" + text
         }
         return nil
+    }
+
+    /// Whether a block of events read from the descriptor holds one of `watch`'s.
+    static func mentions(_ bytes: ArraySlice<UInt8>, watch: Int32) -> Bool {
+        var offset = bytes.startIndex
+        while bytes.endIndex - offset >= headerSize {
+            let (wd, length) = bytes[offset..<(offset + headerSize)].withUnsafeBytes { raw in
+                (raw.loadUnaligned(fromByteOffset: 0, as: Int32.self), Int(raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
+            }
+            if wd == watch { return true }
+            offset += headerSize + length
+        }
+        return false
     }
 
     /// What a symbolic link holds: the path it names, as written.

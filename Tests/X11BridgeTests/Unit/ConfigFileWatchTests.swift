@@ -133,6 +133,33 @@ struct ConfigFileWatchTests {
         }
     }
 
+    /// Found in review: with the dotfiles folder removed and cloned again, nothing watched the
+    /// new folder, and every later edit went unnoticed until SIGHUP.
+    @Test("a link whose folder is removed and made again (a dotfiles clone): the new file and its edits are noticed")
+    func linkDirectoryRecreated() throws {
+        try Self.inDirectory { root in
+            for name in ["config", "dotfiles/bridge"] {
+                try FileManager.default.createDirectory(atPath: root + "/" + name, withIntermediateDirectories: true)
+            }
+            let target = root + "/dotfiles/bridge/gesture.yaml"
+            try "a".write(toFile: target, atomically: false, encoding: .utf8)
+            #expect(symlink(target, root + "/config/config.yaml") == 0)
+            let watch = try ConfigFileWatch(path: root + "/config/config.yaml")
+            try FileManager.default.removeItem(atPath: root + "/dotfiles")
+            #expect(Self.changes(watch).contains(.file))
+            #expect(!watch.fileExists)
+
+            try FileManager.default.createDirectory(atPath: root + "/dotfiles/bridge", withIntermediateDirectories: true)
+            try "b".write(toFile: target, atomically: false, encoding: .utf8)
+            // The folders and the file come one after the other: each step is seen.
+            for _ in 0..<3 where watch.linkTarget == nil { _ = Self.changes(watch) }
+            #expect(watch.linkTarget?.hasSuffix("/dotfiles/bridge/gesture.yaml") == true)
+            #expect(watch.fileExists)
+            try "c".write(toFile: target, atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch) == [.file])
+        }
+    }
+
     @Test("a change of the file's or its directory's mode is noticed: `chmod go-w`, as a refused config is told, loads it")
     func modeChanges() throws {
         try Self.inDirectory { directory in
