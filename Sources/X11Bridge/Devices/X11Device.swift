@@ -47,8 +47,12 @@ public struct X11Device: Sendable, Hashable {
     /// be believed: a puck, lens or pad declares pressure it never moves, and libinput posts a
     /// tablet tool's pressure on valuator 2 whatever the labels say (a tool without pressure
     /// gets its tilt or rotation labels from 2 on, and one labelled pressure elsewhere is not).
+    /// xf86-input-wacom declares pressure on its finger-touch devices too and sends only
+    /// positions there (`wcmEmitTouch`): a 2-in-1's touchscreen would read as pressing nothing
+    /// after every start, resume or re-plug until two contacts showed it dead.
     public var pressureAxis: ValuatorAxis? {
         if type?.declaresDeadPressure == true { return nil }
+        if driver == .wacom, type == .touchscreen || type == .touchpad { return nil }
         guard let axis = valuators.first(where: { $0.isPressure && $0.isAbsolute }) else { return nil }
         if driver == .libinput, touch == nil, axis.number != Self.libinputPressureValuator { return nil }
         return axis

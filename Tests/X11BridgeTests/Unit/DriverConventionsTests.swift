@@ -71,6 +71,9 @@ struct DriverConventionsTests {
              kind: .mouse, pressure: nil),
         Case(device: device("Wacom Intuos Pro M Pad pad", .pad, .wacom,
                             position + [axis(2, "Abs Pressure", 2047), axis(3, "Abs Wheel", 71)]), kind: nil, pressure: nil),
+        // Its finger touch (a 2-in-1's screen): pressure declared, never sent (`wcmEmitTouch`).
+        Case(device: device("Wacom HID 5256 Finger touch", .touchscreen, .wacom, position + [axis(2, "Abs Pressure", 2047)],
+                            touch: TouchCapability(mode: .direct, maxTouches: 10)), kind: .touch, pressure: nil),
         // xf86-input-evdev: a touchscreen with the kernel's multitouch pressure.
         Case(device: device("ILITEK Multi-Touch", nil, .evdev,
                             [axis(0, "Abs MT Position X", 4095), axis(1, "Abs MT Position Y", 4095),
