@@ -52,6 +52,26 @@ struct AnalyzeIOSRecordingTests {
         #expect(touch.histogram.reduce(0, +) == touch.samples)
     }
 
+    /// Found in review: a contact that never said a force counted as a peak of 0, a fake group of
+    /// ordinary contacts that a suggestion was then made from.
+    @Test("a mouse's clicks and a pen's lines without pressure have no peaks; the pen's presses with it do")
+    func noForceNoPeak() throws {
+        let trace = try TraceReader.parse("""
+            {"trace":1,"devices":[{"id":2,"name":"mouse","kind":"mouse"},{"id":3,"name":"pen","kind":"pen","pressure":{"min":0,"max":100}}]}
+            {"t":0,"device":2,"contact":0,"phase":"begin","x":1,"y":1}
+            {"t":0.1,"device":2,"contact":0,"phase":"end","x":1,"y":1}
+            {"t":0.2,"device":3,"contact":0,"phase":"begin","x":1,"y":1}
+            {"t":0.3,"device":3,"contact":0,"phase":"end","x":1,"y":1}
+            {"t":0.4,"device":3,"contact":0,"phase":"begin","x":1,"y":1,"pressure":20}
+            {"t":0.5,"device":3,"contact":0,"phase":"move","x":1,"y":1,"pressure":80}
+            {"t":0.6,"device":3,"contact":0,"phase":"end","x":1,"y":1,"pressure":0}
+
+            """, file: "t.jsonl")
+        let stats = PressureStatistics.analyze(trace)
+        #expect(stats.map(\.contacts) == [1, 2])
+        #expect(stats.map(\.contactPeaks) == [[], [0.8]])
+    }
+
     /// Bindings that observe (they never hold input), so the slow presses of the recording are
     /// judged on force alone.
     static let observing = """

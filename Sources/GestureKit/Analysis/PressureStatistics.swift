@@ -37,6 +37,8 @@ public struct PressureAnalysis: Sendable {
     private var index: [Int: Int] = [:]
     private var levels: [Int: Set<Double>] = [:]
     /// Which slot of contactPeaks each open contact writes to.
+    /// Contacts down now.
+    private var begun: Set<ContactKey> = []
     private var open: [ContactKey: Int] = [:]
 
     public init(header: TraceHeader) {
@@ -54,11 +56,11 @@ public struct PressureAnalysis: Sendable {
         switch event.phase {
         case .begin:
             stats[slot].contacts += 1
-            open[key] = stats[slot].contactPeaks.count
-            stats[slot].contactPeaks.append(0)
+            begun.insert(key)
         case .move:
-            guard open[key] != nil else { return }
+            guard begun.contains(key) else { return }
         case .end, .cancel:
+            begun.remove(key)
             open[key] = nil
             return
         case .hover:
@@ -71,8 +73,13 @@ public struct PressureAnalysis: Sendable {
         stats[slot].maximum = Swift.max(stats[slot].maximum ?? raw, raw)
         let force = range.normalize(raw)
         stats[slot].histogram[Swift.min(bins - 1, Int(force * Double(bins)))] += 1
+        // A contact has a peak once it has said a force: one without any (a mouse, a line
+        // without pressure) is no contact of force 0.
         if let peakSlot = open[key] {
             stats[slot].contactPeaks[peakSlot] = Swift.max(stats[slot].contactPeaks[peakSlot], force)
+        } else if begun.contains(key) {
+            open[key] = stats[slot].contactPeaks.count
+            stats[slot].contactPeaks.append(force)
         }
     }
 
