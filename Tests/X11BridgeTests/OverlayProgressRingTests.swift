@@ -90,6 +90,23 @@ final class OverlayProgressRingTests: OverlaySuite {
         #expect((0.75...0.85).contains(share), "the last value, 0.805: filled \(share)")
     }
 
+    /// Found in review: a window raised after the ring was mapped (a click-to-raise window
+    /// manager raising the window under the pen) covered the ring for the rest of the press.
+    @Test("a window raised over the ring is under it again at the ring's next drawing")
+    func ringBackOnTop() throws {
+        let overlay = try screen.openOverlay()
+        defer { overlay.close() }
+        overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.3), now: 0)
+        let ring = try #require(screen.overlayWindows().first)
+        XRaiseWindow(screen.display, screen.application)
+        screen.connection.sync()
+        let stacking = { topLevelWindows(on: self.screen.display) }
+        #expect((stacking().firstIndex(of: ring) ?? 0) < (stacking().firstIndex(of: screen.application) ?? 0), "the stimulus: raised over it")
+        overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.6), now: 1)
+        screen.connection.sync()
+        #expect((stacking().firstIndex(of: ring) ?? 0) > (stacking().firstIndex(of: screen.application) ?? 0), "\(stacking())")
+    }
+
     @Test("at 60% of the threshold the arc fills 60% of the circle, clockwise from 12 o'clock, and nothing animates")
     func sixtyPercent() throws {
         let overlay = try screen.openOverlay()

@@ -138,6 +138,10 @@ final class OverlayWindow {
         XSetWindowBackgroundPixmap(display, objects.window, objects.content)
         if isMapped {
             XClearWindow(display, objects.window)
+            // Override-redirect keeps the window manager's hands off, not its other windows
+            // from being raised above this one (a click-to-raise window manager raising the
+            // window under a touch): back on top with each drawing. Nothing moves if it is.
+            XRaiseWindow(display, objects.window)
         } else {
             XMapRaised(display, objects.window)
             isMapped = true
