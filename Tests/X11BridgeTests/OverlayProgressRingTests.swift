@@ -21,6 +21,17 @@ final class OverlayProgressRingTests: OverlaySuite {
         return Double(samples.filter { $0 == .pulse }.count) / Double(samples.count)
     }
 
+    /// An overlay showing the pen's ring at `fraction` at time 0, and the ring's window; close the overlay after.
+    func showRing(fraction: Double) throws -> (FeedbackOverlay, Window) {
+        let overlay = try screen.openOverlay()
+        overlay.show(.progress(Self.pen, at: Self.point, fraction: fraction), now: 0)
+        guard let window = screen.overlayWindows().first else {
+            overlay.close()
+            throw OverlayTestDisplayError(message: "no ring window on the screen")
+        }
+        return (overlay, window)
+    }
+
     @Test("the config's look: a ring twice the size in its colour, and a pulse that starts twice as far out")
     func look() throws {
         let overlay = try screen.openOverlay()
@@ -61,10 +72,8 @@ final class OverlayProgressRingTests: OverlaySuite {
     /// the server clipped every window beneath against each new shape: a 1000 Hz pen stalled it.
     @Test("without a compositor, a force changing 200 times a second reshapes the ring at most 20 times a second, and it ends showing the last value")
     func shapedRingRate() throws {
-        let overlay = try screen.openOverlay()
+        let (overlay, window) = try showRing(fraction: 0.005)
         defer { overlay.close() }
-        overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.005), now: 0)
-        let window = try #require(screen.overlayWindows().first)
         var eventBase: Int32 = 0
         var errorBase: Int32 = 0
         #expect(XShapeQueryExtension(screen.display, &eventBase, &errorBase) != 0)
@@ -94,10 +103,8 @@ final class OverlayProgressRingTests: OverlaySuite {
     /// manager raising the window under the pen) covered the ring for the rest of the press.
     @Test("a window raised over the ring is under it again at the ring's next drawing")
     func ringBackOnTop() throws {
-        let overlay = try screen.openOverlay()
+        let (overlay, ring) = try showRing(fraction: 0.3)
         defer { overlay.close() }
-        overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.3), now: 0)
-        let ring = try #require(screen.overlayWindows().first)
         XRaiseWindow(screen.display, screen.application)
         screen.connection.sync()
         let stacking = { topLevelWindows(on: self.screen.display) }

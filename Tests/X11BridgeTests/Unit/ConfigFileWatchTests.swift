@@ -106,14 +106,21 @@ struct ConfigFileWatchTests {
         }
     }
 
+    /// A config folder and a dotfiles file in `root`: `config/` made, and `target` (a path in
+    /// `root`) written with its folders; its full path.
+    static func dotfiles(in root: String, target: String) throws -> String {
+        let path = root + "/" + target
+        for directory in [root + "/config", String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        try "a".write(toFile: path, atomically: false, encoding: .utf8)
+        return path
+    }
+
     @Test("a link whose file is removed and written anew, as a dotfiles checkout does: the new file's edits are noticed")
     func linkTargetRewritten() throws {
         try Self.inDirectory { root in
-            for name in ["config", "dotfiles"] {
-                try FileManager.default.createDirectory(atPath: root + "/" + name, withIntermediateDirectories: true)
-            }
-            let target = root + "/dotfiles/gesture.yaml"
-            try "a".write(toFile: target, atomically: false, encoding: .utf8)
+            let target = try Self.dotfiles(in: root, target: "dotfiles/gesture.yaml")
             // Relative, and through a second link, as dotfiles managers make them.
             #expect(symlink("../dotfiles/gesture.yaml", root + "/config/hop.yaml") == 0)
             #expect(symlink("hop.yaml", root + "/config/config.yaml") == 0)
@@ -138,11 +145,7 @@ struct ConfigFileWatchTests {
     @Test("a link whose folder is removed and made again (a dotfiles clone): the new file and its edits are noticed")
     func linkDirectoryRecreated() throws {
         try Self.inDirectory { root in
-            for name in ["config", "dotfiles/bridge"] {
-                try FileManager.default.createDirectory(atPath: root + "/" + name, withIntermediateDirectories: true)
-            }
-            let target = root + "/dotfiles/bridge/gesture.yaml"
-            try "a".write(toFile: target, atomically: false, encoding: .utf8)
+            let target = try Self.dotfiles(in: root, target: "dotfiles/bridge/gesture.yaml")
             #expect(symlink(target, root + "/config/config.yaml") == 0)
             let watch = try ConfigFileWatch(path: root + "/config/config.yaml")
             try FileManager.default.removeItem(atPath: root + "/dotfiles")
