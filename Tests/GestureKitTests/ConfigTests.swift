@@ -77,6 +77,18 @@ struct ConfigTests {
         #expect(found.first?.message.contains("`name` is empty") == true, "\(found)")
     }
 
+    /// Found in review: a merge key was reported as the keys it would have brought missing.
+    @Test("a merge key is said to be unsupported where it stands")
+    func mergeKey() {
+        let found = problems("""
+            base: &base {gesture: deep-press, action: {click: right}}
+            bindings:
+              - <<: *base
+                name: b
+            """)
+        #expect(found.contains { $0.line == 3 && $0.message.contains("merge keys") }, "\(found)")
+    }
+
     @Test("wrong types, ranges and contradictions are each reported")
     func valueErrors() {
         #expect(problems(binding("    threshold: hard\n")).first?.message.contains("must be a number") == true)

@@ -73,7 +73,14 @@ struct ConfigParser {
     // MARK: Scalars
 
     mutating func mapping(_ node: YAMLNode, _ what: String) -> YAMLNode.Mapping? {
-        if case .mapping(let map) = node { return map }
+        if case .mapping(let map) = node {
+            // YAML 1.1's merge key is not read (libyaml leaves it to the reader): said where it
+            // stands, rather than as the keys it would have brought missing.
+            for (key, _) in map where key.scalar?.string == "<<" {
+                issues.append(issue(at: key, "merge keys (`<<: *anchor`) are not supported; write the keys out, or use the anchor as a whole value (`action: *undo`)"))
+            }
+            return map
+        }
         issues.append(issue(at: node, "\(what) must be a mapping of `key: value` lines"))
         return nil
     }

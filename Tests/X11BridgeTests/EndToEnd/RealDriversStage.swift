@@ -105,7 +105,9 @@ enum RealDriverChecks {
         #expect(buttonEvents(3, in: all).map(\.kind) == [.buttonPress, .buttonRelease], "\(all)\n\(bridge.log)",
                 sourceLocation: sourceLocation)
         #expect(buttonEvents(1, in: all).isEmpty, "no left press: \(all)", sourceLocation: sourceLocation)
-        #expect(stage.window.pointerState()?.buttonsHeld == [], sourceLocation: sourceLocation)
+        let state = stage.window.pointerState()
+        #expect(state?.buttonsHeld == [], "\(state == nil ? "window connected: \(stage.window.isConnected)\n" + stage.server.logTail() : "")\n\(bridge.log)",
+                sourceLocation: sourceLocation)
         return all
     }
 
