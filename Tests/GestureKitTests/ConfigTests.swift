@@ -77,6 +77,18 @@ struct ConfigTests {
         #expect(found.first?.message.contains("`name` is empty") == true, "\(found)")
     }
 
+    /// Found in review: `slop: 010` read as 10 and `steps: 010` as 8.
+    @Test("a number with a leading zero reads the same in every key: YAML 1.1's octal")
+    func leadingZero() throws {
+        let config = try ConfigLoader.parse(binding("    slop: 010\n    action: {scroll: up, steps: 010}\n", gesture: "squeeze"), file: "c.yaml")
+        guard case .squeeze(let squeeze) = config.bindings.first?.recognizer else {
+            Issue.record("not a squeeze")
+            return
+        }
+        #expect(squeeze.slop == 8)
+        #expect(config.bindings.first?.onStart == [.scroll(.up, steps: 8)])
+    }
+
     /// Found in review: a merge key was reported as the keys it would have brought missing.
     @Test("a merge key is said to be unsupported where it stands")
     func mergeKey() {

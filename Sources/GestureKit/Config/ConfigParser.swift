@@ -113,7 +113,9 @@ struct ConfigParser {
     }
 
     mutating func number(_ node: YAMLNode, _ what: String, in range: ClosedRange<Double>) -> Double? {
-        guard let scalar = node.scalar, let value = node.float ?? node.int.map(Double.init), !scalar.string.isEmpty else {
+        // A whole number first, as YAML 1.1 reads it (`010` is 8, as `steps: 010` reads), then
+        // anything else that is a number.
+        guard let scalar = node.scalar, let value = node.int.map(Double.init) ?? node.float, !scalar.string.isEmpty else {
             issues.append(issue(at: node, "`\(what)` must be a number, not `\(node.scalar?.string ?? "a list or mapping")`"))
             return nil
         }
