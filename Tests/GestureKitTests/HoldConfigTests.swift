@@ -21,6 +21,19 @@ struct HoldConfigTests {
         #expect(squeeze.ordinary == 0.25)
     }
 
+    /// Found in review: at a threshold of 0.01 the default ordinary rounded up to 0.01, the
+    /// threshold itself, which print-config then wrote and the config refused.
+    @Test("the default ordinary stays below the threshold at every threshold, and print-config's output of it reads back", arguments: [0.01, 0.02, 0.03, 0.75, 1])
+    func defaultBelowThreshold(threshold: Double) throws {
+        let config = try ConfigLoader.parse("bindings:\n  - {name: a, gesture: deep-press, threshold: \(threshold)}\n", file: "t")
+        guard case .deepPress(let deep) = config.bindings[0].recognizer else {
+            Issue.record("not a deep press")
+            return
+        }
+        #expect(deep.ordinary < threshold && deep.ordinary >= 0, "\(deep.ordinary)")
+        #expect(try ConfigLoader.parse(ConfigRenderer.render(config), file: "printed") == config)
+    }
+
     @Test("set, and rendered by print-config so that it parses back the same")
     func setAndRendered() throws {
         let config = try ConfigLoader.parse("""

@@ -43,9 +43,11 @@ public enum HoldPolicy {
     /// ±2 % noise on a flat press a slope this clear comes by chance in about 1 window of 20.
     public static let significance = 2.0
 
-    /// The default `ordinary` of a pressure gesture: half its threshold.
+    /// The default `ordinary` of a pressure gesture: half its threshold, to hundredths, and
+    /// below it (at a threshold of 0.01 half of it rounds up to the threshold itself, which the
+    /// config refuses when written).
     public static func defaultOrdinary(threshold: Double) -> Double {
-        (threshold * 50).rounded() / 100
+        Swift.max(0, Swift.min((threshold * 50).rounded() / 100, ((threshold - 0.01) * 100).rounded() / 100))
     }
 }
 
