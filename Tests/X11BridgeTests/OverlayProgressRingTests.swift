@@ -114,6 +114,25 @@ final class OverlayProgressRingTests: OverlaySuite {
         #expect((stacking().firstIndex(of: ring) ?? 0) > (stacking().firstIndex(of: screen.application) ?? 0), "\(stacking())")
     }
 
+    /// Found in review: `Xft.dpi` was read once, as the display opened: a desktop's scale set
+    /// to 200 % later (GNOME writes it into RESOURCE_MANAGER) left the feedback at its old size.
+    @Test("the desktop's scale changed to 192 DPI while the overlay runs: rings from then on are twice their size")
+    func scaleChangedLater() throws {
+        let overlay = try screen.openOverlay()
+        defer { overlay.close() }
+        #expect(overlay.resourceDPI == nil)
+        let text = Array("Xft.dpi:\t192\n".utf8)
+        XChangeProperty(screen.display, screen.root, Atom(XA_RESOURCE_MANAGER), Atom(XA_STRING), 8, PropModeReplace,
+                        text, Int32(text.count))
+        defer { XDeleteProperty(screen.display, screen.root, Atom(XA_RESOURCE_MANAGER)) }
+        screen.connection.sync()
+        overlay.resourcesChanged()
+        #expect(overlay.resourceDPI == 192)
+        overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.6), now: 3)
+        let radius = try #require(Self.ringRadius(in: screen.screenshot(), around: Self.point))
+        #expect(abs(radius - 2 * 28) <= 3, "twice the 28 px ring: \(radius)")
+    }
+
     @Test("at 60% of the threshold the arc fills 60% of the circle, clockwise from 12 o'clock, and nothing animates")
     func sixtyPercent() throws {
         let overlay = try screen.openOverlay()

@@ -14,6 +14,8 @@ enum DisplayChange: Sendable, Hashable {
     case keymapChanged
     /// Another client took a selection `window` owned (`InstanceClaim`).
     case selectionCleared(selection: Atom, window: Window)
+    /// The root's X resources (RESOURCE_MANAGER) changed: a desktop's scale (`Xft.dpi`) may have.
+    case resourcesChanged
 }
 
 /// What a MappingNotify says changed, as Xlib's refresh takes it.
@@ -24,10 +26,11 @@ struct KeyboardMappingChange: Sendable, Hashable {
 }
 
 extension XConnection {
-    /// Asks for `window`'s ConfigureNotify (StructureNotifyMask): on the root, the screen's
-    /// size and monitor changes.
+    /// Asks for `window`'s ConfigureNotify (StructureNotifyMask) and property changes: on the
+    /// root, the screen's size and monitor changes, and the X resources a desktop's scale
+    /// setting rewrites.
     func selectStructureChanges(on window: Window) {
-        XSelectInput(display, window, StructureNotifyMask)
+        XSelectInput(display, window, StructureNotifyMask | PropertyChangeMask)
     }
 
     /// Decodes an event the session acts on besides XI2's; nil for any other (a ConfigureNotify
@@ -39,6 +42,10 @@ extension XConnection {
             let configure = event.read(as: xcb_configure_notify_event_t.self).pointee
             guard Window(configure.window) == root else { return nil }
             return .rootConfigured(ScreenSize(width: Double(configure.width), height: Double(configure.height)))
+        case XCB_PROPERTY_NOTIFY:
+            let property = event.read(as: xcb_property_notify_event_t.self).pointee
+            guard Window(property.window) == root, Atom(property.atom) == Atom(XA_RESOURCE_MANAGER) else { return nil }
+            return .resourcesChanged
         case XCB_SELECTION_CLEAR:
             let clear = event.read(as: xcb_selection_clear_event_t.self).pointee
             return .selectionCleared(selection: Atom(clear.selection), window: Window(clear.owner))

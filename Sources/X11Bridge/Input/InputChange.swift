@@ -15,6 +15,8 @@ public enum InputChange: Sendable, Hashable {
     case grabbedTouch(GrabbedTouchEvent)
     /// Another bridge took the display over (`InstanceClaim`): this one must stop.
     case takenOver
+    /// The desktop's X resources changed (its scale, `Xft.dpi`, among them).
+    case resourcesChanged
     /// A button other than the tip (a pen's side button, a mouse's right one; not the wheel)
     /// went down on a pen or mouse whose tip is down, at `time`.
     case anotherButton(device: Int, time: Double)

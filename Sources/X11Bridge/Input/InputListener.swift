@@ -145,6 +145,8 @@ public final class InputListener {
         case .keymapChanged?:
             connection.refreshKeymap()
             return []
+        case .resourcesChanged?:
+            return [.resourcesChanged]
         case .selectionCleared(let selection, let window)?:
             return claim?.isLost(selection: selection, window: window) == true ? [.takenOver] : []
         case nil:

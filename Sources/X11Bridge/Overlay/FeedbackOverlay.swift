@@ -151,8 +151,15 @@ public final class FeedbackOverlay {
     /// monitor tells its physical DPI (`Monitor.dpi`).
     public var monitors: MonitorLayout { resources.monitors }
 
-    /// `Xft.dpi` from the X resources (RESOURCE_MANAGER) when the display opened; nil when unset.
+    /// `Xft.dpi` from the X resources (RESOURCE_MANAGER), as last read; nil when unset.
     public var resourceDPI: Double? { resources.resourceDPI }
+
+    /// The desktop's X resources changed: its scale (`Xft.dpi`) is read again, for effects
+    /// shown from now on.
+    public func resourcesChanged() {
+        guard !closed else { return }
+        resources.readResources()
+    }
 
     /// The screen changed: effects shown from now on, and those that move, are cut to the
     /// monitor under them in `monitors`. Asks the server nothing.

@@ -268,6 +268,8 @@ extension Bridge: EventLoopClient {
             case .takenOver:
                 wasTakenOver = true
                 stop()
+            case .resourcesChanged:
+                feedback?.resourcesChanged()
             case .anotherButton(let device, let when):
                 // Held back, the tip's press would leave the side button's press queued behind
                 // it; kept, its stroke would go off the master with that button down there, and

@@ -110,6 +110,8 @@ extension CalibrationRun: EventLoopClient {
                 }
             case .screenResized, .monitorsChanged:
                 overlay?.screenChanged(session.screen, monitors: session.monitors)
+            case .resourcesChanged:
+                overlay?.resourcesChanged()
             case .grabbedPointer, .grabbedTouch, .takenOver, .anotherButton:
                 // Calibration holds no claim on the display: it runs beside a bridge.
                 break

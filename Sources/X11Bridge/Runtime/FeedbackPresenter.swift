@@ -15,5 +15,7 @@ public protocol FeedbackPresenter: AnyObject {
     /// The root window was resized or its monitors changed: feedback from now on is cut to
     /// the monitor under it in the new layout.
     func screenChanged(_ screen: ScreenSize, monitors: MonitorLayout)
+    /// The desktop's X resources changed: its scale (`Xft.dpi`) may have.
+    func resourcesChanged()
     func close()
 }

@@ -85,7 +85,7 @@ extension Recorder: EventLoopClient {
             case .monitorsChanged:
                 // A trace records root coordinates; monitors do not change them.
                 break
-            case .grabbedPointer, .grabbedTouch, .takenOver, .anotherButton:
+            case .grabbedPointer, .grabbedTouch, .takenOver, .anotherButton, .resourcesChanged:
                 // A recorder takes no grab and no claim on the display; a trace has no side buttons.
                 break
             }

@@ -22,9 +22,9 @@ final class OverlayResources {
     /// changes (`screenChanged`): placing a window costs no round trip.
     private(set) var rootBounds: ScreenRect
     private(set) var monitors: MonitorLayout
-    /// `Xft.dpi` from the RESOURCE_MANAGER property as Xlib read it when the display opened
-    /// (no round trip); nil when it is not set.
-    let resourceDPI: Double?
+    /// `Xft.dpi` from the RESOURCE_MANAGER property: as Xlib read it when the display opened
+    /// (no round trip), then as read again when it changes (`readResources`); nil when unset.
+    private(set) var resourceDPI: Double?
 
     init(display: OpaquePointer, screen: Int32, compositorCheckInterval: Double) throws(OverlayError) {
         let screenCount = XScreenCount(display)
@@ -127,6 +127,24 @@ final class OverlayResources {
             return ScreenRect(x: 0, y: 0, width: Int(XDisplayWidth(display, screen)), height: Int(XDisplayHeight(display, screen)))
         }
         return ScreenRect(x: 0, y: 0, width: Int(width), height: Int(height))
+    }
+
+    /// Reads RESOURCE_MANAGER from the root again (Xlib's copy is the one it took when the
+    /// display opened): the desktop's scale was changed, or set after the bridge started.
+    func readResources() {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var remaining: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        let status = XGetWindowProperty(display, root, Atom(XA_RESOURCE_MANAGER), 0, 1 << 20, 0, Atom(XA_STRING),
+                                        &type, &format, &count, &remaining, &data)
+        defer { if let data { XFree(data) } }
+        guard status == Success, format == 8, let data else {
+            resourceDPI = nil
+            return
+        }
+        resourceDPI = Self.resourceDPI(in: String(decoding: UnsafeBufferPointer(start: data, count: Int(count)), as: UTF8.self))
     }
 
     /// The `Xft.dpi` resource in X resources text (`xrdb -query`'s format); nil when it is
