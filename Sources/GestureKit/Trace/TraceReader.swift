@@ -71,7 +71,8 @@ public final class TraceStream {
 
     package init(path: String, bufferSize: Int = TraceStream.bufferSize, usesScanner: Bool = true) throws(TraceError) {
         parser = TraceLineParser(file: path, usesScanner: usesScanner)
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        // `-` is standard input, as tools that read files take it (`record | replay -`).
+        let descriptor = path == "-" ? dup(STDIN_FILENO) : Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
             throw TraceError(file: path, line: 0, message: "cannot read the trace: \(code == ENOENT ? "no such file" : String(cString: strerror(code)))")
