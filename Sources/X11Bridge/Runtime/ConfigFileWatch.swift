@@ -31,8 +31,8 @@ public final class ConfigFileWatch {
     /// Where a symbolic link at `path` leads, and the watch on that file's directory.
     private var target: (path: String, watch: Int32)?
     /// While a link leads into a directory that does not exist: the watch on the nearest one
-    /// above it that does, for the missing one's coming back.
-    private var ancestor: Int32?
+    /// above it that does, and the name of the folder in it on the way down, for its coming back.
+    private var ancestor: (watch: Int32, child: String)?
 
     /// Written, replaced by a rename, created, removed or renamed away, its mode or owner
     /// changed (or the directory's); the directory itself removed or moved.
@@ -92,7 +92,9 @@ public final class ConfigFileWatch {
                     .subtracting([.directoryGone]))
             }
             changes.formUnion(Self.parse(buffer.prefix(count), watch: watch, fileName: fileName))
-            if let ancestor, Self.mentions(buffer.prefix(count), watch: ancestor) { changes.insert(.file) }
+            if let ancestor, Self.mentionsFolder(buffer.prefix(count), watch: ancestor.watch, named: ancestor.child) {
+                changes.insert(.file)
+            }
         }
         // The link may have been pointed elsewhere, replaced by a plain file, or the directory
         // it leads to made again; a new target's file may have been written before its watch.
@@ -104,33 +106,40 @@ public final class ConfigFileWatch {
     /// while that directory does not exist, the nearest one above it that does.
     private func followLink() {
         let newTarget = Self.finalTarget(of: path)
+        // The old target's watch goes before any new one is added: an add on the same folder
+        // would return its id, which the removal would then take away.
+        if newTarget != target?.path {
+            if let old = target, old.watch != watch {
+                inotify_rm_watch(descriptor, old.watch)
+            }
+            target = nil
+            if let newTarget {
+                let targetWatch = inotify_add_watch(descriptor, Self.split(newTarget).directory, Self.events | UInt32(IN_ONLYDIR))
+                if targetWatch >= 0 { target = (newTarget, targetWatch) }
+            }
+        }
         if newTarget == nil, let missing = Self.linkedPath(of: path) {
             watchAncestor(of: Self.split(missing).directory)
         } else if let old = ancestor {
-            if old != watch, old != target?.watch { inotify_rm_watch(descriptor, old) }
+            if old.watch != watch, old.watch != target?.watch { inotify_rm_watch(descriptor, old.watch) }
             ancestor = nil
         }
-        guard newTarget != target?.path else { return }
-        if let old = target, old.watch != watch {
-            inotify_rm_watch(descriptor, old.watch)
-        }
-        target = nil
-        guard let newTarget else { return }
-        let targetWatch = inotify_add_watch(descriptor, Self.split(newTarget).directory, Self.events | UInt32(IN_ONLYDIR))
-        if targetWatch >= 0 { target = (newTarget, targetWatch) }
     }
 
-    /// Watches the nearest existing directory above `missing` for folders made or moved there.
+    /// Watches the nearest existing directory above `missing` for the folder on the way down to
+    /// it made or moved there.
     private func watchAncestor(of missing: String) {
-        var directory = Self.split(missing).directory
+        var (directory, child) = Self.split(missing)
         while access(directory, F_OK) != 0, directory != "/", directory != "." {
-            directory = Self.split(directory).directory
+            (directory, child) = Self.split(directory)
         }
         // Added to what may be watched there already (the config's own directory): a watch's
         // events are replaced by a second add without IN_MASK_ADD.
         let added = inotify_add_watch(descriptor, directory, UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_MASK_ADD))
-        if let old = ancestor, old != added, old != watch, old != target?.watch { inotify_rm_watch(descriptor, old) }
-        ancestor = added >= 0 ? added : nil
+        if let old = ancestor, old.watch != added, old.watch != watch, old.watch != target?.watch {
+            inotify_rm_watch(descriptor, old.watch)
+        }
+        ancestor = added >= 0 ? (added, child) : nil
     }
 
     /// Where a symbolic link at `path` leads in the end, through links to links, whether or
@@ -158,15 +167,20 @@ public final class ConfigFileWatch {
         return nil
     }
 
-    /// Whether a block of events read from the descriptor holds one of `watch`'s.
-    static func mentions(_ bytes: ArraySlice<UInt8>, watch: Int32) -> Bool {
+    /// Whether a block of events read from the descriptor says a folder `name` was made or
+    /// moved in under `watch` (files coming and going there, a home folder's, are not news).
+    static func mentionsFolder(_ bytes: ArraySlice<UInt8>, watch: Int32, named name: String) -> Bool {
         var offset = bytes.startIndex
         while bytes.endIndex - offset >= headerSize {
-            let (wd, length) = bytes[offset..<(offset + headerSize)].withUnsafeBytes { raw in
-                (raw.loadUnaligned(fromByteOffset: 0, as: Int32.self), Int(raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
+            let (wd, mask, length) = bytes[offset..<(offset + headerSize)].withUnsafeBytes { raw in
+                (raw.loadUnaligned(fromByteOffset: 0, as: Int32.self), raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self),
+                 Int(raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
             }
-            if wd == watch { return true }
-            offset += headerSize + length
+            let nameStart = offset + headerSize
+            guard length <= bytes.endIndex - nameStart else { break }
+            let nameBytes = bytes[nameStart..<(nameStart + length)].prefix { $0 != 0 }
+            if wd == watch, mask & UInt32(IN_ISDIR) != 0, nameBytes.elementsEqual(name.utf8) { return true }
+            offset = nameStart + length
         }
         return false
     }

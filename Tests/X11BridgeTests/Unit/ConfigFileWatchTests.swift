@@ -106,6 +106,25 @@ struct ConfigFileWatchTests {
         }
     }
 
+    /// Found in review: a link pointed into a folder not made yet inside its old target's
+    /// folder lost the watch it needed there.
+    @Test("a link pointed into a folder that does not exist yet beside its old file: the folder and the file, made, are noticed")
+    func linkIntoMissingSubfolder() throws {
+        try Self.inDirectory { root in
+            let old = try Self.dotfiles(in: root, target: "dotfiles/gesture.yaml")
+            #expect(symlink(old, root + "/config/config.yaml") == 0)
+            let watch = try ConfigFileWatch(path: root + "/config/config.yaml")
+            #expect(unlink(root + "/config/config.yaml") == 0)
+            #expect(symlink(root + "/dotfiles/sub/gesture.yaml", root + "/config/config.yaml") == 0)
+            #expect(Self.changes(watch).contains(.file))
+            try FileManager.default.createDirectory(atPath: root + "/dotfiles/sub", withIntermediateDirectories: false)
+            #expect(Self.changes(watch).contains(.file))
+            #expect(watch.linkTarget?.hasSuffix("/dotfiles/sub/gesture.yaml") == true)
+            try "b".write(toFile: root + "/dotfiles/sub/gesture.yaml", atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch) == [.file])
+        }
+    }
+
     /// A config folder and a dotfiles file in `root`: `config/` made, and `target` (a path in
     /// `root`) written with its folders; its full path.
     static func dotfiles(in root: String, target: String) throws -> String {
@@ -151,6 +170,10 @@ struct ConfigFileWatchTests {
             try FileManager.default.removeItem(atPath: root + "/dotfiles")
             #expect(Self.changes(watch).contains(.file))
             #expect(!watch.fileExists)
+            // Files coming and going in the folder above (a home folder's) are no news.
+            try "x".write(toFile: root + "/history", atomically: true, encoding: .utf8)
+            #expect(rename(root + "/history", root + "/history.old") == 0)
+            #expect(Self.changes(watch, timeout: 200).isEmpty)
 
             try FileManager.default.createDirectory(atPath: root + "/dotfiles/bridge", withIntermediateDirectories: true)
             try "b".write(toFile: target, atomically: false, encoding: .utf8)
