@@ -114,6 +114,31 @@ final class OverlayProgressRingTests: OverlaySuite {
         #expect((stacking().firstIndex(of: ring) ?? 0) > (stacking().firstIndex(of: screen.application) ?? 0), "\(stacking())")
     }
 
+    /// Found in review of the fix above: raised with every frame, the pulse went back over the
+    /// context menu its own right-click had just opened.
+    @Test("a menu mapped over a running pulse stays over it through the pulse's frames")
+    func pulseStaysUnderMenu() throws {
+        let overlay = try screen.openOverlay()
+        defer { overlay.close() }
+        overlay.show(.pulse(at: Self.point, time: 0), now: 0)
+        let pulse = try #require(screen.overlayWindows().first)
+        var attributes = XSetWindowAttributes()
+        attributes.override_redirect = 1
+        let menu = XCreateWindow(screen.display, screen.root, 380, 280, 120, 160, 0, Int32(CopyFromParent), UInt32(InputOutput),
+                                 nil, UInt(CWOverrideRedirect), &attributes)
+        defer { XDestroyWindow(screen.display, menu) }
+        XMapRaised(screen.display, menu)
+        screen.connection.sync()
+        // Two frames of the pulse, which is still running after them.
+        for _ in 0..<2 {
+            if let deadline = overlay.nextDeadline { overlay.tick(now: deadline) }
+        }
+        screen.connection.sync()
+        let stacking = topLevelWindows(on: screen.display)
+        let pulseAt = try #require(stacking.firstIndex(of: pulse), "the pulse still runs")
+        #expect((stacking.firstIndex(of: menu) ?? 0) > pulseAt, "\(stacking)")
+    }
+
     /// Found in review: `Xft.dpi` was read once, as the display opened: a desktop's scale set
     /// to 200 % later (GNOME writes it into RESOURCE_MANAGER) left the feedback at its old size.
     @Test("the desktop's scale changed to 192 DPI while the overlay runs: rings from then on are twice their size")

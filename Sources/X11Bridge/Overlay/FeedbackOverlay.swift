@@ -107,7 +107,7 @@ public final class FeedbackOverlay {
                 continue
             }
             if now >= current.nextFrame {
-                current.window.present(RunningPulse.shapes(of: frame, around: current.center, color: current.color))
+                current.window.present(RunningPulse.shapes(of: frame, around: current.center, color: current.color), raising: false)
                 current.nextFrame = min(now + Self.frameInterval(of: current.window), end)
             }
             running.append(current)

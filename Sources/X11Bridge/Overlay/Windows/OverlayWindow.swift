@@ -109,8 +109,9 @@ final class OverlayWindow {
     }
 
     /// Draws `shapes` (root coordinates) as the window's whole content, and maps the window
-    /// the first time: shape first, then map, so no box ever flashes.
-    func present(_ shapes: [OverlayShape]) {
+    /// the first time: shape first, then map, so no box ever flashes. `raising` puts a mapped
+    /// window back on top too (not a pulse's: its right-click's menu opens over it).
+    func present(_ shapes: [OverlayShape], raising: Bool = true) {
         guard !isDestroyed else { return }
         self.shapes = shapes
         if let surface = objects.surface, let cairo = cairo_create(surface) {
@@ -141,7 +142,7 @@ final class OverlayWindow {
             // Override-redirect keeps the window manager's hands off, not its other windows
             // from being raised above this one (a click-to-raise window manager raising the
             // window under a touch): back on top with each drawing. Nothing moves if it is.
-            XRaiseWindow(display, objects.window)
+            if raising { XRaiseWindow(display, objects.window) }
         } else {
             XMapRaised(display, objects.window)
             isMapped = true
