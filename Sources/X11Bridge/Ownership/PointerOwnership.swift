@@ -51,6 +51,9 @@ final class PointerOwnership {
     private var carriedTouches: [Int: CarriedTouch] = [:]
     /// Devices let go of from `detached` since `takeRejoined` was last asked.
     private var rejoined: Set<Int> = []
+    /// The serials of the latest ungrabs of detached devices (`letGo`), whose refusal means
+    /// the device was gone already (unplugged during its kept stroke).
+    private var ungrabSerials: [UInt] = []
     private let report: (OwnershipReport) -> Void
 
     init(connection: XConnection, report: @escaping (OwnershipReport) -> Void) {
@@ -312,9 +315,23 @@ final class PointerOwnership {
     private func reattach(_ source: Int) -> Bool {
         guard detached.remove(source) != nil else { return false }
         rejoined.insert(source)
-        connection.ungrabDevice(source)
+        letGo(source)
         connection.flush()
         return true
+    }
+
+    /// Ends a detached device's own grab; a device unplugged during its kept stroke is gone by
+    /// the time the request arrives (X releases its buttons, which ends the stroke, then
+    /// removes it), and the refusal is taken back (`absorb`).
+    func letGo(_ source: Int) {
+        ungrabSerials.append(connection.nextRequestSerial)
+        if ungrabSerials.count > 16 { ungrabSerials.removeFirst() }
+        connection.ungrabDevice(source)
+    }
+
+    /// The errors that are not refusals of `letGo`'s ungrabs.
+    func absorb(_ errors: [XProtocolError]) -> [XProtocolError] {
+        errors.filter { !ungrabSerials.contains($0.serial) }
     }
 
     /// Lets go of everything: frozen presses go to the application, claimed strokes are
@@ -334,7 +351,7 @@ final class PointerOwnership {
             }
             connection.ungrabDevice(master)
         }
-        for source in detached { connection.ungrabDevice(source) }
+        for source in detached { letGo(source) }
         rejoined.formUnion(detached)
         report(.letGo(.press, count: holds.count, reason: reason))
         holds.removeAll()

@@ -430,7 +430,7 @@ extension Bridge: EventLoopClient {
 
     func xErrors(_ errors: [XProtocolError]) {
         // Refusals of the bridge's own touch choices are expected races, reported as such.
-        let errors = session.absorb(touchOwnership.absorb(errors))
+        let errors = session.absorb(pointerOwnership.absorb(touchOwnership.absorb(errors)))
         guard !errors.isEmpty else { return }
         for error in errors { report(.xError(error)) }
         pointerOwnership.endAll(reason: "the X server reported an error")

@@ -51,6 +51,18 @@ final class XConnectionTests: XvfbSuite {
         #expect(listener.absorb([other]) == [other])
     }
 
+    /// Found in review: a pen unplugged during its kept stroke is gone when the bridge lets go
+    /// of its own grab of it at the stroke's end; that refusal let go of everything else held.
+    @Test("the ungrab of a kept stroke's device refused because the device is gone is taken back")
+    func goneDeviceUngrab() throws {
+        let ownership = PointerOwnership(connection: connection) { _ in }
+        ownership.letGo(250)
+        connection.sync()
+        let errors = connection.takeErrors()
+        #expect(errors.count == 1, "the server refused it: \(errors)")
+        #expect(ownership.absorb(errors).isEmpty)
+    }
+
     @Test("a refused request with a reply is an error too, never taken for a lost connection")
     func replyErrors() throws {
         let missing: Window = 0x7fff_fff0
