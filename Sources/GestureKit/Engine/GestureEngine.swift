@@ -86,6 +86,18 @@ public struct GestureEngine: Sendable {
 
     /// Handles one event, first firing any timers due by its time.
     public mutating func handle(_ event: ContactEvent, into outputs: inout [EngineOutput]) {
+        handle(event, handedOver: nil, into: &outputs)
+    }
+
+    /// Handles a contact's begin that is the application's from the start (`reason`: X gave its
+    /// press to the application, `ReleaseReason.anotherButton`): its owning gestures never see
+    /// it, watching ones do. Any other event is handled as ever.
+    public mutating func handle(_ event: ContactEvent, handedOverAtBegin reason: ReleaseReason,
+                                into outputs: inout [EngineOutput]) {
+        handle(event, handedOver: reason, into: &outputs)
+    }
+
+    private mutating func handle(_ event: ContactEvent, handedOver reason: ReleaseReason?, into outputs: inout [EngineOutput]) {
         if let next = timers.nextDeadline, next <= event.time {
             advance(to: event.time, into: &outputs)
         }
@@ -108,7 +120,7 @@ public struct GestureEngine: Sendable {
                 feed(.cancel(stale), to: key, into: &outputs)
                 finish(key, at: event.time, learning: false, into: &outputs)
             }
-            begin(key, device: device, window: event.window, sample: sample, into: &outputs)
+            begin(key, device: device, window: event.window, sample: sample, handedOver: reason, into: &outputs)
         case .move:
             guard contacts[key] != nil else {
                 outputs.append(.bug("move for contact \(key.contact) of device \(key.device), which is not down"))
@@ -161,7 +173,7 @@ public struct GestureEngine: Sendable {
     // MARK: Contacts
 
     private mutating func begin(_ key: ContactKey, device: InputDevice, window: WindowClass?, sample: ContactSample,
-                                into outputs: inout [EngineOutput]) {
+                                handedOver reason: ReleaseReason? = nil, into outputs: inout [EngineOutput]) {
         // Learned levels are read when a contact begins and kept until it ends: they never
         // move under a contact that is down.
         let learned = configuration.learn ? learning.learner(for: device).flatMap { $0.calibrated ? nil : $0.levels } : nil
@@ -181,6 +193,9 @@ public struct GestureEngine: Sendable {
             }
         }
         contacts[key] = contact
+        // Decided before its first sample reaches a gesture: a knob or a deep press that would
+        // claim it at once must not act on a press the application has.
+        if let reason { handOver(key, reason: reason, at: sample.time, into: &outputs) }
         feed(.down(sample), to: key, into: &outputs)
     }
 

@@ -220,8 +220,13 @@ extension Bridge: EventLoopClient {
             case .contact(let event):
                 let besideAnotherButton = tellOwnership(about: event)
                 let liveness = pressureLiveness.observe(event) { [session] in session.device(event.device)?.pressureAxis?.pressureRange }
-                process(engine.handle(event), now: time)
-                if besideAnotherButton { handOver(ContactKey(device: event.device, contact: event.contact), at: event.time, now: time) }
+                var outputs: [EngineOutput] = []
+                if besideAnotherButton {
+                    engine.handle(event, handedOverAtBegin: .anotherButton, into: &outputs)
+                } else {
+                    engine.handle(event, into: &outputs)
+                }
+                process(outputs, now: time)
                 // Found dead or alive, the pressure counts so from the device's next contact on:
                 // the one that showed it began under the grabs as they were (a press that brings
                 // dead pressure back was not held, and must not also become a deep press).

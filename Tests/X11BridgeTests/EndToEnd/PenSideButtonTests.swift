@@ -70,4 +70,32 @@ final class PenSideButtonTests: StageSuite {
         #expect(bridge.decisions.filter { $0.device == penID }.map(\.reason) == [.anotherButton], "\(bridge.lines)")
         try expectAsEver(bridge)
     }
+
+    /// Found in review of the fix above: a gesture that claims at the first sample (a deep
+    /// press whose threshold the touch-down already passes) acted before the hand-over.
+    @Test("the tip put down past a low threshold while a side button is held: no right-click, the tip's click whole")
+    func firstSampleClaimBesideSideButton() throws {
+        let bridge = try stage.bridge(["--verbose"], config: """
+            bindings:
+              - name: right-click
+                gesture: deep-press
+                devices: [pen]
+                threshold: 0.2
+                action: {click: right}
+            """)
+        let penID = try bridge.deviceID(VirtualPen.deviceName)
+        try stage.pen.move(to: (400, 300))
+        try stage.pen.setButton(2, pressed: true)
+        stage.window.drain()
+        try stage.pen.down(at: (400, 300), pressure: 0.6)
+        try stage.pen.up()
+        try stage.pen.setButton(2, pressed: false)
+        #expect(bridge.waitForLines { $0.decisions.contains { $0.device == penID } }, "\(bridge.lines)")
+        #expect(bridge.decisions.filter { $0.device == penID }.map(\.reason) == [.anotherButton], "\(bridge.lines)")
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(3, in: events).isEmpty, "no right-click: \(events)")
+        #expect(buttonEvents(1, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
+        #expect(bridge.actions.isEmpty, "\(bridge.actions)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+    }
 }
