@@ -26,11 +26,12 @@ struct KeyboardMappingChange: Sendable, Hashable {
 }
 
 extension XConnection {
-    /// Asks for `window`'s ConfigureNotify (StructureNotifyMask) and property changes: on the
-    /// root, the screen's size and monitor changes, and the X resources a desktop's scale
-    /// setting rewrites.
-    func selectStructureChanges(on window: Window) {
-        XSelectInput(display, window, StructureNotifyMask | PropertyChangeMask)
+    /// Asks for `window`'s ConfigureNotify (StructureNotifyMask): on the root, the screen's
+    /// size and monitor changes; with `properties`, its property changes too, among them the X
+    /// resources a desktop's scale setting rewrites (every root property: a status bar's
+    /// name, the active window; asked for only where something is drawn).
+    func selectStructureChanges(on window: Window, properties: Bool) {
+        XSelectInput(display, window, StructureNotifyMask | (properties ? PropertyChangeMask : 0))
     }
 
     /// Decodes an event the session acts on besides XI2's; nil for any other (a ConfigureNotify

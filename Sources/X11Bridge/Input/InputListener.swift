@@ -27,6 +27,9 @@ public final class InputListener {
     /// The serial of the event `handle` read last (`XCBEvent.serial`): the changes it returned
     /// happened after the requests below it took effect.
     public private(set) var lastSerial: UInt32 = 0
+    /// Whether `start` asks for the root's property changes, for `.resourcesChanged`: set
+    /// before it, where feedback is drawn (its scale follows the desktop's).
+    public var hearsResourceChanges = false
     /// Each pen's or mouse's buttons down other than the tip and the wheel, from its raw events.
     private var otherButtonsDown: [Int: Set<Int>] = [:]
     /// The serials of the latest `selectRawInput(of:)` requests.
@@ -69,7 +72,7 @@ public final class InputListener {
         try connection.select(XI2EventMask.listening(toRawInputOf: catalog.contactSources.map(\.id)), on: connection.root)
         // The root's size changes with RandR; absolute devices map onto the new size. Monitors
         // added, moved or deleted send the root a ConfigureNotify too.
-        connection.selectStructureChanges(on: connection.root)
+        connection.selectStructureChanges(on: connection.root, properties: hearsResourceChanges)
         randr.selectChanges()
         // Devices plugged in between the first query and the selection would go unseen.
         connection.sync()

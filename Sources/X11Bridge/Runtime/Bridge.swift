@@ -56,6 +56,7 @@ public final class Bridge {
     /// go of anything held and returns. SIGHUP reloads the config.
     public func run(signals: SignalDescriptor?) throws(BridgeSetupError) {
         performer.releaseLeftovers(buttonCount: session.catalog.xtestPointer?.buttonCount ?? 0)
+        session.hearsResourceChanges = feedback != nil
         try session.start()
         // Nothing here uses a hovering pen but its position, which the session keeps anyway.
         session.reportsHover = false
@@ -339,7 +340,9 @@ extension Bridge: EventLoopClient {
         case .begin:
             if isPointerContact(event.device) {
                 let master = session.device(event.device)?.master
-                let otherButtonDown = performer.holdsButton || master.map { session.holdsOtherButtons(onMaster: $0) } == true
+                // The bridge's own press is on the master of X's virtual pointer only (MPX).
+                let ownPress = performer.holdsButton && master != nil && master == session.catalog.xtestPointer?.master
+                let otherButtonDown = ownPress || master.map { session.holdsOtherButtons(onMaster: $0) } == true
                 pointerOwnership.contactBegan(source: event.device, master: master, serial: session.lastSerial,
                                               otherButtonDown: otherButtonDown, at: event.time)
                 return otherButtonDown

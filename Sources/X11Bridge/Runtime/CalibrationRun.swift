@@ -52,6 +52,7 @@ public final class CalibrationRun {
     }
 
     public func run(signals: SignalDescriptor?) throws(BridgeSetupError) -> CalibrationOutcome {
+        session.hearsResourceChanges = overlay != nil
         try session.start()
         report(.started(device))
         let loop = EventLoop(session: session, signals: signals, clock: MonotonicClock())
