@@ -69,13 +69,27 @@ struct MonitorLayoutTests {
         let vertical = try #require(Self.left.verticalDPI)
         #expect(abs(horizontal - 1280 * 25.4 / 339) < 1e-9)
         #expect(abs(vertical - 1024 * 25.4 / 271) < 1e-9)
-        #expect(Self.left.dpi.map { abs($0 - (horizontal + vertical) / 2) < 1e-9 } == true)
+        #expect(Self.left.dpi.map { abs($0 - (horizontal * vertical).squareRoot()) < 1e-9 } == true)
         #expect(Self.right.dpi == nil)
         // Some drivers report 1×1 mm or 0 in one direction.
         let placeholder = Monitor(name: "X", frame: ScreenRect(x: 0, y: 0, width: 800, height: 600), widthMillimeters: 1, heightMillimeters: 1)
         #expect(placeholder.dpi == nil)
         let oneWay = Monitor(name: "Y", frame: ScreenRect(x: 0, y: 0, width: 960, height: 600), widthMillimeters: 254, heightMillimeters: 0)
         #expect(oneWay.dpi == 96)
+    }
+
+    /// Found in review: a portrait monitor (RandR turns its pixels, not its millimetres) came
+    /// out 17 % denser than the same model upright, and a projector whose EDID gives 160×90
+    /// mm (an aspect ratio) at 305 DPI, its feedback four times too large.
+    @Test("a monitor turned on its side has the DPI it has upright; an aspect ratio in millimetres is no size")
+    func rotatedAndAspect() throws {
+        let upright = Monitor(name: "A", frame: ScreenRect(x: 0, y: 0, width: 1920, height: 1080), widthMillimeters: 598, heightMillimeters: 336)
+        let turned = Monitor(name: "B", frame: ScreenRect(x: 0, y: 0, width: 1080, height: 1920), widthMillimeters: 598, heightMillimeters: 336)
+        let uprightDPI = try #require(upright.dpi)
+        #expect(abs(try #require(turned.dpi) - uprightDPI) < 1e-9)
+        #expect((80...84).contains(uprightDPI), "\(uprightDPI)")
+        let projector = Monitor(name: "C", frame: ScreenRect(x: 0, y: 0, width: 1920, height: 1080), widthMillimeters: 160, heightMillimeters: 90)
+        #expect(projector.dpi == nil)
     }
 
     // MARK: Knobs on a monitor

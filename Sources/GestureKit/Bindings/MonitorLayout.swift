@@ -62,15 +62,23 @@ public struct Monitor: Sendable, Hashable {
     /// Pixels per inch down, from the physical height; nil when the size is unknown.
     public var verticalDPI: Double? { Self.dpi(pixels: frame.height, millimeters: heightMillimeters) }
 
-    /// Pixels per inch: the mean of both directions, or the one known; nil when neither is.
+    /// Pixels per inch: of the area (the geometric mean of both directions), or the one
+    /// direction known; nil when neither is. The area's: RandR turns a rotated monitor's
+    /// pixels but not its millimetres, and the product of the two directions is the same
+    /// either way. A size that is an aspect ratio (16×9, 160×100 mm: what TVs and projectors
+    /// put in their EDID) is no size.
     public var dpi: Double? {
+        guard !Self.aspectRatioSizes.contains([widthMillimeters, heightMillimeters]) else { return nil }
         switch (horizontalDPI, verticalDPI) {
-        case let (horizontal?, vertical?): return (horizontal + vertical) / 2
+        case let (horizontal?, vertical?): return (horizontal * vertical).squareRoot()
         case let (horizontal?, nil): return horizontal
         case let (nil, vertical?): return vertical
         case (nil, nil): return nil
         }
     }
+
+    /// Millimetre sizes that are aspect ratios, not sizes.
+    static let aspectRatioSizes: Set<[Int]> = [[16, 9], [16, 10], [160, 90], [160, 100], [1600, 900], [1600, 1000]]
 
     /// Sizes below a centimetre are placeholders some drivers report, not a screen.
     private static func dpi(pixels: Int, millimeters: Int) -> Double? {
