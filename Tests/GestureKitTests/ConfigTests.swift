@@ -89,6 +89,17 @@ struct ConfigTests {
         #expect(config.bindings.first?.onStart == [.scroll(.up, steps: 8)])
     }
 
+    /// Found in review: print-config wrote DEL and the C1 controls raw (the output did not read
+    /// back) and NEL raw (it read back as a space).
+    @Test("names with DEL, a C1 control, NEL or a line separator: print-config's output reads back the same", arguments: ["\u{7f}", "\u{85}", "\u{9b}", "\u{2028}", "é–…"])
+    func controlsReadBack(character: String) throws {
+        var config = try ConfigLoader.parse(binding("    action: {command: [echo, \"x\"]}\n"), file: "c.yaml")
+        config.bindings[0].name = "a" + character + "b"
+        config.bindings[0].onStart = [.command(["echo", "a" + character + "b"])]
+        let printed = ConfigRenderer.render(config)
+        #expect(try ConfigLoader.parse(printed, file: "printed") == config, "\(printed)")
+    }
+
     /// Found in review: a merge key was reported as the keys it would have brought missing.
     @Test("a merge key is said to be unsupported where it stands")
     func mergeKey() {

@@ -13,8 +13,10 @@ public enum JSONLine {
     }
 
     public static func quoted(_ string: String) -> String {
-        // Most keys and values need no escape: copied whole.
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        // Most keys and values need no escape: copied whole. (0x7F, 0xC2 and 0xE2 start DEL, the
+        // C1 controls and the line separators, escaped below.)
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2
+            || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             return "\"" + string + "\""
         }
         var out = "\""
@@ -25,7 +27,10 @@ public enum JSONLine {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case let c where c.value < 0x20:
+            // Controls, and what YAML reads as line breaks (NEL, the line and paragraph
+            // separators): JSON allows them raw, but print-config's output must read back as
+            // YAML, which refuses the controls and breaks a line at the others.
+            case let c where c.value < 0x20 || (0x7F...0x9F).contains(c.value) || c.value == 0x2028 || c.value == 0x2029:
                 let hex = String(c.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)
