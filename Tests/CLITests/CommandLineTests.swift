@@ -171,6 +171,18 @@ struct CommandLineTests {
         }
     }
 
+    /// Found in review: a bad line's start was echoed raw, escape sequences and all, to the
+    /// terminal that shows the error.
+    @Test("a line that is not JSON is shown with its control characters escaped")
+    func badLineEscaped() throws {
+        let trace = try GestureBridgeExecutable.temporaryFile("\u{1b}]0;owned\u{07}\u{1b}[2J not json\n", suffix: ".jsonl")
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let run = try GestureBridgeExecutable.run(["analyze", trace])
+        #expect(run.status != 0 && !run.crashed)
+        #expect(run.stderr.contains("not valid JSON: \\u{1B}]0;owned\\u{07}"), "\(run.stderr.debugDescription)")
+        #expect(!run.stderr.contains("\u{1b}"), "\(run.stderr.debugDescription)")
+    }
+
     @Test("replay reads a trace as it goes: a recording cut off mid-line replays up to the cut, then names the line")
     func replayCutOffTrace() throws {
         let lines = try String(contentsOfFile: Self.fixture, encoding: .utf8).split(separator: "\n")

@@ -36,7 +36,12 @@ package struct TraceLineParser {
         let line = Self.trimmed(rawLine)
         if line.isEmpty { return nil }
         guard let value = JSONValue.parse(line) else {
-            throw TraceError(file: file, line: lineNumber, message: "not valid JSON: \(line.prefix(60))")
+            // Shown as the line begins, its control characters escaped: a terminal would act on
+            // them (a binary file's, or an escape sequence).
+            let shown = String(line.prefix(60)).unicodeScalars.map { scalar in
+                scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? scalar.escaped(asASCII: true) : String(scalar)
+            }.joined()
+            throw TraceError(file: file, line: lineNumber, message: "not valid JSON: \(shown)")
         }
         guard case .object(let object) = value else {
             throw TraceError(file: file, line: lineNumber, message: "each line must be a JSON object")
