@@ -79,7 +79,8 @@ struct Record: ParsableCommand {
             case .xError(let error):
                 logger.warning("\(error.description)")
             case .finished(let count):
-                logger.info("recorded \(count) event\(count == 1 ? "" : "s")")
+                // Not after a failed write: the error below says the trace is incomplete.
+                if writer.failure == nil { logger.info("recorded \(count) event\(count == 1 ? "" : "s")") }
             }
         })
         recorderReference = recorder
