@@ -111,9 +111,7 @@ struct ConfigFileWatchTests {
     @Test("a link pointed into a folder that does not exist yet beside its old file: the folder and the file, made, are noticed")
     func linkIntoMissingSubfolder() throws {
         try Self.inDirectory { root in
-            let old = try Self.dotfiles(in: root, target: "dotfiles/gesture.yaml")
-            #expect(symlink(old, root + "/config/config.yaml") == 0)
-            let watch = try ConfigFileWatch(path: root + "/config/config.yaml")
+            let watch = try Self.linkedConfig(in: root, to: "dotfiles/gesture.yaml")
             #expect(unlink(root + "/config/config.yaml") == 0)
             #expect(symlink(root + "/dotfiles/sub/gesture.yaml", root + "/config/config.yaml") == 0)
             #expect(Self.changes(watch).contains(.file))
@@ -123,6 +121,14 @@ struct ConfigFileWatchTests {
             try "b".write(toFile: root + "/dotfiles/sub/gesture.yaml", atomically: false, encoding: .utf8)
             #expect(Self.changes(watch) == [.file])
         }
+    }
+
+    /// `config/config.yaml` in `root`, a link to `target` (a path in `root`, written by
+    /// `dotfiles`), watched.
+    static func linkedConfig(in root: String, to target: String) throws -> ConfigFileWatch {
+        let path = try dotfiles(in: root, target: target)
+        #expect(symlink(path, root + "/config/config.yaml") == 0)
+        return try ConfigFileWatch(path: root + "/config/config.yaml")
     }
 
     /// A config folder and a dotfiles file in `root`: `config/` made, and `target` (a path in
@@ -164,9 +170,8 @@ struct ConfigFileWatchTests {
     @Test("a link whose folder is removed and made again (a dotfiles clone): the new file and its edits are noticed")
     func linkDirectoryRecreated() throws {
         try Self.inDirectory { root in
-            let target = try Self.dotfiles(in: root, target: "dotfiles/bridge/gesture.yaml")
-            #expect(symlink(target, root + "/config/config.yaml") == 0)
-            let watch = try ConfigFileWatch(path: root + "/config/config.yaml")
+            let watch = try Self.linkedConfig(in: root, to: "dotfiles/bridge/gesture.yaml")
+            let target = root + "/dotfiles/bridge/gesture.yaml"
             try FileManager.default.removeItem(atPath: root + "/dotfiles")
             #expect(Self.changes(watch).contains(.file))
             #expect(!watch.fileExists)
