@@ -32,8 +32,8 @@ public final class InputListener {
     public var hearsResourceChanges = false
     /// Each pen's or mouse's buttons down other than the tip and the wheel, from its raw events.
     private var otherButtonsDown: [Int: Set<Int>] = [:]
-    /// The serials of the latest `selectRawInput(of:)` requests.
-    private var deviceSelections: [UInt] = []
+    /// The latest `selectRawInput(of:)` requests, refused where the device is gone already.
+    private var deviceSelections = DeviceGoneRequests()
     /// Rings when a contact of a device listened to begins or ends (`EventLoop`); it listens to
     /// the same devices as the session, through hot-plug. Set before the loop starts.
     var contactBell: ContactBell? {
@@ -246,19 +246,14 @@ public final class InputListener {
     /// gone meanwhile (unplugged mid-stroke: X releases its buttons, then removes it, before the
     /// selection made for that release arrives) makes an X error, which `absorb` takes back.
     func selectRawInput(of device: Int) {
-        deviceSelections.append(connection.nextRequestSerial)
-        if deviceSelections.count > Self.deviceSelectionsKept { deviceSelections.removeFirst() }
+        deviceSelections.noteNext(on: connection)
         connection.selectUnchecked(XI2EventMask.rawInput(of: device, motion: !unheardMotion.contains(device)), on: connection.root)
     }
-
-    /// How many of those selections' serials are kept: far more than go out between two reads
-    /// of errors.
-    static let deviceSelectionsKept = 32
 
     /// The errors that are not refusals of `selectRawInput(of:)`: such a refusal is a device gone
     /// meanwhile, which the hierarchy change tells, not a fault that should make the bridge let
     /// go of what it holds.
     public func absorb(_ errors: [XProtocolError]) -> [XProtocolError] {
-        errors.filter { !deviceSelections.contains($0.serial) }
+        deviceSelections.absorb(errors)
     }
 }

@@ -51,9 +51,9 @@ final class PointerOwnership {
     private var carriedTouches: [Int: CarriedTouch] = [:]
     /// Devices let go of from `detached` since `takeRejoined` was last asked.
     private var rejoined: Set<Int> = []
-    /// The serials of the latest ungrabs of detached devices (`letGo`), whose refusal means
-    /// the device was gone already (unplugged during its kept stroke).
-    private var ungrabSerials: [UInt] = []
+    /// The ungrabs of detached devices (`letGo`), whose refusal means the device was gone
+    /// already (unplugged during its kept stroke).
+    private var ungrabs = DeviceGoneRequests()
     private let report: (OwnershipReport) -> Void
 
     init(connection: XConnection, report: @escaping (OwnershipReport) -> Void) {
@@ -324,14 +324,13 @@ final class PointerOwnership {
     /// the time the request arrives (X releases its buttons, which ends the stroke, then
     /// removes it), and the refusal is taken back (`absorb`).
     func letGo(_ source: Int) {
-        ungrabSerials.append(connection.nextRequestSerial)
-        if ungrabSerials.count > 16 { ungrabSerials.removeFirst() }
+        ungrabs.noteNext(on: connection)
         connection.ungrabDevice(source)
     }
 
     /// The errors that are not refusals of `letGo`'s ungrabs.
     func absorb(_ errors: [XProtocolError]) -> [XProtocolError] {
-        errors.filter { !ungrabSerials.contains($0.serial) }
+        ungrabs.absorb(errors)
     }
 
     /// Lets go of everything: frozen presses go to the application, claimed strokes are

@@ -311,8 +311,6 @@ extension Bridge: EventLoopClient {
         report(.pressureDead(device: id, name: input.name, dead: dead))
     }
 
-    /// A contact began or ended: the ownership of its device's kind holds or lets go of it.
-    /// True when the contact's end took its device off the bridge's own grab, back to its master.
     /// A device list read while the bridge had a device grabbed on its own for a kept stroke
     /// says it floats; let go of since (its lift, an X error), it is back on its master, and
     /// the list must say so, or its next presses would not be held.
@@ -330,7 +328,8 @@ extension Bridge: EventLoopClient {
         process(outputs, now: now)
     }
 
-    /// Tells the ownership classes of a contact's begin or end. True for a pen's or mouse's
+    /// Tells the ownership classes of a contact's begin or end: the ownership of its device's
+    /// kind holds or lets go of it. True for a pen's or mouse's
     /// press made while its master had another button down: no grab took it, and it must go
     /// to the application whole (`handOver`).
     private func tellOwnership(about event: ContactEvent) -> Bool {

@@ -170,6 +170,16 @@ public final class ConfigFileWatch {
     /// Whether a block of events read from the descriptor says a folder `name` was made or
     /// moved in under `watch` (files coming and going there, a home folder's, are not news).
     static func mentionsFolder(_ bytes: ArraySlice<UInt8>, watch: Int32, named name: String) -> Bool {
+        var found = false
+        forEachEvent(in: bytes) { wd, mask, nameBytes in
+            if wd == watch, mask & UInt32(IN_ISDIR) != 0, nameBytes.elementsEqual(name.utf8) { found = true }
+        }
+        return found
+    }
+
+    /// Each `struct inotify_event` in a block read from the descriptor: its watch, its mask and
+    /// the name it carries (empty for the watched directory itself).
+    private static func forEachEvent(in bytes: ArraySlice<UInt8>, _ body: (Int32, UInt32, ArraySlice<UInt8>) -> Void) {
         var offset = bytes.startIndex
         while bytes.endIndex - offset >= headerSize {
             let (wd, mask, length) = bytes[offset..<(offset + headerSize)].withUnsafeBytes { raw in
@@ -178,11 +188,9 @@ public final class ConfigFileWatch {
             }
             let nameStart = offset + headerSize
             guard length <= bytes.endIndex - nameStart else { break }
-            let nameBytes = bytes[nameStart..<(nameStart + length)].prefix { $0 != 0 }
-            if wd == watch, mask & UInt32(IN_ISDIR) != 0, nameBytes.elementsEqual(name.utf8) { return true }
+            body(wd, mask, bytes[nameStart..<(nameStart + length)].prefix { $0 != 0 })
             offset = nameStart + length
         }
-        return false
     }
 
     /// What a symbolic link holds: the path it names, as written.
@@ -208,27 +216,17 @@ public final class ConfigFileWatch {
     /// `fileName` under `watch`.
     static func parse(_ bytes: ArraySlice<UInt8>, watch: Int32, fileName: String) -> Set<Change> {
         var changes: Set<Change> = []
-        var offset = bytes.startIndex
-        while bytes.endIndex - offset >= headerSize {
-            let header = bytes[offset..<(offset + headerSize)].withUnsafeBytes { raw in
-                (wd: raw.loadUnaligned(fromByteOffset: 0, as: Int32.self),
-                 mask: raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self),
-                 length: Int(raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
-            }
-            let nameStart = offset + headerSize
-            guard header.length <= bytes.endIndex - nameStart else { break }
-            let nameBytes = bytes[nameStart..<(nameStart + header.length)].prefix { $0 != 0 }
-            offset = nameStart + header.length
-            if header.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+        forEachEvent(in: bytes) { wd, mask, nameBytes in
+            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
                 changes.insert(.file)
-                continue
+                return
             }
-            guard header.wd == watch else { continue }
-            if header.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
+            guard wd == watch else { return }
+            if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
                 changes.insert(.directoryGone)
             } else if nameBytes.elementsEqual(fileName.utf8) {
                 changes.insert(.file)
-            } else if nameBytes.isEmpty, header.mask & UInt32(IN_ATTRIB) != 0 {
+            } else if nameBytes.isEmpty, mask & UInt32(IN_ATTRIB) != 0 {
                 // The directory's own mode or owner: whether the file may be trusted.
                 changes.insert(.file)
             }
