@@ -15,8 +15,9 @@ public struct ScreenCoordinate: Sendable, Hashable, CustomStringConvertible {
     public var description: String { value.formatted }
 }
 
-/// The size of the root window in pixels.
-public struct ScreenSize: Sendable, Hashable {
+/// The size of the root window in pixels; in the `--json` lines `{"width","height"}` (a trace
+/// header's and `listening`'s `screen`).
+public struct ScreenSize: Sendable, Hashable, Codable {
     public var width: Double
     public var height: Double
 

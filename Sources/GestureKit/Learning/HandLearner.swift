@@ -1,5 +1,6 @@
-/// The three levels a deep press works with, as fractions (0...1) of the device's pressure range.
-public struct PressLevels: Sendable, Hashable {
+/// The three levels a deep press works with, as fractions (0...1) of the device's pressure range;
+/// in a learned change's `--json` line `{"threshold","release","ordinary"}`.
+public struct PressLevels: Sendable, Hashable, Codable {
     public var threshold: Double
     public var release: Double
     public var ordinary: Double

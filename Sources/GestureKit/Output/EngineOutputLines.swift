@@ -179,35 +179,22 @@ public struct DecisionLine: Codable, Sendable, Hashable {
     }
 }
 
-/// The levels of a learned change: `{"threshold","release","ordinary"}`, 0...1 of the range.
-public struct LearnedLevelsLine: Codable, Sendable, Hashable {
-    public var threshold: Double
-    public var release: Double
-    public var ordinary: Double
-
-    public init(_ levels: PressLevels) {
-        threshold = levels.threshold
-        release = levels.release
-        ordinary = levels.ordinary
-    }
-}
-
 /// A change of a device's learned deep-press levels:
 /// `{"t","learned","threshold","release","ordinary","previous":{…},"ordinary-contacts","deliberate-presses"}`.
 public struct LearnedLine: Codable, Sendable, Hashable {
     public var t: Double
     /// The device's name.
     public var learned: String
-    public var levels: LearnedLevelsLine
-    public var previous: LearnedLevelsLine
+    public var levels: PressLevels
+    public var previous: PressLevels
     public var ordinaryContacts: Int
     public var deliberatePresses: Int
 
     public init(_ change: LearnedChange) {
         t = change.time
         learned = change.device
-        levels = LearnedLevelsLine(change.levels)
-        previous = LearnedLevelsLine(change.previous)
+        levels = change.levels
+        previous = change.previous
         ordinaryContacts = change.ordinaryContacts
         deliberatePresses = change.deliberatePresses
     }
@@ -233,8 +220,8 @@ public struct LearnedLine: Codable, Sendable, Hashable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         t = try container.decode(Double.self, forKey: .t)
         learned = try container.decode(String.self, forKey: .learned)
-        levels = try LearnedLevelsLine(from: decoder)
-        previous = try container.decode(LearnedLevelsLine.self, forKey: .previous)
+        levels = try PressLevels(from: decoder)
+        previous = try container.decode(PressLevels.self, forKey: .previous)
         ordinaryContacts = try container.decode(Int.self, forKey: .ordinaryContacts)
         deliberatePresses = try container.decode(Int.self, forKey: .deliberatePresses)
     }

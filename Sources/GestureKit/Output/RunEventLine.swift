@@ -31,7 +31,7 @@ public struct RunEventLine: Codable, Sendable, Hashable {
     /// `listening`: the config file, or `<built-in default>`, and the file watched (nil: none).
     public var config: String?
     public var watching: String?
-    public var screen: ScreenSizeLine?
+    public var screen: ScreenSize?
     /// `listening`, `monitors-changed`: RandR's monitors, in its order.
     public var monitors: [MonitorLine]?
     /// `listening`: the devices, as `devices --json` lists them (without `learned`).
@@ -79,7 +79,7 @@ extension RunEventLine {
         var line = Self(.listening)
         line.config = config
         line.watching = watching
-        line.screen = ScreenSizeLine(screen)
+        line.screen = screen
         line.monitors = monitors
         line.devices = devices
         return line
@@ -318,17 +318,6 @@ extension RunEventLine {
         case .stopping:
             signal = try nullable(.signal)
         }
-    }
-}
-
-/// The screen's size in root pixels: `{"width","height"}`.
-public struct ScreenSizeLine: Codable, Sendable, Hashable {
-    public var width: Double
-    public var height: Double
-
-    public init(_ size: ScreenSize) {
-        width = size.width
-        height = size.height
     }
 }
 

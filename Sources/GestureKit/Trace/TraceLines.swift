@@ -5,12 +5,12 @@
 /// `{"trace":1,"screen":{"width","height"},"devices":[…]}`; `screen` left out when unknown.
 public struct TraceHeaderLine: Codable, Sendable, Hashable {
     public var trace: Int
-    public var screen: ScreenSizeLine?
+    public var screen: ScreenSize?
     public var devices: [TraceDeviceLine]
 
     public init(_ header: TraceHeader) {
         trace = TraceHeader.version
-        screen = header.screen.map(ScreenSizeLine.init)
+        screen = header.screen
         devices = header.devices.map(TraceDeviceLine.init)
     }
 }
