@@ -11,27 +11,25 @@ public final class VirtualPen: DrivenPen {
     /// The "Abs Pressure" range the server reports for this device.
     public static let pressureMaximum = 1000
 
+    private var link: InputTestLink
     /// The driver's client connection; a new one after the device is disabled and enabled
     /// (`reconnect`).
-    public private(set) var connection: InputTestConnection
+    public var connection: InputTestConnection { link.connection }
     public private(set) var position: PixelPoint?
     /// The last pressure sent, normalized 0...1.
     public private(set) var pressure: Double = 0
     public private(set) var isInProximity = false
     public private(set) var isTipDown = false
-    private let scale: AbsoluteAxisScale
 
     init(connection: InputTestConnection, screenWidth: Int, screenHeight: Int) {
-        self.connection = connection
-        self.scale = AbsoluteAxisScale(
-            screenWidth: screenWidth, screenHeight: screenHeight, pressureMaximum: Double(Self.pressureMaximum))
+        link = InputTestLink(connection, screenWidth: screenWidth, screenHeight: screenHeight,
+                             pressureMaximum: Self.pressureMaximum)
     }
 
-    /// Connects again after `xinput disable` and `xinput enable` of the device (see
-    /// `InputTestConnection.reconnected`). The pen starts over as the server has it then: out
-    /// of proximity, tip up.
+    /// Connects again after `xinput disable` and `xinput enable` of the device. The pen starts
+    /// over as the server has it then: out of proximity, tip up.
     public func reconnect(timeout: Double = 5) throws {
-        connection = try connection.reconnected(timeout: timeout)
+        try link.reconnect(timeout: timeout)
         isInProximity = false
         isTipDown = false
         pressure = 0
@@ -43,7 +41,7 @@ public final class VirtualPen: DrivenPen {
             try up()
         }
         try enterProximity(at: position)
-        try connection.send(.motion(isAbsolute: true, valuators: scale.valuators(at: position, normalizedPressure: 0)))
+        try connection.send(.motion(isAbsolute: true, valuators: link.scale.valuators(at: position, normalizedPressure: 0)))
         self.position = position
         pressure = 0
         try connection.sync()
@@ -58,7 +56,7 @@ public final class VirtualPen: DrivenPen {
         try hover(to: position)
         try connection.send(.button(
             number: 1, isPress: true, isAbsolute: true,
-            valuators: scale.valuators(at: position, normalizedPressure: pressure)))
+            valuators: link.scale.valuators(at: position, normalizedPressure: pressure)))
         isTipDown = true
         self.pressure = pressure
         try connection.sync()
@@ -70,7 +68,7 @@ public final class VirtualPen: DrivenPen {
         try enterProximity(at: position)
         let newPressure = isTipDown ? (pressure ?? self.pressure) : 0
         try connection.send(.motion(
-            isAbsolute: true, valuators: scale.valuators(at: position, normalizedPressure: newPressure)))
+            isAbsolute: true, valuators: link.scale.valuators(at: position, normalizedPressure: newPressure)))
         self.position = position
         self.pressure = newPressure
         try connection.sync()
@@ -81,7 +79,7 @@ public final class VirtualPen: DrivenPen {
         guard isTipDown, let position else { return }
         try connection.send(.button(
             number: 1, isPress: false, isAbsolute: true,
-            valuators: scale.valuators(at: position, normalizedPressure: 0)))
+            valuators: link.scale.valuators(at: position, normalizedPressure: 0)))
         isTipDown = false
         pressure = 0
         try connection.sync()
@@ -93,7 +91,7 @@ public final class VirtualPen: DrivenPen {
         guard isInProximity else { return }
         var valuators = InputTestValuators()
         if let position {
-            valuators = scale.valuators(at: position, normalizedPressure: 0)
+            valuators = link.scale.valuators(at: position, normalizedPressure: 0)
         }
         try connection.send(.proximity(isIn: false, valuators: valuators))
         isInProximity = false
@@ -111,13 +109,13 @@ public final class VirtualPen: DrivenPen {
         try enterProximity(at: position)
         try connection.send(.button(
             number: button, isPress: pressed, isAbsolute: true,
-            valuators: scale.valuators(at: position, normalizedPressure: isTipDown ? self.pressure : 0)))
+            valuators: link.scale.valuators(at: position, normalizedPressure: isTipDown ? self.pressure : 0)))
         try connection.sync()
     }
 
     private func enterProximity(at position: PixelPoint) throws {
         guard !isInProximity else { return }
-        try connection.send(.proximity(isIn: true, valuators: scale.valuators(at: position, normalizedPressure: 0)))
+        try connection.send(.proximity(isIn: true, valuators: link.scale.valuators(at: position, normalizedPressure: 0)))
         isInProximity = true
     }
 }

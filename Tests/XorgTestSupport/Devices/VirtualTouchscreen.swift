@@ -9,24 +9,22 @@ public final class VirtualTouchscreen {
     /// The `TouchCount` the server is configured with.
     public static let maximumTouches = 10
 
+    private var link: InputTestLink
     /// The driver's client connection; a new one after the device is disabled and enabled
     /// (`reconnect`).
-    public private(set) var connection: InputTestConnection
+    public var connection: InputTestConnection { link.connection }
     /// The touches currently down, by id, with their last position and normalized pressure.
     public private(set) var activeTouches: [UInt32: (position: PixelPoint, pressure: Double)] = [:]
-    private let scale: AbsoluteAxisScale
 
     init(connection: InputTestConnection, screenWidth: Int, screenHeight: Int) {
-        self.connection = connection
-        self.scale = AbsoluteAxisScale(
-            screenWidth: screenWidth, screenHeight: screenHeight, pressureMaximum: Double(Self.pressureMaximum))
+        link = InputTestLink(connection, screenWidth: screenWidth, screenHeight: screenHeight,
+                             pressureMaximum: Self.pressureMaximum)
     }
 
-    /// Connects again after `xinput disable` and `xinput enable` of the device (see
-    /// `InputTestConnection.reconnected`). No touch is down on the new connection (the server
-    /// ended the old ones with the device).
+    /// Connects again after `xinput disable` and `xinput enable` of the device. No touch is
+    /// down on the new connection (the server ended the old ones with the device).
     public func reconnect(timeout: Double = 5) throws {
-        connection = try connection.reconnected(timeout: timeout)
+        try link.reconnect(timeout: timeout)
         activeTouches.removeAll()
     }
 
@@ -36,7 +34,7 @@ public final class VirtualTouchscreen {
             try end(id: id)
         }
         try connection.send(.touch(
-            id: id, phase: .begin, valuators: scale.valuators(at: position, normalizedPressure: pressure)))
+            id: id, phase: .begin, valuators: link.scale.valuators(at: position, normalizedPressure: pressure)))
         activeTouches[id] = (position, pressure)
         try connection.sync()
     }
@@ -49,7 +47,7 @@ public final class VirtualTouchscreen {
         let newPosition = position ?? current.position
         let newPressure = pressure ?? current.pressure
         try connection.send(.touch(
-            id: id, phase: .update, valuators: scale.valuators(at: newPosition, normalizedPressure: newPressure)))
+            id: id, phase: .update, valuators: link.scale.valuators(at: newPosition, normalizedPressure: newPressure)))
         activeTouches[id] = (newPosition, newPressure)
         try connection.sync()
     }
@@ -58,7 +56,7 @@ public final class VirtualTouchscreen {
     public func end(id: UInt32 = 0) throws {
         guard let current = activeTouches[id] else { return }
         try connection.send(.touch(
-            id: id, phase: .end, valuators: scale.valuators(at: current.position, normalizedPressure: 0)))
+            id: id, phase: .end, valuators: link.scale.valuators(at: current.position, normalizedPressure: 0)))
         activeTouches[id] = nil
         try connection.sync()
     }
