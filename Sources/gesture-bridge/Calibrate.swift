@@ -22,7 +22,9 @@ struct Calibrate: ParsableCommand {
             in your config (the file --config names, else ~/.config/gesture-bridge/config.yaml, \
             created from the built-in default if there is none), replacing an earlier \
             calibration of the same device, checks the result as `check` does, and keeps the \
-            previous file as config.yaml.bak. A running bridge reads it by itself. It also marks \
+            previous file as config.yaml.bak. It reads the file again at the end, so edits made \
+            while you pressed are kept (a file broken meanwhile is left alone, and the binding \
+            printed). A running bridge reads it by itself. It also marks \
             the device calibrated in its learned state, so learning (`threshold: learned`) \
             leaves it alone until `gesture-bridge learned --reset DEVICE`.
 
@@ -61,8 +63,9 @@ struct Calibrate: ParsableCommand {
     func run() throws {
         SignalDescriptor.block(SignalDescriptor.bridgeSignals + [SIGPIPE])
         let logger = CommandLogging.logger(verbose: false)
-        // The file to write, read now: a broken config is reported before any pressing.
-        let target = try write ? Target(config.source()) : nil
+        // The file to write, checked now: a broken config is reported before any pressing. It is
+        // read again at the end, for the edits made meanwhile.
+        if write { _ = try Target(config.source()) }
         let connection = try CommandLogging.openDisplay(requirements: .init(xtest: false), logger: logger)
         defer { connection.close() }
         let signals = try CommandLogging.bridgeSignals { printError("gesture-bridge: error: \($0)") }
@@ -105,8 +108,16 @@ struct Calibrate: ParsableCommand {
             }
             prompts.summarize(suggestion, calibration)
             let binding = suggestion.binding(forDevice: chosen.name)
-            if let target {
-                try target.write(binding, named: ThresholdSuggestion.bindingName(forDevice: chosen.name))
+            if write {
+                // Read again: what was edited in the file while the person pressed is kept.
+                let now: Target
+                do {
+                    now = try Target(config.source(), changedMeanwhile: true)
+                } catch {
+                    print(binding, terminator: "")
+                    throw error
+                }
+                try now.write(binding, named: ThresholdSuggestion.bindingName(forDevice: chosen.name))
                 Self.markCalibrated(chosen.learningKey)
             } else {
                 print(binding, terminator: "")
@@ -216,7 +227,9 @@ private struct Target {
     let text: String
     let exists: Bool
 
-    init(_ source: ConfigSource) throws {
+    /// `changedMeanwhile`: read again at the end of the session, so a broken file is one the
+    /// person edited while pressing.
+    init(_ source: ConfigSource, changedMeanwhile: Bool = false) throws {
         switch source {
         case .file(let path):
             self.path = path
@@ -236,7 +249,10 @@ private struct Target {
             do {
                 _ = try ConfigLoader.parse(text, file: path, keyNames: XKeysymNames())
             } catch {
-                throw CommandFailure("\(error.description)\ngesture-bridge: error: \(path) is broken; fix it (or name another file with --config) before calibrating")
+                let advice = changedMeanwhile
+                    ? "it changed while calibrating, so nothing was written; the binding is on standard output"
+                    : "fix it (or name another file with --config) before calibrating"
+                throw CommandFailure("\(error.description)\ngesture-bridge: error: \(path) is broken; \(advice)")
             }
         } else {
             text = DefaultConfig.text + "\n"

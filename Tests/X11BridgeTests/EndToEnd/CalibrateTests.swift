@@ -34,9 +34,9 @@ final class CalibrateTests: ServerSuite {
         process.child.waitForOutput(timeout: 5) { _, log in log.contains("\(step) \(count)/") }
     }
 
-    /// A folder of its own holding `config.yaml` with the original text; removed by the caller.
-    /// Three light taps, Enter, three hard presses: a whole session, and `calibrate` exits 0.
-    static func pressBothGroups(_ server: HeadlessXorg, _ calibrate: BridgeProcess,
+    /// Three light taps, Enter, three hard presses: a whole session, and `calibrate` exits with
+    /// `exitStatus`.
+    static func pressBothGroups(_ server: HeadlessXorg, _ calibrate: BridgeProcess, exitStatus: Int32 = 0,
                                 sourceLocation: SourceLocation = #_sourceLocation) throws {
         for (index, peak) in [0.2, 0.3, 0.25].enumerated() {
             try tap(server, peak: peak, at: 200 + 40 * Double(index))
@@ -47,9 +47,11 @@ final class CalibrateTests: ServerSuite {
             try tap(server, peak: peak, at: 200 + 40 * Double(index))
             #expect(waitForMeasured(calibrate, "hard", index + 1), "\(calibrate.child.errorOutput)", sourceLocation: sourceLocation)
         }
-        #expect(calibrate.child.waitForExit(timeout: 5) == 0, "\(calibrate.child.errorOutput)", sourceLocation: sourceLocation)
+        #expect(calibrate.child.waitForExit(timeout: 5) == exitStatus, "\(calibrate.child.errorOutput)",
+                sourceLocation: sourceLocation)
     }
 
+    /// A folder of its own holding `config.yaml` with the original text; removed by the caller.
     static func configFolder() throws -> (directory: String, config: String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calibrate-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -144,6 +146,38 @@ final class CalibrateTests: ServerSuite {
             let after = try BridgeProcess(["learned", "--json"], server: server, environment: state, ready: .immediately)
             #expect(after.child.waitForExit(timeout: 5) == 0)
             #expect(try after.printed(LearnedStateLine.self).isEmpty, "\(after.child.output)")
+        }
+    }
+
+    @Test("--write after the config was edited during the session: the edit is kept, the binding goes first, and the .bak is the edited file")
+    func keepsEditsMadeMeanwhile() throws {
+        try calibrateWriting { server, _, path, calibrate in
+            let edited = Self.original + """
+                  - name: undo
+                    gesture: squeeze
+                    action: {key: ctrl+z}
+
+                """
+            try edited.write(toFile: path, atomically: true, encoding: .utf8)
+            try Self.pressBothGroups(server, calibrate)
+
+            let written = try String(contentsOfFile: path, encoding: .utf8)
+            let config = try ConfigLoader.parse(written, file: path)
+            #expect(config.bindings.map(\.name) == ["right-click-test-pen", "right-click", "undo"], "\(written)")
+            #expect(try String(contentsOfFile: path + ".bak", encoding: .utf8) == edited)
+        }
+    }
+
+    @Test("--write after the config was broken during the session: exit 1, the broken file left as the person has it, and the binding on standard output")
+    func brokenMeanwhileWritesNothing() throws {
+        try calibrateWriting { server, _, path, calibrate in
+            let broken = Self.original + "  - name: [\n"
+            try broken.write(toFile: path, atomically: true, encoding: .utf8)
+            try Self.pressBothGroups(server, calibrate, exitStatus: 1)
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == broken)
+            #expect(!FileManager.default.fileExists(atPath: path + ".bak"))
+            let printed = try ConfigLoader.parse("bindings:\n" + calibrate.child.output, file: "standard output")
+            #expect(printed.bindings.map(\.name) == ["right-click-test-pen"], "\(calibrate.child.output)")
         }
     }
 
