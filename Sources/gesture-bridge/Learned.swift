@@ -57,10 +57,7 @@ struct Learned: ParsableCommand {
             }
             return
         }
-        let loaded = store.load()
-        for path in loaded.damaged {
-            printError("warning: \(path) is damaged; set aside as \(path).damaged")
-        }
+        let loaded = Self.read(store)
         let devices = loaded.learning.devices.sorted { $0.key < $1.key }
         if devices.isEmpty && !json {
             print("Nothing learned yet (\(store.directory)).")
@@ -93,14 +90,22 @@ struct Learned: ParsableCommand {
             + "\(levels.ordinary.formatted), \(counts)"
     }
 
-    /// The user's learned state for `devices` and `doctor`, read as `learned` reads it (a
-    /// damaged file set aside, with a warning); empty without a home.
+    /// The user's learned state for `devices` and `doctor`, read as `learned` reads it;
+    /// empty without a home.
     static func userState() -> PressLearning {
         guard let store = LearnedStateStore.user() else { return PressLearning() }
-        let loaded = store.load()
+        return read(store).learning
+    }
+
+    /// The store read, and changed in nothing: a warning for each file not read.
+    private static func read(_ store: LearnedStateStore) -> LearnedStateStore.Loaded {
+        let loaded = store.load(settingAside: false)
         for path in loaded.damaged {
-            printError("warning: \(path) is damaged; set aside as \(path).damaged")
+            printError("warning: \(path) is damaged, so it is not read; the bridge sets it aside and learns that device afresh")
         }
-        return loaded.learning
+        for path in loaded.otherVersion {
+            printError("warning: \(path) was written by another version of gesture-bridge, so it is not read; it is left as it is")
+        }
+        return loaded
     }
 }

@@ -89,9 +89,12 @@ struct Run: ParsableCommand {
         }
         // What earlier runs learned; a damaged file is set aside and learning starts afresh for it.
         let store = LearnedStateStore.user()
-        let loaded = store?.load() ?? LearnedStateStore.Loaded()
+        let loaded = store?.load(settingAside: true) ?? LearnedStateStore.Loaded()
         for path in loaded.damaged {
             logger.warning("the learned state \(path) is damaged; set aside as \(path).damaged, learning starts afresh")
+        }
+        for path in loaded.otherVersion {
+            logger.warning("the learned state \(path) was written by another version of gesture-bridge; left as it is, and its device learns without keeping")
         }
         let bridge = Bridge(session: session, configuration: bindings, performer: performer, feedback: overlay,
                             showsContacts: showTouches, reloader: reloader, learning: loaded.learning) { event in

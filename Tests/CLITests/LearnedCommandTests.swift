@@ -65,7 +65,7 @@ struct LearnedCommandTests {
         #expect(!FileManager.default.fileExists(atPath: home + "/state"))
     }
 
-    @Test("replay --state starts from a kept state; learned lists it, --reset forgets it; a damaged file is set aside")
+    @Test("replay --state starts from a kept state; learned lists it, --reset forgets it; learned leaves a damaged file, and one of another version, where they are")
     func stateFile() throws {
         let home = try Self.scratch()
         let environment = Self.environment(stateHome: home)
@@ -91,18 +91,24 @@ struct LearnedCommandTests {
         #expect(kept.status == 0, "\(kept.stderr)")
         #expect(try decodedLines(OutputLine.self, kept.stdout).decisions.filter { $0.decision == .claim }.count == 2)
 
-        // `learned` reads the user's directory: the file's name is not the one it would write, so it is set aside.
+        // `learned` reads the user's directory: the file's name is not the one it would write, so
+        // it is damaged; a command that only reads leaves it where it is.
         let listed = try GestureBridgeExecutable.run(["learned", "--json"], environment: environment)
         #expect(listed.status == 0)
-        #expect(FileManager.default.fileExists(atPath: file + ".damaged"))
+        #expect(FileManager.default.fileExists(atPath: file) && !FileManager.default.fileExists(atPath: file + ".damaged"))
         #expect(try decodedLines(LearnedStateLine.self, listed.stdout).isEmpty)
 
-        // A file whose levels are out of bounds is damaged too; an unknown device cannot be reset.
+        // A file whose levels are out of bounds is damaged too; one another version wrote is not
+        // read; an unknown device cannot be reset.
         let damagedText = "version 1\ndevice Light Pen\nlevels 2 0 0\n"
         try damagedText.write(toFile: directory + "/broken.learned", atomically: true, encoding: .utf8)
+        try "version 2\ndevice Light Pen\n".write(toFile: directory + "/newer.learned", atomically: true, encoding: .utf8)
         let again = try GestureBridgeExecutable.run(["learned"], environment: environment)
         #expect(again.status == 0)
-        #expect(FileManager.default.fileExists(atPath: directory + "/broken.learned.damaged"))
+        #expect(again.stderr.contains(directory + "/broken.learned") && again.stderr.contains(directory + "/newer.learned"),
+                "\(again.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+                == ["broken.learned", "kept.learned", "newer.learned"])
         let reset = try GestureBridgeExecutable.run(["learned", "--reset", "No Such Pen"], environment: environment)
         #expect(reset.status != 0)
         // Found in review: --reset-all beside --reset was left out without a word.

@@ -49,17 +49,50 @@ struct LearnedStateTests {
         let mode = try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
         #expect(mode == 0o600)
         #expect(store.fileName(for: "Pen A") != store.fileName(for: "Pen-A"))
-        var loaded = store.load()
+        var loaded = store.load(settingAside: true)
         #expect(Set(loaded.learning.devices.keys) == ["Pen A", "Pen B"])
         #expect(loaded.damaged.isEmpty)
         try "version 1\ngarbage\n".write(toFile: directory + "/x.learned", atomically: true, encoding: .utf8)
-        loaded = store.load()
+        loaded = store.load(settingAside: true)
         #expect(loaded.damaged == [directory + "/x.learned"])
         #expect(FileManager.default.fileExists(atPath: directory + "/x.learned.damaged"))
         #expect(store.reset(device: "Pen A") == ["Pen A"])
-        #expect(Array(store.load().learning.devices.keys) == ["Pen B"])
+        #expect(Array(store.load(settingAside: true).learning.devices.keys) == ["Pen B"])
         #expect(store.reset() == ["Pen B"])
-        #expect(store.load().learning.devices.isEmpty)
+        #expect(store.load(settingAside: true).learning.devices.isEmpty)
+    }
+
+    @Test("a command that only reads leaves a damaged file where it is; only the bridge's load sets it aside")
+    func readingSetsNothingAside() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("learned-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = LearnedStateStore(directory: directory)
+        try store.save(device: "Pen A", learner: Self.learned())
+        let damaged = directory + "/x.learned"
+        try "version 1\ngarbage\n".write(toFile: damaged, atomically: true, encoding: .utf8)
+        let read = store.load(settingAside: false)
+        #expect(read.damaged == [damaged] && Array(read.learning.devices.keys) == ["Pen A"])
+        #expect(FileManager.default.fileExists(atPath: damaged))
+        #expect(!FileManager.default.fileExists(atPath: damaged + ".damaged"))
+        #expect(store.reset(device: "Pen A") == ["Pen A"])
+        #expect(FileManager.default.fileExists(atPath: damaged), "--reset of another device leaves it too")
+    }
+
+    @Test("a file another version wrote is neither read, nor set aside, nor written over")
+    func otherVersionLeftAlone() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("learned-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = LearnedStateStore(directory: directory)
+        try store.save(device: "Pen A", learner: Self.learned())
+        let path = directory + "/" + store.fileName(for: "Pen A")
+        let newer = "version 2\ndevice Pen A\nsomething new 1 2 3\n"
+        try newer.write(toFile: path, atomically: true, encoding: .utf8)
+        let loaded = store.load(settingAside: true)
+        #expect(loaded.otherVersion == [path] && loaded.damaged.isEmpty && loaded.learning.devices.isEmpty)
+        #expect(throws: LearnedStateError.self) { try store.save(device: "Pen A", learner: Self.learned()) }
+        #expect(throws: LearnedStateError.self) { try store.markCalibrated(device: "Pen A") }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == newer)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [store.fileName(for: "Pen A")])
     }
 
     @Test("the user's store: XDG_STATE_HOME when absolute, else ~/.local/state")
@@ -107,7 +140,7 @@ struct LearnedStateTests {
         let moved = kept.settle()
         #expect(!moved)
         #expect(kept.ordinaryContacts == before.ordinaryContacts && kept.levels == before.levels)
-        #expect(store.load().learning.devices["Pen A"]?.calibrated == true)
+        #expect(store.load(settingAside: true).learning.devices["Pen A"]?.calibrated == true)
 
         // A device with nothing kept gets a fresh, calibrated state; another device is untouched.
         try store.save(device: "Pen B", learner: before)
@@ -119,6 +152,6 @@ struct LearnedStateTests {
         // learned --reset forgets it: the device learns again from nothing.
         #expect(store.reset(device: "Pen A") == ["Pen A"])
         #expect(store.learner(for: "Pen A") == nil)
-        #expect(store.load().learning.devices["Pen A"] == nil)
+        #expect(store.load(settingAside: true).learning.devices["Pen A"] == nil)
     }
 }

@@ -59,6 +59,14 @@ public enum LearnedStateFile {
         return (device, learner)
     }
 
+    /// The version a state file says it is written in; nil when it says none.
+    public static func version(of text: String) -> Int? {
+        for line in text.split(separator: "\n") where line.hasPrefix("version ") {
+            return Int(line.dropFirst("version ".count))
+        }
+        return nil
+    }
+
     private static func numbers(_ text: String) -> [Double]? {
         var values: [Double] = []
         for word in text.split(separator: " ") {
@@ -93,22 +101,31 @@ public struct LearnedStateStore: Sendable {
         return LearnedStateStore(directory: home + "/.local/state/gesture-bridge")
     }
 
-    /// What was loaded, and the files found damaged and set aside (renamed to `….damaged`).
+    /// What was loaded; the files found damaged (renamed to `….damaged` where `load` sets them
+    /// aside); and the files another version of gesture-bridge wrote, which no version of ours
+    /// reads, sets aside or writes over.
     public struct Loaded: Sendable {
         public var learning = PressLearning()
         public var damaged: [String] = []
+        public var otherVersion: [String] = []
 
         public init() {}
     }
 
-    public func load() -> Loaded {
+    /// Every device's state. `settingAside`: a damaged file is renamed `….damaged`, for the
+    /// bridge, which learns that device afresh and writes its file anew; a command that only
+    /// reads leaves the file where it is.
+    public func load(settingAside: Bool) -> Loaded {
         var loaded = Loaded()
         for name in fileNames() where name.hasSuffix(Self.suffix) {
             let path = directory + "/" + name
-            guard let bytes = try? FileContents.read(path),
-                  let (device, learner) = LearnedStateFile.decode(String(decoding: bytes, as: UTF8.self)),
-                  fileName(for: device) == name else {
-                rename(path, path + ".damaged")
+            let text = (try? FileContents.read(path)).map { String(decoding: $0, as: UTF8.self) }
+            if let version = text.flatMap(LearnedStateFile.version(of:)), version != LearnedStateFile.version {
+                loaded.otherVersion.append(path)
+                continue
+            }
+            guard let text, let (device, learner) = LearnedStateFile.decode(text), fileName(for: device) == name else {
+                if settingAside { rename(path, path + ".damaged") }
                 loaded.damaged.append(path)
                 continue
             }
@@ -172,38 +189,44 @@ public struct LearnedStateStore: Sendable {
         }
     }
 
-    private func write(device: String, learner: HandLearner) throws(FileReadError) {
+    private func write(device: String, learner: HandLearner) throws(LearnedStateWriteError) {
         try makeDirectory()
         let path = directory + "/" + fileName(for: device)
+        if let kept = try? FileContents.read(path),
+           let version = LearnedStateFile.version(of: String(decoding: kept, as: UTF8.self)), version != LearnedStateFile.version {
+            throw .otherVersion(version)
+        }
         let temporary = path + ".\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw FileReadError(code: errno) }
+        guard descriptor >= 0 else { throw .system(FileReadError(code: errno)) }
+        /// The call's failure, the temporary file gone: the old state stays whole.
+        func failed(closing: Bool) -> LearnedStateWriteError {
+            let code = errno
+            if closing { close(descriptor) }
+            unlink(temporary)
+            return .system(FileReadError(code: code))
+        }
         let bytes = Array(LearnedStateFile.encode(device: device, learner: learner).utf8)
         var written = 0
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                let code = errno
-                close(descriptor)
-                unlink(temporary)
-                throw FileReadError(code: code)
+                throw failed(closing: true)
             }
             written += count
         }
-        fsync(descriptor)
-        close(descriptor)
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw FileReadError(code: code)
-        }
+        // A full disk or a failing one may say so only here: the new state is not on it, so it
+        // must not replace the old.
+        guard fsync(descriptor) == 0 else { throw failed(closing: true) }
+        guard close(descriptor) == 0 else { throw failed(closing: false) }
+        guard rename(temporary, path) == 0 else { throw failed(closing: false) }
     }
 
     /// Forgets one device's state (by its key, or by its name: every key made from that name),
     /// or every device's; the keys forgotten.
     public func reset(device: String? = nil) -> [String] {
-        let learning = load().learning
+        let learning = load(settingAside: false).learning
         var removed: [String] = []
         for key in learning.devices.keys.sorted() where device == nil || device == key || device == LearningKey.name(of: key) {
             if unlink(directory + "/" + fileName(for: key)) == 0 { removed.append(key) }
@@ -226,11 +249,11 @@ public struct LearnedStateStore: Sendable {
         return readable + "-" + String(repeating: "0", count: 8 - hex.count) + hex + Self.suffix
     }
 
-    private func makeDirectory() throws(FileReadError) {
+    private func makeDirectory() throws(LearnedStateWriteError) {
         var path = ""
         for part in directory.split(separator: "/") {
             path += "/" + part
-            if mkdir(path, 0o700) != 0 && errno != EEXIST { throw FileReadError(code: errno) }
+            if mkdir(path, 0o700) != 0 && errno != EEXIST { throw .system(FileReadError(code: errno)) }
         }
     }
 
@@ -254,4 +277,20 @@ public struct LearnedStateError: Error, Sendable, CustomStringConvertible {
     public var reason: String
 
     public var description: String { "\(path): \(reason)" }
+}
+
+/// Why one device's state was not written.
+enum LearnedStateWriteError: Error {
+    /// A call failed, in the system's words.
+    case system(FileReadError)
+    /// Its file is another version's (`version N`), left as it is.
+    case otherVersion(Int)
+
+    var reason: String {
+        switch self {
+        case .system(let error): return error.reason
+        case .otherVersion(let version):
+            return "written by another version of gesture-bridge (version \(version)), so it is left as it is"
+        }
+    }
 }
