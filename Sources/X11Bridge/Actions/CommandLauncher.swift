@@ -7,6 +7,11 @@ import Glibc
 /// on a slow timer. Children run in their own process group (`Subprocess`), and their standard
 /// output goes to the bridge's standard error, where it cannot corrupt the `--json` stream. A
 /// child that exits with a non-zero status or is killed by a signal is reported through `report`.
+///
+/// At most `runningLimit` run at once: a command that never ends, bound to a knob turned fast,
+/// would otherwise start one more child and hold one more descriptor at every step, until the
+/// bridge has none left for the X connection's needs. Past the limit a command is not started,
+/// and says so as an action that failed.
 public final class CommandLauncher {
     private struct Command {
         let process: Subprocess
@@ -26,9 +31,16 @@ public final class CommandLauncher {
         self.report = report
     }
 
+    /// How many commands may run at once.
+    public static let runningLimit = 32
+
     public var runningCount: Int { watched.count + unwatched.count }
 
     public func launch(_ argv: [String], now: Double) throws(ActionFailure) {
+        guard runningCount < Self.runningLimit else {
+            throw ActionFailure("\(argv.first ?? "the command") was not started: the \(Self.runningLimit) commands "
+                                + "gestures started last are all still running")
+        }
         let process = try Subprocess(argv, output: 2)
         let command = Command(process: process, program: argv.first ?? "a command")
         if let descriptor = process.exitDescriptor {

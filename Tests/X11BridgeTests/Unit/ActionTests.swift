@@ -45,6 +45,28 @@ struct ActionTests {
         #expect(throws: ActionFailure.self) { try launcher.launch([], now: 0) }
     }
 
+    @Test("at most 32 commands run at once: the next is an action that failed, and one starts again once one ends")
+    func runningLimit() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let go = directory.appendingPathComponent("go").path
+        // Each runs until `go` exists, as a command that never ends would.
+        let waiting = ["sh", "-c", "while [ ! -e \"$1\" ]; do sleep 0.05; done", "sh", go]
+        let launcher = CommandLauncher()
+        for _ in 0..<CommandLauncher.runningLimit { try launcher.launch(waiting, now: 0) }
+        #expect(launcher.runningCount == 32)
+        #expect(throws: ActionFailure.self) { try launcher.launch(["true"], now: 0) }
+        #expect(launcher.runningCount == 32)
+        #expect(FileManager.default.createFile(atPath: go, contents: nil))
+        try waitForExit(launcher)
+        #expect(launcher.runningCount == 0)
+        try launcher.launch(["true"], now: 0)
+        #expect(launcher.runningCount == 1)
+        try waitForExit(launcher)
+        #expect(launcher.runningCount == 0)
+    }
+
     @Test("a command that fails or is killed is reported with how it ended; one that succeeds is not")
     func failedCommand() throws {
         let reports = ReportLog()
