@@ -4,6 +4,15 @@ import Testing
 
 @Suite("The learned state file")
 struct LearnedStateTests {
+    /// A store in a folder `gesture-bridge` of its own under the temporary directory, made as
+    /// the store writes; the whole folder removed after `body`.
+    static func withStore(_ body: (LearnedStateStore, _ directory: String) throws -> Void) throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("learned-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: parent) }
+        let directory = parent + "/gesture-bridge"
+        try body(LearnedStateStore(directory: directory), directory)
+    }
+
     static func learned() -> HandLearner {
         var learner = HandLearner()
         for index in 0..<30 { learner.record(.ordinary(peak: 0.06 + 0.004 * Double(index))); _ = learner.settle() }
@@ -41,58 +50,56 @@ struct LearnedStateTests {
 
     @Test("the store writes a file per device, mode 0600, sets a damaged one aside, and resets one or all")
     func store() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("learned-\(UUID().uuidString)/gesture-bridge").path
-        let store = LearnedStateStore(directory: directory)
-        try store.save(device: "Pen A", learner: Self.learned())
-        try store.save(device: "Pen B", learner: Self.learned())
-        let path = directory + "/" + store.fileName(for: "Pen A")
-        let mode = try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
-        #expect(mode == 0o600)
-        #expect(store.fileName(for: "Pen A") != store.fileName(for: "Pen-A"))
-        var loaded = store.load(settingAside: true)
-        #expect(Set(loaded.learning.devices.keys) == ["Pen A", "Pen B"])
-        #expect(loaded.damaged.isEmpty)
-        try "version 1\ngarbage\n".write(toFile: directory + "/x.learned", atomically: true, encoding: .utf8)
-        loaded = store.load(settingAside: true)
-        #expect(loaded.damaged == [directory + "/x.learned"])
-        #expect(FileManager.default.fileExists(atPath: directory + "/x.learned.damaged"))
-        #expect(store.reset(device: "Pen A") == ["Pen A"])
-        #expect(Array(store.load(settingAside: true).learning.devices.keys) == ["Pen B"])
-        #expect(store.reset() == ["Pen B"])
-        #expect(store.load(settingAside: true).learning.devices.isEmpty)
+        try Self.withStore { store, directory in
+            try store.save(device: "Pen A", learner: Self.learned())
+            try store.save(device: "Pen B", learner: Self.learned())
+            let path = directory + "/" + store.fileName(for: "Pen A")
+            let mode = try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+            #expect(mode == 0o600)
+            #expect(store.fileName(for: "Pen A") != store.fileName(for: "Pen-A"))
+            var loaded = store.load(settingAside: true)
+            #expect(Set(loaded.learning.devices.keys) == ["Pen A", "Pen B"])
+            #expect(loaded.damaged.isEmpty)
+            try "version 1\ngarbage\n".write(toFile: directory + "/x.learned", atomically: true, encoding: .utf8)
+            loaded = store.load(settingAside: true)
+            #expect(loaded.damaged == [directory + "/x.learned"])
+            #expect(FileManager.default.fileExists(atPath: directory + "/x.learned.damaged"))
+            #expect(store.reset(device: "Pen A") == ["Pen A"])
+            #expect(Array(store.load(settingAside: true).learning.devices.keys) == ["Pen B"])
+            #expect(store.reset() == ["Pen B"])
+            #expect(store.load(settingAside: true).learning.devices.isEmpty)
+        }
     }
 
     @Test("a command that only reads leaves a damaged file where it is; only the bridge's load sets it aside")
     func readingSetsNothingAside() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("learned-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = LearnedStateStore(directory: directory)
-        try store.save(device: "Pen A", learner: Self.learned())
-        let damaged = directory + "/x.learned"
-        try "version 1\ngarbage\n".write(toFile: damaged, atomically: true, encoding: .utf8)
-        let read = store.load(settingAside: false)
-        #expect(read.damaged == [damaged] && Array(read.learning.devices.keys) == ["Pen A"])
-        #expect(FileManager.default.fileExists(atPath: damaged))
-        #expect(!FileManager.default.fileExists(atPath: damaged + ".damaged"))
-        #expect(store.reset(device: "Pen A") == ["Pen A"])
-        #expect(FileManager.default.fileExists(atPath: damaged), "--reset of another device leaves it too")
+        try Self.withStore { store, directory in
+            try store.save(device: "Pen A", learner: Self.learned())
+            let damaged = directory + "/x.learned"
+            try "version 1\ngarbage\n".write(toFile: damaged, atomically: true, encoding: .utf8)
+            let read = store.load(settingAside: false)
+            #expect(read.damaged == [damaged] && Array(read.learning.devices.keys) == ["Pen A"])
+            #expect(FileManager.default.fileExists(atPath: damaged))
+            #expect(!FileManager.default.fileExists(atPath: damaged + ".damaged"))
+            #expect(store.reset(device: "Pen A") == ["Pen A"])
+            #expect(FileManager.default.fileExists(atPath: damaged), "--reset of another device leaves it too")
+        }
     }
 
     @Test("a file another version wrote is neither read, nor set aside, nor written over")
     func otherVersionLeftAlone() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("learned-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = LearnedStateStore(directory: directory)
-        try store.save(device: "Pen A", learner: Self.learned())
-        let path = directory + "/" + store.fileName(for: "Pen A")
-        let newer = "version 2\ndevice Pen A\nsomething new 1 2 3\n"
-        try newer.write(toFile: path, atomically: true, encoding: .utf8)
-        let loaded = store.load(settingAside: true)
-        #expect(loaded.otherVersion == [path] && loaded.damaged.isEmpty && loaded.learning.devices.isEmpty)
-        #expect(throws: LearnedStateError.self) { try store.save(device: "Pen A", learner: Self.learned()) }
-        #expect(throws: LearnedStateError.self) { try store.markCalibrated(device: "Pen A") }
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == newer)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [store.fileName(for: "Pen A")])
+        try Self.withStore { store, directory in
+            try store.save(device: "Pen A", learner: Self.learned())
+            let path = directory + "/" + store.fileName(for: "Pen A")
+            let newer = "version 2\ndevice Pen A\nsomething new 1 2 3\n"
+            try newer.write(toFile: path, atomically: true, encoding: .utf8)
+            let loaded = store.load(settingAside: true)
+            #expect(loaded.otherVersion == [path] && loaded.damaged.isEmpty && loaded.learning.devices.isEmpty)
+            #expect(throws: LearnedStateError.self) { try store.save(device: "Pen A", learner: Self.learned()) }
+            #expect(throws: LearnedStateError.self) { try store.markCalibrated(device: "Pen A") }
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == newer)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [store.fileName(for: "Pen A")])
+        }
     }
 
     @Test("the user's store: XDG_STATE_HOME when absolute, else ~/.local/state")
@@ -123,35 +130,34 @@ struct LearnedStateTests {
     }
     @Test("calibrate --write marks a device calibrated: what it learned is kept, learning stops moving it, reset clears it")
     func calibratedState() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("learned-\(UUID().uuidString)/gesture-bridge").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = LearnedStateStore(directory: directory)
-        let before = Self.learned()
-        try store.save(device: "Pen A", learner: before)
-        #expect(store.learner(for: "Pen A")?.calibrated == false)
+        try Self.withStore { store, directory in
+            let before = Self.learned()
+            try store.save(device: "Pen A", learner: before)
+            #expect(store.learner(for: "Pen A")?.calibrated == false)
 
-        try store.markCalibrated(device: "Pen A")
-        var kept = try #require(store.learner(for: "Pen A"))
-        #expect(kept.calibrated)
-        #expect(kept.levels == before.levels && kept.ordinaryContacts == before.ordinaryContacts)
-        #expect(kept.effectiveLevels(start: .start) == .start)
-        // Learning stops: contacts are not even counted, and nothing settles.
-        for _ in 0..<20 { kept.record(.ordinary(peak: 0.05)) }
-        let moved = kept.settle()
-        #expect(!moved)
-        #expect(kept.ordinaryContacts == before.ordinaryContacts && kept.levels == before.levels)
-        #expect(store.load(settingAside: true).learning.devices["Pen A"]?.calibrated == true)
+            try store.markCalibrated(device: "Pen A")
+            var kept = try #require(store.learner(for: "Pen A"))
+            #expect(kept.calibrated)
+            #expect(kept.levels == before.levels && kept.ordinaryContacts == before.ordinaryContacts)
+            #expect(kept.effectiveLevels(start: .start) == .start)
+            // Learning stops: contacts are not even counted, and nothing settles.
+            for _ in 0..<20 { kept.record(.ordinary(peak: 0.05)) }
+            let moved = kept.settle()
+            #expect(!moved)
+            #expect(kept.ordinaryContacts == before.ordinaryContacts && kept.levels == before.levels)
+            #expect(store.load(settingAside: true).learning.devices["Pen A"]?.calibrated == true)
 
-        // A device with nothing kept gets a fresh, calibrated state; another device is untouched.
-        try store.save(device: "Pen B", learner: before)
-        try store.markCalibrated(device: "New Pen")
-        let fresh = try #require(store.learner(for: "New Pen"))
-        #expect(fresh.calibrated && fresh.levels == nil && fresh.ordinaryContacts == 0)
-        #expect(store.learner(for: "Pen B")?.calibrated == false)
+            // A device with nothing kept gets a fresh, calibrated state; another device is untouched.
+            try store.save(device: "Pen B", learner: before)
+            try store.markCalibrated(device: "New Pen")
+            let fresh = try #require(store.learner(for: "New Pen"))
+            #expect(fresh.calibrated && fresh.levels == nil && fresh.ordinaryContacts == 0)
+            #expect(store.learner(for: "Pen B")?.calibrated == false)
 
-        // learned --reset forgets it: the device learns again from nothing.
-        #expect(store.reset(device: "Pen A") == ["Pen A"])
-        #expect(store.learner(for: "Pen A") == nil)
-        #expect(store.load(settingAside: true).learning.devices["Pen A"] == nil)
+            // learned --reset forgets it: the device learns again from nothing.
+            #expect(store.reset(device: "Pen A") == ["Pen A"])
+            #expect(store.learner(for: "Pen A") == nil)
+            #expect(store.load(settingAside: true).learning.devices["Pen A"] == nil)
+        }
     }
 }

@@ -6,6 +6,14 @@ import X11Bridge
 
 @Suite("What a performer holds, and the commands it runs")
 struct ActionTests {
+    /// Runs `body` with a folder of its own under the temporary directory, removed after.
+    static func withScratchDirectory(_ body: (URL) throws -> Void) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("actions-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try body(directory)
+    }
+
     @Test("held inputs are let go of in reverse order, each once")
     func heldOrder() {
         var held = HeldInputs()
@@ -20,16 +28,15 @@ struct ActionTests {
 
     @Test("a command's arguments reach it as written: no shell splits or interprets them")
     func noShell() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("launch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let name = directory.appendingPathComponent("a b; rm -rf $HOME `x`").path
-        let launcher = CommandLauncher()
-        try launcher.launch(["touch", name], now: 0)
-        #expect(launcher.runningCount == 1)
-        try waitForExit(launcher)
-        #expect(launcher.runningCount == 0)
-        #expect(FileManager.default.fileExists(atPath: name))
+        try Self.withScratchDirectory { directory in
+            let name = directory.appendingPathComponent("a b; rm -rf $HOME `x`").path
+            let launcher = CommandLauncher()
+            try launcher.launch(["touch", name], now: 0)
+            #expect(launcher.runningCount == 1)
+            try waitForExit(launcher)
+            #expect(launcher.runningCount == 0)
+            #expect(FileManager.default.fileExists(atPath: name))
+        }
     }
 
     @Test("a command that does not exist is an error naming it")
@@ -47,24 +54,23 @@ struct ActionTests {
 
     @Test("at most 32 commands run at once: the next is an action that failed, and one starts again once one ends")
     func runningLimit() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let go = directory.appendingPathComponent("go").path
-        // Each runs until `go` exists, as a command that never ends would.
-        let waiting = ["sh", "-c", "while [ ! -e \"$1\" ]; do sleep 0.05; done", "sh", go]
-        let launcher = CommandLauncher()
-        for _ in 0..<CommandLauncher.runningLimit { try launcher.launch(waiting, now: 0) }
-        #expect(launcher.runningCount == 32)
-        #expect(throws: ActionFailure.self) { try launcher.launch(["true"], now: 0) }
-        #expect(launcher.runningCount == 32)
-        #expect(FileManager.default.createFile(atPath: go, contents: nil))
-        try waitForExit(launcher)
-        #expect(launcher.runningCount == 0)
-        try launcher.launch(["true"], now: 0)
-        #expect(launcher.runningCount == 1)
-        try waitForExit(launcher)
-        #expect(launcher.runningCount == 0)
+        try Self.withScratchDirectory { directory in
+            let go = directory.appendingPathComponent("go").path
+            // Each runs until `go` exists, as a command that never ends would.
+            let waiting = ["sh", "-c", "while [ ! -e \"$1\" ]; do sleep 0.05; done", "sh", go]
+            let launcher = CommandLauncher()
+            for _ in 0..<CommandLauncher.runningLimit { try launcher.launch(waiting, now: 0) }
+            #expect(launcher.runningCount == 32)
+            #expect(throws: ActionFailure.self) { try launcher.launch(["true"], now: 0) }
+            #expect(launcher.runningCount == 32)
+            #expect(FileManager.default.createFile(atPath: go, contents: nil))
+            try waitForExit(launcher)
+            #expect(launcher.runningCount == 0)
+            try launcher.launch(["true"], now: 0)
+            #expect(launcher.runningCount == 1)
+            try waitForExit(launcher)
+            #expect(launcher.runningCount == 0)
+        }
     }
 
     @Test("a command that fails or is killed is reported with how it ended; one that succeeds is not")
