@@ -45,7 +45,7 @@ public final class XTestPerformer: ActionPerformer {
             move(to: event.position)
             send(.button(button), down: true)
             send(.button(button), down: false)
-            held.release(.button(button))
+            held.forget(.button(button))
         case .press(let button):
             try Self.check(button)
             move(to: event.position)

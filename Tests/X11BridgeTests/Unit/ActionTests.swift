@@ -26,6 +26,20 @@ struct ActionTests {
         #expect(held.isEmpty)
     }
 
+    @Test("a button two gestures hold is pressed once and released once, when the last lets go; a click of it forgets it")
+    func heldByTwo() {
+        var held = HeldInputs()
+        #expect([held.press(.button(2)), held.press(.button(2))] == [true, false])
+        #expect(held.release(.button(2)) == false)
+        #expect(held.contains(.button(2)))
+        #expect(held.release(.button(2)) == true)
+        #expect(held.isEmpty && held.release(.button(2)) == false)
+        held.press(.button(2))
+        held.press(.button(2))
+        held.forget(.button(2))
+        #expect(held.isEmpty && held.takeAllForRelease().isEmpty)
+    }
+
     @Test("a command's arguments reach it as written: no shell splits or interprets them")
     func noShell() throws {
         try Self.withScratchDirectory { directory in
