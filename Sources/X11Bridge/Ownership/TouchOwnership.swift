@@ -136,6 +136,19 @@ final class TouchOwnership {
         touchGrab.renew(on: connection, report: report)
     }
 
+    /// Whether a touch of `master` was handed to the applications and is still down. A window
+    /// that takes no touch then holds the master's first button through it (pointer emulation),
+    /// and X ends that window's grab at the release of any button pressed meanwhile (a grab
+    /// ends when the master's count of buttons down, which leaves emulated touches out, falls
+    /// to none: `exevents.c`), so the touch's own release never reaches it. A contact begun
+    /// beside it goes to the applications too (`Bridge`).
+    func applicationHoldsTouch(onMaster master: Int) -> Bool {
+        holds.contains { key, hold in
+            if case .chosen(.reject, master, _) = hold { return !ended.contains(key) }
+            return false
+        }
+    }
+
     /// A touch contact began: the engine follows it, and the bridge owns it until it decides.
     func contactBegan(device: Int, touch: Int, master: Int, at time: Double) {
         guard touchGrab.isHeld else { return }

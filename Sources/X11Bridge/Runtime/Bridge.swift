@@ -329,24 +329,28 @@ extension Bridge: EventLoopClient {
     }
 
     /// Tells the ownership classes of a contact's begin or end: the ownership of its device's
-    /// kind holds or lets go of it. True for a pen's or mouse's
-    /// press made while its master had another button down: no grab took it, and it must go
-    /// to the application whole (`handOver`).
+    /// kind holds or lets go of it. True for a contact begun while its master had another
+    /// button down: a pen's or mouse's press that no grab took, or any contact beside a touch
+    /// the application holds (`TouchOwnership.applicationHoldsTouch`); it goes to the
+    /// application whole, its gestures with it (`ReleaseReason.anotherButton`).
     private func tellOwnership(about event: ContactEvent) -> Bool {
         switch event.phase {
         case .move:
             break
         case .begin:
+            let master = session.device(event.device)?.master
+            let besideApplicationTouch = master.map { touchOwnership.applicationHoldsTouch(onMaster: $0) } == true
             if isPointerContact(event.device) {
-                let master = session.device(event.device)?.master
                 // The bridge's own press is on the master of X's virtual pointer only (MPX).
                 let ownPress = performer.holdsButton && master != nil && master == session.catalog.xtestPointer?.master
-                let otherButtonDown = ownPress || master.map { session.holdsOtherButtons(onMaster: $0) } == true
+                let otherButtonDown = ownPress || besideApplicationTouch
+                    || master.map { session.holdsOtherButtons(onMaster: $0) } == true
                 pointerOwnership.contactBegan(source: event.device, master: master, serial: session.lastSerial,
                                               otherButtonDown: otherButtonDown, at: event.time)
                 return otherButtonDown
-            } else if isTouchContact(event.device), let master = session.device(event.device)?.master {
+            } else if isTouchContact(event.device), let master {
                 touchOwnership.contactBegan(device: event.device, touch: event.contact, master: master, at: event.time)
+                return besideApplicationTouch
             }
         case .end, .cancel:
             if isPointerContact(event.device) || pointerOwnership.carries(ContactKey(device: event.device, contact: event.contact)) {
