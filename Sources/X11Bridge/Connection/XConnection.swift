@@ -193,6 +193,13 @@ public final class XConnection {
         return !setAside.isEmpty || XErrorLog.hasErrors(display: UInt(bitPattern: display))
     }
 
+    /// Whether the socket holds bytes not read yet. A read that took in part of an event brings
+    /// no event, though more waits: XCB reads at most its buffer (4 KB) at a time.
+    public var socketHasBytes: Bool {
+        var entry = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0 && entry.revents & Int16(POLLIN) != 0
+    }
+
     /// The serial the next request will carry: an error names the request it answers by it.
     public var nextRequestSerial: UInt {
         XNextRequest(display)

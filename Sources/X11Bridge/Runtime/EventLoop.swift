@@ -47,6 +47,8 @@ protocol EventLoopInput: AnyObject {
     func timePassed(_ now: Double)
     /// Whether events wait in memory that the descriptor no longer shows.
     var hasPendingInput: Bool { get }
+    /// Whether the socket holds bytes not read yet (after a read that brought no whole event).
+    var socketHasBytes: Bool { get }
     /// Requests sent with no round trip since.
     var unconfirmedRequests: UInt { get }
     func sync()
@@ -86,6 +88,7 @@ extension InputListener: EventLoopInput {
     var fileDescriptor: Int32 { connection.fileDescriptor }
     var isLost: Bool { connection.isLost }
     var hasPendingInput: Bool { connection.hasPendingInput }
+    var socketHasBytes: Bool { connection.socketHasBytes }
     var unconfirmedRequests: UInt { connection.unconfirmedRequests }
     func sync() { connection.sync() }
     func flush() { connection.flush() }
@@ -139,14 +142,27 @@ final class EventLoop<Input: EventLoopInput, Waiter: EventLoopWaiter, Clock: Eve
         // A lost server ends the loop too: the connection is dead, and its descriptor would
         // read as ready forever.
         while !client.isStopping, !connection.isLost {
-            // One read of the socket at most, then only what XCB already holds: events read
-            // while Xlib waited for a reply are queued without the socket showing them, and
-            // handlers can cause such round trips, so the queue is drained to the end.
-            var reading = readable || lulled
+            // The socket is read when poll says it holds something, after a lull, and whenever
+            // a timer is due: a timer must not judge a contact before the input that came
+            // before it is read. A wait cut short by a signal (SIGCONT after a stop, a resume)
+            // shows nothing ready, though input may have piled up meanwhile.
+            let socketRead = readable || lulled || client.nextDeadline.map { $0 <= clock.now } == true
+            // Then what XCB already holds (events read while Xlib waited for a reply are queued
+            // without the socket showing them, and handlers can cause such round trips), and
+            // the socket again each time that runs dry, until a read brings nothing: a backlog
+            // larger than one read (XCB takes 4 KB at a time), as a stalled or stopped bridge
+            // finds, is read whole before any timer fires.
+            var reading = socketRead
             var handled = 0
             while !client.isStopping {
                 let now = clock.now
-                guard let changes = connection.nextChanges(reading: reading, readAt: now) else { break }
+                guard let changes = connection.nextChanges(reading: reading, readAt: now) else {
+                    // Dry once a read brought nothing and left nothing: a read that ends inside
+                    // an event brings none, and the rest of it is still in the socket.
+                    if !socketRead || connection.isLost || reading && !connection.socketHasBytes { break }
+                    reading = true
+                    continue
+                }
                 reading = false
                 handled += 1
                 if !changes.isEmpty { client.handle(changes, at: now) }
@@ -156,8 +172,11 @@ final class EventLoop<Input: EventLoopInput, Waiter: EventLoopWaiter, Clock: Eve
             // waiting in the socket are read would take a pressing hand for a still one. (The
             // engine fires timers due before an input's time as it handles it.)
             let now = clock.now
+            // Only timers that fire move the input's time on: a pass that fired none (a wait a
+            // signal cut short) must not date the input still to be read at this moment.
+            let timersDue = client.nextDeadline.map { $0 <= now } == true
             client.fireTimers(at: now)
-            connection.timePassed(now)
+            if timersDue { connection.timePassed(now) }
             // The socket had something and it was no event: an error of a request without a
             // reply, which XCB keeps for Xlib until a round trip collects it. Collected now, the
             // bridge lets go of what it holds at once instead of at the next reply. (Or half an

@@ -35,6 +35,59 @@ final class StoppedBridgeTests: StageSuite {
         #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
 
+    /// A touch long press of 1 s, and a pen deep press that starts a command lasting 3 s (a
+    /// command running changes how the bridge waits).
+    static let holdConfig = """
+        bindings:
+          - name: hold
+            gesture: long-press
+            devices: [touch]
+            duration: 1
+            action: {click: right}
+          - name: busy
+            gesture: deep-press
+            devices: [pen]
+            threshold: 0.5
+            action: {command: [sleep, "3"]}
+        """
+
+    /// A finger held still for `seconds`, then lifted, all while the bridge is stopped; the
+    /// bridge continued half a second later. The window's button events once it has decided.
+    private func touchHeldWhileStopped(for seconds: Double, commandRunning: Bool) throws -> (BridgeProcess, [RecordedEvent]) {
+        let bridge = try stage.bridge(config: Self.holdConfig)
+        let touch = try bridge.deviceID(VirtualTouchscreen.deviceName)
+        if commandRunning {
+            try stage.pen.down(at: (200, 200), pressure: 0.2)
+            try stage.pen.press(to: 0.9)
+            try stage.pen.up()
+            #expect(bridge.waitForLines { $0.actions.contains { $0.action == "command" } }, "\(bridge.lines)")
+        }
+        stage.window.drain()
+        bridge.child.kill(signal: SIGSTOP)
+        try stage.touch.begin(at: (400, 300), pressure: 0.3)
+        for step in 1...Int(seconds / 0.005) {
+            usleep(5_000)
+            try stage.touch.update(pressure: 0.3 + 0.001 * Double(step % 2))
+        }
+        try stage.touch.end()
+        usleep(500_000)
+        bridge.child.kill(signal: SIGCONT)
+        #expect(bridge.waitForLines { $0.decisions.contains { $0.device == touch } }, "\(bridge.lines)")
+        return (bridge, try stage.eventsUntilKeyTapped())
+    }
+
+    /// Found in review: the wait the stop cut short showed nothing ready, so the bridge fired
+    /// the long press's timer before reading the finger's lift, and dated every event waiting
+    /// to the moment it ran again.
+    @Test("a finger held 0.6 s and lifted while the bridge is stopped, past the 1 s long press's deadline: its tap, no right-click",
+          arguments: [false, true])
+    func shortHoldWhileStopped(commandRunning: Bool) throws {
+        let (bridge, events) = try touchHeldWhileStopped(for: 0.6, commandRunning: commandRunning)
+        #expect(buttonEvents(3, in: events).isEmpty, "\(events)\n\(bridge.lines)")
+        #expect(buttonEvents(1, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.lines)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+    }
+
     @Suite("with a mouse")
     final class WithMouse: MouseStageSuite {
         /// Found in review: the wait, interrupted by the stop, began again with the whole
@@ -63,6 +116,61 @@ final class StoppedBridgeTests: StageSuite {
             // Due 0.8 s before the bridge ran again: it comes at once, not a whole wait (2.2 s) later.
             #expect(Date().timeIntervalSince(continued) < 1, "\(bridge.lines)")
             try mouse.release()
+            #expect(stage.window.pointerState()?.buttonsHeld == [])
+        }
+
+        static let holdConfig = """
+            bindings:
+              - name: hold
+                gesture: long-press
+                devices: [mouse]
+                duration: 1
+                action: {click: right}
+            """
+
+        /// Found in review: the long press's timer fired before the release waiting in the socket
+        /// was read.
+        @Test("a mouse long press of 1 s released at 0.7 s while the bridge is stopped from 0.6 s to 1.6 s: the click, no right-click")
+        func releasedWhileStopped() throws {
+            let bridge = try stage.bridge(config: Self.holdConfig)
+            let mouse = try #require(stage.server.mouse, "the stage's server has a mouse")
+            stage.window.drain()
+            try mouse.press()
+            usleep(600_000)
+            bridge.child.kill(signal: SIGSTOP)
+            usleep(100_000)
+            try mouse.release()
+            usleep(900_000)
+            bridge.child.kill(signal: SIGCONT)
+            #expect(bridge.waitForLines { !$0.decisions.isEmpty }, "\(bridge.lines)")
+            let events = try stage.eventsUntilKeyTapped()
+            #expect(buttonEvents(3, in: events).isEmpty, "\(events)\n\(bridge.lines)")
+            #expect(buttonEvents(1, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.lines)")
+            #expect(stage.window.pointerState()?.buttonsHeld == [])
+        }
+
+        /// Found in review: the stop's first, empty pass dated everything read after it to the
+        /// moment the bridge ran again, so a press held past the long press read as a tap.
+        @Test("a mouse press held 1.4 s and released while the bridge is stopped: the 1 s long press's right-click, judged by when it happened")
+        func heldPastLongPressWhileStopped() throws {
+            let bridge = try stage.bridge(config: Self.holdConfig)
+            let mouse = try #require(stage.server.mouse, "the stage's server has a mouse")
+            // A click first: the bridge learns how the server's clock stands to its own from input
+            // it reads as it comes.
+            try mouse.press()
+            try mouse.release()
+            #expect(stage.window.waitForEvents { buttonEvents(1, in: $0).count >= 2 }, "\(bridge.lines)")
+            stage.window.drain()
+            bridge.child.kill(signal: SIGSTOP)
+            try mouse.press()
+            usleep(1_400_000)
+            try mouse.release()
+            usleep(300_000)
+            bridge.child.kill(signal: SIGCONT)
+            #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "\(bridge.lines)")
+            let events = try stage.eventsUntilKeyTapped()
+            #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.lines)")
+            #expect(buttonEvents(1, in: events).isEmpty, "\(events)\n\(bridge.lines)")
             #expect(stage.window.pointerState()?.buttonsHeld == [])
         }
     }

@@ -113,6 +113,8 @@ final class ScriptedLoopInput: EventLoopInput {
     let fileDescriptor: Int32 = 100
     let isLost = false
     let hasPendingInput = false
+    /// A read takes in all that has arrived.
+    let socketHasBytes = false
     let unconfirmedRequests: UInt = 0
     let contactBell: ScriptedLoopBell?
     private(set) var arrivals: [(time: Double, change: InputChange)] = []
