@@ -167,6 +167,41 @@ struct HandLearningTests {
         #expect(outcome.deliberateClicked >= 9, "\(outcome)")
     }
 
+    /// Found in review: a light hand pressing deep from its first contacts lifts each press
+    /// short of 0.7, and those presses, counted ordinary, drove the threshold up to 0.9.
+    @Test("light hand pressing deep from its first contact: the threshold comes down to it, and 8 or more of its last 10 presses right-click",
+          arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func lightHandFromFirstContact(seed: UInt64) throws {
+        let trace = Self.session(.light, seed: seed, ordinary: 0, next: 120)
+        let (outcome, outputs) = Self.outcome(trace, skip: 80, configuration: try Self.defaults())
+        #expect(outcome.deliberate == 10)
+        #expect(outcome.deliberateClicked >= 8, "\(outcome)")
+        #expect(outcome.ordinaryClicked == 0, "\(outcome)")
+        let threshold = try #require(outputs.compactMap(\.learnedChange).last?.levels.threshold)
+        #expect(threshold <= 0.45, "\(outcome)")
+    }
+
+    /// Found in review: presses that fall a little short (0.58-0.68 against 0.7: a tired hand)
+    /// aim the threshold less than the dead band below it, so it never moved.
+    @Test("typical hand, then tired presses at 0.58-0.68: the threshold comes down to them, and 4 or more of the last 5 right-click, no ordinary contact",
+          arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func tiredPressesFallingShort(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        var trace = HandTrace()
+        let tired = HandTrace.Hand(ordinary: 0.12...0.3, deliberate: 0.58...0.68)
+        for index in 0..<60 {
+            trace.add(index % 4 == 3 ? HandTrace.Hand.typical.deliberateContact(&random)
+                                     : HandTrace.Hand.typical.ordinaryContact(&random), random: &random)
+        }
+        for index in 0..<80 {
+            trace.add(index % 4 == 3 ? tired.deliberateContact(&random) : tired.ordinaryContact(&random), random: &random)
+        }
+        let (outcome, _) = Self.outcome(trace, skip: 120, configuration: try Self.defaults())
+        #expect(outcome.deliberate == 5)
+        #expect(outcome.deliberateClicked >= 4, "\(outcome)")
+        #expect(outcome.ordinaryClicked == 0, "\(outcome)")
+    }
+
     @Test("typical hand: exactly today's behaviour, every output the same as without learning",
           arguments: [1, 2, 3, 4, 5] as [UInt64])
     func typicalHand(seed: UInt64) throws {

@@ -209,7 +209,7 @@ public struct GestureEngine: Sendable {
             if contact.slots.contains(where: { $0.shownProgress != nil }) {
                 outputs.append(.feedback(.progressEnded(key)))
             }
-            evidence = contact.evidence
+            evidence = contact.evidence(endedAt: time)
             device = contact.device
         }
         contacts[key] = nil

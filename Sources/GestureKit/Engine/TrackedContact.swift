@@ -122,11 +122,12 @@ struct TrackedContact: Sendable {
         return nil
     }
 
-    /// What the contact teaches its device's learner, once it is over; nil when nothing: no
-    /// learning deep press listened, it never said a force, another gesture won it, or it is
-    /// still undecided.
-    var evidence: PressEvidence? {
+    /// What the contact teaches its device's learner, once it is over (lifted at `end`); nil
+    /// when nothing: no learning deep press listened, it never said a force, another gesture
+    /// won it, or it is still undecided.
+    func evidence(endedAt end: Double) -> PressEvidence? {
         guard let peak, learns else { return nil }
+        let ordinary = slots.first { $0.learns }?.ordinaryForce ?? 0
         switch hold {
         case .undecided, .claimed(_, learning: false):
             return nil
@@ -134,9 +135,15 @@ struct TrackedContact: Sendable {
             return .deliberate(peak: peak)
         case .handedOver(.limit):
             // Held above the ordinary level to the limit: a press meant, that fell short.
-            let ordinary = slots.first { $0.learns }?.ordinaryForce ?? 0
             return peak > ordinary ? .deliberate(peak: peak) : .ordinary(peak: peak)
-        case .handedOver(.ended), .handedOver(.levelledOff), .handedOver(.failed), .handedOver(.timeout):
+        case .handedOver(.ended):
+            // Lifted still and held, after pressing on above the ordinary level for longer than
+            // a tap lasts: a press meant, that fell short and was given up (a light hand's deep
+            // press at a threshold out of its reach). Counted ordinary, such presses would lift
+            // the threshold further out of reach.
+            if let threshold = learningThreshold, peak >= threshold { return nil }
+            return peak > ordinary && end - start >= LearningRule.attempt ? .deliberate(peak: peak) : .ordinary(peak: peak)
+        case .handedOver(.levelledOff), .handedOver(.failed), .handedOver(.timeout):
             // Pressed on to a deep press's force after it was given to the application (a deep
             // press the bridge gave up waiting for, pushed on; a hard stroke): no ordinary
             // contact, and no deep press the bridge saw.

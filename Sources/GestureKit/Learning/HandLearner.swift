@@ -21,7 +21,8 @@ public enum PressEvidence: Sendable, Hashable {
     /// this hand presses when it means nothing by it.
     case ordinary(peak: Double)
     /// Claimed by a learning deep press, or a still press held above the ordinary level until
-    /// the hold limit (it meant to press and fell short): how hard this hand presses on purpose.
+    /// the hold limit, or longer than a tap and lifted (it meant to press and fell short): how
+    /// hard this hand presses on purpose.
     case deliberate(peak: Double)
 }
 
@@ -41,6 +42,9 @@ public enum LearningRule {
     public static let minimumOrdinary = 12
     /// Deliberate presses needed before they pull the threshold down.
     public static let minimumDeliberate = 3
+    /// A still press lifted undecided after pressing on above the ordinary level for this long
+    /// was meant, and fell short: a tap (133 ± 83 ms) is over sooner.
+    public static let attempt = 0.3
     /// The ordinary level: this quantile of the remembered ordinary peaks, so one or two
     /// unusually hard taps do not move it.
     public static let ordinaryQuantile = 0.9
@@ -143,7 +147,14 @@ public struct HandLearner: Sendable, Hashable {
         let current = levels?.threshold ?? PressLevels.start.threshold
         let distance = aim - current
         if !moving {
-            guard distance < -LearningRule.deadBand.down || distance > LearningRule.deadBand.up else { return false }
+            // Most deliberate presses falling short of the threshold (a press that reaches it is
+            // claimed, and peaks at it or above): the hand presses on purpose and gets nothing,
+            // so the threshold comes down to them however near they are.
+            let fallingShort = deliberatePeaks.count >= LearningRule.minimumDeliberate
+                && Self.quantile(deliberatePeaks, 0.5) < current && distance < 0
+            guard fallingShort || distance < -LearningRule.deadBand.down || distance > LearningRule.deadBand.up else {
+                return false
+            }
             moving = true
         }
         let reach = LearningRule.step * Double(contacts)
