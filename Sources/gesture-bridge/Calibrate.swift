@@ -17,7 +17,7 @@ struct Calibrate: ParsableCommand {
 
             It then proposes a `threshold` between your two groups of presses, a `release` and \
             an `ordinary` level for that device, says how far apart the groups are, and warns \
-            when they overlap. Without --write it prints the binding (YAML) to standard \
+            when they overlap (then --write writes nothing, and exits 1). Without --write it prints the binding (YAML) to standard \
             output; all prompts go to standard error. With --write it puts the binding first \
             in your config (the file --config names, else ~/.config/gesture-bridge/config.yaml, \
             created from the built-in default if there is none), replacing an earlier \
@@ -108,6 +108,13 @@ struct Calibrate: ParsableCommand {
             }
             prompts.summarize(suggestion, calibration)
             let binding = suggestion.binding(forDevice: chosen.name)
+            if write && suggestion.overlaps {
+                // No threshold keeps the two groups apart: written, it would right-click on
+                // ordinary contacts, and the calibrated mark would keep learning from mending it.
+                print(binding, terminator: "")
+                if let plot, let pictured { try pictured.save(proposed: suggestion, to: plot) }
+                throw CommandFailure.error("the groups overlap, so nothing was written (the binding is on standard output); run it again pressing harder in step 2, or lighter in step 1")
+            }
             if write {
                 // Read again: what was edited in the file while the person pressed is kept.
                 let now: Target

@@ -34,16 +34,16 @@ final class CalibrateTests: ServerSuite {
         process.child.waitForOutput(timeout: 5) { _, log in log.contains("\(step) \(count)/") }
     }
 
-    /// Three light taps, Enter, three hard presses: a whole session, and `calibrate` exits with
-    /// `exitStatus`.
-    static func pressBothGroups(_ server: HeadlessXorg, _ calibrate: BridgeProcess, exitStatus: Int32 = 0,
-                                sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// Three light taps, Enter, three hard presses (of `hard` peaks): a whole session, and
+    /// `calibrate` exits with `exitStatus`.
+    static func pressBothGroups(_ server: HeadlessXorg, _ calibrate: BridgeProcess, hard: [Double] = [0.9, 0.85, 0.95],
+                                exitStatus: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws {
         for (index, peak) in [0.2, 0.3, 0.25].enumerated() {
             try tap(server, peak: peak, at: 200 + 40 * Double(index))
             #expect(waitForMeasured(calibrate, "ordinary", index + 1), "\(calibrate.child.errorOutput)", sourceLocation: sourceLocation)
         }
         calibrate.child.type("\n")
-        for (index, peak) in [0.9, 0.85, 0.95].enumerated() {
+        for (index, peak) in hard.enumerated() {
             try tap(server, peak: peak, at: 200 + 40 * Double(index))
             #expect(waitForMeasured(calibrate, "hard", index + 1), "\(calibrate.child.errorOutput)", sourceLocation: sourceLocation)
         }
@@ -176,6 +176,20 @@ final class CalibrateTests: ServerSuite {
             try Self.pressBothGroups(server, calibrate, exitStatus: 1)
             #expect(try String(contentsOfFile: path, encoding: .utf8) == broken)
             #expect(!FileManager.default.fileExists(atPath: path + ".bak"))
+            let printed = try ConfigLoader.parse("bindings:\n" + calibrate.child.output, file: "standard output")
+            #expect(printed.bindings.map(\.name) == ["right-click-test-pen"], "\(calibrate.child.output)")
+        }
+    }
+
+    /// Found in review: the binding was written, and the device marked calibrated, so learning
+    /// could not mend a threshold that right-clicks on ordinary contacts.
+    @Test("--write when the hard presses are no harder than the light ones: exit 1, nothing written or marked, the binding on standard output")
+    func overlapWritesNothing() throws {
+        try calibrateWriting { server, directory, path, calibrate in
+            try Self.pressBothGroups(server, calibrate, hard: [0.25, 0.2, 0.3], exitStatus: 1)
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.original)
+            #expect(!FileManager.default.fileExists(atPath: path + ".bak"))
+            #expect(!FileManager.default.fileExists(atPath: directory + "/state"), "no learned state marked calibrated")
             let printed = try ConfigLoader.parse("bindings:\n" + calibrate.child.output, file: "standard output")
             #expect(printed.bindings.map(\.name) == ["right-click-test-pen"], "\(calibrate.child.output)")
         }
