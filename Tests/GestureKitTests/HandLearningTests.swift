@@ -202,6 +202,24 @@ struct HandLearningTests {
         #expect(outcome.ordinaryClicked == 0, "\(outcome)")
     }
 
+    /// Found in review of the rule above: a firm hand's still presses just above the ordinary
+    /// level, lifted after half a second, are ordinary for that hand, not presses that fell
+    /// short; counted so, they would have brought the threshold down among its contacts.
+    @Test("firm ordinary hand (contacts to 0.42, one deep press in 20): no ordinary contact right-clicks, and the threshold stays at 0.6 or above",
+          arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func firmOrdinaryHand(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        var trace = HandTrace()
+        let firm = HandTrace.Hand(ordinary: 0.15...0.42, deliberate: 0.8...0.95)
+        for index in 0..<120 {
+            trace.add(index % 20 == 19 ? firm.deliberateContact(&random) : firm.ordinaryContact(&random), random: &random)
+        }
+        let (outcome, outputs) = Self.outcome(trace, skip: 0, configuration: try Self.defaults())
+        #expect(outcome.ordinaryClicked == 0, "\(outcome)")
+        let lowest = outputs.compactMap(\.learnedChange).map(\.levels.threshold).min() ?? PressLevels.start.threshold
+        #expect(lowest >= 0.6, "\(outcome)")
+    }
+
     @Test("typical hand: exactly today's behaviour, every output the same as without learning",
           arguments: [1, 2, 3, 4, 5] as [UInt64])
     func typicalHand(seed: UInt64) throws {

@@ -137,12 +137,11 @@ struct TrackedContact: Sendable {
             // Held above the ordinary level to the limit: a press meant, that fell short.
             return peak > ordinary ? .deliberate(peak: peak) : .ordinary(peak: peak)
         case .handedOver(.ended):
-            // Lifted still and held, after pressing on above the ordinary level for longer than
-            // a tap lasts: a press meant, that fell short and was given up (a light hand's deep
-            // press at a threshold out of its reach). Counted ordinary, such presses would lift
-            // the threshold further out of reach.
+            // Lifted still and held, above the ordinary level and longer than a tap lasts:
+            // perhaps a press meant that fell short. Counted ordinary, such presses would lift
+            // the threshold further out of a light hand's reach; the learner tells (`fellShort`).
             if let threshold = learningThreshold, peak >= threshold { return nil }
-            return peak > ordinary && end - start >= LearningRule.attempt ? .deliberate(peak: peak) : .ordinary(peak: peak)
+            return peak > ordinary && end - start >= LearningRule.attempt ? .fellShort(peak: peak) : .ordinary(peak: peak)
         case .handedOver(.levelledOff), .handedOver(.failed), .handedOver(.timeout):
             // Pressed on to a deep press's force after it was given to the application (a deep
             // press the bridge gave up waiting for, pushed on; a hard stroke): no ordinary

@@ -21,9 +21,13 @@ public enum PressEvidence: Sendable, Hashable {
     /// this hand presses when it means nothing by it.
     case ordinary(peak: Double)
     /// Claimed by a learning deep press, or a still press held above the ordinary level until
-    /// the hold limit, or longer than a tap and lifted (it meant to press and fell short): how
-    /// hard this hand presses on purpose.
+    /// the hold limit (it meant to press and fell short): how hard this hand presses on purpose.
     case deliberate(peak: Double)
+    /// A still press held above the ordinary level for longer than a tap lasts and lifted short
+    /// of the threshold: a press meant, that fell short and was given up (a light hand's deep
+    /// press at a threshold out of its reach), if it stands out from this hand's ordinary
+    /// contacts; else one of them (a firm hand resting on the screen). The learner tells which.
+    case fellShort(peak: Double)
 }
 
 /// The learning rule, with its numbers: see docs/config.md, *The bridge learns your hand*.
@@ -42,9 +46,12 @@ public enum LearningRule {
     public static let minimumOrdinary = 12
     /// Deliberate presses needed before they pull the threshold down.
     public static let minimumDeliberate = 3
-    /// A still press lifted undecided after pressing on above the ordinary level for this long
-    /// was meant, and fell short: a tap (133 ± 83 ms) is over sooner.
+    /// A still press lifted undecided after lasting this long above the ordinary level may have
+    /// been meant, and fallen short: a tap (133 ± 83 ms) is over sooner.
     public static let attempt = 0.3
+    /// Such a press was meant when its peak is this far above the ordinary level the hand's
+    /// ordinary contacts show (half the margin): otherwise it is one of them.
+    public static let standOut = 0.1
     /// The ordinary level: this quantile of the remembered ordinary peaks, so one or two
     /// unusually hard taps do not move it.
     public static let ordinaryQuantile = 0.9
@@ -128,6 +135,11 @@ public struct HandLearner: Sendable, Hashable {
     public mutating func record(_ evidence: PressEvidence) {
         guard !calibrated else { return }
         switch evidence {
+        case .fellShort(let peak):
+            let standsOut = !ordinaryPeaks.isEmpty
+                && peak >= Self.quantile(ordinaryPeaks, LearningRule.ordinaryQuantile) + LearningRule.standOut
+            record(standsOut ? .deliberate(peak: peak) : .ordinary(peak: peak))
+            return
         case .ordinary(let peak):
             Self.remember(peak, in: &ordinaryPeaks, keeping: LearningRule.ordinaryWindow)
             ordinaryContacts += 1
