@@ -39,6 +39,7 @@ public final class XTestPerformer: ActionPerformer {
 
     public func perform(_ event: ActionEvent, now: Double) throws(ActionFailure) {
         defer { connection.flush() }
+        let holder = HeldInputs.Holder(contact: event.contact, gesture: event.gesture)
         switch event.action {
         case .click(let button):
             try Self.check(button)
@@ -49,13 +50,13 @@ public final class XTestPerformer: ActionPerformer {
         case .press(let button):
             try Self.check(button)
             move(to: event.position)
-            if held.press(.button(button)) { send(.button(button), down: true) }
+            if held.press(.button(button), by: holder) { send(.button(button), down: true) }
         case .release(let button):
             try Self.check(button)
             move(to: event.position)
             // A release for a button this bridge did not press would reach the application as
             // a stray release; the person's own buttons are not the bridge's to let go.
-            if held.release(.button(button)) { send(.button(button), down: false) }
+            if held.release(.button(button), by: holder) { send(.button(button), down: false) }
         case .scroll(let direction, let steps):
             move(to: event.position)
             for _ in 0..<max(0, steps) {
@@ -68,10 +69,10 @@ public final class XTestPerformer: ActionPerformer {
             // drops a second press of it, and a release would let go of it under their finger
             // (X keeps no count of which keyboard holds a key), so it is neither.
             let down = connection.keysDown()
-            for keycode in chord.keycodes where !down.contains(keycode) && held.press(.keycode(keycode)) {
+            for keycode in chord.keycodes where !down.contains(keycode) && held.press(.keycode(keycode), by: holder) {
                 send(.keycode(keycode), down: true)
             }
-            for keycode in chord.keycodes.reversed() where held.release(.keycode(keycode)) {
+            for keycode in chord.keycodes.reversed() where held.release(.keycode(keycode), by: holder) {
                 send(.keycode(keycode), down: false)
             }
         case .command(let argv):

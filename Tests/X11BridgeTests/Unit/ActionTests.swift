@@ -14,28 +14,44 @@ struct ActionTests {
         try body(directory)
     }
 
+    static let pen = HeldInputs.Holder(contact: ContactKey(device: 6, contact: 0), gesture: "drag")
+    static let finger = HeldInputs.Holder(contact: ContactKey(device: 7, contact: 1), gesture: "drag")
+
     @Test("held inputs are let go of in reverse order, each once")
     func heldOrder() {
         var held = HeldInputs()
-        let pressed = [held.press(.keycode(37)), held.press(.keycode(52)), held.press(.keycode(37)), held.press(.button(2))]
+        let pressed = [held.press(.keycode(37), by: Self.pen), held.press(.keycode(52), by: Self.pen),
+                       held.press(.keycode(37), by: Self.pen), held.press(.button(2), by: Self.pen)]
         #expect(pressed == [true, true, false, true])
-        let released = [held.release(.keycode(52)), held.release(.keycode(52))]
+        let released = [held.release(.keycode(52), by: Self.pen), held.release(.keycode(52), by: Self.pen)]
         #expect(released == [true, false])
         let letGo = held.takeAllForRelease()
         #expect(letGo == [.button(2), .keycode(37)])
         #expect(held.isEmpty)
     }
 
-    @Test("a button two gestures hold is pressed once and released once, when the last lets go; a click of it forgets it")
+    @Test("a button two gestures hold is pressed once and released once, when the last lets go; one gesture's second press needs no second release")
     func heldByTwo() {
         var held = HeldInputs()
-        #expect([held.press(.button(2)), held.press(.button(2))] == [true, false])
-        #expect(held.release(.button(2)) == false)
+        #expect([held.press(.button(2), by: Self.pen), held.press(.button(2), by: Self.finger)] == [true, false])
+        #expect(held.release(.button(2), by: Self.pen) == false)
         #expect(held.contains(.button(2)))
-        #expect(held.release(.button(2)) == true)
-        #expect(held.isEmpty && held.release(.button(2)) == false)
-        held.press(.button(2))
-        held.press(.button(2))
+        #expect(held.release(.button(2), by: Self.finger) == true)
+        #expect(held.isEmpty && held.release(.button(2), by: Self.finger) == false)
+        // A pressure-thresholds binding pressing at each threshold crossed, released once.
+        #expect([held.press(.button(1), by: Self.pen), held.press(.button(1), by: Self.pen)] == [true, false])
+        #expect(held.release(.button(1), by: Self.pen) == true)
+        #expect(held.isEmpty)
+    }
+
+    @Test("a release from a gesture that holds nothing lets go for all; a click of a held button forgets it")
+    func strayRelease() {
+        var held = HeldInputs()
+        held.press(.button(2), by: Self.pen)
+        #expect(held.release(.button(2), by: Self.finger) == true)
+        #expect(held.isEmpty)
+        held.press(.button(2), by: Self.pen)
+        held.press(.button(2), by: Self.finger)
         held.forget(.button(2))
         #expect(held.isEmpty && held.takeAllForRelease().isEmpty)
     }
