@@ -129,8 +129,8 @@ final class EventLoop<Input: EventLoopInput, Waiter: EventLoopWaiter, Clock: Eve
     func run(_ client: some EventLoopClient) {
         StartupStack.release()
         let connection = input
-        // The first pass reads whatever is there; after that the socket is read only when
-        // poll says it holds something, or after a lull (below).
+        // The first pass reads whatever is there; after that the socket is read when poll says
+        // it holds something, after a lull (below), and when a timer is due.
         var readable = true
         var lulled = false
         var batching = InputBatching()
@@ -146,24 +146,30 @@ final class EventLoop<Input: EventLoopInput, Waiter: EventLoopWaiter, Clock: Eve
             // a timer is due: a timer must not judge a contact before the input that came
             // before it is read. A wait cut short by a signal (SIGCONT after a stop, a resume)
             // shows nothing ready, though input may have piled up meanwhile.
-            let socketRead = readable || lulled || client.nextDeadline.map { $0 <= clock.now } == true
+            let socketRead = readable || lulled || Self.due(client, at: clock.now)
             // Then what XCB already holds (events read while Xlib waited for a reply are queued
             // without the socket showing them, and handlers can cause such round trips), and
-            // the socket again each time that runs dry, until a read brings nothing: a backlog
-            // larger than one read (XCB takes 4 KB at a time), as a stalled or stopped bridge
-            // finds, is read whole before any timer fires.
+            // the socket again each time that runs dry while it holds bytes: a backlog larger
+            // than one read (XCB takes 4 KB at a time), as a stalled or stopped bridge finds,
+            // is read whole before any timer fires.
             var reading = socketRead
             var handled = 0
+            // Whether the read about to be made is of bytes known to be there.
+            var bytesThere = readable
+            // A read of bytes that brought no event: an error of a request without a reply,
+            // which XCB keeps for Xlib until a round trip collects it (or half an event).
+            var readNoEvent = false
             while !client.isStopping {
                 let now = clock.now
                 guard let changes = connection.nextChanges(reading: reading, readAt: now) else {
-                    // Dry once a read brought nothing and left nothing: a read that ends inside
-                    // an event brings none, and the rest of it is still in the socket.
-                    if !socketRead || connection.isLost || reading && !connection.socketHasBytes { break }
+                    if reading && bytesThere { readNoEvent = true }
+                    guard socketRead, !connection.isLost, connection.socketHasBytes else { break }
                     reading = true
+                    bytesThere = true
                     continue
                 }
                 reading = false
+                bytesThere = false
                 handled += 1
                 if !changes.isEmpty { client.handle(changes, at: now) }
             }
@@ -174,16 +180,15 @@ final class EventLoop<Input: EventLoopInput, Waiter: EventLoopWaiter, Clock: Eve
             let now = clock.now
             // Only timers that fire move the input's time on: a pass that fired none (a wait a
             // signal cut short) must not date the input still to be read at this moment.
-            let timersDue = client.nextDeadline.map { $0 <= now } == true
+            let timersDue = Self.due(client, at: now)
             client.fireTimers(at: now)
             if timersDue { connection.timePassed(now) }
             // The socket had something and it was no event: an error of a request without a
-            // reply, which XCB keeps for Xlib until a round trip collects it. Collected now, the
-            // bridge lets go of what it holds at once instead of at the next reply. (Or half an
-            // event, or a broken connection, where the round trip costs nothing that matters.)
-            // A long run of requests with no round trip is confirmed the same way, which keeps
-            // Xlib's record of them from growing.
-            if readable && handled == 0 || connection.unconfirmedRequests > Self.unconfirmedRequestLimit {
+            // reply. Collected now, the bridge lets go of what it holds at once instead of at
+            // the next reply. (Or half an event, or a broken connection, where the round trip
+            // costs nothing that matters.) A long run of requests with no round trip is
+            // confirmed the same way, which keeps Xlib's record of them from growing.
+            if readNoEvent || connection.unconfirmedRequests > Self.unconfirmedRequestLimit {
                 connection.sync()
             }
             let errors = connection.takeErrors()
@@ -233,6 +238,11 @@ final class EventLoop<Input: EventLoopInput, Waiter: EventLoopWaiter, Clock: Eve
                 client.descriptorReady(descriptor)
             }
         }
+    }
+
+    /// Whether a timer of the client's is due by `now`.
+    private static func due(_ client: some EventLoopClient, at now: Double) -> Bool {
+        client.nextDeadline.map { $0 <= now } == true
     }
 
     /// Reads everything the server sent up to now, for a client that is stopping but must not
