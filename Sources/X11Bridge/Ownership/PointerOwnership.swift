@@ -105,6 +105,23 @@ final class PointerOwnership {
         pressTimes.began(source, at: time)
     }
 
+    /// Whether a contact this class counts held has neither its grabbed press frozen nor a
+    /// decision yet: its press has not reached the bridge's grab.
+    func awaitsPress(of source: Int, master: Int) -> Bool {
+        guard contactsDown.contains(source), decidedAhead[master]?.contains(source) != true else { return false }
+        if case nil = holds[master] { return true }
+        return false
+    }
+
+    /// The grab did not take the contact's press after all: another grab had the master (a
+    /// window's, of a finger's emulated press), so the press went there, as it would without
+    /// the bridge. It goes on unheld, as one begun beside another button.
+    func pressNotTaken(source: Int) {
+        contactsDown.remove(source)
+        unheld.insert(source)
+        pressTimes.forget(source)
+    }
+
     /// A pointer contact ended: a device grabbed for its claimed stroke goes back to its master.
     /// `current` is the master the device list says now; the one the contact began on counts,
     /// since a list read during a kept stroke shows its device floating (grabbed on its own).

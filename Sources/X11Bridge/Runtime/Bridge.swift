@@ -219,7 +219,7 @@ extension Bridge: EventLoopClient {
         for change in changes {
             switch change {
             case .contact(let event):
-                let besideAnotherButton = tellOwnership(about: event)
+                let besideAnotherButton = tellOwnership(about: event, now: time)
                 let liveness = pressureLiveness.observe(event) { [session] in session.device(event.device)?.pressureAxis?.pressureRange }
                 var outputs: [EngineOutput] = []
                 if besideAnotherButton {
@@ -330,25 +330,36 @@ extension Bridge: EventLoopClient {
 
     /// Tells the ownership classes of a contact's begin or end: the ownership of its device's
     /// kind holds or lets go of it. True for a contact begun while its master had another
-    /// button down: a pen's or mouse's press that no grab took, or any contact beside a touch
-    /// the application holds (`TouchOwnership.applicationHoldsTouch`); it goes to the
-    /// application whole, its gestures with it (`ReleaseReason.anotherButton`).
-    private func tellOwnership(about event: ContactEvent) -> Bool {
+    /// button down: a pen's or mouse's press that no grab took, or a touch beside one the
+    /// application holds (`TouchOwnership.applicationHoldsTouch`); it goes to the application
+    /// whole, its gestures with it (`ReleaseReason.anotherButton`).
+    private func tellOwnership(about event: ContactEvent, now: Double) -> Bool {
         switch event.phase {
         case .move:
-            break
+            // A pen's or mouse's press beside a finger the application has, in a window that
+            // takes no touch: that window's grab of the finger's emulated press took it, not the
+            // bridge's (only a press on a master no grab has activates one), and X will end that
+            // grab at this press's release. Its grabbed press comes right behind its raw one, so
+            // by its first motion it is known not to come: the contact is the application's.
+            // (In a window that takes touches, the bridge's grab takes it, and it stays held.)
+            if isPointerContact(event.device), let master = session.device(event.device)?.master,
+               pointerOwnership.awaitsPress(of: event.device, master: master),
+               touchOwnership.applicationHoldsTouch(onMaster: master) {
+                pointerOwnership.pressNotTaken(source: event.device)
+                handOver(ContactKey(device: event.device, contact: event.contact), at: event.time, now: now)
+            }
         case .begin:
             let master = session.device(event.device)?.master
-            let besideApplicationTouch = master.map { touchOwnership.applicationHoldsTouch(onMaster: $0) } == true
             if isPointerContact(event.device) {
                 // The bridge's own press is on the master of X's virtual pointer only (MPX).
                 let ownPress = performer.holdsButton && master != nil && master == session.catalog.xtestPointer?.master
-                let otherButtonDown = ownPress || besideApplicationTouch
-                    || master.map { session.holdsOtherButtons(onMaster: $0) } == true
+                let otherButtonDown = ownPress || master.map { session.holdsOtherButtons(onMaster: $0) } == true
                 pointerOwnership.contactBegan(source: event.device, master: master, serial: session.lastSerial,
                                               otherButtonDown: otherButtonDown, at: event.time)
                 return otherButtonDown
             } else if isTouchContact(event.device), let master {
+                // Taken now, before this touch counts among them.
+                let besideApplicationTouch = touchOwnership.applicationHoldsTouch(onMaster: master)
                 touchOwnership.contactBegan(device: event.device, touch: event.contact, master: master, at: event.time)
                 return besideApplicationTouch
             }

@@ -135,4 +135,29 @@ final class TwoContactsTests: StageSuite {
         try play(nil, pen: pen)
         #expect(buttonsSeen(try stage.eventsUntilKeyTapped(), pen: pen, touch: touch) == seen, "the same without the bridge")
     }
+
+    /// Found in review of the rule above: a palm resting on a window that takes touches would
+    /// have kept the pen's deep press from the bridge for as long as it rested there.
+    @Suite("on a touch-aware window")
+    final class OnTouchAwareWindow: TouchAwareStageSuite {
+        @Test("the pen pressing deep beside a finger a touch-aware window has: one right-click, nothing of the pen's press")
+        func penDeepBesideFinger() throws {
+            let bridge = try stage.bridge()
+            let pen = try bridge.deviceID(VirtualPen.deviceName)
+            try stage.touch.begin(id: 0, at: (300, 300), pressure: 0.3)
+            try stage.touch.update(id: 0, to: (340, 300), pressure: 0.3)
+            #expect(bridge.waitForLines { $0.decisions.contains { $0.decision == .release } }, "the finger handed over: \(bridge.lines)")
+            try stage.pen.down(at: (600, 400), pressure: 0.1)
+            try stage.pen.press(to: 0.5)
+            try stage.pen.press(to: 0.95)
+            #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "\(bridge.lines)")
+            try stage.pen.up()
+            try stage.touch.end(id: 0)
+            let events = try stage.eventsUntilKeyTapped()
+            #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
+            #expect(buttonEvents(1, in: events).filter { Int($0.sourceID) == pen }.isEmpty, "\(events)\n\(bridge.lines)")
+            #expect(bridge.decisions.contains { $0.device == pen && $0.decision == .claim }, "\(bridge.lines)")
+            #expect(stage.window.pointerState()?.buttonsHeld == [])
+        }
+    }
 }
