@@ -108,14 +108,10 @@ struct Calibrate: ParsableCommand {
             }
             prompts.summarize(suggestion, calibration)
             let binding = suggestion.binding(forDevice: chosen.name)
-            if write && suggestion.overlaps {
-                // No threshold keeps the two groups apart: written, it would right-click on
-                // ordinary contacts, and the calibrated mark would keep learning from mending it.
-                print(binding, terminator: "")
-                if let plot, let pictured { try pictured.save(proposed: suggestion, to: plot) }
-                throw CommandFailure.error("the groups overlap, so nothing was written (the binding is on standard output); run it again pressing harder in step 2, or lighter in step 1")
-            }
-            if write {
+            // No threshold keeps overlapping groups apart: written, it would right-click on
+            // ordinary contacts, and the calibrated mark would keep learning from mending it.
+            let refused = write && suggestion.overlaps
+            if write && !refused {
                 // Read again: what was edited in the file while the person pressed is kept.
                 let now: Target
                 do {
@@ -132,6 +128,9 @@ struct Calibrate: ParsableCommand {
             // Last: a picture that cannot be saved loses nothing of the calibration.
             if let plot, let pictured {
                 try pictured.save(proposed: suggestion, to: plot)
+            }
+            if refused {
+                throw CommandFailure.error("the groups overlap, so nothing was written; the binding is on standard output")
             }
         }
     }

@@ -94,12 +94,15 @@ struct Run: ParsableCommand {
             logger.warning("the learned state \(path) is damaged; set aside as \(path).damaged, learning starts afresh")
         }
         for path in loaded.otherVersion {
-            logger.warning("the learned state \(path) was written by another version of gesture-bridge; left as it is, and its device learns without keeping")
+            logger.warning("the learned state \(path) was written by another version of gesture-bridge; left as it is, so its device learns without keeping (remove the file to keep it again)")
         }
+        let leftAlone = Set(loaded.otherVersion)
         let bridge = Bridge(session: session, configuration: bindings, performer: performer, feedback: overlay,
                             showsContacts: showTouches, reloader: reloader, learning: loaded.learning) { event in
             reporter.handle(event)
-            if case .engine(.learned(let change)) = event { Self.save(change.learner, of: change.key, in: store, logger: logger) }
+            if case .engine(.learned(let change)) = event {
+                Self.save(change.learner, of: change.key, in: store, leaving: leftAlone, logger: logger)
+            }
         }
         reporter.stop = { [unowned bridge] in bridge.stop() }
         do {
@@ -114,7 +117,7 @@ struct Run: ParsableCommand {
         // The contacts since the last change of levels are kept too, however the bridge stopped
         // (the X server gone at a logout or a crash included).
         for (device, learner) in bridge.engine.learning.devices where loaded.learning.devices[device] != learner {
-            Self.save(learner, of: device, in: store, logger: logger)
+            Self.save(learner, of: device, in: store, leaving: leftAlone, logger: logger)
         }
         if bridge.wasTakenOver {
             logger.error("stopped: another gesture-bridge took over display \(connection.displayName); it runs the gestures now")
@@ -138,9 +141,11 @@ struct Run: ParsableCommand {
     }
 
     /// Keeps one device's learned state, under its key (`LearningKey`); a state that cannot be
-    /// written is logged, never fatal.
-    private static func save(_ learner: HandLearner, of device: String, in store: LearnedStateStore?, logger: Logger) {
-        guard let store else { return }
+    /// written is logged, never fatal. A file another version wrote (`leftAlone`, said once at
+    /// start) is not tried again.
+    private static func save(_ learner: HandLearner, of device: String, in store: LearnedStateStore?, leaving leftAlone: Set<String>,
+                             logger: Logger) {
+        guard let store, !leftAlone.contains(store.directory + "/" + store.fileName(for: device)) else { return }
         // `calibrate --write` marked it calibrated while this bridge ran: that wins.
         if !learner.calibrated, store.keptLearner(for: device)?.calibrated == true { return }
         do {

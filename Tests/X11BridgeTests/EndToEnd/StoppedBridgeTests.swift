@@ -135,8 +135,11 @@ final class StoppedBridgeTests: StageSuite {
             let bridge = try stage.bridge(config: Self.holdConfig)
             let mouse = try #require(stage.server.mouse, "the stage's server has a mouse")
             stage.window.drain()
+            let pressed = Date()
             try mouse.press()
-            usleep(600_000)
+            // The press read (the long press's deadline set) before the stop.
+            #expect(try bridge.waitUntilAsleep(quiet: 0.05))
+            usleep(useconds_t(max(0, 0.6 - Date().timeIntervalSince(pressed)) * 1_000_000))
             bridge.child.kill(signal: SIGSTOP)
             usleep(100_000)
             try mouse.release()
