@@ -24,6 +24,19 @@ struct HandLearningTests {
         return trace
     }
 
+    /// Each hand in turn, for so many contacts, every so many a deliberate press.
+    static func days(seed: UInt64, _ spells: [(hand: HandTrace.Hand, contacts: Int, deliberateEvery: Int)]) -> HandTrace {
+        var random = SplitMix64(seed: seed)
+        var trace = HandTrace()
+        for spell in spells {
+            for index in 0..<spell.contacts {
+                let deliberate = index % spell.deliberateEvery == spell.deliberateEvery - 1
+                trace.add(deliberate ? spell.hand.deliberateContact(&random) : spell.hand.ordinaryContact(&random), random: &random)
+            }
+        }
+        return trace
+    }
+
     struct Outcome: CustomStringConvertible {
         var deliberateClicked = 0, deliberate = 0, ordinaryClicked = 0, ordinary = 0
         var levels: PressLevels?
@@ -186,16 +199,8 @@ struct HandLearningTests {
     @Test("typical hand, then tired presses at 0.58-0.68: the threshold comes down to them, and 4 or more of the last 5 right-click, no ordinary contact",
           arguments: [1, 2, 3, 4, 5] as [UInt64])
     func tiredPressesFallingShort(seed: UInt64) throws {
-        var random = SplitMix64(seed: seed)
-        var trace = HandTrace()
         let tired = HandTrace.Hand(ordinary: 0.12...0.3, deliberate: 0.58...0.68)
-        for index in 0..<60 {
-            trace.add(index % 4 == 3 ? HandTrace.Hand.typical.deliberateContact(&random)
-                                     : HandTrace.Hand.typical.ordinaryContact(&random), random: &random)
-        }
-        for index in 0..<80 {
-            trace.add(index % 4 == 3 ? tired.deliberateContact(&random) : tired.ordinaryContact(&random), random: &random)
-        }
+        let trace = Self.days(seed: seed, [(.typical, 60, 4), (tired, 80, 4)])
         let (outcome, _) = Self.outcome(trace, skip: 120, configuration: try Self.defaults())
         #expect(outcome.deliberate == 5)
         #expect(outcome.deliberateClicked >= 4, "\(outcome)")
@@ -208,12 +213,8 @@ struct HandLearningTests {
     @Test("firm ordinary hand (contacts to 0.42, one deep press in 20): no ordinary contact right-clicks, and the threshold stays at 0.6 or above",
           arguments: [1, 2, 3, 4, 5] as [UInt64])
     func firmOrdinaryHand(seed: UInt64) throws {
-        var random = SplitMix64(seed: seed)
-        var trace = HandTrace()
         let firm = HandTrace.Hand(ordinary: 0.15...0.42, deliberate: 0.8...0.95)
-        for index in 0..<120 {
-            trace.add(index % 20 == 19 ? firm.deliberateContact(&random) : firm.ordinaryContact(&random), random: &random)
-        }
+        let trace = Self.days(seed: seed, [(firm, 120, 20)])
         let (outcome, outputs) = Self.outcome(trace, skip: 0, configuration: try Self.defaults())
         #expect(outcome.ordinaryClicked == 0, "\(outcome)")
         let lowest = outputs.compactMap(\.learnedChange).map(\.levels.threshold).min() ?? PressLevels.start.threshold

@@ -21,9 +21,10 @@ public struct HeldInputs: Sendable, Hashable {
         public var contact: ContactKey
         public var gesture: String
 
-        public init(contact: ContactKey, gesture: String) {
-            self.contact = contact
-            self.gesture = gesture
+        /// The gesture and contact that fired `event`.
+        public init(_ event: ActionEvent) {
+            contact = event.contact
+            gesture = event.gesture
         }
     }
 

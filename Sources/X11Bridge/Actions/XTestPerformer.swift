@@ -39,7 +39,7 @@ public final class XTestPerformer: ActionPerformer {
 
     public func perform(_ event: ActionEvent, now: Double) throws(ActionFailure) {
         defer { connection.flush() }
-        let holder = HeldInputs.Holder(contact: event.contact, gesture: event.gesture)
+        let holder = HeldInputs.Holder(event)
         switch event.action {
         case .click(let button):
             try Self.check(button)

@@ -7,25 +7,12 @@ import XorgTestSupport
 /// pointer emulation.
 @Suite("Two contacts at once", .requiresXorg, .serialized)
 final class TwoContactsTests: StageSuite {
-    /// Each finger's deep press holds the middle button until it lifts.
-    static let dragConfig = """
-        decision-timeout: 5
-        bindings:
-          - name: middle-drag
-            gesture: deep-press
-            devices: [pen, touch]
-            threshold: 0.7
-            release: 0.05
-            action: {press: 2}
-            on-end: {release: 2}
-        """
-
     /// Found in review: the bridge kept one count of a button however many contacts held it, so
     /// the first drag's end let go of the second's button mid-drag, and the second's end then
     /// released nothing.
     @Test("two fingers each in a middle-button drag: the button stays down until the second lifts")
     func twoFingerDrags() throws {
-        let bridge = try stage.bridge(config: Self.dragConfig)
+        let bridge = try stage.bridge(config: ReplugOwnershipTests.middleDragConfig(""))
         let touch = try bridge.deviceID(VirtualTouchscreen.deviceName)
         for (id, x) in [(UInt32(0), 300.0), (1, 700)] {
             try stage.touch.begin(id: id, at: (x, 300), pressure: 0.1)

@@ -14,8 +14,11 @@ struct ActionTests {
         try body(directory)
     }
 
-    static let pen = HeldInputs.Holder(contact: ContactKey(device: 6, contact: 0), gesture: "drag")
-    static let finger = HeldInputs.Holder(contact: ContactKey(device: 7, contact: 1), gesture: "drag")
+    /// A `press: 2` drag's gesture on the pen's contact, and on a finger's.
+    static let pen = HeldInputs.Holder(ActionEvent(time: 0, gesture: "drag", contact: ContactKey(device: 6, contact: 0),
+                                                   action: .press(button: 2), position: Point(x: 0, y: 0)))
+    static let finger = HeldInputs.Holder(ActionEvent(time: 0, gesture: "drag", contact: ContactKey(device: 7, contact: 1),
+                                                      action: .press(button: 2), position: Point(x: 0, y: 0)))
 
     @Test("held inputs are let go of in reverse order, each once")
     func heldOrder() {
