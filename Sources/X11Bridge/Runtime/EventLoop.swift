@@ -148,10 +148,11 @@ final class EventLoop<Input: EventLoopInput, Waiter: EventLoopWaiter, Clock: Eve
             // shows nothing ready, though input may have piled up meanwhile.
             let socketRead = readable || lulled || Self.due(client, at: clock.now)
             // Then what XCB already holds (events read while Xlib waited for a reply are queued
-            // without the socket showing them, and handlers can cause such round trips), and
-            // the socket again each time that runs dry while it holds bytes: a backlog larger
-            // than one read (XCB takes 4 KB at a time), as a stalled or stopped bridge finds,
-            // is read whole before any timer fires.
+            // without the socket showing them, and handlers can cause such round trips). While a
+            // timer is due, the socket again each time that runs dry while it holds bytes: a
+            // backlog larger than one read (XCB takes 4 KB at a time), as a stalled or stopped
+            // bridge finds, is read whole before the timer fires. (With none due, the rest waits
+            // for the next pass, as poll shows it: no system call more per wakeup.)
             var reading = socketRead
             var handled = 0
             // Whether the read about to be made is of bytes known to be there.
@@ -163,7 +164,7 @@ final class EventLoop<Input: EventLoopInput, Waiter: EventLoopWaiter, Clock: Eve
                 let now = clock.now
                 guard let changes = connection.nextChanges(reading: reading, readAt: now) else {
                     if reading && bytesThere { readNoEvent = true }
-                    guard socketRead, !connection.isLost, connection.socketHasBytes else { break }
+                    guard !connection.isLost, Self.due(client, at: clock.now), connection.socketHasBytes else { break }
                     reading = true
                     bytesThere = true
                     continue
