@@ -46,8 +46,8 @@ public enum LearningRule {
     public static let minimumOrdinary = 12
     /// Deliberate presses needed before they pull the threshold down.
     public static let minimumDeliberate = 3
-    /// A still press lifted undecided after lasting this long above the ordinary level may have
-    /// been meant, and fallen short: a tap (133 ± 83 ms) is over sooner.
+    /// A still press lifted undecided that lasted this long from touch-down, its peak above the
+    /// ordinary level, may have been meant, and fallen short: a tap (133 ± 83 ms) is over sooner.
     public static let attempt = 0.3
     /// Such a press was meant when its peak is this far above the ordinary level the hand's
     /// ordinary contacts show (half the margin): otherwise it is one of them.
