@@ -29,6 +29,7 @@ final class TwoContactsTests: StageSuite {
         #expect(stage.window.pointerState()?.buttonsHeld == [2], "the second finger's drag holds the middle button still")
         try stage.touch.end(id: 1)
         #expect(bridge.waitForLines { $0.actions.contains { $0.action == "release" && $0.contact == claimed[1] } }, "\(bridge.lines)")
+        #expect(stage.window.waitForEvents { buttonEvents(2, in: $0).count >= 2 }, "\(bridge.lines)")
         let events = try stage.eventsUntilKeyTapped()
         #expect(buttonEvents(2, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
         #expect(stage.window.pointerState()?.buttonsHeld == [])
