@@ -104,7 +104,7 @@ struct Learned: ParsableCommand {
             printError("warning: \(path) is damaged, so it is not read; the bridge sets it aside and learns that device afresh")
         }
         for path in loaded.otherVersion {
-            printError("warning: \(path) was written by another version of gesture-bridge, so it is not read; it is left as it is (remove it to learn that device here again)")
+            printError("warning: \(path) was written by another version of gesture-bridge, so it is not read; it is left as it is (`learned --reset` of its device removes it, to learn that device here again)")
         }
         return loaded
     }

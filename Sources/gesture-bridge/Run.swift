@@ -94,7 +94,7 @@ struct Run: ParsableCommand {
             logger.warning("the learned state \(path) is damaged; set aside as \(path).damaged, learning starts afresh")
         }
         for path in loaded.otherVersion {
-            logger.warning("the learned state \(path) was written by another version of gesture-bridge; left as it is, so its device learns without keeping (remove the file to keep it again)")
+            logger.warning("the learned state \(path) was written by another version of gesture-bridge; left as it is, so its device learns without keeping (`gesture-bridge learned --reset` of that device removes it, to keep it again)")
         }
         let leftAlone = Set(loaded.otherVersion)
         let bridge = Bridge(session: session, configuration: bindings, performer: performer, feedback: overlay,

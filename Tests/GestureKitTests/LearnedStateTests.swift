@@ -86,7 +86,7 @@ struct LearnedStateTests {
         }
     }
 
-    @Test("a file another version wrote is neither read, nor set aside, nor written over")
+    @Test("a file another version wrote is neither read, nor set aside, nor written over; learned --reset of its device removes it")
     func otherVersionLeftAlone() throws {
         try Self.withStore { store, directory in
             try store.save(device: "Pen A", learner: Self.learned())
@@ -99,6 +99,9 @@ struct LearnedStateTests {
             #expect(throws: LearnedStateError.self) { try store.markCalibrated(device: "Pen A") }
             #expect(try String(contentsOfFile: path, encoding: .utf8) == newer)
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [store.fileName(for: "Pen A")])
+            // Asked to forget the device, `learned --reset` forgets it whatever wrote it.
+            #expect(store.reset(device: "Pen A") == ["Pen A"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
         }
     }
 

@@ -61,8 +61,17 @@ public enum LearnedStateFile {
 
     /// The version a state file says it is written in; nil when it says none.
     public static func version(of text: String) -> Int? {
-        for line in text.split(separator: "\n") where line.hasPrefix("version ") {
-            return Int(line.dropFirst("version ".count))
+        field("version", of: text).flatMap { Int($0) }
+    }
+
+    /// The device a state file names on its `device` line, whatever its version; nil for none.
+    public static func device(of text: String) -> String? {
+        field("device", of: text).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private static func field(_ name: String, of text: String) -> String? {
+        for line in text.split(separator: "\n") where line.hasPrefix(name + " ") {
+            return String(line.dropFirst(name.count + 1))
         }
         return nil
     }
@@ -225,11 +234,20 @@ public struct LearnedStateStore: Sendable {
 
     /// Forgets one device's state (by its key, or by its name: every key made from that name),
     /// or every device's; the keys forgotten.
+    /// A file another version wrote is forgotten too, by the key its `device` line names: asked
+    /// to forget, the person means that device's state whatever wrote it.
     public func reset(device: String? = nil) -> [String] {
-        let learning = load(settingAside: false).learning
+        let loaded = load(settingAside: false)
+        var files = loaded.learning.devices.keys.map { (key: $0, path: directory + "/" + fileName(for: $0)) }
+        for path in loaded.otherVersion {
+            guard let bytes = try? FileContents.read(path),
+                  let key = LearnedStateFile.device(of: String(decoding: bytes, as: UTF8.self)) else { continue }
+            files.append((key, path))
+        }
         var removed: [String] = []
-        for key in learning.devices.keys.sorted() where device == nil || device == key || device == LearningKey.name(of: key) {
-            if unlink(directory + "/" + fileName(for: key)) == 0 { removed.append(key) }
+        for file in files.sorted(by: { $0.key < $1.key })
+        where device == nil || device == file.key || device == LearningKey.name(of: file.key) {
+            if unlink(file.path) == 0 { removed.append(file.key) }
         }
         return removed
     }
