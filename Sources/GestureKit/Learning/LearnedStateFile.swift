@@ -117,6 +117,8 @@ public struct LearnedStateStore: Sendable {
         public var learning = PressLearning()
         public var damaged: [String] = []
         public var otherVersion: [String] = []
+        /// The device each of `otherVersion` names on its `device` line, where it names one.
+        public var otherVersionDevices: [String: String] = [:]
 
         public init() {}
     }
@@ -131,6 +133,7 @@ public struct LearnedStateStore: Sendable {
             let text = (try? FileContents.read(path)).map { String(decoding: $0, as: UTF8.self) }
             if let version = text.flatMap(LearnedStateFile.version(of:)), version != LearnedStateFile.version {
                 loaded.otherVersion.append(path)
+                loaded.otherVersionDevices[path] = text.flatMap(LearnedStateFile.device(of:))
                 continue
             }
             guard let text, let (device, learner) = LearnedStateFile.decode(text), fileName(for: device) == name else {
@@ -238,12 +241,8 @@ public struct LearnedStateStore: Sendable {
     /// to forget, the person means that device's state whatever wrote it.
     public func reset(device: String? = nil) -> [String] {
         let loaded = load(settingAside: false)
-        var files = loaded.learning.devices.keys.map { (key: $0, path: directory + "/" + fileName(for: $0)) }
-        for path in loaded.otherVersion {
-            guard let bytes = try? FileContents.read(path),
-                  let key = LearnedStateFile.device(of: String(decoding: bytes, as: UTF8.self)) else { continue }
-            files.append((key, path))
-        }
+        let files = loaded.learning.devices.keys.map { (key: $0, path: directory + "/" + fileName(for: $0)) }
+            + loaded.otherVersionDevices.map { (key: $0.value, path: $0.key) }
         var removed: [String] = []
         for file in files.sorted(by: { $0.key < $1.key })
         where device == nil || device == file.key || device == LearningKey.name(of: file.key) {
