@@ -342,8 +342,7 @@ extension Bridge: EventLoopClient {
             // grab at this press's release. Its grabbed press comes right behind its raw one, so
             // by its first motion it is known not to come: the contact is the application's.
             // (In a window that takes touches, the bridge's grab takes it, and it stays held.)
-            if isPointerContact(event.device), let master = session.device(event.device)?.master,
-               pointerOwnership.awaitsPress(of: event.device, master: master),
+            if isPointerContact(event.device), let master = pointerOwnership.masterAwaitingPress(of: event.device),
                touchOwnership.applicationHoldsTouch(onMaster: master) {
                 pointerOwnership.pressNotTaken(source: event.device)
                 handOver(ContactKey(device: event.device, contact: event.contact), at: event.time, now: now)
