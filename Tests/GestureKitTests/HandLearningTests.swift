@@ -182,6 +182,22 @@ struct HandLearningTests {
 
     /// Found in review: a light hand pressing deep from its first contacts lifts each press
     /// short of 0.7, and those presses, counted ordinary, drove the threshold up to 0.9.
+    /// Found in review: the first change reported today's built-in release and ordinary
+    /// levels as its `previous`, whatever the config gave beside `threshold: learned`.
+    @Test("each change's previous levels are those the presses used: the config's release and ordinary beside threshold: learned, then the last change's")
+    func previousLevels() throws {
+        let text = DefaultConfig.text.replacingOccurrences(of: "    threshold: learned\n",
+                                                           with: "    threshold: learned\n    release: 0.3\n    ordinary: 0.2\n")
+        let configuration = try ConfigLoader.parse(text, file: "config.yaml")
+        let outputs = TraceReplay.run(Self.session(.light, seed: 1).trace, configuration: configuration)
+        let changes = outputs.compactMap(\.learnedChange)
+        try #require(changes.count >= 2)
+        #expect(changes[0].previous == PressLevels(threshold: 0.7, release: 0.3, ordinary: 0.2))
+        for (before, after) in zip(changes, changes.dropFirst()) {
+            #expect(after.previous == before.levels)
+        }
+    }
+
     @Test("light hand pressing deep from its first contact: the threshold comes down to it, and 8 or more of its last 10 presses right-click",
           arguments: [1, 2, 3, 4, 5] as [UInt64])
     func lightHandFromFirstContact(seed: UInt64) throws {

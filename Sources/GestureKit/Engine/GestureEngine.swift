@@ -202,6 +202,7 @@ public struct GestureEngine: Sendable {
     private mutating func finish(_ key: ContactKey, at time: Double, learning learns: Bool, into outputs: inout [EngineOutput]) {
         var evidence: PressEvidence?
         var device: InputDevice?
+        var levels: PressLevels?
         if var contact = contacts[key] {
             if !contact.isDecided {
                 decide(&contact, .handedOver(.ended), at: time, into: &outputs)
@@ -211,25 +212,26 @@ public struct GestureEngine: Sendable {
             }
             evidence = contact.evidence(endedAt: time)
             device = contact.device
+            levels = contact.learningLevels
         }
         contacts[key] = nil
         timers.removeAll { $0.contact == key }
-        if configuration.learn, learns, let evidence, let device {
-            learn(evidence, device: device, deviceID: key.device, at: time, into: &outputs)
+        if configuration.learn, learns, let evidence, let device, let levels {
+            learn(evidence, device: device, deviceID: key.device, levels: levels, at: time, into: &outputs)
         }
     }
 
     /// Teaches a device's learner one finished contact, and lets its levels move once none of
-    /// its contacts is down (a touchscreen's other fingers may still be).
-    private mutating func learn(_ evidence: PressEvidence, device: InputDevice, deviceID: Int, at time: Double,
-                                into outputs: inout [EngineOutput]) {
+    /// its contacts is down (a touchscreen's other fingers may still be). `levels`: those the
+    /// contact's learning deep press used, which a change reports as its `previous`.
+    private mutating func learn(_ evidence: PressEvidence, device: InputDevice, deviceID: Int, levels: PressLevels,
+                                at time: Double, into outputs: inout [EngineOutput]) {
         var learner = learning.learner(for: device) ?? HandLearner()
         guard !learner.calibrated else { return }
         learner.record(evidence)
-        let previous = learner.effectiveLevels(start: .start)
         if !contacts.keys.contains(where: { $0.device == deviceID }), learner.settle() {
-            outputs.append(.learned(LearnedChange(time: time, device: device.name, key: device.learningKey, previous: previous,
-                                                  levels: learner.effectiveLevels(start: .start), learner: learner)))
+            outputs.append(.learned(LearnedChange(time: time, device: device.name, key: device.learningKey, previous: levels,
+                                                  levels: learner.effectiveLevels(start: levels), learner: learner)))
         }
         learning.devices[device.learningKey] = learner
     }

@@ -114,13 +114,20 @@ struct TrackedContact: Sendable {
     /// Whether a learning deep press listened to the contact when it began.
     var learns: Bool { slots.contains { $0.learns } }
 
-    /// The threshold of the learning deep press that listened, at the levels it began with.
-    private var learningThreshold: Double? {
+    /// The levels of the learning deep press that listened, as it began with them: the
+    /// device's learned ones, or its binding's own until something is learned (a config's
+    /// `release` or `ordinary` beside `threshold: learned`).
+    var learningLevels: PressLevels? {
         for slot in slots where slot.learns {
-            if case .deepPress(let configuration) = slot.binding.recognizer { return configuration.threshold }
+            if case .deepPress(let configuration) = slot.binding.recognizer {
+                return PressLevels(threshold: configuration.threshold, release: configuration.release,
+                                   ordinary: configuration.ordinary)
+            }
         }
         return nil
     }
+
+    private var learningThreshold: Double? { learningLevels?.threshold }
 
     /// What the contact teaches its device's learner, once it is over (lifted at `end`); nil
     /// when nothing: no learning deep press listened, it never said a force, another gesture
