@@ -176,7 +176,7 @@ struct Run: ParsableCommand {
             return watch
         } catch {
             if case .builtInDefault = source {
-                logger.info("\(error.description); a config created there is read when the bridge starts again")
+                logger.info("\(error.description); a config created there is read on SIGHUP or when the bridge starts again")
             } else {
                 logger.warning("\(error.description); SIGHUP reloads it")
             }

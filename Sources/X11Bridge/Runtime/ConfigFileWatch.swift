@@ -5,34 +5,44 @@ import Glibc
 /// It watches the directory that holds the file, not the file itself: editors save by writing
 /// a new file and renaming it over the old one, which would leave a watch on the old file
 /// looking at nothing, and a file that does not exist yet can only be seen arriving there.
-/// Events for other names in the directory are ignored. When the file is a symbolic link (a
-/// dotfiles checkout), the directory of the file it points to is watched too, whether that
-/// file is there or not (a checkout removes it and writes it anew), and the link is followed
-/// again after every change; while the directory it leads to is missing (a dotfiles folder
-/// removed to be cloned again), the nearest folder above it that exists is watched until it
-/// comes back. A change of mode counts as a change: the bridge refuses a config
-/// others may write (`ConfigTrust`), and `chmod go-w`, as it advises, must be noticed.
+/// Events for other names in the directory are ignored. It follows the path, not the folders
+/// it found at start:
+/// - while the directory does not exist (no config folder yet, or one removed to be made
+///   again), the nearest folder above it that does is watched until the folders on the way
+///   down come, and the directory is watched from then on;
+/// - when the directory is a symbolic link (a dotfiles folder linked in), the folder holding the
+///   link is watched too, and a link pointed elsewhere is followed;
+/// - when the file is a symbolic link (a dotfiles checkout), the directory of the file it points
+///   to is watched too, whether that file is there or not (a checkout removes it and writes it
+///   anew), and the link is followed again after every change; its directory missing, the
+///   nearest folder above it is watched until it comes back.
+///
+/// A change of mode counts as a change: the bridge refuses a config others may write
+/// (`ConfigTrust`), and `chmod go-w`, as it advises, must be noticed.
 public final class ConfigFileWatch {
     /// What reading the descriptor found.
     public enum Change: Sendable, Hashable {
-        /// The file was written, replaced, created or removed (or the kernel dropped events,
-        /// which might have been about it).
+        /// The file was written, replaced, created or removed, or a folder on its way came, went
+        /// or was pointed elsewhere (or the kernel dropped events, which might have been about it).
         case file
-        /// The directory was removed or moved away: nothing will be reported any more.
-        case directoryGone
+        /// Nothing can be watched any more, neither the directory nor a folder above it (the
+        /// kernel's limit on watches reached): nothing will be reported any more.
+        case watchLost
     }
 
     public let path: String
     public let directory: String
     public let fileName: String
     public let descriptor: Int32
-    /// The watch on `directory`.
-    private let watch: Int32
+    /// The watch on `directory` and the real path of the folder it watches; nil while the
+    /// directory does not exist.
+    private var watch: (id: Int32, folder: String)?
     /// Where a symbolic link at `path` leads, and the watch on that file's directory.
     private var target: (path: String, watch: Int32)?
-    /// While a link leads into a directory that does not exist: the watch on the nearest one
-    /// above it that does, and the name of the folder in it on the way down, for its coming back.
-    private var ancestor: (watch: Int32, child: String)?
+    /// Watches on the folders on the way to the config that may change under it: a folder
+    /// above a missing one, for the next one down coming (`child`); the folder holding the
+    /// directory when that is a link, for the link pointed elsewhere.
+    private var waypoints: [(watch: Int32, child: String)] = []
 
     /// Written, replaced by a rename, created, removed or renamed away, its mode or owner
     /// changed (or the directory's); the directory itself removed or moved.
@@ -41,7 +51,9 @@ public final class ConfigFileWatch {
     /// sizeof(struct inotify_event) without the name: wd, mask, cookie, len.
     private static let headerSize = 16
 
-    /// Starts watching the directory of `path`, which must exist; the file need not.
+    /// Starts watching for the file at `path`: its directory, or, while that does not exist, the
+    /// nearest folder above it. Throws when neither can be watched (a folder on the way that is
+    /// a file, no permission, the kernel's limit on watches).
     public init(path: String) throws(ConfigWatchError) {
         let (directory, fileName) = Self.split(path)
         guard !fileName.isEmpty else {
@@ -51,18 +63,14 @@ public final class ConfigFileWatch {
         guard descriptor >= 0 else {
             throw ConfigWatchError(path: path, reason: "inotify is unavailable: \(String(cString: strerror(errno)))")
         }
-        let watch = inotify_add_watch(descriptor, directory, Self.events | UInt32(IN_ONLYDIR))
-        guard watch >= 0 else {
-            let reason = String(cString: strerror(errno))
-            close(descriptor)
-            throw ConfigWatchError(path: path, reason: "cannot watch the directory \(directory): \(reason)")
-        }
         self.path = path
         self.directory = directory
         self.fileName = fileName
         self.descriptor = descriptor
-        self.watch = watch
-        followLink()
+        if let failure = refresh() {
+            close(descriptor)
+            throw ConfigWatchError(path: path, reason: failure)
+        }
     }
 
     deinit {
@@ -78,68 +86,131 @@ public final class ConfigFileWatch {
     /// watched too.
     public var linkTarget: String? { target?.path }
 
+    /// Whether the directory itself is watched now (not a folder above it, waiting for it).
+    public var watchesDirectory: Bool { watch != nil }
+
     /// Reads every event waiting on the descriptor; what they mean for the file, if anything.
     public func readChanges() -> Set<Change> {
         var changes: Set<Change> = []
+        var directoryGone = false
         // Room for many events at once; the kernel never splits one across reads.
         var buffer = [UInt8](repeating: 0, count: 8192)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
+            let bytes = buffer.prefix(count)
             if let target {
                 // The target's directory going away ends nothing: the link's own events still come.
-                changes.formUnion(Self.parse(buffer.prefix(count), watch: target.watch, fileName: Self.split(target.path).fileName)
-                    .subtracting([.directoryGone]))
+                changes.formUnion(Self.parse(bytes, watch: target.watch, fileName: Self.split(target.path).fileName))
             }
-            changes.formUnion(Self.parse(buffer.prefix(count), watch: watch, fileName: fileName))
-            if let ancestor, Self.mentionsFolder(buffer.prefix(count), watch: ancestor.watch, named: ancestor.child) {
+            if let watch {
+                changes.formUnion(Self.parse(bytes, watch: watch.id, fileName: fileName))
+                if Self.saysGone(bytes, watch: watch.id) { directoryGone = true }
+            }
+            if waypoints.contains(where: { Self.mentions(bytes, watch: $0.watch, named: $0.child) }) {
                 changes.insert(.file)
             }
         }
-        // The link may have been pointed elsewhere, replaced by a plain file, or the directory
-        // it leads to made again; a new target's file may have been written before its watch.
-        if changes.contains(.file) { followLink() }
+        if directoryGone, let gone = watch {
+            // Moved away, the folder would still be watched where it went.
+            watch = nil
+            release(gone.id)
+            changes.insert(.file)
+        }
+        // A folder on the way may have come, gone or been pointed elsewhere, the link too; a new
+        // folder's file may have been written before its watch.
+        if changes.contains(.file), refresh() != nil { changes.insert(.watchLost) }
         return changes
     }
 
-    /// Watches the directory of the file a symbolic link at `path` leads to, if it is one; or,
-    /// while that directory does not exist, the nearest one above it that does.
-    private func followLink() {
-        let newTarget = Self.finalTarget(of: path)
-        // The old target's watch goes before any new one is added: an add on the same folder
-        // would return its id, which the removal would then take away.
-        if newTarget != target?.path {
-            if let old = target, old.watch != watch {
-                inotify_rm_watch(descriptor, old.watch)
+    /// Watches what the path leads through now: the directory (where a link to it leads now),
+    /// the directory of a link's target, and the waypoints for what is missing or linked. Nil
+    /// when something is watched; else why nothing can be.
+    private func refresh() -> String? {
+        var failure: String?
+        // Folders may come between a look and a watch: then look again, a few times at most.
+        for _ in 0..<8 {
+            failure = nil
+            let folder = Self.realPath(directory)
+            if folder != watch?.folder {
+                let old = watch
+                watch = nil
+                if let folder {
+                    let id = inotify_add_watch(descriptor, directory, Self.events | UInt32(IN_ONLYDIR))
+                    if id >= 0 {
+                        watch = (id, folder)
+                    } else {
+                        failure = "cannot watch the directory \(directory): \(String(cString: strerror(errno)))"
+                    }
+                }
+                if let old { release(old.id) }
             }
-            target = nil
-            if let newTarget {
-                let targetWatch = inotify_add_watch(descriptor, Self.split(newTarget).directory, Self.events | UInt32(IN_ONLYDIR))
-                if targetWatch >= 0 { target = (newTarget, targetWatch) }
+            followLink()
+            var wanted: [(folder: String, child: String)] = []
+            if watch == nil, failure == nil {
+                wanted.append(Self.nearestExisting(above: directory))
+            } else if watch != nil, Self.isSymbolicLink(directory) {
+                let (folder, child) = Self.split(directory)
+                wanted.append((folder, child))
             }
+            if watch != nil, target == nil, let missing = Self.linkedPath(of: path) {
+                wanted.append(Self.nearestExisting(above: Self.split(missing).directory))
+            }
+            let old = waypoints
+            waypoints = []
+            for way in wanted {
+                // Added to what may be watched there already (the directory itself): a watch's
+                // events are replaced by a second add without IN_MASK_ADD.
+                let id = inotify_add_watch(descriptor, way.folder, UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_MASK_ADD))
+                if id >= 0 {
+                    waypoints.append((id, way.child))
+                } else if watch == nil {
+                    failure = "cannot watch \(way.folder), above the missing directory \(directory): \(String(cString: strerror(errno)))"
+                }
+            }
+            for way in old { release(way.watch) }
+            guard failure == nil else { return failure }
+            // Settled unless what was missing came meanwhile.
+            let directoryCame = watch == nil && Self.realPath(directory) != nil
+            let targetCame = watch != nil && target == nil && Self.finalTarget(of: path) != nil
+            if !directoryCame, !targetCame { return nil }
         }
-        if newTarget == nil, let missing = Self.linkedPath(of: path) {
-            watchAncestor(of: Self.split(missing).directory)
-        } else if let old = ancestor {
-            if old.watch != watch, old.watch != target?.watch { inotify_rm_watch(descriptor, old.watch) }
-            ancestor = nil
-        }
+        return failure
     }
 
-    /// Watches the nearest existing directory above `missing` for the folder on the way down to
-    /// it made or moved there.
-    private func watchAncestor(of missing: String) {
-        var (directory, child) = Self.split(missing)
-        while access(directory, F_OK) != 0, directory != "/", directory != "." {
-            (directory, child) = Self.split(directory)
+    /// Watches the directory of the file a symbolic link at `path` leads to, if it is one.
+    private func followLink() {
+        let newTarget = watch == nil ? nil : Self.finalTarget(of: path)
+        guard newTarget != target?.path else { return }
+        let old = target
+        target = nil
+        if let newTarget {
+            let targetWatch = inotify_add_watch(descriptor, Self.split(newTarget).directory, Self.events | UInt32(IN_ONLYDIR))
+            if targetWatch >= 0 { target = (newTarget, targetWatch) }
         }
-        // Added to what may be watched there already (the config's own directory): a watch's
-        // events are replaced by a second add without IN_MASK_ADD.
-        let added = inotify_add_watch(descriptor, directory, UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_MASK_ADD))
-        if let old = ancestor, old.watch != added, old.watch != watch, old.watch != target?.watch {
-            inotify_rm_watch(descriptor, old.watch)
+        if let old { release(old.watch) }
+    }
+
+    /// Removes a watch unless another part still uses it: the kernel gives one folder one watch.
+    private func release(_ id: Int32) {
+        guard id != watch?.id, id != target?.watch, !waypoints.contains(where: { $0.watch == id }) else { return }
+        inotify_rm_watch(descriptor, id)
+    }
+
+    /// The nearest folder above `missing` that exists, and the name of the next one down.
+    private static func nearestExisting(above missing: String) -> (folder: String, child: String) {
+        var (folder, child) = split(missing)
+        while access(folder, F_OK) != 0, folder != "/", folder != "." {
+            (folder, child) = split(folder)
         }
-        ancestor = added >= 0 ? (added, child) : nil
+        return (folder, child)
+    }
+
+    /// The real path of a folder, links resolved; nil when it does not exist.
+    private static func realPath(_ folder: String) -> String? {
+        guard let resolved = realpath(folder, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Where a symbolic link at `path` leads in the end, through links to links, whether or
@@ -167,14 +238,23 @@ public final class ConfigFileWatch {
         return nil
     }
 
-    /// Whether a block of events read from the descriptor says a folder `name` was made or
+    /// Whether a block of events read from the descriptor says an entry `name` was made or
     /// moved in under `watch` (files coming and going there, a home folder's, are not news).
-    static func mentionsFolder(_ bytes: ArraySlice<UInt8>, watch: Int32, named name: String) -> Bool {
+    static func mentions(_ bytes: ArraySlice<UInt8>, watch: Int32, named name: String) -> Bool {
         var found = false
-        forEachEvent(in: bytes) { wd, mask, nameBytes in
-            if wd == watch, mask & UInt32(IN_ISDIR) != 0, nameBytes.elementsEqual(name.utf8) { found = true }
+        forEachEvent(in: bytes) { wd, _, nameBytes in
+            if wd == watch, nameBytes.elementsEqual(name.utf8) { found = true }
         }
         return found
+    }
+
+    /// Whether a block of events says the folder under `watch` was removed or moved away.
+    static func saysGone(_ bytes: ArraySlice<UInt8>, watch: Int32) -> Bool {
+        var gone = false
+        forEachEvent(in: bytes) { wd, mask, _ in
+            if wd == watch, mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 { gone = true }
+        }
+        return gone
     }
 
     /// Each `struct inotify_event` in a block read from the descriptor: its watch, its mask and
@@ -221,10 +301,8 @@ public final class ConfigFileWatch {
                 changes.insert(.file)
                 return
             }
-            guard wd == watch else { return }
-            if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
-                changes.insert(.directoryGone)
-            } else if nameBytes.elementsEqual(fileName.utf8) {
+            guard wd == watch, mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) == 0 else { return }
+            if nameBytes.elementsEqual(fileName.utf8) {
                 changes.insert(.file)
             } else if nameBytes.isEmpty, mask & UInt32(IN_ATTRIB) != 0 {
                 // The directory's own mode or owner: whether the file may be trusted.

@@ -17,9 +17,10 @@ public final class ConfigReloader {
         case rejected(source: ConfigSource, message: String)
         /// SIGHUP, but the running config has no file to read again (the built-in default).
         case unavailable
-        /// The watched file was removed; the bindings running stay.
+        /// The watched file was removed (alone, or with its folder); the bindings running stay.
         case fileRemoved(path: String)
-        /// Changes are no longer noticed: the watched file's directory went away.
+        /// Changes are no longer noticed: neither the file's directory nor a folder above it
+        /// can be watched any more.
         case unwatched(path: String, reason: String)
     }
 
@@ -33,10 +34,15 @@ public final class ConfigReloader {
     /// When the file, changed, has been quiet long enough to read.
     public private(set) var nextDeadline: Double?
 
+    /// Whether the watched file was there when last looked at: its removal is told once, and
+    /// a folder made where the built-in default waits for a file is no news.
+    private var fileWasThere: Bool
+
     public init(source: ConfigSource, watch: ConfigFileWatch?, settleTime: Double = 0.1) {
         self.source = source
         self.watch = watch
         self.settleTime = settleTime
+        fileWasThere = watch?.fileExists ?? false
     }
 
     /// The watch's descriptor, for the event loop's wait.
@@ -59,10 +65,10 @@ public final class ConfigReloader {
         guard let watch else { return nil }
         let changes = watch.readChanges()
         if changes.contains(.file) { nextDeadline = now + settleTime }
-        guard changes.contains(.directoryGone) else { return nil }
+        guard changes.contains(.watchLost) else { return nil }
         self.watch = nil
         nextDeadline = nil
-        return .unwatched(path: watch.path, reason: "its directory \(watch.directory) was removed or moved")
+        return .unwatched(path: watch.path, reason: "neither its directory \(watch.directory) nor a folder above it can be watched")
     }
 
     /// The settle time passed since the last change: the file read, or its removal told.
@@ -70,7 +76,9 @@ public final class ConfigReloader {
         guard let deadline = nextDeadline, deadline <= now else { return nil }
         nextDeadline = nil
         guard let watch else { return nil }
-        guard watch.fileExists else { return .fileRemoved(path: watch.path) }
+        let wasThere = fileWasThere
+        fileWasThere = watch.fileExists
+        guard fileWasThere else { return wasThere ? .fileRemoved(path: watch.path) : nil }
         return load(.file(watch.path))
     }
 
@@ -79,6 +87,7 @@ public final class ConfigReloader {
             let configuration = try file.load(keyNames: XKeysymNames())
             // A file that appeared where the built-in default ran is now the one SIGHUP reads.
             source = file
+            fileWasThere = watch?.fileExists ?? false
             return .reloaded(configuration, source: file)
         } catch {
             return .rejected(source: file, message: error.description)

@@ -67,13 +67,92 @@ struct ConfigFileWatchTests {
         }
     }
 
-    @Test("removing the directory ends the watch and says so")
-    func directoryRemoved() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("watch-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let watch = try ConfigFileWatch(path: directory + "/config.yaml")
-        #expect(rmdir(directory) == 0)
-        #expect(Self.changes(watch).contains(.directoryGone))
+    /// Found in review: removing the folder ended the watch for good.
+    @Test("the directory removed and made again: the removal and the new file are noticed, and its edits")
+    func directoryRemovedAndMadeAgain() throws {
+        try Self.inDirectory { root in
+            let directory = root + "/gesture-bridge", path = directory + "/config.yaml"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try "a".write(toFile: path, atomically: false, encoding: .utf8)
+            let watch = try ConfigFileWatch(path: path)
+            try FileManager.default.removeItem(atPath: directory)
+            #expect(Self.changes(watch) == [.file])
+            #expect(!watch.watchesDirectory && !watch.fileExists)
+            // Files coming and going beside it (a home folder's) are no news.
+            try "x".write(toFile: root + "/history", atomically: true, encoding: .utf8)
+            #expect(Self.changes(watch, timeout: 200).isEmpty)
+
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+            try "b".write(toFile: path, atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch).contains(.file))
+            #expect(watch.watchesDirectory && watch.fileExists)
+            try "c".write(toFile: path, atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch) == [.file])
+        }
+    }
+
+    @Test("a directory moved away: the file left behind it is gone, and the one written where it was is noticed")
+    func directoryMovedAway() throws {
+        try Self.inDirectory { root in
+            let directory = root + "/gesture-bridge", path = directory + "/config.yaml"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try "a".write(toFile: path, atomically: false, encoding: .utf8)
+            let watch = try ConfigFileWatch(path: path)
+            #expect(rename(directory, root + "/old") == 0)
+            #expect(Self.changes(watch) == [.file])
+            try "x".write(toFile: root + "/old/config.yaml", atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch, timeout: 200).isEmpty, "the folder moved away is no longer the config's")
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+            try "b".write(toFile: path, atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch).contains(.file))
+            #expect(watch.fileExists)
+        }
+    }
+
+    /// Found in review: with no config folder at start (a fresh install), nothing watched for
+    /// it, so `calibrate --write`, which makes it, did not reach a running bridge.
+    @Test("a config folder not made yet, two levels down: made with its parent and the file written, it is noticed")
+    func directoryMadeLater() throws {
+        try Self.inDirectory { root in
+            let directory = root + "/config/gesture-bridge", path = directory + "/config.yaml"
+            let watch = try ConfigFileWatch(path: path)
+            #expect(!watch.watchesDirectory)
+            try "x".write(toFile: root + "/notes", atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch, timeout: 200).isEmpty)
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try "a".write(toFile: path, atomically: false, encoding: .utf8)
+            // The folders and the file come one after the other: each step is seen.
+            for _ in 0..<3 where !watch.fileExists || !watch.watchesDirectory { _ = Self.changes(watch) }
+            #expect(watch.watchesDirectory && watch.fileExists)
+            try "b".write(toFile: path, atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch) == [.file])
+        }
+    }
+
+    /// Found in review: a folder link's target was watched as found at start, so edits after
+    /// the link was pointed at another folder went unnoticed.
+    @Test("a config folder that is a link (a dotfiles folder linked in), pointed at another folder: the new folder's file is the config")
+    func folderLinkRepointed() throws {
+        try Self.inDirectory { root in
+            for name in ["laptop", "desktop", "config"] {
+                try FileManager.default.createDirectory(atPath: root + "/" + name, withIntermediateDirectories: true)
+                try name.write(toFile: root + "/\(name)/config.yaml", atomically: false, encoding: .utf8)
+            }
+            let link = root + "/config/gesture-bridge"
+            #expect(symlink(root + "/laptop", link) == 0)
+            let watch = try ConfigFileWatch(path: link + "/config.yaml")
+            try "b".write(toFile: root + "/laptop/config.yaml", atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch) == [.file])
+
+            // As `ln -sfn` points it: a new link made, then renamed over the old one.
+            #expect(symlink(root + "/desktop", root + "/config/.new") == 0)
+            #expect(rename(root + "/config/.new", link) == 0)
+            #expect(Self.changes(watch) == [.file])
+            try "c".write(toFile: root + "/desktop/config.yaml", atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch) == [.file])
+            try "c".write(toFile: root + "/laptop/config.yaml", atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch, timeout: 200).isEmpty, "the old folder is no longer the config's")
+        }
     }
 
     @Test("a config that is a symbolic link: editing the file it points to is noticed, and the link is followed when re-pointed")
@@ -234,14 +313,16 @@ struct ConfigFileWatchTests {
         }
     }
 
-    @Test("a directory that does not exist is an error naming the file and the directory")
-    func missingDirectory() {
-        let directory = "/nonexistent-\(UUID().uuidString)"
-        do {
-            _ = try ConfigFileWatch(path: directory + "/config.yaml")
-            Issue.record("watching inside a missing directory succeeded")
-        } catch {
-            #expect(error.description.hasPrefix("cannot watch \(directory)/config.yaml for changes: cannot watch the directory \(directory): "))
+    @Test("a folder on the way that is a file is an error naming the config and that folder")
+    func folderIsAFile() throws {
+        try Self.inDirectory { root in
+            try "x".write(toFile: root + "/file", atomically: false, encoding: .utf8)
+            do throws(ConfigWatchError) {
+                _ = try ConfigFileWatch(path: root + "/file/gesture-bridge/config.yaml")
+                Issue.record("watching under a file succeeded")
+            } catch {
+                #expect(error.description.hasPrefix("cannot watch \(root)/file/gesture-bridge/config.yaml for changes: cannot watch \(root)/file, above the missing directory \(root)/file/gesture-bridge: "))
+            }
         }
     }
 

@@ -89,7 +89,7 @@ struct ConfigReloaderTests {
         }
     }
 
-    @Test("the file removed: said once, the bindings stay; its directory removed: watching ends")
+    @Test("the file removed: said once, the bindings stay, also when its folder goes after it; the folder made again with a file: read")
     func removals() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reload-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -106,12 +106,18 @@ struct ConfigReloaderTests {
         #expect(removed == path)
 
         try FileManager.default.removeItem(atPath: directory)
-        guard case .unwatched(let unwatched, _)? = Self.afterChange(reloader) else {
-            Issue.record("the directory's removal was not told")
+        #expect(Self.afterChange(reloader) == nil, "the removal is told once")
+        #expect(reloader.descriptor != nil, "still watching, from the folder above")
+
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        try Self.good.write(toFile: path, atomically: true, encoding: .utf8)
+        var outcome = Self.afterChange(reloader)
+        if outcome == nil { outcome = Self.afterChange(reloader) }
+        guard case .reloaded(_, let source)? = outcome else {
+            Issue.record("the file in the folder made again was not read: \(String(describing: outcome))")
             return
         }
-        #expect(unwatched == path)
-        #expect(reloader.descriptor == nil && reloader.nextDeadline == nil)
+        #expect(source == .file(path))
     }
 
     @Test("no watch: nothing to wait for, and SIGHUP still reads the file")
