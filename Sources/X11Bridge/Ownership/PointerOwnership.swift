@@ -49,6 +49,12 @@ final class PointerOwnership {
     /// Touches whose emulated pointer stroke this class holds, by device: their press came to
     /// the button grab, not to the touch grab (`takeOver`).
     private var carriedTouches: [Int: CarriedTouch] = [:]
+    /// The serial of the raw press of each contact counted held, until it ends: whether the
+    /// server made it after the master's last thaw (`thawedAt`).
+    private var pressSerials: [Int: UInt32] = [:]
+    /// Per master, the serial of the last request that let its frozen press go: a press the
+    /// server made before taking it waited in the master's queue, its grabbed press behind.
+    private var thawedAt: [Int: UInt32] = [:]
     /// Devices let go of from `detached` since `takeRejoined` was last asked.
     private var rejoined: Set<Int> = []
     /// The ungrabs of detached devices (`letGo`), whose refusal means the device was gone
@@ -102,17 +108,24 @@ final class PointerOwnership {
             return
         }
         contactsDown.insert(source)
+        pressSerials[source] = serial
         pressTimes.began(source, at: time)
     }
 
-    /// The master of a contact this class counts held that has neither its grabbed press
-    /// frozen nor a decision yet (its press has not reached the bridge's grab); nil for any
-    /// other. Two set and dictionary lookups: asked at a pen's or mouse's every motion.
+    /// The master of a contact this class counts held whose grabbed press should have come
+    /// and has not: neither frozen nor decided yet, and made while nothing of the bridge's
+    /// froze the master (after its last thaw), so the grabbed press would have come right
+    /// behind the raw one. Nil for any other. A few set and dictionary lookups: asked at a
+    /// pen's or mouse's every motion.
     func masterAwaitingPress(of source: Int) -> Int? {
         guard contactsDown.contains(source), let master = pointersDown[source],
               decidedAhead[master]?.contains(source) != true else { return nil }
-        if case nil = holds[master] { return master }
-        return nil
+        guard case nil = holds[master] else { return nil }
+        if let thawed = thawedAt[master], let serial = pressSerials[source], Int32(bitPattern: serial &- thawed) < 0 {
+            // Made while the master was still frozen: its grabbed press waits behind the thaw.
+            return nil
+        }
+        return master
     }
 
     /// The grab did not take the contact's press after all: another grab had the master (a
@@ -129,6 +142,7 @@ final class PointerOwnership {
     /// since a list read during a kept stroke shows its device floating (grabbed on its own).
     func contactEnded(source: Int, master current: Int?) {
         contactsDown.remove(source)
+        pressSerials[source] = nil
         let master = pointersDown.removeValue(forKey: source) ?? current
         reattach(source)
         defer { forgetTouchWhenDone(source) }
@@ -357,6 +371,7 @@ final class PointerOwnership {
     func endAll(reason: String) {
         decidedAhead.removeAll()
         contactsDown.removeAll()
+        pressSerials.removeAll()
         // A carried touch's end comes to `TouchOwnership` once it is no longer carried: its
         // count among the pointers down goes now, or every pen press would meet it there.
         for source in carriedTouches.keys { pointersDown[source] = nil }
@@ -386,6 +401,7 @@ final class PointerOwnership {
         }
         for master in decidedAhead.keys { decidedAhead[master]?.removeAll { $0 == source } }
         contactsDown.remove(source)
+        pressSerials[source] = nil
         pointersDown[source] = nil
         unheld.remove(source)
         carriedTouches[source] = nil
@@ -395,6 +411,7 @@ final class PointerOwnership {
     }
 
     private func allow(_ master: Int, _ mode: FrozenEventMode) {
+        thawedAt[master] = UInt32(truncatingIfNeeded: connection.nextRequestSerial)
         connection.allowEvents(master: master, mode)
         connection.flush()
     }

@@ -336,14 +336,13 @@ extension Bridge: EventLoopClient {
     private func tellOwnership(about event: ContactEvent, now: Double) -> Bool {
         switch event.phase {
         case .move:
-            // A pen's or mouse's press beside a finger the application has, in a window that
-            // takes no touch: that window's grab of the finger's emulated press took it, not the
-            // bridge's (only a press on a master no grab has activates one), and X will end that
-            // grab at this press's release. Its grabbed press comes right behind its raw one, so
-            // by its first motion it is known not to come: the contact is the application's.
-            // (In a window that takes touches, the bridge's grab takes it, and it stays held.)
-            if isPointerContact(event.device), let master = pointerOwnership.masterAwaitingPress(of: event.device),
-               touchOwnership.applicationHoldsTouch(onMaster: master) {
+            // A pen's or mouse's press that another grab took, not the bridge's (only a press on
+            // a master no grab has activates a passive one): an open menu's or a drag's active
+            // grab; a window's grab of the emulated press of a finger the application has, where
+            // the window takes no touch (X ends that grab at this press's release). The grabbed
+            // press comes right behind its raw one, so by the contact's next event it is known
+            // not to come: the contact is the application's, as without the bridge.
+            if isPointerContact(event.device), pointerOwnership.masterAwaitingPress(of: event.device) != nil {
                 pointerOwnership.pressNotTaken(source: event.device)
                 handOver(ContactKey(device: event.device, contact: event.contact), at: event.time, now: now)
             }
@@ -363,6 +362,11 @@ extension Bridge: EventLoopClient {
                 return besideApplicationTouch
             }
         case .end, .cancel:
+            // A tap into an open menu: its press went to the menu's grab (above), and a release
+            // decided for it would wait for a grabbed press that never comes.
+            if isPointerContact(event.device), pointerOwnership.masterAwaitingPress(of: event.device) != nil {
+                pointerOwnership.pressNotTaken(source: event.device)
+            }
             if isPointerContact(event.device) || pointerOwnership.carries(ContactKey(device: event.device, contact: event.contact)) {
                 pointerOwnership.contactEnded(source: event.device, master: session.device(event.device)?.master)
             } else if isTouchContact(event.device) {

@@ -169,6 +169,31 @@ public final class RecorderWindow {
         return isConnected ? state : nil
     }
 
+    /// The virtual core pointer's device id: X.Org gives it 2, always.
+    public static let corePointer: Int32 = 2
+
+    /// Takes the core pointer with an active grab on this window, as an open menu does (GTK's
+    /// through XIGrabDevice): until `ungrabPointer`, every press, release and motion comes here,
+    /// and no passive grab activates. True when X granted it.
+    public func grabPointer() -> Bool {
+        guard isConnected else { return false }
+        var mask = XI2EventMask([XI_ButtonPress, XI_ButtonRelease, XI_Motion].map(Int.init))
+        let status = mask.bytes.withUnsafeMutableBufferPointer { buffer in
+            var selection = XIEventMask(deviceid: Self.corePointer, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
+            return XIGrabDevice(display, Self.corePointer, window, UInt(CurrentTime), 0, XIGrabModeAsync, XIGrabModeAsync,
+                                0, &selection)
+        }
+        XSync(display, 0)
+        return status == GrabSuccess
+    }
+
+    /// Ends `grabPointer`'s grab, as a menu closing does.
+    public func ungrabPointer() {
+        guard isConnected else { return }
+        XIUngrabDevice(display, Self.corePointer, UInt(CurrentTime))
+        XSync(display, 0)
+    }
+
     /// Destroys the window and closes the connection. Safe to call twice.
     public func close() {
         guard !isClosed else { return }
