@@ -3,11 +3,19 @@ import GestureKit
 
 /// Finds keycodes for keysym names, borrowing a spare keycode for a keysym the keymap lacks.
 ///
+/// Keys are looked up in the keymap of the XTEST keyboard, through which the bridge sends
+/// them, read afresh for each combination: X gives each keyboard a map of its own, and the
+/// core keyboard's is the map of whichever keyboard typed last (a layout set for the physical
+/// keyboard alone, in xorg.conf, is not the XTEST keyboard's). An application reads the key
+/// in the map of the keyboard that sent it.
+///
 /// A borrowed keycode keeps its keysym for a while after the key was sent: an application
 /// looks the keysym up in its copy of the keymap when it handles the event, and gets the new
 /// mapping only through MappingNotify. Putting the mapping back at once can make the
 /// application read the key as nothing, so it goes back `borrowHold` seconds after its last
-/// use, when the bridge stops, or when the keycode is needed for another keysym.
+/// use, when the bridge stops, or when the keycode is needed for another keysym. A keymap
+/// loaded meanwhile (`setxkbmap`) takes it back by itself: the bridge then forgets it, and
+/// writes nothing over what the new keymap put there.
 public final class KeyboardMapping {
     /// The keycodes to hold down, in order, for one combination.
     public struct Chord: Sendable, Hashable {
@@ -28,15 +36,16 @@ public final class KeyboardMapping {
         self.connection = connection
     }
 
-    /// The keycodes for `combo`, Shift added for a keysym that sits on a key's shifted level.
+    /// The keycodes for `combo`, Shift added for a keysym that a key types with Shift.
     public func chord(for combo: KeyCombo, now: Double) throws(ActionFailure) -> Chord {
+        let keymap = SendingKeymap(connection.display)
         var keycodes: [UInt8] = []
         let names = combo.keysymNames
         let shiftNamed = names.contains { $0 == "Shift_L" || $0 == "Shift_R" }
         for name in names {
             let keysym = try Self.keysym(named: name, in: combo)
-            let (keycode, shifted) = try keycode(for: keysym, name: name, now: now)
-            if shifted && !shiftNamed, let shift = try? self.keycode(for: KeySym(XK_Shift_L), name: "Shift_L", now: now).0,
+            let (keycode, shifted) = try keycode(for: keysym, name: name, in: keymap, now: now)
+            if shifted && !shiftNamed, let shift = try? self.keycode(for: KeySym(XK_Shift_L), name: "Shift_L", in: keymap, now: now).0,
                !keycodes.contains(shift) {
                 keycodes.append(shift)
             }
@@ -63,44 +72,55 @@ public final class KeyboardMapping {
         return nil
     }
 
-    private func keycode(for keysym: KeySym, name: String, now: Double) throws(ActionFailure) -> (UInt8, shifted: Bool) {
+    private func keycode(for keysym: KeySym, name: String, in keymap: borrowing SendingKeymap,
+                         now: Double) throws(ActionFailure) -> (UInt8, shifted: Bool) {
         if var entry = borrowed[keysym] {
-            entry.lastUsed = now
-            borrowed[keysym] = entry
-            return (entry.keycode, false)
+            // A keymap loaded since took it back.
+            if keymap.holds(keysym, on: entry.keycode) != false {
+                entry.lastUsed = now
+                borrowed[keysym] = entry
+                return (entry.keycode, false)
+            }
+            borrowed[keysym] = nil
         }
-        if let typing = typingKeycode(for: keysym) { return typing }
-        return (try borrow(keysym, name: name, now: now), false)
+        if let typing = typingKeycode(for: keysym, in: keymap) { return typing }
+        return (try borrow(keysym, name: name, in: keymap, now: now), false)
     }
 
-    /// The key that types `keysym` in the keyboard group (layout) in use now, and whether it
-    /// needs Shift: the first with it on its plain level, else the first with it on its shifted
-    /// one. Nil when no key has it on either there: it sits on an AltGr level, or only in
-    /// another layout (`z` while a German layout follows a US one is another key), and a
-    /// borrowed key types it. (Xlib's own lookup takes any group and level: `at` on a German
-    /// layout gave the bare q key, and `ctrl+z` on the second layout of two gave ctrl+y.)
-    private func typingKeycode(for keysym: KeySym) -> (UInt8, shifted: Bool)? {
-        let display = connection.display
+    /// The key that types `keysym` in the keyboard group (layout) in use now, with the locks
+    /// on now (NumLock; Caps Lock aside, which applications set aside for shortcuts), and
+    /// whether it needs Shift: the first that types it alone, else the first that types it with
+    /// Shift. Nil when no key does: it sits on an AltGr level, or only in another layout (`z`
+    /// while a German layout follows a US one is another key), or on a keypad level NumLock
+    /// chooses; a borrowed key types it then. A modifier is its key, whatever level it sits on:
+    /// what it does comes from the key, and Shift added would be one more modifier held.
+    private func typingKeycode(for keysym: KeySym, in keymap: borrowing SendingKeymap) -> (UInt8, shifted: Bool)? {
         var state = XkbStateRec()
-        let group = XkbGetState(display, UInt32(XkbUseCoreKbd), &state) == Success ? Int32(state.group) : 0
-        var minimum: Int32 = 0
-        var maximum: Int32 = 0
-        XDisplayKeycodes(display, &minimum, &maximum)
-        guard minimum > 0, maximum >= minimum, maximum <= 255 else { return nil }
-        for level: Int32 in [0, 1] {
-            for code in minimum...maximum {
-                let keycode = KeyCode(code)
-                // A key with fewer groups than the one in use (a modifier, a media key) types
-                // its first group's symbols there.
-                let keyGroup = XkbKeycodeToKeysym(display, keycode, group, 0) == NoSymbol ? 0 : group
-                if XkbKeycodeToKeysym(display, keycode, keyGroup, level) == keysym { return (keycode, level == 1) }
+        let known = XkbGetState(connection.display, UInt32(XkbUseCoreKbd), &state) == Success
+        let group = known ? UInt32(state.group) : 0
+        let locks = known ? UInt32(state.locked_mods) & ~UInt32(LockMask) : 0
+        let modifier = Self.isModifier(keysym)
+        for added in [0, UInt32(ShiftMask)] {
+            for keycode in keymap.keycodes {
+                if modifier {
+                    if keymap.holds(keysym, on: keycode, group: Int(group)) == true { return (keycode, false) }
+                } else if keymap.translate(keycode, state: group << 13 | locks | added) == keysym {
+                    return (keycode, added != 0)
+                }
             }
+            if modifier { return nil }
         }
         return nil
     }
 
-    private func borrow(_ keysym: KeySym, name: String, now: Double) throws(ActionFailure) -> UInt8 {
-        guard let keycode = spareKeycode() else {
+    /// Xlib's `IsModifierKey`, a macro Swift does not import.
+    static func isModifier(_ keysym: KeySym) -> Bool {
+        (KeySym(XK_Shift_L)...KeySym(XK_Hyper_R)).contains(keysym) || (KeySym(XK_ISO_Lock)...KeySym(XK_ISO_Level5_Lock)).contains(keysym)
+            || keysym == KeySym(XK_Mode_switch) || keysym == KeySym(XK_Num_Lock)
+    }
+
+    private func borrow(_ keysym: KeySym, name: String, in keymap: borrowing SendingKeymap, now: Double) throws(ActionFailure) -> UInt8 {
+        guard let keycode = spareKeycode(in: keymap) else {
             throw ActionFailure("\"\(name)\" is not on the keyboard map and no spare keycode is left to put it on")
         }
         var symbols: [KeySym] = [keysym, keysym]
@@ -109,8 +129,9 @@ public final class KeyboardMapping {
         return keycode
     }
 
-    /// The highest keycode with no keysym at all: the low ones are real keys' places.
-    private func spareKeycode() -> UInt8? {
+    /// The highest keycode with no keysym at all, in the core keyboard's map and the XTEST
+    /// keyboard's (the lend changes every keyboard's): the low ones are real keys' places.
+    private func spareKeycode(in keymap: borrowing SendingKeymap) -> UInt8? {
         var minimum: Int32 = 0
         var maximum: Int32 = 0
         XDisplayKeycodes(connection.display, &minimum, &maximum)
@@ -124,7 +145,7 @@ public final class KeyboardMapping {
         while keycode >= minimum {
             let row = Int(keycode - minimum) * Int(perKeycode)
             let empty = (0..<Int(perKeycode)).allSatisfy { symbols[row + $0] == 0 }
-            if empty, let code = UInt8(exactly: keycode), !inUse.contains(code) { return code }
+            if empty, let code = UInt8(exactly: keycode), !inUse.contains(code), keymap.isEmpty(code) { return code }
             keycode -= 1
         }
         return nil
@@ -141,20 +162,106 @@ public final class KeyboardMapping {
 
     /// Puts back the borrowed keycodes not used for `borrowHold` seconds.
     public func restore(dueBy now: Double) {
-        for (keysym, entry) in borrowed where entry.lastUsed + Self.borrowHold <= now {
-            unmap(entry.keycode)
+        let due = borrowed.filter { $0.value.lastUsed + Self.borrowHold <= now }
+        guard !due.isEmpty else { return }
+        let keymap = SendingKeymap(connection.display)
+        for (keysym, entry) in due {
+            unmap(entry.keycode, holding: keysym, in: keymap)
             borrowed[keysym] = nil
         }
     }
 
     public func restoreAll() {
-        for entry in borrowed.values { unmap(entry.keycode) }
+        guard !borrowed.isEmpty else { return }
+        let keymap = SendingKeymap(connection.display)
+        for (keysym, entry) in borrowed { unmap(entry.keycode, holding: keysym, in: keymap) }
         borrowed.removeAll()
     }
 
-    private func unmap(_ keycode: UInt8) {
+    /// Empties a borrowed keycode, unless a keymap loaded since holds something else there.
+    private func unmap(_ keycode: UInt8, holding keysym: KeySym, in keymap: borrowing SendingKeymap) {
+        guard keymap.holds(keysym, on: keycode) != false else { return }
         var symbols: [KeySym] = [0, 0]
         XChangeKeyboardMapping(connection.display, Int32(keycode), 2, &symbols, 1)
+    }
+}
+
+/// The XTEST keyboard's keymap as XKB has it now: its key types and symbols. Nil inside when
+/// the server gave none (no XKB, no XTEST keyboard): the lookups then answer from the core
+/// keyboard's map, as Xlib keeps it.
+struct SendingKeymap: ~Copyable {
+    private let display: OpaquePointer
+    private let xkb: XkbDescPtr?
+
+    init(_ display: OpaquePointer) {
+        self.display = display
+        xkb = Self.xtestKeyboard(display).flatMap {
+            XkbGetMap(display, UInt32(XkbKeyTypesMask | XkbKeySymsMask), UInt32($0))
+        }
+    }
+
+    deinit {
+        if let xkb { XkbFreeKeyboard(xkb, 0, 1) }
+    }
+
+    /// The keycodes the map has, lowest first.
+    var keycodes: ClosedRange<UInt8> {
+        if let xkb, xkb.pointee.min_key_code <= xkb.pointee.max_key_code {
+            return xkb.pointee.min_key_code...xkb.pointee.max_key_code
+        }
+        var minimum: Int32 = 0
+        var maximum: Int32 = 0
+        XDisplayKeycodes(display, &minimum, &maximum)
+        guard let low = UInt8(exactly: minimum), let high = UInt8(exactly: maximum), low <= high else { return 8...8 }
+        return low...high
+    }
+
+    /// The keysym `keycode` gives with the modifiers and group of the core state `state`
+    /// (the group in bits 13-14); 0 for none.
+    func translate(_ keycode: UInt8, state: UInt32) -> KeySym {
+        var consumed: UInt32 = 0
+        var keysym: KeySym = 0
+        if let xkb {
+            return XkbTranslateKeyCode(xkb, keycode, state, &consumed, &keysym) != 0 ? keysym : 0
+        }
+        return XkbLookupKeySym(display, keycode, state, &consumed, &keysym) != 0 ? keysym : 0
+    }
+
+    /// Whether `keycode` has `keysym` on any level of `group` (its first group, for a key with
+    /// fewer), or of any group when nil; nil when the map is not known.
+    func holds(_ keysym: KeySym, on keycode: UInt8, group: Int? = nil) -> Bool? {
+        guard let symbols = symbols(of: keycode) else { return nil }
+        guard let group, symbols.groups > 0 else { return symbols.all.contains(keysym) }
+        let chosen = group < symbols.groups ? group : 0
+        return symbols.all[(chosen * symbols.width)..<((chosen + 1) * symbols.width)].contains(keysym)
+    }
+
+    /// Whether `keycode` has no symbol at all; true when the map is not known (the core map decides).
+    func isEmpty(_ keycode: UInt8) -> Bool {
+        symbols(of: keycode)?.all.allSatisfy { $0 == 0 } ?? true
+    }
+
+    private func symbols(of keycode: UInt8) -> (groups: Int, width: Int, all: [KeySym])? {
+        guard let xkb, let map = xkb.pointee.map, let symbolMap = map.pointee.key_sym_map, let syms = map.pointee.syms,
+              keycode >= xkb.pointee.min_key_code, keycode <= xkb.pointee.max_key_code else { return nil }
+        let entry = symbolMap[Int(keycode)]
+        let groups = Int(entry.group_info & 0x0f), width = Int(entry.width)
+        let count = groups * width
+        guard Int(entry.offset) + count <= Int(map.pointee.num_syms) else { return nil }
+        return (groups, width, (0..<count).map { syms[Int(entry.offset) + $0] })
+    }
+
+    /// The id of the core keyboard's XTEST device, through which `XTestFakeKeyEvent` types.
+    private static func xtestKeyboard(_ display: OpaquePointer) -> Int32? {
+        var count: Int32 = 0
+        guard let devices = XIQueryDevice(display, XIAllDevices, &count) else { return nil }
+        defer { XIFreeDeviceInfo(devices) }
+        for index in 0..<Int(max(0, count)) {
+            let device = devices[index]
+            guard device.use == XISlaveKeyboard, let name = device.name else { continue }
+            if String(cString: name).hasSuffix("XTEST keyboard"), device.attachment == 3 { return device.deviceid }
+        }
+        return nil
     }
 }
 

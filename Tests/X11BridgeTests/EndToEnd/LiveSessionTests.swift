@@ -134,6 +134,30 @@ final class LiveSessionTests: StageSuite {
         try expectDeepPress(typing: "ctrl+z", gives: ["Control_L", "z"])
     }
 
+    /// Found in review: the bridge read its keys in the core keyboard's map, which is the map
+    /// of whichever keyboard typed last, and sent them through the XTEST keyboard, whose map
+    /// is its own (a layout set for the physical keyboard alone, as xorg.conf or localectl
+    /// set it, is not the XTEST keyboard's): after typing on a German keyboard, ctrl+z came
+    /// as ctrl+y.
+    @Test("a layout set for the physical keyboard alone: after typing on it, ctrl+z arrives as ctrl+z, not ctrl+y")
+    func layoutOfOneKeyboard() throws {
+        let keyboard = try stage.serverDeviceID(VirtualKeyboard.deviceName)
+        #expect(try stage.runTool("/usr/bin/setxkbmap", ["-display", stage.server.displayName, "-device", "\(keyboard)", "de"]) == 0)
+        let bridge = try stage.bridge(config: Self.keyConfig("ctrl+z"))
+        for point: PixelPoint in [(300, 300), (320, 300)] {
+            stage.window.drain()
+            // The key in the US layout's y place types z on the German keyboard: its map is the
+            // core keyboard's now.
+            try stage.server.keyboard.tap(keycode: 29)
+            #expect(Self.keysTyped(stage.window) == ["z"], "the keyboard types German")
+            stage.window.drain()
+            try Self.deepPress(stage.server, at: point)
+            #expect(Self.keysTyped(stage.window) == ["Control_L", "z"])
+        }
+        #expect(bridge.events(.actionFailed).isEmpty, "\(bridge.lines)")
+        #expect(bridge.stop(with: SIGTERM) == 0)
+    }
+
     @Test("Ctrl held on the keyboard while a gesture sends ctrl+z: the application gets ctrl+z, and Ctrl is still held after")
     func heldModifier() throws {
         let bridge = try stage.bridge(config: Self.keyConfig("ctrl+z"))

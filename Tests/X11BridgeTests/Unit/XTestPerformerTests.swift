@@ -71,4 +71,52 @@ final class XTestPerformerTests: XvfbSuite {
         #expect(symbol(of: keycode) == 0)
         #expect(mapping.nextDeadline == nil)
     }
+
+    /// Found in review: a keymap loaded while a keycode was lent (`setxkbmap`, a desktop
+    /// applying its layout) took the lend back, yet the bridge went on sending that keycode,
+    /// which typed nothing, and gave it back by writing over what the new keymap put there.
+    @Test("a lent keycode that a new keymap took: the key is lent again, and what the keymap put there is left alone")
+    func lendTakenBack() throws {
+        let mapping = KeyboardMapping(connection: connection)
+        let lent = try #require(try mapping.chord(for: KeyCombo(keys: ["Thai_ngongu"]), now: 10).keycodes.first)
+        // Another keymap, with F20 where the lend was.
+        var f20: [KeySym] = [KeySym(XK_F20), KeySym(XK_F20)]
+        XChangeKeyboardMapping(connection.display, Int32(lent), 2, &f20, 1)
+        connection.sync()
+        let again = try #require(try mapping.chord(for: KeyCombo(keys: ["Thai_ngongu"]), now: 10.5).keycodes.first)
+        #expect(again != lent)
+        #expect(symbol(of: again) == XStringToKeysym("Thai_ngongu"))
+        mapping.restoreAll()
+        connection.sync()
+        #expect(symbol(of: lent) == KeySym(XK_F20), "the new keymap's key is left as it is")
+        #expect(symbol(of: again) == 0)
+        var none: [KeySym] = [0, 0]
+        XChangeKeyboardMapping(connection.display, Int32(lent), 2, &none, 1)
+        connection.sync()
+    }
+
+    /// Found in review: a keysym on a key's second level was sent with Shift, whatever that
+    /// level needs: `meta+x` (Meta_L, the Alt key's second level) came as shift+alt+X, and
+    /// KP_1 (the keypad's NumLock level) as shift+KP_End.
+    @Test("a modifier on a key's second level is its key alone; a keypad digit with NumLock off is a lent key, not Shift")
+    func levelsWithoutShift() throws {
+        let mapping = KeyboardMapping(connection: connection)
+        let shift = XKeysymToKeycode(connection.display, KeySym(XK_Shift_L))
+        let alt = XKeysymToKeycode(connection.display, KeySym(XK_Alt_L))
+        let meta = try mapping.chord(for: KeyCombo(keys: ["Meta_L", "x"]), now: 0).keycodes
+        #expect(meta == [alt, XKeysymToKeycode(connection.display, KeySym(XK_x))])
+        let digit = try mapping.chord(for: KeyCombo(keys: ["KP_1"]), now: 0).keycodes
+        #expect(digit.count == 1 && !digit.contains(shift), "\(digit)")
+        #expect(symbol(of: try #require(digit.first)) == KeySym(XK_KP_1), "typed by a key of its own")
+        mapping.restoreAll()
+        connection.sync()
+    }
+
+    /// The first keysym of `keycode` in the core keyboard's map.
+    func symbol(of keycode: UInt8) -> KeySym {
+        var perKeycode: Int32 = 0
+        guard let symbols = XGetKeyboardMapping(connection.display, keycode, 1, &perKeycode) else { return 0 }
+        defer { XFree(symbols) }
+        return symbols[0]
+    }
 }
