@@ -108,11 +108,12 @@ let package = Package(
             cSettings: [.unsafeFlags(["-Wall", "-Wextra"])],
             linkerSettings: [.linkedLibrary("fuse3"), .linkedLibrary("pthread")]
         ),
-        // Tests/StatShim/stat_shim.c, the LD_PRELOAD library the libinput tests put into their
-        // Xorg, is no target: SwiftPM links every shared library it makes against the Swift
-        // runtime (swiftrt.o needs libswiftCore), which would load the runtime and libstdc++
-        // into the X server. The test support compiles it with the system C compiler instead
-        // (RealDriverToolchain), into .build/real-drivers.
+        // Tests/PreloadShims: stat_shim.c, the LD_PRELOAD library the libinput tests put into
+        // their Xorg, and fsync_gate.c, which holds a bridge's fsync for the slow-disk tests, are
+        // no targets: SwiftPM links every shared library it makes against the Swift runtime
+        // (swiftrt.o needs libswiftCore), which would load the runtime and libstdc++ into the X
+        // server. The test support compiles them with the system C compiler instead
+        // (PreloadShim), into .build/real-drivers.
         .testTarget(
             name: "GestureKitTests",
             dependencies: ["GestureKit", "SeededRandom"],

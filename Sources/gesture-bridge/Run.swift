@@ -20,7 +20,7 @@ struct Run: ParsableCommand {
             read again whenever it changes (saved in place or replaced by an editor), and on \
             SIGHUP: a broken file is reported with file:line:column and the old bindings stay. \
             Running the built-in default, it loads ~/.config/gesture-bridge/config.yaml as soon \
-            as that file is created (when the directory exists at start).
+            as that file is created, its folder too.
 
             One bridge runs per display: a second would act on every gesture again (a deep press \
             would right-click twice), so it says which one runs and exits.
@@ -96,12 +96,12 @@ struct Run: ParsableCommand {
         for path in loaded.otherVersion {
             logger.warning("the learned state \(path) was written by another version of gesture-bridge; left as it is, so its device learns without keeping (`gesture-bridge learned --reset` of that device removes it, to keep it again)")
         }
-        let leftAlone = Set(loaded.otherVersion)
+        let saver = store.map { LearnedStateSaver(store: $0, leftAlone: Set(loaded.otherVersion), logger: logger) }
         let bridge = Bridge(session: session, configuration: bindings, performer: performer, feedback: overlay,
                             showsContacts: showTouches, reloader: reloader, learning: loaded.learning) { event in
             reporter.handle(event)
             if case .engine(.learned(let change)) = event {
-                Self.save(change.learner, of: change.key, in: store, leaving: leftAlone, logger: logger)
+                saver?.save(change.learner, of: change.key)
             }
         }
         reporter.stop = { [unowned bridge] in bridge.stop() }
@@ -115,9 +115,15 @@ struct Run: ParsableCommand {
             }
         }
         // The contacts since the last change of levels are kept too, however the bridge stopped
-        // (the X server gone at a logout or a crash included).
-        for (device, learner) in bridge.engine.learning.devices where loaded.learning.devices[device] != learner {
-            Self.save(learner, of: device, in: store, leaving: leftAlone, logger: logger)
+        // (the X server gone at a logout or a crash included), before the display is let go:
+        // a bridge started next reads them.
+        if let saver {
+            for (device, learner) in bridge.engine.learning.devices where loaded.learning.devices[device] != learner {
+                saver.save(learner, of: device)
+            }
+            if !saver.finish() {
+                logger.warning("stopping without what was learned since the last change: its folder \(saver.directory) did not take it within \(Int(LearnedStateSaver.finishTimeout)) s")
+            }
         }
         if bridge.wasTakenOver {
             logger.error("stopped: another gesture-bridge took over display \(connection.displayName); it runs the gestures now")
@@ -137,21 +143,6 @@ struct Run: ParsableCommand {
         if let failure = reporter.output.failure {
             logger.error("stopped: cannot write the output: \(failure)")
             throw CommandFailure.reported()
-        }
-    }
-
-    /// Keeps one device's learned state, under its key (`LearningKey`); a state that cannot be
-    /// written is logged, never fatal. A file another version wrote (`leftAlone`, said once at
-    /// start) is not tried again.
-    private static func save(_ learner: HandLearner, of device: String, in store: LearnedStateStore?, leaving leftAlone: Set<String>,
-                             logger: Logger) {
-        guard let store, !leftAlone.contains(store.directory + "/" + store.fileName(for: device)) else { return }
-        // `calibrate --write` marked it calibrated while this bridge ran: that wins.
-        if !learner.calibrated, store.keptLearner(for: device)?.calibrated == true { return }
-        do {
-            try store.save(device: device, learner: learner)
-        } catch {
-            logger.warning("cannot keep what was learned: \(error.description)")
         }
     }
 

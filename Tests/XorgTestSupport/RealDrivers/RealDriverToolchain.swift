@@ -5,9 +5,8 @@ import Synchronization
 import Glibc
 #endif
 
-private let shimBuild = Mutex<Result<String, RealDriverError>?>(nil)
 
-/// Finds what the real-driver servers need beyond a headless Xorg, and builds the stat shim.
+/// Finds what the real-driver servers need beyond a headless Xorg.
 enum RealDriverToolchain {
     static let fuseServerName = "gesture-evdev-fuse"
 
@@ -45,49 +44,9 @@ enum RealDriverToolchain {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// The stat shim, compiled once per test process with the system C compiler (see Package.swift
-    /// for why it is no SwiftPM product) into `.build/real-drivers`, beside the package's builds.
+    /// The stat shim (`PreloadShim`).
     static func statShim() throws -> String {
-        try shimBuild.withLock { built in
-            if let built { return try built.get() }
-            let result = Result { try compileShim() }.mapError { error in
-                error as? RealDriverError ?? .cannotPrepare(reason: "\(error)")
-            }
-            built = result
-            return try result.get()
-        }
-    }
-
-    private static func compileShim() throws -> String {
-        let source = packageRoot.appendingPathComponent("Tests/StatShim/stat_shim.c").path
-        guard FileManager.default.fileExists(atPath: source) else {
-            throw RealDriverError.missing(reason: "the stat shim's source is not at \(source)")
-        }
-        let directory = packageRoot.appendingPathComponent(".build/real-drivers").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let library = directory + "/libgesture-stat-shim-\(getpid()).so"
-        let finished = directory + "/libgesture-stat-shim.so"
-        guard let compiler = ["cc", "gcc", "clang"].lazy.compactMap(XorgInstallation.findExecutable(named:)).first else {
-            throw RealDriverError.missing(reason: "no C compiler (cc) to build the stat shim: install gcc")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: compiler)
-        process.arguments = ["-shared", "-fPIC", "-O2", "-Wall", "-Wextra", "-Werror", "-o", library, source, "-ldl"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = errors
-        try ChildProcessLauncher.run(process)
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw RealDriverError.cannotPrepare(
-                reason: "\(compiler) could not build the stat shim: \(String(decoding: output, as: UTF8.self))")
-        }
-        // Several test processes may build it at once: each renames a whole file into place.
-        guard rename(library, finished) == 0 else {
-            throw RealDriverError.cannotPrepare(reason: "cannot move the stat shim to \(finished)")
-        }
-        return finished
+        try PreloadShim.stat.library()
     }
 }
 
