@@ -58,6 +58,9 @@ struct Learned: ParsableCommand {
             return
         }
         let loaded = Self.read(store)
+        if let problem = loaded.unreadable {
+            throw CommandFailure("error: cannot read the learned state in \(problem)")
+        }
         let devices = loaded.learning.devices.sorted { $0.key < $1.key }
         if devices.isEmpty && !json {
             print("Nothing learned yet (\(store.directory)).")
@@ -94,7 +97,11 @@ struct Learned: ParsableCommand {
     /// empty without a home.
     static func userState() -> PressLearning {
         guard let store = LearnedStateStore.user() else { return PressLearning() }
-        return read(store).learning
+        let loaded = read(store)
+        if let problem = loaded.unreadable {
+            printError("warning: cannot read the learned state in \(problem), so what was learned is not shown")
+        }
+        return loaded.learning
     }
 
     /// The store read, and changed in nothing: a warning for each file not read.

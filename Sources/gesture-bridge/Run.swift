@@ -90,6 +90,9 @@ struct Run: ParsableCommand {
         // What earlier runs learned; a damaged file is set aside and learning starts afresh for it.
         let store = LearnedStateStore.user()
         let loaded = store?.load(settingAside: true) ?? LearnedStateStore.Loaded()
+        if let problem = loaded.unreadable {
+            logger.warning("cannot read the learned state in \(problem); every device learns afresh, and what it learns cannot be kept there")
+        }
         for path in loaded.damaged {
             logger.warning("the learned state \(path) is damaged; set aside as \(path).damaged, learning starts afresh")
         }

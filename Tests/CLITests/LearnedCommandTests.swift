@@ -115,4 +115,19 @@ struct LearnedCommandTests {
         let both = try GestureBridgeExecutable.run(["learned", "--reset", "No Such Pen", "--reset-all"], environment: environment)
         #expect(both.status == 64 && both.stderr.contains("give one of them"), "\(both.stderr)")
     }
+
+    /// Found in review: a state folder that cannot be read (a file in its place, its mode) read
+    /// as "nothing learned yet", and the bridge learned afresh each session without a word.
+    @Test("a state folder that cannot be read: learned says which and why, exit 1; the bridge's start is no place to find out")
+    func unreadableFolder() throws {
+        let home = try Self.scratch()
+        let environment = Self.environment(stateHome: home)
+        try FileManager.default.createDirectory(atPath: home + "/state", withIntermediateDirectories: true)
+        // A file where the folder should be: no permission trick, which root would pass.
+        try "x".write(toFile: home + "/state/gesture-bridge", atomically: true, encoding: .utf8)
+        let listed = try GestureBridgeExecutable.run(["learned"], environment: environment)
+        #expect(listed.status == 1, "\(listed.stdout)\(listed.stderr)")
+        #expect(listed.stderr.contains("cannot read the learned state in \(home)/state/gesture-bridge: Not a directory"), "\(listed.stderr)")
+        #expect(!listed.stdout.contains("Nothing learned"), "\(listed.stdout)")
+    }
 }

@@ -105,6 +105,19 @@ struct LearnedStateTests {
         }
     }
 
+    @Test("a folder not made yet is nothing learned; one that cannot be read says so, and why")
+    func unreadableFolder() throws {
+        try Self.withStore { store, directory in
+            #expect(store.load(settingAside: true).unreadable == nil)
+            try FileManager.default.createDirectory(atPath: (directory as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try "x".write(toFile: directory, atomically: true, encoding: .utf8)
+            let loaded = store.load(settingAside: true)
+            #expect(loaded.unreadable?.description == "\(directory): Not a directory")
+            #expect(loaded.learning.devices.isEmpty)
+        }
+    }
+
     @Test("the user's store: XDG_STATE_HOME when absolute, else ~/.local/state")
     func userStore() {
         #expect(LearnedStateStore.user(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"])?.directory == "/s/gesture-bridge")

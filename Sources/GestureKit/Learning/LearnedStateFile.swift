@@ -119,6 +119,9 @@ public struct LearnedStateStore: Sendable {
         public var otherVersion: [String] = []
         /// The device each of `otherVersion` names on its `device` line, where it names one.
         public var otherVersionDevices: [String: String] = [:]
+        /// The folder exists and cannot be read (its mode, a file in its place): nothing in it
+        /// was loaded, and nothing learned will be kept in it.
+        public var unreadable: LearnedStateError?
 
         public init() {}
     }
@@ -128,7 +131,14 @@ public struct LearnedStateStore: Sendable {
     /// reads leaves the file where it is.
     public func load(settingAside: Bool) -> Loaded {
         var loaded = Loaded()
-        for name in fileNames() where name.hasSuffix(Self.suffix) {
+        let names: [String]
+        do {
+            names = try fileNames()
+        } catch {
+            loaded.unreadable = LearnedStateError(path: directory, reason: error.reason)
+            return loaded
+        }
+        for name in names where name.hasSuffix(Self.suffix) {
             let path = directory + "/" + name
             let text = (try? FileContents.read(path)).map { String(decoding: $0, as: UTF8.self) }
             if let version = text.flatMap(LearnedStateFile.version(of:)), version != LearnedStateFile.version {
@@ -274,8 +284,12 @@ public struct LearnedStateStore: Sendable {
         }
     }
 
-    private func fileNames() -> [String] {
-        guard let stream = opendir(directory) else { return [] }
+    /// The folder's entries; none when it does not exist yet (nothing learned so far).
+    private func fileNames() throws(FileReadError) -> [String] {
+        guard let stream = opendir(directory) else {
+            if errno == ENOENT { return [] }
+            throw FileReadError(code: errno)
+        }
         defer { closedir(stream) }
         var names: [String] = []
         while let entry = readdir(stream) {
