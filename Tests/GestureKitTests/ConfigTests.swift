@@ -131,6 +131,14 @@ struct ConfigTests {
         #expect(problems(binding("    action: {command: notify-send hi}\n")).first?.message.contains("`command` is a list") == true)
         #expect(problems(binding("    action: {click: 1, key: a}\n")).first?.message.contains("exactly one of") == true)
         #expect(problems(binding("    devices: [pens]\n")).first?.message.contains("did you mean `pen`") == true)
+        // Found in review: `Ctrl+Z`, as menus write it, sent ctrl+shift+z (often Redo).
+        let capital = problems(binding("    action: {key: Ctrl+Z}\n"))
+        #expect(capital.first?.message == "`Ctrl+Z` names the capital letter Z, which would add Shift; write `Ctrl+z` for the z key, or `Ctrl+shift+z` to say Shift too",
+                "\(capital)")
+        #expect(capital.first?.line == 4)
+        for fine in ["ctrl+z", "ctrl+shift+Z", "Z", "shift+A", "ctrl+F5"] {
+            #expect(problems(binding("    action: {key: \(fine)}\n")).isEmpty, "\(fine)")
+        }
     }
 
     @Test("every problem in a file is reported at once, in order")

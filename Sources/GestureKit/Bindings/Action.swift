@@ -42,6 +42,15 @@ public struct KeyCombo: Sendable, Hashable, CustomStringConvertible {
         keys.map { KeyCombo.modifierAliases[$0.lowercased()] ?? $0 }
     }
 
+    /// A capital letter A-Z named beside a modifier other than Shift, Shift not named
+    /// (`Ctrl+Z`, as menus write shortcuts): its keysym is the shifted one, so it would come
+    /// with Shift. Nil for any other combination (`ctrl+z`, `ctrl+shift+Z`, a lone `Z`).
+    public var capitalBesideModifiers: String? {
+        let modifiers = keys.filter { KeyCombo.modifierAliases[$0.lowercased()] != nil }
+        guard !modifiers.isEmpty, !modifiers.contains(where: { $0.lowercased() == "shift" }) else { return nil }
+        return keys.first { $0.count == 1 && ("A"..."Z").contains($0) }
+    }
+
     static let modifierAliases: [String: String] = [
         "ctrl": "Control_L", "control": "Control_L",
         "shift": "Shift_L",

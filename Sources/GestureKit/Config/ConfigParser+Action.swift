@@ -46,6 +46,14 @@ extension ConfigParser {
                 issues.append(issue(at: value, "`\(text)` is not a key combination; write keys joined by +, like ctrl+z or XF86AudioRaiseVolume"))
                 return nil
             }
+            if let capital = combo.capitalBesideModifiers {
+                // As menus write shortcuts (Ctrl+Z); the capital letter's keysym would send Shift too.
+                let lower = combo.keys.map { $0 == capital ? capital.lowercased() : $0 }.joined(separator: "+")
+                let shifted = (combo.keys.dropLast() + ["shift", capital.lowercased()]).joined(separator: "+")
+                issues.append(issue(at: value, "`\(text)` names the capital letter \(capital), which would add Shift; write "
+                    + "`\(lower)` for the \(capital.lowercased()) key, or `\(shifted)` to say Shift too"))
+                return nil
+            }
             if let keyNames, let unknown = zip(combo.keys, combo.keysymNames).first(where: { !keyNames.knows($0.1) }) {
                 issues.append(issue(at: value, "unknown key `\(unknown.0)` in `\(text)`; use X keysym names such as ctrl+z, Return, "
                     + "XF86AudioRaiseVolume (`xev` shows a key's name)"))
