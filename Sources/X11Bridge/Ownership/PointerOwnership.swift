@@ -55,6 +55,9 @@ final class PointerOwnership {
     /// Per master, the serial of the last request that let its frozen press go: a press the
     /// server made before taking it waited in the master's queue, its grabbed press behind.
     private var thawedAt: [Int: UInt32] = [:]
+    /// Per device, the serial of the last request that ended its own grab (a kept stroke's):
+    /// a press the server made before taking it went to that grab, not the master's.
+    private var letGoAt: [Int: UInt32] = [:]
     /// Devices let go of from `detached` since `takeRejoined` was last asked.
     private var rejoined: Set<Int> = []
     /// The ungrabs of detached devices (`letGo`), whose refusal means the device was gone
@@ -120,10 +123,12 @@ final class PointerOwnership {
     func masterAwaitingPress(of source: Int) -> Int? {
         guard contactsDown.contains(source), let master = pointersDown[source],
               decidedAhead[master]?.contains(source) != true else { return nil }
-        guard case nil = holds[master] else { return nil }
-        if let thawed = thawedAt[master], let serial = pressSerials[source], Int32(bitPattern: serial &- thawed) < 0 {
-            // Made while the master was still frozen: its grabbed press waits behind the thaw.
-            return nil
+        guard case nil = holds[master], let serial = pressSerials[source] else { return nil }
+        // Made while the master was still frozen, its grabbed press waits behind the thaw; made
+        // while the device was still grabbed on its own for the stroke before (pressed again
+        // within a moment of that lift), it went to that grab.
+        for since in [thawedAt[master], letGoAt[source]] {
+            if let since, Int32(bitPattern: serial &- since) < 0 { return nil }
         }
         return master
     }
@@ -357,6 +362,7 @@ final class PointerOwnership {
     /// the time the request arrives (X releases its buttons, which ends the stroke, then
     /// removes it), and the refusal is taken back (`absorb`).
     func letGo(_ source: Int) {
+        letGoAt[source] = UInt32(truncatingIfNeeded: connection.nextRequestSerial)
         ungrabs.noteNext(on: connection)
         connection.ungrabDevice(source)
     }
