@@ -79,6 +79,35 @@ final class StoppedBridgeTests: StageSuite {
     /// Found in review: the wait the stop cut short showed nothing ready, so the bridge fired
     /// the long press's timer before reading the finger's lift, and dated every event waiting
     /// to the moment it ran again.
+    /// Found by the reload tests under load: a pen pressed again before the bridge had read
+    /// the lift of a stroke it kept goes to the pen's own grab, not the master's, and the rule
+    /// for a press another grab took (an open menu's, `OpenMenuTests`) handed it over: its deep
+    /// press did nothing.
+    @Test("the pen lifted from a kept deep press and pressed again while the bridge is stopped: the new press's deep press right-clicks once it runs")
+    func pressedAgainBeforeLiftRead() throws {
+        let bridge = try stage.bridge()
+        let pen = try bridge.deviceID(VirtualPen.deviceName)
+        try stage.pen.down(at: (300, 300), pressure: 0.2)
+        try stage.pen.press(to: 0.95)
+        #expect(bridge.waitForLines { $0.decisions.contains { $0.device == pen && $0.decision == .claim } }, "\(bridge.lines)")
+        bridge.child.kill(signal: SIGSTOP)
+        try stage.pen.up()
+        try stage.pen.down(at: (340, 300), pressure: 0.2)
+        try stage.pen.press(to: 0.4)
+        bridge.child.kill(signal: SIGCONT)
+        try stage.pen.press(to: 0.6)
+        try stage.pen.press(to: 0.95)
+        #expect(bridge.waitForLines { $0.decisions.filter { $0.device == pen }.count >= 2 }, "\(bridge.lines)")
+        #expect(bridge.decisions.filter { $0.device == pen }.map(\.decision) == [.claim, .claim], "\(bridge.lines)")
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 4 }, "two right-clicks: \(bridge.lines)")
+        try stage.pen.up()
+        #expect(try bridge.waitUntilAsleep(quiet: 0.05))
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease, .buttonPress, .buttonRelease], "\(events)")
+        ReplugOwnershipTests.expectNoFault(bridge)
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+    }
+
     @Test("a finger held 0.6 s and lifted while the bridge is stopped, past the 1 s long press's deadline: its tap, no right-click",
           arguments: [false, true])
     func shortHoldWhileStopped(commandRunning: Bool) throws {
