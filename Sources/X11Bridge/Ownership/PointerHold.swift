@@ -7,7 +7,8 @@ enum PointerHold: Sendable, Hashable {
     /// The grabbed press is here and the master frozen; the engine has not decided yet.
     case frozen(source: Int, since: Double)
     /// The bridge keeps the stroke until the physical release; `pressSeen` says whether the
-    /// grabbed press has been read yet.
+    /// grabbed press has been read yet. Only while the stroke is on the master (its press not
+    /// read yet, or the device could not be detached): off it, the master is free.
     case claimed(source: Int, pressSeen: Bool)
 
     var source: Int {

@@ -121,7 +121,7 @@ final class PointerOwnership {
     /// behind the raw one. Nil for any other. A few set and dictionary lookups: asked at a
     /// pen's or mouse's every motion.
     func masterAwaitingPress(of source: Int) -> Int? {
-        guard contactsDown.contains(source), let master = pointersDown[source],
+        guard contactsDown.contains(source), !detached.contains(source), let master = pointersDown[source],
               decidedAhead[master]?.contains(source) != true else { return nil }
         guard case nil = holds[master], let serial = pressSerials[source] else { return nil }
         // Made while the master was still frozen, its grabbed press waits behind the thaw; made
@@ -140,6 +140,18 @@ final class PointerOwnership {
         contactsDown.remove(source)
         unheld.insert(source)
         pressTimes.forget(source)
+        // Should the grab have frozen the master on it after all, unseen, the press goes on: a
+        // request that finds nothing frozen does nothing, and a master must never stay frozen
+        // on a press this class does not count.
+        if let master = pointersDown[source], holds[master] == nil { allow(master, .replay) }
+    }
+
+    /// Whether a grabbed press of `source` is its contact's down now: counted held, and made
+    /// after the master's last thaw (so no older press of it waited in the master's queue).
+    private func pressIsOwn(of source: Int, master: Int) -> Bool {
+        guard contactsDown.contains(source), let serial = pressSerials[source] else { return false }
+        guard let thawed = thawedAt[master] else { return true }
+        return Int32(bitPattern: serial &- thawed) >= 0
     }
 
     /// A pointer contact ended: a device grabbed for its claimed stroke goes back to its master.
@@ -245,8 +257,14 @@ final class PointerOwnership {
         // Each device's own first: a press of another device that X merged into a burst leaves
         // an entry whose grabbed press never comes.
         if event.kind == .buttonPress, let index = decidedAhead[event.master]?.firstIndex(of: event.source) {
-            decidedAhead[event.master]?.remove(at: index)
-            return
+            guard pressIsOwn(of: event.source, master: event.master) else {
+                decidedAhead[event.master]?.remove(at: index)
+                return
+            }
+            // The press of the contact down now, made after the master's last thaw: the
+            // entries are left over from presses X merged into the ones before them (a burst),
+            // and taking this press for one of them would leave the master frozen.
+            decidedAhead[event.master]?.removeAll { $0 == event.source }
         }
         switch (event.kind, holds[event.master]) {
         case (.buttonPress, nil):
@@ -267,7 +285,8 @@ final class PointerOwnership {
             }
             holds[event.master] = .frozen(source: event.source, since: time)
         case (.buttonPress, .claimed(let source, false)?) where source == event.source:
-            holds[event.master] = .claimed(source: source, pressSeen: true)
+            // Off the master already, the stroke needs nothing more of it.
+            holds[event.master] = detached.contains(source) ? nil : .claimed(source: source, pressSeen: true)
         case (.buttonPress, let hold?):
             report(.bug("a grabbed press from device \(event.source) on master \(event.master) while holding \(hold); replaying it"))
             allow(event.master, .replay)
@@ -305,7 +324,10 @@ final class PointerOwnership {
                 pressSeen = false
             }
             detach(key.device, master: master)
-            holds[master] = .claimed(source: key.device, pressSeen: pressSeen)
+            // Off the master with its press read, the stroke leaves the master free: another
+            // device's press there (a mouse beside the pen) is held as any. Still on it (it could
+            // not be detached), or its press still to come, the master keeps it.
+            holds[master] = pressSeen && detached.contains(key.device) ? nil : .claimed(source: key.device, pressSeen: pressSeen)
             report(.kept(key, .press, gesture: gesture, held: pressTimes.held(key.device, now: now)))
             pressTimes.forget(key.device)
         case .release(let key, let reason, _, _):

@@ -269,4 +269,41 @@ final class MouseTests: MouseStageSuite {
 
         try expectPenAsEver(bridge)
     }
+
+    /// Found in review: the pen's kept stroke left its claim on the master after it had left
+    /// it, so a bound mouse's press there met a hold that was not there any more: a bug line,
+    /// the press replayed to the window (a left press, then the bridge's release of it), and the
+    /// mouse's claim over the pen's.
+    @Test("a bound mouse's long press while the pen's kept deep press is down: a right-click, no left press, no bug")
+    func boundMouseDuringKeptPenStroke() throws {
+        let bridge = try stage.bridge(["--verbose"], config: """
+            decision-timeout: 5
+            bindings:
+              - name: right-click
+                gesture: deep-press
+                devices: [pen]
+                threshold: 0.7
+                action: {click: right}
+              - name: mouse-hold
+                gesture: long-press
+                devices: [mouse]
+                duration: 0.3
+                action: {click: right}
+            """)
+        try stage.pen.down(at: (300, 300), pressure: 0.1)
+        for force in [0.3, 0.5, 0.65, 0.95] {
+            usleep(10_000)
+            try stage.pen.press(to: force)
+        }
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "the pen's right-click: \(bridge.lines)")
+        stage.window.drain()
+        try mouse.press()
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "the mouse's long press: \(bridge.lines)")
+        try mouse.release()
+        try stage.pen.up()
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(1, in: events).isEmpty, "no left press: \(events)\n\(bridge.lines)")
+        ReplugOwnershipTests.expectNoFault(bridge)
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+    }
 }
