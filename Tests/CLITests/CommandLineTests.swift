@@ -26,13 +26,20 @@ enum GestureBridgeExecutable {
         return nil
     }
 
-    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Run {
+    /// `timeout`: killed after so many seconds (by `timeout -s KILL`, status 137), for a
+    /// command that might wait for ever.
+    static func run(_ arguments: [String], environment: [String: String]? = nil, timeout: Int? = nil) throws -> Run {
         guard let url else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "gesture-bridge is not built; run `swift build` first"])
         }
         let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
+        if let timeout {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+            process.arguments = ["-s", "KILL", "\(timeout)", url.path] + arguments
+        } else {
+            process.executableURL = url
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = repositoryRoot
         if let environment { process.environment = environment }
         let out = Pipe(), err = Pipe()
@@ -147,6 +154,19 @@ struct CommandLineTests {
 
     /// Found in review: a trace may say any finite number, and the text output crashed on a
     /// place or time past what an Int holds; `--json` wrote `inf`.
+    /// Found in review: `open` waits for a writer on a named pipe, so these waited for ever.
+    @Test("a named pipe nobody writes to, given as a config or a trace: an error that says it is empty, not a wait for ever", arguments: [
+        ["check"], ["print-config", "--config"], ["replay"],
+    ])
+    func namedPipe(command: [String]) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-fifo-\(UUID().uuidString)").path
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        let run = try GestureBridgeExecutable.run(command + [path], timeout: 10)
+        #expect(run.status == 1, "\(run.status): \(run.stderr)")
+        #expect(run.stderr.hasPrefix(path) && run.stderr.contains("is empty"), "\(run.stderr)")
+    }
+
     @Test("replay of a trace with huge places and times: no crash, and every --json line is JSON", arguments: [false, true])
     func replayHugeNumbers(json: Bool) throws {
         let trace = try GestureBridgeExecutable.temporaryFile("""

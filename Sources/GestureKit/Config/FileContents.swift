@@ -9,8 +9,7 @@ package enum FileContents {
     /// file, stayed in the bridge's heap as dirty pages for its whole life once the config or
     /// the learned state had been read.)
     package static func read(_ path: String) throws(FileReadError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FileReadError(code: errno) }
+        let descriptor = try openForReading(path)
         defer { close(descriptor) }
         var status = stat()
         let size = fstat(descriptor, &status) == 0 ? max(Int(status.st_size), 0) : 0
@@ -32,6 +31,19 @@ package enum FileContents {
             let spare = contents.capacity - contents.count
             room = size > 0 && contents.count >= size && spare > 0 ? spare : 4096
         }
+    }
+}
+
+extension FileContents {
+    /// Opens `path` to read, without waiting for a writer: a named pipe nobody writes to
+    /// (`mkfifo`) would hold `open` for ever; opened so, it reads as empty. Reads then wait for
+    /// data as usual (process substitution, `<(…)`, still reads whole).
+    package static func openForReading(_ path: String) throws(FileReadError) -> Int32 {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw FileReadError(code: errno) }
+        let flags = fcntl(descriptor, F_GETFL)
+        if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
+        return descriptor
     }
 }
 

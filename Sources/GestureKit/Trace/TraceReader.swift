@@ -72,10 +72,14 @@ public final class TraceStream {
     package init(path: String, bufferSize: Int = TraceStream.bufferSize, usesScanner: Bool = true) throws(TraceError) {
         parser = TraceLineParser(file: path, usesScanner: usesScanner)
         // `-` is standard input, as tools that read files take it (`record | replay -`).
-        let descriptor = path == "-" ? dup(STDIN_FILENO) : Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor: Int32
+        do throws(FileReadError) {
+            descriptor = path == "-" ? dup(STDIN_FILENO) : try FileContents.openForReading(path)
+        } catch {
+            throw TraceError(file: path, line: 0, message: "cannot read the trace: \(error.reason)")
+        }
         guard descriptor >= 0 else {
-            let code = errno
-            throw TraceError(file: path, line: 0, message: "cannot read the trace: \(code == ENOENT ? "no such file" : String(cString: strerror(code)))")
+            throw TraceError(file: path, line: 0, message: "cannot read the trace: \(FileReadError(code: errno).reason)")
         }
         self.descriptor = descriptor
         buffer = .allocate(capacity: max(4, bufferSize))
