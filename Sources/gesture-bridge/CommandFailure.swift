@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 
 /// The one error a command throws to stop: what standard error says, and the exit status.
 ///
@@ -26,6 +27,14 @@ struct CommandFailure: Error, CustomStringConvertible {
     /// A failure the command has reported already: it only sets the exit status.
     static func reported(exitStatus: Int32 = ExitCode.failure.rawValue) -> CommandFailure {
         CommandFailure("", exitStatus: exitStatus)
+    }
+
+    /// Standard output could not be written (`reason`, the system's words): a full disk says
+    /// so and fails; a reader gone (`| head`) is no error worth a line, and the status says it
+    /// as a shell does for a command a closed pipe ended (141).
+    static func output(_ reason: String) -> CommandFailure {
+        reason == String(cString: strerror(EPIPE)) ? .reported(exitStatus: 128 + SIGPIPE)
+            : .error("cannot write the output: \(reason)")
     }
 
     var description: String { message }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Glibc
+import X11Bridge
 
 @main
 struct GestureBridgeCommand: ParsableCommand {
@@ -25,9 +27,15 @@ struct GestureBridgeCommand: ParsableCommand {
     /// its status; anything else (a mistake on the command line, `--help`, `--version`) is
     /// ArgumentParser's to report, with the usage where it helps.
     static func main() {
+        // A closed output pipe is a write error the command sees, not a death halfway through
+        // (a picture being drawn, a file being written). Programs the bridge starts get the
+        // default back (`Subprocess`).
+        SignalDescriptor.block([SIGPIPE])
         do {
             var command = try parseAsRoot()
             try command.run()
+            // What `print` left buffered goes out now, where a failure can still be told.
+            if let failure = LineWriter.flushPrinted() { throw CommandFailure.output(failure) }
         } catch let failure as CommandFailure {
             if !failure.message.isEmpty { printError(failure.message) }
             exit(withError: ExitCode(failure.exitStatus))

@@ -75,7 +75,7 @@ struct Replay: ParsableCommand {
                 case .action: actions += 1
                 case .bug(let message):
                     flush()
-                    printError("warning: \(message)")
+                    printError("\(recording.file):\(recording.lineNumber): warning: \(message)")
                 default: break
                 }
             }
@@ -106,6 +106,9 @@ struct Replay: ParsableCommand {
         flush()
         if let plot, let pictured {
             try PressPicture.save(pictured.presses, title: "gesture-bridge replay \(PressPicture.name(trace))", to: plot)
+        }
+        if let failure = output.failure {
+            throw CommandFailure.output(failure)
         }
     }
 }

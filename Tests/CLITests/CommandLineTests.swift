@@ -154,6 +154,40 @@ struct CommandLineTests {
 
     /// Found in review: a trace may say any finite number, and the text output crashed on a
     /// place or time past what an Int holds; `--json` wrote `inf`.
+    /// Found in review: output that could not be written (a full disk: `print-config --default >
+    /// config.yaml`) exited 0, leaving an empty file behind a success.
+    @Test("output to a full disk: an error that says so, exit 1", arguments: [
+        ["print-config", "--default"], ["check"], ["replay", "--json", "Tests/GestureKitTests/Fixtures/ios-3dtouch-force-60s.jsonl"],
+    ])
+    func fullDisk(arguments: [String]) throws {
+        let executable = try #require(GestureBridgeExecutable.url, "gesture-bridge is built")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = GestureBridgeExecutable.repositoryRoot
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(stderr)")
+        #expect(stderr.contains("cannot write the output: No space left on device"), "\(stderr)")
+    }
+
+    /// Found in review: the engine's warnings on a trace named no line.
+    @Test("replay's warning about a trace's event says the file and line")
+    func replayWarningLine() throws {
+        let trace = try GestureBridgeExecutable.temporaryFile("""
+            {"trace":1,"devices":[{"id":6,"name":"Pen","kind":"pen","pressure":{"min":0,"max":1}}]}
+            {"t":0.1,"device":6,"contact":0,"phase":"end","x":1,"y":1,"pressure":0.1}
+
+            """, suffix: ".jsonl")
+        let run = try GestureBridgeExecutable.run(["replay", trace])
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("\(trace):2: warning: end for contact 0 of device 6, which is not down"), "\(run.stderr)")
+    }
+
     /// Found in review: `open` waits for a writer on a named pipe, so these waited for ever.
     @Test("a named pipe nobody writes to, given as a config or a trace: an error that says it is empty, not a wait for ever", arguments: [
         ["check"], ["print-config", "--config"], ["replay"],

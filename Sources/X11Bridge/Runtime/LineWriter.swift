@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// Writes whole lines straight to a descriptor, unbuffered, so a reader on a pipe sees each
@@ -64,5 +65,17 @@ public final class LineWriter {
             offset += written
         }
         return true
+    }
+}
+
+extension LineWriter {
+    /// Sends out what `print` left buffered for standard output; the system's words when that,
+    /// or a write before it, failed (a full disk, a closed pipe), nil when all went out.
+    public static func flushPrinted() -> String? {
+        let stream = gesture_bridge_standard_output()
+        let flushed = fflush(stream)
+        let code = errno
+        guard flushed != 0 || ferror(stream) != 0 else { return nil }
+        return code == 0 ? "it was not written whole" : String(cString: strerror(code))
     }
 }
