@@ -31,7 +31,7 @@ struct Learned: ParsableCommand {
     @Option(name: .customLong("reset"), help: ArgumentHelp("Forget what was learned for this device (its name, as `devices` shows it, or its name and ids, as `learned` lists it).", valueName: "device"))
     var resetDevice: String?
 
-    @Flag(help: "Forget what was learned for every device.")
+    @Flag(help: "Forget what was learned for every device, and remove the state files that could not be read.")
     var resetAll = false
 
     @Option(help: ArgumentHelp("The state directory instead of $XDG_STATE_HOME/gesture-bridge.", valueName: "directory"))
@@ -54,6 +54,11 @@ struct Learned: ParsableCommand {
             }
             for device in removed {
                 print(json ? JSONLineEncoder.line(LearnedResetLine(reset: device)) : "forgot what was learned for \(device)")
+            }
+            if resetAll {
+                for path in store.removeDamaged() where !json {
+                    print("removed \(path), which could not be read")
+                }
             }
             return
         }

@@ -261,6 +261,15 @@ public struct LearnedStateStore: Sendable {
         return removed
     }
 
+    /// Removes the files no device's state could be read from: those found damaged, and those
+    /// the bridge set aside as `….damaged`; their paths. For forgetting everything: nothing
+    /// names the device they were for.
+    public func removeDamaged() -> [String] {
+        let loaded = load(settingAside: false)
+        let setAside = ((try? fileNames()) ?? []).filter { $0.hasSuffix(Self.suffix + ".damaged") }.map { directory + "/" + $0 }
+        return (loaded.damaged + setAside).sorted().filter { unlink($0) == 0 }
+    }
+
     static let suffix = ".learned"
 
     /// A file name from the device's key: letters and digits kept, anything else a dash, and a
