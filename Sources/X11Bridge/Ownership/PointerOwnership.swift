@@ -86,6 +86,14 @@ final class PointerOwnership {
         return false
     }
 
+    /// Whether a press the bridge holds frozen on `master` now, or let go of since the server
+    /// made an event of serial `serial`, may hold that event back in the master's queue.
+    func mayHoldBack(master: Int, madeAt serial: UInt32) -> Bool {
+        if isFrozen(master: master) { return true }
+        guard let thawed = thawedAt[master] else { return false }
+        return Int32(bitPattern: serial &- thawed) < 0
+    }
+
     /// Whether a contact that began under the grab is not over yet: its press may be frozen,
     /// kept, or on its way.
     var isHolding: Bool { !contactsDown.isEmpty || !holds.isEmpty || !detached.isEmpty }

@@ -90,11 +90,18 @@ final class TouchOwnership {
 
     /// Whether the bridge holds a master frozen on a pointer press (`PointerOwnership`).
     private let isPointerFrozen: (Int) -> Bool
+    /// Whether a pointer press the bridge held may still hold back what the server made on a
+    /// master at a serial: frozen now, or let go of since (`PointerOwnership.mayHoldBack`).
+    private let pointerMayHoldBack: (_ master: Int, _ serial: UInt32) -> Bool
+    /// The serial of each touch's raw begin, while it is held.
+    private var beginSerials: [TouchKey: UInt32] = [:]
 
     init(connection: XConnection, isPointerFrozen: @escaping (Int) -> Bool = { _ in false },
+         pointerMayHoldBack: @escaping (_ master: Int, _ serial: UInt32) -> Bool = { _, _ in false },
          report: @escaping (OwnershipReport) -> Void) {
         self.connection = connection
         self.isPointerFrozen = isPointerFrozen
+        self.pointerMayHoldBack = pointerMayHoldBack
         self.report = report
     }
 
@@ -150,12 +157,35 @@ final class TouchOwnership {
     }
 
     /// A touch contact began: the engine follows it, and the bridge owns it until it decides.
-    func contactBegan(device: Int, touch: Int, master: Int, at time: Double) {
+    func contactBegan(device: Int, touch: Int, master: Int, serial: UInt32, at time: Double) {
         guard touchGrab.isHeld else { return }
         let key = TouchKey(device: device, touch: touch)
         holds[key] = .undecided(master: master, begun: false)
+        beginSerials[key] = serial
         beginTimes.began(key, at: time)
         ended.remove(key)
+    }
+
+    /// Whether a touch still waits for a grabbed begin that would have come by now: its begin
+    /// was made while nothing of the bridge's held its master back, and no renewal of the grab
+    /// waits (which sends a touch to the button grab, `handOver`). The server sends the grabbed
+    /// begin right behind the raw one, so by the touch's next event it is known not to come:
+    /// another grab took the touch (an open menu's active grab of the pointer becomes its owner).
+    func awaitsBeginInVain(device: Int, touch: Int) -> Bool {
+        let key = TouchKey(device: device, touch: touch)
+        guard !renewalPending, let serial = beginSerials[key] else { return false }
+        switch holds[key] {
+        case .undecided(let master, false)?, .chosen(_, let master, .awaitingBegin)?:
+            return !pointerMayHoldBack(master, serial)
+        case .undecided?, .chosen?, nil:
+            return false
+        }
+    }
+
+    /// Forgets a touch another grab took (`awaitsBeginInVain`): the server never gave it to the
+    /// bridge, so no choice of the bridge's can go out for it.
+    func notTaken(device: Int, touch: Int) {
+        forget(TouchKey(device: device, touch: touch))
     }
 
     /// A touch contact ended or was cancelled. The server is done with it once a rejection has
@@ -314,6 +344,7 @@ final class TouchOwnership {
         holds.removeAll()
         ended.removeAll()
         requests.removeAll()
+        beginSerials.removeAll()
         beginTimes.forgetAll()
         renewIfIdle()
     }
@@ -351,6 +382,7 @@ final class TouchOwnership {
 
     private func forget(_ key: TouchKey) {
         holds[key] = nil
+        beginSerials[key] = nil
         ended.remove(key)
         beginTimes.forget(key)
         renewIfIdle()

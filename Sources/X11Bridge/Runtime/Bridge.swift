@@ -46,7 +46,8 @@ public final class Bridge {
         self.engine = GestureEngine(configuration: configuration, screen: session.screen, learning: learning)
         self.pointerOwnership = PointerOwnership(connection: session.connection) { report(.inputOwnership($0)) }
         let pointerOwnership = self.pointerOwnership
-        self.touchOwnership = TouchOwnership(connection: session.connection, isPointerFrozen: { pointerOwnership.isFrozen(master: $0) }) {
+        self.touchOwnership = TouchOwnership(connection: session.connection, isPointerFrozen: { pointerOwnership.isFrozen(master: $0) },
+                                             pointerMayHoldBack: { pointerOwnership.mayHoldBack(master: $0, madeAt: $1) }) {
             report(.inputOwnership($0))
         }
         self.grabs = GrabReconciler(pointer: pointerOwnership, touch: touchOwnership)
@@ -346,6 +347,11 @@ extension Bridge: EventLoopClient {
                 pointerOwnership.pressNotTaken(source: event.device)
                 handOver(ContactKey(device: event.device, contact: event.contact), at: event.time, now: now)
             }
+            // A touch likewise: an open menu's grab becomes the owner of a touch begun on it.
+            if isTouchContact(event.device), touchOwnership.awaitsBeginInVain(device: event.device, touch: event.contact) {
+                touchOwnership.notTaken(device: event.device, touch: event.contact)
+                handOver(ContactKey(device: event.device, contact: event.contact), at: event.time, now: now)
+            }
         case .begin:
             let master = session.device(event.device)?.master
             if isPointerContact(event.device) {
@@ -358,7 +364,8 @@ extension Bridge: EventLoopClient {
             } else if isTouchContact(event.device), let master {
                 // Taken now, before this touch counts among them.
                 let besideApplicationTouch = touchOwnership.applicationHoldsTouch(onMaster: master)
-                touchOwnership.contactBegan(device: event.device, touch: event.contact, master: master, at: event.time)
+                touchOwnership.contactBegan(device: event.device, touch: event.contact, master: master, serial: session.lastSerial,
+                                            at: event.time)
                 return besideApplicationTouch
             }
         case .end, .cancel:
@@ -366,6 +373,9 @@ extension Bridge: EventLoopClient {
             // decided for it would wait for a grabbed press that never comes.
             if isPointerContact(event.device), pointerOwnership.masterAwaitingPress(of: event.device) != nil {
                 pointerOwnership.pressNotTaken(source: event.device)
+            }
+            if isTouchContact(event.device), touchOwnership.awaitsBeginInVain(device: event.device, touch: event.contact) {
+                touchOwnership.notTaken(device: event.device, touch: event.contact)
             }
             if isPointerContact(event.device) || pointerOwnership.carries(ContactKey(device: event.device, contact: event.contact)) {
                 pointerOwnership.contactEnded(source: event.device, master: session.device(event.device)?.master)

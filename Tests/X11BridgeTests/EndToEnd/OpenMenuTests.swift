@@ -68,4 +68,32 @@ final class OpenMenuTests: StageSuite {
         try ReplugOwnershipTests.expectAsEver(stage, bridge, by: .pen)
         try ReplugOwnershipTests.expectAsEver(stage, bridge, by: .touch)
     }
+
+    /// Found in review: an open menu's active grab of the pointer becomes the owner of a touch
+    /// begun on it, and the bridge's touch grab gets nothing of it; yet the engine followed
+    /// the touch and claimed it, so the menu got the finger's click and the bridge's
+    /// right-click came besides.
+    @Test("a finger's deep press into an open menu: the menu gets the finger's press, and no right-click comes besides; then everything as ever")
+    func fingerDeepPressIntoMenu() throws {
+        let bridge = try stage.bridge(["--verbose"], config: ReplugOwnershipTests.config)
+        let touchID = try bridge.deviceID(VirtualTouchscreen.deviceName)
+        do {
+            let menu = try RecorderWindow(server: stage.server, frame: WindowFrame(x: 450, y: 450, width: 150, height: 150),
+                                          title: "menu", takesKeyboardFocus: false)
+            defer { menu.close() }
+            #expect(menu.grabPointer(), "the menu's grab")
+            try stage.touch.begin(at: (500, 500), pressure: 0.1)
+            try ReplugOwnershipTests.pressOn(stage, by: .touch)
+            #expect(menu.waitForEvents { buttonEvents(1, in: $0).count >= 2 }, "the menu got the press: \(menu.recordedEvents)")
+            #expect(bridge.waitForLines { $0.decisions.contains { $0.device == touchID } }, "\(bridge.lines)")
+            #expect(try bridge.waitUntilAsleep(quiet: 0.1))
+            #expect(buttonEvents(3, in: menu.recordedEvents).isEmpty, "no right-click: \(menu.recordedEvents)\n\(bridge.lines)")
+            #expect(bridge.decisions.filter { $0.device == touchID }.map(\.decision) == [.release], "\(bridge.lines)")
+            #expect(bridge.actions.isEmpty, "\(bridge.lines)")
+            menu.ungrabPointer()
+        }
+        _ = stage.window.drain()
+        try ReplugOwnershipTests.expectAsEver(stage, bridge, by: .touch)
+        try ReplugOwnershipTests.expectAsEver(stage, bridge, by: .pen)
+    }
 }
