@@ -96,4 +96,30 @@ final class OpenMenuTests: StageSuite {
         try ReplugOwnershipTests.expectAsEver(stage, bridge, by: .touch)
         try ReplugOwnershipTests.expectAsEver(stage, bridge, by: .pen)
     }
+
+    /// A screen locker (xscreensaver, i3lock) takes the pointer with an active grab as a menu
+    /// does: the gestures went on behind it, a bound command ran, a click went into the locker.
+    @Test("under a screen locker's grab, a pen's and a finger's deep presses run nothing; the locker gets their presses")
+    func lockerGrab() throws {
+        let bridge = try stage.bridge(["--verbose"], config: """
+            bindings:
+              - name: locked-out
+                gesture: deep-press
+                devices: [pen, touch]
+                threshold: 0.7
+                action: {command: [true]}
+            """)
+        let locker = try RecorderWindow(server: stage.server, title: "locker", takesKeyboardFocus: false)
+        defer { locker.close() }
+        #expect(locker.grabPointer(), "the locker's grab")
+        for presser: ReplugOwnershipTests.Presser in [.pen, .touch] {
+            try presser.begin(stage, at: (400, 300), force: 0.1)
+            try ReplugOwnershipTests.pressOn(stage, by: presser)
+        }
+        #expect(locker.waitForEvents { buttonEvents(1, in: $0).count >= 4 }, "the locker got both presses: \(locker.recordedEvents)")
+        #expect(bridge.waitForLines { $0.decisions.count >= 2 }, "\(bridge.lines)")
+        #expect(try bridge.waitUntilAsleep(quiet: 0.1))
+        #expect(bridge.actions.isEmpty, "\(bridge.lines)")
+        #expect(bridge.decisions.map(\.decision) == [.release, .release], "\(bridge.lines)")
+    }
 }
