@@ -68,6 +68,9 @@ struct Analyze: ParsableCommand {
             analysis.add(event)
             pictured?.handle(event)
         }
+        if analysis.statistics.isEmpty && !json {
+            print("\(trace): the trace lists no devices, so there is nothing to analyze")
+        }
         for stats in analysis.statistics {
             print(json ? Self.json(stats) : Self.describe(stats))
         }

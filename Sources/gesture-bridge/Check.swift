@@ -13,11 +13,12 @@ struct Check: ParsableCommand {
             Examples:
               gesture-bridge check my-config.yaml
               gesture-bridge check --config my-config.yaml
+              gesture-bridge print-config --default | gesture-bridge check -
               gesture-bridge check
             """
     )
 
-    @Argument(help: ArgumentHelp("The config to check, as with --config.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The config to check, as with --config; - reads standard input.", valueName: "file"))
     var file: String?
 
     @OptionGroup var config: ConfigOption
@@ -29,7 +30,7 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
-        let (bindings, source) = try config.load(positional: file)
+        let (bindings, source) = try config.load(positional: file == "-" ? "/dev/stdin" : file)
         print("\(source): OK, \(bindings.bindings.count) binding\(bindings.bindings.count == 1 ? "" : "s"), decision timeout \(bindings.decisionTimeout.formatted) s, hold limit \(bindings.holdLimit.formatted) s")
         for binding in bindings.bindings {
             let devices = binding.devices.isEmpty ? "all devices" : binding.devices.map(\.description).joined(separator: ", ")

@@ -27,7 +27,9 @@ struct Record: ParsableCommand {
     @Option(help: ArgumentHelp("Record only this device, by id or name (see `gesture-bridge devices`).", valueName: "name-or-id"))
     var device: String?
 
-    @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "n"))
+    // Unconditional: `--seconds -1` reaches `validate`, which says what is wrong, rather than
+    // reading as a missing value followed by an unknown option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds.", valueName: "n"))
     var seconds: Double?
 
     @Flag(help: "Replace the -o file if it exists.")

@@ -144,6 +144,8 @@ struct CommandLineTests {
         (["replay", fixture, "--config", "README.md"], "README.md:"),
         (["frobnicate"], "Unexpected argument 'frobnicate'"),
         (["replay", fixture, "--speed", "2"], "Unknown option '--speed'"),
+        // Found in review: read as a missing value, then an unknown option.
+        (["record", "--seconds", "-1"], "--seconds must be a positive number of seconds"),
     ])
     func badInput(arguments: [String], message: String) throws {
         let run = try GestureBridgeExecutable.run(arguments)
@@ -152,8 +154,6 @@ struct CommandLineTests {
         #expect(run.stderr.contains(message), "stderr was: \(run.stderr)")
     }
 
-    /// Found in review: a trace may say any finite number, and the text output crashed on a
-    /// place or time past what an Int holds; `--json` wrote `inf`.
     /// Found in review: output that could not be written (a full disk: `print-config --default >
     /// config.yaml`) exited 0, leaving an empty file behind a success.
     @Test("output to a full disk: an error that says so, exit 1", arguments: [
@@ -188,6 +188,31 @@ struct CommandLineTests {
         #expect(run.stderr.contains("\(trace):2: warning: end for contact 0 of device 6, which is not down"), "\(run.stderr)")
     }
 
+    /// Found in review: `check -` looked for a file named `-`; `analyze` of a trace listing no
+    /// devices printed nothing at all.
+    @Test("check - reads standard input; analyze of a trace with no devices says so")
+    func standardInputAndEmptyTrace() throws {
+        let executable = try #require(GestureBridgeExecutable.url, "gesture-bridge is built")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["check", "-"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(DefaultConfig.text.utf8))
+        try input.fileHandleForWriting.close()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(printed.hasPrefix("/dev/stdin: OK, 3 bindings"), "\(printed)")
+
+        let trace = try GestureBridgeExecutable.temporaryFile("{\"trace\":1,\"devices\":[]}\n", suffix: ".jsonl")
+        let analyzed = try GestureBridgeExecutable.run(["analyze", trace])
+        #expect(analyzed.status == 0)
+        #expect(analyzed.stdout == "\(trace): the trace lists no devices, so there is nothing to analyze\n", "\(analyzed.stdout)")
+    }
+
     /// Found in review: `open` waits for a writer on a named pipe, so these waited for ever.
     @Test("a named pipe nobody writes to, given as a config or a trace: an error that says it is empty, not a wait for ever", arguments: [
         ["check"], ["print-config", "--config"], ["replay"],
@@ -201,6 +226,8 @@ struct CommandLineTests {
         #expect(run.stderr.hasPrefix(path) && run.stderr.contains("is empty"), "\(run.stderr)")
     }
 
+    /// Found in review: a trace may say any finite number, and the text output crashed on a
+    /// place or time past what an Int holds; `--json` wrote `inf`.
     @Test("replay of a trace with huge places and times: no crash, and every --json line is JSON", arguments: [false, true])
     func replayHugeNumbers(json: Bool) throws {
         let trace = try GestureBridgeExecutable.temporaryFile("""
