@@ -35,6 +35,14 @@ public final class FeedbackOverlay {
     private var rings: [ContactKey: ShownRing] = [:]
     private var markers: [ContactKey: (marker: ContactMarker, window: OverlayWindow)] = [:]
     private var closed = false
+    /// The serials of the overlay's recent requests, in stretches, oldest first: an X error
+    /// in one answers the overlay (its window destroyed by another client, a pixmap the server
+    /// had no memory for), never the input. An error comes back within a round trip; the
+    /// stretches kept span seconds of frames.
+    /// `takingDown`: the requests that took every window down after an error (`absorb`),
+    /// whose own errors (a window destroyed already) need nothing more.
+    private var sent: [(serials: Range<UInt>, takingDown: Bool)] = []
+    private static let keptStretches = 256
 
     /// Checks the extensions the overlay needs (XFixes 2, Shape 1.1) on the connection's
     /// screen, where it draws. Creates no windows until there is something to show.
@@ -68,16 +76,18 @@ public final class FeedbackOverlay {
     /// Shows one of the engine's feedback outputs; `now` is the engine time it arrived at.
     public func show(_ feedback: Feedback, now: Double) {
         guard !closed else { return }
-        fallBackIfCompositorLeft()
-        switch feedback {
-        case .pulse(let point, let time):
-            startPulse(at: point, time: time, now: now)
-        case .progress(let key, let point, let fraction):
-            showProgress(key, at: point, fraction: fraction, now: now)
-        case .progressEnded(let key):
-            rings.removeValue(forKey: key)?.window.destroy()
+        sending {
+            fallBackIfCompositorLeft()
+            switch feedback {
+            case .pulse(let point, let time):
+                startPulse(at: point, time: time, now: now)
+            case .progress(let key, let point, let fraction):
+                showProgress(key, at: point, fraction: fraction, now: now)
+            case .progressEnded(let key):
+                rings.removeValue(forKey: key)?.window.destroy()
+            }
+            resources.flush()
         }
-        resources.flush()
     }
 
     /// When the next animation frame is due; nil when nothing animates.
@@ -94,6 +104,10 @@ public final class FeedbackOverlay {
     /// latest values held back for their frame.
     public func tick(now: Double) {
         guard !closed, !pulses.isEmpty || rings.values.contains(where: { $0.pending != nil }) else { return }
+        sending { drawFrames(now: now) }
+    }
+
+    private func drawFrames(now: Double) {
         fallBackIfCompositorLeft()
         for (key, shown) in rings {
             guard let pending = shown.pending, now >= shown.nextFrame else { continue }
@@ -120,6 +134,10 @@ public final class FeedbackOverlay {
     /// Pass every active contact each time; contacts left out are taken off the screen.
     public func showContacts(_ contacts: [ActiveContact]) {
         guard !closed else { return }
+        sending { showMarkers(contacts) }
+    }
+
+    private func showMarkers(_ contacts: [ActiveContact]) {
         fallBackIfCompositorLeft()
         var active: Set<ContactKey> = []
         for contact in contacts {
@@ -172,14 +190,56 @@ public final class FeedbackOverlay {
     public func close() {
         guard !closed else { return }
         closed = true
+        sending {
+            takeDown()
+            resources.release()
+            resources.flush()
+        }
+    }
+
+    public func absorb(_ errors: [XProtocolError]) -> [XProtocolError] {
+        var rest: [XProtocolError] = []
+        var failed = false
+        for error in errors {
+            guard let stretch = sent.last(where: { $0.serials.contains(error.serial) }) else {
+                rest.append(error)
+                continue
+            }
+            failed = failed || !stretch.takingDown
+        }
+        guard failed, !closed else { return rest }
+        // Whatever failed, every window starts afresh: what is shown now comes back with its
+        // next frame or value (a ring with its contact's next force). Taking down a window
+        // another client destroyed fails too; that error needs nothing more.
+        sending(takingDown: true) {
+            takeDown()
+            resources.flush()
+        }
+        return rest
+    }
+
+    /// Takes every window down.
+    private func takeDown() {
         for running in pulses { running.window.destroy() }
         pulses.removeAll()
         for shown in rings.values { shown.window.destroy() }
         rings.removeAll()
         for shown in markers.values { shown.window.destroy() }
         markers.removeAll()
-        resources.release()
-        resources.flush()
+    }
+
+    /// Runs `body`, noting the serials of the requests it sends (`sent`).
+    private func sending(takingDown: Bool = false, _ body: () -> Void) {
+        let start = resources.nextRequestSerial
+        body()
+        let end = resources.nextRequestSerial
+        guard end > start else { return }
+        if let last = sent.last, last.serials.upperBound == start, last.takingDown == takingDown {
+            sent[sent.count - 1].serials = last.serials.lowerBound..<end
+        } else {
+            sent.append((start..<end, takingDown))
+            if sent.count > Self.keptStretches { sent.removeFirst(sent.count - Self.keptStretches) }
+        }
     }
 
     /// ARGB windows whose compositor has quit would show as black boxes: rebuild them as

@@ -468,6 +468,9 @@ extension Bridge: EventLoopClient {
         let errors = session.absorb(pointerOwnership.absorb(touchOwnership.absorb(errors)))
         guard !errors.isEmpty else { return }
         for error in errors { report(.xError(error)) }
+        // The feedback's own (another client destroyed its window): it starts its windows
+        // afresh, and what the bridge holds is not concerned.
+        guard !(feedback?.absorb(errors) ?? errors).isEmpty else { return }
         pointerOwnership.endAll(reason: "the X server reported an error")
         touchOwnership.endAll(reason: "the X server reported an error")
         // A failed request may have been a press or a release; nothing held can be trusted now.

@@ -18,4 +18,8 @@ public protocol FeedbackPresenter: AnyObject {
     /// The desktop's X resources changed: its scale (`Xft.dpi`) may have.
     func resourcesChanged()
     func close()
+    /// Takes the X errors that answer the feedback's own requests (another client destroyed
+    /// its window, say), and returns the rest: the feedback starts its windows afresh, and
+    /// nothing of the input is concerned.
+    func absorb(_ errors: [XProtocolError]) -> [XProtocolError]
 }

@@ -6,6 +6,9 @@ import GestureKit
 /// the atoms. Lives on the Display's thread, like the windows.
 final class OverlayResources {
     let display: OpaquePointer
+    /// The serial the overlay's next request will carry: an X error names the request it
+    /// answers by it.
+    var nextRequestSerial: UInt { XNextRequest(display) }
     let screen: Int32
     let root: Window
     let opaqueVisual: OverlayVisual
