@@ -65,6 +65,22 @@ public struct DeviceCatalog: Sendable, Hashable {
     }
 
     /// Asks the server for every device.
+    /// The values `id`'s valuators hold now, in device units, by valuator number; nil when the
+    /// server knows no such device. One round trip.
+    static func currentValuators(of id: Int, on connection: XConnection) -> [Int: Double]? {
+        var count: Int32 = 0
+        guard let infos = XIQueryDevice(connection.display, Int32(id), &count) else { return nil }
+        defer { XIFreeDeviceInfo(infos) }
+        guard count > 0, let classes = infos[0].classes else { return nil }
+        var values: [Int: Double] = [:]
+        for index in 0..<Int(max(0, infos[0].num_classes)) {
+            guard let any = classes[index], any.pointee.type == XIValuatorClass else { continue }
+            let valuator = UnsafeMutableRawPointer(any).assumingMemoryBound(to: XIValuatorClassInfo.self).pointee
+            values[Int(valuator.number)] = valuator.value
+        }
+        return values
+    }
+
     public static func query(_ connection: XConnection) -> DeviceCatalog {
         var count: Int32 = 0
         guard let infos = XIQueryDevice(connection.display, XIAllDevices, &count) else {

@@ -15,6 +15,12 @@ public final class InputListener {
     /// nothing follows any more (`stopMotion`). Their buttons keep coming, and the lift
     /// brings the motion back.
     public private(set) var unheardMotion: Set<Int> = []
+    /// Per pen or mouse whose motion a lift brought back, the serial of the request that did:
+    /// a press the server made before taking it (pressed again at once, the bridge busy) lost
+    /// the motion in between, a deep press's push among it (`catchUpMotion`).
+    private var motionBackAt: [Int: UInt32] = [:]
+    /// Pens and mice whose press came before their motion was heard again (`motionBackAt`).
+    private var motionLost: Set<Int> = []
     /// The screen's monitors (RandR 1.5), read at `start` and again when the screen changes.
     public private(set) var monitors: MonitorLayout = .none
     private let randr: RandRMonitors
@@ -94,6 +100,7 @@ public final class InputListener {
                     touchBegins.began(device: raw.device, touch: raw.detail, stamp: raw.serverTime)
                 }
                 if raw.kind == .buttonRelease, raw.detail == 1, raw.device == raw.source, unheardMotion.remove(raw.device) != nil {
+                    motionBackAt[raw.device] = UInt32(truncatingIfNeeded: connection.nextRequestSerial)
                     selectRawInput(of: raw.device)
                 }
                 let device = raw.device
@@ -105,6 +112,11 @@ public final class InputListener {
                     }
                     otherButtonsDown[device, default: []].insert(raw.detail)
                     return source.isTipDown(device) ? [.anotherButton(device: device, time: time)] : []
+                }
+                if raw.kind == .buttonPress, raw.detail == 1, raw.device == raw.source, let back = motionBackAt.removeValue(forKey: device) {
+                    // Made before its motion was heard again: what came between is lost
+                    // (`catchUpMotion`).
+                    if Int32(bitPattern: event.serial &- back) < 0 { motionLost.insert(device) } else { motionLost.remove(device) }
                 }
                 return source.handle(raw, at: time, pointer: { [connection, catalog] in
                     connection.queryPointer(master: catalog[device]?.master ?? 2)?.position
@@ -178,6 +190,20 @@ public final class InputListener {
               unheardMotion.insert(device).inserted else { return false }
         selectRawInput(of: device)
         return true
+    }
+
+    /// Where a pen or mouse is now and how hard it presses, read once from the server, when
+    /// its press came before its motion was heard again: the motion between is lost (pressed
+    /// again at once after a stroke nothing followed, the bridge busy), a deep press's push
+    /// among it. Asked once the press's grabbed event has come, so the bridge holds it; nothing
+    /// for any other device. One round trip.
+    public func catchUpMotion(of device: Int, at time: Double) -> [ContactEvent] {
+        guard motionLost.remove(device) != nil, source.isTipDown(device),
+              let values = DeviceCatalog.currentValuators(of: device, on: connection), source.differ(values, for: device) else { return [] }
+        let now = RawInput(kind: .motion, device: device, source: device, detail: 0, valuators: values)
+        return source.handle(now, at: time) { [connection, catalog] in
+            connection.queryPointer(master: catalog[device]?.master ?? 2)?.position
+        }
     }
 
     /// The monitors again, after the screen changed: a change when they differ.

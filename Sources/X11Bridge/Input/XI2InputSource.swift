@@ -104,6 +104,13 @@ public struct XI2InputSource: Sendable {
     /// Whether the pen's or mouse's tip (button 1) is down, as this source has seen it.
     public func isTipDown(_ device: Int) -> Bool { pressed.contains(device) }
 
+    /// Whether `values` (valuator number to value) differ from what `device`'s axes last said,
+    /// on the axes they said anything of: a sample read from the server that repeats them says
+    /// nothing new.
+    func differ(_ values: [Int: Double], for device: Int) -> Bool {
+        values.contains { number, value in axes[device]?[number].map { $0 != value } ?? false }
+    }
+
     /// Contacts currently down.
     public var activeContacts: [ContactKey] {
         (pressed.map { ContactKey(device: $0, contact: 0) } + touches.keys.map { ContactKey(device: $0.device, contact: $0.touch) })

@@ -150,8 +150,18 @@ final class PointerOwnership {
         pressTimes.forget(source)
         // Should the grab have frozen the master on it after all, unseen, the press goes on: a
         // request that finds nothing frozen does nothing, and a master must never stay frozen
-        // on a press this class does not count.
-        if let master = pointersDown[source], holds[master] == nil { allow(master, .replay) }
+        // on a press this class does not count. Not a thaw of the bridge's (`thawedAt`): it
+        // lets go of nothing the server held back for it.
+        if let master = pointersDown[source], holds[master] == nil {
+            connection.allowEvents(master: master, .replay)
+            connection.flush()
+        }
+    }
+
+    /// The contacts counted held whose grabbed press should have come and has not, with their
+    /// masters (`masterAwaitingPress`).
+    var awaitingPress: [(source: Int, master: Int)] {
+        contactsDown.compactMap { source in masterAwaitingPress(of: source).map { (source, $0) } }
     }
 
     /// Whether a grabbed press of `source` is its contact's down now: counted held, and made

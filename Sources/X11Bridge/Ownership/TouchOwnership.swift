@@ -166,23 +166,30 @@ final class TouchOwnership {
         ended.remove(key)
     }
 
-    /// Whether a touch still waits for a grabbed begin that would have come by now: its begin
-    /// was made while nothing of the bridge's held its master back, and no renewal of the grab
-    /// waits (which sends a touch to the button grab, `handOver`). The server sends the grabbed
-    /// begin right behind the raw one, so by the touch's next event it is known not to come:
-    /// another grab took the touch (an open menu's active grab of the pointer becomes its owner).
-    func awaitsBeginInVain(device: Int, touch: Int) -> Bool {
+    /// The master of a touch that still waits for a grabbed begin that would have come by now
+    /// (its begin made while nothing of the bridge's held its master back, and no renewal of
+    /// the grab waiting, which sends a touch to the button grab: `handOver`); nil for any other.
+    /// The server sends the grabbed begin right behind the raw one, so by the touch's next event
+    /// it has come, or another grab took the touch (an open menu's active grab of the pointer
+    /// becomes its owner), or another client's freeze of the master holds it back (`Bridge`
+    /// tells which).
+    func masterAwaitingBegin(device: Int, touch: Int) -> Int? {
         let key = TouchKey(device: device, touch: touch)
-        guard !renewalPending, let serial = beginSerials[key] else { return false }
+        guard !renewalPending, let serial = beginSerials[key] else { return nil }
         switch holds[key] {
         case .undecided(let master, false)?, .chosen(_, let master, .awaitingBegin)?:
-            return !pointerMayHoldBack(master, serial)
+            return pointerMayHoldBack(master, serial) ? nil : master
         case .undecided?, .chosen?, nil:
-            return false
+            return nil
         }
     }
 
-    /// Forgets a touch another grab took (`awaitsBeginInVain`): the server never gave it to the
+    /// The touches whose grabbed begin should have come and has not, with their masters.
+    var awaitingBegin: [(contact: ContactKey, master: Int)] {
+        holds.keys.compactMap { key in masterAwaitingBegin(device: key.device, touch: key.touch).map { (key.contact, $0) } }
+    }
+
+    /// Forgets a touch another grab took (`masterAwaitingBegin`): the server never gave it to the
     /// bridge, so no choice of the bridge's can go out for it.
     func notTaken(device: Int, touch: Int) {
         forget(TouchKey(device: device, touch: touch))

@@ -216,25 +216,30 @@ public final class Bridge {
 }
 
 extension Bridge: EventLoopClient {
+    /// One contact event, with everything it tells the ownership classes and the engine.
+    private func handle(_ event: ContactEvent, at time: Double) {
+        let besideAnotherButton = tellOwnership(about: event, now: time)
+        let liveness = pressureLiveness.observe(event) { [session] in session.device(event.device)?.pressureAxis?.pressureRange }
+        var outputs: [EngineOutput] = []
+        if besideAnotherButton {
+            engine.handle(event, handedOverAtBegin: .anotherButton, into: &outputs)
+        } else {
+            engine.handle(event, into: &outputs)
+        }
+        process(outputs, now: time)
+        // Found dead or alive, the pressure counts so from the device's next contact on:
+        // the one that showed it began under the grabs as they were (a press that brings
+        // dead pressure back was not held, and must not also become a deep press).
+        apply(liveness)
+        settleMotion(of: event.device)
+        rereadIfRejoined(at: time)
+    }
+
     func handle(_ changes: [InputChange], at time: Double) {
         for change in changes {
             switch change {
             case .contact(let event):
-                let besideAnotherButton = tellOwnership(about: event, now: time)
-                let liveness = pressureLiveness.observe(event) { [session] in session.device(event.device)?.pressureAxis?.pressureRange }
-                var outputs: [EngineOutput] = []
-                if besideAnotherButton {
-                    engine.handle(event, handedOverAtBegin: .anotherButton, into: &outputs)
-                } else {
-                    engine.handle(event, into: &outputs)
-                }
-                process(outputs, now: time)
-                // Found dead or alive, the pressure counts so from the device's next contact on:
-                // the one that showed it began under the grabs as they were (a press that brings
-                // dead pressure back was not held, and must not also become a deep press).
-                apply(liveness)
-                settleMotion(of: event.device)
-                rereadIfRejoined(at: time)
+                handle(event, at: time)
             case .devices(let changes):
                 for device in changes.removed {
                     pointerOwnership.end(source: device.id)
@@ -268,6 +273,9 @@ extension Bridge: EventLoopClient {
                 } else {
                     pointerOwnership.handle(grabbed, at: time) { [session] in
                         session.device($0)?.inputDevice?.isPointer ?? false
+                    }
+                    if grabbed.kind == .buttonPress {
+                        for event in session.catchUpMotion(of: grabbed.source, at: time) { handle(event, at: time) }
                     }
                 }
             case .grabbedTouch(let grabbed):
@@ -321,6 +329,42 @@ extension Bridge: EventLoopClient {
         handle(session.rereadDevices(at: time), at: time)
     }
 
+    /// Whether another client's grab took a contact's press or touch, not the bridge's (only a
+    /// press on a master no grab has activates a passive one): an open menu's, a drag's or a
+    /// screen locker's active grab; a window's grab of the emulated press of a finger the
+    /// application has, where the window takes no touch (X ends that grab at this press's
+    /// release). Its grabbed press or begin comes right behind its raw one; not come by the
+    /// contact's next event, it went to another grab, or waits behind another client's freeze
+    /// of the master (a keyboard grab freezing the pointer). For a pen or mouse still down, the
+    /// master's button 1 tells which, in one round trip: down once the server has processed the
+    /// press, up while it waits in the frozen master's queue. (A touch's emulated press does not
+    /// count among the master's buttons: a touch is taken for another grab's.) Taken, the
+    /// contact is forgotten by the ownership classes and is the application's, as without the
+    /// bridge.
+    private func takenByAnotherGrab(_ device: Int, contact: Int) -> Bool {
+        if isPointerContact(device), let master = pointerOwnership.masterAwaitingPress(of: device),
+           session.connection.queryPointer(master: master)?.buttons.contains(1) == true {
+            pointerOwnership.pressNotTaken(source: device)
+            return true
+        }
+        if isTouchContact(device), touchOwnership.masterAwaitingBegin(device: device, touch: contact) != nil {
+            touchOwnership.notTaken(device: device, touch: contact)
+            return true
+        }
+        return false
+    }
+
+    /// Before timers decide: a contact held still sends no next event, so one whose press
+    /// another grab took (a finger held on a menu's item) is told here, before its long press
+    /// claims it.
+    private func checkAwaitingContacts(now: Double) {
+        let pointers = pointerOwnership.awaitingPress.map { ContactKey(device: $0.source, contact: 0) }
+        let touches = touchOwnership.awaitingBegin.map(\.contact)
+        for key in pointers + touches where takenByAnotherGrab(key.device, contact: key.contact) {
+            handOver(key, at: now, now: now)
+        }
+    }
+
     /// A pen's or mouse's contact goes to the application as without the bridge, its gestures
     /// with it, because another button of its master is down (`ReleaseReason.anotherButton`).
     private func handOver(_ key: ContactKey, at time: Double, now: Double) {
@@ -337,19 +381,7 @@ extension Bridge: EventLoopClient {
     private func tellOwnership(about event: ContactEvent, now: Double) -> Bool {
         switch event.phase {
         case .move:
-            // A pen's or mouse's press that another grab took, not the bridge's (only a press on
-            // a master no grab has activates a passive one): an open menu's or a drag's active
-            // grab; a window's grab of the emulated press of a finger the application has, where
-            // the window takes no touch (X ends that grab at this press's release). The grabbed
-            // press comes right behind its raw one, so by the contact's next event it is known
-            // not to come: the contact is the application's, as without the bridge.
-            if isPointerContact(event.device), pointerOwnership.masterAwaitingPress(of: event.device) != nil {
-                pointerOwnership.pressNotTaken(source: event.device)
-                handOver(ContactKey(device: event.device, contact: event.contact), at: event.time, now: now)
-            }
-            // A touch likewise: an open menu's grab becomes the owner of a touch begun on it.
-            if isTouchContact(event.device), touchOwnership.awaitsBeginInVain(device: event.device, touch: event.contact) {
-                touchOwnership.notTaken(device: event.device, touch: event.contact)
+            if takenByAnotherGrab(event.device, contact: event.contact) {
                 handOver(ContactKey(device: event.device, contact: event.contact), at: event.time, now: now)
             }
         case .begin:
@@ -369,14 +401,12 @@ extension Bridge: EventLoopClient {
                 return besideApplicationTouch
             }
         case .end, .cancel:
-            // A tap into an open menu: its press went to the menu's grab (above), and a release
-            // decided for it would wait for a grabbed press that never comes.
-            if isPointerContact(event.device), pointerOwnership.masterAwaitingPress(of: event.device) != nil {
-                pointerOwnership.pressNotTaken(source: event.device)
-            }
-            if isTouchContact(event.device), touchOwnership.awaitsBeginInVain(device: event.device, touch: event.contact) {
-                touchOwnership.notTaken(device: event.device, touch: event.contact)
-            }
+            // A touch into an open menu: the menu's grab owns it (`takenByAnotherGrab`). (A pen's
+            // tap there cannot be told at its lift from one another client's freeze holds back:
+            // the master's button is up either way. Its release is decided ahead of a grabbed
+            // press that may never come, which the device's next press sets aside:
+            // `PointerOwnership`.)
+            if isTouchContact(event.device) { _ = takenByAnotherGrab(event.device, contact: event.contact) }
             if isPointerContact(event.device) || pointerOwnership.carries(ContactKey(device: event.device, contact: event.contact)) {
                 pointerOwnership.contactEnded(source: event.device, master: session.device(event.device)?.master)
             } else if isTouchContact(event.device) {
@@ -413,6 +443,7 @@ extension Bridge: EventLoopClient {
 
     func fireTimers(at now: Double) {
         if let deadline = engine.nextDeadline, deadline <= now {
+            checkAwaitingContacts(now: now)
             process(engine.advance(to: now), now: now)
             // A decision timeout can leave a stroke no gesture follows.
             for key in engine.activeContacts where key.contact == 0 { settleMotion(of: key.device) }

@@ -123,3 +123,103 @@ final class OpenMenuTests: StageSuite {
         #expect(bridge.decisions.map(\.decision) == [.release, .release], "\(bridge.lines)")
     }
 }
+
+/// Found in review: the safety net's ReplayDevice of a press another grab took moves the
+/// master's thaw mark, so a contact whose raw press the server made before it is thought held
+/// back by the bridge and is never handed over.
+@Suite("Taps into an open menu, the bridge busy", .requiresXorg, .serialized)
+final class OpenMenuBusyTests: StageSuite {
+    @Test("under a screen locker's grab, with the bridge stopped a moment: a pen tap, then a deep press still down when it runs, run nothing")
+    func lockerGrabBridgeBusy() throws {
+        let bridge = try stage.bridge(["--verbose"], config: """
+            bindings:
+              - name: locked-out
+                gesture: deep-press
+                devices: [pen, touch]
+                threshold: 0.7
+                action: {command: [true]}
+            """)
+        let pen = try bridge.deviceID(VirtualPen.deviceName)
+        let locker = try RecorderWindow(server: stage.server, title: "locker", takesKeyboardFocus: false)
+        defer { locker.close() }
+        #expect(locker.grabPointer(), "the locker's grab")
+        bridge.child.kill(signal: SIGSTOP)
+        try stage.pen.down(at: (400, 300), pressure: 0.3)
+        try stage.pen.move(to: (401, 300))
+        try stage.pen.up()
+        try stage.pen.down(at: (420, 300), pressure: 0.1)
+        for force in [0.3, 0.5, 0.65, 0.95] {
+            usleep(10_000)
+            try stage.pen.press(to: force)
+        }
+        bridge.child.kill(signal: SIGCONT)
+        #expect(bridge.waitForLines { $0.decisions.filter { $0.device == pen }.count >= 2 }, "\(bridge.lines)")
+        try stage.pen.press(to: 0.5)
+        try stage.pen.up()
+        #expect(locker.waitForEvents { buttonEvents(1, in: $0).count >= 4 }, "the locker got both presses: \(locker.recordedEvents)")
+        #expect(try bridge.waitUntilAsleep(quiet: 0.1))
+        #expect(bridge.actions.isEmpty, "\(bridge.lines)")
+        #expect(bridge.decisions.map(\.decision) == [.release, .release], "\(bridge.lines)")
+        #expect(buttonEvents(3, in: locker.recordedEvents).isEmpty, "\(locker.recordedEvents)")
+    }
+}
+
+/// Found in review: the rule for a press another grab took waits for the contact's next raw
+/// event, and a mouse held still sends none: its long press fires on its timer first.
+@Suite("A mouse held still in an open menu", .requiresXorg, .serialized)
+final class OpenMenuMouseTests: MouseStageSuite {
+    @Test("a bound mouse's long press held still in an open menu: the menu gets the press alone, no right-click, nothing runs")
+    func mouseLongPressIntoMenu() throws {
+        let bridge = try stage.bridge(["--verbose"], config: """
+            bindings:
+              - name: mouse-hold
+                gesture: long-press
+                devices: [mouse]
+                duration: 0.3
+                action: {click: right}
+            """)
+        let mouse = try #require(stage.server.mouse)
+        let menu = try RecorderWindow(server: stage.server, frame: WindowFrame(x: 450, y: 450, width: 150, height: 150),
+                                      title: "menu", takesKeyboardFocus: false)
+        defer { menu.close() }
+        #expect(menu.grabPointer(), "the menu's grab")
+        try mouse.press()
+        usleep(600_000)
+        try mouse.release()
+        #expect(menu.waitForEvents { buttonEvents(1, in: $0).count >= 2 }, "the menu got the press: \(menu.recordedEvents)")
+        #expect(try bridge.waitUntilAsleep(quiet: 0.1))
+        #expect(buttonEvents(3, in: menu.recordedEvents).isEmpty, "no right-click: \(menu.recordedEvents)\n\(bridge.lines)")
+        #expect(bridge.actions.isEmpty, "\(bridge.lines)")
+        menu.ungrabPointer()
+    }
+}
+
+/// Found in review: a finger held still sends no event after its begin, so its long press
+/// fired on its timer before anything asked whether the touch was the bridge's.
+@Suite("A finger held still in an open menu", .requiresXorg, .serialized)
+final class OpenMenuHeldFingerTests: StageSuite {
+    @Test("a finger's long press held still on an open menu: the menu gets the touch's press alone, no right-click, nothing runs")
+    func fingerLongPressIntoMenu() throws {
+        let bridge = try stage.bridge(["--verbose"], config: """
+            bindings:
+              - name: finger-hold
+                gesture: long-press
+                devices: [touch]
+                duration: 0.3
+                action: {click: right}
+            """)
+        let menu = try RecorderWindow(server: stage.server, frame: WindowFrame(x: 450, y: 450, width: 150, height: 150),
+                                      title: "menu", takesKeyboardFocus: false)
+        defer { menu.close() }
+        #expect(menu.grabPointer(), "the menu's grab")
+        try stage.touch.begin(at: (500, 500), pressure: 0.2)
+        usleep(600_000)
+        try stage.touch.end()
+        #expect(menu.waitForEvents { buttonEvents(1, in: $0).count >= 2 }, "the menu got the press: \(menu.recordedEvents)")
+        #expect(try bridge.waitUntilAsleep(quiet: 0.1))
+        #expect(buttonEvents(3, in: menu.recordedEvents).isEmpty, "no right-click: \(menu.recordedEvents)\n\(bridge.lines)")
+        #expect(bridge.actions.isEmpty, "\(bridge.lines)")
+        menu.ungrabPointer()
+    }
+}
+

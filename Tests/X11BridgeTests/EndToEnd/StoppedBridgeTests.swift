@@ -108,6 +108,32 @@ final class StoppedBridgeTests: StageSuite {
         #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
 
+    /// Found by the dead-pressure tests under load: the motion of a stroke nothing follows is
+    /// not read until its lift, and a press made before the bridge had read that lift lost its
+    /// motion until the bridge asked for it again: a deep press pushed at once was never seen.
+    @Test("a drag nothing follows, then, while the bridge is stopped, the lift and a deep press: it right-clicks once the bridge runs")
+    func deepPressBeforeDragLiftRead() throws {
+        let bridge = try stage.bridge()
+        let pen = try bridge.deviceID(VirtualPen.deviceName)
+        // A drag past the slop: no gesture follows it any more, and its motion goes unread.
+        try stage.pen.down(at: (300, 300), pressure: 0.2)
+        for step in 1...8 { try stage.pen.move(to: (300 + 10 * Double(step), 300), pressure: 0.2) }
+        #expect(bridge.waitForEvents(.motionUnheard), "the stimulus: the drag's motion stopped: \(bridge.lines)")
+        bridge.child.kill(signal: SIGSTOP)
+        try stage.pen.up()
+        try stage.pen.down(at: (420, 320), pressure: 0.1)
+        for force in [0.3, 0.5, 0.65, 0.95] { try stage.pen.press(to: force) }
+        bridge.child.kill(signal: SIGCONT)
+        #expect(bridge.waitForLines { $0.decisions.filter { $0.device == pen }.count >= 2 }, "\(bridge.lines)")
+        #expect(bridge.decisions.filter { $0.device == pen }.last?.decision == .claim, "\(bridge.lines)")
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "the right-click: \(bridge.lines)")
+        try stage.pen.up()
+        #expect(try bridge.waitUntilAsleep(quiet: 0.05))
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+    }
+
     @Test("a finger held 0.6 s and lifted while the bridge is stopped, past the 1 s long press's deadline: its tap, no right-click",
           arguments: [false, true])
     func shortHoldWhileStopped(commandRunning: Bool) throws {

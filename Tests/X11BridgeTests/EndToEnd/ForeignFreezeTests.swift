@@ -1,0 +1,60 @@
+import CX11
+import Foundation
+import GestureKit
+import Testing
+import XorgTestSupport
+
+/// Another client's keyboard grab whose pointer mode is Sync (EFL's key grabs, i3 before
+/// 4.x): X freezes the master pointer for it (`CheckGrabForSyncs` sets `sync.other`) though
+/// nobody grabs the pointer. Only the master's `processInputProc` becomes `EnqueueEvent`
+/// (`FreezeThaw`): the pen's raw events go on reaching the bridge, its grabbed press waits.
+final class PointerFreezingKeyboardGrab {
+    private let display: OpaquePointer
+
+    init(server: any HeadlessDisplay, window: UInt) throws {
+        guard let display = XOpenDisplay(server.displayName) else { throw RecorderWindowError.cannotOpenDisplay(server.displayName) }
+        self.display = display
+        let status = XGrabKeyboard(display, window, 0, GrabModeSync, GrabModeAsync, UInt(CurrentTime))
+        XSync(display, 0)
+        guard status == GrabSuccess else {
+            XCloseDisplay(display)
+            throw RecorderWindowError.cannotOpenDisplay("keyboard grab refused: \(status)")
+        }
+    }
+
+    /// Ends the grab: the master pointer plays what it queued.
+    func ungrab() {
+        XUngrabKeyboard(display, UInt(CurrentTime))
+        XSync(display, 0)
+    }
+
+    func close() {
+        XCloseDisplay(display)
+    }
+}
+
+@Suite("Another client's synchronous grab", .requiresXorg, .serialized)
+final class ForeignFreezeTests: StageSuite {
+    @Test("the pen presses deep while another client's keyboard grab freezes the pointer: once it ends, a right-click alone")
+    func keyboardGrabFreezingPointer() throws {
+        let bridge = try stage.bridge(["--verbose"])
+        let pen = try bridge.deviceID(VirtualPen.deviceName)
+        let grab = try PointerFreezingKeyboardGrab(server: stage.server, window: stage.window.window)
+        defer { grab.close() }
+        try stage.pen.down(at: (300, 300), pressure: 0.1)
+        for force in [0.3, 0.5, 0.65, 0.95] {
+            usleep(10_000)
+            try stage.pen.press(to: force)
+        }
+        usleep(100_000)
+        grab.ungrab()
+        try stage.pen.press(to: 0.95)
+        #expect(bridge.waitForLines { $0.decisions.contains { $0.device == pen } }, "\(bridge.lines)")
+        try stage.pen.up()
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(bridge.decisions.filter { $0.device == pen }.map(\.decision) == [.claim], "\(bridge.lines)")
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
+        #expect(buttonEvents(1, in: events).isEmpty, "no left press: \(events)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+    }
+}
