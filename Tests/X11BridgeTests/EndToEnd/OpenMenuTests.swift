@@ -11,13 +11,30 @@ import XorgTestSupport
 /// finger's tap made meanwhile reached the bridge's grab instead of the window.
 @Suite("Taps into an open menu", .requiresXorg, .serialized)
 final class OpenMenuTests: StageSuite {
+    /// A deep press with a pen or a finger runs a command: what a locked screen must not let through.
+    static let lockedOut = """
+        bindings:
+          - name: locked-out
+            gesture: deep-press
+            devices: [pen, touch]
+            threshold: 0.7
+            action: {command: [true]}
+        """
+
+    /// A window holding an active grab of the pointer, as an open menu (`title` "menu": a small
+    /// one around (525, 525)) or a screen locker (the whole screen) does.
+    static func grabbing(_ stage: Stage, title: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> RecorderWindow {
+        let frame = title == "menu" ? WindowFrame(x: 450, y: 450, width: 150, height: 150) : nil
+        let window = try RecorderWindow(server: stage.server, frame: frame, title: title, takesKeyboardFocus: false)
+        #expect(window.grabPointer(), "the \(title)'s grab", sourceLocation: sourceLocation)
+        return window
+    }
+
     /// A pen tap into a menu: a small window holding an active grab of the pointer while the
     /// tap is made. The menu gets the tap whole, as without the bridge.
     func tapIntoMenu(_ bridge: BridgeProcess, penID: Int) throws {
-        let menu = try RecorderWindow(server: stage.server, frame: WindowFrame(x: 450, y: 450, width: 150, height: 150),
-                                      title: "menu", takesKeyboardFocus: false)
+        let menu = try OpenMenuTests.grabbing(stage, title: "menu")
         defer { menu.close() }
-        #expect(menu.grabPointer(), "the menu's grab")
         let before = bridge.lines.decisions.filter { $0.device == penID }.count
         try stage.pen.down(at: (500, 500), pressure: 0.3)
         try stage.pen.up()
@@ -78,10 +95,8 @@ final class OpenMenuTests: StageSuite {
         let bridge = try stage.bridge(["--verbose"], config: ReplugOwnershipTests.config)
         let touchID = try bridge.deviceID(VirtualTouchscreen.deviceName)
         do {
-            let menu = try RecorderWindow(server: stage.server, frame: WindowFrame(x: 450, y: 450, width: 150, height: 150),
-                                          title: "menu", takesKeyboardFocus: false)
+            let menu = try OpenMenuTests.grabbing(stage, title: "menu")
             defer { menu.close() }
-            #expect(menu.grabPointer(), "the menu's grab")
             try stage.touch.begin(at: (500, 500), pressure: 0.1)
             try ReplugOwnershipTests.pressOn(stage, by: .touch)
             #expect(menu.waitForEvents { buttonEvents(1, in: $0).count >= 2 }, "the menu got the press: \(menu.recordedEvents)")
@@ -101,17 +116,9 @@ final class OpenMenuTests: StageSuite {
     /// does: the gestures went on behind it, a bound command ran, a click went into the locker.
     @Test("under a screen locker's grab, a pen's and a finger's deep presses run nothing; the locker gets their presses")
     func lockerGrab() throws {
-        let bridge = try stage.bridge(["--verbose"], config: """
-            bindings:
-              - name: locked-out
-                gesture: deep-press
-                devices: [pen, touch]
-                threshold: 0.7
-                action: {command: [true]}
-            """)
-        let locker = try RecorderWindow(server: stage.server, title: "locker", takesKeyboardFocus: false)
+        let bridge = try stage.bridge(["--verbose"], config: OpenMenuTests.lockedOut)
+        let locker = try OpenMenuTests.grabbing(stage, title: "locker")
         defer { locker.close() }
-        #expect(locker.grabPointer(), "the locker's grab")
         for presser: ReplugOwnershipTests.Presser in [.pen, .touch] {
             try presser.begin(stage, at: (400, 300), force: 0.1)
             try ReplugOwnershipTests.pressOn(stage, by: presser)
@@ -131,18 +138,10 @@ final class OpenMenuTests: StageSuite {
 final class OpenMenuBusyTests: StageSuite {
     @Test("under a screen locker's grab, with the bridge stopped a moment: a pen tap, then a deep press still down when it runs, run nothing")
     func lockerGrabBridgeBusy() throws {
-        let bridge = try stage.bridge(["--verbose"], config: """
-            bindings:
-              - name: locked-out
-                gesture: deep-press
-                devices: [pen, touch]
-                threshold: 0.7
-                action: {command: [true]}
-            """)
+        let bridge = try stage.bridge(["--verbose"], config: OpenMenuTests.lockedOut)
         let pen = try bridge.deviceID(VirtualPen.deviceName)
-        let locker = try RecorderWindow(server: stage.server, title: "locker", takesKeyboardFocus: false)
+        let locker = try OpenMenuTests.grabbing(stage, title: "locker")
         defer { locker.close() }
-        #expect(locker.grabPointer(), "the locker's grab")
         bridge.child.kill(signal: SIGSTOP)
         try stage.pen.down(at: (400, 300), pressure: 0.3)
         try stage.pen.move(to: (401, 300))
@@ -179,10 +178,8 @@ final class OpenMenuMouseTests: MouseStageSuite {
                 action: {click: right}
             """)
         let mouse = try #require(stage.server.mouse)
-        let menu = try RecorderWindow(server: stage.server, frame: WindowFrame(x: 450, y: 450, width: 150, height: 150),
-                                      title: "menu", takesKeyboardFocus: false)
+        let menu = try OpenMenuTests.grabbing(stage, title: "menu")
         defer { menu.close() }
-        #expect(menu.grabPointer(), "the menu's grab")
         try mouse.press()
         usleep(600_000)
         try mouse.release()
@@ -208,10 +205,8 @@ final class OpenMenuHeldFingerTests: StageSuite {
                 duration: 0.3
                 action: {click: right}
             """)
-        let menu = try RecorderWindow(server: stage.server, frame: WindowFrame(x: 450, y: 450, width: 150, height: 150),
-                                      title: "menu", takesKeyboardFocus: false)
+        let menu = try OpenMenuTests.grabbing(stage, title: "menu")
         defer { menu.close() }
-        #expect(menu.grabPointer(), "the menu's grab")
         try stage.touch.begin(at: (500, 500), pressure: 0.2)
         usleep(600_000)
         try stage.touch.end()

@@ -67,6 +67,19 @@ struct ConfigFileWatchTests {
         }
     }
 
+    /// `directory` (with the folders above it) made, the config written in it: the watch sees
+    /// each step, watches the directory from then on, and sees the file's next edit.
+    static func expectFollowed(_ watch: ConfigFileWatch, into directory: String,
+                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try "made".write(toFile: watch.path, atomically: false, encoding: .utf8)
+        // The folders and the file come one after the other: each step is seen.
+        for _ in 0..<3 where !watch.fileExists || !watch.watchesDirectory { _ = changes(watch) }
+        #expect(watch.watchesDirectory && watch.fileExists, sourceLocation: sourceLocation)
+        try "edited".write(toFile: watch.path, atomically: false, encoding: .utf8)
+        #expect(changes(watch) == [.file], sourceLocation: sourceLocation)
+    }
+
     /// Found in review: removing the folder ended the watch for good.
     @Test("the directory removed and made again: the removal and the new file are noticed, and its edits")
     func directoryRemovedAndMadeAgain() throws {
@@ -82,12 +95,7 @@ struct ConfigFileWatchTests {
             try "x".write(toFile: root + "/history", atomically: true, encoding: .utf8)
             #expect(Self.changes(watch, timeout: 200).isEmpty)
 
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
-            try "b".write(toFile: path, atomically: false, encoding: .utf8)
-            #expect(Self.changes(watch).contains(.file))
-            #expect(watch.watchesDirectory && watch.fileExists)
-            try "c".write(toFile: path, atomically: false, encoding: .utf8)
-            #expect(Self.changes(watch) == [.file])
+            try Self.expectFollowed(watch, into: directory)
         }
     }
 
@@ -102,10 +110,7 @@ struct ConfigFileWatchTests {
             #expect(Self.changes(watch) == [.file])
             try "x".write(toFile: root + "/old/config.yaml", atomically: false, encoding: .utf8)
             #expect(Self.changes(watch, timeout: 200).isEmpty, "the folder moved away is no longer the config's")
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
-            try "b".write(toFile: path, atomically: false, encoding: .utf8)
-            #expect(Self.changes(watch).contains(.file))
-            #expect(watch.fileExists)
+            try Self.expectFollowed(watch, into: directory)
         }
     }
 
@@ -119,13 +124,7 @@ struct ConfigFileWatchTests {
             #expect(!watch.watchesDirectory)
             try "x".write(toFile: root + "/notes", atomically: false, encoding: .utf8)
             #expect(Self.changes(watch, timeout: 200).isEmpty)
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try "a".write(toFile: path, atomically: false, encoding: .utf8)
-            // The folders and the file come one after the other: each step is seen.
-            for _ in 0..<3 where !watch.fileExists || !watch.watchesDirectory { _ = Self.changes(watch) }
-            #expect(watch.watchesDirectory && watch.fileExists)
-            try "b".write(toFile: path, atomically: false, encoding: .utf8)
-            #expect(Self.changes(watch) == [.file])
+            try Self.expectFollowed(watch, into: directory)
         }
     }
 
