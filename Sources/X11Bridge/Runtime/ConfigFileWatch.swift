@@ -110,6 +110,10 @@ public final class ConfigFileWatch {
             if waypoints.contains(where: { Self.mentions(bytes, watch: $0.watch, named: $0.child) }) {
                 changes.insert(.file)
             }
+            // A folder on the way, or the link target's, removed (a dotfiles folder removed to
+            // be cloned again, in steps): the way is looked for anew.
+            let others = waypoints.map(\.watch) + (target.map { [$0.watch] } ?? [])
+            if others.contains(where: { Self.saysGone(bytes, watch: $0) }) { changes.insert(.file) }
         }
         if directoryGone, let gone = watch {
             // Moved away, the folder would still be watched where it went.
@@ -139,6 +143,10 @@ public final class ConfigFileWatch {
                     let id = inotify_add_watch(descriptor, directory, Self.events | UInt32(IN_ONLYDIR))
                     if id >= 0 {
                         watch = (id, folder)
+                    } else if errno == ENOENT {
+                        // Gone since the look: look again.
+                        if let old { release(old.id) }
+                        continue
                     } else {
                         failure = "cannot watch the directory \(directory): \(String(cString: strerror(errno)))"
                     }
@@ -149,9 +157,11 @@ public final class ConfigFileWatch {
             var wanted: [(folder: String, child: String)] = []
             if watch == nil, failure == nil {
                 wanted.append(Self.nearestExisting(above: directory))
-            } else if watch != nil, Self.isSymbolicLink(directory) {
-                let (folder, child) = Self.split(directory)
-                wanted.append((folder, child))
+            }
+            if watch != nil {
+                // Folders on the way that are links (a dotfiles folder linked in, `~/.config`
+                // itself): pointed elsewhere, they change the directory without an event in it.
+                wanted += Self.linksOnTheWay(to: directory)
             }
             if watch != nil, target == nil, let missing = Self.linkedPath(of: path) {
                 wanted.append(Self.nearestExisting(above: Self.split(missing).directory))
@@ -197,13 +207,35 @@ public final class ConfigFileWatch {
         inotify_rm_watch(descriptor, id)
     }
 
-    /// The nearest folder above `missing` that exists, and the name of the next one down.
-    private static func nearestExisting(above missing: String) -> (folder: String, child: String) {
+    /// The nearest folder above `missing` that exists, and the name of the next one down. A
+    /// link on the way that leads nowhere now is followed: where it leads is what must come
+    /// (a dotfiles folder it names, cloned again).
+    private static func nearestExisting(above missing: String, hops: Int = 0) -> (folder: String, child: String) {
+        if hops < 40, access(missing, F_OK) != 0, isSymbolicLink(missing), let text = linkText(missing) {
+            return nearestExisting(above: text.hasPrefix("/") ? text : split(missing).directory + "/" + text, hops: hops + 1)
+        }
         var (folder, child) = split(missing)
         while access(folder, F_OK) != 0, folder != "/", folder != "." {
+            if hops < 40, isSymbolicLink(folder), let text = linkText(folder) {
+                let target = text.hasPrefix("/") ? text : split(folder).directory + "/" + text
+                return nearestExisting(above: target + "/" + child, hops: hops + 1)
+            }
             (folder, child) = split(folder)
         }
         return (folder, child)
+    }
+
+    /// Each folder on the way to `directory`, itself included, that is a symbolic link, as the
+    /// folder holding it and its name.
+    private static func linksOnTheWay(to directory: String) -> [(folder: String, child: String)] {
+        var links: [(folder: String, child: String)] = []
+        var current = directory
+        while current != "/", current != ".", !current.isEmpty {
+            let (folder, child) = split(current)
+            if isSymbolicLink(current) { links.append((folder, child)) }
+            current = folder
+        }
+        return links
     }
 
     /// The real path of a folder, links resolved; nil when it does not exist.

@@ -347,3 +347,101 @@ struct ConfigFileWatchTests {
         }
     }
 }
+
+/// Found reviewing the watch that follows the path: a dotfiles folder removed and cloned again
+/// as `rm -rf` and `git clone` do it, in steps the bridge may wake between, through links.
+extension ConfigFileWatchTests {
+    /// What the watch reports over three bursts of activity: folders and a file made one
+    /// after the other.
+    static func changesInSteps(_ watch: ConfigFileWatch) -> Set<ConfigFileWatch.Change> {
+        var seen: Set<ConfigFileWatch.Change> = []
+        for _ in 0..<3 { seen.formUnion(changes(watch, timeout: 300)) }
+        return seen
+    }
+
+    @Test("a config folder link whose target folder is removed and cloned again: the new file is noticed")
+    func folderLinkTargetRecreated() throws {
+        try Self.inDirectory { root in
+            try FileManager.default.createDirectory(atPath: root + "/dotfiles/bridge", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: root + "/config", withIntermediateDirectories: true)
+            try "a".write(toFile: root + "/dotfiles/bridge/config.yaml", atomically: false, encoding: .utf8)
+            #expect(symlink(root + "/dotfiles/bridge", root + "/config/gesture-bridge") == 0)
+            let watch = try ConfigFileWatch(path: root + "/config/gesture-bridge/config.yaml")
+            try FileManager.default.removeItem(atPath: root + "/dotfiles")
+            #expect(Self.changes(watch).contains(.file))
+            #expect(!watch.watchesDirectory)
+            try FileManager.default.createDirectory(atPath: root + "/dotfiles/bridge", withIntermediateDirectories: true)
+            try "b".write(toFile: root + "/dotfiles/bridge/config.yaml", atomically: false, encoding: .utf8)
+            let seen = Self.changesInSteps(watch)
+            #expect(seen.contains(.file), "the re-made folder's file")
+            #expect(watch.watchesDirectory)
+        }
+    }
+
+    @Test("a waypoint folder removed in turn (rm -rf read mid-way), then made again: the new file is noticed")
+    func waypointRemoved() throws {
+        try Self.inDirectory { root in
+            let directory = root + "/dotfiles/bridge", path = directory + "/config.yaml"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try "a".write(toFile: path, atomically: false, encoding: .utf8)
+            let watch = try ConfigFileWatch(path: path)
+            try FileManager.default.removeItem(atPath: directory)
+            #expect(Self.changes(watch).contains(.file))     // read between the two steps of rm -rf
+            try FileManager.default.removeItem(atPath: root + "/dotfiles")
+            _ = Self.changes(watch, timeout: 300)
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try "b".write(toFile: path, atomically: false, encoding: .utf8)
+            let seen = Self.changesInSteps(watch)
+            #expect(seen.contains(.file), "the re-made folder's file")
+            #expect(watch.watchesDirectory)
+        }
+    }
+    @Test("a link's target folder removed after its file was: the folder and file made again are noticed")
+    func targetFolderRemovedAfterFile() throws {
+        try Self.inDirectory { root in
+            let watch = try Self.linkedConfig(in: root, to: "dotfiles/bridge/gesture.yaml")
+            let target = root + "/dotfiles/bridge/gesture.yaml"
+            #expect(unlink(target) == 0)
+            #expect(Self.changes(watch) == [.file])
+            #expect(rmdir(root + "/dotfiles/bridge") == 0)
+            _ = Self.changes(watch, timeout: 300)
+            try FileManager.default.createDirectory(atPath: root + "/dotfiles/bridge", withIntermediateDirectories: true)
+            try "b".write(toFile: target, atomically: false, encoding: .utf8)
+            let seen = Self.changesInSteps(watch)
+            #expect(seen.contains(.file))
+        }
+    }
+
+    @Test("~/.config itself a link into dotfiles, dotfiles cloned again")
+    func intermediateLink() throws {
+        try Self.inDirectory { root in
+            try FileManager.default.createDirectory(atPath: root + "/dotfiles/config/gesture-bridge", withIntermediateDirectories: true)
+            try "a".write(toFile: root + "/dotfiles/config/gesture-bridge/config.yaml", atomically: false, encoding: .utf8)
+            #expect(symlink(root + "/dotfiles/config", root + "/.config") == 0)
+            let watch = try ConfigFileWatch(path: root + "/.config/gesture-bridge/config.yaml")
+            try FileManager.default.removeItem(atPath: root + "/dotfiles")
+            #expect(Self.changes(watch).contains(.file))
+            try FileManager.default.createDirectory(atPath: root + "/dotfiles/config/gesture-bridge", withIntermediateDirectories: true)
+            try "b".write(toFile: root + "/dotfiles/config/gesture-bridge/config.yaml", atomically: false, encoding: .utf8)
+            let seen = Self.changesInSteps(watch)
+            #expect(seen.contains(.file))
+        }
+    }
+    @Test("a dotfiles clone removed as rm -rf does (its folder first, the clone after, read between), then cloned again")
+    func linkDirectoryRecreatedMidRemoval() throws {
+        try Self.inDirectory { root in
+            let watch = try Self.linkedConfig(in: root, to: "dotfiles/bridge/gesture.yaml")
+            let target = root + "/dotfiles/bridge/gesture.yaml"
+            try FileManager.default.removeItem(atPath: root + "/dotfiles/bridge")
+            #expect(Self.changes(watch).contains(.file))        // the bridge woke while rm -rf went on
+            try FileManager.default.removeItem(atPath: root + "/dotfiles")
+            _ = Self.changes(watch, timeout: 300)
+            try FileManager.default.createDirectory(atPath: root + "/dotfiles/bridge", withIntermediateDirectories: true)
+            try "b".write(toFile: target, atomically: false, encoding: .utf8)
+            for _ in 0..<3 where watch.linkTarget == nil { _ = Self.changes(watch, timeout: 300) }
+            #expect(watch.linkTarget?.hasSuffix("/dotfiles/bridge/gesture.yaml") == true)
+            try "c".write(toFile: target, atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch) == [.file])
+        }
+    }
+}
