@@ -48,6 +48,9 @@ struct Learned: ParsableCommand {
             throw CommandFailure("error: neither XDG_STATE_HOME nor HOME is set: there is no learned state")
         }
         if resetAll || resetDevice != nil {
+            if let problem = store.load(settingAside: false).unreadable {
+                throw CommandFailure("error: cannot read the learned state in \(problem), so nothing was forgotten")
+            }
             let removed = store.reset(device: resetDevice)
             if let resetDevice, removed.isEmpty {
                 throw CommandFailure("error: nothing learned for `\(resetDevice)` in \(store.directory)")

@@ -114,6 +114,7 @@ struct Run: ParsableCommand {
             // A server that went away during start-up is reported as the loss it is, below.
             if !connection.isLost {
                 logger.error("\(error.description)")
+                _ = saver?.finish()
                 throw CommandFailure.reported()
             }
         }

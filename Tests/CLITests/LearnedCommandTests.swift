@@ -129,6 +129,9 @@ struct LearnedCommandTests {
         #expect(listed.status == 1, "\(listed.stdout)\(listed.stderr)")
         #expect(listed.stderr.contains("cannot read the learned state in \(home)/state/gesture-bridge: Not a directory"), "\(listed.stderr)")
         #expect(!listed.stdout.contains("Nothing learned"), "\(listed.stdout)")
+        // Found reviewing it: forgetting there said nothing and exited 0.
+        let reset = try GestureBridgeExecutable.run(["learned", "--reset-all"], environment: environment)
+        #expect(reset.status == 1 && reset.stderr.contains("so nothing was forgotten"), "\(reset.stderr)")
     }
 
     /// Found in review: --reset-all left damaged files, and the ones the bridge set aside, in

@@ -230,7 +230,12 @@ struct SendingKeymap: ~Copyable {
     /// Whether `keycode` has `keysym` on any level of `group` (its first group, for a key with
     /// fewer), or of any group when nil; nil when the map is not known.
     func holds(_ keysym: KeySym, on keycode: UInt8, group: Int? = nil) -> Bool? {
-        guard let symbols = symbols(of: keycode) else { return nil }
+        guard let symbols = symbols(of: keycode) else {
+            // Without the XTEST keyboard's map, the core keyboard's as Xlib keeps it.
+            guard xkb == nil, let group else { return nil }
+            return (0..<4).contains { XkbKeycodeToKeysym(display, keycode, Int32(group), $0) == keysym }
+                || (0..<4).contains { XkbKeycodeToKeysym(display, keycode, 0, $0) == keysym }
+        }
         guard let group, symbols.groups > 0 else { return symbols.all.contains(keysym) }
         let chosen = group < symbols.groups ? group : 0
         return symbols.all[(chosen * symbols.width)..<((chosen + 1) * symbols.width)].contains(keysym)
