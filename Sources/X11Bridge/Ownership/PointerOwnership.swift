@@ -89,9 +89,7 @@ final class PointerOwnership {
     /// Whether a press the bridge holds frozen on `master` now, or let go of since the server
     /// made an event of serial `serial`, may hold that event back in the master's queue.
     func mayHoldBack(master: Int, madeAt serial: UInt32) -> Bool {
-        if isFrozen(master: master) { return true }
-        guard let thawed = thawedAt[master] else { return false }
-        return Int32(bitPattern: serial &- thawed) < 0
+        isFrozen(master: master) || !afterLastThaw(serial, of: master)
     }
 
     /// Whether a contact that began under the grab is not over yet: its press may be frozen,
@@ -135,9 +133,8 @@ final class PointerOwnership {
         // Made while the master was still frozen, its grabbed press waits behind the thaw; made
         // while the device was still grabbed on its own for the stroke before (pressed again
         // within a moment of that lift), it went to that grab.
-        for since in [thawedAt[master], letGoAt[source]] {
-            if let since, Int32(bitPattern: serial &- since) < 0 { return nil }
-        }
+        guard afterLastThaw(serial, of: master) else { return nil }
+        if let letGo = letGoAt[source], Int32(bitPattern: serial &- letGo) < 0 { return nil }
         return master
     }
 
@@ -168,6 +165,12 @@ final class PointerOwnership {
     /// after the master's last thaw (so no older press of it waited in the master's queue).
     private func pressIsOwn(of source: Int, master: Int) -> Bool {
         guard contactsDown.contains(source), let serial = pressSerials[source] else { return false }
+        return afterLastThaw(serial, of: master)
+    }
+
+    /// Whether the server made an event of serial `serial` after it took the bridge's last
+    /// thaw of `master` (or with none sent): nothing of the bridge's held it back.
+    private func afterLastThaw(_ serial: UInt32, of master: Int) -> Bool {
         guard let thawed = thawedAt[master] else { return true }
         return Int32(bitPattern: serial &- thawed) >= 0
     }
