@@ -32,6 +32,7 @@ struct GestureBridgeCommand: ParsableCommand {
         // default back (`Subprocess`).
         SignalDescriptor.block([SIGPIPE])
         do {
+            if let typo = unknownCommand(askedAbout: Array(CommandLine.arguments.dropFirst())) { throw typo }
             var command = try parseAsRoot()
             try command.run()
             // What `print` left buffered goes out now, where a failure can still be told.
@@ -42,5 +43,34 @@ struct GestureBridgeCommand: ParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// `help NAME` or `NAME --help` for a command that does not exist: ArgumentParser shows the
+    /// overview and exits 0, as if it had been asked for, so a mistyped name passes for help
+    /// given. This names the word and the commands there are, with the usage error's status.
+    static func unknownCommand(askedAbout arguments: [String]) -> CommandFailure? {
+        var words = arguments[...]
+        if words.first == "help" {
+            words = words.dropFirst()
+        } else if !words.contains(where: { $0 == "--help" || $0 == "-h" || $0 == "-help" }) {
+            return nil
+        }
+        var command: any ParsableCommand.Type = Self.self
+        var atRoot = true
+        for word in words {
+            if word.hasPrefix("-") { continue }
+            // A command without subcommands takes the words after it as its arguments.
+            let subcommands = command.configuration.subcommands
+            guard !subcommands.isEmpty else { return nil }
+            guard let next = subcommands.first(where: { $0._commandName == word }) else {
+                if atRoot && word == "help" { return nil }
+                let names = subcommands.map { $0._commandName }.joined(separator: ", ")
+                return .error("there is no command '\(word)'; the commands are \(names)",
+                              exitStatus: ExitCode.validationFailure.rawValue)
+            }
+            command = next
+            atRoot = false
+        }
+        return nil
     }
 }

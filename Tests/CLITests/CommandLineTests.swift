@@ -284,4 +284,20 @@ struct CommandLineTests {
         #expect(run.stdout.contains("USAGE: gesture-bridge \(command)"))
         #expect(run.stdout.contains("OVERVIEW:"))
     }
+
+    @Test("help for a command that does not exist names the word and the commands, and fails",
+          arguments: [["help", "calbrate"], ["calbrate", "--help"], ["-h", "nosuch"]])
+    func helpForTypo(arguments: [String]) throws {
+        let run = try GestureBridgeExecutable.run(arguments)
+        #expect(run.status == 64 && !run.crashed, "\(run.status)")
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains("gesture-bridge: error: there is no command '"), "\(run.stderr)")
+        #expect(run.stderr.contains("calibrate, check"), "\(run.stderr)")
+    }
+
+    @Test("help still reads: help NAME, NAME --help, help alone, help help", arguments: [["help", "calibrate"], ["calibrate", "-h"], ["help"], ["help", "help"], ["learned", "--help"]])
+    func helpForCommand(arguments: [String]) throws {
+        let run = try GestureBridgeExecutable.run(arguments)
+        #expect(run.status == 0 && run.stdout.contains("OVERVIEW:"), "\(run.status) \(run.stderr)")
+    }
 }
