@@ -42,6 +42,36 @@ struct EngineActionTests {
         expectSequence(script.actions, [.press(button: 1, at: (100, 100)), .release(button: 1, at: (100, 100))])
     }
 
+    /// Holds the left button from a long press until the lift: drag and drop without pressure.
+    static let holdToDrag = Binding(name: "hold-drag", recognizer: .longPress(.init(duration: 0.6)),
+                                    onStart: [.press(button: 1)], onEnd: [.release(button: 1)])
+
+    @Test("a long press's on-end fires when its contact lifts: press where it was recognized, release where it lifted")
+    func longPressOnEndAtLift() {
+        let script = GestureScript(Self.holdToDrag)
+        script.mouse.down(at: (100, 100))
+        script.clock.advance(by: 0.7)
+        script.mouse.move(to: (300, 300))
+        script.mouse.aFrameLater().lift()
+        expectSequence(script.actions, [.press(button: 1, at: (100, 100)), .release(button: 1, at: (300, 300))])
+    }
+
+    @Test("a squeeze's on-end fires when its contact is cancelled; a long press lifted before it is recognized fires none")
+    func discreteOnEndCancelledOrNever() {
+        let squeeze = GestureScript(Binding(name: "grip", recognizer: .squeeze(.init(threshold: 0.5)),
+                                            onStart: [.press(button: 2)], onEnd: [.release(button: 2)]))
+        squeeze.pen.down(at: (100, 100), force: 0.1)
+        squeeze.pen.press(to: 0.6)
+        squeeze.pen.aFrameLater().cancel()
+        expectSequence(squeeze.actions, [.press(button: 2, at: (100, 100)), .release(button: 2, at: (100, 100))])
+
+        let early = GestureScript(Self.holdToDrag)
+        early.mouse.down(at: (100, 100))
+        early.clock.advance(by: 0.3)
+        early.mouse.lift()
+        expectSequence(early.actions, [])
+    }
+
     @Test("on-end does not fire for a deep press that never began")
     func noOnEndWithoutBegin() {
         let script = GestureScript(Self.drag)

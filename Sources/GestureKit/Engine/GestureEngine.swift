@@ -136,7 +136,7 @@ public struct GestureEngine: Sendable {
             feed(event.phase == .end ? .up(sample) : .cancel(sample), to: key, into: &outputs)
             // A contact cut short (its device gone, the bridge stopping, X taking the touch back)
             // says nothing of how the hand presses: only a lifted one teaches the learner.
-            finish(key, at: event.time, learning: event.phase == .end, into: &outputs)
+            finish(key, at: event.time, lastSeen: event.position, learning: event.phase == .end, into: &outputs)
         }
     }
 
@@ -199,7 +199,8 @@ public struct GestureEngine: Sendable {
         feed(.down(sample), to: key, into: &outputs)
     }
 
-    private mutating func finish(_ key: ContactKey, at time: Double, learning learns: Bool, into outputs: inout [EngineOutput]) {
+    private mutating func finish(_ key: ContactKey, at time: Double, lastSeen: Point? = nil, learning learns: Bool,
+                                 into outputs: inout [EngineOutput]) {
         var evidence: PressEvidence?
         var device: InputDevice?
         var levels: PressLevels?
@@ -209,6 +210,14 @@ public struct GestureEngine: Sendable {
             }
             if contact.slots.contains(where: { $0.shownProgress != nil }) {
                 outputs.append(.feedback(.progressEnded(key)))
+            }
+            // A discrete gesture's `on-end` (a long press's `{release: 1}` after its
+            // `{press: 1}`): where the contact lifted, or was last seen.
+            for slot in contact.slots where slot.endsWithContact {
+                for action in slot.binding.onEnd {
+                    outputs.append(.action(ActionEvent(time: time, gesture: slot.binding.name, contact: key,
+                                                       action: action, position: lastSeen ?? contact.position)))
+                }
             }
             evidence = contact.evidence(endedAt: time)
             device = contact.device
@@ -403,6 +412,7 @@ public struct GestureEngine: Sendable {
                 outputs.append(.feedback(.pulse(at: report.position, time: report.time)))
             }
             fire(binding.onStart)
+            if report.state == .recognized, !binding.onEnd.isEmpty { slot.endsWithContact = true }
             // A knob that waited for its activation angle brings the turn so far.
             if let knob = report.knob, let steps = binding.steps {
                 step(by: knob.rotation * 180 / .pi, steps, slot: &slot, fire: fire)

@@ -5,6 +5,9 @@ struct RecognizerSlot: Sendable {
     /// False once the recognizer reported a final state or lost the contact.
     var active = true
     var began = false
+    /// A discrete gesture (squeeze, long-press) recognized, with `on-end` actions: they fire
+    /// when the contact that made it ends, as a continuous gesture's do when it ends.
+    var endsWithContact = false
     /// Knob degrees or force carried toward the next step action.
     var carried = 0.0
     var lastForce: Double?

@@ -59,4 +59,37 @@ final class ReleaseTests: StageSuite {
         #expect(!stage.window.drain().contains { $0.detail == 1 && ($0.kind == .buttonPress || $0.kind == .buttonRelease) })
         #expect(bridge.actions.contains { $0.action == "release" && $0.fields.button == 2 })
     }
+
+    /// Held still, the pen holds the middle button down until it lifts: a discrete gesture's
+    /// `on-end` fires when its contact ends.
+    static let longPressHoldConfig = """
+        bindings:
+          - name: hold
+            gesture: long-press
+            devices: [pen]
+            pressure: any
+            duration: 0.3
+            action: {press: middle}
+            on-end: {release: middle}
+        """
+
+    @Test("a long press's on-end releases its button when the pen lifts, or when the bridge stops under it",
+          arguments: [false, true])
+    func longPressReleased(stopped: Bool) throws {
+        let bridge = try stage.bridge(config: Self.longPressHoldConfig)
+
+        try stage.pen.down(at: (400, 300), pressure: 0.2)
+        #expect(Self.middle(.buttonPress)(stage.window.events(until: Self.middle(.buttonPress))))
+        try stage.pen.move(to: (500, 350))
+        if stopped {
+            #expect(bridge.stop(with: SIGTERM) == 0)
+        } else {
+            try stage.pen.up()
+        }
+        #expect(Self.middle(.buttonRelease)(stage.window.events(until: Self.middle(.buttonRelease))))
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+        if stopped { try stage.pen.up() }
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+        #expect(bridge.actions.map(\.action) == ["press", "release"])
+    }
 }
