@@ -46,6 +46,22 @@ struct ConfigTests {
         #expect(longPress.listens(to: plainTouch) && !deepPress.listens(to: plainTouch))
     }
 
+    @Test("a button a binding presses and no binding releases is an error where the action is; a release anywhere will do")
+    func pressWithoutRelease() throws {
+        let held = problems(binding("    action: {press: 1}\n", gesture: "long-press"))
+        #expect(held.count == 1)
+        #expect(held.first?.line == 4 && held.first?.column == 13)
+        #expect(held.first?.message.contains("presses button 1 and no binding releases it") == true)
+        #expect(held.first?.message.contains("add `on-end: {release: 1}`") == true)
+        // A toggle: one gesture presses, another releases.
+        _ = try ConfigLoader.parse("""
+            bindings:
+              - {name: grab, gesture: squeeze, action: {press: 1}}
+              - {name: drop, gesture: long-press, action: {release: 1}}
+            """, file: "toggle.yaml")
+        #expect(problems(binding("    action: {press: 2}\n    on-end: {release: 2}\n")).isEmpty)
+    }
+
     @Test("a misspelt key is named with its place and a suggestion")
     func unknownKeySuggestion() {
         let issues = problems(binding("    treshold: 0.8\n"))

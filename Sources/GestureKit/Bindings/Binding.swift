@@ -93,6 +93,11 @@ public struct StepActions: Sendable, Hashable {
 
 /// A gesture, the devices it listens to, and what it does.
 public struct Binding: Sendable, Hashable {
+    /// Every action the binding can fire, whatever fires it.
+    var everyAction: [Action] {
+        onStart + onEnd + (steps.map { $0.increase + $0.decrease } ?? []) + onCrossUp + onCrossDown
+    }
+
     public var name: String
     public var recognizer: RecognizerSettings
     /// Empty means every device.

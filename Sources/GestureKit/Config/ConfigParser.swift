@@ -41,6 +41,7 @@ struct ConfigParser {
             return nil
         }
         var bindings: [Binding] = []
+        var placed: [(Binding, YAMLNode)] = []
         var names: Set<String> = []
         for item in sequence {
             guard let binding = parseBinding(item) else { continue }
@@ -48,8 +49,26 @@ struct ConfigParser {
                 issues.append(issue(at: item["name"] ?? item, "a binding named `\(binding.name)` is already defined; names must be unique"))
             }
             bindings.append(binding)
+            placed.append((binding, item))
         }
+        checkReleases(placed)
         return BindingSet(bindings: bindings, decisionTimeout: decisionTimeout, holdLimit: holdLimit, look: look, learn: learn)
+    }
+
+    /// A button some binding presses and none releases would stay held down until the bridge
+    /// stops: the application would see a drag that never ends.
+    private mutating func checkReleases(_ placed: [(Binding, YAMLNode)]) {
+        let released = Set(placed.flatMap { $0.0.everyAction }.compactMap { action -> Int? in
+            if case .release(let button) = action { button } else { nil }
+        })
+        for (binding, node) in placed {
+            var pressed: [Int] = []
+            for case .press(let button) in binding.everyAction where !released.contains(button) && !pressed.contains(button) {
+                pressed.append(button)
+                issues.append(issue(at: node["action"] ?? node,
+                                    "binding `\(binding.name)` presses button \(button) and no binding releases it: it would stay held down; add `on-end: {release: \(button)}`"))
+            }
+        }
     }
 
     /// The top-level `feedback:` section: `color`, `size`, `duration`; what it leaves out stays standard.
