@@ -1,3 +1,5 @@
+import Glibc
+import SeededRandom
 import Testing
 @testable import GestureKit
 
@@ -197,5 +199,67 @@ struct KnobRecognizerTests {
         let reading = finger.knobReadings.first
         #expect(reading?.distance == 50)
         #expect(reading?.angle == .pi / 2)
+    }
+
+    // MARK: Straight drags and circles, on the built-in knob
+
+    /// The built-in config on a 1920×1080 screen: its volume knob's ring is 30...120 px around
+    /// (1770, 150), where title bars, tab strips and page scrolling happen too.
+    static func defaultScript() throws -> GestureScript {
+        GestureScript(configuration: try ConfigLoader.parse(DefaultConfig.text, file: DefaultConfig.name))
+    }
+
+    static let builtInCenter: Spot = (1770, 150)
+
+    @Test("a straight drag starting on the built-in volume ring is the application's, at once, and turns nothing",
+          arguments: [
+              // A page scrolled with a finger, 60 px right of the center: it sweeps 106° of the ring.
+              [(1830.0, 70.0), (1830, 250)],
+              // A title bar dragged along the ring's top edge, nearly a tangent: an arc within 5 px.
+              [(1800, 35), (1500, 35)],
+              // A tab dragged along the top of the ring: 58° of it swept.
+              [(1800, 45), (1500, 45)],
+              // A tab dragged diagonally toward the middle of the screen.
+              [(1700, 100), (1400, 300)],
+          ])
+    func straightDragsAcrossTheRing(ends: [Spot]) throws {
+        let script = try Self.defaultScript()
+        let finger = script.touchscreen
+        let (from, to) = (ends[0], ends[1])
+        finger.down(at: from, force: 0.1)
+        for step in 1...30 {
+            let share = Double(step) / 30
+            finger.aFrameLater().move(to: (from.x + (to.x - from.x) * share, from.y + (to.y - from.y) * share))
+        }
+        let handedOver = script.engineDecisions.first
+        finger.aFrameLater().lift()
+        #expect(script.actions(of: "volume") == [])
+        #expect(script.decisions == [.released(.failed)], "\(script.decisions)")
+        // Decided while the drag went on, not at the lift nor the decision timeout.
+        #expect(handedOver != nil && (handedOver?.time ?? 1) < 0.3, "\(String(describing: handedOver))")
+    }
+
+    @Test("circles a hand draws on the built-in ring turn the volume: jittered a pixel, the radius drifting, tight by the inner edge, slow or fast",
+          arguments: [(75.0, 0.0, 90.0, 1 as UInt64), (75, 10, 360, 2), (100, 15, 180, 3), (36, 3, 120, 4), (60, 8, 720, 5)])
+    func handDrawnCircles(radius: Double, drift: Double, degreesPerSecond: Double, seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let script = try Self.defaultScript()
+        let finger = script.touchscreen
+        let perFrame = degreesPerSecond / 60
+        func point(_ degrees: Double) -> Spot {
+            // The radius wanders slowly (a hand), the position by a pixel each sample (the sensor).
+            let r = radius + drift * sin(degrees / 50)
+            let p = spot(around: Self.builtInCenter, radius: r, degrees: degrees)
+            return (p.x + Double.random(in: -1...1, using: &random), p.y + Double.random(in: -1...1, using: &random))
+        }
+        finger.down(at: point(90), force: 0.1)
+        var degrees = 90.0
+        while degrees < 90 + 127.5 {
+            degrees += perFrame
+            finger.aFrameLater().move(to: point(degrees))
+        }
+        finger.aFrameLater().lift()
+        #expect(script.decisions.first == .claimed(by: "volume"), "\(script.decisions)")
+        #expect(script.actions(of: "volume").count == 8, "127.5° in 15° steps: \(script.actions(of: "volume").count)")
     }
 }

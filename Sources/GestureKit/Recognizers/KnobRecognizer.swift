@@ -4,8 +4,10 @@ import Glibc
 ///
 /// The contact must go down inside the ring between `innerRadius` and `outerRadius`, or the
 /// knob fails. With an `activation` angle the knob begins only once the contact has turned
-/// that far (net, in one direction) inside the ring, so a tap or a straight drag across the
-/// ring is not taken for a knob; the rotation turned so far comes with `began`. While
+/// that far (net, in one direction) inside the ring and its path has curved with the turn
+/// (`Curl`), so a tap or a straight drag across the ring is not taken for a knob: a drag
+/// that sweeps twice the angle without curving, or leaves past the outer radius first,
+/// fails. The rotation turned so far comes with `began`. While
 /// turning, samples that stray inside the inner radius (where the angle is unstable) or
 /// beyond the outer radius turn nothing, and the next sample back in the ring starts
 /// afresh, so leaving and re-entering never jumps the knob.
@@ -36,10 +38,61 @@ public struct KnobRecognizer: GestureRecognizer {
         }
     }
 
+    /// How far a contact's heading has turned while the knob arms. A contact circling the
+    /// center turns its heading with the angle it sweeps; a straight drag across the ring
+    /// sweeps an angle too (a chord near the outer edge sweeps 30° within a few pixels of an
+    /// arc) but keeps its heading. Headings are read over `segment` pixels of path, a third of
+    /// the arc the activation angle makes at the radius the contact went down at, so a
+    /// pixel's jitter moves them by a few degrees at most.
+    struct Curl: Sendable {
+        let segment: Double
+        let origin: Point
+        /// The heading from the down point to the first point `segment` away.
+        private(set) var firstHeading: Double?
+        /// The latest points in the ring, back to the last one at least `segment` from the newest.
+        private var recent: [Point] = []
+
+        init(origin: Point, radius: Double, activation: Double) {
+            self.origin = origin
+            segment = max(4, radius * activation / 3)
+            recent = [origin]
+        }
+
+        mutating func add(_ point: Point) {
+            recent.append(point)
+            while recent.count > 2, recent[1].distance(to: point) >= segment { recent.removeFirst() }
+            if firstHeading == nil, point.distance(to: origin) >= segment { firstHeading = Self.heading(from: origin, to: point) }
+        }
+
+        /// The contact left the ring: the path resumes where it comes back.
+        mutating func interrupt() {
+            recent.removeAll()
+        }
+
+        /// Radians the heading has turned since the first reading, in (-π, π]; nil until
+        /// both readings have a whole segment.
+        var turned: Double? {
+            guard let firstHeading, let from = recent.first, let to = recent.last, from.distance(to: to) >= segment else { return nil }
+            return KnobRecognizer.wrap(Self.heading(from: from, to: to) - firstHeading)
+        }
+
+        /// Whether the path curves with a turn of `total` radians: its heading has turned by a
+        /// third of it, the same way (an arc's turns by two thirds between the readings).
+        func follows(_ total: Double) -> Bool {
+            guard let turned else { return false }
+            return turned * total > 0 && abs(turned) >= abs(total) / 3
+        }
+
+        private static func heading(from: Point, to: Point) -> Double {
+            atan2(to.y - from.y, to.x - from.x)
+        }
+    }
+
     /// A contact watched from its down in the ring.
     private enum Turn: Sendable {
-        /// Not yet turned `activation` radians; `lastAngle` as in `turning`.
-        case arming(lastAngle: Double?, turned: Double)
+        /// Not yet turned `activation` radians with a path that curves (`Curl`); `lastAngle`
+        /// as in `turning`.
+        case arming(lastAngle: Double?, turned: Double, curl: Curl)
         /// Turning; `lastAngle` is nil while the contact is outside the ring.
         case turning(lastAngle: Double?)
     }
@@ -70,21 +123,33 @@ public struct KnobRecognizer: GestureRecognizer {
                 phase = .watching(.turning(lastAngle: angle))
                 return .report(report(.began, sample, angle: angle, rotation: 0))
             }
-            phase = .watching(.arming(lastAngle: angle, turned: 0))
+            let curl = Curl(origin: sample.position, radius: sample.position.distance(to: configuration.center),
+                            activation: configuration.activation)
+            phase = .watching(.arming(lastAngle: angle, turned: 0, curl: curl))
             return .nothing
-        case .move(.arming(let lastAngle, let turned), let sample):
+        case .move(.arming(let lastAngle, let turned, var curl), let sample):
             guard configuration.contains(sample.position) else {
-                phase = .watching(.arming(lastAngle: nil, turned: turned))
+                // Out past the ring before the knob began: a drag away from it.
+                if sample.position.distance(to: configuration.center) > configuration.outerRadius {
+                    return phase.finish(GestureReport(.failed, at: sample))
+                }
+                curl.interrupt()
+                phase = .watching(.arming(lastAngle: nil, turned: turned, curl: curl))
                 return .nothing
             }
+            curl.add(sample.position)
             let angle = configuration.angle(of: sample.position)
             let total = turned + (lastAngle.map { Self.wrap(angle - $0) } ?? 0)
-            guard abs(total) >= configuration.activation else {
-                phase = .watching(.arming(lastAngle: angle, turned: total))
-                return .nothing
+            if abs(total) >= configuration.activation, curl.follows(total) {
+                phase = .watching(.turning(lastAngle: angle))
+                return .report(report(.began, sample, angle: angle, rotation: total))
             }
-            phase = .watching(.turning(lastAngle: angle))
-            return .report(report(.began, sample, angle: angle, rotation: total))
+            if abs(total) >= 2 * configuration.activation {
+                // Swept twice the angle without curving with it: a drag across the ring.
+                return phase.finish(GestureReport(.failed, at: sample))
+            }
+            phase = .watching(.arming(lastAngle: angle, turned: total, curl: curl))
+            return .nothing
         case .up(.arming, let sample), .cancel(.arming, let sample):
             return phase.finish(GestureReport(.failed, at: sample))
         case .move(.turning(let lastAngle), let sample):

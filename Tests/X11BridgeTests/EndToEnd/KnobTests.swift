@@ -90,4 +90,25 @@ final class KnobTests: StageSuite {
         let sent = bridge.actions.filter { $0.action == "key" }.compactMap(\.fields.keys)
         #expect(sent == Array(repeating: "XF86AudioRaiseVolume", count: 6) + Array(repeating: "XF86AudioLowerVolume", count: 3))
     }
+
+    /// A tab strip near the top-right corner runs along the top of the built-in volume ring:
+    /// a tab dragged 300 px left from 120 px in sweeps 58° of the ring, its first 30° within
+    /// 4 px of an arc.
+    @Test("the default config: a pen's straight drag along the top of the volume ring (a tab's) is the application's, and turns nothing")
+    func dragAlongTheRing() throws {
+        let bridge = try stage.bridge()
+        let right = Double(stage.server.width)
+        try stage.pen.down(at: (right - 120, 45), pressure: 0.2)
+        for step in 1...30 { try stage.pen.move(to: (right - 120 - Double(step * 10), 45)) }
+        try stage.pen.up()
+        #expect(bridge.waitForLines { !$0.decisions.isEmpty }, "\(bridge.log)")
+
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(!events.contains { $0.kind == .keyPress && $0.detail != 38 }, "\(events.compactMap(\.keysymName))")
+        let button1 = events.filter { ($0.kind == .buttonPress || $0.kind == .buttonRelease) && $0.detail == 1 }
+        #expect(button1.map(\.kind) == [.buttonPress, .buttonRelease], "\(events.map(\.kind)) \(bridge.decisions)")
+        #expect(button1.first.map { abs($0.rootX - (right - 120)) < 1 && abs($0.rootY - 45) < 1 } == true, "pressed where the drag began")
+        #expect(button1.last.map { abs($0.rootX - (right - 420)) < 1 } == true, "released where it ended")
+        #expect(bridge.actions.isEmpty, "\(bridge.actions)")
+    }
 }
