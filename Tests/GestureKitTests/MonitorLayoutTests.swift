@@ -113,6 +113,24 @@ struct MonitorLayoutTests {
         #expect(Self.knob(monitor: nil).missingMonitor(in: .none) == nil)
     }
 
+    @Test("a knob counted from the root's corners that lands on no monitor counts from the primary monitor's (a laptop below a narrower monitor)")
+    func knobCenterInTheDark() {
+        // A 1920×1080 monitor centred above a 2560×1600 laptop panel: the root's top-right
+        // corner, (2560, 0), is on neither.
+        let above = Monitor(name: "HDMI-1", frame: ScreenRect(x: 320, y: 0, width: 1920, height: 1080),
+                            widthMillimeters: 530, heightMillimeters: 300)
+        let panel = Monitor(name: "eDP-1", frame: ScreenRect(x: 0, y: 1080, width: 2560, height: 1600),
+                            widthMillimeters: 300, heightMillimeters: 190, isPrimary: true)
+        let screen = ScreenSize(width: 2560, height: 2680)
+        #expect(Self.knob(monitor: nil).resolve(screen: screen, monitors: MonitorLayout([above, panel])).center == Point(x: 2410, y: 1230))
+        // No primary: the first monitor's.
+        var unmarked = panel
+        unmarked.isPrimary = false
+        #expect(Self.knob(monitor: nil).resolve(screen: screen, monitors: MonitorLayout([above, unmarked])).center == Point(x: 2090, y: 150))
+        // On a monitor, the root's corner stays: side by side, the right one's top-right.
+        #expect(Self.knob(monitor: nil).resolve(screen: ScreenSize(width: 2560, height: 1080), monitors: Self.layout).center == Point(x: 2410, y: 150))
+    }
+
     @Test("a config lists its knobs whose monitor is missing")
     func missingMonitors() {
         let bindings = BindingSet(bindings: [

@@ -55,13 +55,25 @@ public struct KnobSettings: Sendable, Hashable {
     }
 
     /// The knob on this screen. A center on a monitor that is not connected is measured
-    /// from the root's corners instead (`missingMonitor` names it).
+    /// from the root's corners instead (`missingMonitor` names it). A center measured from
+    /// the root's corners that falls on no monitor (the root's top-right corner is dark when
+    /// a wide monitor sits below a narrower one) is measured from the primary monitor's
+    /// corners, or the first's: a knob nobody can see or reach is no knob.
     public func resolve(screen: ScreenSize, monitors: MonitorLayout = .none) -> KnobRecognizer.Configuration {
-        let area = monitor.flatMap { monitors.monitor(named: $0)?.frame }
-        let center = area.map { frame in
+        func measured(on frame: ScreenRect) -> Point {
             Point(x: Double(frame.x) + centerX.resolve(extent: Double(frame.width)),
                   y: Double(frame.y) + centerY.resolve(extent: Double(frame.height)))
-        } ?? Point(x: centerX.resolve(extent: screen.width), y: centerY.resolve(extent: screen.height))
+        }
+        var center: Point
+        if let frame = monitor.flatMap({ monitors.monitor(named: $0)?.frame }) {
+            center = measured(on: frame)
+        } else {
+            center = Point(x: centerX.resolve(extent: screen.width), y: centerY.resolve(extent: screen.height))
+            if !monitors.monitors.contains(where: { $0.frame.contains(center) }),
+               let fallback = monitors.primary ?? monitors.monitors.first {
+                center = measured(on: fallback.frame)
+            }
+        }
         return KnobRecognizer.Configuration(center: center, innerRadius: innerRadius, outerRadius: outerRadius,
                                             activation: activation * .pi / 180)
     }
