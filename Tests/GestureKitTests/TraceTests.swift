@@ -74,6 +74,15 @@ struct TraceTests {
         #expect(error(#"{"trace":1,"devices":[{"id":1,"kind":"stylus","pressure":null}]}"#)?.message.contains("unknown kind") == true)
     }
 
+    @Test("a number too large for a Double is named as such, where it is, not as a syntax error; a broken line is still not JSON")
+    func numberTooLarge() {
+        let huge = error(Self.header + "\n" + #"{"t":0,"device":6,"contact":0,"phase":"begin","x":1e999,"y":1,"pressure":1}"#)
+        #expect(huge?.line == 2 && huge?.message == "the number 1e999 is too large for a trace (it reads as infinity)", "\(String(describing: huge))")
+        let negative = error(#"{"trace":1,"devices":[{"id":1,"kind":"pen","pressure":{"min":-2e400,"max":5}}]}"#)
+        #expect(negative?.message.contains("the number -2e400 is too large") == true, "\(String(describing: negative))")
+        #expect(error(Self.header + "\n" + #"{"t":0,"device":6,"x":1e9"#)?.message.contains("not valid JSON") == true)
+    }
+
     @Test("a missing file is a clear error")
     func missingFile() {
         let error = #expect(throws: TraceError.self, "loaded a missing file") {

@@ -36,6 +36,9 @@ package struct TraceLineParser {
         let line = Self.trimmed(rawLine)
         if line.isEmpty { return nil }
         guard let value = JSONValue.parse(line) else {
+            if let number = Self.numberOutOfRange(in: line) {
+                throw TraceError(file: file, line: lineNumber, message: "the number \(number) is too large for a trace (it reads as infinity)")
+            }
             // Shown as the line begins, its control characters escaped: a terminal would act on
             // them (a binary file's, or an escape sequence).
             let shown = String(line.prefix(60)).unicodeScalars.map { scalar in
@@ -61,6 +64,16 @@ package struct TraceLineParser {
         }
         lastTime = event.time
         return event
+    }
+
+    /// A number written in the line that no Double holds (`1e999`): JSON allows it, the
+    /// decoder refuses it, and "not valid JSON" would send the reader looking for a syntax
+    /// error. Nil when every number fits (a line broken some other way).
+    static func numberOutOfRange(in line: String) -> Substring? {
+        let numeric = Set("0123456789+-.eE")
+        return line.split(whereSeparator: { !numeric.contains($0) }).first { token in
+            token.first.map { $0.isNumber || $0 == "-" } == true && Double(token)?.isInfinite == true
+        }
     }
 
     /// The error for a trace that ended before its header.
