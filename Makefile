@@ -2,10 +2,18 @@
 SWIFT ?= swift
 CONFIG ?=
 
-.PHONY: run test build deps release install uninstall deb clean
+.PHONY: run test build deps test-deps deb-deps release install uninstall deb clean
 
+## What building and running need; the tests' X servers, drivers and sound servers come with
+## `make test` only (scripts/install-deps --help).
 deps:
 	@scripts/install-deps
+
+test-deps:
+	@scripts/install-deps --tests
+
+deb-deps:
+	@scripts/install-deps --deb
 
 build: deps
 	$(SWIFT) build
@@ -43,7 +51,7 @@ run: release
 ## as not yet explained. A tier that fails twice fails the command.
 LIVE_TESTS = RealPressTests
 DRIVER_TESTS = RealDrivers
-test: deps release
+test: test-deps release
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip $(LIVE_TESTS) --skip $(DRIVER_TESTS)
 	$(SWIFT) test --skip-build --filter $(DRIVER_TESTS) || { echo "make test: the real-driver tier failed; playing it once more"; $(SWIFT) test --skip-build --filter $(DRIVER_TESTS); }
@@ -59,7 +67,7 @@ uninstall:
 	scripts/uninstall --prefix $(PREFIX)
 
 ## Builds a Debian package of the release binary: .build/deb/gesture-bridge_VERSION_ARCH.deb.
-deb: release
+deb: deb-deps release
 	scripts/deb --binary .build/release/gesture-bridge --output .build/deb
 
 clean:

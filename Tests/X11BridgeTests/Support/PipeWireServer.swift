@@ -23,7 +23,7 @@ final class PipeWireServer {
     static var unavailableReason: String? {
         let missing = programs.filter { SoundServer.tool($0) == nil }
         guard !missing.isEmpty else { return nil }
-        return "\(missing.joined(separator: ", ")) not installed (scripts/install-deps installs dbus, pipewire and wireplumber)"
+        return "\(missing.joined(separator: ", ")) not installed (scripts/install-deps --tests installs dbus, pipewire and wireplumber)"
     }
 
     init() throws {

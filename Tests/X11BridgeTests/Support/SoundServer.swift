@@ -30,7 +30,7 @@ final class SoundServer {
     static var unavailableReason: String? {
         let missing = ["pulseaudio", "pactl"].filter { tool($0) == nil }
         guard !missing.isEmpty else { return nil }
-        return "\(missing.joined(separator: " and ")) not installed (scripts/install-deps installs pulseaudio and pulseaudio-utils)"
+        return "\(missing.joined(separator: " and ")) not installed (scripts/install-deps --tests installs pulseaudio and pulseaudio-utils)"
     }
 
     init() throws {

@@ -21,7 +21,7 @@ enum RealDriverToolchain {
     static func missing(for driver: RealDriver) -> String? {
         var missing: [String] = []
         if !XorgModules.exists(driver.moduleFile) {
-            missing.append("no \(driver) X input driver (\(driver.moduleFile)): install the Debian package \(driver.debianPackage) (scripts/install-deps)")
+            missing.append("no \(driver) X input driver (\(driver.moduleFile)): install the Debian package \(driver.debianPackage) (scripts/install-deps --tests)")
         }
         if access("/dev/fuse", R_OK | W_OK) != 0 {
             missing.append("no usable /dev/fuse: the emulated evdev nodes are a FUSE file system (install fuse3; in a container, pass /dev/fuse)")
