@@ -21,7 +21,7 @@ enum CommandLogging {
             let name = try DisplayCheck.displayName(environment: ProcessEnvironment.current)
             return try XConnection.open(name: name, requirements: requirements)
         } catch {
-            throw CommandFailure.error(error.description)
+            throw CommandFailure.error(error.description, exitStatus: error.exitStatus)
         }
     }
 

@@ -19,6 +19,30 @@ struct InstallTests {
 
     func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
+    @Test("the user unit does not restart a bridge the session cannot run: the statuses `run` exits with in a Wayland session, without DISPLAY and beside another bridge; a bridge that keeps failing stops being restarted")
+    func unitRestarts() throws {
+        let unit = try String(contentsOf: GestureBridgeExecutable.repositoryRoot.appendingPathComponent("dist/gesture-bridge.service"),
+                              encoding: .utf8)
+        func values(_ key: String) -> [String] {
+            unit.split(separator: "\n").filter { $0.hasPrefix("\(key)=") }.flatMap { $0.dropFirst(key.count + 1).split(separator: " ").map(String.init) }
+        }
+        let prevented = values("RestartPreventExitStatus")
+        var environment = ProcessInfo.processInfo.environment
+        environment["WAYLAND_DISPLAY"] = "wayland-0"
+        let wayland = try GestureBridgeExecutable.run(["run"], environment: environment, timeout: 10)
+        #expect(wayland.status != 0 && prevented.contains("\(wayland.status)"), "\(wayland.status): \(wayland.stderr)")
+        environment["WAYLAND_DISPLAY"] = nil
+        environment["DISPLAY"] = nil
+        environment["INVOCATION_ID"] = "0123456789abcdef0123456789abcdef"
+        let noDisplay = try GestureBridgeExecutable.run(["run"], environment: environment, timeout: 10)
+        #expect(noDisplay.status != 0 && prevented.contains("\(noDisplay.status)"), "\(noDisplay.status): \(noDisplay.stderr)")
+        #expect(noDisplay.stderr.contains("import-environment DISPLAY XAUTHORITY"), "\(noDisplay.stderr)")
+        #expect(prevented.contains("75"), "another bridge on the display (InstanceClaim)")
+        #expect(values("Restart") == ["on-failure"])
+        #expect(values("StartLimitBurst").compactMap { Int($0) }.first.map { $0 <= 10 } == true)
+        #expect(values("StartLimitIntervalSec").compactMap { Int($0) }.first.map { $0 >= 30 } == true)
+    }
+
     @Test("a home install puts everything in place, keeps the user's config, and uninstalls cleanly")
     func homeInstall() throws {
         let binary = try #require(GestureBridgeExecutable.url).path

@@ -1,8 +1,11 @@
 /// Why the bridge cannot start in this session, worded for the person who ran it.
 public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// `variable` is what gave the Wayland session away (`WAYLAND_DISPLAY=wayland-0`).
+    /// `variable` is what gave the Wayland session away (`WAYLAND_DISPLAY=wayland-0`, or the
+    /// X server being Xwayland).
     case waylandSession(variable: String)
-    case noDisplay
+    /// `service`: the bridge runs as a systemd service (`INVOCATION_ID` is set), whose
+    /// environment the session did not give DISPLAY.
+    case noDisplay(service: Bool)
     case cannotOpenDisplay(String)
     case xinputMissing(display: String)
     case xinputTooOld(display: String, major: Int, minor: Int)
@@ -11,6 +14,19 @@ public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible
     case selectionFailed(String)
     /// Another bridge runs on the display (`InstanceClaim`); `process` is its id, when known.
     case alreadyRunning(display: String, process: Int?)
+
+    /// The exit status: 78 (EX_CONFIG) for a session the bridge cannot run in however often it
+    /// starts (Wayland, no display), which the systemd user unit does not restart on; 1 else.
+    public var exitStatus: Int32 {
+        switch self {
+        case .waylandSession, .noDisplay: return Self.wrongSessionStatus
+        case .cannotOpenDisplay, .xinputMissing, .xinputTooOld, .xtestMissing, .selectionFailed: return 1
+        case .alreadyRunning: return InstanceClaim.exitStatus
+        }
+    }
+
+    /// See `exitStatus`; dist/gesture-bridge.service names it.
+    public static let wrongSessionStatus: Int32 = 78
 
     public var description: String {
         switch self {
@@ -22,10 +38,17 @@ public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible
                 "Plasma (X11)"), then run it again. If the session really is X11, unset \
                 WAYLAND_DISPLAY and XDG_SESSION_TYPE.
                 """
-        case .noDisplay:
+        case .noDisplay(service: false):
             return """
                 DISPLAY is not set, so there is no X server to connect to. Run gesture-bridge from a \
                 terminal inside your X11 desktop session, or set DISPLAY (for example DISPLAY=:0).
+                """
+        case .noDisplay(service: true):
+            return """
+                DISPLAY is not set in the service's environment: the X session did not pass it to the \
+                systemd user manager. Have the session run `systemctl --user import-environment \
+                DISPLAY XAUTHORITY` as it starts (most X session scripts do; add it to ~/.xprofile \
+                otherwise), then `systemctl --user restart gesture-bridge`.
                 """
         case .cannotOpenDisplay(let name):
             return """

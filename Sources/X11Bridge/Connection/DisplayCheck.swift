@@ -10,7 +10,7 @@ public enum DisplayCheck {
             throw .waylandSession(variable: "WAYLAND_DISPLAY=\(wayland)")
         }
         guard let display = environment["DISPLAY"], !display.isEmpty else {
-            throw .noDisplay
+            throw .noDisplay(service: environment["INVOCATION_ID"] != nil)
         }
         return display
     }

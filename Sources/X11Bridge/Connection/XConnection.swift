@@ -78,6 +78,10 @@ public final class XConnection {
         XSetEventQueueOwner(display, XCBOwnsEventQueue)
         let xcb = XGetXCBConnection(display)
         xcb_discard_reply(xcb, xcb_get_input_focus(xcb).sequence)
+        if let sign = xwaylandSign(display) {
+            XCloseDisplay(display)
+            throw .waylandSession(variable: "the X server on \(name) is Xwayland: \(sign)")
+        }
         var opcode: Int32 = 0
         var firstEvent: Int32 = 0
         var firstError: Int32 = 0
@@ -109,6 +113,22 @@ public final class XConnection {
         return XConnection(display: display, name: name, xinputOpcode: opcode,
                            version: (Int(major), Int(minor)), hasXTest: hasXTest,
                            xkbEventCode: hasXKB ? UInt8(exactly: xkbEvent) : nil)
+    }
+
+    /// What shows the server is Xwayland, the X server of a Wayland session (which the
+    /// environment need not say: over ssh, under sudo, in a service's environment): its own
+    /// extension (Xwayland 23 and later), or RandR outputs it names `XWAYLAND0`, `XWAYLAND1`...
+    /// Nil for any other server.
+    static func xwaylandSign(_ display: OpaquePointer) -> String? {
+        var opcode: Int32 = 0
+        var event: Int32 = 0
+        var error: Int32 = 0
+        if XQueryExtension(display, "XWAYLAND", &opcode, &event, &error) != 0 { return "it has the XWAYLAND extension" }
+        let monitors = RandRMonitors(display: display, root: XDefaultRootWindow(display)).read()
+        if let monitor = monitors.monitors.first(where: { $0.name.hasPrefix("XWAYLAND") }) {
+            return "its monitor is \(monitor.name)"
+        }
+        return nil
     }
 
     deinit {

@@ -175,4 +175,28 @@ struct MonitorTests {
         #expect(bridge.waitForLines { _ in Self.scrolls(bridge) >= 12 }, "\(bridge.log)")
         #expect(Self.scrolls(bridge) == 12)
     }
+
+    /// Xwayland names its monitors XWAYLAND0, XWAYLAND1...: a Wayland session the environment
+    /// does not tell (ssh, sudo, a service) shows there, and an X client there sees no other
+    /// application's input.
+    @Test("on a server whose monitor is Xwayland's, run refuses with the status the user unit does not restart on, and doctor names it")
+    func xwaylandRefused() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        try SplitMonitors.xrandr(["--setmonitor", "XWAYLAND0", SplitMonitors.geometry(x: 0, y: 0, width: server.width, height: server.height),
+                                  SplitMonitors.output], server)
+        // The stimulus: the monitor is there, as the server reports it (to a plain Xlib client:
+        // XConnection.open refuses the server now).
+        let display = try #require(XOpenDisplay(server.displayName))
+        #expect(Self.names(RandRMonitors(display: display, root: XDefaultRootWindow(display)).read()) == ["XWAYLAND0"])
+        #expect(throws: BridgeSetupError.self) { try XConnection.open(name: server.displayName, requirements: .init(xtest: false)) }
+        XCloseDisplay(display)
+
+        let run = try BridgeProcess(["run", "--dry-run"], server: server, ready: .immediately)
+        #expect(run.child.waitForExit(timeout: 10) == BridgeSetupError.wrongSessionStatus)
+        #expect(run.child.errorOutput.contains("is Xwayland: its monitor is XWAYLAND0"), "\(run.child.errorOutput)")
+        let doctor = try BridgeProcess(["doctor"], server: server, ready: .immediately)
+        #expect(doctor.child.waitForExit(timeout: 10) == 1)
+        #expect(doctor.child.output.contains("Xwayland"), "\(doctor.child.output)")
+    }
 }

@@ -111,10 +111,14 @@ struct DisplayCheckTests {
         }
     }
 
-    @Test("no DISPLAY says how to set it")
+    @Test("no DISPLAY says how to set it: from a terminal, or, run as the systemd service, in the session's start-up")
     func noDisplay() {
-        #expect(throws: BridgeSetupError.noDisplay) { try DisplayCheck.displayName(environment: ["DISPLAY": ""]) }
-        #expect(BridgeSetupError.noDisplay.description.contains("DISPLAY=:0"))
+        #expect(throws: BridgeSetupError.noDisplay(service: false)) { try DisplayCheck.displayName(environment: ["DISPLAY": ""]) }
+        #expect(BridgeSetupError.noDisplay(service: false).description.contains("DISPLAY=:0"))
+        #expect(throws: BridgeSetupError.noDisplay(service: true)) {
+            try DisplayCheck.displayName(environment: ["INVOCATION_ID": "0123456789abcdef"])
+        }
+        #expect(BridgeSetupError.noDisplay(service: true).description.contains("systemctl --user import-environment DISPLAY XAUTHORITY"))
     }
 
     @Test("an X11 session gives its display")
