@@ -4,40 +4,53 @@ import GestureKit
 extension XConnection {
     /// The WM_CLASS of the application window at a root position, for per-application bindings.
     ///
-    /// The root's child there is a top-level window, or a window manager's frame around one;
-    /// the application's own window is the first in that subtree with WM_CLASS. Windows can
-    /// vanish while this looks, so errors are caught here instead of reaching the event loop.
+    /// Follows the windows under the point from the root down: a top-level window, or a
+    /// window manager's frame and the application's window inside it. The application's
+    /// window is the one the window manager marked with WM_STATE (ICCCM), as `xprop` finds it:
+    /// a frame can carry a WM_CLASS of its own (i3's `i3-frame`), and a frame can hold hidden
+    /// windows above the one shown. Without a window manager nothing has WM_STATE: the first
+    /// window on the way with a WM_CLASS is the application's. Windows can vanish while this
+    /// looks, so errors are caught here instead of reaching the event loop.
     public func windowClass(at point: Point) -> WindowClass? {
         var found: WindowClass?
         _ = checked {
-            var x: Int32 = 0
-            var y: Int32 = 0
-            var child: Window = 0
-            guard XTranslateCoordinates(display, root, root, Int32(point.x.rounded(.down)), Int32(point.y.rounded(.down)),
-                                        &x, &y, &child) != 0, child != 0 else { return }
-            found = applicationClass(in: child, depth: 0)
+            let x = Int32(point.x.rounded(.down))
+            let y = Int32(point.y.rounded(.down))
+            let wmState = XInternAtom(display, "WM_STATE", 1)
+            var window = root
+            var firstClass: WindowClass?
+            for _ in 0...Self.frameDepth {
+                var childX: Int32 = 0
+                var childY: Int32 = 0
+                var child: Window = 0
+                // The mapped child of `window` that contains the point, if any.
+                guard XTranslateCoordinates(display, root, window, x, y, &childX, &childY, &child) != 0, child != 0 else { break }
+                window = child
+                let own = classHint(of: window)
+                if wmState != 0, hasProperty(wmState, on: window) {
+                    found = own
+                    return
+                }
+                if firstClass == nil { firstClass = own }
+            }
+            found = firstClass
         }
         return found
     }
 
-    /// Frames nest the application window one or two levels down; deeper is the application's
-    /// own widgets, which have no WM_CLASS of their own.
+    /// Frames nest the application window one or two levels down (a reparenting window
+    /// manager's frame, a decoration window); deeper is the application's own widgets.
     private static let frameDepth = 3
 
-    private func applicationClass(in window: Window, depth: Int) -> WindowClass? {
-        if let own = classHint(of: window) { return own }
-        guard depth < Self.frameDepth else { return nil }
-        var rootReturn: Window = 0
-        var parent: Window = 0
-        var children: UnsafeMutablePointer<Window>?
-        var count: UInt32 = 0
-        guard XQueryTree(display, window, &rootReturn, &parent, &children, &count) != 0, let children else { return nil }
-        defer { XFree(children) }
-        // Children are listed bottom to top: the visible one is last.
-        for index in stride(from: Int(count) - 1, through: 0, by: -1) {
-            if let found = applicationClass(in: children[index], depth: depth + 1) { return found }
-        }
-        return nil
+    private func hasProperty(_ property: Atom, on window: Window) -> Bool {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        let status = XGetWindowProperty(display, window, property, 0, 0, 0, Atom(AnyPropertyType), &type, &format, &count, &after, &data)
+        if let data { XFree(data) }
+        return status == Success && type != 0
     }
 
     private func classHint(of window: Window) -> WindowClass? {

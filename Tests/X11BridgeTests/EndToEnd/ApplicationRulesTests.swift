@@ -1,3 +1,4 @@
+import CX11
 import Foundation
 import Glibc
 import Testing
@@ -204,4 +205,60 @@ final class ApplicationRulesTests: DesktopSuite {
             #expect(bridge.stop(with: SIGINT) == 0)
         }
     }
+
+    /// A reparenting window manager's frame around `client`: a root child, with a WM_CLASS of
+    /// its own as i3 gives its frames (`i3-frame`) when `frameClass`, the client inside it
+    /// marked with WM_STATE, as every ICCCM window manager marks the windows it manages;
+    /// `hidden`, another client reparented into the same frame above it and unmapped (a tab
+    /// not shown).
+    final class ManagedFrame {
+        let display: OpaquePointer
+
+        init(server: HeadlessXorg, around client: RecorderWindow, frameClass: Bool = true, hidden: RecorderWindow? = nil) throws {
+            display = try #require(XOpenDisplay(server.displayName))
+            let root = XDefaultRootWindow(display)
+            let f = client.frame
+            let frame = XCreateSimpleWindow(display, root, Int32(f.x), Int32(f.y), UInt32(f.width), UInt32(f.height), 0, 0, 0)
+            if frameClass {
+                "i3-frame".withCString { name in
+                    var hint = XClassHint(res_name: UnsafeMutablePointer(mutating: name), res_class: UnsafeMutablePointer(mutating: name))
+                    XSetClassHint(display, frame, &hint)
+                }
+            }
+            let wmState = XInternAtom(display, "WM_STATE", 0)
+            var normal: [UInt] = [1, 0]  // NormalState, no icon window
+            for window in [client.window] + (hidden.map { [$0.window] } ?? []) {
+                XChangeProperty(display, window, wmState, wmState, 32, PropModeReplace, &normal, 2)
+            }
+            XMapWindow(display, frame)
+            XReparentWindow(display, client.window, frame, 0, 0)
+            XMapWindow(display, client.window)
+            if let hidden {
+                XUnmapWindow(display, hidden.window)
+                XReparentWindow(display, hidden.window, frame, 0, 0)
+            }
+            XSync(display, 0)
+        }
+
+        deinit { XCloseDisplay(display) }
+    }
+
+    @Test("a window manager's frame with a WM_CLASS of its own (i3's `i3-frame`): the application inside decides, not the frame")
+    func framedWindow() throws {
+        let frame = try ManagedFrame(server: server, around: desktop.drawing)
+        let bridge = try server.bridge(config: Self.config("{except: [Drawing]}", click: "right"))
+        try Self.expectUntouchedDeepPress(server, at: Desktop.overDrawing, in: desktop.drawing, noClick: 3)
+        #expect(bridge.actions.isEmpty, "\(bridge.outputLines)")
+        withExtendedLifetime(frame) {}
+    }
+
+    @Test("a frame holding the notes shown and the drawing program hidden above them (a tab): the notes decide")
+    func hiddenTab() throws {
+        let frame = try ManagedFrame(server: server, around: desktop.other, frameClass: false, hidden: desktop.drawing)
+        let bridge = try server.bridge(config: Self.config("{only: [drawing]}", click: "right"))
+        try Self.expectUntouchedDeepPress(server, at: Desktop.overOther, in: desktop.other, noClick: 3)
+        #expect(bridge.actions.isEmpty, "a right-click over the notes: \(bridge.outputLines)")
+        withExtendedLifetime(frame) {}
+    }
+
 }
