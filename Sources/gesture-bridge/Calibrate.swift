@@ -102,6 +102,8 @@ struct Calibrate: ParsableCommand {
             throw CommandFailure("\nstopped: nothing was changed", exitStatus: 128 + signal)
         case .deviceLost:
             throw CommandFailure("\(chosen.name) went away before the end: nothing was changed")
+        case .serverLost(let message):
+            throw CommandFailure("\nstopped: \(message) before the end: nothing was changed", exitStatus: ConnectionLoss.exitStatus)
         case .finished(let calibration):
             guard let suggestion = calibration.suggestion else {
                 throw CommandFailure.error("a step ended without a contact; nothing was changed")

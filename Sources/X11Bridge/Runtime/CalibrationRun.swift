@@ -19,6 +19,8 @@ public enum CalibrationOutcome: Sendable {
     case interrupted(signal: Int32)
     /// The device went away before the end.
     case deviceLost
+    /// The X server went away before the end (a logout, a crash): `message` says which.
+    case serverLost(message: String)
 }
 
 /// Listens to one pressure device while a person makes ordinary contacts, then hard presses
@@ -61,7 +63,9 @@ public final class CalibrationRun {
         for key in session.source.activeContacts where key.device == device.id {
             overlay?.show(.progressEnded(key), now: 0)
         }
-        return outcome ?? .finished(calibration)
+        // The loop ends on its own only when the connection is lost: both steps done, a
+        // signal and the device's removal each set the outcome.
+        return outcome ?? .serverLost(message: session.connection.loss.message)
     }
 
     private func handle(_ event: ContactEvent) {

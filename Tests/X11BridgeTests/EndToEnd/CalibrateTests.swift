@@ -208,6 +208,22 @@ final class CalibrateTests: ServerSuite {
         }
     }
 
+    @Test("the X server gone half-way (a logout, a crash): exit 69, the config byte for byte as it was, nothing marked calibrated")
+    func serverGoneChangesNothing() throws {
+        try calibrateWriting { server, directory, path, calibrate in
+            try Self.tap(server, peak: 0.2, at: 200)
+            #expect(Self.waitForMeasured(calibrate, "ordinary", 1))
+            calibrate.child.type("\n")
+            try Self.tap(server, peak: 0.9, at: 240)
+            #expect(Self.waitForMeasured(calibrate, "hard", 1))
+            server.stop()
+            #expect(calibrate.child.waitForExit(timeout: 5) == ConnectionLoss.exitStatus, "\(calibrate.child.errorOutput)")
+            #expect(calibrate.child.errorOutput.contains("nothing was changed"), "\(calibrate.child.errorOutput)")
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.original)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["config.yaml"])
+        }
+    }
+
     @Test("without --write: the binding as YAML on standard output, nothing written")
     func printsTheBinding() throws {
         // By the id the server gave the pen, as `devices --json` lists it.
