@@ -109,7 +109,6 @@ struct Calibrate: ParsableCommand {
                 throw CommandFailure.error("a step ended without a contact; nothing was changed")
             }
             prompts.summarize(suggestion, calibration)
-            let binding = suggestion.binding(forDevice: chosen.name)
             // No threshold keeps overlapping groups apart: written, it would right-click on
             // ordinary contacts, and the calibrated mark would keep learning from mending it.
             let refused = write && suggestion.overlaps
@@ -119,13 +118,15 @@ struct Calibrate: ParsableCommand {
                 do {
                     now = try Target(config.source(), changedMeanwhile: true)
                 } catch {
-                    print(binding, terminator: "")
+                    print(suggestion.binding(forDevice: chosen.name), terminator: "")
                     throw error
                 }
+                let binding = suggestion.binding(forDevice: chosen.name, basedOn: Self.deepPress(in: now.bindings, for: chosen))
                 try now.write(binding, named: ThresholdSuggestion.bindingName(forDevice: chosen.name))
                 Self.markCalibrated(chosen.learningKey)
             } else {
-                print(binding, terminator: "")
+                let current = (try? config.load()).flatMap { Self.deepPress(in: $0.0, for: chosen) }
+                print(suggestion.binding(forDevice: chosen.name, basedOn: current), terminator: "")
             }
             // Last: a picture that cannot be saved loses nothing of the calibration.
             if let plot, let pictured {
@@ -135,6 +136,18 @@ struct Calibrate: ParsableCommand {
                 throw CommandFailure.error("the groups overlap, so nothing was written; the binding is on standard output")
             }
         }
+    }
+
+    /// The deep press `bindings` give `device` now, wherever it applies: the one naming the
+    /// device (an earlier calibration's) first, else the first that listens to it. Its rules
+    /// (applications, actions, slop, feedback) carry over into the calibrated binding.
+    private static func deepPress(in bindings: BindingSet, for device: X11Device) -> Binding? {
+        guard let input = device.inputDevice else { return nil }
+        let deepPresses = bindings.bindings.filter { binding in
+            if case .deepPress = binding.recognizer { return binding.listens(to: input) }
+            return false
+        }
+        return deepPresses.first { $0.devices.contains(.named(input.name)) } ?? deepPresses.first
     }
 
     /// Records in the device's learned state that calibrate set its levels, so learning leaves it
@@ -234,6 +247,8 @@ private struct Target {
     /// Its text now, or the built-in default's when it does not exist yet.
     let text: String
     let exists: Bool
+    /// What the text configures.
+    let bindings: BindingSet
 
     /// `changedMeanwhile`: read again at the end of the session, so a broken file is one the
     /// person edited while pressing.
@@ -255,7 +270,7 @@ private struct Target {
                 throw CommandFailure.error("cannot read \(path): \(error.reason)")
             }
             do {
-                _ = try ConfigLoader.parse(text, file: path, keyNames: XKeysymNames())
+                bindings = try ConfigLoader.parse(text, file: path, keyNames: XKeysymNames())
             } catch {
                 let advice = changedMeanwhile
                     ? "it changed while calibrating, so nothing was written; the binding is on standard output"
@@ -264,6 +279,7 @@ private struct Target {
             }
         } else {
             text = DefaultConfig.text + "\n"
+            bindings = ConfigLoader.builtInDefault
         }
     }
 

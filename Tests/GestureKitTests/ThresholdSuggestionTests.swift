@@ -15,7 +15,9 @@ struct ThresholdSuggestionTests {
         #expect(suggestion.hardPeak == 0.82, "the 10th percentile of the hard peaks")
         #expect(suggestion.threshold == 0.55)
         #expect(suggestion.release > suggestion.ordinaryPeak && suggestion.release < suggestion.threshold)
-        #expect(suggestion.ordinary == 0.28)
+        // The hardest ordinary peak (0.30) and the learning rule's headroom, 0.03: above half
+        // the threshold, as the defaults' 0.35 is of 0.7.
+        #expect(suggestion.ordinary == 0.33)
         #expect(abs(suggestion.margin - 0.54) < 1e-9)
         #expect(suggestion.isReliable && !suggestion.overlaps)
     }
@@ -56,7 +58,8 @@ struct ThresholdSuggestionTests {
         let suggestion = try #require(ThresholdSuggestion(ordinaryPeaks: [0.3, 0.5, 0.7, 0.6], hardPeaks: [0.68, 0.8, 0.9]))
         #expect(suggestion.threshold == 0.69)
         #expect(suggestion.release == 0.68)
-        #expect(suggestion.ordinary == 0.68)
+        // 0.1 below the threshold at most, as the learning rule keeps it.
+        #expect(suggestion.ordinary == 0.59)
         #expect(suggestion.overlaps)
     }
 
@@ -89,5 +92,50 @@ struct ThresholdSuggestionTests {
             return
         }
         #expect(deep.threshold == suggestion.threshold && deep.release == suggestion.release && deep.ordinary == suggestion.ordinary)
+    }
+
+    @Test("after calibrating taps of 0.10-0.15 and hard presses of 0.8-0.9, a still press a little firmer than the taps levels off and goes to the application at once")
+    func stillPressAfterCalibration() throws {
+        let suggestion = try #require(ThresholdSuggestion(ordinaryPeaks: [0.1, 0.12, 0.15, 0.11, 0.13], hardPeaks: [0.8, 0.85, 0.9]))
+        #expect(suggestion.ordinary >= suggestion.threshold / 2 && suggestion.ordinary < suggestion.release, "\(suggestion)")
+        let script = GestureScript(suggestion.deepPress(forDevice: GestureScript.penDevice.name))
+        script.pen.down(at: (100, 100), force: 0.1)
+        script.pen.press(frameByFrame: 0.22)
+        script.clock.advance(by: 0.5)
+        script.pen.aFrameLater().move(to: (100, 100), force: 0.22)
+        #expect(script.decisions == [.released(.levelledOff)], "\(script.decisions)")
+        script.pen.lift()
+    }
+
+    @Test("calibrating keeps what the device's deep press says besides its levels: where it applies, what it does, its slop and feedback")
+    func keepsThePersonsRules() throws {
+        let config = try ConfigLoader.parse("""
+            bindings:
+              - name: right-click
+                gesture: deep-press
+                devices: [pen]
+                threshold: learned
+                slop: 20
+                feedback: [pulse]
+                applications: {except: [krita]}
+                action: {key: ctrl+z}
+            """, file: "c.yaml")
+        let suggestion = try #require(ThresholdSuggestion(ordinaryPeaks: [0.2, 0.3], hardPeaks: [0.8, 0.9]))
+        let text = "bindings:\n" + suggestion.binding(forDevice: "Test Pen", basedOn: config.bindings.first)
+        let written = try #require(try ConfigLoader.parse(text, file: "w.yaml").bindings.first)
+        #expect(written.name == "right-click-test-pen" && written.devices == [.named("Test Pen")])
+        #expect(written.applications == .except(["krita"]))
+        #expect(written.onStart == [.key(KeyCombo(keys: ["ctrl", "z"]))])
+        #expect(written.feedback == [.pulse])
+        guard case .deepPress(let levels) = written.recognizer else { Issue.record("not a deep press"); return }
+        #expect(levels.slop == 20 && !levels.learned && levels.threshold == suggestion.threshold)
+    }
+
+    @Test("a device whose pressure stays low in its range (taps to 0.01, hard presses 0.03-0.04) gets a threshold its hard presses reach")
+    func lowRange() throws {
+        let suggestion = try #require(ThresholdSuggestion(ordinaryPeaks: [0.006, 0.008, 0.01, 0.009, 0.007], hardPeaks: [0.03, 0.035, 0.04]))
+        #expect(suggestion.threshold <= 0.03 && suggestion.threshold > 0.01, "\(suggestion)")
+        #expect(suggestion.release < suggestion.threshold && suggestion.ordinary <= suggestion.release)
+        _ = try ConfigLoader.parse("bindings:\n" + suggestion.binding(forDevice: "Low Pen"), file: "low.yaml")
     }
 }

@@ -46,11 +46,20 @@ public struct ThresholdSuggestion: Sendable, Hashable {
         self.hardPeak = hardPeak
         // Rounded to two decimals: these go into a config a person reads and edits. The
         // threshold stays within what the config accepts and above the release.
-        let threshold = Self.rounded(min(1, max(0.05, (ordinaryPeak + hardPeak) / 2)))
+        // The lowest threshold that leaves room for a release below it (a device whose
+        // pressure stays low in its range).
+        let threshold = Self.rounded(min(1, max(0.02, (ordinaryPeak + hardPeak) / 2)))
         self.threshold = threshold
         // Rounded after the clamp too: `threshold - 0.01` alone would print as 0.6799999999999999 for 0.69.
         self.release = Self.rounded(min(threshold - 0.01, max(0, (min(ordinaryPeak, threshold) + threshold) / 2)))
-        self.ordinary = min(self.release, Self.rounded(max(0, ordinaryPeak)))
+        // As the learning rule places it (`LearningRule`): above the hardest ordinary contact
+        // by a little, and at least half the threshold, as the defaults have it (0.35 of 0.7),
+        // so a still press a little firmer than the taps measured levels off and goes to the
+        // application at once instead of being held until it lifts.
+        let hardestOrdinary = ordinaryPeaks.filter(\.isFinite).max() ?? ordinaryPeak
+        let ordinary = max(hardestOrdinary + LearningRule.ordinaryHeadroom, threshold / 2)
+        let gap = min(LearningRule.ordinaryGap, threshold / 2)
+        self.ordinary = Self.rounded(max(0, min(self.release, threshold - gap, ordinary)))
     }
 
     /// Splits one recording's contact peaks into ordinary and hard at their widest gap, when
@@ -66,21 +75,29 @@ public struct ThresholdSuggestion: Sendable, Hashable {
         self.init(ordinaryPeaks: Array(sorted[..<widest.index]), hardPeaks: Array(sorted[widest.index...]))
     }
 
-    /// A deep-press binding for one device with these settings, as YAML lines of an item of
-    /// the `bindings:` list (indented two spaces), ready to paste or to insert. Named after the
+    /// The device's own deep press at these levels: `current`, the deep press the config
+    /// gives the device now, with all it says besides the levels kept (where it applies, what
+    /// it does, its slop and feedback), or else the built-in right-click. Named after the
     /// device, so a later calibration of the same device replaces it.
-    public func binding(forDevice device: String) -> String {
-        """
-          - name: \(Self.bindingName(forDevice: device))
-            gesture: deep-press
-            devices: [{name: \(ConfigRenderer.quoted(device))}]
-            threshold: \(threshold.formatted)
-            release: \(release.formatted)
-            ordinary: \(ordinary.formatted)
-            feedback: [pulse, ring]
-            action: {click: right}
+    public func deepPress(forDevice device: String, basedOn current: Binding? = nil) -> Binding {
+        var binding = current ?? Binding(name: "", recognizer: .deepPress(.init()), feedback: [.pulse, .ring],
+                                         onStart: [.click(button: 3)])
+        var slop = DeepPressRecognizer.Configuration.Keys.slop.standard
+        if case .deepPress(let configuration)? = current?.recognizer { slop = configuration.slop }
+        binding.name = Self.bindingName(forDevice: device)
+        binding.devices = [.named(device)]
+        binding.recognizer = .deepPress(.init(threshold: threshold, release: release, slop: slop, ordinary: ordinary))
+        return binding
+    }
 
-        """
+    /// `deepPress(forDevice:basedOn:)` as YAML lines of an item of the `bindings:` list
+    /// (indented two spaces), ready to paste or to insert.
+    public func binding(forDevice device: String, basedOn current: Binding? = nil) -> String {
+        let binding = deepPress(forDevice: device, basedOn: current)
+        var lines = ConfigRenderer.item(binding)
+        // The name is letters, digits and dashes (`bindingName`): written plain, as a person would.
+        lines[0] = "  - name: \(binding.name)"
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// `right-click-` and the device's name in lower case, other characters as dashes.

@@ -25,7 +25,8 @@ public enum ConfigInsertion {
         // The items' own indentation, from the first one; two spaces when the list is empty.
         let firstItem = lines[(header + 1)...].firstIndex { $0.trimmingSpaces.hasPrefix("- ") }
         let indent = firstItem.map { String(lines[$0].prefix { $0 == " " }) } ?? "  "
-        if let existing = lines[(header + 1)...].firstIndex(where: { $0 == "\(indent)- name: \(name)" }) {
+        let named = ["\(indent)- name: \(name)", "\(indent)- name: \(ConfigRenderer.quoted(name))"]
+        if let existing = lines[(header + 1)...].firstIndex(where: named.contains) {
             var end = existing + 1
             while end < lines.count, !isItem(lines[end], indent: indent), !endsList(lines[end], indent: indent) { end += 1 }
             // Blank lines and comments right after the old binding (at most at the items'

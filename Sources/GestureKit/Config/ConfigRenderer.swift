@@ -13,33 +13,41 @@ public enum ConfigRenderer {
                      "\(Keys.feedback.name): \(feedback)",
                      "\(Keys.bindings.name):"]
         for binding in configuration.bindings {
-            lines.append("  - name: \(quoted(binding.name))")
-            lines.append("    gesture: \(binding.recognizer.kind.rawValue)")
-            if !binding.devices.isEmpty {
-                lines.append("    devices: [\(binding.devices.map(device).joined(separator: ", "))]")
-            }
-            lines.append("    pressure: \(binding.pressure.rawValue)")
-            switch binding.applications {
-            case .everywhere: break
-            case .only(let names): lines.append("    applications: {only: [\(names.map(quoted).joined(separator: ", "))]}")
-            case .except(let names): lines.append("    applications: {except: [\(names.map(quoted).joined(separator: ", "))]}")
-            }
-            lines.append("    owns-contact: \(binding.ownsContact)")
-            let feedback = FeedbackStyle.allCases.filter(binding.feedback.contains).map(\.rawValue)
-            lines.append("    feedback: [\(feedback.isEmpty ? "none" : feedback.joined(separator: ", "))]")
-            lines += settings(binding.recognizer).map { "    \($0.key): \($0.value)" }
-            if let steps = binding.steps, let keys = binding.recognizer.kind.stepKeys {
-                lines.append("    \(keys.step.name): \(steps.step.formatted)")
-                if !steps.increase.isEmpty { lines.append("    \(keys.increase.name): \(actions(steps.increase))") }
-                if !steps.decrease.isEmpty { lines.append("    \(keys.decrease.name): \(actions(steps.decrease))") }
-            }
-            typealias Crossings = PressureThresholdsRecognizer.Configuration.Keys
-            if !binding.onCrossUp.isEmpty { lines.append("    \(Crossings.up.name): \(actions(binding.onCrossUp))") }
-            if !binding.onCrossDown.isEmpty { lines.append("    \(Crossings.down.name): \(actions(binding.onCrossDown))") }
-            if !binding.onStart.isEmpty { lines.append("    action: \(actions(binding.onStart))") }
-            if !binding.onEnd.isEmpty { lines.append("    on-end: \(actions(binding.onEnd))") }
+            lines += item(binding)
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One binding as an item of the `bindings:` list (indented two spaces), every setting
+    /// spelled out.
+    public static func item(_ binding: Binding) -> [String] {
+        var lines: [String] = []
+        lines.append("  - name: \(quoted(binding.name))")
+        lines.append("    gesture: \(binding.recognizer.kind.rawValue)")
+        if !binding.devices.isEmpty {
+            lines.append("    devices: [\(binding.devices.map(device).joined(separator: ", "))]")
+        }
+        lines.append("    pressure: \(binding.pressure.rawValue)")
+        switch binding.applications {
+        case .everywhere: break
+        case .only(let names): lines.append("    applications: {only: [\(names.map(quoted).joined(separator: ", "))]}")
+        case .except(let names): lines.append("    applications: {except: [\(names.map(quoted).joined(separator: ", "))]}")
+        }
+        lines.append("    owns-contact: \(binding.ownsContact)")
+        let feedback = FeedbackStyle.allCases.filter(binding.feedback.contains).map(\.rawValue)
+        lines.append("    feedback: [\(feedback.isEmpty ? "none" : feedback.joined(separator: ", "))]")
+        lines += settings(binding.recognizer).map { "    \($0.key): \($0.value)" }
+        if let steps = binding.steps, let keys = binding.recognizer.kind.stepKeys {
+            lines.append("    \(keys.step.name): \(steps.step.formatted)")
+            if !steps.increase.isEmpty { lines.append("    \(keys.increase.name): \(actions(steps.increase))") }
+            if !steps.decrease.isEmpty { lines.append("    \(keys.decrease.name): \(actions(steps.decrease))") }
+        }
+        typealias Crossings = PressureThresholdsRecognizer.Configuration.Keys
+        if !binding.onCrossUp.isEmpty { lines.append("    \(Crossings.up.name): \(actions(binding.onCrossUp))") }
+        if !binding.onCrossDown.isEmpty { lines.append("    \(Crossings.down.name): \(actions(binding.onCrossDown))") }
+        if !binding.onStart.isEmpty { lines.append("    action: \(actions(binding.onStart))") }
+        if !binding.onEnd.isEmpty { lines.append("    on-end: \(actions(binding.onEnd))") }
+        return lines
     }
 
     /// The gesture's own settings, in its schema's order, each by its key's name.

@@ -208,6 +208,35 @@ final class CalibrateTests: ServerSuite {
         }
     }
 
+    @Test("--write keeps what the pen's deep press said besides its levels: a drawing program left alone, its own action, slop and feedback")
+    func keepsThePersonsRules() throws {
+        let (directory, path) = try Self.configFolder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try """
+            bindings:
+              - name: right-click
+                gesture: deep-press
+                devices: [pen]
+                threshold: learned
+                slop: 20
+                feedback: [pulse]
+                applications: {except: [krita]}
+                action: {key: ctrl+z}
+
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen", "--write", "--config", path],
+                                          server: server, environment: ["XDG_STATE_HOME": directory + "/state"],
+                                          ready: Self.listening, typesInput: true)
+        try Self.pressBothGroups(server, calibrate)
+        let config = try ConfigLoader.parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
+        let first = try #require(config.bindings.first)
+        #expect(first.name == "right-click-test-pen" && first.devices == [.named("test-pen")])
+        #expect(first.applications == .except(["krita"]))
+        #expect(first.onStart == [.key(KeyCombo(keys: ["ctrl", "z"]))] && first.feedback == [.pulse])
+        guard case .deepPress(let levels) = first.recognizer else { Issue.record("not a deep press"); return }
+        #expect(levels.slop == 20 && !levels.learned)
+    }
+
     @Test("the X server gone half-way (a logout, a crash): exit 69, the config byte for byte as it was, nothing marked calibrated")
     func serverGoneChangesNothing() throws {
         try calibrateWriting { server, directory, path, calibrate in
