@@ -4,7 +4,8 @@ import GestureKit
 /// both or neither. Follows from the bindings and the devices present, nothing else, so the
 /// grabs can be set from it after any change (`GrabReconciler`).
 struct OwnedInputs: Sendable, Hashable {
-    /// Some owning binding listens to a pen, eraser or mouse present: presses wait for the engine.
+    /// Some owning binding listens to a pen, eraser, mouse or touchpad present: presses wait
+    /// for the engine.
     var presses: Bool
     /// Some owning binding listens to a touchscreen present: touches wait for the engine.
     var touches: Bool
@@ -28,6 +29,12 @@ struct OwnedInputs: Sendable, Hashable {
 }
 
 extension InputDevice {
-    /// A device whose contacts come through the master pointer's buttons: a pen, eraser or mouse.
-    var isPointer: Bool { kind == .pen || kind == .eraser || kind == .mouse }
+    /// A device whose contacts come through the master pointer's buttons: a pen, eraser, mouse
+    /// or touchpad (its click, or the tap its driver makes a click).
+    var isPointer: Bool {
+        switch kind {
+        case .pen, .eraser, .mouse, .touchpad: return true
+        case .touch: return false
+        }
+    }
 }

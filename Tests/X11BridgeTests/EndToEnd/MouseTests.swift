@@ -307,3 +307,36 @@ final class MouseTests: MouseStageSuite {
         #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
 }
+
+/// A touchpad clicks through its master's buttons as a mouse does: a binding that listens to it
+/// holds its click back until the gesture decides.
+@Suite("A touchpad's click, held back as a mouse's", .requiresXorg, .serialized)
+final class TouchpadTests: StageSuite {
+    override init() throws {
+        super.init(try Stage(mouse: true, mouseName: VirtualMouse.touchpadName))
+    }
+
+    @Test("a long press bound to the touchpad right-clicks, and the window gets no left press beside it; a short click reaches it whole")
+    func touchpadLongPress() throws {
+        let bridge = try stage.bridge(config: """
+            bindings:
+              - {name: hold, gesture: long-press, devices: [touchpad], duration: 0.3, action: {click: right}}
+            """)
+        // The stimulus: the bridge takes the device for a touchpad, and the binding listens to it.
+        let pad = try #require(bridge.device(named: VirtualMouse.touchpadName), "\(bridge.lines)")
+        #expect(pad.kind == "touchpad" && pad.bindings == ["hold"], "\(pad)")
+        let touchpad = try #require(stage.server.mouse)
+        try touchpad.move(by: 300, 300)
+        try touchpad.press()
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "the long press: \(bridge.lines)")
+        try touchpad.release()
+        let held = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(1, in: held).isEmpty, "no left press beside the right-click: \(held)")
+
+        try touchpad.click()
+        #expect(bridge.waitForLines { $0.ownerships.contains { $0.ownership == .replayed && $0.input == .press } }, "\(bridge.lines)")
+        let clicked = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(1, in: clicked).map(\.kind) == [.buttonPress, .buttonRelease], "\(clicked)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+    }
+}

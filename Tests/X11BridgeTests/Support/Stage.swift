@@ -12,9 +12,9 @@ final class Stage {
     var touch: VirtualTouchscreen { server.touch }
 
     /// A fresh server with a full-screen window (`touchAware`: selecting touch events); with
-    /// `mouse`, the server has a plain mouse too.
-    init(touchAware: Bool = false, mouse: Bool = false) throws {
-        server = try HeadlessXorg(mouse: mouse)
+    /// `mouse`, the server has a plain mouse too, named `mouseName`.
+    init(touchAware: Bool = false, mouse: Bool = false, mouseName: String = VirtualMouse.deviceName) throws {
+        server = try HeadlessXorg(mouse: mouse, mouseName: mouseName)
         do {
             window = try RecorderWindow(server: server, touchAware: touchAware)
         } catch {

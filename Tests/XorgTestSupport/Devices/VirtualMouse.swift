@@ -4,6 +4,10 @@
 /// Every helper waits until the server has processed it.
 public final class VirtualMouse {
     public static let deviceName = "test-mouse"
+    /// The name it has on a server started with `HeadlessXorg(mouse: true, mouseName:)` set to
+    /// it: a touchpad by its name (the bridge tells touchpads by their names, and a touchpad
+    /// clicks through its master's buttons as a mouse does).
+    public static let touchpadName = "test-touchpad"
     /// The inputtest socket it listens on, in the server's run directory.
     static let socketFileName = "mouse.sock"
 

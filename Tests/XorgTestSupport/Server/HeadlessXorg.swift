@@ -37,14 +37,15 @@ public final class HeadlessXorg {
 
     /// Starts a server (with `mouse`, a plain mouse too) and connects to its devices; returns
     /// once it accepts X connections.
-    public init(width: Int = 1280, height: Int = 800, startupTimeout: Double = 5, mouse: Bool = false) throws {
+    public init(width: Int = 1280, height: Int = 800, startupTimeout: Double = 5, mouse: Bool = false,
+                mouseName: String = VirtualMouse.deviceName) throws {
         let installation = try XorgInstallation.locate().get()
         guard width > 0, height > 0 else {
             throw HeadlessXorgError.cannotPrepare(reason: "the screen size \(width)x\(height) is not positive")
         }
         let runDirectory = try XorgRunDirectory.make(prefix: "gesturebridge-xorg")
         let configuration = XorgConfiguration.inputTest(width: width, height: height, runDirectory: runDirectory.path,
-                                                        mouse: mouse)
+                                                        mouse: mouse, mouseName: mouseName)
         let server: XorgServerProcess
         do {
             server = try XorgServerProcess.launch(
@@ -69,7 +70,7 @@ public final class HeadlessXorg {
             connections.append(try connect(VirtualPen.deviceName, VirtualPen.socketFileName))
             connections.append(try connect(VirtualTouchscreen.deviceName, VirtualTouchscreen.socketFileName))
             connections.append(try connect(VirtualKeyboard.deviceName, VirtualKeyboard.socketFileName))
-            if mouse { connections.append(try connect(VirtualMouse.deviceName, VirtualMouse.socketFileName)) }
+            if mouse { connections.append(try connect(mouseName, VirtualMouse.socketFileName)) }
         } catch {
             server.stop()
             connections.forEach { $0.close() }

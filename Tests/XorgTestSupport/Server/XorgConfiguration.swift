@@ -171,9 +171,10 @@ extension XorgConfiguration {
     /// in the run directory (a keyboard of its own also keeps the server from looking for the
     /// usual kbd driver), and with `mouse`, a plain mouse after them. Nothing is hot-plugged,
     /// so the server has exactly these devices whatever the machine has.
-    static func inputTest(width: Int, height: Int, runDirectory: String, mouse: Bool = false) -> XorgConfiguration {
+    static func inputTest(width: Int, height: Int, runDirectory: String, mouse: Bool = false,
+                          mouseName: String = VirtualMouse.deviceName) -> XorgConfiguration {
         let mouseDevice = XorgInputDevice.inputTest(
-            VirtualMouse.deviceName, socketPath: socketPath(VirtualMouse.socketFileName, in: runDirectory), type: "Pointer",
+            mouseName, socketPath: socketPath(VirtualMouse.socketFileName, in: runDirectory), type: "Pointer",
             options: [XorgOption("PointerButtonCount", "7"), XorgOption("AccelerationScheme", "none")],
             layoutRole: .sendCoreEvents)
         return XorgConfiguration(
