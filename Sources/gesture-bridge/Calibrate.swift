@@ -70,7 +70,7 @@ struct Calibrate: ParsableCommand {
         defer { connection.close() }
         let signals = try CommandLogging.bridgeSignals { printError("gesture-bridge: error: \($0)") }
         let session = InputListener(connection: connection)
-        let chosen = try chooseDevice(session.catalog.contactSources)
+        let chosen = try chooseDevice(session.catalog.contactSources, tablets: session.catalog.tabletsAwaitingPen)
         let overlay: FeedbackOverlay?
         do {
             overlay = try FeedbackOverlay(connection: connection)
@@ -164,7 +164,8 @@ struct Calibrate: ParsableCommand {
     }
 
     /// The pressure device to calibrate: the one named, or the only one there is.
-    private func chooseDevice(_ sources: [X11Device]) throws -> X11Device {
+    /// `tablets`: pen tablets whose pen has not come near yet (`DeviceCatalog.tabletsAwaitingPen`).
+    private func chooseDevice(_ sources: [X11Device], tablets: [X11Device]) throws -> X11Device {
         let withPressure = sources.filter { $0.inputDevice?.pressure != nil }
         if let device {
             guard let found = sources.first(where: { Record.matches($0, device) }) else {
@@ -178,6 +179,9 @@ struct Calibrate: ParsableCommand {
         }
         guard withPressure.count == 1, let only = withPressure.first else {
             if withPressure.isEmpty {
+                if let tablet = tablets.first {
+                    throw CommandFailure.error(DeviceCatalog.awaitingPenAdvice(tablet) + "; then calibrate")
+                }
                 throw CommandFailure.error("no device reports pressure: connect a pen tablet or a pressure-sensing touchscreen (`gesture-bridge devices` shows what is there)")
             }
             let names = withPressure.map { "\($0.id) \"\($0.name)\"" }.joined(separator: ", ")

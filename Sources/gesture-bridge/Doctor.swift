@@ -86,7 +86,11 @@ struct Doctor: ParsableCommand {
             ? .ok("a compositor runs: the feedback overlay blends with the desktop")
             : .note("no compositor: the feedback overlay is drawn as a shaped window (no transparency), which works everywhere"))
 
-        findings += deviceFindings(DeviceCatalog.query(connection).devices.filter(\.isContactSource), bindings: bindings,
+        let catalog = DeviceCatalog.query(connection)
+        for tablet in catalog.tabletsAwaitingPen {
+            findings.append(.note(DeviceCatalog.awaitingPenAdvice(tablet)))
+        }
+        findings += deviceFindings(catalog.contactSources, awaitingPen: !catalog.tabletsAwaitingPen.isEmpty, bindings: bindings,
                                    learning: Learned.userState())
         if let bindings {
             findings += keyFindings(bindings, connection: connection)
@@ -98,8 +102,11 @@ struct Doctor: ParsableCommand {
 
     /// Which devices report pressure, which bindings serve them, and whether anything at all
     /// would reach a gesture.
-    private func deviceFindings(_ devices: [X11Device], bindings: BindingSet?, learning: PressLearning) -> [Finding] {
+    /// `awaitingPen`: a pen tablet's pen has yet to come near it (noted already), so what is
+    /// missing now is there once it has.
+    private func deviceFindings(_ devices: [X11Device], awaitingPen: Bool, bindings: BindingSet?, learning: PressLearning) -> [Finding] {
         let seeDevices = "`gesture-bridge devices` shows what each device reports"
+        if awaitingPen && devices.allSatisfy({ $0.pressureAxis == nil }) { return [] }
         guard !devices.isEmpty else {
             return [.problem("no pen, touchscreen or mouse is connected: the bridge has nothing to listen to. Connect one (devices plugged in later join a running bridge); `xinput list` shows what the X server sees")]
         }

@@ -37,6 +37,24 @@ public struct DeviceCatalog: Sendable, Hashable {
         devices.filter(\.isContactSource)
     }
 
+    /// Pen tablets whose pen has not come near them yet: xf86-input-libinput shows a tablet
+    /// first as a device without axes (XI type TABLET, attached as a keyboard), and adds its
+    /// pen's device ("NAME Pen (0x...)") at the pen's first proximity. Empty once each has a
+    /// pen or eraser.
+    public var tabletsAwaitingPen: [X11Device] {
+        devices.filter { tablet in
+            (tablet.use == .slavePointer || tablet.use == .slaveKeyboard) && tablet.isEnabled && tablet.driver == .libinput
+                && tablet.type == .tablet
+                && tablet.xAxis == nil
+                && !contactSources.contains { ($0.kind == .pen || $0.kind == .eraser) && $0.name.hasPrefix(tablet.name + " ") }
+        }
+    }
+
+    /// What to tell a person about such a tablet.
+    public static func awaitingPenAdvice(_ tablet: X11Device) -> String {
+        "\"\(tablet.name)\" is a pen tablet whose pen has not come near it yet: its X driver (libinput) adds the pen's device then. Hover the pen over the tablet once, and it is there from then on"
+    }
+
     /// What happened to the contact sources between `old` and this catalog.
     /// `leftMeanwhile`: devices the server said went away (removed, disabled, detached) since
     /// `old`; one that is back by now went and came back: removed, then added.
