@@ -116,6 +116,35 @@ struct InstallTests {
         let bad = try Self.script("install", ["--frobnicate"], home: home)
         #expect(bad.status == 2 && bad.output.contains("unknown option --frobnicate"))
     }
+
+    @Test("an install into /usr/local (staged with DESTDIR) puts the autostart entry in /etc/xdg/autostart, where desktops read it; its files name /usr/local; uninstall takes them all")
+    func usrLocalInstall() throws {
+        let binary = try #require(GestureBridgeExecutable.url).path
+        let home = try Self.temporaryDirectory()
+        let stage = try Self.temporaryDirectory()
+        defer {
+            try? FileManager.default.removeItem(atPath: home)
+            try? FileManager.default.removeItem(atPath: stage)
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home
+        environment["DESTDIR"] = stage
+        let script = { (name: String, arguments: [String]) in
+            try runTool(GestureBridgeExecutable.repositoryRoot.appendingPathComponent("scripts/\(name)").path, arguments,
+                        environment: environment)
+        }
+        let install = try script("install", ["--prefix", "/usr/local", "--binary", binary])
+        #expect(install.status == 0, "\(install.output)")
+        #expect(!install.output.contains("desktops do not read"), "\(install.output)")
+        let entry = try String(contentsOfFile: "\(stage)/etc/xdg/autostart/gesture-bridge.desktop", encoding: .utf8)
+        #expect(entry.contains("Exec=/usr/local/bin/gesture-bridge run"))
+        let unit = try String(contentsOfFile: "\(stage)/usr/local/lib/systemd/user/gesture-bridge.service", encoding: .utf8)
+        #expect(unit.contains("ExecStart=/usr/local/bin/gesture-bridge run"))
+        #expect(exists("\(stage)/usr/local/bin/gesture-bridge"))
+        #expect(!exists("\(stage)/usr/local/etc"), "no autostart entry where no desktop looks")
+        #expect(try script("uninstall", ["--prefix", "/usr/local"]).status == 0)
+        #expect(!exists("\(stage)/etc/xdg/autostart/gesture-bridge.desktop") && !exists("\(stage)/usr/local/bin/gesture-bridge"))
+    }
 }
 
 /// Runs `executable` from the repository's root and waits: its exit status and what it wrote to
