@@ -51,3 +51,36 @@ struct CommandFailureTests {
         #expect(run.stderr.hasPrefix("Error: ") && run.stderr.contains("Usage: gesture-bridge"), "\(run.stderr)")
     }
 }
+
+/// One bridge per display: its devices are the display's, and a bridge on each screen would
+/// each hear every raw event (a deep press right-clicking twice).
+@Suite("One bridge per display, whatever the screen")
+struct ScreensTests {
+    @Test("with a bridge on screen 0, one on screen 1 of the same display names it and exits 75", .requiresXvfb)
+    func secondScreen() throws {
+        let server = try XvfbDisplay(extraArguments: ["-screen", "1", "800x600x24"])
+        defer { server.stop() }
+        let bridge = try #require(GestureBridgeExecutable.url)
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("screens-\(UUID().uuidString).log")
+        #expect(FileManager.default.createFile(atPath: log.path, contents: nil))
+        defer { try? FileManager.default.removeItem(at: log) }
+        let first = Process()
+        first.executableURL = bridge
+        first.arguments = ["run", "--dry-run"]
+        var environment = server.clientEnvironment
+        environment["DISPLAY"] = server.displayName + ".0"
+        first.environment = environment
+        first.standardError = try FileHandle(forWritingTo: log)
+        first.standardOutput = FileHandle.nullDevice
+        try first.run()
+        defer { first.terminate(); first.waitUntilExit() }
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("listening on") { usleep(20_000) }
+        #expect(((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("listening on"), "the first bridge runs on screen 0")
+
+        environment["DISPLAY"] = server.displayName + ".1"
+        let second = try GestureBridgeExecutable.run(["run", "--dry-run"], environment: environment, timeout: 8)
+        #expect(second.status == 75, "\(second.status): \(second.stderr)")
+        #expect(second.stderr.contains("another gesture-bridge (process \(first.processIdentifier)) is running"), "\(second.stderr)")
+    }
+}

@@ -1,9 +1,10 @@
 import CX11
 import Glibc
 
-/// One running bridge per X screen, as there is one window manager (ICCCM's manager
-/// selections): the bridge owns the selection `_GESTURE_BRIDGE_S<screen>` through a window of
-/// its own that names its process (`_NET_WM_PID`).
+/// One running bridge per display, after ICCCM's manager selections: the bridge owns the
+/// selection `_GESTURE_BRIDGE` through a window of its own that names its process
+/// (`_NET_WM_PID`). Per display, not per screen as a window manager's: input devices are the
+/// display's, and a bridge on each screen of `:0.0` and `:0.1` would each hear every raw event.
 ///
 /// A second bridge would find the button and touch grabs taken and still act on the raw input
 /// it hears: every deep press would right-click twice, every knob step come twice. So it is
@@ -31,11 +32,11 @@ public final class InstanceClaim {
     /// take the selection too.
     static let settling: UInt32 = 100_000
 
-    /// Takes the screen's selection; throws when another bridge holds it and keeps it for
+    /// Takes the display's selection; throws when another bridge holds it and keeps it for
     /// `stoppingGrace`.
     public static func take(on connection: XConnection) throws(BridgeSetupError) -> InstanceClaim {
         let display = connection.display
-        let selection = XInternAtom(display, "_GESTURE_BRIDGE_S\(connection.screenNumber)", 0)
+        let selection = XInternAtom(display, "_GESTURE_BRIDGE", 0)
         var owner = XGetSelectionOwner(display, selection)
         var waited = 0.0
         while owner != 0, waited < stoppingGrace {

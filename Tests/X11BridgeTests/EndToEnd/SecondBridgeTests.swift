@@ -59,7 +59,7 @@ final class SecondBridgeTests: StageSuite {
         let display = try #require(XOpenDisplay(stage.server.displayName))
         defer { XCloseDisplay(display) }
         let window = XCreateSimpleWindow(display, XDefaultRootWindow(display), 0, 0, 1, 1, 0, 0, 0)
-        XSetSelectionOwner(display, XInternAtom(display, "_GESTURE_BRIDGE_S0", 0), window, UInt(CurrentTime))
+        XSetSelectionOwner(display, XInternAtom(display, "_GESTURE_BRIDGE", 0), window, UInt(CurrentTime))
         XSync(display, 0)
 
         #expect(bridge.child.waitForExit(timeout: 5) == 75, "\(bridge.log)")
