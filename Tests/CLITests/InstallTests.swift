@@ -3,12 +3,23 @@ import Testing
 
 @Suite("Install and uninstall", .serialized)
 struct InstallTests {
-    static func script(_ name: String, _ arguments: [String], home: String) throws -> (status: Int32, output: String) {
+    /// `destdir`: an install staged there (DESTDIR).
+    static func script(_ name: String, _ arguments: [String], home: String, destdir: String? = nil) throws -> (status: Int32, output: String) {
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home
         environment["XDG_CONFIG_HOME"] = nil
+        environment["DESTDIR"] = destdir
         return try runTool(GestureBridgeExecutable.repositoryRoot.appendingPathComponent("scripts/\(name)").path, arguments,
                            environment: environment)
+    }
+
+    /// Runs `body` with two fresh folders (a home, and a prefix or a stage), removed after.
+    static func withTwoFolders(_ body: (String, String) throws -> Void) throws {
+        let first = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: first) }
+        let second = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: second) }
+        try body(first, second)
     }
 
     static func temporaryDirectory() throws -> String {
@@ -99,51 +110,36 @@ struct InstallTests {
     @Test("a prefix install uses system locations; uninstall of nothing says so")
     func prefixInstall() throws {
         let binary = try #require(GestureBridgeExecutable.url).path
-        let home = try Self.temporaryDirectory()
-        let prefix = try Self.temporaryDirectory()
-        defer {
-            try? FileManager.default.removeItem(atPath: home)
-            try? FileManager.default.removeItem(atPath: prefix)
+        try Self.withTwoFolders { home, prefix in
+            #expect(try Self.script("install", ["--prefix", prefix, "--binary", binary], home: home).status == 0)
+            #expect(exists("\(prefix)/lib/systemd/user/gesture-bridge.service"))
+            #expect(exists("\(prefix)/etc/xdg/autostart/gesture-bridge.desktop"))
+            #expect(!exists("\(home)/.config/gesture-bridge/config.yaml"), "a system install must not write into a home")
+            #expect(try Self.script("uninstall", ["--prefix", prefix], home: home).status == 0)
+            #expect(!exists("\(prefix)/bin/gesture-bridge"))
+            let again = try Self.script("uninstall", ["--prefix", prefix], home: home)
+            #expect(again.status != 0 && again.output.contains("not installed"))
+            let bad = try Self.script("install", ["--frobnicate"], home: home)
+            #expect(bad.status == 2 && bad.output.contains("unknown option --frobnicate"))
         }
-        #expect(try Self.script("install", ["--prefix", prefix, "--binary", binary], home: home).status == 0)
-        #expect(exists("\(prefix)/lib/systemd/user/gesture-bridge.service"))
-        #expect(exists("\(prefix)/etc/xdg/autostart/gesture-bridge.desktop"))
-        #expect(!exists("\(home)/.config/gesture-bridge/config.yaml"), "a system install must not write into a home")
-        #expect(try Self.script("uninstall", ["--prefix", prefix], home: home).status == 0)
-        #expect(!exists("\(prefix)/bin/gesture-bridge"))
-        let again = try Self.script("uninstall", ["--prefix", prefix], home: home)
-        #expect(again.status != 0 && again.output.contains("not installed"))
-        let bad = try Self.script("install", ["--frobnicate"], home: home)
-        #expect(bad.status == 2 && bad.output.contains("unknown option --frobnicate"))
     }
 
     @Test("an install into /usr/local (staged with DESTDIR) puts the autostart entry in /etc/xdg/autostart, where desktops read it; its files name /usr/local; uninstall takes them all")
     func usrLocalInstall() throws {
         let binary = try #require(GestureBridgeExecutable.url).path
-        let home = try Self.temporaryDirectory()
-        let stage = try Self.temporaryDirectory()
-        defer {
-            try? FileManager.default.removeItem(atPath: home)
-            try? FileManager.default.removeItem(atPath: stage)
+        try Self.withTwoFolders { home, stage in
+            let install = try Self.script("install", ["--prefix", "/usr/local", "--binary", binary], home: home, destdir: stage)
+            #expect(install.status == 0, "\(install.output)")
+            #expect(!install.output.contains("desktops do not read"), "\(install.output)")
+            let entry = try String(contentsOfFile: "\(stage)/etc/xdg/autostart/gesture-bridge.desktop", encoding: .utf8)
+            #expect(entry.contains("Exec=/usr/local/bin/gesture-bridge run"))
+            let unit = try String(contentsOfFile: "\(stage)/usr/local/lib/systemd/user/gesture-bridge.service", encoding: .utf8)
+            #expect(unit.contains("ExecStart=/usr/local/bin/gesture-bridge run"))
+            #expect(exists("\(stage)/usr/local/bin/gesture-bridge"))
+            #expect(!exists("\(stage)/usr/local/etc"), "no autostart entry where no desktop looks")
+            #expect(try Self.script("uninstall", ["--prefix", "/usr/local"], home: home, destdir: stage).status == 0)
+            #expect(!exists("\(stage)/etc/xdg/autostart/gesture-bridge.desktop") && !exists("\(stage)/usr/local/bin/gesture-bridge"))
         }
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = home
-        environment["DESTDIR"] = stage
-        let script = { (name: String, arguments: [String]) in
-            try runTool(GestureBridgeExecutable.repositoryRoot.appendingPathComponent("scripts/\(name)").path, arguments,
-                        environment: environment)
-        }
-        let install = try script("install", ["--prefix", "/usr/local", "--binary", binary])
-        #expect(install.status == 0, "\(install.output)")
-        #expect(!install.output.contains("desktops do not read"), "\(install.output)")
-        let entry = try String(contentsOfFile: "\(stage)/etc/xdg/autostart/gesture-bridge.desktop", encoding: .utf8)
-        #expect(entry.contains("Exec=/usr/local/bin/gesture-bridge run"))
-        let unit = try String(contentsOfFile: "\(stage)/usr/local/lib/systemd/user/gesture-bridge.service", encoding: .utf8)
-        #expect(unit.contains("ExecStart=/usr/local/bin/gesture-bridge run"))
-        #expect(exists("\(stage)/usr/local/bin/gesture-bridge"))
-        #expect(!exists("\(stage)/usr/local/etc"), "no autostart entry where no desktop looks")
-        #expect(try script("uninstall", ["--prefix", "/usr/local"]).status == 0)
-        #expect(!exists("\(stage)/etc/xdg/autostart/gesture-bridge.desktop") && !exists("\(stage)/usr/local/bin/gesture-bridge"))
     }
 }
 

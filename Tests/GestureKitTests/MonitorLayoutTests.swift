@@ -11,6 +11,12 @@ struct MonitorLayoutTests {
                                widthMillimeters: 0, heightMillimeters: 0, isPrimary: true)
     static let layout = MonitorLayout([left, right])
 
+    /// A monitor where only its place matters: 96 dpi.
+    static func monitor(_ name: String, _ frame: ScreenRect, primary: Bool = false) -> Monitor {
+        Monitor(name: name, frame: frame, widthMillimeters: frame.width * 254 / 960, heightMillimeters: frame.height * 254 / 960,
+                isPrimary: primary)
+    }
+
     @Test("the monitor containing a point; its left and top edges belong to it, the right and bottom to the next")
     func containing() {
         #expect(Self.layout.monitor(at: Point(x: 1279.9, y: 500))?.name == "LEFT")
@@ -34,10 +40,8 @@ struct MonitorLayoutTests {
 
     @Test("mirrored monitors: the primary one shows the point")
     func mirrored() {
-        let laptop = Monitor(name: "eDP-1", frame: ScreenRect(x: 0, y: 0, width: 1920, height: 1080),
-                             widthMillimeters: 344, heightMillimeters: 194)
-        let projector = Monitor(name: "HDMI-1", frame: ScreenRect(x: 0, y: 0, width: 1920, height: 1080),
-                                widthMillimeters: 0, heightMillimeters: 0, isPrimary: true)
+        let laptop = Self.monitor("eDP-1", ScreenRect(x: 0, y: 0, width: 1920, height: 1080))
+        let projector = Self.monitor("HDMI-1", ScreenRect(x: 0, y: 0, width: 1920, height: 1080), primary: true)
         #expect(MonitorLayout([laptop, projector]).monitor(at: Point(x: 10, y: 10))?.name == "HDMI-1")
         #expect(MonitorLayout([laptop]).monitor(at: Point(x: 10, y: 10))?.name == "eDP-1")
     }
@@ -117,10 +121,8 @@ struct MonitorLayoutTests {
     func knobCenterInTheDark() {
         // A 1920×1080 monitor centred above a 2560×1600 laptop panel: the root's top-right
         // corner, (2560, 0), is on neither.
-        let above = Monitor(name: "HDMI-1", frame: ScreenRect(x: 320, y: 0, width: 1920, height: 1080),
-                            widthMillimeters: 530, heightMillimeters: 300)
-        let panel = Monitor(name: "eDP-1", frame: ScreenRect(x: 0, y: 1080, width: 2560, height: 1600),
-                            widthMillimeters: 300, heightMillimeters: 190, isPrimary: true)
+        let above = Self.monitor("HDMI-1", ScreenRect(x: 320, y: 0, width: 1920, height: 1080))
+        let panel = Self.monitor("eDP-1", ScreenRect(x: 0, y: 1080, width: 2560, height: 1600), primary: true)
         let screen = ScreenSize(width: 2560, height: 2680)
         #expect(Self.knob(monitor: nil).resolve(screen: screen, monitors: MonitorLayout([above, panel])).center == Point(x: 2410, y: 1230))
         // No primary: the first monitor's.
