@@ -5,6 +5,8 @@ import Glibc
 /// selection `_GESTURE_BRIDGE` through a window of its own that names its process
 /// (`_NET_WM_PID`). Per display, not per screen as a window manager's: input devices are the
 /// display's, and a bridge on each screen of `:0.0` and `:0.1` would each hear every raw event.
+/// It owns its screen's `_GESTURE_BRIDGE_S<screen>` too, the name bridges before this one
+/// claimed: an older bridge still running after an upgrade sees this one, and this one it.
 ///
 /// A second bridge would find the button and touch grabs taken and still act on the raw input
 /// it hears: every deep press would right-click twice, every knob step come twice. So it is
@@ -17,11 +19,11 @@ public final class InstanceClaim {
     /// (try again later); the systemd unit does not restart on it.
     public static let exitStatus: Int32 = 75
 
-    let selection: Atom
+    let selections: [Atom]
     let window: Window
 
-    private init(selection: Atom, window: Window) {
-        self.selection = selection
+    private init(selections: [Atom], window: Window) {
+        self.selections = selections
         self.window = window
     }
 
@@ -36,16 +38,20 @@ public final class InstanceClaim {
     /// `stoppingGrace`.
     public static func take(on connection: XConnection) throws(BridgeSetupError) -> InstanceClaim {
         let display = connection.display
-        let selection = XInternAtom(display, "_GESTURE_BRIDGE", 0)
-        var owner = XGetSelectionOwner(display, selection)
+        let names: [String] = ["_GESTURE_BRIDGE", "_GESTURE_BRIDGE_S\(connection.screenNumber)"]
+        let selections = names.map { name in XInternAtom(display, name, 0) }
+        func owner() -> Window {
+            selections.lazy.map { XGetSelectionOwner(display, $0) }.first { $0 != 0 } ?? 0
+        }
+        var found = owner()
         var waited = 0.0
-        while owner != 0, waited < stoppingGrace {
+        while found != 0, waited < stoppingGrace {
             usleep(50_000)
             waited += 0.05
-            owner = XGetSelectionOwner(display, selection)
+            found = owner()
         }
-        if owner != 0 {
-            throw .alreadyRunning(display: connection.displayName, process: processID(of: owner, on: connection))
+        if found != 0 {
+            throw .alreadyRunning(display: connection.displayName, process: processID(of: found, on: connection))
         }
         // An input-only window, never mapped: nothing to see, nothing to draw.
         var attributes = XSetWindowAttributes()
@@ -56,24 +62,23 @@ public final class InstanceClaim {
             _ = XChangeProperty(display, window, XInternAtom(display, "_NET_WM_PID", 0), XA_CARDINAL, 32, PropModeReplace,
                                 bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
         }
-        XSetSelectionOwner(display, selection, window, UInt(CurrentTime))
+        for selection in selections { XSetSelectionOwner(display, selection, window, UInt(CurrentTime)) }
         // Another bridge may have taken it between the look and the take, or take it a moment
         // later (two started together at login): the last to take it keeps it. Looking again
         // after a moment settles it before either takes a grab, which the other's would refuse.
         for pause in [0, settling] {
             usleep(pause)
-            let now = XGetSelectionOwner(display, selection)
-            guard now == window else {
+            if let other = selections.lazy.map({ XGetSelectionOwner(display, $0) }).first(where: { $0 != window }) {
                 XDestroyWindow(display, window)
-                throw .alreadyRunning(display: connection.displayName, process: processID(of: now, on: connection))
+                throw .alreadyRunning(display: connection.displayName, process: processID(of: other, on: connection))
             }
         }
-        return InstanceClaim(selection: selection, window: window)
+        return InstanceClaim(selections: selections, window: window)
     }
 
     /// Whether a SelectionClear for `selection` on `window` says this claim was taken over.
     func isLost(selection cleared: Atom, window owner: Window) -> Bool {
-        cleared == selection && owner == window
+        selections.contains(cleared) && owner == window
     }
 
     /// The process id the owning bridge wrote on its window; nil when it cannot be read (the

@@ -69,4 +69,25 @@ final class SecondBridgeTests: StageSuite {
         #expect(click.map(\.kind) == [.buttonPress, .buttonRelease], "the held press reached the window whole")
         #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
+
+    /// Bridges before this version claimed `_GESTURE_BRIDGE_S<screen>`: one still running after
+    /// an upgrade, and a new one started by the unit or the autostart entry, would both act.
+    @Test("a bridge of the version before (its claim on the screen's old selection) keeps a new one from running; the new one takes that name too")
+    func olderBridge() throws {
+        let display = try #require(XOpenDisplay(stage.server.displayName))
+        defer { XCloseDisplay(display) }
+        let oldName = XInternAtom(display, "_GESTURE_BRIDGE_S0", 0)
+        let window = XCreateSimpleWindow(display, XDefaultRootWindow(display), 0, 0, 1, 1, 0, 0, 0)
+        XSetSelectionOwner(display, oldName, window, UInt(CurrentTime))
+        XSync(display, 0)
+        let refused = try BridgeProcess(["run", "--json"], server: stage.server, ready: .immediately)
+        #expect(refused.child.waitForExit(timeout: 5) == 75, "\(refused.log)")
+
+        XSetSelectionOwner(display, oldName, 0, UInt(CurrentTime))
+        XSync(display, 0)
+        let bridge = try stage.bridge()
+        // What an older bridge starting now looks at says this one runs.
+        #expect(XGetSelectionOwner(display, oldName) != 0)
+        #expect(bridge.stop(with: SIGTERM) == 0)
+    }
 }
