@@ -138,16 +138,20 @@ struct Calibrate: ParsableCommand {
         }
     }
 
-    /// The deep press `bindings` give `device` now, wherever it applies: the one naming the
-    /// device (an earlier calibration's) first, else the first that listens to it. Its rules
-    /// (applications, actions, slop, feedback) carry over into the calibrated binding.
+    /// The deep press `bindings` give `device` now, whose rules (where it applies, what it
+    /// does, its slop and feedback) carry over into the calibrated binding: one that holds the
+    /// contact (a watcher that owns nothing would make a calibrated binding that never takes
+    /// a press), the one naming the device (an earlier calibration's) first, then one that
+    /// applies everywhere, then any; nil for none (the built-in right-click).
     private static func deepPress(in bindings: BindingSet, for device: X11Device) -> Binding? {
         guard let input = device.inputDevice else { return nil }
-        let deepPresses = bindings.bindings.filter { binding in
-            if case .deepPress = binding.recognizer { return binding.listens(to: input) }
-            return false
+        let owning = bindings.bindings.filter { binding in
+            guard case .deepPress = binding.recognizer, binding.ownsContact else { return false }
+            return binding.listens(to: input)
         }
-        return deepPresses.first { $0.devices.contains(.named(input.name)) } ?? deepPresses.first
+        return owning.first { $0.devices.contains(.named(input.name)) }
+            ?? owning.first { $0.applications == .everywhere }
+            ?? owning.first
     }
 
     /// Records in the device's learned state that calibrate set its levels, so learning leaves it

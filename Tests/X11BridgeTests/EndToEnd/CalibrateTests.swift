@@ -237,6 +237,26 @@ final class CalibrateTests: ServerSuite {
         #expect(levels.slop == 16 && levels.threshold != 0.6, "the measured threshold, not the old one")
     }
 
+    @Test("--write with a watcher that owns nothing and a rule for one program listed first: the binding is the general deep press's, at the pen's levels")
+    func basedOnTheGeneralDeepPress() throws {
+        let (directory, path) = try Self.configFolder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try """
+            bindings:
+              - {name: note-hard-presses, gesture: deep-press, devices: [pen], owns-contact: false, action: {command: [true]}}
+              - {name: krita-undo, gesture: deep-press, devices: [pen], applications: {only: [krita]}, action: {key: ctrl+z}}
+              - {name: right-click, gesture: deep-press, devices: [pen], action: {click: right}}
+
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen", "--write", "--config", path],
+                                          server: server, environment: ["XDG_STATE_HOME": directory + "/state"],
+                                          ready: Self.listening, typesInput: true)
+        try Self.pressBothGroups(server, calibrate)
+        let config = try ConfigLoader.parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
+        let written = try #require(config.bindings.first { $0.name == "right-click-test-pen" })
+        #expect(written.ownsContact && written.applications == .everywhere && written.onStart == [.click(button: 3)], "\(written)")
+    }
+
     @Test("the X server gone half-way (a logout, a crash): exit 69, the config byte for byte as it was, nothing marked calibrated")
     func serverGoneChangesNothing() throws {
         try calibrateWriting { server, directory, path, calibrate in
