@@ -262,4 +262,54 @@ struct KnobRecognizerTests {
         #expect(script.decisions.first == .claimed(by: "volume"), "\(script.decisions)")
         #expect(script.actions(of: "volume").count == 8, "127.5° in 15° steps: \(script.actions(of: "volume").count)")
     }
+
+    @Test("a circle along the built-in ring's outer edge, straying a few pixels past it, turns the volume")
+    func circleBrushingTheOuterEdge() throws {
+        var random = SplitMix64(seed: 7)
+        let script = try Self.defaultScript()
+        let finger = script.touchscreen
+        func point(_ degrees: Double) -> Spot {
+            let r = 112 + 10 * sin((degrees - 90) / 40)
+            let p = spot(around: Self.builtInCenter, radius: r, degrees: degrees)
+            return (p.x + Double.random(in: -1...1, using: &random), p.y + Double.random(in: -1...1, using: &random))
+        }
+        finger.down(at: point(90), force: 0.1)
+        var degrees = 90.0
+        while degrees < 90 + 127.5 {
+            degrees += 6
+            finger.aFrameLater().move(to: point(degrees))
+        }
+        finger.aFrameLater().lift()
+        #expect(script.decisions.first == .claimed(by: "volume"), "\(script.decisions)")
+    }
+
+    /// Arms a bare knob (center (500, 500), ring 40...200) on `points`; the states it reports
+    /// until its first.
+    static func armingStates(_ points: [Point], activation degrees: Double) -> [GestureState] {
+        var knob = KnobRecognizer(.init(center: Point(x: 500, y: 500), innerRadius: 40, outerRadius: 200, activation: degrees * .pi / 180))
+        for (index, point) in points.enumerated() {
+            let sample = ContactSample(time: Double(index) / 60, position: point, force: nil)
+            let states = knob.handle(index == 0 ? .down(sample) : .move(sample)).reports.map(\.state)
+            if !states.isEmpty { return states }
+        }
+        return []
+    }
+
+    static func arc(radius: Double, from: Double, through: Double, by: Double) -> [Point] {
+        stride(from: from, through: through, by: by).map { degrees in
+            let p = spot(around: (500, 500), radius: radius, degrees: degrees)
+            return Point(x: p.x, y: p.y)
+        }
+    }
+
+    @Test("an activation of 330° (the config allows up to 360): the second time round, the knob begins")
+    func largeActivation() {
+        #expect(Self.armingStates(Self.arc(radius: 100, from: 0, through: 720, by: 1), activation: 330) == [.began])
+    }
+
+    @Test("a finger that settles 10 px toward the center, then circles, turns the knob")
+    func settleThenCircle() {
+        let settle = (0...10).map { Point(x: 500, y: 580 - Double($0)) }
+        #expect(Self.armingStates(settle + Self.arc(radius: 70, from: 90, through: 180, by: 1.5), activation: 30) == [.began])
+    }
 }

@@ -6,7 +6,7 @@ import Glibc
 /// knob fails. With an `activation` angle the knob begins only once the contact has turned
 /// that far (net, in one direction) inside the ring and its path has curved with the turn
 /// (`Curl`), so a tap or a straight drag across the ring is not taken for a knob: a drag
-/// that sweeps twice the angle without curving, or leaves past the outer radius first,
+/// that sweeps twice the angle without curving, or leaves well past the outer radius first,
 /// fails. The rotation turned so far comes with `began`. While
 /// turning, samples that stray inside the inner radius (where the angle is unstable) or
 /// beyond the outer radius turn nothing, and the next sample back in the ring starts
@@ -26,6 +26,10 @@ public struct KnobRecognizer: GestureRecognizer {
             self.activation = activation
         }
 
+        /// How far past the outer radius an arming contact may stray and still be turning:
+        /// a quarter of the ring's width, and at least 8 pixels.
+        var straySlack: Double { max(8, (outerRadius - innerRadius) / 4) }
+
         public func contains(_ point: Point) -> Bool {
             let distance = point.distance(to: center)
             return distance >= innerRadius && distance <= outerRadius
@@ -41,50 +45,63 @@ public struct KnobRecognizer: GestureRecognizer {
     /// How far a contact's heading has turned while the knob arms. A contact circling the
     /// center turns its heading with the angle it sweeps; a straight drag across the ring
     /// sweeps an angle too (a chord near the outer edge sweeps 30° within a few pixels of an
-    /// arc) but keeps its heading. Headings are read over `segment` pixels of path, a third of
-    /// the arc the activation angle makes at the radius the contact went down at, so a
-    /// pixel's jitter moves them by a few degrees at most.
+    /// arc) but keeps its heading. The path is read as chords laid end to end, each at least
+    /// `segment` pixels (a third of the arc the activation angle makes at the radius the contact
+    /// went down at, so a pixel's jitter moves a chord's heading by a few degrees), and the
+    /// turns from each chord to the next are summed: any activation up to a whole circle, and
+    /// jitter that cancels out. Chords that run mostly toward or away from the center before
+    /// the first that runs around it are a finger settling, not turning: they are not read.
     struct Curl: Sendable {
         let segment: Double
-        let origin: Point
-        /// The heading from the down point to the first point `segment` away.
-        private(set) var firstHeading: Double?
-        /// The latest points in the ring, back to the last one at least `segment` from the newest.
-        private var recent: [Point] = []
+        let center: Point
+        /// Where the chord being laid began; nil while the contact is out of the ring.
+        private var anchor: Point?
+        /// The heading of the last chord laid.
+        private var heading: Double?
+        /// Radians the heading has turned from the first chord to the last, unwrapped.
+        private(set) var turned = 0.0
 
-        init(origin: Point, radius: Double, activation: Double) {
-            self.origin = origin
-            segment = max(4, radius * activation / 3)
-            recent = [origin]
+        init(origin: Point, center: Point, activation: Double) {
+            self.center = center
+            anchor = origin
+            segment = max(4, origin.distance(to: center) * activation / 3)
         }
 
         mutating func add(_ point: Point) {
-            recent.append(point)
-            while recent.count > 2, recent[1].distance(to: point) >= segment { recent.removeFirst() }
-            if firstHeading == nil, point.distance(to: origin) >= segment { firstHeading = Self.heading(from: origin, to: point) }
+            guard let start = anchor else {
+                anchor = point
+                return
+            }
+            guard point.distance(to: start) >= segment else { return }
+            let chord = atan2(point.y - start.y, point.x - start.x)
+            anchor = point
+            if let heading {
+                turned += KnobRecognizer.wrap(chord - heading)
+            } else if Self.runsRadially(from: start, to: point, center: center) {
+                return
+            }
+            heading = chord
         }
 
         /// The contact left the ring: the path resumes where it comes back.
         mutating func interrupt() {
-            recent.removeAll()
-        }
-
-        /// Radians the heading has turned since the first reading, in (-π, π]; nil until
-        /// both readings have a whole segment.
-        var turned: Double? {
-            guard let firstHeading, let from = recent.first, let to = recent.last, from.distance(to: to) >= segment else { return nil }
-            return KnobRecognizer.wrap(Self.heading(from: from, to: to) - firstHeading)
+            anchor = nil
         }
 
         /// Whether the path curves with a turn of `total` radians: its heading has turned by a
-        /// third of it, the same way (an arc's turns by two thirds between the readings).
+        /// third of it, the same way (an arc's turns by about two thirds of the angle by the
+        /// time it has swept it, the last chord trailing).
         func follows(_ total: Double) -> Bool {
-            guard let turned else { return false }
-            return turned * total > 0 && abs(turned) >= abs(total) / 3
+            turned * total > 0 && abs(turned) >= abs(total) / 3
         }
 
-        private static func heading(from: Point, to: Point) -> Double {
-            atan2(to.y - from.y, to.x - from.x)
+        /// Whether the chord from `start` to `end` runs more toward or away from `center` than
+        /// around it.
+        private static func runsRadially(from start: Point, to end: Point, center: Point) -> Bool {
+            let middle = Point(x: (start.x + end.x) / 2, y: (start.y + end.y) / 2)
+            let (rx, ry) = (middle.x - center.x, middle.y - center.y)
+            let (dx, dy) = (end.x - start.x, end.y - start.y)
+            return abs(dx * rx + dy * ry) > abs(dx * ry - dy * rx)
         }
     }
 
@@ -123,14 +140,14 @@ public struct KnobRecognizer: GestureRecognizer {
                 phase = .watching(.turning(lastAngle: angle))
                 return .report(report(.began, sample, angle: angle, rotation: 0))
             }
-            let curl = Curl(origin: sample.position, radius: sample.position.distance(to: configuration.center),
-                            activation: configuration.activation)
+            let curl = Curl(origin: sample.position, center: configuration.center, activation: configuration.activation)
             phase = .watching(.arming(lastAngle: angle, turned: 0, curl: curl))
             return .nothing
         case .move(.arming(let lastAngle, let turned, var curl), let sample):
             guard configuration.contains(sample.position) else {
-                // Out past the ring before the knob began: a drag away from it.
-                if sample.position.distance(to: configuration.center) > configuration.outerRadius {
+                // Well out past the ring before the knob began: a drag away from it (a circle
+                // along the outer edge strays out a few pixels).
+                if sample.position.distance(to: configuration.center) > configuration.outerRadius + configuration.straySlack {
                     return phase.finish(GestureReport(.failed, at: sample))
                 }
                 curl.interrupt()

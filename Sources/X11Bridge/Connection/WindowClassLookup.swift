@@ -8,9 +8,10 @@ extension XConnection {
     /// window manager's frame and the application's window inside it. The application's
     /// window is the one the window manager marked with WM_STATE (ICCCM), as `xprop` finds it:
     /// a frame can carry a WM_CLASS of its own (i3's `i3-frame`), and a frame can hold hidden
-    /// windows above the one shown. Without a window manager nothing has WM_STATE: the first
-    /// window on the way with a WM_CLASS is the application's. Windows can vanish while this
-    /// looks, so errors are caught here instead of reaching the event loop.
+    /// windows above the one shown. On the frame itself (its title bar, its borders) the
+    /// application is the one shown inside it. Without a window manager nothing has WM_STATE:
+    /// the first window on the way with a WM_CLASS is the application's. Windows can vanish
+    /// while this looks, so errors are caught here instead of reaching the event loop.
     public func windowClass(at point: Point) -> WindowClass? {
         var found: WindowClass?
         _ = checked {
@@ -18,6 +19,7 @@ extension XConnection {
             let y = Int32(point.y.rounded(.down))
             let wmState = XInternAtom(display, "WM_STATE", 1)
             var window = root
+            var topLevel: Window?
             var firstClass: WindowClass?
             for _ in 0...Self.frameDepth {
                 var childX: Int32 = 0
@@ -26,6 +28,7 @@ extension XConnection {
                 // The mapped child of `window` that contains the point, if any.
                 guard XTranslateCoordinates(display, root, window, x, y, &childX, &childY, &child) != 0, child != 0 else { break }
                 window = child
+                if topLevel == nil { topLevel = child }
                 let own = classHint(of: window)
                 if wmState != 0, hasProperty(wmState, on: window) {
                     found = own
@@ -33,9 +36,33 @@ extension XConnection {
                 }
                 if firstClass == nil { firstClass = own }
             }
+            if wmState != 0, let topLevel, let client = shownClient(in: topLevel, marked: wmState, depth: 0) {
+                found = classHint(of: client)
+                return
+            }
             found = firstClass
         }
         return found
+    }
+
+    /// The window marked `wmState` shown inside `window` (itself, or a mapped window below it,
+    /// the topmost first), as a point on a frame's title bar belongs to the application inside.
+    private func shownClient(in window: Window, marked wmState: Atom, depth: Int) -> Window? {
+        if hasProperty(wmState, on: window) { return window }
+        guard depth < Self.frameDepth else { return nil }
+        var rootReturn: Window = 0
+        var parent: Window = 0
+        var children: UnsafeMutablePointer<Window>?
+        var count: UInt32 = 0
+        guard XQueryTree(display, window, &rootReturn, &parent, &children, &count) != 0, let children else { return nil }
+        defer { XFree(children) }
+        // Listed bottom to top: the one shown on top is last.
+        for index in stride(from: Int(count) - 1, through: 0, by: -1) {
+            var attributes = XWindowAttributes()
+            guard XGetWindowAttributes(display, children[index], &attributes) != 0, attributes.map_state == IsViewable else { continue }
+            if let found = shownClient(in: children[index], marked: wmState, depth: depth + 1) { return found }
+        }
+        return nil
     }
 
     /// Frames nest the application window one or two levels down (a reparenting window

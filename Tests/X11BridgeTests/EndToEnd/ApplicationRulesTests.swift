@@ -1,8 +1,10 @@
 import CX11
 import Foundation
+import GestureKit
 import Glibc
 import Testing
 import XorgTestSupport
+@testable import X11Bridge
 
 /// A drawing program on the left half of the screen, another application on the right.
 struct Desktop {
@@ -250,6 +252,29 @@ final class ApplicationRulesTests: DesktopSuite {
         try Self.expectUntouchedDeepPress(server, at: Desktop.overDrawing, in: desktop.drawing, noClick: 3)
         #expect(bridge.actions.isEmpty, "\(bridge.outputLines)")
         withExtendedLifetime(frame) {}
+    }
+
+    @Test("on a frame's title bar (mutter, xfwm4 and kwin draw it on the frame), the application inside it decides, as xprop reads it")
+    func titleBar() throws {
+        let display = try #require(XOpenDisplay(server.displayName))
+        defer { XCloseDisplay(display) }
+        // A frame at (100, 100), 400×330: a 30 px title bar above the client.
+        let frame = XCreateSimpleWindow(display, XDefaultRootWindow(display), 100, 100, 400, 330, 0, 0, 0)
+        let client = XCreateSimpleWindow(display, frame, 0, 30, 400, 300, 0, 0, 0)
+        "krita".withCString { name in
+            var hint = XClassHint(res_name: UnsafeMutablePointer(mutating: name), res_class: UnsafeMutablePointer(mutating: name))
+            XSetClassHint(display, client, &hint)
+        }
+        let wmState = XInternAtom(display, "WM_STATE", 0)
+        var normal: [UInt] = [1, 0]
+        XChangeProperty(display, client, wmState, wmState, 32, PropModeReplace, &normal, 2)
+        XMapWindow(display, client)
+        XMapWindow(display, frame)
+        XSync(display, 0)
+        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: false))
+        defer { connection.close() }
+        #expect(connection.windowClass(at: Point(x: 300, y: 250))?.className == "krita", "inside the client")
+        #expect(connection.windowClass(at: Point(x: 300, y: 115))?.className == "krita", "on the title bar")
     }
 
     @Test("a frame holding the notes shown and the drawing program hidden above them (a tab): the notes decide")
