@@ -60,6 +60,12 @@ struct ConfigTests {
               - {name: drop, gesture: long-press, action: {release: 1}}
             """, file: "toggle.yaml")
         #expect(problems(binding("    action: {press: 2}\n    on-end: {release: 2}\n")).isEmpty)
+        // A drag lock: a deep press holds the button, a long press's click of it lets it go.
+        _ = try ConfigLoader.parse("""
+            bindings:
+              - {name: lock, gesture: deep-press, action: {press: 1}}
+              - {name: unlock, gesture: long-press, action: {click: 1}}
+            """, file: "lock.yaml")
     }
 
     @Test("a misspelt key is named with its place and a suggestion")

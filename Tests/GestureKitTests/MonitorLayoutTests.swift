@@ -117,18 +117,19 @@ struct MonitorLayoutTests {
         #expect(Self.knob(monitor: nil).missingMonitor(in: .none) == nil)
     }
 
-    @Test("a knob counted from the root's corners that lands on no monitor counts from the primary monitor's (a laptop below a narrower monitor)")
+    @Test("a knob counted from the root's corners that lands on no monitor counts from the nearest monitor's (a laptop below a narrower monitor)")
     func knobCenterInTheDark() {
         // A 1920×1080 monitor centred above a 2560×1600 laptop panel: the root's top-right
-        // corner, (2560, 0), is on neither.
+        // corner, (2560, 0), is on neither; the one above is nearer.
         let above = Self.monitor("HDMI-1", ScreenRect(x: 320, y: 0, width: 1920, height: 1080))
         let panel = Self.monitor("eDP-1", ScreenRect(x: 0, y: 1080, width: 2560, height: 1600), primary: true)
         let screen = ScreenSize(width: 2560, height: 2680)
-        #expect(Self.knob(monitor: nil).resolve(screen: screen, monitors: MonitorLayout([above, panel])).center == Point(x: 2410, y: 1230))
-        // No primary: the first monitor's.
-        var unmarked = panel
-        unmarked.isPrimary = false
-        #expect(Self.knob(monitor: nil).resolve(screen: screen, monitors: MonitorLayout([above, unmarked])).center == Point(x: 2090, y: 150))
+        #expect(Self.knob(monitor: nil).resolve(screen: screen, monitors: MonitorLayout([above, panel])).center == Point(x: 2090, y: 150))
+        // A primary monitor on the left, the other lower on the right: its own top-right corner.
+        let left = Self.monitor("eDP-1", ScreenRect(x: 0, y: 0, width: 1920, height: 1080), primary: true)
+        let lower = Self.monitor("HDMI-1", ScreenRect(x: 1920, y: 400, width: 1280, height: 1024))
+        #expect(Self.knob(monitor: nil).resolve(screen: ScreenSize(width: 3200, height: 1424), monitors: MonitorLayout([left, lower])).center
+                    == Point(x: 3050, y: 550))
         // On a monitor, the root's corner stays: side by side, the right one's top-right.
         #expect(Self.knob(monitor: nil).resolve(screen: ScreenSize(width: 2560, height: 1080), monitors: Self.layout).center == Point(x: 2410, y: 150))
     }

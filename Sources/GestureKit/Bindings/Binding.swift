@@ -57,8 +57,8 @@ public struct KnobSettings: Sendable, Hashable {
     /// The knob on this screen. A center on a monitor that is not connected is measured
     /// from the root's corners instead (`missingMonitor` names it). A center measured from
     /// the root's corners that falls on no monitor (the root's top-right corner is dark when
-    /// a wide monitor sits below a narrower one) is measured from the primary monitor's
-    /// corners, or the first's: a knob nobody can see or reach is no knob.
+    /// a wide monitor sits below a narrower one) is measured from the corners of the monitor
+    /// nearest it: a knob nobody can see or reach is no knob.
     public func resolve(screen: ScreenSize, monitors: MonitorLayout = .none) -> KnobRecognizer.Configuration {
         func measured(on frame: ScreenRect) -> Point {
             Point(x: Double(frame.x) + centerX.resolve(extent: Double(frame.width)),
@@ -69,9 +69,8 @@ public struct KnobSettings: Sendable, Hashable {
             center = measured(on: frame)
         } else {
             center = Point(x: centerX.resolve(extent: screen.width), y: centerY.resolve(extent: screen.height))
-            if !monitors.monitors.contains(where: { $0.frame.contains(center) }),
-               let fallback = monitors.primary ?? monitors.monitors.first {
-                center = measured(on: fallback.frame)
+            if !monitors.monitors.contains(where: { $0.frame.contains(center) }), let nearest = monitors.monitor(at: center) {
+                center = measured(on: nearest.frame)
             }
         }
         return KnobRecognizer.Configuration(center: center, innerRadius: innerRadius, outerRadius: outerRadius,

@@ -58,8 +58,12 @@ struct ConfigParser {
     /// A button some binding presses and none releases would stay held down until the bridge
     /// stops: the application would see a drag that never ends.
     private mutating func checkReleases(_ placed: [(Binding, YAMLNode)]) {
+        // A click of the button lets it go too (a deep press presses, a tap clicks to drop).
         let released = Set(placed.flatMap { $0.0.everyAction }.compactMap { action -> Int? in
-            if case .release(let button) = action { button } else { nil }
+            switch action {
+            case .release(let button), .click(let button): button
+            case .press, .scroll, .key, .command, .volume: nil
+            }
         })
         for (binding, node) in placed {
             var pressed: [Int] = []

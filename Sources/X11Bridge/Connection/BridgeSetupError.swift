@@ -15,12 +15,13 @@ public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible
     /// Another bridge runs on the display (`InstanceClaim`); `process` is its id, when known.
     case alreadyRunning(display: String, process: Int?)
 
-    /// The exit status: 78 (EX_CONFIG) for a session the bridge cannot run in however often it
-    /// starts (Wayland, no display), which the systemd user unit does not restart on; 1 else.
+    /// The exit status: 78 (EX_CONFIG) for a Wayland session, which the bridge cannot run in
+    /// however often it starts and the systemd user unit does not restart on; 1 else (a service
+    /// started before the session gave the user manager DISPLAY is started again).
     public var exitStatus: Int32 {
         switch self {
-        case .waylandSession, .noDisplay: return Self.wrongSessionStatus
-        case .cannotOpenDisplay, .xinputMissing, .xinputTooOld, .xtestMissing, .selectionFailed: return 1
+        case .waylandSession: return Self.wrongSessionStatus
+        case .noDisplay, .cannotOpenDisplay, .xinputMissing, .xinputTooOld, .xtestMissing, .selectionFailed: return 1
         case .alreadyRunning: return InstanceClaim.exitStatus
         }
     }
