@@ -65,11 +65,31 @@ final class CalibrateTests: ServerSuite {
     func calibrateWriting(_ body: (HeadlessXorg, _ directory: String, _ path: String, BridgeProcess) throws -> Void) throws {
         let (directory, path) = try Self.configFolder()
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        try calibrateWriting(in: directory, path, body)
+    }
+
+    /// The same in a folder of the caller's, with its config at `path`.
+    func calibrateWriting(in directory: String, _ path: String,
+                          _ body: (HeadlessXorg, _ directory: String, _ path: String, BridgeProcess) throws -> Void) throws {
         // Its learned state beside the config: --write marks the pen calibrated there.
         let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen", "--write", "--config", path],
                                           server: server, environment: ["XDG_STATE_HOME": directory + "/state"],
                                           ready: Self.listening, typesInput: true)
         try body(server, directory, path, calibrate)
+    }
+
+    /// What `calibrate --device test-pen --write` makes of a config of `text`, the pen's both
+    /// groups pressed: the file it writes, parsed.
+    func calibratedWriting(config text: String) throws -> BindingSet {
+        let (directory, path) = try Self.configFolder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        var written: BindingSet?
+        try calibrateWriting(in: directory, path) { server, _, path, calibrate in
+            try Self.pressBothGroups(server, calibrate)
+            written = try ConfigLoader.parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
+        }
+        return try #require(written)
     }
 
     @Test("--write under a umask of 002 into a config that is a symbolic link: the file it leads to gets the binding, the link stays, and the bridge trusts the file")
@@ -210,9 +230,7 @@ final class CalibrateTests: ServerSuite {
 
     @Test("--write keeps what the pen's deep press said besides its levels: the programs it applies in, its own action, slop and feedback")
     func keepsThePersonsRules() throws {
-        let (directory, path) = try Self.configFolder()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try """
+        let config = try calibratedWriting(config: """
             bindings:
               - name: right-click
                 gesture: deep-press
@@ -223,12 +241,7 @@ final class CalibrateTests: ServerSuite {
                 applications: {only: [gimp, krita]}
                 action: {click: middle}
 
-            """.write(toFile: path, atomically: true, encoding: .utf8)
-        let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen", "--write", "--config", path],
-                                          server: server, environment: ["XDG_STATE_HOME": directory + "/state"],
-                                          ready: Self.listening, typesInput: true)
-        try Self.pressBothGroups(server, calibrate)
-        let config = try ConfigLoader.parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
+            """)
         let first = try #require(config.bindings.first)
         #expect(first.name == "right-click-test-pen" && first.devices == [.named("test-pen")])
         #expect(first.applications == .only(["gimp", "krita"]))
@@ -239,20 +252,13 @@ final class CalibrateTests: ServerSuite {
 
     @Test("--write with a watcher that owns nothing and a rule for one program listed first: the binding is the general deep press's, at the pen's levels")
     func basedOnTheGeneralDeepPress() throws {
-        let (directory, path) = try Self.configFolder()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try """
+        let config = try calibratedWriting(config: """
             bindings:
               - {name: note-hard-presses, gesture: deep-press, devices: [pen], owns-contact: false, action: {command: [true]}}
               - {name: krita-undo, gesture: deep-press, devices: [pen], applications: {only: [krita]}, action: {key: ctrl+z}}
               - {name: right-click, gesture: deep-press, devices: [pen], action: {click: right}}
 
-            """.write(toFile: path, atomically: true, encoding: .utf8)
-        let calibrate = try BridgeProcess(["calibrate", "--device", "test-pen", "--write", "--config", path],
-                                          server: server, environment: ["XDG_STATE_HOME": directory + "/state"],
-                                          ready: Self.listening, typesInput: true)
-        try Self.pressBothGroups(server, calibrate)
-        let config = try ConfigLoader.parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
+            """)
         let written = try #require(config.bindings.first { $0.name == "right-click-test-pen" })
         #expect(written.ownsContact && written.applications == .everywhere && written.onStart == [.click(button: 3)], "\(written)")
     }
