@@ -118,12 +118,13 @@ public struct PressHistory: Sendable {
         }
     }
 
-    /// The first deep-press binding that listens to `device`: its levels, and whether learning
-    /// moves them on it.
+    /// The deep press the engine gives `device` (a binding naming the device before one for its
+    /// kind; no window is known, so a rule for some programs only does not apply), the first
+    /// that holds the contact: its levels, and whether learning moves them on it.
     public static func deepPress(in configuration: BindingSet, for device: InputDevice) -> (levels: PressLevels, learns: Bool)? {
-        for binding in configuration.bindings where binding.pressure.accepts(device) {
-            guard binding.devices.isEmpty || binding.devices.contains(where: { $0.matches(device) }),
-                  case .deepPress(let press) = binding.recognizer else { continue }
+        let applying = configuration.bindings(for: device, in: nil)
+        for binding in applying.filter(\.ownsContact) + applying.filter({ !$0.ownsContact }) {
+            guard case .deepPress(let press) = binding.recognizer else { continue }
             return (PressLevels(threshold: press.threshold, release: press.release, ordinary: press.ordinary),
                     press.learned && configuration.learn)
         }

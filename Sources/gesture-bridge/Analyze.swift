@@ -22,14 +22,17 @@ struct Analyze: ParsableCommand {
                          light hard press does not move it;
               release    halfway between the ordinary contacts and the threshold: a
                          deep press ends once the force is back among ordinary ones;
-              ordinary   what ordinary contacts reach: a still press that levels off
-                         there is handed to the application at once.
+              ordinary   a little above the hardest ordinary contact, and at least half
+                         the threshold: a still press that levels off there is handed to
+                         the application at once.
             It shows how many contacts fall on each side, their peaks and the margin between \
             the groups (the wider, the fewer mistakes), and prints a deep-press binding for \
-            that device. Put it first under `bindings:` in your config (the first binding \
-            listed wins when two begin together), check it with `gesture-bridge check`, and \
-            save: a running bridge reads it by itself. `replay` the same recording with the \
-            new config to see what each contact would do.
+            that device, keeping what your config's deep press says besides its levels (where \
+            it applies, what it does, its slop and feedback; the config --config names, or \
+            yours). Put it under `bindings:` in your config (a binding that names the device \
+            takes its contacts from one for its kind, wherever it is listed), check it with \
+            `gesture-bridge check`, and save: a running bridge reads it by itself. `replay` \
+            the same recording with the new config to see what each contact would do.
 
             When there is no such gap (every contact pressed about as hard) it says so: record \
             both kinds of contact, or let `gesture-bridge calibrate` guide you through them.
@@ -62,8 +65,11 @@ struct Analyze: ParsableCommand {
     func run() throws {
         let recording = try openTrace(path: trace)
         var analysis = PressureAnalysis(header: recording.header)
-        // Only the picture needs the config: without --plot analyze reads none.
+        // The picture replays the trace with the config; the suggested binding keeps what the
+        // config's deep press for the device says besides its levels (a config that does not
+        // load only leaves the suggestion plain; `check` says what is wrong with it).
         var pictured = try plot.map { _ in PressReplay(header: recording.header, configuration: try config.load().0) }
+        let bindings = try? config.load().0
         while let event = try nextEvent(recording) {
             analysis.add(event)
             pictured?.handle(event)
@@ -72,7 +78,8 @@ struct Analyze: ParsableCommand {
             print("\(trace): the trace lists no devices, so there is nothing to analyze")
         }
         for stats in analysis.statistics {
-            print(json ? Self.json(stats) : Self.describe(stats))
+            let base = bindings?.calibrationBase(for: stats.device)
+            print(json ? Self.json(stats, basedOn: base) : Self.describe(stats, basedOn: base))
         }
         if let plot, var pictured {
             pictured.finish()
@@ -84,7 +91,7 @@ struct Analyze: ParsableCommand {
         }
     }
 
-    static func describe(_ stats: PressureStatistics) -> String {
+    static func describe(_ stats: PressureStatistics, basedOn base: Binding? = nil) -> String {
         let device = stats.device
         var lines: [String] = []
         let range = device.pressure.map { "pressure \($0.min.formatted)..\($0.max.formatted)" } ?? "no pressure axis"
@@ -110,7 +117,7 @@ struct Analyze: ParsableCommand {
         lines.append("  contact peaks    \(percentiles.joined(separator: ", "))")
         lines.append("  peak histogram (contacts)")
         lines += histogram(peaks.histogram)
-        lines += suggestion(stats)
+        lines += suggestion(stats, basedOn: base)
         return lines.joined(separator: "\n")
     }
 
@@ -126,7 +133,7 @@ struct Analyze: ParsableCommand {
         }
     }
 
-    private static func suggestion(_ stats: PressureStatistics) -> [String] {
+    private static func suggestion(_ stats: PressureStatistics, basedOn base: Binding?) -> [String] {
         let peaks = stats.contactPeaks.filter(\.isFinite)
         guard let suggestion = stats.suggestion else {
             let low = peaks.min() ?? 0, high = peaks.max() ?? 0
@@ -141,7 +148,7 @@ struct Analyze: ParsableCommand {
             "    hard           \(hard.count) contacts, peaks \(range(hard)), 90% at or over \(fixed(suggestion.hardPeak))",
             "    margin         \(fixed(suggestion.margin)) between those two",
             "  a binding for this device, to put first under `bindings:` in your config:",
-            suggestion.binding(forDevice: stats.device.name).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"),
+            suggestion.binding(forDevice: stats.device.name, basedOn: base).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"),
         ]
     }
 
@@ -156,12 +163,12 @@ struct Analyze: ParsableCommand {
         return (finite.filter { $0 < suggestion.threshold }, finite.filter { $0 >= suggestion.threshold })
     }
 
-    static func json(_ stats: PressureStatistics) -> String {
+    static func json(_ stats: PressureStatistics, basedOn base: Binding? = nil) -> String {
         let suggestion = stats.suggestion.flatMap { suggestion -> AnalysisLine.Suggestion? in
             guard stats.device.pressure != nil else { return nil }
             let (ordinary, hard) = groups(stats.contactPeaks, suggestion)
             return AnalysisLine.Suggestion(suggestion, device: stats.device.name, ordinaryContacts: ordinary.count,
-                                           hardContacts: hard.count)
+                                           hardContacts: hard.count, basedOn: base)
         }
         return JSONLineEncoder.line(AnalysisLine(stats, suggestion: suggestion))
     }

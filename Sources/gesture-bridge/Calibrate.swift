@@ -138,20 +138,9 @@ struct Calibrate: ParsableCommand {
         }
     }
 
-    /// The deep press `bindings` give `device` now, whose rules (where it applies, what it
-    /// does, its slop and feedback) carry over into the calibrated binding: one that holds the
-    /// contact (a watcher that owns nothing would make a calibrated binding that never takes
-    /// a press), the one naming the device (an earlier calibration's) first, then one that
-    /// applies everywhere, then any; nil for none (the built-in right-click).
+    /// The deep press `bindings` give `device` that its calibration starts from.
     private static func deepPress(in bindings: BindingSet, for device: X11Device) -> Binding? {
-        guard let input = device.inputDevice else { return nil }
-        let owning = bindings.bindings.filter { binding in
-            guard case .deepPress = binding.recognizer, binding.ownsContact else { return false }
-            return binding.listens(to: input)
-        }
-        return owning.first { $0.devices.contains(.named(input.name)) }
-            ?? owning.first { $0.applications == .everywhere }
-            ?? owning.first
+        device.inputDevice.flatMap(bindings.calibrationBase(for:))
     }
 
     /// Records in the device's learned state that calibrate set its levels, so learning leaves it

@@ -49,6 +49,12 @@ struct Replay: ParsableCommand {
             }
         }
         let recording = try openTrace(path: trace)
+        if let state, let name = learning.devices.keys.first, !recording.header.devices.contains(where: { $0.name == name }) {
+            // Drivers name one pen differently ("... Pen stylus" under wacom, "... Pen (0x...)" under
+            // libinput): a state under another name would silently leave the replay learning from nothing.
+            let names = recording.header.devices.map { "\"\($0.name)\"" }.joined(separator: ", ")
+            printError("warning: \(state) is the learned state of \"\(name)\", and no device of the trace has that name (\(names.isEmpty ? "none" : names)): the replay learns from nothing")
+        }
         var replayer = TraceReplayer(header: recording.header, configuration: configuration, learning: learning)
         var pictured = plot.map { _ in PressHistory(devices: recording.header.devices, configuration: configuration, learning: learning) }
         let formatter = OutputFormatter(style: json ? .json : .human, devices: recording.header.devices)

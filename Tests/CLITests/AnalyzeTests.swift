@@ -87,4 +87,21 @@ struct AnalyzeTests {
         #expect(analysis.suggestion == nil)
         #expect(analysis.peaks.percentile("median") == 1)
     }
+
+    @Test("the suggested binding keeps what the config's deep press says besides its levels, as calibrate writes it")
+    func suggestionKeepsTheConfigsRules() throws {
+        let path = try Self.recording(light: 20, hard: 10)
+        let config = try GestureBridgeExecutable.temporaryFile("""
+            bindings:
+              - {name: undo, gesture: deep-press, devices: [pen], slop: 30, applications: {except: [krita]}, action: {key: ctrl+z}}
+            """, suffix: ".yaml")
+        defer { for file in [path, config] { try? FileManager.default.removeItem(atPath: file) } }
+        let run = try GestureBridgeExecutable.run(["analyze", "--json", path, "--config", config])
+        #expect(run.status == 0, "\(run.stderr)")
+        let suggestion = try #require(try decodedLines(AnalysisLine.self, run.stdout).first?.suggestion, "\(run.stdout)")
+        let binding = try #require(try ConfigLoader.parse("bindings:\n" + suggestion.binding, file: "s.yaml").bindings.first)
+        #expect(binding.onStart == [.key(KeyCombo(keys: ["ctrl", "z"]))] && binding.applications == .except(["krita"]), "\(suggestion.binding)")
+        guard case .deepPress(let levels) = binding.recognizer else { Issue.record("not a deep press"); return }
+        #expect(levels.slop == 30 && levels.threshold == suggestion.threshold)
+    }
 }

@@ -89,6 +89,16 @@ struct LearnedCommandTests {
         #expect(try decodedLines(OutputLine.self, fresh.stdout).decisions.filter { $0.decision == .claim }.isEmpty)
         let kept = try GestureBridgeExecutable.run(["replay", presses, "--json", "--state", file], environment: environment)
         #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(kept.stderr.isEmpty, "\(kept.stderr)")
+        // A state kept under another name (another driver names the same pen otherwise) would
+        // leave the replay learning from nothing: it says so.
+        let other = directory + "/other.learned"
+        try state.replacingOccurrences(of: "device Light Pen", with: "device Wacom Other").write(toFile: other, atomically: true, encoding: .utf8)
+        let unmatched = try GestureBridgeExecutable.run(["replay", presses, "--json", "--state", other], environment: environment)
+        #expect(unmatched.status == 0)
+        #expect(unmatched.stderr.contains("is the learned state of \"Wacom Other\", and no device of the trace has that name (\"Light Pen\")"),
+                "\(unmatched.stderr)")
+        try FileManager.default.removeItem(atPath: other)
         #expect(try decodedLines(OutputLine.self, kept.stdout).decisions.filter { $0.decision == .claim }.count == 2)
 
         // `learned` reads the user's directory: the file's name is not the one it would write, so

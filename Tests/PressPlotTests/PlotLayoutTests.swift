@@ -218,4 +218,20 @@ struct PressHistoryTests {
         #expect(history.presses.first?.levels.map(\.source) == [.configured])
         #expect(history.presses.first?.levels.first?.levels.threshold == 0.6)
     }
+
+    @Test("the levels drawn are the deep press the engine gives the device: one naming it before one for its kind, not one for some programs only")
+    func levelsOfTheDeepPressUsed() throws {
+        let named = try ConfigLoader.parse("""
+            bindings:
+              - {name: pens, gesture: deep-press, devices: [pen], threshold: 0.7}
+              - {name: mine, gesture: deep-press, devices: [{name: "Test Pen stylus"}], threshold: 0.45}
+            """, file: "named.yaml")
+        #expect(PressHistory.deepPress(in: named, for: Self.pen)?.levels.threshold == 0.45)
+        let appOnly = try ConfigLoader.parse("""
+            bindings:
+              - {name: krita, gesture: deep-press, devices: [pen], threshold: 0.9, applications: {only: [krita]}}
+              - {name: everywhere, gesture: deep-press, devices: [pen], threshold: 0.45}
+            """, file: "only.yaml")
+        #expect(PressHistory.deepPress(in: appOnly, for: Self.pen)?.levels.threshold == 0.45)
+    }
 }

@@ -221,6 +221,19 @@ public struct BindingSet: Sendable, Hashable {
         return listening.filter { $0.names(device) || !named.contains($0.recognizer.kind) }
     }
 
+    /// The deep press a calibration of `device` starts from, whose rules (where it applies,
+    /// what it does, its slop and feedback) the calibrated binding keeps: one that holds the
+    /// contact (a watcher that owns nothing would make a calibrated binding that never takes a
+    /// press), the one naming the device (an earlier calibration's) first, then one that
+    /// applies everywhere, then any; nil for none (the built-in right-click).
+    public func calibrationBase(for device: InputDevice) -> Binding? {
+        let owning = bindings.filter { binding in
+            guard case .deepPress = binding.recognizer, binding.ownsContact else { return false }
+            return binding.listens(to: device)
+        }
+        return owning.first { $0.names(device) } ?? owning.first { $0.applications == .everywhere } ?? owning.first
+    }
+
     /// The knobs whose center names a monitor `monitors` lacks, with that monitor's name, in
     /// binding order: those knobs are measured from the root's corners until it comes.
     public func missingMonitors(in monitors: MonitorLayout) -> [(binding: String, monitor: String)] {

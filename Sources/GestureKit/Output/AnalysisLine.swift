@@ -94,7 +94,9 @@ public struct AnalysisLine: Codable, Sendable, Hashable {
         /// A binding for the device, as YAML to put under `bindings:`.
         public var binding: String
 
-        public init(_ suggestion: ThresholdSuggestion, device: String, ordinaryContacts: Int, hardContacts: Int) {
+        /// `basedOn`: the deep press the device's binding keeps the rules of (`BindingSet.calibrationBase`).
+        public init(_ suggestion: ThresholdSuggestion, device: String, ordinaryContacts: Int, hardContacts: Int,
+                    basedOn base: Binding? = nil) {
             threshold = suggestion.threshold
             release = suggestion.release
             ordinary = suggestion.ordinary
@@ -103,7 +105,7 @@ public struct AnalysisLine: Codable, Sendable, Hashable {
             margin = suggestion.margin
             self.ordinaryContacts = ordinaryContacts
             self.hardContacts = hardContacts
-            binding = suggestion.binding(forDevice: device)
+            binding = suggestion.binding(forDevice: device, basedOn: base)
         }
     }
 }
