@@ -13,9 +13,13 @@ struct PrintConfig: ParsableCommand {
             file to start your own. Into the file it would read, only with --default: the \
             shell empties that file before print-config reads it.
 
+            The bridge refuses a config others could change; the example keeps the folder and \
+            the file yours alone, whatever your umask.
+
             Example:
-              mkdir -p ~/.config/gesture-bridge
+              mkdir -p -m 700 ~/.config/gesture-bridge
               gesture-bridge print-config --default > ~/.config/gesture-bridge/config.yaml
+              chmod 600 ~/.config/gesture-bridge/config.yaml
             """
     )
 

@@ -29,7 +29,8 @@ struct Run: ParsableCommand {
             display, a broken config, a missing extension) or cannot write its output; 69 when \
             the connection to the X server is lost while it runs (the server exited or crashed), \
             so that a service manager can start it again; 75 when another gesture-bridge runs on \
-            the display, or takes it over.
+            the display, or takes it over; 78 in a Wayland session (the environment says so, or \
+            the X server is Xwayland), which the installed service does not start again on.
 
             Examples:
               gesture-bridge run

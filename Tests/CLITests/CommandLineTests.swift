@@ -300,4 +300,15 @@ struct CommandLineTests {
         let run = try GestureBridgeExecutable.run(arguments)
         #expect(run.status == 0 && run.stdout.contains("OVERVIEW:"), "\(run.status) \(run.stderr)")
     }
+
+    @Test("run --help names every status run exits with, 78 for a Wayland session among them")
+    func runExitStatuses() throws {
+        let help = try GestureBridgeExecutable.run(["run", "--help"]).stdout.replacingOccurrences(of: "\n", with: " ")
+        for status in ["0 when", "1 when", "69 when", "75 when", "78 in a Wayland session"] {
+            #expect(help.contains(status), "\(status): \(help)")
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["WAYLAND_DISPLAY"] = "wayland-0"
+        #expect(try GestureBridgeExecutable.run(["run"], environment: environment, timeout: 10).status == 78)
+    }
 }

@@ -30,8 +30,9 @@ struct ConfigFallbackTests {
     /// Found in review: the help's example, `print-config > ~/.config/.../config.yaml`, had
     /// the shell empty the file before print-config read it, and left an empty config that
     /// every command then refused.
-    @Test("print-config's help example, run as written, leaves a config that check accepts")
-    func printConfigExample() throws {
+    @Test("print-config's help example, run as written, leaves a config that check accepts, under Debian's umask and Ubuntu's",
+          arguments: ["022", "002"])
+    func printConfigExample(umask: String) throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-home-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
@@ -43,7 +44,7 @@ struct ConfigFallbackTests {
         #expect(example.contains("print-config"), "\(help.stdout)")
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-e", "-c", example]
+        shell.arguments = ["-e", "-c", "umask \(umask)\n" + example]
         shell.environment = environment
         try shell.run()
         shell.waitUntilExit()

@@ -95,4 +95,9 @@ struct ConfigTrustTests {
             #expect(problem.contains("\(link) (\(file))") && problem.contains("mode 0646"), "\(problem)")
         }
     }
+
+    @Test("a directory is no config: no advice about its mode, even for /tmp, which anyone may write")
+    func directory() {
+        #expect(ConfigTrust.problem(forConfigAt: "/tmp") == nil)
+    }
 }

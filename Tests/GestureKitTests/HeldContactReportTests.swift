@@ -74,4 +74,20 @@ struct HeldContactReportTests {
             == #"{"t":9,"decision":"release","reason":"limit","device":6,"contact":0,"held":8}"#)
         #expect(formatter.line(for: .decision(.release(key, reason: .unbound, time: 1, held: 0))) == nil)
     }
+
+    @Test("run's readable lines leave out a gesture that failed to begin (an ordinary tap's knob and deep press), --verbose and JSON keep it")
+    func failedGesturesOnlyWithEveryChange() {
+        func event(_ state: GestureState) -> EngineOutput {
+            .gesture(GestureEvent(gesture: "volume", recognizer: .knob, device: 6, contact: 0,
+                                  report: GestureReport(state: state, time: 1, position: Point(x: 500, y: 500))))
+        }
+        var plain = OutputFormatter(style: .human)
+        plain.showsEveryChange = false
+        #expect(plain.line(for: event(.failed)) == nil)
+        #expect(plain.line(for: event(.began)) != nil && plain.line(for: event(.ended)) != nil)
+        #expect(OutputFormatter(style: .human).line(for: event(.failed)) != nil, "--verbose and replay")
+        var json = OutputFormatter(style: .json)
+        json.showsEveryChange = false
+        #expect(json.line(for: event(.failed))?.contains(#""state":"failed""#) == true)
+    }
 }

@@ -13,7 +13,8 @@ public enum ConfigTrust {
         defer { free(resolved) }
         let file = String(cString: resolved)
         var status = stat()
-        guard stat(file, &status) == 0 else { return nil }
+        // A directory is no config: reading it says so, rather than advice about its mode.
+        guard stat(file, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else { return nil }
         let named = file == path ? path : "\(path) (\(file))"
         if let problem = problem(with: status, of: "the config file \(named)", fixing: file, user: user, isDirectory: false) {
             return problem

@@ -11,8 +11,9 @@ public struct OutputFormatter: Sendable {
     /// Device kinds by id, for the human-readable lines.
     public var deviceNames: [Int: String]
     /// Whether readable lines include every `changed` report of a continuous gesture (a
-    /// knob's angle, a force: up to one line a sample, a flood at 1000 Hz), or only those that
-    /// cross a threshold. JSON lines always include every report: that is the contract.
+    /// knob's angle, a force: up to one line a sample, a flood at 1000 Hz) and every gesture
+    /// that failed to begin (two an ordinary tap), or only changes that cross a threshold and
+    /// no failures. JSON lines always include every report: that is the contract.
     public var showsEveryChange = true
 
     public init(style: Style, devices: [InputDevice] = []) {
@@ -28,6 +29,9 @@ public struct OutputFormatter: Sendable {
         case .gesture(let event):
             if style == .json { return Self.json(event) }
             if !showsEveryChange, event.report.state == .changed, event.report.crossing == nil { return nil }
+            // A gesture that never began is every ordinary tap's lot (the knob away from its ring,
+            // the deep press never pressed): said with every change only, or it reads as broken.
+            if !showsEveryChange, event.report.state == .failed { return nil }
             return human(event)
         case .action(let event):
             return style == .json ? Self.json(event) : Self.human(event)
