@@ -9,8 +9,8 @@ struct Devices: ParsableCommand {
             For each device: its XInput id, name, vendor and product ids (where the driver gives \
             them), kind, the driver whose conventions it follows \
             (libinput, wacom, evdev) and the type that driver gives it, its pressure range \
-            (device units; "moved" once the device has been seen pressing, "never moved" while \
-            its pressure reads its minimum), how many touches it tracks, and which bindings of \
+            (device units; "pressing now" while its pressure reads above its minimum: X keeps \
+            only the last value, which a lift sets back), how many touches it tracks, and which bindings of \
             the config listen to it; then, for each device with pressure, the deep-press levels \
             learned for it and from how many contacts (`gesture-bridge learned`). Use the id or name with `record --device`, and the \
             pressure range to read `analyze` output.
@@ -43,7 +43,7 @@ struct Devices: ParsableCommand {
         }
         let rows = devices.map { device -> [String] in
             var pressure = device.pressureAxis?.pressureRange.map { "\($0.min.formatted)..\($0.max.formatted)" } ?? "-"
-            if let moved = device.pressureHasMoved { pressure += moved ? " moved" : " never moved" }
+            if device.pressureHasMoved == true { pressure += " pressing now" }
             let driver = device.driver.rawValue + (device.type.map { " \($0.name)" } ?? "")
             let touches = device.touch.map { "\($0.maxTouches)" } ?? "-"
             let listeners = DeviceDescription.listeners(of: device, in: bindings)

@@ -115,7 +115,8 @@ struct Doctor: ParsableCommand {
         for device in withPressure {
             let range = device.pressureAxis?.pressureRange.map { "\($0.min.formatted)..\($0.max.formatted)" } ?? "?"
             let driver = device.driver == .unknown ? "" : " (\(device.driver.rawValue) driver)"
-            let moved = device.pressureHasMoved == true ? ", seen pressing" : ", not yet seen pressing"
+            // X keeps only an axis's last value, which a lift sets back: "pressing now" is all it tells.
+            let moved = device.pressureHasMoved == true ? ", pressing now" : ""
             let learned = "; learned: " + Learned.summary(learning.learner(name: device.name, product: device.product))
             let product = device.product.map { " [\($0)]" } ?? ""
             findings.append(.ok("\(device.kind?.rawValue ?? "device") \"\(device.name)\"\(product)\(driver) reports pressure \(range)\(moved)\(learned)"))

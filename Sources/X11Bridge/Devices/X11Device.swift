@@ -61,7 +61,8 @@ public struct X11Device: Sendable, Hashable {
     /// Where xf86-input-libinput posts a tablet tool's pressure.
     static let libinputPressureValuator = 2
 
-    /// Whether the pressure axis reads anything but its minimum now: a device seen pressing.
+    /// Whether the pressure axis reads anything but its minimum now: a device pressing at this
+    /// moment (X keeps only the last value, which a lift sets back to the minimum).
     public var pressureHasMoved: Bool? {
         guard let axis = pressureAxis else { return nil }
         return axis.value > axis.min

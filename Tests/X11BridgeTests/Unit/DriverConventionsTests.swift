@@ -98,7 +98,7 @@ struct DriverConventionsTests {
         #expect(DeviceType(atomName: "BARCODE") == .other("BARCODE"))
     }
 
-    @Test("whether a device has been seen pressing: its pressure reads above its minimum")
+    @Test("whether a device is pressing now: its pressure reads above its minimum")
     func pressureMoved() {
         var pen = Self.cases[0].device
         #expect(pen.pressureHasMoved == false)
