@@ -104,11 +104,6 @@ public struct StepActions: Sendable, Hashable {
 
 /// A gesture, the devices it listens to, and what it does.
 public struct Binding: Sendable, Hashable {
-    /// Every action the binding can fire, whatever fires it.
-    var everyAction: [Action] {
-        onStart + onEnd + (steps.map { $0.increase + $0.decrease } ?? []) + onCrossUp + onCrossDown
-    }
-
     public var name: String
     public var recognizer: RecognizerSettings
     /// Empty means every device.
@@ -122,7 +117,8 @@ public struct Binding: Sendable, Hashable {
     public var feedback: Set<FeedbackStyle>
     /// Fired when the gesture begins (continuous) or is recognized (discrete).
     public var onStart: [Action]
-    /// Fired when a begun continuous gesture ends or is cancelled.
+    /// Fired when a begun continuous gesture ends or is cancelled, or when the contact that
+    /// made a discrete one (squeeze, long press) ends.
     public var onEnd: [Action]
     /// Knob rotation or force change mapped to repeated actions.
     public var steps: StepActions?
@@ -146,6 +142,11 @@ public struct Binding: Sendable, Hashable {
         self.steps = steps
         self.onCrossUp = onCrossUp
         self.onCrossDown = onCrossDown
+    }
+
+    /// Every action the binding can fire, whatever fires it.
+    var everyAction: [Action] {
+        onStart + onEnd + (steps.map { $0.increase + $0.decrease } ?? []) + onCrossUp + onCrossDown
     }
 
     /// Whether this binding listens to contacts of `device`, by itself: among others, one that
