@@ -51,13 +51,13 @@ struct Analyze: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The trace to analyze.", valueName: "trace"))
+    @Argument(help: ArgumentHelp("The trace to analyze.", valueName: "trace"), completion: .file())
     var trace: String
 
     @Flag(help: "One JSON object per device, with the same numbers, instead of readable text.")
     var json = false
 
-    @Option(help: ArgumentHelp(PressPicture.help + " The trace is replayed for it as `replay` does, with the config --config names.", valueName: "file.png"))
+    @Option(help: ArgumentHelp(PressPicture.help + " The trace is replayed for it as `replay` does, with the config --config names.", valueName: "file.png"), completion: .file(extensions: ["png"]))
     var plot: String?
 
     @OptionGroup var config: ConfigOption

@@ -52,7 +52,7 @@ struct Calibrate: ParsableCommand {
     @Option(help: ArgumentHelp("How many hard presses to make.", valueName: "n"))
     var hard = 3
 
-    @Option(help: ArgumentHelp("Also draw the session's contacts into this PNG file once it is over: each contact's force over time, which step counted it, the deep-press lines the config has for the device and those proposed.", valueName: "file.png"))
+    @Option(help: ArgumentHelp("Also draw the session's contacts into this PNG file once it is over: each contact's force over time, which step counted it, the deep-press lines the config has for the device and those proposed.", valueName: "file.png"), completion: .file(extensions: ["png"]))
     var plot: String?
 
     func validate() throws {

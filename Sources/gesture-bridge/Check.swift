@@ -18,7 +18,7 @@ struct Check: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The config to check, as with --config; - reads standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The config to check, as with --config; - reads standard input.", valueName: "file"), completion: .file())
     var file: String?
 
     @OptionGroup var config: ConfigOption

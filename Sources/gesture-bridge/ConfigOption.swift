@@ -8,7 +8,8 @@ import X11Bridge
 struct ConfigOption: ParsableArguments {
     static let fallback = "default: ~/.config/gesture-bridge/config.yaml when it exists, else the built-in default"
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The config file (\(Self.fallback)).", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The config file (\(Self.fallback)).", valueName: "file"),
+            completion: .file())
     var config: String?
 
     /// Where the config comes from, by the fallback above; `positional` (a file named without

@@ -34,7 +34,7 @@ struct Learned: ParsableCommand {
     @Flag(help: "Forget what was learned for every device, and remove the state files that could not be read.")
     var resetAll = false
 
-    @Option(help: ArgumentHelp("The state directory instead of $XDG_STATE_HOME/gesture-bridge.", valueName: "directory"))
+    @Option(help: ArgumentHelp("The state directory instead of $XDG_STATE_HOME/gesture-bridge.", valueName: "directory"), completion: .directory)
     var stateDirectory: String?
 
     func validate() throws {

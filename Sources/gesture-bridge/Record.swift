@@ -21,7 +21,8 @@ struct Record: ParsableCommand {
             """
     )
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write the trace to this file instead of standard output.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the trace to this file instead of standard output.", valueName: "file"),
+            completion: .file())
     var output: String?
 
     @Option(help: ArgumentHelp("Record only this device, by id or name (see `gesture-bridge devices`).", valueName: "name-or-id"))

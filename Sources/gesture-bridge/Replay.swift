@@ -19,7 +19,7 @@ struct Replay: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The trace to replay (JSON Lines, as `record` writes).", valueName: "trace"))
+    @Argument(help: ArgumentHelp("The trace to replay (JSON Lines, as `record` writes).", valueName: "trace"), completion: .file())
     var trace: String
 
     @OptionGroup var config: ConfigOption
@@ -27,10 +27,10 @@ struct Replay: ParsableCommand {
     @Flag(help: "One JSON object per line, in the trace-format contract, instead of readable columns.")
     var json = false
 
-    @Option(help: ArgumentHelp("Start learning from this learned-state file (a `.learned` file `run` kept) instead of from nothing. The user's own learned state is never read nor written.", valueName: "file"))
+    @Option(help: ArgumentHelp("Start learning from this learned-state file (a `.learned` file `run` kept) instead of from nothing. The user's own learned state is never read nor written.", valueName: "file"), completion: .file(extensions: ["learned"]))
     var state: String?
 
-    @Option(help: ArgumentHelp(PressPicture.help, valueName: "file.png"))
+    @Option(help: ArgumentHelp(PressPicture.help, valueName: "file.png"), completion: .file(extensions: ["png"]))
     var plot: String?
 
     func run() throws {

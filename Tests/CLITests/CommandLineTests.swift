@@ -311,4 +311,17 @@ struct CommandLineTests {
         environment["WAYLAND_DISPLAY"] = "wayland-0"
         #expect(try GestureBridgeExecutable.run(["run"], environment: environment, timeout: 10).status == 78)
     }
+
+    @Test("shell completion offers file names where a file goes: a config, a trace, a picture, the file record writes")
+    func completionOffersFiles() throws {
+        let bash = try GestureBridgeExecutable.run(["--generate-completion-script", "bash"]).stdout
+        for command in ["run", "check", "replay", "analyze", "record", "calibrate"] {
+            let start = try #require(bash.range(of: "_gesture-bridge_\(command)() {"), "\(command)")
+            let rest = bash[start.upperBound...]
+            let body = rest[..<(rest.range(of: "\n}\n")?.lowerBound ?? rest.endIndex)]
+            #expect(body.contains("__gesture-bridge_add_completions -f") || body.contains("-fX"), "\(command): \(body)")
+        }
+        let zsh = try GestureBridgeExecutable.run(["--generate-completion-script", "zsh"]).stdout
+        #expect(zsh.contains("[The config file") && zsh.contains(":trace:_files"), "zsh offers files too")
+    }
 }
