@@ -39,6 +39,15 @@ struct LearnedCommandTests {
          "XDG_CONFIG_HOME": stateHome + "/config"]
     }
 
+    /// A scratch home with its (empty) state folder made: the home, its environment, and the
+    /// folder where `run` keeps learned state.
+    static func stateFolder() throws -> (home: String, environment: [String: String], directory: String) {
+        let home = try scratch()
+        let directory = home + "/state/gesture-bridge"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return (home, environment(stateHome: home), directory)
+    }
+
     static func scratch() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-learned-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -67,11 +76,8 @@ struct LearnedCommandTests {
 
     @Test("replay --state starts from a kept state; learned lists it, --reset forgets it; learned leaves a damaged file, and one of another version, where they are")
     func stateFile() throws {
-        let home = try Self.scratch()
-        let environment = Self.environment(stateHome: home)
-        let directory = home + "/state/gesture-bridge"
         // Learned levels for the pen, as `run` keeps them.
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let (_, environment, directory) = try Self.stateFolder()
         let state = """
             version 1
             device Light Pen
@@ -148,10 +154,7 @@ struct LearnedCommandTests {
     /// place without a word, and every later command warned of them again.
     @Test("learned --reset-all forgets everything: a damaged file and one set aside go too, each named")
     func resetAllDamaged() throws {
-        let home = try Self.scratch()
-        let environment = Self.environment(stateHome: home)
-        let directory = home + "/state/gesture-bridge"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let (_, environment, directory) = try Self.stateFolder()
         try "garbage\n".write(toFile: directory + "/Pen-deadbeef.learned", atomically: true, encoding: .utf8)
         try "garbage\n".write(toFile: directory + "/Old-0badf00d.learned.damaged", atomically: true, encoding: .utf8)
         try "notes\n".write(toFile: directory + "/README", atomically: true, encoding: .utf8)

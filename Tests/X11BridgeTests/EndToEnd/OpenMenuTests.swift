@@ -21,6 +21,28 @@ final class OpenMenuTests: StageSuite {
             action: {command: [true]}
         """
 
+    /// A long press bound to `device`, made into an open menu and held still past its
+    /// duration: the menu gets the press alone, no right-click, nothing runs.
+    static func expectHeldStillIntoMenu(_ stage: Stage, device: String, press: () throws -> Void, lift: () throws -> Void,
+                                        sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let bridge = try stage.bridge(["--verbose"], config: """
+            bindings:
+              - {name: hold, gesture: long-press, devices: [\(device)], duration: 0.3, action: {click: right}}
+            """)
+        let menu = try grabbing(stage, title: "menu")
+        defer { menu.close() }
+        try press()
+        usleep(600_000)
+        try lift()
+        #expect(menu.waitForEvents { buttonEvents(1, in: $0).count >= 2 }, "the menu got the press: \(menu.recordedEvents)",
+                sourceLocation: sourceLocation)
+        #expect(try bridge.waitUntilAsleep(quiet: 0.1), sourceLocation: sourceLocation)
+        #expect(buttonEvents(3, in: menu.recordedEvents).isEmpty, "no right-click: \(menu.recordedEvents)\n\(bridge.lines)",
+                sourceLocation: sourceLocation)
+        #expect(bridge.actions.isEmpty, "\(bridge.lines)", sourceLocation: sourceLocation)
+        menu.ungrabPointer()
+    }
+
     /// A window holding an active grab of the pointer, as an open menu (`title` "menu": a small
     /// one around (525, 525)) or a screen locker (the whole screen) does.
     static func grabbing(_ stage: Stage, title: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> RecorderWindow {
@@ -169,25 +191,8 @@ final class OpenMenuBusyTests: StageSuite {
 final class OpenMenuMouseTests: MouseStageSuite {
     @Test("a bound mouse's long press held still in an open menu: the menu gets the press alone, no right-click, nothing runs")
     func mouseLongPressIntoMenu() throws {
-        let bridge = try stage.bridge(["--verbose"], config: """
-            bindings:
-              - name: mouse-hold
-                gesture: long-press
-                devices: [mouse]
-                duration: 0.3
-                action: {click: right}
-            """)
         let mouse = try #require(stage.server.mouse)
-        let menu = try OpenMenuTests.grabbing(stage, title: "menu")
-        defer { menu.close() }
-        try mouse.press()
-        usleep(600_000)
-        try mouse.release()
-        #expect(menu.waitForEvents { buttonEvents(1, in: $0).count >= 2 }, "the menu got the press: \(menu.recordedEvents)")
-        #expect(try bridge.waitUntilAsleep(quiet: 0.1))
-        #expect(buttonEvents(3, in: menu.recordedEvents).isEmpty, "no right-click: \(menu.recordedEvents)\n\(bridge.lines)")
-        #expect(bridge.actions.isEmpty, "\(bridge.lines)")
-        menu.ungrabPointer()
+        try OpenMenuTests.expectHeldStillIntoMenu(stage, device: "mouse", press: { try mouse.press() }, lift: { try mouse.release() })
     }
 }
 
@@ -197,24 +202,8 @@ final class OpenMenuMouseTests: MouseStageSuite {
 final class OpenMenuHeldFingerTests: StageSuite {
     @Test("a finger's long press held still on an open menu: the menu gets the touch's press alone, no right-click, nothing runs")
     func fingerLongPressIntoMenu() throws {
-        let bridge = try stage.bridge(["--verbose"], config: """
-            bindings:
-              - name: finger-hold
-                gesture: long-press
-                devices: [touch]
-                duration: 0.3
-                action: {click: right}
-            """)
-        let menu = try OpenMenuTests.grabbing(stage, title: "menu")
-        defer { menu.close() }
-        try stage.touch.begin(at: (500, 500), pressure: 0.2)
-        usleep(600_000)
-        try stage.touch.end()
-        #expect(menu.waitForEvents { buttonEvents(1, in: $0).count >= 2 }, "the menu got the press: \(menu.recordedEvents)")
-        #expect(try bridge.waitUntilAsleep(quiet: 0.1))
-        #expect(buttonEvents(3, in: menu.recordedEvents).isEmpty, "no right-click: \(menu.recordedEvents)\n\(bridge.lines)")
-        #expect(bridge.actions.isEmpty, "\(bridge.lines)")
-        menu.ungrabPointer()
+        try OpenMenuTests.expectHeldStillIntoMenu(stage, device: "touch", press: { try stage.touch.begin(at: (500, 500), pressure: 0.2) },
+                                                  lift: { try stage.touch.end() })
     }
 }
 
