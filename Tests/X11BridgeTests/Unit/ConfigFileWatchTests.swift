@@ -359,6 +359,14 @@ extension ConfigFileWatchTests {
         return seen
     }
 
+    /// The folders of `path` made again and the file written, as a clone or a restore does;
+    /// what the watch reports over it (`changesInSteps`).
+    static func remade(_ path: String, watch: ConfigFileWatch) throws -> Set<ConfigFileWatch.Change> {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try "b".write(toFile: path, atomically: false, encoding: .utf8)
+        return changesInSteps(watch)
+    }
+
     @Test("a config folder link whose target folder is removed and cloned again: the new file is noticed")
     func folderLinkTargetRecreated() throws {
         try Self.inDirectory { root in
@@ -370,9 +378,7 @@ extension ConfigFileWatchTests {
             try FileManager.default.removeItem(atPath: root + "/dotfiles")
             #expect(Self.changes(watch).contains(.file))
             #expect(!watch.watchesDirectory)
-            try FileManager.default.createDirectory(atPath: root + "/dotfiles/bridge", withIntermediateDirectories: true)
-            try "b".write(toFile: root + "/dotfiles/bridge/config.yaml", atomically: false, encoding: .utf8)
-            let seen = Self.changesInSteps(watch)
+            let seen = try Self.remade(root + "/dotfiles/bridge/config.yaml", watch: watch)
             #expect(seen.contains(.file), "the re-made folder's file")
             #expect(watch.watchesDirectory)
         }
@@ -389,9 +395,7 @@ extension ConfigFileWatchTests {
             #expect(Self.changes(watch).contains(.file))     // read between the two steps of rm -rf
             try FileManager.default.removeItem(atPath: root + "/dotfiles")
             _ = Self.changes(watch, timeout: 300)
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try "b".write(toFile: path, atomically: false, encoding: .utf8)
-            let seen = Self.changesInSteps(watch)
+            let seen = try Self.remade(path, watch: watch)
             #expect(seen.contains(.file), "the re-made folder's file")
             #expect(watch.watchesDirectory)
         }
@@ -405,9 +409,7 @@ extension ConfigFileWatchTests {
             #expect(Self.changes(watch) == [.file])
             #expect(rmdir(root + "/dotfiles/bridge") == 0)
             _ = Self.changes(watch, timeout: 300)
-            try FileManager.default.createDirectory(atPath: root + "/dotfiles/bridge", withIntermediateDirectories: true)
-            try "b".write(toFile: target, atomically: false, encoding: .utf8)
-            let seen = Self.changesInSteps(watch)
+            let seen = try Self.remade(target, watch: watch)
             #expect(seen.contains(.file))
         }
     }
@@ -421,9 +423,7 @@ extension ConfigFileWatchTests {
             let watch = try ConfigFileWatch(path: root + "/.config/gesture-bridge/config.yaml")
             try FileManager.default.removeItem(atPath: root + "/dotfiles")
             #expect(Self.changes(watch).contains(.file))
-            try FileManager.default.createDirectory(atPath: root + "/dotfiles/config/gesture-bridge", withIntermediateDirectories: true)
-            try "b".write(toFile: root + "/dotfiles/config/gesture-bridge/config.yaml", atomically: false, encoding: .utf8)
-            let seen = Self.changesInSteps(watch)
+            let seen = try Self.remade(root + "/dotfiles/config/gesture-bridge/config.yaml", watch: watch)
             #expect(seen.contains(.file))
         }
     }
