@@ -165,6 +165,19 @@ public final class XConnection {
         return XErrorLog.take(display: UInt(bitPattern: display))
     }
 
+    /// Runs `body`'s queries about devices, each a round trip, any of which may find its device
+    /// gone (a dock plugged or a hub reset removes devices one after another while the list is
+    /// read). Such a refusal says only that: the query answers nothing, the hierarchy event
+    /// that follows tells of the loss, and it is dropped rather than taken for a fault that
+    /// lets go of what the bridge holds. Queries only: a request that changes something keeps
+    /// its errors.
+    public func queryingDevices<Result>(_ body: () -> Result) -> Result {
+        let first = nextRequestSerial
+        let result = body()
+        XErrorLog.discard(display: UInt(bitPattern: display), serials: first..<nextRequestSerial)
+        return result
+    }
+
     /// Sends the requests in `body`, waits for the server, and returns the errors they caused.
     public func checked(_ body: () -> Void) -> [XProtocolError] {
         sync()

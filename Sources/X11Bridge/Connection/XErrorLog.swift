@@ -44,6 +44,17 @@ enum XErrorLog {
         return entries.withLock { $0[display]?.isEmpty == false }
     }
 
+    /// Drops the errors of the requests with serials in `serials`.
+    static func discard(display: UInt, serials: Range<UInt>) {
+        guard count.load(ordering: .relaxed) > 0 else { return }
+        entries.withLock { entries in
+            guard let list = entries[display] else { return }
+            let kept = list.filter { !serials.contains($0.serial) }
+            count.subtract(list.count - kept.count, ordering: .relaxed)
+            entries[display] = kept
+        }
+    }
+
     static func take(display: UInt) -> [XProtocolError] {
         guard count.load(ordering: .relaxed) > 0 else { return [] }
         return entries.withLock { entries in

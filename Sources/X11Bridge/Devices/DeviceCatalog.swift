@@ -87,7 +87,7 @@ public struct DeviceCatalog: Sendable, Hashable {
     /// server knows no such device. One round trip.
     static func currentValuators(of id: Int, on connection: XConnection) -> [Int: Double]? {
         var count: Int32 = 0
-        guard let infos = XIQueryDevice(connection.display, Int32(id), &count) else { return nil }
+        guard let infos = connection.queryingDevices({ XIQueryDevice(connection.display, Int32(id), &count) }) else { return nil }
         defer { XIFreeDeviceInfo(infos) }
         guard count > 0, let classes = infos[0].classes else { return nil }
         var values: [Int: Double] = [:]
@@ -110,16 +110,17 @@ public struct DeviceCatalog: Sendable, Hashable {
             driver.marker.map { (driver, XInternAtom(connection.display, $0, 1)) }
         }.filter { $0.1 != 0 }
         let productAtom = XInternAtom(connection.display, productProperty, 1)
-        var devices: [X11Device] = []
-        for index in 0..<Int(max(0, count)) {
-            if var device = describe(infos[index], connection: connection, types: types) {
+        // A device listed above may be gone by the time its properties are asked for.
+        let devices = connection.queryingDevices {
+            (0..<Int(max(0, count))).compactMap { index -> X11Device? in
+                guard var device = describe(infos[index], connection: connection, types: types) else { return nil }
                 let properties = device.use.isSlave ? propertyNames(of: device.id, connection: connection) : []
                 device.driver = markers.first { properties.contains($0.1) }?.0 ?? .unknown
                 if productAtom != 0, properties.contains(productAtom) {
                     device.product = product(of: device.id, property: productAtom, connection: connection)
                 }
                 device.kind = DeviceClassifier.kind(of: device)
-                devices.append(device)
+                return device
             }
         }
         return DeviceCatalog(devices: devices)

@@ -428,6 +428,30 @@ final class ReplugOwnershipTests: StageSuite {
         Self.expectNoFault(bridge)
     }
 
+    @Test("devices coming and going one after another (a dock plugged, a hub reset) while a finger's deep press holds the middle button down: a device gone before its properties are read is no fault, and the button stays down until the finger lifts")
+    func churnDuringHeldButton() throws {
+        let bridge = try stage.bridge(config: Self.middleDragConfig("""
+              - name: contact
+                gesture: force
+                devices: [pen, touch]
+            """))
+        try Self.pressAndHold(stage, bridge, by: .touch, at: (400, 300), to: .climbing)
+        for force in [0.65, 0.95] {
+            usleep(10_000)
+            try stage.touch.update(pressure: force)
+        }
+        #expect(stage.window.waitForEvents { buttonEvents(2, in: $0).count >= 1 }, "\(bridge.lines)")
+        // Each pair is seen on the server before it goes.
+        #expect(MasterChurn.run(on: stage.server.displayName, rounds: 300) == 300)
+        #expect(try bridge.waitUntilAsleep(quiet: 0.1))
+        #expect(buttonEvents(2, in: try stage.eventsUntilKeyTapped()).map(\.kind) == [.buttonPress], "still held")
+        try stage.touch.end()
+        #expect(stage.window.waitForEvents { buttonEvents(2, in: $0).count >= 2 }, "\(bridge.lines)")
+        #expect(buttonEvents(2, in: stage.window.recordedEvents).map(\.kind) == [.buttonPress, .buttonRelease])
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+        Self.expectNoFault(bridge)
+    }
+
     @Test("the pen re-plugged while a finger presses: that press finishes right, and the next touch deep press gives no left press",
           arguments: PressStage.allCases)
     func penReplugDuringTouch(pressStage: PressStage) throws {
