@@ -81,6 +81,10 @@ final class TouchOwnership {
     private var holds: [TouchKey: Hold] = [:]
     /// Touches whose contact ended before the server was done with them: forgotten once it is.
     private var ended: Set<TouchKey> = []
+    /// Contacts still undecided whose touch another grab took (`expireBefore`): the bridge
+    /// gives them up in the engine too (`takeTakenElsewhere`), or a long press held still on
+    /// an open menu would fire into it.
+    private var takenElsewhere: [ContactKey] = []
     /// Each choice recently sent, oldest first, by the serial of its request: an error names it.
     private var requests: [SentChoice] = []
     private var beginTimes = HoldTimes<TouchKey>()
@@ -293,11 +297,18 @@ final class TouchOwnership {
             case .undecided(_, begun: false), .chosen(_, _, .awaitingBegin):
                 guard let began = beginTimes.start(of: other), began < start else { continue }
                 report(.touchGone(other.contact))
+                if case .undecided = hold, !ended.contains(other) { takenElsewhere.append(other.contact) }
                 forget(other)
             case .undecided, .chosen:
                 continue
             }
         }
+    }
+
+    /// The undecided contacts found taken by another grab since the last call.
+    func takeTakenElsewhere() -> [ContactKey] {
+        defer { takenElsewhere.removeAll() }
+        return takenElsewhere
     }
 
     /// Takes the X errors that answer the bridge's own touch choices, and returns the rest. A

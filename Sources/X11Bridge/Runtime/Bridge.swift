@@ -270,6 +270,7 @@ extension Bridge: EventLoopClient {
             case .grabbedPointer(let grabbed, let emulating):
                 if let emulating, let touch = touchOwnership.handOver(ContactKey(device: grabbed.source, contact: emulating)) {
                     pointerOwnership.takeOver(grabbed, touch, at: time)
+                    for key in touchOwnership.takeTakenElsewhere() { handOver(key, at: time, now: time) }
                 } else {
                     pointerOwnership.handle(grabbed, at: time) { [session] in
                         session.device($0)?.inputDevice?.isPointer ?? false
@@ -280,6 +281,7 @@ extension Bridge: EventLoopClient {
                 }
             case .grabbedTouch(let grabbed):
                 touchOwnership.handle(grabbed)
+                for key in touchOwnership.takeTakenElsewhere() { handOver(key, at: time, now: time) }
             case .takenOver:
                 wasTakenOver = true
                 stop()

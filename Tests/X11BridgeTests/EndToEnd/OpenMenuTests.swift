@@ -205,5 +205,31 @@ final class OpenMenuHeldFingerTests: StageSuite {
         try OpenMenuTests.expectHeldStillIntoMenu(stage, device: "touch", press: { try stage.touch.begin(at: (500, 500), pressure: 0.2) },
                                                   lift: { try stage.touch.end() })
     }
+
+    /// Found in review: a second finger's begin, come through the bridge's grab, shows that the
+    /// first finger's went elsewhere (the menu's grab); the touch was forgotten, but the engine
+    /// kept the contact, and its long press fired into the menu.
+    @Test("a finger held still on an open menu while a second finger touches and moves elsewhere: the menu gets the press alone, nothing runs")
+    func heldBesideASecondFinger() throws {
+        let bridge = try stage.bridge(["--verbose"], config: """
+            bindings:
+              - {name: hold, gesture: long-press, devices: [touch], duration: 0.3, action: {click: right}}
+            """)
+        let touch = try bridge.deviceID(VirtualTouchscreen.deviceName)
+        let menu = try OpenMenuTests.grabbing(stage, title: "menu")
+        defer { menu.close() }
+        try stage.touch.begin(id: 0, at: (500, 500), pressure: 0.2)
+        try stage.touch.begin(id: 1, at: (800, 200), pressure: 0.2)
+        try stage.touch.update(id: 1, to: (900, 200))
+        usleep(600_000)
+        #expect(bridge.waitForLines { $0.decisions.filter { $0.device == touch }.count >= 2 }, "\(bridge.lines)")
+        try stage.touch.end(id: 1)
+        try stage.touch.end(id: 0)
+        #expect(menu.waitForEvents { buttonEvents(1, in: $0).count >= 2 }, "the menu got the press: \(menu.recordedEvents)")
+        #expect(try bridge.waitUntilAsleep(quiet: 0.1))
+        #expect(buttonEvents(3, in: menu.recordedEvents).isEmpty, "no right-click: \(menu.recordedEvents)\n\(bridge.lines)")
+        #expect(bridge.actions.isEmpty, "\(bridge.lines)")
+        menu.ungrabPointer()
+    }
 }
 
