@@ -116,6 +116,9 @@ final class EventLoop<Input: EventLoopInput, Waiter: EventLoopWaiter, Clock: Eve
     /// turned for minutes, whose batches of input leave no wakeup without input: one round
     /// trip every 512 requests.
     static var unconfirmedRequestLimit: UInt { 512 }
+    /// How late a timer may fire before the loop counts itself kept from running (a wait ends
+    /// within a millisecond or two of its deadline).
+    static var overdue: Double { 0.02 }
     /// Kept from wakeup to wakeup, so waiting allocates nothing.
     private let poller: Waiter
 
@@ -139,6 +142,8 @@ final class EventLoop<Input: EventLoopInput, Waiter: EventLoopWaiter, Clock: Eve
         // Dropped if its connection breaks (the server went away, which the X connection
         // notices on its own).
         var bell = input.contactBell
+        // Whether this pass has made its round trip for a timer long overdue.
+        var caughtUp = false
         // A lost server ends the loop too: the connection is dead, and its descriptor would
         // read as ready forever.
         while !client.isStopping, !connection.isLost {
@@ -174,6 +179,19 @@ final class EventLoop<Input: EventLoopInput, Waiter: EventLoopWaiter, Clock: Eve
                 handled += 1
                 if !changes.isEmpty { client.handle(changes, at: now) }
             }
+            // A timer long overdue: the loop was kept from running, and the server may hold more
+            // of the backlog than the socket did (it writes the rest once the socket has
+            // drained). One round trip, whose reply comes behind all it had, brings that in
+            // before the timer judges a contact whose lift is in it.
+            if !caughtUp, let deadline = client.nextDeadline, clock.now - deadline > Self.overdue {
+                caughtUp = true
+                connection.sync()
+                if connection.hasPendingInput {
+                    readable = false
+                    continue
+                }
+            }
+            caughtUp = false
             // Timers after input: input read now happened before now, and a busy machine may
             // have kept the loop from reading it in time. A hold judged before the samples
             // waiting in the socket are read would take a pressing hand for a still one. (The

@@ -146,6 +146,45 @@ final class StoppedBridgeTests: StageSuite {
         #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
 
+    /// Found in review: more samples than the socket holds (about 208 KB), the rest kept in the
+    /// server's own buffer until the socket drains. With the server a moment slow when the
+    /// bridge ran again, the loop read the socket dry and fired the long press's timer before
+    /// the lift, which the server had, was read.
+    @Test("a finger held 2.5 s and lifted while the bridge is stopped, a backlog larger than the socket, the server slow a moment after: its tap, no 4 s long press")
+    func backlogLargerThanTheSocket() throws {
+        let bridge = try stage.bridge(config: """
+            bindings:
+              - {name: hold, gesture: long-press, devices: [touch], duration: 4, action: {click: right}}
+            """)
+        let touch = try bridge.deviceID(VirtualTouchscreen.deviceName)
+        // A tap first: the bridge learns how the server's clock stands to its own.
+        try stage.touch.tap(at: (700, 650), pressure: 0.2)
+        #expect(bridge.waitForLines { $0.decisions.contains { $0.device == touch } }, "\(bridge.lines)")
+        #expect(try bridge.waitUntilAsleep(quiet: 0.1))
+        _ = stage.window.drain()
+        bridge.child.kill(signal: SIGSTOP)
+        let began = Date()
+        try stage.touch.begin(at: (400, 300), pressure: 0.3)
+        var samples = 0
+        while Date().timeIntervalSince(began) < 2.5 {
+            samples += 1
+            try stage.touch.update(pressure: 0.3 + 0.001 * Double(samples % 2))
+            usleep(200)
+        }
+        try stage.touch.end()
+        // Thousands of samples: several times what the socket holds.
+        #expect(samples > 2_000, "\(samples) samples")
+        usleep(useconds_t(max(0, 4.6 - Date().timeIntervalSince(began)) * 1_000_000))
+        kill(stage.server.processID, SIGSTOP)
+        bridge.child.kill(signal: SIGCONT)
+        usleep(700_000)
+        kill(stage.server.processID, SIGCONT)
+        #expect(bridge.waitForLines { $0.decisions.filter { $0.device == touch }.count >= 2 }, "\(bridge.lines)")
+        #expect(bridge.decisions.filter { $0.device == touch }.map(\.decision) == [.release, .release],
+                "lifted 1.5 s before the long press's time: \(bridge.decisions)")
+        #expect(buttonEvents(3, in: try stage.eventsUntilKeyTapped()).isEmpty)
+    }
+
     @Suite("with a mouse")
     final class WithMouse: MouseStageSuite {
         /// Found in review: the wait, interrupted by the stop, began again with the whole

@@ -19,6 +19,28 @@ struct EventLoopTests {
         #expect(rig.client.log == ["input 0.99 read at 1.2", "timer 1.0 fired at 1.2"])
     }
 
+    @Test("a backlog larger than the socket, its rest still in the server's buffer: a timer long overdue waits for the round trip that brings the rest")
+    func overdueTimerAfterTheServersBuffer() {
+        let rig = LoopRig()
+        rig.client.deadlines = [1.0]
+        rig.input.arrive(at: 0.5, .contact(LoopRig.pen(.begin, at: 0.5)))
+        // The lift the server could not write yet: the socket was full.
+        rig.input.arrive(at: 0.9, .contact(LoopRig.pen(.end, at: 0.9)), heldByServer: true)
+        rig.waiter.stalls = [0.4...1.5]
+        rig.run()
+        #expect(rig.client.log == ["input 0.5 read at 1.5", "input 0.9 read at 1.5", "timer 1.0 fired at 1.5"])
+    }
+
+    @Test("a timer fired on time makes no round trip")
+    func timerOnTime() {
+        let rig = LoopRig()
+        rig.client.deadlines = [1.0]
+        rig.input.arrive(at: 0.5, .contact(LoopRig.pen(.begin, at: 0.5)))
+        rig.run()
+        #expect(rig.client.log == ["input 0.5 read at 0.5", "timer 1.0 fired at 1.0"])
+        #expect(rig.input.syncs.filter { $0 > 0 }.isEmpty, "\(rig.input.syncs)")
+    }
+
     @Test("with nothing to do the loop waits without a timeout; a deadline is its only other wakeup")
     func idle() {
         let rig = LoopRig()
@@ -77,7 +99,7 @@ final class LoopRig {
     let client: RecordingLoopClient
 
     init(bell: Bool = false) {
-        input = ScriptedLoopInput(bell: bell ? ScriptedLoopBell() : nil)
+        input = ScriptedLoopInput(bell: bell ? ScriptedLoopBell() : nil, clock: clock)
         waiter = VirtualLoopWaiter(clock: clock, input: input)
         client = RecordingLoopClient(clock: clock)
         waiter.onWaitingForever = { [client] in client.stopRequested = true }
@@ -112,21 +134,35 @@ final class ScriptedLoopBell: EventLoopBell {
 final class ScriptedLoopInput: EventLoopInput {
     let fileDescriptor: Int32 = 100
     let isLost = false
-    let hasPendingInput = false
+    var hasPendingInput: Bool { !received.isEmpty }
     /// A read takes in all that has arrived.
     let socketHasBytes = false
     let unconfirmedRequests: UInt = 0
     let contactBell: ScriptedLoopBell?
     private(set) var arrivals: [(time: Double, change: InputChange)] = []
     private var received: [(time: Double, change: InputChange)] = []
+    /// Events the server has made but holds in its own buffer, the socket being full: a round
+    /// trip brings them (its reply comes behind them), or the server writes them once the
+    /// loop has read the socket and waits again.
+    private var heldByServer: [(time: Double, change: InputChange)] = []
+    /// When the loop made a round trip.
+    private(set) var syncs: [Double] = []
+    private let clock: VirtualLoopClock
 
-    init(bell: ScriptedLoopBell?) {
+    init(bell: ScriptedLoopBell?, clock: VirtualLoopClock) {
         contactBell = bell
+        self.clock = clock
     }
 
-    func arrive(at time: Double, _ change: InputChange, rings: Bool = false) {
-        arrivals.append((time, change))
+    func arrive(at time: Double, _ change: InputChange, rings: Bool = false, heldByServer held: Bool = false) {
+        if held { heldByServer.append((time, change)) } else { arrivals.append((time, change)) }
         if rings { contactBell?.rings.append(time) }
+    }
+
+    /// The loop waits, having read the socket: the server writes what it held by now.
+    func writeHeld() {
+        arrivals = (arrivals + heldByServer.filter { $0.time <= clock.now }).sorted { $0.time < $1.time }
+        heldByServer.removeAll { $0.time <= clock.now }
     }
 
     /// When the next event reaches the socket, if any is still to come.
@@ -144,7 +180,12 @@ final class ScriptedLoopInput: EventLoopInput {
     }
 
     func timePassed(_ now: Double) {}
-    func sync() {}
+    func sync() {
+        syncs.append(clock.now)
+        received += heldByServer.filter { $0.time <= clock.now }
+        heldByServer.removeAll { $0.time <= clock.now }
+    }
+
     func flush() {}
     func takeErrors() -> [XProtocolError] { [] }
 }
@@ -169,6 +210,7 @@ final class VirtualLoopWaiter: EventLoopWaiter {
 
     func wait(timeout: Double?) {
         waits.append((timeout, clock.now))
+        input.writeHeld()
         ready = []
         var wake = timeout.map { clock.now + Swift.max(0, $0) }
         if lasting.contains(input.fileDescriptor), let next = input.nextArrival {
