@@ -233,6 +233,17 @@ public final class XConnection {
         return poll(&entry, 1, 0) > 0 && entry.revents & Int16(POLLIN) != 0
     }
 
+    /// Whether the server runs on this machine (the connection is a local socket): its
+    /// timestamps then come from the same monotonic clock as the bridge's.
+    public var isLocal: Bool {
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fileDescriptor, $0, &length) }
+        }
+        return named == 0 && Int32(address.ss_family) == AF_UNIX
+    }
+
     /// The serial the next request will carry: an error names the request it answers by it.
     public var nextRequestSerial: UInt {
         XNextRequest(display)

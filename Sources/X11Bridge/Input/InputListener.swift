@@ -25,7 +25,7 @@ public final class InputListener {
     public private(set) var monitors: MonitorLayout = .none
     private let randr: RandRMonitors
     /// Input's own times, from the server's timestamps (`ServerTimeline`).
-    private var timeline = ServerTimeline()
+    private var timeline: ServerTimeline
     /// Which touch a press the server made from a touch belongs to.
     private var touchBegins = TouchBegins()
     /// This bridge's claim on the screen, whose loss `handle` tells (`InstanceClaim`).
@@ -61,6 +61,7 @@ public final class InputListener {
         self.catalog = catalog
         self.source = XI2InputSource(devices: catalog.contactSources, screen: connection.screenSize)
         self.randr = RandRMonitors(connection: connection)
+        self.timeline = ServerTimeline(drift: connection.isLocal ? 0 : ServerTimeline.remoteDrift)
     }
 
     public var screen: ScreenSize { source.screen }

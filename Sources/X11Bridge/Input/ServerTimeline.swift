@@ -9,14 +9,19 @@
 /// reads the device, so its timestamps keep the samples' real spacing.
 ///
 /// The carry-over is the least delay seen so far (the event read soonest after it happened),
-/// so a carried time is never later than its reading. It may creep later by `drift` a second
-/// (clocks that run at slightly different rates, a server on another machine), and starts
-/// afresh when a timestamp is more than `staleness` older than the newest (a server whose clock
-/// jumped back; one that jumped on is read sooner than ever, which resets it by itself).
+/// so a carried time is never later than its reading. For a server on another machine it may
+/// creep later by `remoteDrift` a second (two clocks run at slightly different rates); a server
+/// on this machine stamps with the same monotonic clock as the bridge, and its carry-over never
+/// grows: grown over an idle afternoon, it would take the delay of the first backlog after it
+/// for drift, and squeeze that backlog's times together at its reading. It starts afresh when
+/// a timestamp is more than `staleness` older than the newest (a server whose clock jumped
+/// back; one that jumped on is read sooner than ever, which resets it by itself).
 struct ServerTimeline: Sendable {
-    /// How fast the carry-over may grow, in seconds per second: 100 ppm, more than two
-    /// crystal clocks drift apart.
-    static let drift = 1e-4
+    /// How fast a remote server's carry-over may grow, in seconds per second: 100 ppm, more
+    /// than two crystal clocks drift apart.
+    static let remoteDrift = 1e-4
+    /// How fast this one's may grow: `remoteDrift`, or none for a server on this machine.
+    let drift: Double
     /// A stamp this far behind the newest means the server's clock jumped back.
     static let staleness = 5.0
 
@@ -29,6 +34,10 @@ struct ServerTimeline: Sendable {
     private var lastServer = 0.0
     /// The last time given out: times never go back.
     private var lastTime = -Double.infinity
+
+    init(drift: Double = Self.remoteDrift) {
+        self.drift = drift
+    }
 
     /// The time, on the bridge's clock, of an event stamped `stamp` (server milliseconds, 0
     /// when unknown) and read at `now`: never later than `now`, never earlier than the time
@@ -56,7 +65,7 @@ struct ServerTimeline: Sendable {
         let measured = now - server
         var current = measured
         if let previous = offset, !jumpedBack {
-            let grown = previous + Self.drift * Swift.max(0, now - offsetTime)
+            let grown = previous + drift * Swift.max(0, now - offsetTime)
             if grown <= measured { current = grown }
         }
         offset = current

@@ -56,6 +56,29 @@ struct ServerTimelineTests {
         #expect(abs((times.last ?? 0) - 101.002) < 1e-3)
     }
 
+    /// Found in review: the carry-over grew by its drift allowance over two idle hours (0.7 s),
+    /// and the first backlog after them, read late, was taken for drift: its times squeezed
+    /// together at the reading, a 0.8 s long press read as 0.18 s.
+    @Test("a server on this machine, two idle hours, then a finger held 0.8 s read in a 0.9 s stall: still 0.8 s")
+    func stallAfterIdleKeepsSpacing() {
+        var timeline = ServerTimeline(drift: 0)
+        #expect(timeline.time(ofStamp: 10_000, readAt: 100.002) == 100.002)
+        // Made at 7300.002 and 7300.802, read at 7300.9.
+        let down = timeline.time(ofStamp: 7_210_000, readAt: 7_300.9)
+        let up = timeline.time(ofStamp: 7_210_800, readAt: 7_300.9001)
+        #expect(abs(down - 7_300.002) < 0.01, "\(down)")
+        #expect(abs((up - down) - 0.8) < 0.01, "\(up - down)")
+    }
+
+    @Test("a server on another machine, its clock a little fast: the carry-over follows it")
+    func remoteDrift() {
+        var timeline = ServerTimeline()
+        _ = timeline.time(ofStamp: 10_000, readAt: 100.002)
+        // 1000 s on, the server's clock 50 ms behind the bridge's more than before (50 ppm):
+        // read promptly, the event is dated at its reading, not 50 ms before it.
+        #expect(abs(timeline.time(ofStamp: 1_010_000, readAt: 1_100.052) - 1_100.052) < 1e-6)
+    }
+
     @Test("a server clock that jumps back starts the carry-over afresh; no stamp is read as now")
     func jumpAndUnknown() {
         var timeline = ServerTimeline()

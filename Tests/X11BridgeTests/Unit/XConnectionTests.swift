@@ -36,6 +36,22 @@ final class XConnectionTests: XvfbSuite {
         try connection.select([.rootListening], on: connection.root)
     }
 
+    @Test("a server on this machine is known as one: its timestamps share the bridge's clock")
+    func local() {
+        #expect(connection.isLocal)
+    }
+
+    /// Found in review: a dock or a hub reset removes devices while the bridge reads the list;
+    /// the refusal of a query about one gone made the bridge let go of everything it held.
+    @Test("a query about a device gone is refused without an error kept; an error of a request before it is kept")
+    func goneDeviceQuery() throws {
+        connection.selectUnchecked(XI2EventMask(device: XIAllMasterDevices, events: [XI_HierarchyChanged]), on: connection.root)
+        #expect(DeviceCatalog.currentValuators(of: 250, on: connection) == nil)
+        connection.sync()
+        let errors = connection.takeErrors()
+        #expect(errors.count == 1 && errors.first?.errorCode == XProtocolError.badValue, "only the selection's: \(errors)")
+    }
+
     /// Found in review: a pen unplugged mid-stroke, its motion unheard, is released by X and
     /// removed before the selection the bridge makes for that release arrives; the refusal let
     /// go of everything the bridge held on other devices.
