@@ -122,7 +122,14 @@ struct Calibrate: ParsableCommand {
                     throw error
                 }
                 let binding = suggestion.binding(forDevice: chosen.name, basedOn: Self.deepPress(in: now.bindings, for: chosen))
-                try now.write(binding, named: ThresholdSuggestion.bindingName(forDevice: chosen.name))
+                do {
+                    try now.write(binding, named: ThresholdSuggestion.bindingName(forDevice: chosen.name))
+                } catch {
+                    // A file that cannot be written (a link into a read-only store) loses nothing
+                    // of the session: the binding goes where a refused write puts it.
+                    print(binding, terminator: "")
+                    throw error
+                }
                 Self.markCalibrated(chosen.learningKey)
             } else {
                 let current = (try? config.load()).flatMap { Self.deepPress(in: $0.0, for: chosen) }
@@ -286,7 +293,7 @@ private struct Target {
         do {
             updated = try ConfigInsertion.insert(binding, named: name, into: text, file: path)
         } catch {
-            throw CommandFailure.error(error.description)
+            throw CommandFailure.error("\(error.description)\ngesture-bridge: error: nothing was written; the binding is on standard output")
         }
         // Where the text is kept: the file a symbolic link at `path` leads to (a dotfiles
         // checkout keeps it), with the old file's mode, never writable by group or others (the
@@ -312,7 +319,7 @@ private struct Target {
             try FileWriteError.check(rename(temporary, file) == 0)
         } catch {
             unlink(temporary)
-            throw CommandFailure.error("cannot write \(path): \(error.reason)")
+            throw CommandFailure.error("cannot write \(path): \(error.reason); nothing was changed, and the binding is on standard output")
         }
         printError("Wrote \(name) first into \(path); a running bridge reads it by itself.")
     }

@@ -263,6 +263,21 @@ final class CalibrateTests: ServerSuite {
         #expect(written.ownsContact && written.applications == .everywhere && written.onStart == [.click(button: 3)], "\(written)")
     }
 
+    /// Found in review: a config that is a link into a read-only store (home-manager) failed
+    /// the write at the end of the session, and the binding measured was printed nowhere.
+    @Test("--write when the file cannot be written: exit 1, the config as it was, not marked calibrated, and the binding on standard output")
+    func unwritableConfigPrintsTheBinding() throws {
+        try calibrateWriting { server, directory, path, calibrate in
+            // The backup cannot be made where a folder of that name stands.
+            try FileManager.default.createDirectory(atPath: path + ".bak/keep", withIntermediateDirectories: true)
+            try Self.pressBothGroups(server, calibrate, exitStatus: 1)
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.original)
+            let printed = try ConfigLoader.parse("bindings:\n" + calibrate.child.output, file: "standard output")
+            #expect(printed.bindings.map(\.name) == ["right-click-test-pen"], "\(calibrate.child.output)")
+            #expect(!FileManager.default.fileExists(atPath: directory + "/state"), "no learned state marked calibrated")
+        }
+    }
+
     @Test("the X server gone half-way (a logout, a crash): exit 69, the config byte for byte as it was, nothing marked calibrated")
     func serverGoneChangesNothing() throws {
         try calibrateWriting { server, directory, path, calibrate in
