@@ -63,7 +63,8 @@ struct Run: ParsableCommand {
         // stays blocked so a closed output pipe is a write error, not a death with a button held.
         SignalDescriptor.block(SignalDescriptor.bridgeSignals + [SIGPIPE])
         let logger = CommandLogging.logger(verbose: verbose)
-        let (bindings, source) = try config.load()
+        let (bindings, loadedFrom) = try config.load()
+        let source = loadedFrom.anchored()
         let connection = try CommandLogging.openDisplay(requirements: .init(xtest: !dryRun), logger: logger)
         let signals = try CommandLogging.bridgeSignals { logger.error("\($0)") }
         // One bridge per display: a second would act on every gesture again.

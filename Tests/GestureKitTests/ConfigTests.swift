@@ -284,6 +284,21 @@ struct ConfigTests {
         #expect(ConfigSource.resolve(explicit: nil, environment: environment, fileExists: { _ in false }) == .builtInDefault)
     }
 
+    /// Found in review: `run --config config.yaml` in a dotfiles folder removed and cloned
+    /// again watched and re-read the folder it started in, gone; the new file was never read.
+    @Test("a running bridge names a relative --config from the folder it started in, once")
+    func anchoredSource() {
+        #expect(ConfigSource.file("config.yaml").anchored(in: "/home/ada/dotfiles") == .file("/home/ada/dotfiles/config.yaml"))
+        #expect(ConfigSource.file("gb/x.yaml").anchored(in: "/") == .file("/gb/x.yaml"))
+        #expect(ConfigSource.file("/etc/x.yaml").anchored(in: "/home/ada") == .file("/etc/x.yaml"))
+        #expect(ConfigSource.builtInDefault.anchored(in: "/home/ada") == .builtInDefault)
+        guard case .file(let here) = ConfigSource.file("x.yaml").anchored() else {
+            Issue.record("a file stays a file")
+            return
+        }
+        #expect(here.hasPrefix("/") && here.hasSuffix("/x.yaml"), "\(here)")
+    }
+
     @Test("mangled configs never crash the parser")
     func mangledConfigsNeverCrash() {
         var generator = SplitMix64(seed: 7)

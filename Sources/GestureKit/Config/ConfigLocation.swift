@@ -15,6 +15,21 @@ public enum ConfigSource: Sendable, Hashable, CustomStringConvertible {
         return .builtInDefault
     }
 
+    /// The same source, a relative file named from `workingDirectory` (the process's now, when
+    /// nil): a running bridge reads its file again long after it started, when the folder it
+    /// started in may have been removed and made again (a dotfiles checkout cloned anew).
+    public func anchored(in workingDirectory: String? = nil) -> ConfigSource {
+        guard case .file(let path) = self, !path.hasPrefix("/") else { return self }
+        guard let directory = workingDirectory ?? Self.currentDirectory() else { return self }
+        return .file((directory.hasSuffix("/") ? directory : directory + "/") + path)
+    }
+
+    private static func currentDirectory() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return nil }
+        return buffer.withUnsafeBufferPointer { $0.baseAddress.map { String(cString: $0) } }
+    }
+
     /// The per-user config file, following the XDG base directory rules.
     public static func userConfigPath(environment: [String: String] = ProcessEnvironment.current) -> String? {
         if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
