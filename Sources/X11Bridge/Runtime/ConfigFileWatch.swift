@@ -25,6 +25,9 @@ public final class ConfigFileWatch {
         /// The file was written, replaced, created or removed, or a folder on its way came, went
         /// or was pointed elsewhere (or the kernel dropped events, which might have been about it).
         case file
+        /// The file was written and is still open for writing: no close came after its last
+        /// write (a slow writer, a script writing line by line). What is there may be half.
+        case writing
         /// Nothing can be watched any more, neither the directory nor a folder above it (the
         /// kernel's limit on watches reached): nothing will be reported any more.
         case watchLost
@@ -328,6 +331,8 @@ public final class ConfigFileWatch {
     /// `fileName` under `watch`.
     static func parse(_ bytes: ArraySlice<UInt8>, watch: Int32, fileName: String) -> Set<Change> {
         var changes: Set<Change> = []
+        // Whether the file's last event was a write with no close after it.
+        var writing = false
         forEachEvent(in: bytes) { wd, mask, nameBytes in
             if mask & UInt32(IN_Q_OVERFLOW) != 0 {
                 changes.insert(.file)
@@ -336,11 +341,17 @@ public final class ConfigFileWatch {
             guard wd == watch, mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) == 0 else { return }
             if nameBytes.elementsEqual(fileName.utf8) {
                 changes.insert(.file)
+                if mask & UInt32(IN_MODIFY) != 0 {
+                    writing = true
+                } else if mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE) != 0 {
+                    writing = false
+                }
             } else if nameBytes.isEmpty, mask & UInt32(IN_ATTRIB) != 0 {
                 // The directory's own mode or owner: whether the file may be trusted.
                 changes.insert(.file)
             }
         }
+        if writing { changes.insert(.writing) }
         return changes
     }
 }

@@ -2,7 +2,9 @@ import GestureKit
 
 /// Reads the config again while the bridge runs: on SIGHUP, and when its file changes (written
 /// in place, replaced by an editor's rename, created where the built-in default was running),
-/// once the file has been quiet for `settleTime` (an editor's save is a burst of events). A
+/// once the file has been quiet for `settleTime` (an editor's save is a burst of events); one
+/// still open for writing, once its writer closes it (or has left it alone for `writingTime`:
+/// read half-written, a file's first bindings would replace the running ones). A
 /// broken file keeps the bindings already running: the outcome says what was wrong, and the
 /// bridge applies only what loaded.
 ///
@@ -31,6 +33,9 @@ public final class ConfigReloader {
     public private(set) var watch: ConfigFileWatch?
     /// How long the file must be quiet before it is read.
     public let settleTime: Double
+    /// How long a file still open for writing must be quiet before it is read all the same (a
+    /// writer that keeps it open).
+    public let writingTime: Double
     /// When the file, changed, has been quiet long enough to read.
     public private(set) var nextDeadline: Double?
 
@@ -38,10 +43,11 @@ public final class ConfigReloader {
     /// a folder made where the built-in default waits for a file is no news.
     private var fileWasThere: Bool
 
-    public init(source: ConfigSource, watch: ConfigFileWatch?, settleTime: Double = 0.1) {
+    public init(source: ConfigSource, watch: ConfigFileWatch?, settleTime: Double = 0.1, writingTime: Double = 10) {
         self.source = source
         self.watch = watch
         self.settleTime = settleTime
+        self.writingTime = writingTime
         fileWasThere = watch?.fileExists ?? false
     }
 
@@ -64,7 +70,7 @@ public final class ConfigReloader {
     public func watchReady(at now: Double) -> Outcome? {
         guard let watch else { return nil }
         let changes = watch.readChanges()
-        if changes.contains(.file) { nextDeadline = now + settleTime }
+        if changes.contains(.file) { nextDeadline = now + (changes.contains(.writing) ? writingTime : settleTime) }
         guard changes.contains(.watchLost) else { return nil }
         self.watch = nil
         nextDeadline = nil

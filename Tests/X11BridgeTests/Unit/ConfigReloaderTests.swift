@@ -32,6 +32,41 @@ struct ConfigReloaderTests {
         return configuration.bindings.map(\.name)
     }
 
+    /// Found in review: a file written in place by a slow writer (a script writing line by
+    /// line) was read once it paused, half-written: its first binding, valid alone, replaced
+    /// the running ones.
+    @Test("a file written in place in two parts, its writer pausing between them: read once its writer closes it, whole")
+    func halfWrittenFileWaitsForItsWriter() throws {
+        try ConfigFileWatchTests.inDirectory { directory in
+            let path = directory + "/config.yaml"
+            try Self.good.write(toFile: path, atomically: true, encoding: .utf8)
+            let reloader = ConfigReloader(source: .file(path), watch: try ConfigFileWatch(path: path))
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            try handle.truncate(atOffset: 0)
+            try handle.write(contentsOf: Data("bindings:\n  - {name: first, gesture: deep-press, action: {click: right}}\n".utf8))
+            #expect(Self.afterChange(reloader) == nil, "read while its writer had it open")
+            #expect(reloader.fire(at: 10 + reloader.writingTime / 2) == nil)
+            try handle.write(contentsOf: Data("  - {name: second, gesture: squeeze, action: {key: ctrl+z}}\n".utf8))
+            try handle.close()
+            #expect(Self.names(Self.afterChange(reloader, at: 20)) == ["first", "second"])
+        }
+    }
+
+    @Test("a file its writer keeps open is read all the same once it has been left alone a while")
+    func fileKeptOpen() throws {
+        try ConfigFileWatchTests.inDirectory { directory in
+            let path = directory + "/config.yaml"
+            try Self.good.write(toFile: path, atomically: true, encoding: .utf8)
+            let reloader = ConfigReloader(source: .file(path), watch: try ConfigFileWatch(path: path))
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            defer { try? handle.close() }
+            try handle.truncate(atOffset: 0)
+            try handle.write(contentsOf: Data(Self.other.utf8))
+            #expect(Self.afterChange(reloader) == nil, "read while its writer had it open")
+            #expect(Self.names(reloader.fire(at: 10 + reloader.writingTime)) == ["two"])
+        }
+    }
+
     @Test("an edit is read once the file is quiet; a broken edit keeps the running bindings and says where; fixing it reads it")
     func editsAndBrokenEdits() throws {
         try ConfigFileWatchTests.inDirectory { directory in
