@@ -28,6 +28,26 @@ struct ConfigTrustTests {
         try body(directory, file)
     }
 
+    /// Found in review: only the folder holding the file a link leads to was looked at.
+    @Test("a config that is a link in a directory others may write is refused, as a file there is; a link in a sticky one is not")
+    func linkInWritableDirectory() throws {
+        try Self.withConfig { directory, file in
+            let shared = directory + "/shared"
+            #expect(mkdir(shared, 0o755) == 0)
+            #expect(chmod(shared, 0o777) == 0)
+            #expect(symlink(file, shared + "/config.yaml") == 0)
+            let problem = ConfigTrust.problem(forConfigAt: shared + "/config.yaml")
+            #expect(problem?.contains("chmod go-w \(shared)") == true, "\(String(describing: problem))")
+            // A link to that link, from a folder of the user's: the way still passes through it.
+            let own = directory + "/own"
+            #expect(mkdir(own, 0o755) == 0)
+            #expect(symlink("../shared/config.yaml", own + "/config.yaml") == 0)
+            #expect(ConfigTrust.problem(forConfigAt: own + "/config.yaml")?.contains("chmod go-w \(shared)") == true)
+            #expect(chmod(shared, 0o1777) == 0)
+            #expect(ConfigTrust.problem(forConfigAt: shared + "/config.yaml") == nil)
+        }
+    }
+
     @Test("the user's own file in the user's own directory is read")
     func ownFile() throws {
         try Self.withConfig { _, file in

@@ -4,7 +4,9 @@ import Glibc
 /// else may be able to change it. Like OpenSSH's StrictModes: the file (after symbolic links)
 /// and the directory holding it must belong to the user or to root, and neither may be
 /// writable by group or others. A sticky directory such as /tmp may be writable by all: there
-/// only a file's owner can replace it.
+/// only a file's owner can replace it. A config that is a symbolic link (a dotfiles checkout)
+/// is held to the same for each folder holding a link on the way: whoever may write one may
+/// point its link at any file of the user's.
 public enum ConfigTrust {
     /// Why the file at `path` cannot be trusted by `user`, with how to fix it; nil when it can,
     /// or when it cannot be examined (reading it then says what is wrong).
@@ -21,8 +23,42 @@ public enum ConfigTrust {
         }
         let directory = Self.directory(of: file)
         guard stat(directory, &status) == 0 else { return nil }
-        return problem(with: status, of: "the directory \(directory) holding the config file", fixing: directory,
-                       user: user, isDirectory: true)
+        if let problem = problem(with: status, of: "the directory \(directory) holding the config file", fixing: directory,
+                                 user: user, isDirectory: true) {
+            return problem
+        }
+        for folder in linkFolders(from: path) where folder != directory {
+            guard stat(folder, &status) == 0 else { continue }
+            if let problem = problem(with: status, of: "the directory \(folder) holding a link to the config file",
+                                     fixing: folder, user: user, isDirectory: true) {
+                return problem
+            }
+        }
+        return nil
+    }
+
+    /// The folders (real paths) holding each symbolic link from `path` on to the file.
+    private static func linkFolders(from path: String) -> [String] {
+        var folders: [String] = []
+        var current = path
+        // As many links as the kernel follows.
+        for _ in 0..<40 {
+            var status = stat()
+            guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { break }
+            let folder = directory(of: current)
+            if let real = realpath(folder, nil) {
+                folders.append(String(cString: real))
+                free(real)
+            }
+            var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = buffer.withUnsafeMutableBufferPointer { pointer in
+                pointer.baseAddress.map { $0.withMemoryRebound(to: CChar.self, capacity: pointer.count) { readlink(current, $0, pointer.count - 1) } } ?? -1
+            }
+            guard count > 0 else { break }
+            let target = String(decoding: buffer.prefix(count), as: UTF8.self)
+            current = target.hasPrefix("/") ? target : folder + "/" + target
+        }
+        return folders
     }
 
     private static func problem(with status: stat, of what: String, fixing path: String, user: uid_t,
