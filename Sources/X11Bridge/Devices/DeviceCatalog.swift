@@ -99,6 +99,22 @@ public struct DeviceCatalog: Sendable, Hashable {
         return values
     }
 
+    /// Whether `id`'s x and y axes are absolute now (a pen set back to its tablet's mode after
+    /// `xsetwacom set … Mode Relative`, which sends no event); false when it is gone. One round trip.
+    static func hasAbsolutePosition(_ id: Int, on connection: XConnection) -> Bool {
+        var count: Int32 = 0
+        guard let infos = connection.queryingDevices({ XIQueryDevice(connection.display, Int32(id), &count) }) else { return false }
+        defer { XIFreeDeviceInfo(infos) }
+        guard count > 0, let classes = infos[0].classes else { return false }
+        var absolute: Set<Int32> = []
+        for index in 0..<Int(max(0, infos[0].num_classes)) {
+            guard let any = classes[index], any.pointee.type == XIValuatorClass else { continue }
+            let valuator = UnsafeMutableRawPointer(any).assumingMemoryBound(to: XIValuatorClassInfo.self).pointee
+            if valuator.mode == XIModeAbsolute { absolute.insert(valuator.number) }
+        }
+        return absolute.isSuperset(of: [0, 1])
+    }
+
     public static func query(_ connection: XConnection) -> DeviceCatalog {
         var count: Int32 = 0
         guard let infos = XIQueryDevice(connection.display, XIAllDevices, &count) else {

@@ -28,6 +28,10 @@ public final class InputListener {
     private var timeline: ServerTimeline
     /// Which touch a press the server made from a touch belongs to.
     private var touchBegins = TouchBegins()
+    /// Pens no longer listened to because they went relative (`xsetwacom set … Mode
+    /// Relative`), whose raw input still comes (the server keeps a device's selection), and
+    /// when each was last asked whether it is absolute again: setting the mode sends no event.
+    private var relativePensCheckedAt: [Int: Double] = [:]
     /// This bridge's claim on the screen, whose loss `handle` tells (`InstanceClaim`).
     public var claim: InstanceClaim?
     /// The serial of the event `handle` read last (`XCBEvent.serial`): the changes it returned
@@ -118,6 +122,10 @@ public final class InputListener {
                     // Made before its motion was heard again: what came between is lost
                     // (`catchUpMotion`).
                     if Int32(bitPattern: event.serial &- back) < 0 { motionLost.insert(device) } else { motionLost.remove(device) }
+                }
+                if let known = catalog[device], raw.device == raw.source, known.kind == nil,
+                   known.type == .stylus || known.type == .eraser {
+                    return penBackToAbsolute(device, at: time) ? refreshCatalog(at: time) : []
                 }
                 return source.handle(raw, at: time, pointer: { [connection, catalog] in
                     connection.queryPointer(master: catalog[device]?.master ?? 2)?.position
@@ -229,6 +237,16 @@ public final class InputListener {
     /// Cancels the contacts of every device and forgets them: for a clean stop.
     public func cancelAll(at time: Double) -> [ContactEvent] {
         source.removeAll(at: time)
+    }
+
+    /// Whether a pen heard while it counts as relative is absolute again: asked once a second
+    /// at most while it moves, one round trip each.
+    private func penBackToAbsolute(_ device: Int, at time: Double) -> Bool {
+        if let last = relativePensCheckedAt[device], time - last < 1 { return false }
+        relativePensCheckedAt[device] = time
+        guard DeviceCatalog.hasAbsolutePosition(device, on: connection) else { return false }
+        relativePensCheckedAt[device] = nil
+        return true
     }
 
     /// Reads the device list again, when the bridge knows it changed without a hierarchy event

@@ -17,4 +17,31 @@ struct RealDriversWacomTests {
         #expect(RealDriverChecks.pressureRange(pen).map { [$0.min, $0.max] } == [0, 65536], "\(String(describing: pen))")
         try RealDriverChecks.expectDoctor(stage, pressures: [stage.server.penDeviceName: "0..65536"], driver: .wacom)
     }
+
+    /// Found in review: a device list read while the pen was relative dropped it, and setting
+    /// it back sends no event: the pen stayed unheard until the next hot-plug.
+    @Test("the pen set to relative mode (xsetwacom) while another device comes and goes, then back to absolute: once it moves, its deep press right-clicks again")
+    func relativeAndBack() throws {
+        let stage = try RealDriverStage(.wacom)
+        defer { stage.stop() }
+        let bridge = try stage.bridge()
+        let pen = stage.server.penDeviceName
+        func tool(_ executable: String, _ arguments: [String]) throws -> Int32? {
+            try ChildProcess(executable: executable, arguments: arguments,
+                             environment: BridgeProcess.environment(stage.server.displayName)).waitForExit(timeout: 5)
+        }
+        try RealDriverChecks.expectPenDeepPress(stage, bridge, at: (400, 300))
+        #expect(try tool("/usr/bin/xsetwacom", ["set", pen, "Mode", "Relative"]) == 0)
+        // Any device coming or going meanwhile (a mouse waking, a dock): a master pair made and removed.
+        #expect(try tool("/usr/bin/xinput", ["create-master", "dock"]) == 0)
+        #expect(try tool("/usr/bin/xinput", ["remove-master", "dock pointer"]) == 0)
+        #expect(bridge.waitForLines { $0.events(.deviceRemoved).contains { $0.name == pen } }, "\(bridge.lines)")
+        let added = bridge.events(.deviceAdded).count
+        #expect(try tool("/usr/bin/xsetwacom", ["set", pen, "Mode", "Absolute"]) == 0)
+        try stage.pen.hover(to: (410, 310))
+        try stage.pen.hover(to: (420, 320))
+        #expect(bridge.waitForLines { $0.events(.deviceAdded).count > added && $0.events(.deviceAdded).last?.device?.name == pen },
+                "\(bridge.lines)")
+        try RealDriverChecks.expectPenDeepPress(stage, bridge, at: (420, 320))
+    }
 }
