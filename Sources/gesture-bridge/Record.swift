@@ -9,7 +9,9 @@ struct Record: ParsableCommand {
         discussion: """
             Writes the trace format (JSON Lines: a header with the devices and the screen, then \
             one line per contact event) to standard output, or to a file with -o. Stops on \
-            Ctrl-C, or after --seconds. Devices plugged in during the recording are not in it.
+            Ctrl-C, or after --seconds. A device that comes before the first contact is in it \
+            (a pen on xf86-input-libinput appears when it first comes near the tablet); one \
+            plugged in after that is not.
 
             A trace holds every pen stroke, which is handwriting: -o creates the file readable \
             by you alone (mode 0600), and never overwrites one unless --force is given.
@@ -73,6 +75,8 @@ struct Record: ParsableCommand {
             case .started(let devices):
                 let names = devices.map { "\($0.id) \"\($0.name)\" (\($0.kind?.rawValue ?? "?"))" }.joined(separator: ", ")
                 logger.info("recording \(names.isEmpty ? "no device" : names) to \(output ?? "standard output"); Ctrl-C stops")
+            case .deviceRecorded(let device):
+                logger.info("recording device \(device.id) \"\(device.name)\" too, come before the first contact")
             case .deviceNotRecorded(let device):
                 logger.notice("device \(device.id) \"\(device.name)\" came after the recording started; it is not recorded")
             case .deviceRemoved(let device):
@@ -92,7 +96,10 @@ struct Record: ParsableCommand {
             let matching = session.catalog.contactSources.filter { Self.matches($0, device) }
             guard !matching.isEmpty else {
                 let known = session.catalog.contactSources.map { "\($0.id) \"\($0.name)\"" }.joined(separator: ", ")
-                throw CommandFailure.error("no device \"\(device)\" to record; the devices are: \(known.isEmpty ? "none" : known)")
+                // A libinput tablet's pen has no device until it comes near.
+                let hover = session.catalog.tabletsAwaitingPen.isEmpty ? ""
+                    : "; a pen on \(session.catalog.tabletsAwaitingPen.map { "\"\($0.name)\"" }.joined(separator: ", ")) appears once it has come near the tablet: hover it there once, and try again"
+                throw CommandFailure.error("no device \"\(device)\" to record; the devices are: \(known.isEmpty ? "none" : known)\(hover)")
             }
             recorder.deviceFilter = { Self.matches($0, device) }
         }

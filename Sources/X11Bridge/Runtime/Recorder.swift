@@ -4,9 +4,11 @@ import GestureKit
 /// Writes live input in the trace format: the header (devices, screen), then one line per
 /// contact event, timed from the start of the recording.
 ///
-/// The header is written once, so devices that appear later are not recorded (their events
-/// would name a device the header lacks); devices that go away end their contacts with a
-/// `cancel`, as the engine sees it live.
+/// The header is written with the first event (or at the end, when none came), so a device
+/// that appears before it is recorded: a libinput tablet's pen, whose device the driver adds
+/// when the pen first comes near, is picked up as a person starts to write. Devices that
+/// appear after it are not (their events would name a device the header lacks); devices that
+/// go away end their contacts with a `cancel`, as the engine sees it live.
 public final class Recorder {
     public let session: InputListener
     /// Which contact sources to record; all when nil.
@@ -19,6 +21,7 @@ public final class Recorder {
     private var recorded: Set<Int> = []
     private var skipped: Set<Int> = []
     private var stopRequested = false
+    private var headerWritten = false
     private var startTime = 0.0
     public private(set) var eventCount = 0
 
@@ -41,7 +44,6 @@ public final class Recorder {
         let devices = devicesToRecord()
         recorded = Set(devices.map(\.id))
         startTime = clock.now
-        write(TraceWriter.headerLine(TraceHeader(screen: session.screen, devices: devices.compactMap(\.inputDevice))))
         report(.started(devices: devices))
         let loop = EventLoop(session: session, signals: signals, clock: clock)
         loop.run(self)
@@ -50,7 +52,16 @@ public final class Recorder {
         for event in session.cancelAll(at: clock.now) where recorded.contains(event.device) {
             record(event)
         }
+        writeHeader()
         report(.finished(events: eventCount))
+    }
+
+    /// The header, once: the devices recorded, as they are now.
+    private func writeHeader() {
+        guard !headerWritten else { return }
+        headerWritten = true
+        let devices = session.catalog.contactSources.filter { recorded.contains($0.id) }
+        write(TraceWriter.headerLine(TraceHeader(screen: session.screen, devices: devices.compactMap(\.inputDevice))))
     }
 
     public func stop() {
@@ -58,6 +69,7 @@ public final class Recorder {
     }
 
     private func record(_ event: ContactEvent) {
+        writeHeader()
         var timed = event
         timed.time = max(0, event.time - startTime)
         write(TraceWriter.eventLine(timed))
@@ -72,13 +84,18 @@ extension Recorder: EventLoopClient {
             case .contact(let event):
                 if recorded.contains(event.device) { record(event) }
             case .devices(let changes):
-                for device in changes.added where deviceFilter?(device) ?? true && !skipped.contains(device.id) {
-                    skipped.insert(device.id)
-                    report(.deviceNotRecorded(device))
-                }
                 // A device that comes back, or another given its id, is not the one in the header.
                 for device in changes.removed where recorded.remove(device.id) != nil {
                     report(.deviceRemoved(device))
+                }
+                let wanted = changes.added.filter { $0.inputDevice?.kind != .touchpad && deviceFilter?($0) ?? true }
+                for device in wanted where !headerWritten {
+                    recorded.insert(device.id)
+                    report(.deviceRecorded(device))
+                }
+                for device in wanted where headerWritten && !skipped.contains(device.id) {
+                    skipped.insert(device.id)
+                    report(.deviceNotRecorded(device))
                 }
             case .screenResized(let size):
                 report(.screenResized(size))

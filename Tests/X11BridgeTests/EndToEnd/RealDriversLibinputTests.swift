@@ -1,4 +1,5 @@
 import Foundation
+import GestureKit
 import Testing
 import XorgTestSupport
 
@@ -55,6 +56,34 @@ struct RealDriversLibinputTests {
         try RealDriverChecks.expectTouchLongPress(stage, bridge, at: (500, 300))
         try RealDriverChecks.expectTouchLongPress(stage, bridge, at: (520, 340))
         RealDriverChecks.expectNoFault(bridge)
+    }
+
+    /// Found in review: the trace's header was written as the recording started, before the
+    /// pen's device existed, and every stroke of the session was left out.
+    @Test("record started before the libinput pen first came near: its strokes are in the trace")
+    func recordBeforeFirstProximity() throws {
+        let stage = try RealDriverStage(.libinput, touchPressure: false)
+        defer { stage.stop() }
+        let recording = try BridgeProcess(["record"], displayName: stage.server.displayName, ready: .says("recording"))
+        try stage.pen.hover(to: (400, 300))
+        // A hand brings the pen near before it presses: the recorder has its device by then.
+        let deadline = Date().addingTimeInterval(3)
+        while !recording.log.contains(stage.server.penDeviceName), Date() < deadline { usleep(10_000) }
+        try stage.pen.hover(to: (401, 300))
+        try stage.pen.down(at: (400, 300), pressure: 0.2)
+        for force in [0.4, 0.6, 0.8] {
+            usleep(15_000)
+            try stage.pen.press(to: force)
+        }
+        try stage.pen.up()
+        try stage.pen.leave()
+        #expect(recording.stop(with: SIGINT) == 0, "\(recording.log)")
+        let trace = try TraceReader.parse(recording.child.output, file: "recorded")
+        let pen = try #require(trace.header.devices.first { $0.name == stage.server.penDeviceName }, "\(trace.header)\n\(recording.log)")
+        #expect(pen.kind == .pen && pen.pressure != nil, "\(pen)")
+        let phases = trace.events.filter { $0.device == pen.id }.map(\.phase).filter { $0 != .hover }
+        #expect(phases.first == .begin && phases.last == .end, "\(phases)")
+        #expect(phases.filter { $0 == .move }.count >= 3, "the press's climb: \(phases)")
     }
 
     /// The case: libinput adds the pen's device at its first proximity, while the bridge
