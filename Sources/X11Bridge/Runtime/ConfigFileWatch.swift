@@ -15,7 +15,11 @@ import Glibc
 /// - when the file is a symbolic link (a dotfiles checkout), the directory of the file it points
 ///   to is watched too, whether that file is there or not (a checkout removes it and writes it
 ///   anew), and the link is followed again after every change; its directory missing, the
-///   nearest folder above it is watched until it comes back.
+///   nearest folder above it is watched until it comes back; so are the links further along
+///   the chain (a profile link pointed elsewhere);
+/// - the folders above the directory and above a link's target are watched for their entry on
+///   the way coming or going: one moved aside and made again (a dotfiles checkout cloned anew,
+///   `~/.config` restored from a backup) gives no event in the folder watched.
 ///
 /// A change of mode counts as a change: the bridge refuses a config others may write
 /// (`ConfigTrust`), and `chmod go-w`, as it advises, must be noticed.
@@ -161,10 +165,20 @@ public final class ConfigFileWatch {
             if watch == nil, failure == nil {
                 wanted.append(Self.nearestExisting(above: directory))
             }
-            if watch != nil {
+            if let watched = watch {
                 // Folders on the way that are links (a dotfiles folder linked in, `~/.config`
                 // itself): pointed elsewhere, they change the directory without an event in it.
                 wanted += Self.linksOnTheWay(to: directory)
+                // The folders above the one watched: one of them moved aside and made again (a
+                // dotfiles checkout moved away and cloned anew, `~/.config` restored from a
+                // backup) leaves the watch on the folder moved, with no event in it.
+                wanted += Self.ancestors(of: watched.folder)
+            }
+            if let linked = target {
+                // The same for the file a link leads to, and the links on the way there: a link
+                // further along pointed elsewhere (a profile switched) changes the file too.
+                wanted += Self.ancestors(of: Self.split(linked.path).directory)
+                wanted += Self.linksInChain(from: path)
             }
             if watch != nil, target == nil, let missing = Self.linkedPath(of: path) {
                 wanted.append(Self.nearestExisting(above: Self.split(missing).directory))
@@ -174,7 +188,8 @@ public final class ConfigFileWatch {
             for way in wanted {
                 // Added to what may be watched there already (the directory itself): a watch's
                 // events are replaced by a second add without IN_MASK_ADD.
-                let id = inotify_add_watch(descriptor, way.folder, UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_MASK_ADD))
+                let id = inotify_add_watch(descriptor, way.folder,
+                                           UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM | IN_ONLYDIR | IN_MASK_ADD))
                 if id >= 0 {
                     waypoints.append((id, way.child))
                 } else if watch == nil {
@@ -237,6 +252,35 @@ public final class ConfigFileWatch {
             let (folder, child) = split(current)
             if isSymbolicLink(current) { links.append((folder, child)) }
             current = folder
+        }
+        return links
+    }
+
+    /// Each folder above `folder` (a real path) as the folder holding it and its name, up to
+    /// the root.
+    private static func ancestors(of folder: String) -> [(folder: String, child: String)] {
+        var above: [(folder: String, child: String)] = []
+        var current = folder
+        while current != "/", current != ".", !current.isEmpty {
+            let (parent, child) = split(current)
+            above.append((parent, child))
+            current = parent
+        }
+        return above
+    }
+
+    /// The links a symbolic link at `path` leads through after itself, each as the folder
+    /// holding it and its name, and the folders that are links on the way to each hop.
+    private static func linksInChain(from path: String) -> [(folder: String, child: String)] {
+        var links: [(folder: String, child: String)] = []
+        var current = path
+        for _ in 0..<40 {
+            guard isSymbolicLink(current), let text = linkText(current) else { break }
+            current = text.hasPrefix("/") ? text : split(current).directory + "/" + text
+            links += linksOnTheWay(to: split(current).directory)
+            if isSymbolicLink(current), let folder = realPath(split(current).directory) {
+                links.append((folder, split(current).fileName))
+            }
         }
         return links
     }

@@ -384,6 +384,67 @@ extension ConfigFileWatchTests {
         }
     }
 
+    /// Found in review: a folder above the watched one moved gives no event in it; the watch
+    /// stayed on the folder moved aside, and the new copy's edits were never noticed.
+    @Test("a folder above the config's moved aside and made again (a dotfiles checkout cloned anew, ~/.config restored), with and without a folder link: the new file's edits are noticed",
+          arguments: [true, false])
+    func folderAboveMovedAside(linked: Bool) throws {
+        try Self.inDirectory { root in
+            let moved = linked ? root + "/dotfiles" : root + "/config"
+            let real = linked ? root + "/dotfiles/bridge/config.yaml" : root + "/config/gesture-bridge/config.yaml"
+            try FileManager.default.createDirectory(atPath: (real as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: root + "/config", withIntermediateDirectories: true)
+            try "a".write(toFile: real, atomically: false, encoding: .utf8)
+            if linked { #expect(symlink(root + "/dotfiles/bridge", root + "/config/gesture-bridge") == 0) }
+            let watch = try ConfigFileWatch(path: root + "/config/gesture-bridge/config.yaml")
+            #expect(rename(moved, moved + ".old") == 0)
+            #expect(Self.changes(watch).contains(.file), "the folder moved aside")
+            let seen = try Self.remade(real, watch: watch)
+            #expect(seen.contains(.file), "the new copy's file")
+            try "c".write(toFile: real, atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch) == [.file], "an edit of the new copy")
+            try "d".write(toFile: moved + ".old/" + (linked ? "bridge" : "gesture-bridge") + "/config.yaml", atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch, timeout: 300).isEmpty, "the old copy is no longer the config")
+        }
+    }
+
+    /// Found in review: a link further along the chain, pointed elsewhere, changed the file
+    /// with no event the watch listened to.
+    @Test("a config link to a second link (a profile switch), the second pointed elsewhere: noticed, and the new profile's edits too")
+    func secondLinkInChainRepointed() throws {
+        try Self.inDirectory { directory in
+            try "a".write(toFile: directory + "/laptop.yaml", atomically: false, encoding: .utf8)
+            try "a".write(toFile: directory + "/desktop.yaml", atomically: false, encoding: .utf8)
+            #expect(symlink("laptop.yaml", directory + "/current.yaml") == 0)
+            #expect(symlink("current.yaml", directory + "/config.yaml") == 0)
+            let watch = try ConfigFileWatch(path: directory + "/config.yaml")
+            #expect(symlink("desktop.yaml", directory + "/.new") == 0)
+            #expect(rename(directory + "/.new", directory + "/current.yaml") == 0)
+            #expect(Self.changes(watch) == [.file], "the second link pointed elsewhere")
+            try "b".write(toFile: directory + "/desktop.yaml", atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch) == [.file], "the new profile's edit")
+        }
+    }
+
+    @Test("a config link into a dotfiles folder that is itself a link, pointed elsewhere: noticed, and the new file's edits too")
+    func dotfilesLinkRepointed() throws {
+        try Self.inDirectory { root in
+            for machine in ["laptop", "desktop"] {
+                try FileManager.default.createDirectory(atPath: root + "/src/\(machine)/gb", withIntermediateDirectories: true)
+                try machine.write(toFile: root + "/src/\(machine)/gb/config.yaml", atomically: false, encoding: .utf8)
+            }
+            #expect(symlink(root + "/src/laptop", root + "/dotfiles") == 0)
+            try FileManager.default.createDirectory(atPath: root + "/config", withIntermediateDirectories: true)
+            #expect(symlink(root + "/dotfiles/gb/config.yaml", root + "/config/config.yaml") == 0)
+            let watch = try ConfigFileWatch(path: root + "/config/config.yaml")
+            #expect(symlink(root + "/src/desktop", root + "/.new") == 0)
+            #expect(rename(root + "/.new", root + "/dotfiles") == 0)
+            #expect(Self.changes(watch).contains(.file), "the dotfiles link pointed elsewhere")
+            try "edited".write(toFile: root + "/src/desktop/gb/config.yaml", atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch) == [.file], "the new file's edit")
+        }
+    }
+
     @Test("a waypoint folder removed in turn (rm -rf read mid-way), then made again: the new file is noticed")
     func waypointRemoved() throws {
         try Self.inDirectory { root in
