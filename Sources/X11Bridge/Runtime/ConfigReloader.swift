@@ -42,12 +42,15 @@ public final class ConfigReloader {
     /// Whether the watched file was there when last looked at: its removal is told once, and
     /// a folder made where the built-in default waits for a file is no news.
     private var fileWasThere: Bool
+    /// What the watch watched, for SIGHUP to watch again once it is lost.
+    private let watchedPath: String?
 
     public init(source: ConfigSource, watch: ConfigFileWatch?, settleTime: Double = 0.1, writingTime: Double = 10) {
         self.source = source
         self.watch = watch
         self.settleTime = settleTime
         self.writingTime = writingTime
+        watchedPath = watch?.path
         fileWasThere = watch?.fileExists ?? false
     }
 
@@ -55,8 +58,10 @@ public final class ConfigReloader {
     public var descriptor: Int32? { watch?.descriptor }
 
     /// SIGHUP: the file the bridge runs, read again now; running the built-in default, the
-    /// user's file if there is one now (its folder may not have existed to be watched).
+    /// user's file if there is one now (its folder may not have existed to be watched). A
+    /// watch lost (the kernel's watches used up by another program) is taken again.
     public func hangUp() -> Outcome {
+        if watch == nil, let path = watchedPath { watch = try? ConfigFileWatch(path: path) }
         switch source {
         case .file: return load(source)
         case .builtInDefault:
@@ -74,7 +79,8 @@ public final class ConfigReloader {
         guard changes.contains(.watchLost) else { return nil }
         self.watch = nil
         nextDeadline = nil
-        return .unwatched(path: watch.path, reason: "neither its directory \(watch.directory) nor a folder above it can be watched")
+        return .unwatched(path: watch.path, reason: "neither its directory \(watch.directory) nor a folder above it can be watched "
+                          + "(another program may have used up the system's watches); SIGHUP watches it again")
     }
 
     /// The settle time passed since the last change: the file read, or its removal told.

@@ -52,6 +52,33 @@ struct ConfigReloaderTests {
         }
     }
 
+    /// Found in review: a watch lost (another program had used up the kernel's watches) was
+    /// gone for good: SIGHUP read the file once, and edits after were never noticed.
+    @Test("a watch lost is taken again on SIGHUP, and edits after it are noticed")
+    func watchLostThenHangUp() throws {
+        try ConfigFileWatchTests.inDirectory { root in
+            let directory = root + "/config", path = directory + "/config.yaml"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try Self.good.write(toFile: path, atomically: true, encoding: .utf8)
+            let reloader = ConfigReloader(source: .file(path), watch: try ConfigFileWatch(path: path))
+            // Its folder made a file: nothing on the way can be watched.
+            try FileManager.default.removeItem(atPath: directory)
+            try "not a folder".write(toFile: directory, atomically: false, encoding: .utf8)
+            var lost = false
+            for _ in 0..<3 where !lost {
+                if case .unwatched? = Self.afterChange(reloader) { lost = true }
+            }
+            #expect(lost && reloader.watch == nil)
+            try FileManager.default.removeItem(atPath: directory)
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try Self.other.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(Self.names(reloader.hangUp()) == ["two"])
+            #expect(reloader.watch != nil, "watched again")
+            try Self.good.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(Self.names(Self.afterChange(reloader, at: 20)) == ["one"])
+        }
+    }
+
     @Test("a file its writer keeps open is read all the same once it has been left alone a while")
     func fileKeptOpen() throws {
         try ConfigFileWatchTests.inDirectory { directory in
