@@ -82,4 +82,36 @@ struct VolumeRingTests {
         #expect(ring.observe(Self.action(.volume(.adjust(percent: 5))), configuration: quiet, screen: Self.screen).isEmpty)
         #expect(ring.levelRead(0.35).isEmpty)
     }
+
+    /// Found in review: the ring's center was worked out again at the first volume step, from
+    /// the screen as it was then, not where the knob being turned is.
+    @Test("a monitor plugged in between a knob's touch-down and its first volume step: the level ring is drawn at the knob being turned")
+    func ringAtTheKnobTurned() throws {
+        let configuration = try Self.configuration()
+        let finger = InputDevice(id: 9, name: "ELAN Touchscreen", kind: .touch, pressure: nil)
+        var engine = GestureEngine(configuration: configuration, devices: [finger], screen: Self.screen)
+        var ring = VolumeRing()
+        _ = ring.levelRead(0.4)
+        var shown: [Feedback] = []
+        func feed(_ outputs: [EngineOutput]) {
+            for output in outputs {
+                shown += ring.observe(output, configuration: configuration, screen: engine.screen, monitors: engine.monitors)
+            }
+        }
+        let path = KnobPath.points(center: (1130, 150), radius: 75, fromDegrees: 0, toDegrees: 90)
+        var time = 0.0
+        feed(engine.handle(ContactEvent(time: time, device: 9, contact: 1, phase: .begin, position: Point(x: path[0].x, y: path[0].y))))
+        // A second monitor to the right: the root grows; the finger turns the knob it began on.
+        engine.screen = ScreenSize(width: 2560, height: 800)
+        for point in path.dropFirst() {
+            time += 0.02
+            feed(engine.handle(ContactEvent(time: time, device: 9, contact: 1, phase: .move, position: Point(x: point.x, y: point.y))))
+        }
+        let centers = shown.compactMap { feedback -> Point? in
+            if case .progress(_, let at, _) = feedback { return at }
+            return nil
+        }
+        #expect(!centers.isEmpty)
+        #expect(centers.allSatisfy { abs($0.x - 1130) < 1e-6 && abs($0.y - 150) < 1e-6 }, "\(centers)")
+    }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import GestureKit
 
 /// Shows the sound volume on the ring of a knob that changes it: while a contact turns a
@@ -10,6 +11,10 @@ import GestureKit
 struct VolumeRing {
     /// The contacts turning a volume knob: which binding, and where its ring is drawn.
     private var turning: [ContactKey: (gesture: String, center: Point)] = [:]
+    /// Where each knob being turned has its center, from its reports: placed when its contact
+    /// began, it stays there whatever the screen or the config does meanwhile (a monitor
+    /// plugged, a reload).
+    private var knobCenters: [ContactKey: Point] = [:]
     private var level: Double?
 
     /// The feedback to show for one engine output, in order after it.
@@ -18,6 +23,11 @@ struct VolumeRing {
         switch output {
         case .gesture(let event):
             let key = ContactKey(device: event.device, contact: event.contact)
+            if let knob = event.report.knob {
+                let position = event.report.position
+                knobCenters[key] = event.report.state.isFinal ? nil
+                    : Point(x: position.x - knob.distance * cos(knob.angle), y: position.y - knob.distance * sin(knob.angle))
+            }
             // Another binding on the same contact may end (a watching force gesture) while the knob turns on.
             guard event.report.state.isFinal, turning[key]?.gesture == event.gesture else { return [] }
             turning[key] = nil
@@ -28,7 +38,7 @@ struct VolumeRing {
                   binding.feedback.contains(.ring),
                   case .knob(let settings) = binding.recognizer else { return [] }
             // A deep press's ring shows its force; only a knob's ring turns into the level.
-            let center = settings.resolve(screen: screen, monitors: monitors).center
+            let center = knobCenters[action.contact] ?? settings.resolve(screen: screen, monitors: monitors).center
             turning[action.contact] = (action.gesture, center)
             return level.map { [.progress(action.contact, at: center, fraction: $0)] } ?? []
         case .feedback, .decision, .learned, .bug:
