@@ -85,9 +85,12 @@ public final class InputListener {
         // added, moved or deleted send the root a ConfigureNotify too.
         connection.selectStructureChanges(on: connection.root, properties: hearsResourceChanges)
         randr.selectChanges()
-        // Devices plugged in between the first query and the selection would go unseen.
+        // Devices plugged in between the first query and the selection would go unseen; so
+        // would a monitor added meanwhile (a desktop applying its saved layout at login), whose
+        // root size the positions are scaled to.
         connection.sync()
         _ = refreshCatalog(at: 0)
+        source.screen = connection.screenSize
         monitors = randr.read()
     }
 

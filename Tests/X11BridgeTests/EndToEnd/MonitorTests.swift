@@ -29,6 +29,22 @@ struct MonitorTests {
         try body(server, connection, screen, overlay)
     }
 
+    /// Found in review: the root's size came from Xlib's figure at the display's opening, and a
+    /// monitor added before the bridge listened left every position scaled to the old width.
+    @Test("a monitor added between opening the display and listening (a desktop applying its layout at login): the session knows the new root size")
+    func resizedBeforeStart() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: false))
+        defer { connection.close() }
+        let session = InputListener(connection: connection)
+        try SplitMonitors.xrandr(["--addmode", "DUMMY1", "1280x800"], server)
+        try SplitMonitors.xrandr(["--output", "DUMMY1", "--mode", "1280x800", "--right-of", "DUMMY0"], server)
+        try session.start()
+        #expect(session.monitors.monitors.count == 2, "the second monitor came: \(session.monitors)")
+        #expect(session.screen == ScreenSize(width: 2560, height: 800))
+    }
+
     @Test("an effect near the border between monitors stays inside the monitor under its center")
     func overlayClipsToMonitor() throws {
         try Self.onSplitScreen { _, connection, screen, overlay in
