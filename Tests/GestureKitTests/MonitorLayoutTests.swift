@@ -134,6 +134,31 @@ struct MonitorLayoutTests {
         #expect(Self.knob(monitor: nil).resolve(screen: ScreenSize(width: 2560, height: 1080), monitors: Self.layout).center == Point(x: 2410, y: 150))
     }
 
+    /// Found in review: kept where the root's corner put it, the knob's ring ran off the top of
+    /// a right-hand monitor set lower to line up the bezels.
+    @Test("a right-hand monitor set 100 px lower: the default knob is 150 px in from its own top-right corner, its whole ring on it")
+    func knobOnALoweredMonitor() {
+        let left = Self.monitor("DP-1", ScreenRect(x: 0, y: 0, width: 1920, height: 1080), primary: true)
+        let right = Self.monitor("HDMI-1", ScreenRect(x: 1920, y: 100, width: 1920, height: 1080))
+        let resolved = Self.knob(monitor: nil).resolve(screen: ScreenSize(width: 3840, height: 1180), monitors: MonitorLayout([left, right]))
+        #expect(resolved.center == Point(x: 3690, y: 250))
+        // A knob placed where its ring cannot fit on its monitor either way stays where it was put.
+        let small = Self.monitor("HDMI-1", ScreenRect(x: 1920, y: 100, width: 200, height: 200))
+        let kept = Self.knob(monitor: nil).resolve(screen: ScreenSize(width: 2120, height: 1080), monitors: MonitorLayout([left, small]))
+        #expect(kept.center == Point(x: 1970, y: 150))
+    }
+
+    /// Found in review: where mirrored monitors overlap, the primary's frame cut the feedback,
+    /// though the larger one showed all of it.
+    @Test("mirrored for a presentation (a 1024x768 projector primary, on a 1280x800 laptop): feedback at (1000, 700) is not cut at the projector's edge")
+    func mirroredMonitors() {
+        let projector = Self.monitor("DUMMY1", ScreenRect(x: 0, y: 0, width: 1024, height: 768), primary: true)
+        let laptop = Self.monitor("DUMMY0", ScreenRect(x: 0, y: 0, width: 1280, height: 800))
+        let root = ScreenRect(x: 0, y: 0, width: 1280, height: 800)
+        #expect(MonitorLayout([projector, laptop]).visibleArea(at: Point(x: 1000, y: 700), root: root) == root)
+        #expect(MonitorLayout([laptop, projector]).visibleArea(at: Point(x: 1000, y: 700), root: root) == root)
+    }
+
     @Test("a config lists its knobs whose monitor is missing")
     func missingMonitors() {
         let bindings = BindingSet(bindings: [

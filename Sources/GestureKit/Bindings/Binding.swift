@@ -58,18 +58,27 @@ public struct KnobSettings: Sendable, Hashable {
     /// from the root's corners instead (`missingMonitor` names it). A center measured from
     /// the root's corners that falls on no monitor (the root's top-right corner is dark when
     /// a wide monitor sits below a narrower one) is measured from the corners of the monitor
-    /// nearest it: a knob nobody can see or reach is no knob.
+    /// nearest it: a knob nobody can see or reach is no knob. So is one whose ring runs off the
+    /// monitor it is on (a right-hand monitor set a little lower, to line up the bezels) where
+    /// measured from that monitor's own corners the whole ring is on it.
     public func resolve(screen: ScreenSize, monitors: MonitorLayout = .none) -> KnobRecognizer.Configuration {
         func measured(on frame: ScreenRect) -> Point {
             Point(x: Double(frame.x) + centerX.resolve(extent: Double(frame.width)),
                   y: Double(frame.y) + centerY.resolve(extent: Double(frame.height)))
+        }
+        func ringFits(around point: Point, on frame: ScreenRect) -> Bool {
+            point.x - outerRadius >= Double(frame.x) && point.x + outerRadius <= Double(frame.x + frame.width)
+                && point.y - outerRadius >= Double(frame.y) && point.y + outerRadius <= Double(frame.y + frame.height)
         }
         var center: Point
         if let frame = monitor.flatMap({ monitors.monitor(named: $0)?.frame }) {
             center = measured(on: frame)
         } else {
             center = Point(x: centerX.resolve(extent: screen.width), y: centerY.resolve(extent: screen.height))
-            if !monitors.monitors.contains(where: { $0.frame.contains(center) }), let nearest = monitors.monitor(at: center) {
+            if let holding = monitors.monitors.first(where: { $0.frame.contains(center) }) {
+                let own = measured(on: holding.frame)
+                if !ringFits(around: center, on: holding.frame), ringFits(around: own, on: holding.frame) { center = own }
+            } else if let nearest = monitors.monitor(at: center) {
                 center = measured(on: nearest.frame)
             }
         }

@@ -126,9 +126,18 @@ public struct MonitorLayout: Sendable, Hashable {
     }
 
     /// The area feedback at `point` may cover: the monitor showing it, cut to `root`; the
-    /// whole root when no monitor is known or the monitor lies outside the root.
+    /// whole root when no monitor is known or the monitor lies outside the root. Where mirrored
+    /// monitors overlap (a laptop showing a smaller projector's picture), the largest of them:
+    /// it shows all the others do, and more.
     public func visibleArea(at point: Point, root: ScreenRect) -> ScreenRect {
-        guard let monitor = monitor(at: point), let area = monitor.frame.intersection(root) else { return root }
+        // Asked for every feedback update: no arrays.
+        var largest: Monitor?
+        for monitor in monitors where monitor.frame.contains(point) {
+            if largest.map({ monitor.frame.width * monitor.frame.height > $0.frame.width * $0.frame.height }) ?? true {
+                largest = monitor
+            }
+        }
+        guard let shown = largest ?? monitor(at: point), let area = shown.frame.intersection(root) else { return root }
         return area
     }
 }
