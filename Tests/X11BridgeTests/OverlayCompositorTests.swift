@@ -70,6 +70,30 @@ final class OverlayCompositorTests: OverlaySuite {
         screen.expectNoErrors()
     }
 
+    /// Found in review: a ring with nothing new to show was never looked at again, and a
+    /// compositor quitting under it left a black box while the finger rested.
+    @Test("the compositor quits while a ring is held still: the overlay looks again by itself, and no black box stays")
+    func compositorQuitsUnderAStillRing() throws {
+        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber,
+                                          compositorCheckInterval: 0.5)
+        defer { overlay.close() }
+        let owner = Self.claimCompositorSelection(on: screen)
+        overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.4), now: 0)
+        try #require(screen.overlayWindows().count == 1)
+        #expect(screen.attributes(of: screen.overlayWindows()[0]).depth == 32)
+        XDestroyWindow(screen.display, owner)
+        screen.connection.sync()
+        let deadline = try #require(overlay.nextDeadline, "a look for the compositor is due while the ring is up")
+        #expect(deadline <= 0.5)
+        overlay.tick(now: deadline)
+        let after = screen.overlayWindows()
+        try #require(after.count == 1)
+        #expect(screen.attributes(of: after[0]).depth == 24, "still ARGB with no compositor: a black box")
+        // Nothing translucent is up any more: nothing to wake for.
+        #expect(overlay.nextDeadline == nil)
+        screen.expectNoErrors()
+    }
+
     @Test("under a real compositor the pulse fades by alpha: its ring blends into the desktop", .requiresCompositor)
     func realCompositorBlends() throws {
         let compositor = try OverlayCompositorProcess(on: screen)

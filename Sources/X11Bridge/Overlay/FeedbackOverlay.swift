@@ -35,6 +35,8 @@ public final class FeedbackOverlay {
     private var rings: [ContactKey: ShownRing] = [:]
     private var markers: [ContactKey: (marker: ContactMarker, window: OverlayWindow)] = [:]
     private var closed = false
+    /// When the overlay last looked whether the compositor is still there (engine time).
+    private var lookedForCompositor = -Double.infinity
     /// The serials of the overlay's recent requests, in stretches, oldest first: an X error
     /// in one answers the overlay (its window destroyed by another client, a pixmap the server
     /// had no memory for), never the input. An error comes back within a round trip; the
@@ -76,6 +78,8 @@ public final class FeedbackOverlay {
     /// Shows one of the engine's feedback outputs; `now` is the engine time it arrived at.
     public func show(_ feedback: Feedback, now: Double) {
         guard !closed else { return }
+        // A window shown now looks for the compositor as it is made.
+        lookedForCompositor = Swift.max(lookedForCompositor, now)
         sending {
             fallBackIfCompositorLeft()
             switch feedback {
@@ -90,20 +94,36 @@ public final class FeedbackOverlay {
         }
     }
 
-    /// When the next animation frame is due; nil when nothing animates.
+    /// When the next animation frame is due, or the next look for the compositor while a
+    /// translucent window is up (`compositorLookDue`); nil when nothing is shown.
     public var nextDeadline: Double? {
         // Asked twice on every wakeup: no array.
         var earliest = pulses.lazy.map(\.nextFrame).min()
         for shown in rings.values where shown.pending != nil {
             earliest = Swift.min(earliest ?? .infinity, shown.nextFrame)
         }
+        if let look = compositorLookDue { earliest = Swift.min(earliest ?? .infinity, look) }
         return earliest
     }
 
+    /// While a translucent window is up, when to look again whether the compositor is still
+    /// there: a ring held still (a finger resting on the volume knob) draws nothing, and a
+    /// compositor quitting under it would leave a black box until the contact moved.
+    private var compositorLookDue: Double? {
+        let translucent = rings.values.contains { $0.window.visual.isTranslucent }
+            || markers.values.contains { $0.window.visual.isTranslucent } || pulses.contains { $0.window.visual.isTranslucent }
+        return translucent ? lookedForCompositor + resources.compositorCheckInterval : nil
+    }
+
     /// Draws the frames due at `now`, takes down finished pulses, and shows the force rings'
-    /// latest values held back for their frame.
+    /// latest values held back for their frame; looks for the compositor when that is due.
     public func tick(now: Double) {
-        guard !closed, !pulses.isEmpty || rings.values.contains(where: { $0.pending != nil }) else { return }
+        guard !closed else { return }
+        if let look = compositorLookDue, now >= look {
+            lookedForCompositor = now
+            sending { fallBackIfCompositorLeft(lookingNow: true) }
+        }
+        guard !pulses.isEmpty || rings.values.contains(where: { $0.pending != nil }) else { return }
         sending { drawFrames(now: now) }
     }
 
@@ -244,10 +264,10 @@ public final class FeedbackOverlay {
 
     /// ARGB windows whose compositor has quit would show as black boxes: rebuild them as
     /// shaped 24-bit windows. A window nobody updates keeps its visual until it goes.
-    private func fallBackIfCompositorLeft() {
+    private func fallBackIfCompositorLeft(lookingNow: Bool = false) {
         let windows = pulses.map(\.window) + rings.values.map(\.window) + markers.values.map(\.window)
         let translucent = windows.filter { $0.visual.isTranslucent }
-        guard !translucent.isEmpty, resources.compositorHasLeft() else { return }
+        guard !translucent.isEmpty, lookingNow ? !resources.compositorIsRunning : resources.compositorHasLeft() else { return }
         for window in translucent {
             window.rebuild(on: resources.opaqueVisual)
         }
