@@ -17,9 +17,10 @@ import Glibc
 ///   anew), and the link is followed again after every change; its directory missing, the
 ///   nearest folder above it is watched until it comes back; so are the links further along
 ///   the chain (a profile link pointed elsewhere);
-/// - the folders above the directory and above a link's target are watched for their entry on
-///   the way coming or going: one moved aside and made again (a dotfiles checkout cloned anew,
-///   `~/.config` restored from a backup) gives no event in the folder watched.
+/// - the folders above the directory and above a link's target are watched for themselves
+///   moving or going, not for what comes and goes in them: one moved aside and made again (a
+///   dotfiles checkout cloned anew, `~/.config` restored from a backup) gives no event in the
+///   folder watched.
 ///
 /// A change of mode counts as a change: the bridge refuses a config others may write
 /// (`ConfigTrust`), and `chmod go-w`, as it advises, must be noticed.
@@ -188,8 +189,10 @@ public final class ConfigFileWatch {
             for way in wanted {
                 // Added to what may be watched there already (the directory itself): a watch's
                 // events are replaced by a second add without IN_MASK_ADD.
-                let id = inotify_add_watch(descriptor, way.folder,
-                                           UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM | IN_ONLYDIR | IN_MASK_ADD))
+                // A folder above is watched for itself moving or going (`child` empty), never
+                // for what comes and goes in it: a home folder's files would wake the bridge.
+                let mask = way.child.isEmpty ? IN_MOVE_SELF | IN_DELETE_SELF : IN_CREATE | IN_MOVED_TO
+                let id = inotify_add_watch(descriptor, way.folder, UInt32(mask | IN_ONLYDIR | IN_MASK_ADD))
                 if id >= 0 {
                     waypoints.append((id, way.child))
                 } else if watch == nil {
@@ -256,15 +259,14 @@ public final class ConfigFileWatch {
         return links
     }
 
-    /// Each folder above `folder` (a real path) as the folder holding it and its name, up to
-    /// the root.
+    /// Each folder above `folder` (a real path), up to the root, to be watched for itself
+    /// moving or going (an empty `child`).
     private static func ancestors(of folder: String) -> [(folder: String, child: String)] {
         var above: [(folder: String, child: String)] = []
-        var current = folder
+        var current = split(folder).directory
         while current != "/", current != ".", !current.isEmpty {
-            let (parent, child) = split(current)
-            above.append((parent, child))
-            current = parent
+            above.append((current, ""))
+            current = split(current).directory
         }
         return above
     }

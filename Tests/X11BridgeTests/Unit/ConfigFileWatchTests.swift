@@ -408,6 +408,23 @@ extension ConfigFileWatchTests {
         }
     }
 
+    /// Found in review: watched for their entries, the folders above woke the bridge for every
+    /// file made in a home folder (a shell's history lock at each command).
+    @Test("files coming and going in the folders above the config's wake nothing")
+    func unrelatedFilesAboveWakeNothing() throws {
+        try Self.inDirectory { root in
+            let path = root + "/dotfiles/bridge/config.yaml"
+            try FileManager.default.createDirectory(atPath: root + "/dotfiles/bridge", withIntermediateDirectories: true)
+            try "a".write(toFile: path, atomically: false, encoding: .utf8)
+            let watch = try ConfigFileWatch(path: path)
+            try "lock".write(toFile: root + "/.history.LOCK", atomically: true, encoding: .utf8)
+            try FileManager.default.removeItem(atPath: root + "/.history.LOCK")
+            try "x".write(toFile: root + "/dotfiles/notes.txt", atomically: true, encoding: .utf8)
+            var entry = pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0)
+            #expect(poll(&entry, 1, 300) == 0, "woken for files that are not the config")
+        }
+    }
+
     /// Found in review: a link further along the chain, pointed elsewhere, changed the file
     /// with no event the watch listened to.
     @Test("a config link to a second link (a profile switch), the second pointed elsewhere: noticed, and the new profile's edits too")
