@@ -48,6 +48,21 @@ struct ConfigTrustTests {
         }
     }
 
+    @Test("a config reached through a folder link in a directory others may write is refused, on its path or on a link's target")
+    func folderLinkInWritableDirectory() throws {
+        try Self.withConfig { directory, file in
+            let shared = directory + "/shared"
+            #expect(mkdir(shared, 0o755) == 0)
+            #expect(chmod(shared, 0o777) == 0)
+            #expect(symlink(directory, shared + "/gb") == 0)
+            let problem = ConfigTrust.problem(forConfigAt: shared + "/gb/config.yaml")
+            #expect(problem?.contains("chmod go-w \(shared)") == true, "\(String(describing: problem))")
+            #expect(symlink(shared + "/gb/config.yaml", directory + "/linked.yaml") == 0)
+            #expect(ConfigTrust.problem(forConfigAt: directory + "/linked.yaml")?.contains("chmod go-w \(shared)") == true)
+            #expect(ConfigTrust.problem(forConfigAt: file) == nil, "the file itself, reached directly")
+        }
+    }
+
     @Test("the user's own file in the user's own directory is read")
     func ownFile() throws {
         try Self.withConfig { _, file in

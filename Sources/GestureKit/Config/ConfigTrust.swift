@@ -37,28 +37,43 @@ public enum ConfigTrust {
         return nil
     }
 
-    /// The folders (real paths) holding each symbolic link from `path` on to the file.
+    /// The folders (real paths) holding each symbolic link on the way from `path` to the file:
+    /// the file's own links, and folders on the way that are links (a dotfiles folder linked
+    /// in), on `path` and on each link's target.
     private static func linkFolders(from path: String) -> [String] {
         var folders: [String] = []
-        var current = path
-        // As many links as the kernel follows.
-        for _ in 0..<40 {
-            var status = stat()
-            guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { break }
-            let folder = directory(of: current)
-            if let real = realpath(folder, nil) {
+        func holder(of link: String) {
+            if let real = realpath(directory(of: link), nil) {
                 folders.append(String(cString: real))
                 free(real)
             }
-            var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = buffer.withUnsafeMutableBufferPointer { pointer in
-                pointer.baseAddress.map { $0.withMemoryRebound(to: CChar.self, capacity: pointer.count) { readlink(current, $0, pointer.count - 1) } } ?? -1
+        }
+        var current = path
+        // As many links as the kernel follows.
+        for _ in 0..<40 {
+            var prefix = current.hasPrefix("/") ? "" : "."
+            for part in directory(of: current).split(separator: "/") {
+                prefix += "/" + part
+                if isLink(prefix) { holder(of: prefix) }
             }
-            guard count > 0 else { break }
-            let target = String(decoding: buffer.prefix(count), as: UTF8.self)
-            current = target.hasPrefix("/") ? target : folder + "/" + target
+            guard isLink(current), let text = linkText(current) else { break }
+            holder(of: current)
+            current = text.hasPrefix("/") ? text : directory(of: current) + "/" + text
         }
         return folders
+    }
+
+    private static func isLink(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
+    }
+
+    private static func linkText(_ path: String) -> String? {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = buffer.withUnsafeMutableBufferPointer { pointer in
+            pointer.baseAddress.map { $0.withMemoryRebound(to: CChar.self, capacity: pointer.count) { readlink(path, $0, pointer.count - 1) } } ?? -1
+        }
+        return count > 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : nil
     }
 
     private static func problem(with status: stat, of what: String, fixing path: String, user: uid_t,
