@@ -37,6 +37,12 @@ public struct DeviceCatalog: Sendable, Hashable {
         devices.filter(\.isContactSource)
     }
 
+    /// Pens and erasers set to relative mode (`xsetwacom set … Mode Relative`): they move the
+    /// pointer as a mouse and are no contact source; set back, nothing says so but their input.
+    public var relativePens: [X11Device] {
+        devices.filter { $0.use.isSlave && $0.kind == nil && ($0.type == .stylus || $0.type == .eraser) }
+    }
+
     /// Pen tablets whose pen has not come near them yet: xf86-input-libinput shows a tablet
     /// first as a device without axes (XI type TABLET, attached as a keyboard), and adds its
     /// pen's device ("NAME Pen (0x...)") at the pen's first proximity. Empty once each has a

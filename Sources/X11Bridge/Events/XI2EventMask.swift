@@ -73,9 +73,13 @@ public struct XI2EventMask: Sendable, Hashable {
     /// Raw input from the given devices only, and device changes from all: a master relays
     /// its slaves' raw events a second time, which `rootListening` would deliver too. Devices
     /// in `unheardMotion` send their buttons and touches but not their motion.
-    public static func listening(toRawInputOf devices: [Int], unheardMotion: Set<Int> = []) -> [XI2EventMask] {
+    /// `pressesOf`: devices heard only as they press (a pen set to relative mode, whose first
+    /// press after it is set back tells that it is).
+    public static func listening(toRawInputOf devices: [Int], unheardMotion: Set<Int> = [],
+                                 pressesOf pressing: [Int] = []) -> [XI2EventMask] {
         [XI2EventMask(device: XIAllDevices, events: deviceChanges)]
             + devices.map { rawInput(of: $0, motion: !unheardMotion.contains($0)) }
+            + pressing.map { XI2EventMask(device: Int32($0), events: [XI_RawButtonPress]) }
     }
 
     /// One device's raw input, with or without its motion.

@@ -28,9 +28,9 @@ public final class InputListener {
     private var timeline: ServerTimeline
     /// Which touch a press the server made from a touch belongs to.
     private var touchBegins = TouchBegins()
-    /// Pens no longer listened to because they went relative (`xsetwacom set … Mode
-    /// Relative`), whose raw input still comes (the server keeps a device's selection), and
-    /// when each was last asked whether it is absolute again: setting the mode sends no event.
+    /// Pens not listened to because they are relative (`xsetwacom set … Mode Relative`), heard
+    /// as they press (`DeviceCatalog.relativePens`), and when each was last asked whether it is
+    /// absolute again: setting the mode sends no event.
     private var relativePensCheckedAt: [Int: Double] = [:]
     /// This bridge's claim on the screen, whose loss `handle` tells (`InstanceClaim`).
     public var claim: InstanceClaim?
@@ -80,7 +80,8 @@ public final class InputListener {
     /// Starts the flow of events. Only after this returns does input reach the bridge; read
     /// `catalog` after it, since devices may have come between the first query and the selection.
     public func start() throws(BridgeSetupError) {
-        try connection.select(XI2EventMask.listening(toRawInputOf: catalog.contactSources.map(\.id)), on: connection.root)
+        try connection.select(XI2EventMask.listening(toRawInputOf: catalog.contactSources.map(\.id),
+                                                     pressesOf: catalog.relativePens.map(\.id)), on: connection.root)
         // The root's size changes with RandR; absolute devices map onto the new size. Monitors
         // added, moved or deleted send the root a ConfigureNotify too.
         connection.selectStructureChanges(on: connection.root, properties: hearsResourceChanges)
@@ -243,7 +244,7 @@ public final class InputListener {
     }
 
     /// Whether a pen heard while it counts as relative is absolute again: asked once a second
-    /// at most while it moves, one round trip each.
+    /// at most, one round trip each.
     private func penBackToAbsolute(_ device: Int, at time: Double) -> Bool {
         if let last = relativePensCheckedAt[device], time - last < 1 { return false }
         relativePensCheckedAt[device] = time
@@ -282,7 +283,8 @@ public final class InputListener {
     private func selectRawInput() {
         contactBell?.listen(to: Set(catalog.contactSources.map(\.id)))
         do {
-            try connection.select(XI2EventMask.listening(toRawInputOf: catalog.contactSources.map(\.id), unheardMotion: unheardMotion),
+            try connection.select(XI2EventMask.listening(toRawInputOf: catalog.contactSources.map(\.id), unheardMotion: unheardMotion,
+                                                         pressesOf: catalog.relativePens.map(\.id)),
                                   on: connection.root)
         } catch {
             unheardMotion = []
