@@ -319,7 +319,7 @@ private struct Target {
             try FileWriteError.check(rename(temporary, file) == 0)
         } catch {
             unlink(temporary)
-            throw CommandFailure.error("cannot write \(path): \(error.reason); nothing was changed, and the binding is on standard output")
+            throw CommandFailure.error("cannot write \(path): \(error.reason); the config is as it was, and the binding is on standard output")
         }
         printError("Wrote \(name) first into \(path); a running bridge reads it by itself.")
     }

@@ -98,7 +98,8 @@ extension Recorder: EventLoopClient {
                     report(.deviceNotRecorded(device))
                 }
             case .screenResized(let size):
-                report(.screenResized(size))
+                // Before the header, the header takes the new size.
+                if headerWritten { report(.screenResized(size)) }
             case .monitorsChanged:
                 // A trace records root coordinates; monitors do not change them.
                 break
