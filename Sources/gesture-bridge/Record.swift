@@ -9,9 +9,9 @@ struct Record: ParsableCommand {
         discussion: """
             Writes the trace format (JSON Lines: a header with the devices and the screen, then \
             one line per contact event) to standard output, or to a file with -o. Stops on \
-            Ctrl-C, or after --seconds. A device that comes before the first contact is in it \
-            (a pen on xf86-input-libinput appears when it first comes near the tablet); one \
-            plugged in after that is not.
+            Ctrl-C, or after --seconds. A device that comes before the first contact is in it; \
+            a pen on xf86-input-libinput, which appears when it first comes near the tablet, is \
+            waited for (what comes before it is kept); one plugged in later is not.
 
             A trace holds every pen stroke, which is handwriting: -o creates the file readable \
             by you alone (mode 0600), and never overwrites one unless --force is given.

@@ -5,10 +5,12 @@ import GestureKit
 /// contact event, timed from the start of the recording.
 ///
 /// The header is written with the first event (or at the end, when none came), so a device
-/// that appears before it is recorded: a libinput tablet's pen, whose device the driver adds
-/// when the pen first comes near, is picked up as a person starts to write. Devices that
-/// appear after it are not (their events would name a device the header lacks); devices that
-/// go away end their contacts with a `cancel`, as the engine sees it live.
+/// that appears before it is recorded. While a libinput tablet awaits its pen (the driver
+/// adds the pen's device when it first comes near), the events are held back, up to
+/// `heldBackLimit`, and the header waits for the pen: a click to focus the drawing program
+/// does not leave the pen out. Devices that appear after the header are not recorded (their
+/// events would name a device the header lacks); devices that go away end their contacts
+/// with a `cancel`, as the engine sees it live.
 public final class Recorder {
     public let session: InputListener
     /// Which contact sources to record; all when nil.
@@ -22,6 +24,14 @@ public final class Recorder {
     private var skipped: Set<Int> = []
     private var stopRequested = false
     private var headerWritten = false
+    /// The devices the header will list, kept as they were added: one gone before the header
+    /// is written is still in it, its events being held back.
+    private var headerDevices: [Int: InputDevice] = [:]
+    /// Event lines held back while the header waits for a tablet's pen.
+    private var heldBack: [String] = []
+    /// At most this many lines wait for a pen (a minute of a fast mouse, about a megabyte);
+    /// then the header is written without it.
+    static let heldBackLimit = 10_000
     private var startTime = 0.0
     public private(set) var eventCount = 0
 
@@ -43,6 +53,7 @@ public final class Recorder {
         try session.start()
         let devices = devicesToRecord()
         recorded = Set(devices.map(\.id))
+        for device in devices { headerDevices[device.id] = device.inputDevice }
         startTime = clock.now
         report(.started(devices: devices))
         let loop = EventLoop(session: session, signals: signals, clock: clock)
@@ -56,12 +67,14 @@ public final class Recorder {
         report(.finished(events: eventCount))
     }
 
-    /// The header, once: the devices recorded, as they are now.
+    /// The header, once, then the lines held back for it.
     private func writeHeader() {
         guard !headerWritten else { return }
         headerWritten = true
-        let devices = session.catalog.contactSources.filter { recorded.contains($0.id) }
-        write(TraceWriter.headerLine(TraceHeader(screen: session.screen, devices: devices.compactMap(\.inputDevice))))
+        let devices = headerDevices.keys.sorted().compactMap { headerDevices[$0] }
+        write(TraceWriter.headerLine(TraceHeader(screen: session.screen, devices: devices)))
+        for line in heldBack { write(line) }
+        heldBack = []
     }
 
     public func stop() {
@@ -69,11 +82,16 @@ public final class Recorder {
     }
 
     private func record(_ event: ContactEvent) {
-        writeHeader()
         var timed = event
         timed.time = max(0, event.time - startTime)
-        write(TraceWriter.eventLine(timed))
+        let line = TraceWriter.eventLine(timed)
         eventCount += 1
+        if !headerWritten, heldBack.count < Self.heldBackLimit, !session.catalog.tabletsAwaitingPen.isEmpty {
+            heldBack.append(line)
+            return
+        }
+        writeHeader()
+        write(line)
     }
 }
 
@@ -91,8 +109,11 @@ extension Recorder: EventLoopClient {
                 let wanted = changes.added.filter { $0.inputDevice?.kind != .touchpad && deviceFilter?($0) ?? true }
                 for device in wanted where !headerWritten {
                     recorded.insert(device.id)
+                    headerDevices[device.id] = device.inputDevice
                     report(.deviceRecorded(device))
                 }
+                // The pen came: the header need wait no more.
+                if !headerWritten, !heldBack.isEmpty, session.catalog.tabletsAwaitingPen.isEmpty { writeHeader() }
                 for device in wanted where headerWritten && !skipped.contains(device.id) {
                     skipped.insert(device.id)
                     report(.deviceNotRecorded(device))

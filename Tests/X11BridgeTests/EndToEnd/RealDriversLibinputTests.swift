@@ -59,12 +59,14 @@ struct RealDriversLibinputTests {
     }
 
     /// Found in review: the trace's header was written as the recording started, before the
-    /// pen's device existed, and every stroke of the session was left out.
-    @Test("record started before the libinput pen first came near: its strokes are in the trace")
+    /// pen's device existed, and every stroke of the session was left out; then, written with
+    /// the first event, a tap elsewhere first (to focus the drawing program) did the same.
+    @Test("record started before the libinput pen first came near, a finger's tap first: the tap and the pen's strokes are in the trace")
     func recordBeforeFirstProximity() throws {
         let stage = try RealDriverStage(.libinput, touchPressure: false)
         defer { stage.stop() }
         let recording = try BridgeProcess(["record"], displayName: stage.server.displayName, ready: .says("recording"))
+        try stage.touch().tap(at: (300, 600))
         try stage.pen.hover(to: (400, 300))
         // A hand brings the pen near before it presses: the recorder has its device by then.
         let deadline = Date().addingTimeInterval(3)
@@ -84,6 +86,9 @@ struct RealDriversLibinputTests {
         let phases = trace.events.filter { $0.device == pen.id }.map(\.phase).filter { $0 != .hover }
         #expect(phases.first == .begin && phases.last == .end, "\(phases)")
         #expect(phases.filter { $0 == .move }.count >= 3, "the press's climb: \(phases)")
+        let touch = try #require(trace.header.devices.first { $0.kind == .touch }, "\(trace.header)")
+        #expect(trace.events.filter { $0.device == touch.id }.map(\.phase) == [.begin, .end], "the tap, first: \(trace.events)")
+        #expect(trace.events.first?.device == touch.id)
     }
 
     /// The case: libinput adds the pen's device at its first proximity, while the bridge
