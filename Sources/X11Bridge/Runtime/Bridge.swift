@@ -28,6 +28,9 @@ public final class Bridge {
     /// Which devices' declared pressure has never moved (the fallback when a driver does not say).
     private var pressureLiveness = PressureLiveness()
     private var volumeRing = VolumeRing()
+    /// A contact's force ring, held back until its press or touch is known to be the bridge's:
+    /// one another program's grab took (a screen locker, an open menu) is drawn nothing over.
+    private var ringsAwaitingOwnership: [ContactKey: Feedback] = [:]
     /// The knobs' monitors found missing at the last check, so a change that leaves them
     /// missing does not repeat the warning.
     private var missingMonitors: Set<MissingMonitor> = []
@@ -109,6 +112,22 @@ public final class Bridge {
         grabs.reconcile(OwnedInputs(configuration: engine.configuration, devices: engine.devices.values))
     }
 
+    /// Whether the contact's grabbed press or touch has yet to come: until it does, another
+    /// program's grab may have it.
+    private func awaitsOwnership(_ key: ContactKey) -> Bool {
+        if isPointerContact(key.device) { return pointerOwnership.masterAwaitingPress(of: key.device) != nil }
+        if isTouchContact(key.device) { return touchOwnership.masterAwaitingBegin(device: key.device, touch: key.contact) != nil }
+        return false
+    }
+
+    /// Shows a contact's ring held back for its ownership once that is settled: the bridge's
+    /// now, or the application's (`handOver`, which drops it).
+    private func showRingHeldBack(_ key: ContactKey, now: Double) {
+        guard let ring = ringsAwaitingOwnership[key], !awaitsOwnership(key) else { return }
+        ringsAwaitingOwnership[key] = nil
+        feedback?.show(ring, now: now)
+    }
+
     private func isTouchContact(_ device: Int) -> Bool {
         session.device(device)?.inputDevice?.kind == .touch
     }
@@ -153,7 +172,15 @@ public final class Bridge {
                     report(.actionFailed(event, error))
                 }
             case .feedback(let feedback):
-                self.feedback?.show(feedback, now: now)
+                switch feedback {
+                case .progress(let key, _, _) where awaitsOwnership(key):
+                    ringsAwaitingOwnership[key] = feedback
+                case .progressEnded(let key):
+                    ringsAwaitingOwnership[key] = nil
+                    self.feedback?.show(feedback, now: now)
+                case .progress, .pulse:
+                    self.feedback?.show(feedback, now: now)
+                }
             case .decision(let decision):
                 let key = decision.key
                 if isPointerContact(key.device) || pointerOwnership.carries(key), let master = session.device(key.device)?.master {
@@ -227,6 +254,9 @@ extension Bridge: EventLoopClient {
             engine.handle(event, into: &outputs)
         }
         process(outputs, now: time)
+        if event.phase == .end || event.phase == .cancel {
+            ringsAwaitingOwnership[ContactKey(device: event.device, contact: event.contact)] = nil
+        }
         // Found dead or alive, the pressure counts so from the device's next contact on:
         // the one that showed it began under the grabs as they were (a press that brings
         // dead pressure back was not held, and must not also become a deep press).
@@ -277,11 +307,13 @@ extension Bridge: EventLoopClient {
                     }
                     if grabbed.kind == .buttonPress {
                         for event in session.catchUpMotion(of: grabbed.source, at: time) { handle(event, at: time) }
+                        showRingHeldBack(ContactKey(device: grabbed.source, contact: 0), now: time)
                     }
                 }
             case .grabbedTouch(let grabbed):
                 touchOwnership.handle(grabbed)
                 for key in touchOwnership.takeTakenElsewhere() { handOver(key, at: time, now: time) }
+                showRingHeldBack(ContactKey(device: grabbed.source, contact: grabbed.touchID), now: time)
             case .takenOver:
                 wasTakenOver = true
                 stop()
@@ -370,6 +402,7 @@ extension Bridge: EventLoopClient {
     /// A pen's or mouse's contact goes to the application as without the bridge, its gestures
     /// with it, because another button of its master is down (`ReleaseReason.anotherButton`).
     private func handOver(_ key: ContactKey, at time: Double, now: Double) {
+        ringsAwaitingOwnership[key] = nil
         var outputs: [EngineOutput] = []
         engine.handOver(key, reason: .anotherButton, at: time, into: &outputs)
         process(outputs, now: now)

@@ -153,6 +153,51 @@ final class OpenMenuTests: StageSuite {
     }
 }
 
+/// Found in review: a contact's force ring was drawn at its first sample, before anything
+/// knew that a screen locker's grab had its press or touch: every touch flashed a ring over
+/// the locker.
+@Suite("Feedback under a screen locker", .requiresXorg, .serialized)
+final class LockerFeedbackTests: StageSuite {
+    /// The overlay's windows seen over `seconds`, looked at every 10 ms while `stimulus` holds.
+    func overlaySeen(_ screen: OverlayWindowLister, for seconds: Double, after stimulus: () throws -> Void) rethrows -> [String] {
+        let start = Date()
+        try stimulus()
+        var seen: [String] = []
+        while Date().timeIntervalSince(start) < seconds {
+            let frames = screen.visibleOverlayFrames()
+            if !frames.isEmpty { seen.append("\(frames)") }
+            usleep(10_000)
+        }
+        return seen
+    }
+
+    @Test("under a screen locker's grab, a pen or a finger held on the screen draws no force ring over the locker; without it, the ring shows")
+    func noRingOverALocker() throws {
+        let bridge = try stage.bridge(config: """
+            bindings:
+              - {name: press, gesture: deep-press, devices: [pen, touch], threshold: 0.7, feedback: [pulse, ring], action: {click: right}}
+            """)
+        let screen = try #require(OverlayWindowLister(displayName: stage.server.displayName))
+        defer { screen.close() }
+        let locker = try OpenMenuTests.grabbing(stage, title: "locker")
+        let pen = try overlaySeen(screen, for: 0.5) { try stage.pen.down(at: (400, 300), pressure: 0.3) }
+        try stage.pen.up()
+        let touch = try overlaySeen(screen, for: 0.5) { try stage.touch.begin(at: (500, 300), pressure: 0.3) }
+        try stage.touch.end()
+        #expect(pen.isEmpty, "a ring over the locker: \(pen.prefix(3))")
+        #expect(touch.isEmpty, "a ring over the locker: \(touch.prefix(3))")
+        #expect(bridge.waitForLines { $0.decisions.count >= 2 }, "\(bridge.lines)")
+        #expect(locker.waitForEvents { buttonEvents(1, in: $0).count >= 4 }, "the locker got both: \(locker.recordedEvents)")
+        locker.ungrabPointer()
+        locker.close()
+        // Unlocked, the same press shows its ring: the look above could see one.
+        #expect(try bridge.waitUntilAsleep(quiet: 0.1))
+        let shown = try overlaySeen(screen, for: 0.5) { try stage.pen.down(at: (400, 300), pressure: 0.3) }
+        try stage.pen.up()
+        #expect(!shown.isEmpty, "the ring of a press the bridge holds")
+    }
+}
+
 /// Found in review: the safety net's ReplayDevice of a press another grab took moves the
 /// master's thaw mark, so a contact whose raw press the server made before it is thought held
 /// back by the bridge and is never handed over.
