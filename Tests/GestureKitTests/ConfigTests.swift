@@ -297,6 +297,14 @@ struct ConfigTests {
             return
         }
         #expect(here.hasPrefix("/") && here.hasSuffix("/x.yaml"), "\(here)")
+        // The shell's name for the folder, through a link, where it is this folder; not a PWD
+        // naming another.
+        let link = FileManager.default.temporaryDirectory.appendingPathComponent("here-\(getpid())").path
+        defer { unlink(link) }
+        let real = String(here.dropLast("/x.yaml".count))
+        #expect(symlink(real, link) == 0)
+        #expect(ConfigSource.file("x.yaml").anchored(environment: ["PWD": link]) == .file(link + "/x.yaml"))
+        #expect(ConfigSource.file("x.yaml").anchored(environment: ["PWD": "/"]) == .file(real + "/x.yaml"))
     }
 
     @Test("mangled configs never crash the parser")

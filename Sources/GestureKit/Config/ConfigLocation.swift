@@ -18,13 +18,23 @@ public enum ConfigSource: Sendable, Hashable, CustomStringConvertible {
     /// The same source, a relative file named from `workingDirectory` (the process's now, when
     /// nil): a running bridge reads its file again long after it started, when the folder it
     /// started in may have been removed and made again (a dotfiles checkout cloned anew).
-    public func anchored(in workingDirectory: String? = nil) -> ConfigSource {
+    public func anchored(in workingDirectory: String? = nil,
+                         environment: [String: String] = ProcessEnvironment.current) -> ConfigSource {
         guard case .file(let path) = self, !path.hasPrefix("/") else { return self }
-        guard let directory = workingDirectory ?? Self.currentDirectory() else { return self }
+        guard let directory = workingDirectory ?? Self.currentDirectory(environment: environment) else { return self }
         return .file((directory.hasSuffix("/") ? directory : directory + "/") + path)
     }
 
-    private static func currentDirectory() -> String? {
+    /// The working directory as the shell names it (`PWD`, with the links the person went
+    /// through: a dotfiles link pointed at a new clone later leads there), when that is this
+    /// directory; else with links resolved.
+    private static func currentDirectory(environment: [String: String]) -> String? {
+        var here = stat()
+        var named = stat()
+        if let shell = environment["PWD"], shell.hasPrefix("/"), stat(".", &here) == 0, stat(shell, &named) == 0,
+           here.st_dev == named.st_dev, here.st_ino == named.st_ino {
+            return shell
+        }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return nil }
         return buffer.withUnsafeBufferPointer { $0.baseAddress.map { String(cString: $0) } }
