@@ -29,37 +29,23 @@ struct ConfigTrustTests {
     }
 
     /// Found in review: only the folder holding the file a link leads to was looked at.
-    @Test("a config that is a link in a directory others may write is refused, as a file there is; a link in a sticky one is not")
-    func linkInWritableDirectory() throws {
+    @Test("a config reached through a link in a directory others may write is refused, as a file there is: a file link, a link to it, a folder link, a link through one; a sticky directory is not")
+    func linksInWritableDirectory() throws {
         try Self.withConfig { directory, file in
             let shared = directory + "/shared"
             #expect(mkdir(shared, 0o755) == 0)
             #expect(chmod(shared, 0o777) == 0)
             #expect(symlink(file, shared + "/config.yaml") == 0)
-            let problem = ConfigTrust.problem(forConfigAt: shared + "/config.yaml")
-            #expect(problem?.contains("chmod go-w \(shared)") == true, "\(String(describing: problem))")
-            // A link to that link, from a folder of the user's: the way still passes through it.
-            let own = directory + "/own"
-            #expect(mkdir(own, 0o755) == 0)
-            #expect(symlink("../shared/config.yaml", own + "/config.yaml") == 0)
-            #expect(ConfigTrust.problem(forConfigAt: own + "/config.yaml")?.contains("chmod go-w \(shared)") == true)
+            #expect(symlink(directory, shared + "/gb") == 0)
+            #expect(symlink("shared/config.yaml", directory + "/via-link.yaml") == 0)
+            #expect(symlink(shared + "/gb/config.yaml", directory + "/via-folder.yaml") == 0)
+            for path in [shared + "/config.yaml", directory + "/via-link.yaml", shared + "/gb/config.yaml", directory + "/via-folder.yaml"] {
+                let problem = ConfigTrust.problem(forConfigAt: path)
+                #expect(problem?.contains("chmod go-w \(shared)") == true, "\(path): \(String(describing: problem))")
+            }
+            #expect(ConfigTrust.problem(forConfigAt: file) == nil, "the file itself, reached directly")
             #expect(chmod(shared, 0o1777) == 0)
             #expect(ConfigTrust.problem(forConfigAt: shared + "/config.yaml") == nil)
-        }
-    }
-
-    @Test("a config reached through a folder link in a directory others may write is refused, on its path or on a link's target")
-    func folderLinkInWritableDirectory() throws {
-        try Self.withConfig { directory, file in
-            let shared = directory + "/shared"
-            #expect(mkdir(shared, 0o755) == 0)
-            #expect(chmod(shared, 0o777) == 0)
-            #expect(symlink(directory, shared + "/gb") == 0)
-            let problem = ConfigTrust.problem(forConfigAt: shared + "/gb/config.yaml")
-            #expect(problem?.contains("chmod go-w \(shared)") == true, "\(String(describing: problem))")
-            #expect(symlink(shared + "/gb/config.yaml", directory + "/linked.yaml") == 0)
-            #expect(ConfigTrust.problem(forConfigAt: directory + "/linked.yaml")?.contains("chmod go-w \(shared)") == true)
-            #expect(ConfigTrust.problem(forConfigAt: file) == nil, "the file itself, reached directly")
         }
     }
 

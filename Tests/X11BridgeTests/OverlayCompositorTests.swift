@@ -45,20 +45,25 @@ final class OverlayCompositorTests: OverlaySuite {
         screen.expectNoErrors()
     }
 
-    @Test("when the compositor quits, a ring on screen turns into a shaped 24-bit window at its next update: no black box")
-    func compositorQuits() throws {
+    /// An overlay looking for the compositor at most every `interval` seconds, showing a ring
+    /// in an ARGB window while a compositor runs, which then quits.
+    func ringThenCompositorQuits(interval: Double) throws -> FeedbackOverlay {
         let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber,
-                                          compositorCheckInterval: 0)
-        defer { overlay.close() }
+                                          compositorCheckInterval: interval)
         let owner = Self.claimCompositorSelection(on: screen)
         overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.4), now: 0)
         let before = screen.overlayWindows()
-        try #require(before.count == 1)
-        #expect(screen.attributes(of: before[0]).depth == 32)
-
+        #expect(before.count == 1 && before.first.map { screen.attributes(of: $0).depth } == 32)
         // A compositor's selection goes when its window does.
         XDestroyWindow(screen.display, owner)
         screen.connection.sync()
+        return overlay
+    }
+
+    @Test("when the compositor quits, a ring on screen turns into a shaped 24-bit window at its next update: no black box")
+    func compositorQuits() throws {
+        let overlay = try ringThenCompositorQuits(interval: 0)
+        defer { overlay.close() }
         overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.5), now: 0.1)
         let after = screen.overlayWindows()
         try #require(after.count == 1)
@@ -74,15 +79,8 @@ final class OverlayCompositorTests: OverlaySuite {
     /// compositor quitting under it left a black box while the finger rested.
     @Test("the compositor quits while a ring is held still: the overlay looks again by itself, and no black box stays")
     func compositorQuitsUnderAStillRing() throws {
-        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber,
-                                          compositorCheckInterval: 0.5)
+        let overlay = try ringThenCompositorQuits(interval: 0.5)
         defer { overlay.close() }
-        let owner = Self.claimCompositorSelection(on: screen)
-        overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.4), now: 0)
-        try #require(screen.overlayWindows().count == 1)
-        #expect(screen.attributes(of: screen.overlayWindows()[0]).depth == 32)
-        XDestroyWindow(screen.display, owner)
-        screen.connection.sync()
         let deadline = try #require(overlay.nextDeadline, "a look for the compositor is due while the ring is up")
         #expect(deadline <= 0.5)
         overlay.tick(now: deadline)

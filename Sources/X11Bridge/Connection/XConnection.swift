@@ -141,21 +141,11 @@ public final class XConnection {
     /// The descriptor to poll for incoming events.
     public let fileDescriptor: Int32
 
-    /// The root window's size now, asked of the server (one round trip): the desktop that
-    /// absolute devices are mapped onto. (Xlib's own figure is the size when the display was
-    /// opened: with XCB reading the events, it never sees the root's ConfigureNotify.)
+    /// The root window's size now, asked of the server (`RootGeometry`): the desktop that
+    /// absolute devices are mapped onto.
     public var screenSize: ScreenSize {
-        var parent: Window = 0
-        var x: Int32 = 0
-        var y: Int32 = 0
-        var width: UInt32 = 0
-        var height: UInt32 = 0
-        var border: UInt32 = 0
-        var depth: UInt32 = 0
-        guard XGetGeometry(display, root, &parent, &x, &y, &width, &height, &border, &depth) != 0 else {
-            return ScreenSize(width: Double(XDisplayWidth(display, screenNumber)), height: Double(XDisplayHeight(display, screenNumber)))
-        }
-        return ScreenSize(width: Double(width), height: Double(height))
+        let size = RootGeometry.size(display: display, screen: screenNumber, root: root)
+        return ScreenSize(width: Double(size.width), height: Double(size.height))
     }
 
     /// Sends the requests Xlib holds. Reads nothing: with XCB owning the event queue, Xlib's

@@ -27,6 +27,23 @@ struct ConfigReloaderTests {
         return reloader.fire(at: now + reloader.settleTime)
     }
 
+    /// A reloader watching `config.yaml` in a folder of its own, the file holding `good`.
+    static func watchingGood(_ body: (_ path: String, ConfigReloader) throws -> Void) throws {
+        try ConfigFileWatchTests.inDirectory { directory in
+            let path = directory + "/config.yaml"
+            try good.write(toFile: path, atomically: true, encoding: .utf8)
+            try body(path, ConfigReloader(source: .file(path), watch: try ConfigFileWatch(path: path)))
+        }
+    }
+
+    /// The file at `path` truncated and written in place with `text`, its writer keeping it open.
+    static func writeInPlace(_ path: String, _ text: String) throws -> FileHandle {
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(text.utf8))
+        return handle
+    }
+
     static func names(_ outcome: ConfigReloader.Outcome?) -> [String]? {
         guard case .reloaded(let configuration, _)? = outcome else { return nil }
         return configuration.bindings.map(\.name)
@@ -37,13 +54,8 @@ struct ConfigReloaderTests {
     /// the running ones.
     @Test("a file written in place in two parts, its writer pausing between them: read once its writer closes it, whole")
     func halfWrittenFileWaitsForItsWriter() throws {
-        try ConfigFileWatchTests.inDirectory { directory in
-            let path = directory + "/config.yaml"
-            try Self.good.write(toFile: path, atomically: true, encoding: .utf8)
-            let reloader = ConfigReloader(source: .file(path), watch: try ConfigFileWatch(path: path))
-            let handle = try #require(FileHandle(forWritingAtPath: path))
-            try handle.truncate(atOffset: 0)
-            try handle.write(contentsOf: Data("bindings:\n  - {name: first, gesture: deep-press, action: {click: right}}\n".utf8))
+        try Self.watchingGood { path, reloader in
+            let handle = try Self.writeInPlace(path, "bindings:\n  - {name: first, gesture: deep-press, action: {click: right}}\n")
             #expect(Self.afterChange(reloader) == nil, "read while its writer had it open")
             #expect(reloader.fire(at: 10 + reloader.writingTime / 2) == nil)
             try handle.write(contentsOf: Data("  - {name: second, gesture: squeeze, action: {key: ctrl+z}}\n".utf8))
@@ -81,14 +93,9 @@ struct ConfigReloaderTests {
 
     @Test("a file its writer keeps open is read all the same once it has been left alone a while")
     func fileKeptOpen() throws {
-        try ConfigFileWatchTests.inDirectory { directory in
-            let path = directory + "/config.yaml"
-            try Self.good.write(toFile: path, atomically: true, encoding: .utf8)
-            let reloader = ConfigReloader(source: .file(path), watch: try ConfigFileWatch(path: path))
-            let handle = try #require(FileHandle(forWritingAtPath: path))
+        try Self.watchingGood { path, reloader in
+            let handle = try Self.writeInPlace(path, Self.other)
             defer { try? handle.close() }
-            try handle.truncate(atOffset: 0)
-            try handle.write(contentsOf: Data(Self.other.utf8))
             #expect(Self.afterChange(reloader) == nil, "read while its writer had it open")
             #expect(Self.names(reloader.fire(at: 10 + reloader.writingTime)) == ["two"])
         }

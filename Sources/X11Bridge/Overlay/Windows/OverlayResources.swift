@@ -119,17 +119,8 @@ final class OverlayResources {
     }
 
     private static func queryRootBounds(display: OpaquePointer, screen: Int32, root: Window) -> ScreenRect {
-        var parent: Window = 0
-        var x: Int32 = 0
-        var y: Int32 = 0
-        var width: UInt32 = 0
-        var height: UInt32 = 0
-        var border: UInt32 = 0
-        var depth: UInt32 = 0
-        guard XGetGeometry(display, root, &parent, &x, &y, &width, &height, &border, &depth) != 0 else {
-            return ScreenRect(x: 0, y: 0, width: Int(XDisplayWidth(display, screen)), height: Int(XDisplayHeight(display, screen)))
-        }
-        return ScreenRect(x: 0, y: 0, width: Int(width), height: Int(height))
+        let size = RootGeometry.size(display: display, screen: screen, root: root)
+        return ScreenRect(x: 0, y: 0, width: size.width, height: size.height)
     }
 
     /// Reads RESOURCE_MANAGER from the root again (Xlib's copy is the one it took when the
