@@ -157,6 +157,11 @@ struct MonitorLayoutTests {
         let root = ScreenRect(x: 0, y: 0, width: 1280, height: 800)
         #expect(MonitorLayout([projector, laptop]).visibleArea(at: Point(x: 1000, y: 700), root: root) == root)
         #expect(MonitorLayout([laptop, projector]).visibleArea(at: Point(x: 1000, y: 700), root: root) == root)
+        // A knob whose ring fits on the laptop stays where it was put, whichever is listed first.
+        let knob = KnobSettings(centerX: ScreenCoordinate(-300), centerY: ScreenCoordinate(-150), innerRadius: 30, outerRadius: 100)
+        let screen = ScreenSize(width: 1280, height: 800)
+        #expect(knob.resolve(screen: screen, monitors: MonitorLayout([projector, laptop])).center == Point(x: 980, y: 650))
+        #expect(knob.resolve(screen: screen, monitors: MonitorLayout([laptop, projector])).center == Point(x: 980, y: 650))
     }
 
     @Test("a config lists its knobs whose monitor is missing")

@@ -75,7 +75,7 @@ public struct KnobSettings: Sendable, Hashable {
             center = measured(on: frame)
         } else {
             center = Point(x: centerX.resolve(extent: screen.width), y: centerY.resolve(extent: screen.height))
-            if let holding = monitors.monitors.first(where: { $0.frame.contains(center) }) {
+            if let holding = monitors.largestMonitor(containing: center) {
                 let own = measured(on: holding.frame)
                 if !ringFits(around: center, on: holding.frame), ringFits(around: own, on: holding.frame) { center = own }
             } else if let nearest = monitors.monitor(at: center) {

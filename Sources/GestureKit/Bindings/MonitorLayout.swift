@@ -130,6 +130,15 @@ public struct MonitorLayout: Sendable, Hashable {
     /// monitors overlap (a laptop showing a smaller projector's picture), the largest of them:
     /// it shows all the others do, and more.
     public func visibleArea(at point: Point, root: ScreenRect) -> ScreenRect {
+        guard let shown = largestMonitor(containing: point) ?? monitor(at: point), let area = shown.frame.intersection(root) else {
+            return root
+        }
+        return area
+    }
+
+    /// The largest monitor containing `point`: where mirrored monitors overlap, the one that
+    /// shows all the others do, and more; nil on no monitor.
+    public func largestMonitor(containing point: Point) -> Monitor? {
         // Asked for every feedback update: no arrays.
         var largest: Monitor?
         for monitor in monitors where monitor.frame.contains(point) {
@@ -137,7 +146,6 @@ public struct MonitorLayout: Sendable, Hashable {
                 largest = monitor
             }
         }
-        guard let shown = largest ?? monitor(at: point), let area = shown.frame.intersection(root) else { return root }
-        return area
+        return largest
     }
 }
