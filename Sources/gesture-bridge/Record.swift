@@ -75,6 +75,9 @@ struct Record: ParsableCommand {
             case .started(let devices):
                 let names = devices.map { "\($0.id) \"\($0.name)\" (\($0.kind?.rawValue ?? "?"))" }.joined(separator: ", ")
                 logger.info("recording \(names.isEmpty ? "no device" : names) to \(output ?? "standard output"); Ctrl-C stops")
+            case .awaitingPen(let tablets):
+                let names = tablets.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                logger.info("waiting for the pen of \(names) to come near before writing the trace; what comes meanwhile is kept")
             case .deviceRecorded(let device):
                 logger.info("recording device \(device.id) \"\(device.name)\" too, come before the first contact")
             case .deviceNotRecorded(let device):

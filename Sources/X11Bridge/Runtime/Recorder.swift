@@ -27,8 +27,10 @@ public final class Recorder {
     /// The devices the header will list, kept as they were added: one gone before the header
     /// is written is still in it, its events being held back.
     private var headerDevices: [Int: InputDevice] = [:]
-    /// Event lines held back while the header waits for a tablet's pen.
+    /// Event lines held back while the header waits for a tablet's pen, and the screen size
+    /// they were measured on.
     private var heldBack: [String] = []
+    private var heldBackScreen: ScreenSize?
     /// At most this many lines wait for a pen (a minute of a fast mouse, about a megabyte);
     /// then the header is written without it.
     static let heldBackLimit = 10_000
@@ -72,7 +74,7 @@ public final class Recorder {
         guard !headerWritten else { return }
         headerWritten = true
         let devices = headerDevices.keys.sorted().compactMap { headerDevices[$0] }
-        write(TraceWriter.headerLine(TraceHeader(screen: session.screen, devices: devices)))
+        write(TraceWriter.headerLine(TraceHeader(screen: heldBackScreen ?? session.screen, devices: devices)))
         for line in heldBack { write(line) }
         heldBack = []
     }
@@ -86,7 +88,12 @@ public final class Recorder {
         timed.time = max(0, event.time - startTime)
         let line = TraceWriter.eventLine(timed)
         eventCount += 1
-        if !headerWritten, heldBack.count < Self.heldBackLimit, !session.catalog.tabletsAwaitingPen.isEmpty {
+        // Only a recording of every device waits for a pen (`--device` names one there already).
+        if !headerWritten, deviceFilter == nil, heldBack.count < Self.heldBackLimit, !session.catalog.tabletsAwaitingPen.isEmpty {
+            if heldBack.isEmpty {
+                heldBackScreen = session.screen
+                report(.awaitingPen(session.catalog.tabletsAwaitingPen))
+            }
             heldBack.append(line)
             return
         }
@@ -119,7 +126,9 @@ extension Recorder: EventLoopClient {
                     report(.deviceNotRecorded(device))
                 }
             case .screenResized(let size):
-                // Before the header, the header takes the new size.
+                // Lines held back were measured on the size before: the header goes out with it.
+                // Before anything is, the header takes the new size.
+                if !heldBack.isEmpty { writeHeader() }
                 if headerWritten { report(.screenResized(size)) }
             case .monitorsChanged:
                 // A trace records root coordinates; monitors do not change them.

@@ -3,6 +3,8 @@ import GestureKit
 /// What a recording tells its owner besides the trace lines it writes.
 public enum RecorderEvent: Sendable {
     case started(devices: [X11Device])
+    /// The first event came while these tablets await their pen: the trace waits for it.
+    case awaitingPen([X11Device])
     /// A device that came before the first event (a libinput pen come near): it is in the trace.
     case deviceRecorded(X11Device)
     /// A device plugged in after the header was written: its input is not in the trace.

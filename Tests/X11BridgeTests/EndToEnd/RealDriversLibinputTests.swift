@@ -91,6 +91,22 @@ struct RealDriversLibinputTests {
         #expect(trace.events.first?.device == touch.id)
     }
 
+    /// Found in review: the trace waited for the pen even when --device named another device,
+    /// and wrote nothing until it stopped.
+    @Test("record --device naming the touchscreen, the tablet's pen not come near: the tap is written as it comes")
+    func recordOtherDeviceStreams() throws {
+        let stage = try RealDriverStage(.libinput, touchPressure: false)
+        defer { stage.stop() }
+        let touchName = try #require(stage.server.touchDeviceName)
+        let recording = try BridgeProcess(["record", "--device", touchName], displayName: stage.server.displayName, ready: .says("recording"))
+        try stage.touch().tap(at: (300, 600))
+        let deadline = Date().addingTimeInterval(3)
+        while recording.outputLines.count < 3, Date() < deadline { usleep(20_000) }
+        let streamed = recording.outputLines.count
+        #expect(recording.stop(with: SIGINT) == 0, "\(recording.log)")
+        #expect(streamed >= 3, "the header, the begin and the end before the stop: \(streamed)\n\(recording.log)")
+    }
+
     /// The case: libinput adds the pen's device at its first proximity, while the bridge
     /// runs; the button grab taken for it must not take the touches' place (the server takes a
     /// window's newest matching passive grab, and an emulating touch matches button 1 too).
