@@ -73,13 +73,14 @@ public struct XI2EventMask: Sendable, Hashable {
     /// Raw input from the given devices only, and device changes from all: a master relays
     /// its slaves' raw events a second time, which `rootListening` would deliver too. Devices
     /// in `unheardMotion` send their buttons and touches but not their motion.
-    /// `pressesOf`: devices heard only as they press (a pen set to relative mode, whose first
-    /// press after it is set back tells that it is).
+    /// `pressesOf`: devices heard only as they press and release (a pen set to relative mode,
+    /// whose first press after it is set back tells that it is; its releases keep the count of
+    /// its side buttons down right).
     public static func listening(toRawInputOf devices: [Int], unheardMotion: Set<Int> = [],
                                  pressesOf pressing: [Int] = []) -> [XI2EventMask] {
         [XI2EventMask(device: XIAllDevices, events: deviceChanges)]
             + devices.map { rawInput(of: $0, motion: !unheardMotion.contains($0)) }
-            + pressing.map { XI2EventMask(device: Int32($0), events: [XI_RawButtonPress]) }
+            + pressing.map { XI2EventMask(device: Int32($0), events: [XI_RawButtonPress, XI_RawButtonRelease]) }
     }
 
     /// One device's raw input, with or without its motion.

@@ -272,6 +272,8 @@ public final class InputListener {
         }
         for device in changes.added + changes.updated {
             source.add(device)
+            // What its raw input said of its buttons before may not hold any more.
+            otherButtonsDown[device.id] = nil
         }
         selectRawInput()
         result.append(.devices(changes))

@@ -178,7 +178,11 @@ public final class Bridge {
                 case .progressEnded(let key):
                     ringsAwaitingOwnership[key] = nil
                     self.feedback?.show(feedback, now: now)
-                case .progress, .pulse:
+                case .progress(let key, _, _):
+                    // Newer than any held back.
+                    ringsAwaitingOwnership[key] = nil
+                    self.feedback?.show(feedback, now: now)
+                case .pulse:
                     self.feedback?.show(feedback, now: now)
                 }
             case .decision(let decision):
