@@ -127,7 +127,8 @@ public final class InputListener {
                     // (`catchUpMotion`).
                     if Int32(bitPattern: event.serial &- back) < 0 { motionLost.insert(device) } else { motionLost.remove(device) }
                 }
-                if let known = catalog[device], raw.device == raw.source, known.kind == nil,
+                // Per raw event: the lookup that rules out a device listened to comes first.
+                if raw.device == raw.source, !source.listens(to: device), let known = catalog[device], known.kind == nil,
                    known.type == .stylus || known.type == .eraser {
                     return penBackToAbsolute(device, at: time) ? refreshCatalog(at: time) : []
                 }
