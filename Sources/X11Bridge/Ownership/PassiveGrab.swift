@@ -9,6 +9,10 @@ struct PassiveGrab {
     /// events the server made before it (a lower serial) met no grab, however late the bridge
     /// reads them. A renewal keeps it: the grab is taken again at once.
     private var takenAt: UInt32 = 0
+    /// The serials of the requests that took and dropped the grab last (`set(false)`): the
+    /// server applies the ungrab only when it reads it, so a press it made before then (a
+    /// lower serial) met the grab, read late or not.
+    private var lastHeld: (from: UInt32, to: UInt32)?
 
     init(holding input: OwnershipReport.Input) {
         self.input = input
@@ -26,6 +30,7 @@ struct PassiveGrab {
             }
             report(.holding(input))
         } else {
+            lastHeld = (takenAt, UInt32(truncatingIfNeeded: connection.nextRequestSerial))
             drop(on: connection)
         }
         isHeld = wanted
@@ -47,9 +52,13 @@ struct PassiveGrab {
     /// The serial compared against moves up with each event found after it, so the 32-bit
     /// difference never wraps however long the bridge runs.
     mutating func wasHeld(atSerial serial: UInt32) -> Bool {
-        guard isHeld, Int32(bitPattern: serial &- takenAt) >= 0 else { return false }
-        takenAt = serial
-        return true
+        if isHeld, Int32(bitPattern: serial &- takenAt) >= 0 {
+            takenAt = serial
+            return true
+        }
+        // Made while the ungrab was still on its way: the grab the bridge had dropped took it.
+        guard let held = lastHeld else { return false }
+        return Int32(bitPattern: serial &- held.from) >= 0 && Int32(bitPattern: serial &- held.to) < 0
     }
 
     /// Whether the server took the grab.
