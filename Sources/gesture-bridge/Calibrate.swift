@@ -298,12 +298,10 @@ private struct Target {
         // Where the text is kept: the file a symbolic link at `path` leads to (a dotfiles
         // checkout keeps it), with the old file's mode, never writable by group or others (the
         // bridge would refuse it: `ConfigTrust`), whatever the umask.
-        let file = ConfigFileWatch.finalTarget(of: path) ?? path
+        let file = SymbolicLinks.finalTarget(of: path) ?? path
         var status = stat()
         let mode = (stat(file, &status) == 0 ? status.st_mode & 0o777 : 0o644) & ~mode_t(S_IWGRP | S_IWOTH)
-        let slash = file.lastIndex(of: "/")
-        let directory = slash.map { String(file[..<$0]) } ?? "."
-        let fileName = slash.map { String(file[file.index(after: $0)...]) } ?? file
+        let (directory, fileName) = SymbolicLinks.split(file)
         let temporary = directory + "/.\(fileName).calibrate-\(getpid())"
         do throws(FileWriteError) {
             try FileWriteError.check(Self.makeDirectories(directory))

@@ -11,9 +11,7 @@ public enum ConfigTrust {
     /// Why the file at `path` cannot be trusted by `user`, with how to fix it; nil when it can,
     /// or when it cannot be examined (reading it then says what is wrong).
     public static func problem(forConfigAt path: String, user: uid_t = geteuid()) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        let file = String(cString: resolved)
+        guard let file = SymbolicLinks.realPath(path) else { return nil }
         var status = stat()
         // A directory is no config: reading it says so, rather than advice about its mode.
         guard stat(file, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else { return nil }
@@ -21,7 +19,7 @@ public enum ConfigTrust {
         if let problem = problem(with: status, of: "the config file \(named)", fixing: file, user: user, isDirectory: false) {
             return problem
         }
-        let directory = Self.directory(of: file)
+        let directory = SymbolicLinks.split(file).directory
         guard stat(directory, &status) == 0 else { return nil }
         if let problem = problem(with: status, of: "the directory \(directory) holding the config file", fixing: directory,
                                  user: user, isDirectory: true) {
@@ -41,39 +39,9 @@ public enum ConfigTrust {
     /// the file's own links, and folders on the way that are links (a dotfiles folder linked
     /// in), on `path` and on each link's target.
     private static func linkFolders(from path: String) -> [String] {
-        var folders: [String] = []
-        func holder(of link: String) {
-            if let real = realpath(directory(of: link), nil) {
-                folders.append(String(cString: real))
-                free(real)
-            }
-        }
-        var current = path
-        // As many links as the kernel follows.
-        for _ in 0..<40 {
-            var prefix = current.hasPrefix("/") ? "" : "."
-            for part in directory(of: current).split(separator: "/") {
-                prefix += "/" + part
-                if isLink(prefix) { holder(of: prefix) }
-            }
-            guard isLink(current), let text = linkText(current) else { break }
-            holder(of: current)
-            current = text.hasPrefix("/") ? text : directory(of: current) + "/" + text
-        }
-        return folders
-    }
-
-    private static func isLink(_ path: String) -> Bool {
-        var status = stat()
-        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
-    }
-
-    private static func linkText(_ path: String) -> String? {
-        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = buffer.withUnsafeMutableBufferPointer { pointer in
-            pointer.baseAddress.map { $0.withMemoryRebound(to: CChar.self, capacity: pointer.count) { readlink(path, $0, pointer.count - 1) } } ?? -1
-        }
-        return count > 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : nil
+        let hops = SymbolicLinks.chain(from: path)
+        let links = hops.flatMap { SymbolicLinks.linkedFolders(onTheWayTo: SymbolicLinks.split($0).directory) } + hops.dropLast()
+        return links.compactMap { SymbolicLinks.realPath(SymbolicLinks.split($0).directory) }
     }
 
     private static func problem(with status: stat, of what: String, fixing path: String, user: uid_t,
@@ -91,10 +59,5 @@ public enum ConfigTrust {
                 + "\(consequence); fix it with `chmod go-w \(path)`"
         }
         return nil
-    }
-
-    private static func directory(of file: String) -> String {
-        guard let slash = file.lastIndex(of: "/") else { return "." }
-        return slash == file.startIndex ? "/" : String(file[..<slash])
     }
 }

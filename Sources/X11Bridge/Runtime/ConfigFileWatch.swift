@@ -1,4 +1,5 @@
 import Glibc
+import GestureKit
 
 /// Tells when a config file changes, through inotify, on a descriptor the event loop polls.
 ///
@@ -143,7 +144,7 @@ public final class ConfigFileWatch {
         // Folders may come between a look and a watch: then look again, a few times at most.
         for _ in 0..<8 {
             failure = nil
-            let folder = Self.realPath(directory)
+            let folder = SymbolicLinks.realPath(directory)
             if folder != watch?.folder {
                 let old = watch
                 watch = nil
@@ -181,7 +182,7 @@ public final class ConfigFileWatch {
                 wanted += Self.ancestors(of: Self.split(linked.path).directory)
                 wanted += Self.linksInChain(from: path)
             }
-            if watch != nil, target == nil, let missing = Self.linkedPath(of: path) {
+            if watch != nil, target == nil, let missing = SymbolicLinks.end(from: path) {
                 wanted.append(Self.nearestExisting(above: Self.split(missing).directory))
             }
             let old = waypoints
@@ -202,8 +203,8 @@ public final class ConfigFileWatch {
             for way in old { release(way.watch) }
             guard failure == nil else { return failure }
             // Settled unless what was missing came meanwhile.
-            let directoryCame = watch == nil && Self.realPath(directory) != nil
-            let targetCame = watch != nil && target == nil && Self.finalTarget(of: path) != nil
+            let directoryCame = watch == nil && SymbolicLinks.realPath(directory) != nil
+            let targetCame = watch != nil && target == nil && SymbolicLinks.finalTarget(of: path) != nil
             if !directoryCame, !targetCame { return nil }
         }
         return failure
@@ -211,7 +212,7 @@ public final class ConfigFileWatch {
 
     /// Watches the directory of the file a symbolic link at `path` leads to, if it is one.
     private func followLink() {
-        let newTarget = watch == nil ? nil : Self.finalTarget(of: path)
+        let newTarget = watch == nil ? nil : SymbolicLinks.finalTarget(of: path)
         guard newTarget != target?.path else { return }
         let old = target
         target = nil
@@ -232,14 +233,13 @@ public final class ConfigFileWatch {
     /// link on the way that leads nowhere now is followed: where it leads is what must come
     /// (a dotfiles folder it names, cloned again).
     private static func nearestExisting(above missing: String, hops: Int = 0) -> (folder: String, child: String) {
-        if hops < 40, access(missing, F_OK) != 0, isSymbolicLink(missing), let text = linkText(missing) {
-            return nearestExisting(above: text.hasPrefix("/") ? text : split(missing).directory + "/" + text, hops: hops + 1)
+        if hops < SymbolicLinks.hopLimit, access(missing, F_OK) != 0, let next = SymbolicLinks.next(after: missing) {
+            return nearestExisting(above: next, hops: hops + 1)
         }
         var (folder, child) = split(missing)
         while access(folder, F_OK) != 0, folder != "/", folder != "." {
-            if hops < 40, isSymbolicLink(folder), let text = linkText(folder) {
-                let target = text.hasPrefix("/") ? text : split(folder).directory + "/" + text
-                return nearestExisting(above: target + "/" + child, hops: hops + 1)
+            if hops < SymbolicLinks.hopLimit, let next = SymbolicLinks.next(after: folder) {
+                return nearestExisting(above: next + "/" + child, hops: hops + 1)
             }
             (folder, child) = split(folder)
         }
@@ -249,14 +249,7 @@ public final class ConfigFileWatch {
     /// Each folder on the way to `directory`, itself included, that is a symbolic link, as the
     /// folder holding it and its name.
     private static func linksOnTheWay(to directory: String) -> [(folder: String, child: String)] {
-        var links: [(folder: String, child: String)] = []
-        var current = directory
-        while current != "/", current != ".", !current.isEmpty {
-            let (folder, child) = split(current)
-            if isSymbolicLink(current) { links.append((folder, child)) }
-            current = folder
-        }
-        return links
+        SymbolicLinks.linkedFolders(onTheWayTo: directory).map(split)
     }
 
     /// Each folder above `folder` (a real path), up to the root, to be watched for itself
@@ -274,49 +267,11 @@ public final class ConfigFileWatch {
     /// The links a symbolic link at `path` leads through after itself, each as the folder
     /// holding it and its name, and the folders that are links on the way to each hop.
     private static func linksInChain(from path: String) -> [(folder: String, child: String)] {
-        var links: [(folder: String, child: String)] = []
-        var current = path
-        for _ in 0..<40 {
-            guard isSymbolicLink(current), let text = linkText(current) else { break }
-            current = text.hasPrefix("/") ? text : split(current).directory + "/" + text
-            links += linksOnTheWay(to: split(current).directory)
-            if isSymbolicLink(current), let folder = realPath(split(current).directory) {
-                links.append((folder, split(current).fileName))
-            }
+        SymbolicLinks.chain(from: path).dropFirst().flatMap { hop in
+            let (directory, fileName) = split(hop)
+            let holder = SymbolicLinks.isLink(hop) ? SymbolicLinks.realPath(directory).map { [(folder: $0, child: fileName)] } : nil
+            return linksOnTheWay(to: directory) + (holder ?? [])
         }
-        return links
-    }
-
-    /// The real path of a folder, links resolved; nil when it does not exist.
-    private static func realPath(_ folder: String) -> String? {
-        guard let resolved = realpath(folder, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
-    /// Where a symbolic link at `path` leads in the end, through links to links, whether or
-    /// not a file is there now, with its directory's real path; nil when `path` is no link, or
-    /// the links loop, or the last one's directory does not exist.
-    public static func finalTarget(of path: String) -> String? {
-        guard let linked = linkedPath(of: path) else { return nil }
-        let (directory, fileName) = split(linked)
-        guard let resolved = realpath(directory, nil) else { return nil }
-        defer { free(resolved) }
-        let real = String(cString: resolved)
-        return (real == "/" ? "" : real) + "/" + fileName
-    }
-
-    /// The path a symbolic link at `path` leads to in the end, as the links write it (not
-    /// resolved: its directory need not exist); nil when `path` is no link or the links loop.
-    static func linkedPath(of path: String) -> String? {
-        var current = path
-        // The kernel's own limit on links followed in one lookup (ELOOP).
-        for _ in 0..<40 {
-            guard isSymbolicLink(current) else { return current == path ? nil : current }
-            guard let text = linkText(current) else { return nil }
-            current = text.hasPrefix("/") ? text : split(current).directory + "/" + text
-        }
-        return nil
     }
 
     /// Whether a block of events read from the descriptor says an entry `name` was made or
@@ -354,23 +309,8 @@ public final class ConfigFileWatch {
         }
     }
 
-    /// What a symbolic link holds: the path it names, as written.
-    private static func linkText(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    private static func isSymbolicLink(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
-    }
-
     private static func split(_ path: String) -> (directory: String, fileName: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let directory = slash == path.startIndex ? "/" : String(path[..<slash])
-        return (directory, String(path[path.index(after: slash)...]))
+        SymbolicLinks.split(path)
     }
 
     /// The changes in a block of `struct inotify_event`s read from the descriptor that concern
