@@ -28,9 +28,8 @@ public final class Bridge {
     /// Which devices' declared pressure has never moved (the fallback when a driver does not say).
     private var pressureLiveness = PressureLiveness()
     private var volumeRing = VolumeRing()
-    /// A contact's force ring, held back until its press or touch is known to be the bridge's:
-    /// one another program's grab took (a screen locker, an open menu) is drawn nothing over.
-    private var ringsAwaitingOwnership: [ContactKey: Feedback] = [:]
+    /// Force rings held back until their contact is known to be the bridge's.
+    private var heldBackRings = HeldBackRings()
     /// The knobs' monitors found missing at the last check, so a change that leaves them
     /// missing does not repeat the warning.
     private var missingMonitors: Set<MissingMonitor> = []
@@ -123,8 +122,7 @@ public final class Bridge {
     /// Shows a contact's ring held back for its ownership once that is settled: the bridge's
     /// now, or the application's (`handOver`, which drops it).
     private func showRingHeldBack(_ key: ContactKey, now: Double) {
-        guard let ring = ringsAwaitingOwnership[key], !awaitsOwnership(key) else { return }
-        ringsAwaitingOwnership[key] = nil
+        guard let ring = heldBackRings.settled(key, awaitsOwnership: awaitsOwnership) else { return }
         feedback?.show(ring, now: now)
     }
 
@@ -172,18 +170,8 @@ public final class Bridge {
                     report(.actionFailed(event, error))
                 }
             case .feedback(let feedback):
-                switch feedback {
-                case .progress(let key, _, _) where awaitsOwnership(key):
-                    ringsAwaitingOwnership[key] = feedback
-                case .progressEnded(let key):
-                    ringsAwaitingOwnership[key] = nil
-                    self.feedback?.show(feedback, now: now)
-                case .progress(let key, _, _):
-                    // Newer than any held back.
-                    ringsAwaitingOwnership[key] = nil
-                    self.feedback?.show(feedback, now: now)
-                case .pulse:
-                    self.feedback?.show(feedback, now: now)
+                if let shown = heldBackRings.pass(feedback, awaitsOwnership: awaitsOwnership) {
+                    self.feedback?.show(shown, now: now)
                 }
             case .decision(let decision):
                 let key = decision.key
@@ -259,7 +247,7 @@ extension Bridge: EventLoopClient {
         }
         process(outputs, now: time)
         if event.phase == .end || event.phase == .cancel {
-            ringsAwaitingOwnership[ContactKey(device: event.device, contact: event.contact)] = nil
+            heldBackRings.drop(ContactKey(device: event.device, contact: event.contact))
         }
         // Found dead or alive, the pressure counts so from the device's next contact on:
         // the one that showed it began under the grabs as they were (a press that brings
@@ -406,7 +394,7 @@ extension Bridge: EventLoopClient {
     /// A pen's or mouse's contact goes to the application as without the bridge, its gestures
     /// with it, because another button of its master is down (`ReleaseReason.anotherButton`).
     private func handOver(_ key: ContactKey, at time: Double, now: Double) {
-        ringsAwaitingOwnership[key] = nil
+        heldBackRings.drop(key)
         var outputs: [EngineOutput] = []
         engine.handOver(key, reason: .anotherButton, at: time, into: &outputs)
         process(outputs, now: now)
