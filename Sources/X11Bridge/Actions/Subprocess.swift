@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// A program started without a shell: the one place the bridge's commands, its volume tools
@@ -114,7 +115,8 @@ public final class Subprocess {
     }
 
     private static func openExitDescriptor(for pid: pid_t) -> Int32? {
-        guard let open = LinuxCalls.pidfdOpen, case let descriptor = open(pid, 0), descriptor >= 0 else { return nil }
+        let descriptor = gesture_bridge_pidfd_open(pid, 0)
+        guard descriptor >= 0 else { return nil }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         return descriptor
     }

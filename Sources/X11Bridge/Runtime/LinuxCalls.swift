@@ -1,15 +1,12 @@
 import Glibc
 
-/// Linux calls that are newer than some C libraries the bridge runs on (glibc 2.34 and 2.36:
+/// C library calls that are newer than some C libraries the bridge runs on (glibc 2.34:
 /// Ubuntu 22.04 has 2.35), looked up in the C library at run time rather than declared by a
 /// header, so one binary runs on both. Each is nil where the C library lacks it. Calls every
-/// supported C library has come from the CLinux module.
+/// supported C library has come from the CLinux module (pidfd_open there is the kernel's call
+/// itself, which glibc wraps only from 2.36).
 enum LinuxCalls {
-    typealias PidFDOpen = @convention(c) (pid_t, UInt32) -> Int32
     typealias SpawnCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
-
-    /// pidfd_open(2), glibc 2.36 and later; Linux 5.3 and later.
-    static let pidfdOpen: PidFDOpen? = symbol("pidfd_open", as: PidFDOpen.self)
 
     /// posix_spawn_file_actions_addclosefrom_np, glibc 2.34 and later: a spawned child
     /// inherits none of the descriptors above the given one.
