@@ -9,13 +9,13 @@ import GestureKit
 /// keyboard alone, in xorg.conf, is not the XTEST keyboard's). An application reads the key
 /// in the map of the keyboard that sent it.
 ///
-/// A borrowed keycode keeps its keysym for a while after the key was sent: an application
-/// looks the keysym up in its copy of the keymap when it handles the event, and gets the new
-/// mapping only through MappingNotify. Putting the mapping back at once can make the
-/// application read the key as nothing, so it goes back `borrowHold` seconds after its last
-/// use, when the bridge stops, or when the keycode is needed for another keysym. A keymap
-/// loaded meanwhile (`setxkbmap`) takes it back by itself: the bridge then forgets it, and
-/// writes nothing over what the new keymap put there.
+/// A borrowed keycode keeps its keysym until the bridge stops: an application looks the keysym
+/// up in its copy of the keymap when it handles the event, which a busy one does seconds
+/// later, and gets a changed mapping only through MappingNotify; a lend put back, or lent to
+/// another keysym, meanwhile makes it read the key as nothing, or as the other key. So each
+/// keysym keeps its keycode, and a keycode is lent again only when no spare one is left, the
+/// one unused longest. A keymap loaded meanwhile (`setxkbmap`) takes lends back by itself: the
+/// bridge then forgets them, and writes nothing over what the new keymap put there.
 public final class KeyboardMapping {
     /// The keycodes to hold down, in order, for one combination.
     public struct Chord: Sendable, Hashable {
@@ -29,8 +29,6 @@ public final class KeyboardMapping {
 
     private let connection: XConnection
     private var borrowed: [KeySym: Borrowed] = [:]
-
-    static let borrowHold = 1.0
 
     public init(connection: XConnection) {
         self.connection = connection
@@ -120,7 +118,7 @@ public final class KeyboardMapping {
     }
 
     private func borrow(_ keysym: KeySym, name: String, in keymap: borrowing SendingKeymap, now: Double) throws(ActionFailure) -> UInt8 {
-        guard let keycode = spareKeycode(in: keymap) else {
+        guard let keycode = spareKeycode(in: keymap) ?? leastRecentlyLent() else {
             throw ActionFailure("\"\(name)\" is not on the keyboard map and no spare keycode is left to put it on")
         }
         var symbols: [KeySym] = [keysym, keysym]
@@ -151,26 +149,14 @@ public final class KeyboardMapping {
         return nil
     }
 
-    public var nextDeadline: Double? {
-        // Asked twice on every wakeup: no array, no closure (a lazy map's allocated one).
-        var earliest: Double?
-        for entry in borrowed.values {
-            earliest = min(earliest ?? .infinity, entry.lastUsed + Self.borrowHold)
-        }
-        return earliest
+    /// Every spare keycode lent already: the lend unused the longest is taken back for another.
+    private func leastRecentlyLent() -> UInt8? {
+        guard let (keysym, entry) = borrowed.min(by: { $0.value.lastUsed < $1.value.lastUsed }) else { return nil }
+        borrowed[keysym] = nil
+        return entry.keycode
     }
 
-    /// Puts back the borrowed keycodes not used for `borrowHold` seconds.
-    public func restore(dueBy now: Double) {
-        let due = borrowed.filter { $0.value.lastUsed + Self.borrowHold <= now }
-        guard !due.isEmpty else { return }
-        let keymap = SendingKeymap(connection.display)
-        for (keysym, entry) in due {
-            unmap(entry.keycode, holding: keysym, in: keymap)
-            borrowed[keysym] = nil
-        }
-    }
-
+    /// Puts every borrowed keycode back: the bridge stops.
     public func restoreAll() {
         guard !borrowed.isEmpty else { return }
         let keymap = SendingKeymap(connection.display)

@@ -116,13 +116,12 @@ public final class XTestPerformer: ActionPerformer {
     }
 
     public var nextDeadline: Double? {
-        // Asked on every wakeup: no array for three optionals.
-        func earlier(_ a: Double?, _ b: Double?) -> Double? { a.map { first in b.map { min(first, $0) } ?? first } ?? b }
-        return earlier(earlier(keyboard.nextDeadline, launcher.nextDeadline), volume.nextDeadline)
+        // Asked on every wakeup: no array for two optionals.
+        guard let launched = launcher.nextDeadline else { return volume.nextDeadline }
+        return volume.nextDeadline.map { min(launched, $0) } ?? launched
     }
 
     public func tick(now: Double) {
-        keyboard.restore(dueBy: now)
         launcher.tick(now: now)
         volume.tick(now: now)
         connection.flush()
