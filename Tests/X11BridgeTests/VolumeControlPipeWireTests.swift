@@ -40,4 +40,15 @@ struct VolumeControlPipeWireTests {
         #expect(try !server.volume().muted)
         #expect(try server.volume().percent == 30)
     }
+
+    @Test("through wpctl too: turned up while muted, unmuted, from the level read")
+    func raiseUnmutes() throws {
+        let server = try PipeWireServer()
+        let control = VolumeControl(tools: [.wpctl], environment: server.clientEnvironment)
+        _ = try VolumeControlTests.apply([.set(percent: 30), .mute], with: control)
+        #expect(try server.volume().muted)
+        let raised = try VolumeControlTests.apply([.adjust(percent: 5)], with: control)
+        #expect(try server.volume() == (35, false))
+        #expect(VolumeControlTests.levels(raised) == [30, 35])
+    }
 }

@@ -98,6 +98,44 @@ struct VolumeControlTests {
         #expect(Self.levels(reports) == [30, 50])
     }
 
+    /// Found in review: the output stayed muted while the knob's ring showed the level rising.
+    @Test("turned up while muted, the output is unmuted as a desktop's volume-up key does; turned down, it stays muted")
+    func raiseUnmutes() throws {
+        let server = try SoundServer()
+        try server.setVolume(percent: 40)
+        let control = Self.control(server)
+        _ = try Self.apply([.mute], with: control)
+        _ = try Self.apply([.adjust(percent: -5)], with: control)
+        #expect(try server.isMuted(), "lowering a muted output leaves it muted")
+        #expect(try server.volumePercent() == 35)
+        let raised = try Self.apply([.adjust(percent: 5), .adjust(percent: 5)], with: control)
+        #expect(try server.volumePercent() == 45)
+        #expect(try !server.isMuted(), "turned up, heard")
+        #expect(Self.levels(raised) == [35, 45])
+        #expect(Self.failures(raised).isEmpty)
+        _ = try Self.apply([.mute, .set(percent: 20)], with: control)
+        #expect(try !server.isMuted(), "a level set is heard")
+        #expect(try server.volumePercent() == 20)
+    }
+
+    @Test("a pactl that refuses to unmute: the raise is made all the same, the refusal said once")
+    func unmuteRefused() throws {
+        let server = try SoundServer()
+        try server.setVolume(percent: 40)
+        let real = try #require(SoundServer.tool("pactl"))
+        let path = try server.path(withStandIn: "pactl", running: """
+            case "$*" in *set-sink-mute*) echo 'Failure: Access denied' >&2; exit 1;; esac
+            exec \(real) "$@"
+            """)
+        let control = Self.control(server, path: path)
+        let reports = try Self.apply([.adjust(percent: 5)], with: control)
+        #expect(try server.volumePercent() == 45)
+        #expect(Self.failures(reports) == ["pactl: Failure: Access denied"])
+        let again = try Self.apply([.adjust(percent: 5)], with: control)
+        #expect(try server.volumePercent() == 50)
+        #expect(Self.failures(again).isEmpty, "said once until a change works")
+    }
+
     @Test("a level, mute, unmute and mute-toggle")
     func levelAndMute() throws {
         let server = try SoundServer()

@@ -16,7 +16,9 @@ public enum VolumeReport: Sendable, Hashable {
 /// One tool runs at a time. Changes asked for while it runs wait and are merged (ten knob
 /// steps of +5% become one +50%), so a fast turn costs a few processes, not dozens. Each
 /// change reads the level first and goes no higher than 100%; the level read after a change
-/// is reported, and is where the next change starts. The first tool that answers is kept;
+/// is reported, and is where the next change starts. A change that raises the volume, or sets
+/// a level, unmutes a muted output first, as a desktop's volume-up key does (always with pactl,
+/// whose read does not say whether it is muted). The first tool that answers is kept;
 /// when none does, the failure is reported once until one answers again.
 ///
 /// It keeps no clock of its own: times come from the caller. A tool started as another's exit
@@ -58,13 +60,14 @@ public final class VolumeControl {
         case idle
         /// A tool reads the level.
         case reading(Child, Errand)
-        /// A tool makes `change`; the level is read again after it, then `waiting` are made.
-        case changing(Child, Pending, waiting: [Pending])
+        /// A tool makes `change`; the level is read again after it (unless `rereads` is false:
+        /// an unmute made for the raise that waits first), then `waiting` are made.
+        case changing(Child, Pending, waiting: [Pending], rereads: Bool)
 
         var child: Child? {
             switch self {
             case .idle: return nil
-            case .reading(let child, _), .changing(let child, _, _): return child
+            case .reading(let child, _), .changing(let child, _, _, _): return child
             }
         }
 
@@ -72,7 +75,7 @@ public final class VolumeControl {
             switch self {
             case .idle: return .idle
             case .reading(_, let errand): return .reading(child, errand)
-            case .changing(_, let change, let waiting): return .changing(child, change, waiting: waiting)
+            case .changing(_, let change, let waiting, let rereads): return .changing(child, change, waiting: waiting, rereads: rereads)
             }
         }
     }
@@ -90,6 +93,11 @@ public final class VolumeControl {
     /// Whether a change the working tool refused has been reported since one last succeeded.
     private var refusalReported = false
     private var lastLevel: Double?
+    /// Whether the output was muted at the last read; nil when the tool does not say (pactl).
+    private var lastMuted: Bool?
+    /// A tool refused to unmute once: raises no longer try (the refusal is said once, not at
+    /// every turn of a knob).
+    private var unmuteRefused = false
     private var reports: [VolumeReport] = []
 
     /// How often a child is looked at where pidfds are missing, in seconds.
@@ -173,9 +181,9 @@ public final class VolumeControl {
         case .reading(let child, var errand):
             Self.enqueue(asked, in: &errand.waiting)
             activity = .reading(child, errand)
-        case .changing(let child, let running, var waiting):
+        case .changing(let child, let running, var waiting, let rereads):
             Self.enqueue(asked, in: &waiting)
-            activity = .changing(child, running, waiting: waiting)
+            activity = .changing(child, running, waiting: waiting, rereads: rereads)
         }
     }
 
@@ -291,12 +299,27 @@ public final class VolumeControl {
             let next = waiting.removeFirst()
             guard let command = VolumeCommand(next.change, from: lastLevel ?? 0) else { continue }
             let tool = tools[toolIndex]
+            // Turned up while muted (or maybe muted: pactl's read does not say), the output is
+            // unmuted first, and the raise made at once after it, from the level read.
+            let unmuting = command.raises && lastMuted != false && !unmuteRefused
+            let made = unmuting ? Pending(change: .unmute, event: next.event) : next
             do {
-                activity = .changing(try launch(tool, tool.arguments(for: command, level: lastLevel), now: now),
-                                     next, waiting: waiting)
+                activity = unmuting
+                    ? .changing(try launch(tool, tool.arguments(for: .mute("0"), level: lastLevel), now: now), made,
+                                waiting: [next] + waiting, rereads: false)
+                    : .changing(try launch(tool, tool.arguments(for: command, level: lastLevel), now: now), made,
+                                waiting: waiting, rereads: true)
             } catch {
                 switch error {
-                case .tool(let problem): changeRefused(next, problem, waiting: waiting, now: now)
+                case .tool(let problem) where unmuting:
+                    // The raise is made all the same.
+                    reportRefusal(of: made, problem)
+                    unmuteRefused = true
+                    waiting.insert(next, at: 0)
+                    continue
+                case .tool(let problem):
+                    reportRefusal(of: made, problem)
+                    startRead(Errand(waiting: waiting), now: now)
                 case .pipe(let failure): finishFailed(failure, Errand(waiting: waiting, asker: next.event))
                 }
             }
@@ -333,25 +356,32 @@ public final class VolumeControl {
             toolAnswered = true
             failureReported = false
             lastLevel = level
+            lastMuted = child.tool.muted(in: text)
             reports.append(.level(level))
             startNextChange(errand.waiting, now: now)
-        case .changing(_, let change, let waiting):
-            guard succeeded else {
-                changeRefused(change, problem, waiting: waiting, now: now)
-                return true
+        case .changing(_, let change, let waiting, let rereads):
+            if succeeded {
+                refusalReported = false
+            } else {
+                reportRefusal(of: change, problem)
+                if !rereads { unmuteRefused = true }
             }
-            refusalReported = false
-            startRead(Errand(waiting: waiting), now: now)
+            if rereads {
+                startRead(Errand(waiting: waiting), now: now)
+            } else {
+                // The unmute made (or refused) for the raise waiting first: the raise now, from
+                // the level read before it.
+                lastMuted = false
+                startNextChange(waiting, now: now)
+            }
         }
         return true
     }
 
-    /// The working tool refused `change`: says so (once, until a change works) and carries on
-    /// with the next.
-    private func changeRefused(_ change: Pending, _ problem: String, waiting: [Pending], now: Double?) {
+    /// The working tool refused `change`: says so, once until a change works.
+    private func reportRefusal(of change: Pending, _ problem: String) {
         if !refusalReported { reports.append(.failed(change.event, ActionFailure(problem))) }
         refusalReported = true
-        startRead(Errand(waiting: waiting), now: now)
     }
 
     /// The current tool could not read the level: the next one tries, or the failure is reported.

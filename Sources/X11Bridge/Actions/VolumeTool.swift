@@ -58,6 +58,15 @@ public enum VolumeTool: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Whether the tool's answer to `readArguments` says the output is muted: wpctl's
+    /// `[MUTED]`; nil when the answer does not tell (pactl's, which gives the level alone).
+    func muted(in text: String) -> Bool? {
+        switch self {
+        case .wpctl: return text.contains("[MUTED]")
+        case .pactl: return nil
+        }
+    }
+
     /// A level as wpctl takes it: a plain decimal, 4 places, rounded down.
     private static func decimal(_ value: Double) -> String {
         let tenThousandths = Int((max(0, value) * 10000 + 1e-6).rounded(.down))
@@ -77,6 +86,16 @@ enum VolumeCommand: Equatable {
 
     /// The level no change goes above: 100%, no overdrive.
     static let ceiling = 1.0
+
+    /// Whether it makes the output louder, or sets a level to be heard: a muted output is
+    /// unmuted first, as a desktop's volume-up key does.
+    var raises: Bool {
+        switch self {
+        case .shift(let shift): return shift > 0
+        case .level(let value): return value > 0
+        case .mute: return false
+        }
+    }
     /// PulseAudio's raw volume for 100%.
     static let pulseNormal = 65536.0
 
