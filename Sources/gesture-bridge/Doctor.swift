@@ -143,7 +143,7 @@ struct Doctor: ParsableCommand {
         return findings
     }
 
-    /// A config with `volume` actions needs wpctl or pactl, and a sound server that answers.
+    /// A config with `volume` actions needs pactl or wpctl, and a sound server that answers.
     private func volumeFindings(_ bindings: BindingSet) -> [Finding] {
         let binding = bindings.bindings.first { binding in
             let actions = binding.onStart + binding.onEnd + binding.onCrossUp + binding.onCrossDown

@@ -5,7 +5,7 @@ import X11Bridge
 
 @Suite("The volume action on a real PipeWire goes through wpctl", .requiresPipeWire, .serialized)
 struct VolumeControlPipeWireTests {
-    @Test("with PipeWire answering, wpctl is chosen first: +5% and -5% move the sink, raising stops at 100%")
+    @Test("PipeWire without its PulseAudio layer: pactl finds nothing, wpctl is chosen: +5% and -5% move the sink, raising stops at 100%")
     func raiseLowerAndClamp() throws {
         let server = try PipeWireServer()
         try server.setVolume(percent: 50)

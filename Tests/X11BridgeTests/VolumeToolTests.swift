@@ -11,6 +11,9 @@ struct VolumeToolTests {
         let unbalanced = "Volume: front-left: 62259 /  95% / -1.34 dB,   front-right: 65536 / 100% / 0.00 dB\n        balance 0.05\n"
         #expect(VolumeTool.pactl.level(in: unbalanced) == 1)
         #expect(VolumeTool.pactl.level(in: "Volume: mono: 26214 /  40% / -23.88 dB\n") == 26214.0 / 65536)
+        #expect(VolumeTool.wpctl.muted(in: "Volume: 1.25 [MUTED]\n") == true)
+        #expect(VolumeTool.wpctl.muted(in: "Volume: 0.40\n") == false)
+        #expect(VolumeTool.pactl.muted(in: unbalanced) == nil, "pactl's level does not say")
         for garbage in ["", "Could not connect to PipeWire", "Translate ID error: '-1' is not a valid ID (returned by default-nodes-api)", "Volume: loud", "Volume: -0.5", "balance 0.00"] {
             #expect(VolumeTool.wpctl.level(in: garbage) == nil, "\(garbage)")
             #expect(VolumeTool.pactl.level(in: garbage) == nil, "\(garbage)")
@@ -28,6 +31,11 @@ struct VolumeToolTests {
         #expect(VolumeCommand(.adjust(percent: -5), from: 0) == nil)
         #expect(VolumeCommand(.set(percent: 40), from: 0.9) == .level(0.4))
         #expect(VolumeCommand(.toggleMute, from: 0.5) == .mute("toggle"))
+        #expect(VolumeCommand(.adjust(percent: 5), from: 0.5)?.raises == true, "a raise unmutes")
+        #expect(VolumeCommand(.adjust(percent: -5), from: 0.5)?.raises == false)
+        #expect(VolumeCommand(.set(percent: 40), from: 0.9)?.raises == true, "a level set is to be heard")
+        #expect(VolumeCommand(.set(percent: 0), from: 0.9)?.raises == false)
+        #expect(VolumeCommand(.toggleMute, from: 0.5)?.raises == false)
     }
 
     @Test("pactl moves every channel by raw units after `--`, so a step down is not read as an option")

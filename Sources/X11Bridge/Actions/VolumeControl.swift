@@ -10,8 +10,9 @@ public enum VolumeReport: Sendable, Hashable {
     case failed(ActionEvent, ActionFailure)
 }
 
-/// Changes the default sound output's volume through `wpctl` (PipeWire) or, failing that,
-/// `pactl` (PulseAudio), without a shell and without ever waiting in the event loop.
+/// Changes the default sound output's volume through `pactl` (PulseAudio, and PipeWire's
+/// PulseAudio layer) or, failing that, `wpctl` (PipeWire), without a shell and without ever
+/// waiting in the event loop (`VolumeTool` says why in that order).
 ///
 /// One tool runs at a time. Changes asked for while it runs wait and are merged (ten knob
 /// steps of +5% become one +50%), so a fast turn costs a few processes, not dozens. Each

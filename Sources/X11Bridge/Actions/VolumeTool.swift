@@ -2,11 +2,15 @@ import GestureKit
 
 /// The command-line tools that change the default sound output's volume, what each is told
 /// and how its answer reads.
+///
+/// Tried in the order of the cases: pactl moves every channel by the same amount, keeping the
+/// balance a person set; wpctl sets every channel alike. So pactl comes first where it answers
+/// (PulseAudio, and PipeWire's PulseAudio layer), wpctl where it does not (PipeWire alone).
 public enum VolumeTool: String, Sendable, Hashable, CaseIterable {
-    /// WirePlumber's tool, for PipeWire.
-    case wpctl
     /// PulseAudio's tool; PipeWire's PulseAudio layer answers it too.
     case pactl
+    /// WirePlumber's tool, for PipeWire.
+    case wpctl
 
     /// Reads the default output's level.
     var readArguments: [String] {

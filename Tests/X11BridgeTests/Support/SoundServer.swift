@@ -96,13 +96,19 @@ final class SoundServer {
 
     /// The default sink's loudest channel in percent, as pactl reads it (`… 26214 /  40% / …`).
     func volumePercent() throws -> Int {
+        guard let loudest = try channelPercents().max() else { throw ChildProcessError(message: "pactl read no channel") }
+        return loudest
+    }
+
+    /// Each channel of the default sink in percent, in pactl's order (front-left, front-right).
+    func channelPercents() throws -> [Int] {
         let result = try pactl(["get-sink-volume", "@DEFAULT_SINK@"])
         let percents = result.output.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\n" })
             .filter { $0.hasSuffix("%") }.compactMap { Int($0.dropLast()) }
-        guard result.status == 0, let loudest = percents.max() else {
+        guard result.status == 0, !percents.isEmpty else {
             throw ChildProcessError(message: "pactl get-sink-volume: \(result.output)")
         }
-        return loudest
+        return percents
     }
 
     func setVolume(percent: Int) throws {
