@@ -25,11 +25,13 @@ enum CommandLogging {
         }
     }
 
-    /// The signalfd for the signals the bridge stops on (`SignalDescriptor.bridgeSignals`,
-    /// blocked by now), or the reason it cannot be made, through `report`, and a non-zero exit.
-    static func bridgeSignals(report: (String) -> Void) throws -> SignalDescriptor {
+    /// The signalfd for the signals the bridge stops on (`SignalDescriptor.bridgeSignals`, or
+    /// `signals`; blocked by now), or the reason it cannot be made, through `report`, and a
+    /// non-zero exit.
+    static func bridgeSignals(_ signals: [Int32] = SignalDescriptor.bridgeSignals,
+                              report: (String) -> Void) throws -> SignalDescriptor {
         do {
-            return try SignalDescriptor(signals: SignalDescriptor.bridgeSignals)
+            return try SignalDescriptor(signals: signals)
         } catch {
             report(error.description)
             throw CommandFailure.reported()

@@ -61,12 +61,12 @@ struct Run: ParsableCommand {
         // Before anything can start a thread: threads inherit the mask, and a signal the
         // signalfd should read must not be delivered to some other thread instead. SIGPIPE
         // stays blocked so a closed output pipe is a write error, not a death with a button held.
-        SignalDescriptor.block(SignalDescriptor.bridgeSignals + [SIGPIPE])
+        SignalDescriptor.block(SignalDescriptor.runSignals + [SIGPIPE])
         let logger = CommandLogging.logger(verbose: verbose)
         let (bindings, loadedFrom) = try config.load()
         let source = loadedFrom.anchored()
         let connection = try CommandLogging.openDisplay(requirements: .init(xtest: !dryRun), logger: logger)
-        let signals = try CommandLogging.bridgeSignals { logger.error("\($0)") }
+        let signals = try CommandLogging.bridgeSignals(SignalDescriptor.runSignals) { logger.error("\($0)") }
         // One bridge per display: a second would act on every gesture again.
         let session = InputListener(connection: connection)
         do {

@@ -33,6 +33,10 @@ struct RunEventJSON {
             return [.configRejected(source: source, message: message)]
         case .reloadUnavailable:
             return [.reloadUnavailable]
+        case .suspended:
+            return [.suspended]
+        case .resumed:
+            return [.resumed]
         case .configurationFileRemoved(let path):
             return [.configRemoved(path: path)]
         case .configurationUnwatched(let path, let reason):

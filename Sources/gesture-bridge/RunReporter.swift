@@ -67,6 +67,10 @@ final class RunReporter {
             logger.error("\(source) is broken; keeping the bindings already running:\n\(message)")
         case .reloadUnavailable:
             logger.notice("SIGHUP: there is no config file to read again (running the built-in default)")
+        case .suspended:
+            logger.notice("stopped (Ctrl-Z): every press and touch goes to the applications as without the bridge until it is continued (`fg`)")
+        case .resumed:
+            logger.notice("continued: listening again")
         case .configurationFileRemoved(let path):
             logger.notice("\(path) was removed; keeping the bindings already running")
         case .configurationUnwatched(let path, let reason):

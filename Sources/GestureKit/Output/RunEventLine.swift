@@ -24,6 +24,8 @@ public struct RunEventLine: Codable, Sendable, Hashable {
         case motionUnheard = "motion-unheard"
         case pressureDead = "pressure-dead"
         case pressureAlive = "pressure-alive"
+        case suspended
+        case resumed
         case stopping
     }
 
@@ -136,6 +138,10 @@ extension RunEventLine {
     }
 
     public static let reloadUnavailable = Self(.reloadUnavailable)
+    /// Stopped from its terminal (Ctrl-Z), having let go of everything first.
+    public static let suspended = Self(.suspended)
+    /// Continued (`fg`), listening again.
+    public static let resumed = Self(.resumed)
 
     public static func configRemoved(path: String) -> Self {
         var line = Self(.configRemoved)
@@ -234,7 +240,7 @@ extension RunEventLine {
         case .configUnwatched:
             try container.encode(path, forKey: .path)
             try container.encode(reason, forKey: .reason)
-        case .reloadUnavailable:
+        case .reloadUnavailable, .suspended, .resumed:
             break
         case .actionFailed:
             try container.encode(binding, forKey: .binding)
@@ -298,7 +304,7 @@ extension RunEventLine {
         case .configUnwatched:
             path = try required(.path)
             reason = try required(.reason)
-        case .reloadUnavailable:
+        case .reloadUnavailable, .suspended, .resumed:
             break
         case .actionFailed:
             binding = try required(.binding)

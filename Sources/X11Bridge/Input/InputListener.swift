@@ -239,6 +239,17 @@ public final class InputListener {
         otherButtonsDown.contains { !$0.value.isEmpty && catalog[$0.key]?.master == master }
     }
 
+    /// Cancels every contact down and follows none that begins until `resume`: the bridge
+    /// stops a while (Ctrl-Z). The devices stay listened to.
+    public func pause(at time: Double) -> [ContactEvent] {
+        source.pause(at: time)
+    }
+
+    /// Follows the contacts that begin at `time` or later again, after `pause`.
+    public func resume(followingFrom time: Double) {
+        source.resume(followingFrom: time)
+    }
+
     /// Cancels the contacts of every device and forgets them: for a clean stop.
     public func cancelAll(at time: Double) -> [ContactEvent] {
         source.removeAll(at: time)

@@ -84,6 +84,10 @@ public struct XI2InputSource: Sendable {
     public var reportsHover = true
     /// Hover samples in a row since the last contact event of another kind.
     public private(set) var hoverRun = 0
+    /// Contacts that begin before this time are not followed, as those that began before the
+    /// bridge started: made while it was stopped (`pause`), they went to the applications.
+    /// An event's time is the server's stamp carried over (`ServerTimeline`), not its reading.
+    public private(set) var followsFrom = -Double.infinity
     /// The devices listened to, by id.
     private var deviceAxes: [Int: DeviceAxes] = [:]
     private var axes: [Int: AxisState] = [:]
@@ -152,6 +156,33 @@ public struct XI2InputSource: Sendable {
         return events
     }
 
+    /// Cancels every contact down, where it was, and follows no contact that begins until
+    /// `resume`: the bridge stops a while (Ctrl-Z), and the input made meanwhile is the
+    /// applications'. The devices stay listened to.
+    public mutating func pause(at time: Double) -> [ContactEvent] {
+        var events: [ContactEvent] = []
+        for id in pressed.sorted() {
+            if let layout = deviceAxes[id] {
+                events.append(contact(layout, contact: 0, phase: .cancel, state: axes[id], time: time, pointer: { nil }))
+            }
+        }
+        for key in touches.keys.sorted(by: { ($0.device, $0.touch) < ($1.device, $1.touch) }) {
+            if let layout = deviceAxes[key.device] {
+                events.append(contact(layout, contact: key.touch, phase: .cancel, state: touches[key], time: time, pointer: { nil }))
+            }
+        }
+        pressed.removeAll()
+        touches.removeAll()
+        hoverRun = 0
+        followsFrom = .infinity
+        return events
+    }
+
+    /// Follows the contacts that begin at `time` or later again, after `pause`.
+    public mutating func resume(followingFrom time: Double) {
+        followsFrom = time
+    }
+
     /// Stops listening to every device; the contacts still down are cancelled where they were.
     public mutating func removeAll(at time: Double) -> [ContactEvent] {
         var events: [ContactEvent] = []
@@ -193,7 +224,7 @@ public struct XI2InputSource: Sendable {
             return [contact(layout, contact: 0, phase: .hover, state: state, time: time, pointer: pointer)]
         case .buttonPress:
             // Button 1 is the tip; a pen's side buttons and the wheel are not contacts.
-            guard raw.detail == 1, !isDown else { return [] }
+            guard raw.detail == 1, !isDown, time >= followsFrom else { return [] }
             pressed.insert(layout.id)
             return [contact(layout, contact: 0, phase: .begin, state: state, time: time, pointer: pointer)]
         case .buttonRelease:
@@ -213,6 +244,7 @@ public struct XI2InputSource: Sendable {
         let key = TouchKey(device: layout.id, touch: raw.detail)
         switch raw.kind {
         case .touchBegin:
+            guard time >= followsFrom else { return [] }
             var state = touches[key] ?? axes[layout.id] ?? AxisState()
             state.absorb(raw.axisValues)
             touches[key] = state

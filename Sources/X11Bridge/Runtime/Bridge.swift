@@ -88,6 +88,34 @@ public final class Bridge {
         report(.stopping(signal: nil))
     }
 
+    /// How much earlier than the moment it is continued the bridge follows contacts again: an
+    /// event's time is the server's stamp carried over, which may read a little early, and a
+    /// press just after the grabs come back must not be taken for one made while stopped (its
+    /// master would stay frozen by the grab it met).
+    static let resumeMargin = 0.01
+
+    /// Ctrl-Z in the bridge's terminal (SIGTSTP): everything held is let go first, the grabs
+    /// with it (the grab on every master's first button would hold each click of a mouse or
+    /// touchpad until the bridge is continued), and then it stops. Continued (`fg`), it grabs
+    /// again; what was pressed meanwhile went to the applications and stays theirs.
+    private func suspend() {
+        let now = clock.now
+        for event in session.pause(at: now) {
+            process(engine.handle(event), now: now)
+        }
+        heldBackRings = HeldBackRings()
+        grabs.releaseAll(reason: "the bridge is stopped (Ctrl-Z)")
+        releaseHeld(reason: "the bridge is stopped (Ctrl-Z)")
+        feedback?.tick(now: now)
+        session.connection.sync()
+        report(.suspended)
+        SignalDescriptor.stopAsAsked()
+        session.resume(followingFrom: clock.now - Self.resumeMargin)
+        reconcileGrabs()
+        session.connection.sync()
+        report(.resumed)
+    }
+
     private func shutdown() {
         let now = clock.now
         // Contacts still down end as cancelled, so bindings fire their end actions (a held
@@ -514,6 +542,8 @@ extension Bridge: EventLoopClient {
         switch signal {
         case SIGHUP:
             apply(reloader?.hangUp() ?? .unavailable)
+        case SIGTSTP:
+            suspend()
         default:
             guard !stopRequested else { return }
             stopRequested = true

@@ -22,6 +22,10 @@ public enum BridgeEvent: Sendable {
     case configurationRejected(source: String, message: String)
     /// SIGHUP arrived but there is no file to read again.
     case reloadUnavailable
+    /// Stopped from its terminal (Ctrl-Z, SIGTSTP), everything let go first.
+    case suspended
+    /// Continued after `suspended` (`fg`, SIGCONT): listening again.
+    case resumed
     /// The watched config file was removed; the bindings running stay.
     case configurationFileRemoved(path: String)
     /// Changes to the config file are no longer noticed (its directory went away).

@@ -13,6 +13,22 @@ public final class SignalDescriptor {
     /// The signals the bridge handles: stop on SIGINT and SIGTERM, reload on SIGHUP.
     public static let bridgeSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
+    /// `run`'s: the bridge's, and SIGTSTP (Ctrl-Z in its terminal), which it lets go of what
+    /// it holds for before it stops (`stopAsAsked`): its grab on every master's first button
+    /// would otherwise hold each click until it is continued.
+    public static let runSignals: [Int32] = bridgeSignals + [SIGTSTP]
+
+    /// Stops the process as SIGTSTP asks, read from the descriptor: the signal sent again with
+    /// its default action let through for that moment. Returns once the process is continued
+    /// (SIGCONT), or at once where nothing would continue it (an orphaned process group, whose
+    /// SIGTSTP the kernel drops).
+    public static func stopAsAsked() {
+        var set = signalSet([SIGTSTP])
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        raise(SIGTSTP)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
     /// Blocks `signals` for the calling thread and the threads it starts from now on.
     public static func block(_ signals: [Int32]) {
         var set = signalSet(signals)

@@ -35,6 +35,60 @@ final class StoppedBridgeTests: StageSuite {
         #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
 
+    /// Whether the process is stopped (`T` in /proc/PID/stat), within `timeout` seconds.
+    static func isStopped(_ pid: pid_t, timeout: Double = 3) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            // The state follows the command name in parentheses, which may hold spaces.
+            if let close = stat.lastIndex(of: ")"), stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("T") {
+                return true
+            }
+            usleep(5_000)
+        } while Date() < deadline
+        return false
+    }
+
+    /// Found in review: Ctrl-Z in the bridge's terminal stopped it with its grab on every
+    /// master's first button in place, so the next click of the pen, a mouse or a touchpad froze
+    /// its pointer until `fg`, and a press the bridge held at that moment stayed held.
+    @Test("Ctrl-Z: the press held goes to the window, presses made while stopped reach it at once and stay its own once continued, and then a deep press right-clicks alone")
+    func stoppedFromItsTerminal() throws {
+        let bridge = try BridgeProcess(["run", "--json"], server: stage.server, ownProcessGroup: true)
+        stage.window.drain()
+        // A light press, held back undecided when Ctrl-Z comes.
+        try stage.pen.down(at: (300, 200), pressure: 0.2)
+        #expect(buttonEvents(1, in: stage.window.events(arrivingWithin: 0.2)).isEmpty, "the bridge holds the press")
+        bridge.child.kill(signal: SIGTSTP)
+        #expect(bridge.waitForEvents(.suspended), "\(bridge.lines)")
+        #expect(Self.isStopped(bridge.child.pid), "the bridge stops, as its terminal asked")
+        #expect(stage.window.waitForEvents { buttonEvents(1, in: $0).count >= 1 }, "the held press is the window's")
+        try stage.pen.up()
+        // A tap, and a press pressed deep and held on past the moment the bridge is continued.
+        try stage.pen.down(at: (320, 220), pressure: 0.2)
+        try stage.pen.up()
+        try stage.pen.down(at: (340, 240), pressure: 0.3)
+        try stage.pen.press(to: 0.9)
+        let whileStopped = stage.window.events { buttonEvents(1, in: $0).count >= 5 }
+        #expect(buttonEvents(1, in: whileStopped).map(\.kind) == [.buttonPress, .buttonRelease, .buttonPress, .buttonRelease, .buttonPress],
+                "each press reaches the window while the bridge is stopped: \(whileStopped)")
+        #expect(Self.isStopped(bridge.child.pid, timeout: 0), "still stopped: the window had them without the bridge")
+        bridge.child.kill(signal: SIGCONT)
+        #expect(bridge.waitForEvents(.resumed), "\(bridge.lines)")
+        try stage.pen.press(to: 0.95)
+        try stage.pen.up()
+        stage.window.drain()
+        try stage.pen.down(at: (400, 300), pressure: 0.2)
+        try stage.pen.press(to: 0.9)
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "\(bridge.lines)")
+        try stage.pen.up()
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "one right-click, for the press made after: \(events)")
+        #expect(buttonEvents(1, in: events).isEmpty, "\(events)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+        #expect(bridge.events(.xError).isEmpty, "\(bridge.lines)")
+    }
+
     /// A touch long press of 1 s, and a pen deep press that starts a command lasting 3 s (a
     /// command running changes how the bridge waits).
     static let holdConfig = """

@@ -30,14 +30,16 @@ final class BridgeProcess {
     /// Starts `arguments` and waits until it is `ready`. `environment` adds to or replaces
     /// variables of the clean environment.
     convenience init(_ arguments: [String], server: HeadlessXorg, environment: [String: String] = [:],
-                     ready: Readiness = .listening, typesInput: Bool = false, umask: String? = nil) throws {
+                     ready: Readiness = .listening, typesInput: Bool = false, umask: String? = nil,
+                     ownProcessGroup: Bool = false) throws {
         try self.init(arguments, displayName: server.displayName, environment: environment, ready: ready,
-                      typesInput: typesInput, umask: umask)
+                      typesInput: typesInput, umask: umask, ownProcessGroup: ownProcessGroup)
     }
 
     /// `umask` (`"002"`): the command runs under that file mode mask, as a shell set to it starts it.
+    /// `ownProcessGroup`: as a job of a shell with job control (`ChildProcess`).
     init(_ arguments: [String], displayName: String, environment: [String: String] = [:],
-         ready: Readiness = .listening, typesInput: Bool = false, umask: String? = nil) throws {
+         ready: Readiness = .listening, typesInput: Bool = false, umask: String? = nil, ownProcessGroup: Bool = false) throws {
         guard let executable = Self.executable else {
             throw ChildProcessError(message: "gesture-bridge is not built beside the tests; run `swift build` first")
         }
@@ -49,7 +51,8 @@ final class BridgeProcess {
             child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "umask \(umask) && exec \"$0\" \"$@\"", executable] + arguments,
                                      environment: environment, typesInput: typesInput)
         } else {
-            child = try ChildProcess(executable: executable, arguments: arguments, environment: environment, typesInput: typesInput)
+            child = try ChildProcess(executable: executable, arguments: arguments, environment: environment, typesInput: typesInput,
+                                     ownProcessGroup: ownProcessGroup)
         }
         let isReady: ((String, String) -> Bool)?
         switch ready {

@@ -20,8 +20,11 @@ final class ChildProcess {
     private var inputEnd: Int32 = -1
 
     /// `typesInput`: the child's standard input is a pipe the test writes with `type(_:)`;
-    /// otherwise it reads /dev/null.
-    init(executable: String, arguments: [String], environment: [String: String], typesInput: Bool = false) throws {
+    /// otherwise it reads /dev/null. `ownProcessGroup`: the child leads a process group of its
+    /// own, as a shell with job control starts a job, so a stop signal (SIGTSTP) stops it: the
+    /// test's own group has no shell to continue it, and the kernel drops such a stop there.
+    init(executable: String, arguments: [String], environment: [String: String], typesInput: Bool = false,
+         ownProcessGroup: Bool = false) throws {
         let outputPipe = try OutputPipe()
         let errorPipe = try OutputPipe()
         var inputEnds: [Int32] = [-1, -1]
@@ -37,7 +40,7 @@ final class ChildProcess {
         do {
             process = try Subprocess([executable] + arguments, environment: environment.map { "\($0.key)=\($0.value)" },
                                      input: typesInput ? inputEnds[0] : nil, output: outputPipe.writeEnd,
-                                     error: errorPipe.writeEnd, ownProcessGroup: false)
+                                     error: errorPipe.writeEnd, ownProcessGroup: ownProcessGroup)
         } catch {
             if typesInput { close(inputEnds[1]) }
             throw ChildProcessError(message: error.message)
