@@ -137,6 +137,35 @@ struct HandLearningTests {
         #expect(learner.effectiveLevels(start: .start).threshold > 0.35 + 0.15)
     }
 
+    /// Found in review: a press lifted short while there were no ordinary contacts yet counted
+    /// as one, and with a few, the level it had to stand out from was made of the earlier
+    /// such presses; the ordinary level came to 0.475, the aim to 0.9.
+    @Test("a light hand's deep presses lifted short from its first contact on stand out from its taps")
+    func fellShortFromTheStart() {
+        var learner = HandLearner()
+        // Three presses lifted short among the first contacts, then taps until twelve ordinary.
+        for peak in [0.495, 0.12, 0.1, 0.15, 0.483, 0.11, 0.14, 0.09, 0.408, 0.13, 0.12, 0.1, 0.11, 0.14, 0.12] {
+            learner.record(peak > 0.3 ? .fellShort(peak: peak) : .ordinary(peak: peak))
+            _ = learner.settle()
+        }
+        #expect(learner.ordinaryPeaks.count == 12)
+        #expect(learner.ordinaryPeaks.allSatisfy { $0 < 0.3 })
+        #expect(learner.deliberatePresses == 3)
+        #expect(learner.unjudgedPeaks.isEmpty)
+        #expect((learner.aim ?? 0.7) <= 0.45)
+    }
+
+    @Test("a press lifted short that does not stand out from the ordinary contacts is one of them, once they can tell")
+    func fellShortJudgedOrdinary() {
+        var learner = HandLearner()
+        learner.record(.fellShort(peak: 0.35))
+        #expect(learner.ordinaryContacts == 0 && learner.deliberatePresses == 0)
+        for _ in 0..<12 { learner.record(.ordinary(peak: 0.3)) }
+        #expect(learner.ordinaryContacts == 13)
+        #expect(learner.deliberatePresses == 0)
+        #expect(learner.unjudgedPeaks.isEmpty)
+    }
+
     @Test("calibrated: nothing is learned nor used until reset")
     func calibratedWins() {
         var learner = HandLearner()

@@ -99,6 +99,11 @@ public struct HandLearner: Sendable, Hashable {
     /// `calibrate --write` set this device's levels: learning neither moves nor applies to
     /// it until it is reset.
     public var calibrated = false
+    /// Peaks of presses lifted short (`fellShort`) while too few ordinary contacts were
+    /// remembered to tell whether they stand out from them, oldest first: judged once
+    /// `LearningRule.minimumOrdinary` are, and counted as nothing until then. Not kept in the
+    /// state file: a bridge stopped before then forgets these few.
+    public private(set) var unjudgedPeaks: [Double] = []
     /// Contacts recorded since the levels last had a chance to move.
     private var unsettled = 0
 
@@ -136,18 +141,36 @@ public struct HandLearner: Sendable, Hashable {
         guard !calibrated else { return }
         switch evidence {
         case .fellShort(let peak):
-            let standsOut = !ordinaryPeaks.isEmpty
-                && peak >= Self.quantile(ordinaryPeaks, LearningRule.ordinaryQuantile) + LearningRule.standOut
-            record(standsOut ? .deliberate(peak: peak) : .ordinary(peak: peak))
+            // Judged against fewer ordinary contacts, a light hand's deep presses from its first
+            // contact on would be ordinary, and the level they must stand out from made of
+            // themselves: the threshold would climb out of its reach and stay there.
+            guard ordinaryPeaks.count >= LearningRule.minimumOrdinary else {
+                Self.remember(peak, in: &unjudgedPeaks, keeping: LearningRule.deliberateWindow)
+                return
+            }
+            record(judged(peak, against: Self.quantile(ordinaryPeaks, LearningRule.ordinaryQuantile)))
             return
         case .ordinary(let peak):
             Self.remember(peak, in: &ordinaryPeaks, keeping: LearningRule.ordinaryWindow)
             ordinaryContacts += 1
+            if ordinaryPeaks.count >= LearningRule.minimumOrdinary, !unjudgedPeaks.isEmpty {
+                // All against the same level: the ordinary contacts', none of these among them.
+                let level = Self.quantile(ordinaryPeaks, LearningRule.ordinaryQuantile)
+                let unjudged = unjudgedPeaks
+                unjudgedPeaks = []
+                for peak in unjudged { record(judged(peak, against: level)) }
+            }
         case .deliberate(let peak):
             Self.remember(peak, in: &deliberatePeaks, keeping: LearningRule.deliberateWindow)
             deliberatePresses += 1
         }
         unsettled += 1
+    }
+
+    /// A press lifted short is meant when it stands out from the ordinary level; else one of
+    /// the ordinary contacts (a firm hand resting).
+    private func judged(_ peak: Double, against ordinaryLevel: Double) -> PressEvidence {
+        peak >= ordinaryLevel + LearningRule.standOut ? .deliberate(peak: peak) : .ordinary(peak: peak)
     }
 
     /// Moves the levels toward their aim by at most a step per contact recorded since the last
