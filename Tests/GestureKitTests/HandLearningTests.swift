@@ -239,6 +239,26 @@ struct HandLearningTests {
         #expect(threshold <= 0.45, "\(outcome)")
     }
 
+    /// Found in review: with its very first contact a deep press lifted short, the light hand's
+    /// threshold went to 0.9 and stayed there.
+    @Test("light hand whose first contact is a deep press: 8 or more of its deliberate presses after contact 81 right-click, the threshold ends at 0.45 or below",
+          arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func lightHandDeepFirst(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        var trace = HandTrace()
+        trace.add(HandTrace.Hand.light.deliberateContact(&random), random: &random)
+        for index in 0..<120 {
+            trace.add(index % 4 == 3 ? HandTrace.Hand.light.deliberateContact(&random) : HandTrace.Hand.light.ordinaryContact(&random),
+                      random: &random)
+        }
+        let (outcome, outputs) = Self.outcome(trace, skip: 81, configuration: try Self.defaults())
+        #expect(outcome.deliberate == 10)
+        #expect(outcome.deliberateClicked >= 8, "\(outcome)")
+        #expect(outcome.ordinaryClicked == 0, "\(outcome)")
+        let threshold = try #require(outputs.compactMap(\.learnedChange).last?.levels.threshold)
+        #expect(threshold <= 0.45, "\(outcome)")
+    }
+
     /// Found in review: presses that fall a little short (0.58-0.68 against 0.7: a tired hand)
     /// aim the threshold less than the dead band below it, so it never moved.
     @Test("typical hand, then tired presses at 0.58-0.68: the threshold comes down to them, and 4 or more of the last 5 right-click, no ordinary contact",
@@ -363,6 +383,42 @@ struct HandLearningTests {
         event(1.5, .end, 0)
         let learner = engine.learning.learner(for: pen)
         #expect((learner?.ordinaryContacts ?? 0) + (learner?.deliberatePresses ?? 0) == 0, "\(String(describing: learner))")
+    }
+
+    /// Found in review: at 200 Hz a press let go over some 45 ms is handed over as levelled
+    /// off a few samples before it lifts, and was learned as an ordinary contact at its peak:
+    /// a light hand's presses at 0.3-0.5 lifted its ordinary level until they could not stand out.
+    @Test("a still press held 0.3 s above the ordinary level and eased off before lifting, at 200 Hz, is a deliberate press")
+    func easedOffPressFellShort() throws {
+        let pen = InputDevice(id: 3, name: "Generated Pen", kind: .pen, pressure: PressureRange(min: 0, max: 1000))
+        let ordinaryPeaks = (0..<20).map { 0.1 + 0.18 * Double($0) / 19 }
+        let learner = try #require(HandLearner(ordinaryPeaks: ordinaryPeaks, deliberatePeaks: [], ordinaryContacts: 20,
+                                               deliberatePresses: 0, levels: PressLevels(threshold: 0.68, release: 0.486, ordinary: 0.34),
+                                               moving: false, calibrated: false))
+        var engine = GestureEngine(configuration: try Self.defaults(), devices: [pen],
+                                   learning: PressLearning(devices: [pen.name: learner]))
+        var outputs: [EngineOutput] = []
+        var time = 0.0
+        func sample(_ phase: ContactPhase, _ force: Double) {
+            outputs += engine.handle(ContactEvent(time: time, device: 3, contact: 0, phase: phase, position: Point(x: 100, y: 100),
+                                                  pressure: force * 1000))
+            time += 1 / 200
+        }
+        // Up at 0.8 of the range a second, held 0.3 s at 0.38, eased off over 45 ms, lifted.
+        var force = 0.05
+        sample(.begin, force)
+        while force < 0.38 {
+            force = Swift.min(0.38, force + 0.8 / 200)
+            sample(.move, force)
+        }
+        for _ in 0..<60 { sample(.move, 0.38) }
+        for step in 1...9 { sample(.move, 0.38 * (1 - Double(step) / 10)) }
+        sample(.end, 0)
+        // The stimulus: handed over as levelled off before the lift, not at it.
+        #expect(outputs.contains { if case .decision(.release(_, .levelledOff, _, _)) = $0 { return true }; return false }, "\(outputs)")
+        let learned = try #require(engine.learning.learner(for: pen))
+        #expect(learned.deliberatePeaks == [0.38])
+        #expect(learned.ordinaryPeaks == ordinaryPeaks)
     }
 
     @Test("learned levels never move while a contact is down: a touch's second finger keeps them until both lift")

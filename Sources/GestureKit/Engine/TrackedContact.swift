@@ -146,13 +146,15 @@ struct TrackedContact: Sendable {
         case .handedOver(.limit):
             // Held above the ordinary level to the limit: a press meant, that fell short.
             return peak > ordinary ? .deliberate(peak: peak) : .ordinary(peak: peak)
-        case .handedOver(.ended):
+        case .handedOver(.ended), .handedOver(.levelledOff):
             // Lifted still and held, above the ordinary level and longer than a tap lasts:
             // perhaps a press meant that fell short. Counted ordinary, such presses would lift
             // the threshold further out of a light hand's reach; the learner tells (`fellShort`).
+            // So with one eased off before the lift: handed over as levelled off a few samples
+            // before it (some 5-15 ms at 200 Hz), it is the same press.
             if let threshold = learningThreshold, peak >= threshold { return nil }
             return peak > ordinary && end - start >= LearningRule.attempt ? .fellShort(peak: peak) : .ordinary(peak: peak)
-        case .handedOver(.levelledOff), .handedOver(.failed), .handedOver(.timeout):
+        case .handedOver(.failed), .handedOver(.timeout):
             // Pressed on to a deep press's force after it was given to the application (a deep
             // press the bridge gave up waiting for, pushed on; a hard stroke): no ordinary
             // contact, and no deep press the bridge saw.
