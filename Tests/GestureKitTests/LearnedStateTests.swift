@@ -48,6 +48,22 @@ struct LearnedStateTests {
         #expect(LearnedStateFile.decode(notNumbers) == nil)
     }
 
+    /// Found in review: a file cut short inside its last line read as good, its last peak or
+    /// its list of deliberate presses shortened.
+    @Test("a file cut short anywhere in its last line is refused, with deliberate presses kept and with none")
+    func cutShort() throws {
+        var none = Self.learned()
+        none = try #require(HandLearner(ordinaryPeaks: none.ordinaryPeaks, deliberatePeaks: [], ordinaryContacts: none.ordinaryContacts,
+                                        deliberatePresses: 0, levels: none.levels, moving: none.moving, calibrated: false))
+        for learner in [Self.learned(), none] {
+            let good = LearnedStateFile.encode(device: "Pen", learner: learner)
+            #expect(LearnedStateFile.decode(good) != nil)
+            for cut in 1...6 {
+                #expect(LearnedStateFile.decode(String(good.dropLast(cut))) == nil, "cut \(cut) from \(good)")
+            }
+        }
+    }
+
     @Test("the store writes a file per device, mode 0600, sets a damaged one aside, and resets one or all")
     func store() throws {
         try Self.withStore { store, directory in

@@ -35,8 +35,12 @@ public enum LearnedStateFile {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The device and its learner; nil when anything is missing, unknown or out of range.
+    /// The device and its learner; nil when anything is missing, unknown or out of range, or
+    /// the file does not end as `encode` ends it, with a newline: one cut short inside its last
+    /// line (`deliberate 0.4` of `deliberate 0.44`, or of an empty list) may still read as
+    /// numbers, but not as the ones written.
     public static func decode(_ text: String) -> (device: String, learner: HandLearner)? {
+        guard text.hasSuffix("\n") else { return nil }
         var fields: [String: String] = [:]
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) where !line.hasPrefix("#") {
             let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
