@@ -118,6 +118,9 @@ struct Learned: ParsableCommand {
         for path in loaded.damaged {
             printError("warning: \(path) is damaged, so it is not read; the bridge sets it aside and learns that device afresh")
         }
+        for problem in loaded.unreadableFiles {
+            printError("warning: cannot read \(problem), so it is not read; it is left as it is, and the bridge never writes over it: \(LearnedStateError.unreadableAdvice(problem.path))")
+        }
         for path in loaded.otherVersion {
             printError("warning: \(path) was written by another version of gesture-bridge, so it is not read; it is left as it is (`learned --reset` of its device removes it, to learn that device here again)")
         }

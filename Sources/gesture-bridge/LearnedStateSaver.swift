@@ -13,7 +13,8 @@ import Synchronization
 /// the loop reads must not be delivered there.
 final class LearnedStateSaver: Sendable {
     private let store: LearnedStateStore
-    /// Files another version wrote (said once at start), never written over.
+    /// Files another version wrote, and files that could not be read (said once at start),
+    /// never written over.
     private let leftAlone: Set<String>
     private let logger: Logger
     /// The newest state of each device not written yet.

@@ -98,10 +98,14 @@ struct Run: ParsableCommand {
         for path in loaded.damaged {
             logger.warning("the learned state \(path) is damaged; set aside as \(path).damaged, learning starts afresh")
         }
+        for problem in loaded.unreadableFiles {
+            logger.warning("cannot read the learned state \(problem); left as it is and never written over, so its device learns without keeping: \(LearnedStateError.unreadableAdvice(problem.path)), then restart the bridge")
+        }
         for path in loaded.otherVersion {
             logger.warning("the learned state \(path) was written by another version of gesture-bridge; left as it is, so its device learns without keeping (`gesture-bridge learned --reset` of that device removes it, to keep it again)")
         }
-        let saver = store.map { LearnedStateSaver(store: $0, leftAlone: Set(loaded.otherVersion), logger: logger) }
+        let saver = store.map { LearnedStateSaver(store: $0, leftAlone: Set(loaded.otherVersion + loaded.unreadableFiles.map(\.path)),
+                                                   logger: logger) }
         let bridge = Bridge(session: session, configuration: bindings, performer: performer, feedback: overlay,
                             showsContacts: showTouches, reloader: reloader, learning: loaded.learning) { event in
             reporter.handle(event)

@@ -87,6 +87,32 @@ struct LearnedStateTests {
         }
     }
 
+    /// Found in review: a file the bridge could not read (a root-owned one, left by `sudo
+    /// gesture-bridge calibrate --write`) was taken for damaged, set aside, and its state and
+    /// calibrated mark written over. A folder in a state file's place gives a read error root
+    /// gets too.
+    @Test("a state file that cannot be read is left where it is, said why, and never written over")
+    func unreadableLeftAlone() throws {
+        try Self.withStore { store, directory in
+            try store.save(device: "Pen B", learner: Self.learned())
+            let path = directory + "/" + store.fileName(for: "Pen A")
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            for settingAside in [true, false] {
+                let loaded = store.load(settingAside: settingAside)
+                #expect(loaded.damaged.isEmpty)
+                #expect(loaded.unreadableFiles.map(\.path) == [path])
+                #expect(Array(loaded.learning.devices.keys) == ["Pen B"])
+            }
+            #expect(!FileManager.default.fileExists(atPath: path + ".damaged"))
+            var isFolder: ObjCBool = false
+            #expect(FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue)
+            #expect(throws: LearnedStateError.self) { try store.save(device: "Pen A", learner: Self.learned()) }
+            #expect(throws: LearnedStateError.self) { try store.markCalibrated(device: "Pen A") }
+            #expect(FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue)
+            #expect((try? FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".tmp") }) == [])
+        }
+    }
+
     @Test("a command that only reads leaves a damaged file where it is; only the bridge's load sets it aside")
     func readingSetsNothingAside() throws {
         try Self.withStore { store, directory in

@@ -115,11 +115,15 @@ public struct LearnedStateStore: Sendable {
     }
 
     /// What was loaded; the files found damaged (renamed to `….damaged` where `load` sets them
-    /// aside); and the files another version of gesture-bridge wrote, which no version of ours
-    /// reads, sets aside or writes over.
+    /// aside); the files that could not be read, and why; and the files another version of
+    /// gesture-bridge wrote, which no version of ours reads, sets aside or writes over.
     public struct Loaded: Sendable {
         public var learning = PressLearning()
         public var damaged: [String] = []
+        /// Files there that the system would not let us read (another user's, as one left by
+        /// `sudo gesture-bridge calibrate --write`; a read error): what they hold is unknown,
+        /// so they are neither set aside nor written over (`save` refuses to).
+        public var unreadableFiles: [LearnedStateError] = []
         public var otherVersion: [String] = []
         /// The device each of `otherVersion` names on its `device` line, where it names one.
         public var otherVersionDevices: [String: String] = [:]
@@ -144,13 +148,20 @@ public struct LearnedStateStore: Sendable {
         }
         for name in names where name.hasSuffix(Self.suffix) {
             let path = directory + "/" + name
-            let text = (try? FileContents.read(path)).map { String(decoding: $0, as: UTF8.self) }
-            if let version = text.flatMap(LearnedStateFile.version(of:)), version != LearnedStateFile.version {
-                loaded.otherVersion.append(path)
-                loaded.otherVersionDevices[path] = text.flatMap(LearnedStateFile.device(of:))
+            let text: String
+            do {
+                text = String(decoding: try FileContents.read(path), as: UTF8.self)
+            } catch {
+                // Gone since the folder was listed: nothing to load.
+                if error.code != ENOENT { loaded.unreadableFiles.append(LearnedStateError(path: path, reason: error.reason)) }
                 continue
             }
-            guard let text, let (device, learner) = LearnedStateFile.decode(text), fileName(for: device) == name else {
+            if let version = LearnedStateFile.version(of: text), version != LearnedStateFile.version {
+                loaded.otherVersion.append(path)
+                loaded.otherVersionDevices[path] = LearnedStateFile.device(of: text)
+                continue
+            }
+            guard let (device, learner) = LearnedStateFile.decode(text), fileName(for: device) == name else {
                 if settingAside { rename(path, path + ".damaged") }
                 loaded.damaged.append(path)
                 continue
@@ -179,7 +190,7 @@ public struct LearnedStateStore: Sendable {
     /// `calibrate --write` set this device's levels: its state is marked calibrated (what it
     /// learned so far kept, also under its name alone), so learning neither moves nor applies
     /// to it until `learned --reset` forgets the file. A damaged or missing file starts from
-    /// nothing.
+    /// nothing; one that cannot be read is left as it is (`save` throws).
     @discardableResult
     public func markCalibrated(device key: String) throws(LearnedStateError) -> HandLearner {
         var learner = keptLearner(for: key) ?? HandLearner()
@@ -218,8 +229,17 @@ public struct LearnedStateStore: Sendable {
     private func write(device: String, learner: HandLearner) throws(LearnedStateWriteError) {
         try makeDirectory()
         let path = directory + "/" + fileName(for: device)
-        if let kept = try? FileContents.read(path),
-           let version = LearnedStateFile.version(of: String(decoding: kept, as: UTF8.self)), version != LearnedStateFile.version {
+        // What is there must be known before it is replaced: a file we cannot read may hold a
+        // state, or a calibrated mark, that no one asked to lose.
+        let kept: [UInt8]?
+        do {
+            kept = try FileContents.read(path)
+        } catch {
+            guard error.code == ENOENT else { throw .unreadable(error, path: path) }
+            kept = nil
+        }
+        if let kept, let version = LearnedStateFile.version(of: String(decoding: kept, as: UTF8.self)),
+           version != LearnedStateFile.version {
             throw .otherVersion(version)
         }
         let temporary = path + ".\(getpid()).tmp"
@@ -321,6 +341,11 @@ public struct LearnedStateError: Error, Sendable, CustomStringConvertible {
     public var reason: String
 
     public var description: String { "\(path): \(reason)" }
+
+    /// What to do about a state file at `path` that cannot be read.
+    public static func unreadableAdvice(_ path: String) -> String {
+        "make it yours again (`sudo chown $USER \"\(path)\"`: one left by a `sudo` command) or remove it"
+    }
 }
 
 /// Why one device's state was not written.
@@ -329,12 +354,16 @@ enum LearnedStateWriteError: Error {
     case system(FileReadError)
     /// Its file is another version's (`version N`), left as it is.
     case otherVersion(Int)
+    /// Its file cannot be read (another user's, a read error), so it is left as it is.
+    case unreadable(FileReadError, path: String)
 
     var reason: String {
         switch self {
         case .system(let error): return error.reason
         case .otherVersion(let version):
             return "written by another version of gesture-bridge (version \(version)), so it is left as it is"
+        case .unreadable(let error, let path):
+            return "cannot be read (\(error.reason)), so it is left as it is; " + LearnedStateError.unreadableAdvice(path)
         }
     }
 }
