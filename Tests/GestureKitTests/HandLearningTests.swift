@@ -259,6 +259,30 @@ struct HandLearningTests {
         #expect(threshold <= 0.45, "\(outcome)")
     }
 
+    /// Found in review, not fixed: a stroke is learned as an ordinary contact at the peak of the
+    /// whole contact, force it reached after moving among it, where no deep press could come
+    /// of it; a paragraph of handwriting firmer than the taps takes a light hand's threshold to
+    /// about 0.6. Strokes teaching nothing fixes it, but leaves the ordinary level to fewer,
+    /// lighter samples: a typical hand's threshold then moves (`typicalHand`, seed 3), and a
+    /// tired hand's comes down too slowly (`tiredPressesFallingShort`, seed 4).
+    @Test("light hand, then 60 strokes of handwriting at 0.2-0.35: 16 or more of its next 20 deliberate presses right-click",
+          arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func lightHandAfterWriting(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        var trace = Self.days(seed: seed, [(.light, 60, 4)])
+        for _ in 0..<60 { trace.add(.writing(peak: Double.random(in: 0.2...0.35, using: &random)), random: &random) }
+        for index in 0..<80 {
+            let hand = HandTrace.Hand.light
+            trace.add(index % 4 == 3 ? hand.deliberateContact(&random) : hand.ordinaryContact(&random), random: &random)
+        }
+        let (outcome, _) = Self.outcome(trace, skip: 120, configuration: try Self.defaults())
+        #expect(outcome.deliberate == 20)
+        #expect(outcome.ordinaryClicked == 0, "\(outcome)")
+        withKnownIssue("handwriting's strokes are learned as ordinary contacts at their peak (README, known limits)") {
+            #expect(outcome.deliberateClicked >= 16, "\(outcome)")
+        }
+    }
+
     /// Found in review: presses that fall a little short (0.58-0.68 against 0.7: a tired hand)
     /// aim the threshold less than the dead band below it, so it never moved.
     @Test("typical hand, then tired presses at 0.58-0.68: the threshold comes down to them, and 4 or more of the last 5 right-click, no ordinary contact",

@@ -1,3 +1,4 @@
+import Foundation
 @testable import GestureKit
 import SeededRandom
 
@@ -10,6 +11,9 @@ struct HandTrace {
         case tap(peak: Double)
         /// Down and dragged 80 px (past the slop) with the force reaching `peak`.
         case stroke(peak: Double)
+        /// Handwriting: moving 2 px a sample from touch-down, the force rising over 0.3 s to
+        /// `peak` with a little wobble, for half a second.
+        case writing(peak: Double)
         /// Down, up to `peak` in 0.1 s, held still (±0.01 jitter) for 0.6 s, lifted.
         case still(peak: Double)
         /// Down, climbing at 0.8 of the range a second to `peak`, held 0.3 s, lifted.
@@ -74,6 +78,11 @@ struct HandTrace {
             for index in 0..<count {
                 let rise = Swift.min(1, Double(index) / 8)
                 samples.append((Double(index) * 2, peak * rise * (0.9 + 0.1 * Double(index % 3) / 2)))
+            }
+        case .writing(let peak):
+            for index in 0..<50 {
+                let rise = Swift.min(1, Double(index) / 30)
+                samples.append((Double(index) * 2, peak * rise * (0.95 + 0.05 * sin(Double(index) / 2))))
             }
         case .still(let peak):
             for index in 0..<10 { samples.append((0, peak * Double(index + 1) / 10)) }
