@@ -13,6 +13,8 @@ public final class XTestPerformer: ActionPerformer {
     private let launcher: CommandLauncher
     private let volume: VolumeControl
     public private(set) var held = HeldInputs()
+    /// Key chords as the keyboard's AccessX settings time them.
+    private var strokes = KeyStrokes()
 
     /// `commandReport` hears how a launched command failed (a non-zero exit, a signal);
     /// `volume` changes the sound volume for `{volume: ...}` actions.
@@ -65,20 +67,32 @@ public final class XTestPerformer: ActionPerformer {
             }
         case .key(let combo):
             let chord = try keyboard.chord(for: combo, now: now)
-            // A key the person holds already (Ctrl, while a gesture sends ctrl+z) is theirs: X
-            // drops a second press of it, and a release would let go of it under their finger
-            // (X keeps no count of which keyboard holds a key), so it is neither.
-            let down = connection.keysDown()
-            for keycode in chord.keycodes where !down.contains(keycode) && held.press(.keycode(keycode), by: holder) {
-                send(.keycode(keycode), down: true)
-            }
-            for keycode in chord.keycodes.reversed() where held.release(.keycode(keycode), by: holder) {
-                send(.keycode(keycode), down: false)
-            }
+            strokes.add(chord.keycodes, by: holder, timing: .read(connection.display), at: now)
+            sendKeys(dueBy: now)
         case .command(let argv):
             try launcher.launch(argv, now: now)
         case .volume(let change):
             volume.request(change, for: event, now: now)
+        }
+    }
+
+    /// Presses and lets go of the key chords due by `now` (`KeyStrokes`).
+    private func sendKeys(dueBy now: Double) {
+        for step in strokes.due(at: now) {
+            switch step {
+            case .press(let keycodes, let holder):
+                // A key the person holds already (Ctrl, while a gesture sends ctrl+z) is theirs:
+                // X drops a second press of it, and a release would let go of it under their
+                // finger (X keeps no count of which keyboard holds a key), so it is neither.
+                let down = connection.keysDown()
+                for keycode in keycodes where !down.contains(keycode) && held.press(.keycode(keycode), by: holder) {
+                    send(.keycode(keycode), down: true)
+                }
+            case .release(let keycodes, let holder):
+                for keycode in keycodes.reversed() where held.release(.keycode(keycode), by: holder) {
+                    send(.keycode(keycode), down: false)
+                }
+            }
         }
     }
 
@@ -109,6 +123,7 @@ public final class XTestPerformer: ActionPerformer {
     }
 
     public func releaseAll() {
+        strokes.removeAll()
         let inputs = held.takeAllForRelease()
         guard !inputs.isEmpty else { return }
         for input in inputs { send(input, down: false) }
@@ -116,12 +131,13 @@ public final class XTestPerformer: ActionPerformer {
     }
 
     public var nextDeadline: Double? {
-        // Asked on every wakeup: no array for two optionals.
-        guard let launched = launcher.nextDeadline else { return volume.nextDeadline }
-        return volume.nextDeadline.map { min(launched, $0) } ?? launched
+        // Asked on every wakeup: no array for three optionals.
+        func earlier(_ a: Double?, _ b: Double?) -> Double? { a.map { first in b.map { min(first, $0) } ?? first } ?? b }
+        return earlier(earlier(strokes.nextDeadline, launcher.nextDeadline), volume.nextDeadline)
     }
 
     public func tick(now: Double) {
+        sendKeys(dueBy: now)
         launcher.tick(now: now)
         volume.tick(now: now)
         connection.flush()

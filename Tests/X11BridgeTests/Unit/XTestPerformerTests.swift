@@ -120,6 +120,107 @@ final class XTestPerformerTests: XvfbSuite {
         connection.sync()
     }
 
+    /// Turns the core keyboard's SlowKeys or BounceKeys on with these delays in milliseconds
+    /// (0: off) for `body`, and both off after it, as a person sets them in their desktop's
+    /// accessibility settings.
+    func withAccessX(slowKeys: UInt16 = 0, debounce: UInt16 = 0, _ body: () throws -> Void) throws {
+        func set(slowKeys: UInt16, debounce: UInt16) throws {
+            let xkb = try #require(XkbGetMap(connection.display, 0, UInt32(XkbUseCoreKbd)))
+            defer { XkbFreeKeyboard(xkb, 0, 1) }
+            #expect(XkbGetControls(connection.display, UInt(XkbAllControlsMask), xkb) == Success)
+            let controls = try #require(xkb.pointee.ctrls)
+            // A delay of 0 is a BadValue: an unused one keeps its value.
+            if slowKeys > 0 { controls.pointee.slow_keys_delay = slowKeys }
+            if debounce > 0 { controls.pointee.debounce_delay = debounce }
+            var enabled = controls.pointee.enabled_ctrls & ~UInt32(XkbSlowKeysMask | XkbBounceKeysMask)
+            if slowKeys > 0 { enabled |= UInt32(XkbSlowKeysMask) }
+            if debounce > 0 { enabled |= UInt32(XkbBounceKeysMask) }
+            controls.pointee.enabled_ctrls = enabled
+            XkbSetControls(connection.display, UInt(XkbSlowKeysMask | XkbBounceKeysMask | XkbControlsEnabledMask), xkb)
+            connection.sync()
+            #expect(connection.takeErrors().isEmpty)
+        }
+        try set(slowKeys: slowKeys, debounce: debounce)
+        // The stimulus as intended: the server has them on.
+        #expect(KeyStrokes.Timing.read(connection.display)
+                == KeyStrokes.Timing(slowKeys: slowKeys > 0 ? Double(slowKeys) / 1000 : nil, debounce: debounce > 0 ? Double(debounce) / 1000 : nil))
+        defer { try? set(slowKeys: 0, debounce: 0) }
+        try body()
+    }
+
+    /// Runs the performer's timers as the event loop would, on the real clock, until none is
+    /// set (at most `timeout` seconds).
+    func runTimers(_ performer: XTestPerformer, clock: MonotonicClock, timeout: Double = 3) {
+        let end = clock.now + timeout
+        while let deadline = performer.nextDeadline, clock.now < end {
+            let wait = deadline - clock.now
+            if wait > 0 { usleep(UInt32(wait * 1_000_000) + 1) }
+            performer.tick(now: clock.now)
+        }
+    }
+
+    /// The key presses the application reads within `seconds`: each keysym's name, and whether
+    /// Ctrl was down with it.
+    func keyPresses(by application: OpaquePointer, within seconds: Double) -> [(String, control: Bool)] {
+        var presses: [(String, control: Bool)] = []
+        var event = XEvent()
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            guard XPending(application) > 0 else {
+                usleep(10_000)
+                continue
+            }
+            XNextEvent(application, &event)
+            guard event.type == KeyPress else { continue }
+            let keysym = XLookupKeysym(&event.xkey, 0)
+            presses.append((XKeysymToString(keysym).map { String(cString: $0) } ?? "?", event.xkey.state & UInt32(ControlMask) != 0))
+        }
+        return presses
+    }
+
+    /// Found in review: with SlowKeys on (a desktop's accessibility settings, for a hand that
+    /// presses keys by mistake), the server takes a key only once it has been held the delay,
+    /// and the bridge pressed and let go of each key at once: no key action arrived at all.
+    @Test("SlowKeys on at 0.2 s: a key action arrives, its keys held past the delay")
+    func slowKeys() throws {
+        try withAccessX(slowKeys: 200) {
+            let application = try application()
+            defer { XCloseDisplay(application) }
+            let performer = XTestPerformer(connection: connection)
+            let clock = MonotonicClock()
+            try performer.perform(Self.action(.key(KeyCombo(keys: ["ctrl", "z"]))), now: clock.now)
+            runTimers(performer, clock: clock)
+            connection.sync()
+            let presses = keyPresses(by: application, within: 0.5)
+            #expect(presses.map(\.0) == ["Control_L", "z"], "\(presses)")
+            #expect(presses.last?.control == true, "\(presses)")
+            #expect(!performer.isHolding)
+        }
+    }
+
+    /// Found in review: with BounceKeys on (for a hand with a tremor), a key pressed again
+    /// within the delay of its release is dropped: an undo knob turned back at once sent
+    /// ctrl+y's Ctrl 0.1 s after ctrl+z's, and the application got a bare `y`, typed into it.
+    @Test("BounceKeys on at 0.3 s: ctrl+z, then ctrl+y 0.1 s later, both arrive with Ctrl, no bare letter")
+    func bounceKeys() throws {
+        try withAccessX(debounce: 300) {
+            let application = try application()
+            defer { XCloseDisplay(application) }
+            let performer = XTestPerformer(connection: connection)
+            let clock = MonotonicClock()
+            try performer.perform(Self.action(.key(KeyCombo(keys: ["ctrl", "z"]))), now: clock.now)
+            connection.sync()
+            usleep(100_000)
+            try performer.perform(Self.action(.key(KeyCombo(keys: ["ctrl", "y"]))), now: clock.now)
+            runTimers(performer, clock: clock)
+            connection.sync()
+            let presses = keyPresses(by: application, within: 0.5)
+            #expect(presses.map(\.0) == ["Control_L", "z", "Control_L", "y"], "\(presses)")
+            let bareLetters = presses.filter { ($0.0 == "z" || $0.0 == "y") && !$0.control }
+            #expect(bareLetters.isEmpty, "\(presses)")
+        }
+    }
+
     /// Found in review: a keymap loaded while a keycode was lent (`setxkbmap`, a desktop
     /// applying its layout) took the lend back, yet the bridge went on sending that keycode,
     /// which typed nothing, and gave it back by writing over what the new keymap put there.

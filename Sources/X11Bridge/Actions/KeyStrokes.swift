@@ -1,0 +1,113 @@
+import CX11
+
+/// When the keys of key actions go down and come up, as the keyboard's AccessX settings ask:
+/// the server applies them to the XTEST keyboard the bridge types through as to any keyboard.
+/// With SlowKeys on (for a hand that presses keys by mistake), a key counts only once held
+/// `slowKeys` seconds, and only one key at a time (a second key pressed meanwhile cancels the
+/// first), so a chord's keys go down one after another, each held past the delay, and come up
+/// together; with BounceKeys on (for a hand that presses a key twice), a key pressed again
+/// within `debounce` seconds of its release is dropped, so a chord with a key let go that
+/// recently waits (an undo knob turned back and forth sends Ctrl again and again: dropped, the
+/// next letter would arrive bare). Without either, a chord is pressed and let go at once.
+/// Chords go in the order asked.
+///
+/// A value with no X calls: the performer reads the settings and sends the steps.
+struct KeyStrokes {
+    /// The keyboard's AccessX timing: nil where the control is off.
+    struct Timing: Sendable, Hashable {
+        var slowKeys: Double?
+        var debounce: Double?
+
+        static let none = Timing(slowKeys: nil, debounce: nil)
+
+        /// The core keyboard's, as the server has them now (one round trip); `none` when XKB
+        /// cannot say.
+        static func read(_ display: OpaquePointer) -> Timing {
+            guard let xkb = XkbAllocKeyboard() else { return .none }
+            defer { XkbFreeKeyboard(xkb, 0, 1) }
+            guard XkbGetControls(display, UInt(XkbAllControlsMask), xkb) == Success, let controls = xkb.pointee.ctrls else {
+                return .none
+            }
+            let enabled = controls.pointee.enabled_ctrls
+            return Timing(slowKeys: enabled & UInt32(XkbSlowKeysMask) != 0 ? Double(controls.pointee.slow_keys_delay) / 1000 : nil,
+                          debounce: enabled & UInt32(XkbBounceKeysMask) != 0 ? Double(controls.pointee.debounce_delay) / 1000 : nil)
+        }
+    }
+
+    /// What the performer sends, in order.
+    enum Step: Equatable {
+        case press([UInt8], by: HeldInputs.Holder)
+        case release([UInt8], by: HeldInputs.Holder)
+    }
+
+    /// Beyond each delay, for the server's clock and ours to disagree by a little.
+    static let margin = 0.02
+
+    private struct Chord {
+        var keycodes: [UInt8]
+        var holder: HeldInputs.Holder
+        var timing: Timing
+        /// When it was asked for: it is not pressed sooner.
+        var asked: Double
+        /// How many of its keys are down.
+        var pressed = 0
+        /// Once its first key is down: when the next step is due (a key, or the release).
+        var nextAt: Double?
+    }
+
+    private var chords: [Chord] = []
+    /// When each key was last let go.
+    private var released: [UInt8: Double] = [:]
+
+    /// A chord to press and let go, once those before it are done.
+    mutating func add(_ keycodes: [UInt8], by holder: HeldInputs.Holder, timing: Timing, at now: Double) {
+        chords.append(Chord(keycodes: keycodes, holder: holder, timing: timing, asked: now))
+    }
+
+    /// When the first chord waiting is pressed: after it was asked for and, with BounceKeys
+    /// on, once none of its keys was let go within the debounce delay.
+    private func pressTime(of chord: Chord) -> Double {
+        guard let debounce = chord.timing.debounce else { return chord.asked }
+        return chord.keycodes.reduce(chord.asked) { latest, key in
+            released[key].map { max(latest, $0 + debounce + Self.margin) } ?? latest
+        }
+    }
+
+    /// The steps due by `now`, in order.
+    mutating func due(at now: Double) -> [Step] {
+        var steps: [Step] = []
+        while !chords.isEmpty {
+            // Changed in place: the first chord's keys go down as they are due.
+            while chords[0].pressed < chords[0].keycodes.count {
+                let chord = chords[0]
+                guard (chord.nextAt ?? pressTime(of: chord)) <= now else { return steps }
+                if let slowKeys = chord.timing.slowKeys {
+                    steps.append(.press([chord.keycodes[chord.pressed]], by: chord.holder))
+                    chords[0].pressed += 1
+                    chords[0].nextAt = now + slowKeys + Self.margin
+                } else {
+                    steps.append(.press(Array(chord.keycodes[chord.pressed...]), by: chord.holder))
+                    chords[0].pressed = chord.keycodes.count
+                    chords[0].nextAt = now
+                }
+            }
+            let chord = chords[0]
+            guard let releaseAt = chord.nextAt, releaseAt <= now else { return steps }
+            steps.append(.release(chord.keycodes, by: chord.holder))
+            for key in chord.keycodes { released[key] = now }
+            chords.removeFirst()
+        }
+        return steps
+    }
+
+    /// When the next step is due; nil when no chord waits.
+    var nextDeadline: Double? {
+        guard let first = chords.first else { return nil }
+        return first.nextAt ?? pressTime(of: first)
+    }
+
+    /// Drops every chord: those pressed are let go with the rest of what is held.
+    mutating func removeAll() {
+        chords.removeAll()
+    }
+}

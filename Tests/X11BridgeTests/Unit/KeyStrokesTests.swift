@@ -1,0 +1,63 @@
+import GestureKit
+import Testing
+@testable import X11Bridge
+
+/// Key chords timed as the keyboard's AccessX settings ask, on a clock the test gives.
+@Suite("Key chords under SlowKeys and BounceKeys")
+struct KeyStrokesTests {
+    static let undo = HeldInputs.Holder(ActionEvent(time: 0, gesture: "undo", contact: ContactKey(device: 9, contact: 0),
+                                                    action: .key(KeyCombo(keys: ["ctrl", "z"])), position: Point(x: 0, y: 0)))
+    static let ctrlZ: [UInt8] = [37, 52]
+    static let ctrlY: [UInt8] = [37, 29]
+
+    @Test("without AccessX a chord is pressed and let go at once, and nothing waits")
+    func atOnce() {
+        var strokes = KeyStrokes()
+        strokes.add(Self.ctrlZ, by: Self.undo, timing: .none, at: 10)
+        #expect(strokes.due(at: 10) == [.press(Self.ctrlZ, by: Self.undo), .release(Self.ctrlZ, by: Self.undo)])
+        #expect(strokes.nextDeadline == nil)
+    }
+
+    @Test("SlowKeys at 0.3 s: the chord's keys go down one at a time, each held past the delay, and come up together")
+    func slowKeys() {
+        var strokes = KeyStrokes()
+        let timing = KeyStrokes.Timing(slowKeys: 0.3, debounce: nil)
+        strokes.add(Self.ctrlZ, by: Self.undo, timing: timing, at: 10)
+        #expect(strokes.due(at: 10) == [.press([37], by: Self.undo)])
+        #expect(strokes.nextDeadline.map { abs($0 - 10.32) < 1e-9 } == true)
+        #expect(strokes.due(at: 10.3).isEmpty, "a second key now would cancel the first")
+        #expect(strokes.due(at: 10.3201) == [.press([52], by: Self.undo)])
+        #expect(strokes.due(at: 10.5).isEmpty)
+        #expect(strokes.due(at: 10.6402) == [.release(Self.ctrlZ, by: Self.undo)])
+        #expect(strokes.nextDeadline == nil)
+    }
+
+    @Test("BounceKeys at 0.3 s: a chord pressing a key let go 0.1 s before waits out the delay; one with other keys does not")
+    func bounceKeys() {
+        var strokes = KeyStrokes()
+        let timing = KeyStrokes.Timing(slowKeys: nil, debounce: 0.3)
+        strokes.add(Self.ctrlZ, by: Self.undo, timing: timing, at: 10)
+        #expect(strokes.due(at: 10).count == 2)
+        strokes.add(Self.ctrlY, by: Self.undo, timing: timing, at: 10.1)
+        #expect(strokes.due(at: 10.1).isEmpty, "ctrl was let go 0.1 s ago")
+        #expect(strokes.nextDeadline.map { abs($0 - 10.32) < 1e-9 } == true)
+        #expect(strokes.due(at: 10.3201) == [.press(Self.ctrlY, by: Self.undo), .release(Self.ctrlY, by: Self.undo)])
+        strokes.add([38], by: Self.undo, timing: timing, at: 10.4)
+        #expect(strokes.due(at: 10.4).count == 2, "a key not let go lately")
+    }
+
+    @Test("chords keep the order asked: one waiting holds back those after it")
+    func inOrder() {
+        var strokes = KeyStrokes()
+        let timing = KeyStrokes.Timing(slowKeys: 0.2, debounce: nil)
+        strokes.add([50], by: Self.undo, timing: timing, at: 10)
+        strokes.add([38], by: Self.undo, timing: .none, at: 10.05)
+        #expect(strokes.due(at: 10.05) == [.press([50], by: Self.undo)])
+        #expect(strokes.due(at: 10.2701) == [.release([50], by: Self.undo), .press([38], by: Self.undo), .release([38], by: Self.undo)],
+                "pressed at 10.05, held 0.2 s and the margin")
+        strokes.add(Self.ctrlZ, by: Self.undo, timing: timing, at: 11)
+        #expect(strokes.due(at: 11).count == 1)
+        strokes.removeAll()
+        #expect(strokes.nextDeadline == nil, "dropped: the performer lets go of what is held")
+    }
+}
