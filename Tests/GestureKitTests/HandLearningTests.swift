@@ -13,10 +13,13 @@ struct HandLearningTests {
         return configuration
     }
 
-    /// `ordinary` ordinary contacts, then `next` contacts of which every fourth is deliberate.
-    static func session(_ hand: HandTrace.Hand, seed: UInt64, ordinary: Int = 40, next: Int = 40) -> HandTrace {
+    /// `ordinary` ordinary contacts, then `next` contacts of which every fourth is deliberate;
+    /// `deliberateFirst`: a deliberate press before them all.
+    static func session(_ hand: HandTrace.Hand, seed: UInt64, ordinary: Int = 40, next: Int = 40,
+                        deliberateFirst: Bool = false) -> HandTrace {
         var random = SplitMix64(seed: seed)
         var trace = HandTrace()
+        if deliberateFirst { trace.add(hand.deliberateContact(&random), random: &random) }
         for _ in 0..<ordinary { trace.add(hand.ordinaryContact(&random), random: &random) }
         for index in 0..<next {
             trace.add(index % 4 == 3 ? hand.deliberateContact(&random) : hand.ordinaryContact(&random), random: &random)
@@ -227,31 +230,13 @@ struct HandLearningTests {
         }
     }
 
-    @Test("light hand pressing deep from its first contact: the threshold comes down to it, and 8 or more of its last 10 presses right-click",
-          arguments: [1, 2, 3, 4, 5] as [UInt64])
-    func lightHandFromFirstContact(seed: UInt64) throws {
-        let trace = Self.session(.light, seed: seed, ordinary: 0, next: 120)
-        let (outcome, outputs) = Self.outcome(trace, skip: 80, configuration: try Self.defaults())
-        #expect(outcome.deliberate == 10)
-        #expect(outcome.deliberateClicked >= 8, "\(outcome)")
-        #expect(outcome.ordinaryClicked == 0, "\(outcome)")
-        let threshold = try #require(outputs.compactMap(\.learnedChange).last?.levels.threshold)
-        #expect(threshold <= 0.45, "\(outcome)")
-    }
-
     /// Found in review: with its very first contact a deep press lifted short, the light hand's
     /// threshold went to 0.9 and stayed there.
-    @Test("light hand whose first contact is a deep press: 8 or more of its deliberate presses after contact 81 right-click, the threshold ends at 0.45 or below",
-          arguments: [1, 2, 3, 4, 5] as [UInt64])
-    func lightHandDeepFirst(seed: UInt64) throws {
-        var random = SplitMix64(seed: seed)
-        var trace = HandTrace()
-        trace.add(HandTrace.Hand.light.deliberateContact(&random), random: &random)
-        for index in 0..<120 {
-            trace.add(index % 4 == 3 ? HandTrace.Hand.light.deliberateContact(&random) : HandTrace.Hand.light.ordinaryContact(&random),
-                      random: &random)
-        }
-        let (outcome, outputs) = Self.outcome(trace, skip: 81, configuration: try Self.defaults())
+    @Test("light hand pressing deep from its first contact on, a tap first or a deep press: the threshold comes down to it, and 8 or more of its last 10 presses right-click",
+          arguments: [false, true], [1, 2, 3, 4, 5] as [UInt64])
+    func lightHandFromFirstContact(deliberateFirst: Bool, seed: UInt64) throws {
+        let trace = Self.session(.light, seed: seed, ordinary: 0, next: 120, deliberateFirst: deliberateFirst)
+        let (outcome, outputs) = Self.outcome(trace, skip: deliberateFirst ? 81 : 80, configuration: try Self.defaults())
         #expect(outcome.deliberate == 10)
         #expect(outcome.deliberateClicked >= 8, "\(outcome)")
         #expect(outcome.ordinaryClicked == 0, "\(outcome)")
