@@ -24,7 +24,8 @@ struct Calibrate: ParsableCommand {
             calibration of the same device, checks the result as `check` does, and keeps the \
             previous file as config.yaml.bak. It reads the file again at the end, so edits made \
             while you pressed are kept (a file broken meanwhile is left alone, and the binding \
-            printed). A running bridge reads it by itself. It also marks \
+            printed). A bridge running with that config reads it by itself (it says \
+            so, or which file the running bridge reads instead). It also marks \
             the device calibrated in its learned state, so learning (`threshold: learned`) \
             leaves it alone until `gesture-bridge learned --reset DEVICE`.
 
@@ -58,6 +59,22 @@ struct Calibrate: ParsableCommand {
     func validate() throws {
         guard (1...50).contains(ordinary) else { throw ValidationError("--ordinary must be between 1 and 50, not \(ordinary)") }
         guard (1...50).contains(hard) else { throw ValidationError("--hard must be between 1 and 50, not \(hard)") }
+    }
+
+    /// Whether the bridge running on this display takes a binding written into `path` by itself:
+    /// only when the file it watches is this one (a bridge run with another `--config` never reads it).
+    static func runningBridgeNote(writtenTo path: String, on connection: XConnection) -> String {
+        guard let running = InstanceClaim.runningBridge(on: connection) else { return "The bridge reads it when it starts." }
+        let process = running.process.map { " (pid \($0))" } ?? ""
+        guard let watched = running.watchedConfig else {
+            return "The bridge running\(process) does not read its config again when it changes (`run --no-watch`): "
+                + "`kill -HUP` makes it, if this is the file it runs."
+        }
+        func file(_ path: String) -> String { SymbolicLinks.realPath(path) ?? SymbolicLinks.finalTarget(of: path) ?? path }
+        guard file(watched) == file(path) else {
+            return "The bridge running\(process) reads \(watched), not this file: run it with `--config \(path)` for the binding to apply."
+        }
+        return "The running bridge reads it by itself."
     }
 
     func run() throws {
@@ -130,6 +147,7 @@ struct Calibrate: ParsableCommand {
                     print(binding, terminator: "")
                     throw error
                 }
+                printError(Self.runningBridgeNote(writtenTo: now.path, on: connection))
                 Self.markCalibrated(chosen.learningKey)
             } else {
                 let current = (try? config.load()).flatMap { Self.deepPress(in: $0.0, for: chosen) }
@@ -319,7 +337,7 @@ private struct Target {
             unlink(temporary)
             throw CommandFailure.error("cannot write \(path): \(error.reason); the config is as it was, and the binding is on standard output")
         }
-        printError("Wrote \(name) first into \(path); a running bridge reads it by itself.")
+        printError("Wrote \(name) first into \(path).")
     }
 
     /// Each missing directory on the way made, writable by its owner alone whatever the umask

@@ -76,6 +76,7 @@ struct Run: ParsableCommand {
         }
         logger.info("config: \(source)")
         let reloader = ConfigReloader(source: source, watch: noWatch ? nil : Self.watch(source, logger: logger))
+        session.claim?.publish(watchedConfig: reloader.watch?.path, on: connection)
         let reporter = RunReporter(style: json ? .json : .human, bindings: bindings, verbose: verbose, logger: logger,
                                    output: .standardOutput,
                                    events: RunEventJSON(config: source, watching: reloader.watch?.path))

@@ -34,12 +34,17 @@ public final class InstanceClaim {
     /// take the selection too.
     static let settling: UInt32 = 100_000
 
+    /// The selections a bridge owns: the display's, and its screen's.
+    private static func selections(on connection: XConnection) -> [Atom] {
+        let names = ["_GESTURE_BRIDGE", "_GESTURE_BRIDGE_S\(connection.screenNumber)"]
+        return names.map { name in XInternAtom(connection.display, name, 0) }
+    }
+
     /// Takes the display's selection; throws when another bridge holds it and keeps it for
     /// `stoppingGrace`.
     public static func take(on connection: XConnection) throws(BridgeSetupError) -> InstanceClaim {
         let display = connection.display
-        let names: [String] = ["_GESTURE_BRIDGE", "_GESTURE_BRIDGE_S\(connection.screenNumber)"]
-        let selections = names.map { name in XInternAtom(display, name, 0) }
+        let selections = selections(on: connection)
         func owner() -> Window {
             selections.lazy.map { XGetSelectionOwner(display, $0) }.first { $0 != 0 } ?? 0
         }
@@ -74,6 +79,46 @@ public final class InstanceClaim {
             }
         }
         return InstanceClaim(selections: selections, window: window)
+    }
+
+    /// The property of the claim's window naming the config file the bridge reads again when it
+    /// changes: what `calibrate --write` asks before it says a running bridge takes its binding.
+    static let watchedConfigProperty = "_GESTURE_BRIDGE_WATCHED_CONFIG"
+
+    /// Says, on the claim's window, which config file this bridge reads again when it changes;
+    /// none (`run --no-watch`) removes the property.
+    public func publish(watchedConfig path: String?, on connection: XConnection) {
+        let display = connection.display
+        let property = XInternAtom(display, Self.watchedConfigProperty, 0)
+        guard let path else {
+            XDeleteProperty(display, window, property)
+            return
+        }
+        let bytes = Array(path.utf8)
+        bytes.withUnsafeBufferPointer { buffer in
+            _ = XChangeProperty(display, window, property, XInternAtom(display, "UTF8_STRING", 0), 8, PropModeReplace,
+                                buffer.baseAddress, Int32(clamping: buffer.count))
+        }
+    }
+
+    /// The bridge running on the display, as its claim says: its process id, and the config
+    /// file it reads again when it changes (nil when it does not watch one); nil when none runs.
+    public static func runningBridge(on connection: XConnection) -> (process: Int?, watchedConfig: String?)? {
+        let display = connection.display
+        guard let owner = selections(on: connection).lazy.map({ XGetSelectionOwner(display, $0) }).first(where: { $0 != 0 }) else {
+            return nil
+        }
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var remaining: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        let status = XGetWindowProperty(display, owner, XInternAtom(display, watchedConfigProperty, 0), 0, 4096, 0,
+                                        XInternAtom(display, "UTF8_STRING", 0), &type, &format, &count, &remaining, &data)
+        defer { if let data { XFree(data) } }
+        let watched = status == Success && format == 8 && count > 0
+            ? data.map { String(decoding: UnsafeBufferPointer(start: $0, count: Int(count)), as: UTF8.self) } : nil
+        return (processID(of: owner, on: connection), watched)
     }
 
     /// Whether a SelectionClear for `selection` on `window` says this claim was taken over.

@@ -169,6 +169,31 @@ final class CalibrateTests: ServerSuite {
         }
     }
 
+    /// Found in review: calibrate said a running bridge reads the binding by itself whatever
+    /// file that bridge ran, and one started with another `--config` never read it.
+    @Test("--write while a bridge runs: with this config, the bridge reads the binding at once; with another, calibrate names the file it reads")
+    func runningBridge() throws {
+        // Reads the config calibrate writes.
+        try calibrateWriting { server, _, path, calibrate in
+            let bridge = try BridgeProcess(["run", "--json", "--config", path], server: server)
+            try Self.pressBothGroups(server, calibrate)
+            #expect(bridge.waitForEvents(.configReloaded, timeout: 5), "\(bridge.lines)")
+            let reloaded = try #require(bridge.events(.configReloaded).last)
+            #expect(reloaded.bindings?.first == "right-click-test-pen", "\(reloaded)")
+            #expect(!calibrate.child.errorOutput.contains("not this file"), "\(calibrate.child.errorOutput)")
+        }
+        // Reads another.
+        let (directory, other) = try Self.configFolder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let bridge = try BridgeProcess(["run", "--json", "--config", other], server: server)
+        try calibrateWriting { server, _, path, calibrate in
+            try Self.pressBothGroups(server, calibrate)
+            #expect(calibrate.child.errorOutput.contains("reads \(other), not this file"), "\(calibrate.child.errorOutput)")
+            #expect(calibrate.child.errorOutput.contains("--config \(path)"), "\(calibrate.child.errorOutput)")
+        }
+        #expect(bridge.events(.configReloaded).isEmpty, "\(bridge.lines)")
+    }
+
     @Test("--write after the config was edited during the session: the edit is kept, the binding goes first, and the .bak is the edited file")
     func keepsEditsMadeMeanwhile() throws {
         try calibrateWriting { server, _, path, calibrate in
