@@ -430,7 +430,7 @@ struct HandLearningTests {
         #expect(learned.ordinaryPeaks == ordinaryPeaks)
     }
 
-    @Test("learned levels never move while a contact is down: a touch's second finger keeps them until both lift")
+    @Test("learned levels never move while a contact is down: a finger's deep press held keeps them while another finger taps, until both lift")
     func notWhileDown() throws {
         let touch = InputDevice(id: 3, name: "Generated Touch", kind: .touch, pressure: PressureRange(min: 0, max: 255))
         var engine = GestureEngine(configuration: try Self.defaults(), devices: [touch])
@@ -444,8 +444,11 @@ struct HandLearningTests {
             }
             time += 0.3
         }
-        // A resting finger (contact 9) stays down through thirty taps of another.
+        // A finger's deep press (contact 9), held down through thirty taps of another: fingers
+        // together are the application's, but not beside one a gesture already has.
         _ = engine.handle(ContactEvent(time: time, device: 3, contact: 9, phase: .begin, position: Point(x: 500, y: 500), pressure: 5))
+        _ = engine.handle(ContactEvent(time: time + 0.05, device: 3, contact: 9, phase: .move, position: Point(x: 500, y: 500), pressure: 250))
+        time += 0.3
         for _ in 0..<30 { tap(1) }
         #expect(changes.isEmpty)
         changes += engine.handle(ContactEvent(time: time, device: 3, contact: 9, phase: .end, position: Point(x: 500, y: 500), pressure: 0)).compactMap(\.learnedChange)
@@ -453,6 +456,7 @@ struct HandLearningTests {
         #expect(changes.count == 1)
         // Nineteen contacts' worth of steps at once, and no further than 0.02 each.
         #expect(change.levels.threshold < 0.7 - 0.02 * 10)
-        #expect(change.ordinaryContacts == 31)
+        #expect(change.ordinaryContacts == 30)
+        #expect(change.deliberatePresses == 1, "the deep press held")
     }
 }

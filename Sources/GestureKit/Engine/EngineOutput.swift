@@ -67,6 +67,10 @@ public enum ReleaseReason: String, Sendable, Hashable, CaseIterable {
     /// Another button of the device went down while the contact was held (a pen's side
     /// button): the press goes on with it, as without the bridge (`GestureEngine.handOver`).
     case anotherButton = "another button pressed"
+    /// Another finger touched the same screen while this one was held, or was on it with the
+    /// application: fingers together are a pinch, a scroll or a resting hand, the
+    /// application's as without the bridge; the gestures are one finger's.
+    case anotherFinger = "another finger touched"
 }
 
 extension ReleaseReason {
@@ -80,6 +84,7 @@ extension ReleaseReason {
         case .limit: return "limit"
         case .ended: return "lifted"
         case .anotherButton: return "another-button"
+        case .anotherFinger: return "another-finger"
         }
     }
 }

@@ -174,6 +174,19 @@ public struct GestureEngine: Sendable {
 
     private mutating func begin(_ key: ContactKey, device: InputDevice, window: WindowClass?, sample: ContactSample,
                                 handedOver reason: ReleaseReason? = nil, into outputs: inout [EngineOutput]) {
+        var reason = reason
+        if device.kind == .touch, reason == nil {
+            // Fingers together are the application's (a pinch, a two-finger scroll, a resting
+            // hand), unless one is already a gesture's (a deep press under way): those held are
+            // handed to it first, in the order they touched, so it gets each whole and in
+            // order, and then this one.
+            let beside = contacts.values.filter { $0.key.device == key.device && !$0.isClaimed }
+                .sorted { ($0.start, $0.key) < ($1.start, $1.key) }
+            if !beside.isEmpty {
+                for finger in beside { handOver(finger.key, reason: .anotherFinger, at: sample.time, into: &outputs) }
+                reason = .anotherFinger
+            }
+        }
         // Learned levels are read when a contact begins and kept until it ends: they never
         // move under a contact that is down.
         let learned = configuration.learn ? learning.learner(for: device).flatMap { $0.calibrated ? nil : $0.levels } : nil

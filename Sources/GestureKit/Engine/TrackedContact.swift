@@ -83,6 +83,11 @@ struct TrackedContact: Sendable {
         if case .undecided = hold { false } else { true }
     }
 
+    /// Whether a gesture won it.
+    var isClaimed: Bool {
+        if case .claimed = hold { true } else { false }
+    }
+
     var isFollowingForce: Bool {
         if case .undecided(.some) = hold { true } else { false }
     }
@@ -160,7 +165,7 @@ struct TrackedContact: Sendable {
             // contact, and no deep press the bridge saw.
             if let threshold = learningThreshold, peak >= threshold { return nil }
             return .ordinary(peak: peak)
-        case .handedOver(.unbound), .handedOver(.anotherButton):
+        case .handedOver(.unbound), .handedOver(.anotherButton), .handedOver(.anotherFinger):
             return nil
         }
     }

@@ -88,6 +88,7 @@ public struct OutputFormatter: Sendable {
         case .limit: return "the hold limit passed"
         case .ended: return "it lifted first"
         case .anotherButton: return "another button of its device went down"
+        case .anotherFinger: return "another finger touched the screen beside it"
         }
     }
 

@@ -61,6 +61,15 @@ public final class VirtualTouchscreen {
         try connection.sync()
     }
 
+    /// The finger lifts as evdev and libinput say it: an end with no position or pressure, the
+    /// server keeping the last it had.
+    public func lift(id: UInt32 = 0) throws {
+        guard activeTouches[id] != nil else { return }
+        try connection.send(.touch(id: id, phase: .end, valuators: InputTestValuators()))
+        activeTouches[id] = nil
+        try connection.sync()
+    }
+
     /// A quick touch and lift at `position`.
     public func tap(id: UInt32 = 0, at position: PixelPoint, pressure: Double = 0.5) throws {
         try begin(id: id, at: position, pressure: pressure)
