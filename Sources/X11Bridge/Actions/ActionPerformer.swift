@@ -18,6 +18,11 @@ public protocol ActionPerformer: AnyObject {
     /// Whether anything is held down now.
     var isHolding: Bool { get }
 
+    /// A contact moved: when it holds a button this performer pressed (`press:`, a long press
+    /// held to drag), the pointer goes with it, so the button drags. A finger's touch a gesture
+    /// has moves no pointer by itself.
+    func follow(_ contact: ContactKey, to point: Point)
+
     /// Whether a pointer button is held down now (a `press:` action): X then gives a pen's tip
     /// press to the application, not to the bridge's grab, which only a first button activates.
     var holdsButton: Bool { get }
@@ -45,4 +50,5 @@ extension ActionPerformer {
     public func takeVolumeReports() -> [VolumeReport] { [] }
     public func releaseLeftovers(buttonCount: Int) {}
     public var holdsButton: Bool { false }
+    public func follow(_ contact: ContactKey, to point: Point) {}
 }

@@ -37,6 +37,13 @@ public struct HeldInputs: Sendable, Hashable {
 
     public var isEmpty: Bool { inputs.isEmpty }
 
+    /// Whether `contact` holds a pointer button down (a `press:` it fired).
+    public func holdsButton(for contact: ContactKey) -> Bool {
+        holders.contains { input, holders in
+            if case .button = input { holders.contains { $0.contact == contact } } else { false }
+        }
+    }
+
     public func contains(_ input: Input) -> Bool {
         holders[input] != nil
     }

@@ -118,6 +118,12 @@ public final class XTestPerformer: ActionPerformer {
 
     public var isHolding: Bool { !held.isEmpty }
 
+    public func follow(_ contact: ContactKey, to point: Point) {
+        guard held.holdsButton(for: contact) else { return }
+        move(to: point)
+        connection.flush()
+    }
+
     public var holdsButton: Bool {
         held.inputs.contains { if case .button = $0 { return true } else { return false } }
     }

@@ -274,6 +274,11 @@ extension Bridge: EventLoopClient {
             engine.handle(event, into: &outputs)
         }
         process(outputs, now: time)
+        // A finger's drag under a button it holds (a long press then drag): X moves no pointer
+        // for a touch the bridge has. A pen or mouse moves its own.
+        if event.phase == .move, isTouchContact(event.device) {
+            performer.follow(ContactKey(device: event.device, contact: event.contact), to: event.position)
+        }
         if event.phase == .end || event.phase == .cancel {
             heldBackRings.drop(ContactKey(device: event.device, contact: event.contact))
         }

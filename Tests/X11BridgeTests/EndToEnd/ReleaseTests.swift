@@ -92,4 +92,29 @@ final class ReleaseTests: StageSuite {
         #expect(stage.window.pointerState()?.buttonsHeld == [])
         #expect(bridge.actions.map(\.action) == ["press", "release"])
     }
+
+    /// Found in review: docs/config.md pairs a long press's `{press: left}` with `on-end:
+    /// {release: left}` to drag, but a finger's touch the bridge has moves no pointer: the
+    /// button went down where the finger was and came up where it lifted, nothing between.
+    @Test("a finger's long press then drag: the window sees the button held while the finger moves")
+    func longPressDrag() throws {
+        let bridge = try stage.bridge(config: """
+            bindings:
+              - {name: drag, gesture: long-press, devices: [touch], duration: 0.3, action: {press: left}, on-end: {release: left}}
+            """)
+        try stage.touch.begin(at: (400, 300), pressure: 0.3)
+        #expect(stage.window.waitForEvents { buttonEvents(1, in: $0).count >= 1 }, "\(bridge.lines)")
+        for step in 1...10 {
+            usleep(30_000)
+            try stage.touch.update(to: (400 + Double(step) * 20, 300))
+        }
+        try stage.touch.end()
+        let events = try stage.eventsUntilKeyTapped()
+        let press = try #require(events.firstIndex { $0.kind == .buttonPress && $0.detail == 1 })
+        let release = try #require(events.firstIndex { $0.kind == .buttonRelease && $0.detail == 1 }, "\(events)")
+        let dragged = events[press..<release].filter { $0.kind == .motion }
+        #expect(dragged.count >= 5, "\(events)")
+        #expect(dragged.last?.rootX == 600, "\(events)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+    }
 }
