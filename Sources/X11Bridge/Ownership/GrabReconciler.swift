@@ -47,6 +47,13 @@ final class GrabReconciler {
         if stale { reconcile(wanted) }
     }
 
+    /// A grab the server refused (another client held it: a gesture daemon started first) is
+    /// tried again as each contact ends, so it is the bridge's again soon after that client
+    /// lets go, with no timer waking an idle bridge. Cheap when none was refused.
+    func retryRefused() {
+        if pointer.isGrabRefused || touch.isGrabRefused { reconcile(wanted) }
+    }
+
     /// Lets go of everything at once, handing what is held to the applications: for stopping.
     func releaseAll(reason: String) {
         wanted = .none

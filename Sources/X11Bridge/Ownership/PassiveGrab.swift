@@ -5,6 +5,9 @@ struct PassiveGrab {
     /// What the grab holds back, as ownership reports name it.
     let input: OwnershipReport.Input
     private(set) var isHeld = false
+    /// Wanted and refused (another client holds the same grab, a gesture daemon): said once,
+    /// until the grab is taken or no longer wanted.
+    private(set) var isRefused = false
     /// The serial of the request that took the grab when it was not held (its low 32 bits):
     /// events the server made before it (a lower serial) met no grab, however late the bridge
     /// reads them. A renewal keeps it: the grab is taken again at once.
@@ -21,13 +24,16 @@ struct PassiveGrab {
     /// Takes or drops the grab, and says so through `report` (a grab the server refuses stays
     /// dropped). Before dropping it, the owner hands back what it still holds.
     mutating func set(_ wanted: Bool, on connection: XConnection, report: (OwnershipReport) -> Void) {
+        if !wanted { isRefused = false }
         guard wanted != isHeld else { return }
         if wanted {
             takenAt = UInt32(truncatingIfNeeded: connection.nextRequestSerial)
             guard take(on: connection) else {
-                report(.cannotHold(input))
+                if !isRefused { report(.cannotHold(input)) }
+                isRefused = true
                 return
             }
+            isRefused = false
             report(.holding(input))
         } else {
             lastHeld = (takenAt, UInt32(truncatingIfNeeded: connection.nextRequestSerial))

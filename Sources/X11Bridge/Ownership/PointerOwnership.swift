@@ -80,6 +80,9 @@ final class PointerOwnership {
     /// Whether pen and mouse presses wait for the engine.
     var isGrabbing: Bool { buttonGrab.isHeld }
 
+    /// Whether the button grab is wanted and another client holds it.
+    var isGrabRefused: Bool { buttonGrab.isRefused }
+
     /// Whether the bridge holds `master` frozen on an undecided press.
     func isFrozen(master: Int) -> Bool {
         if case .frozen? = holds[master] { return true }

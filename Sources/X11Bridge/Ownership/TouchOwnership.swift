@@ -129,6 +129,9 @@ final class TouchOwnership {
     /// Whether touches wait for the engine.
     var isGrabbing: Bool { touchGrab.isHeld }
 
+    /// Whether the touch grab is wanted and another client holds it.
+    var isGrabRefused: Bool { touchGrab.isRefused }
+
     /// Whether a touch that began under the grab is not done with yet.
     var isHolding: Bool { !holds.isEmpty }
 

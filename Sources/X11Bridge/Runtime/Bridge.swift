@@ -281,6 +281,7 @@ extension Bridge: EventLoopClient {
         }
         if event.phase == .end || event.phase == .cancel {
             heldBackRings.drop(ContactKey(device: event.device, contact: event.contact))
+            grabs.retryRefused()
         }
         // Found dead or alive, the pressure counts so from the device's next contact on:
         // the one that showed it began under the grabs as they were (a press that brings

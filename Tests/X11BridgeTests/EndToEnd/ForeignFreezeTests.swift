@@ -57,4 +57,34 @@ final class ForeignFreezeTests: StageSuite {
         #expect(buttonEvents(1, in: events).isEmpty, "no left press: \(events)")
         #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
+
+    /// Found in review: a gesture daemon (touchegg) holding the root's touch grab when the
+    /// bridge started kept it from the bridge for good, though the daemon quit: every finger's
+    /// deep press reached the application and right-clicked too, the rest of the session.
+    @Test("another client's touch grab, gone after the bridge started: the bridge holds touches again from the next touch's end")
+    func touchGrabTakenAgain() throws {
+        let other = try #require(XOpenDisplay(stage.server.displayName))
+        var bits: [UInt8] = [0, 0, 0b0011_1100, 0]
+        var modifiers = XIGrabModifiers(modifiers: Int32(bitPattern: UInt32(XIAnyModifier)), status: 0)
+        let failed = bits.withUnsafeMutableBufferPointer { buffer in
+            var mask = XIEventMask(deviceid: XIAllMasterDevices, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
+            return XIGrabTouchBegin(other, XIAllMasterDevices, XDefaultRootWindow(other), 0, &mask, 1, &modifiers)
+        }
+        XSync(other, 0)
+        #expect(failed == 0, "the other client holds the touch grab")
+        let bridge = try stage.bridge()
+        #expect(bridge.ownership { $0.ownership == .cannotHold }?.input == .touch, "\(bridge.lines)")
+        XCloseDisplay(other)
+        // The first touch after it is the window's as without the bridge; its end takes the grab again.
+        try stage.touch.tap(at: (200, 200), pressure: 0.2)
+        #expect(bridge.ownership { $0.ownership == .holding && $0.input == .touch } != nil, "\(bridge.lines)")
+        stage.window.drain()
+        try stage.touch.begin(at: (500, 300), pressure: 0.1)
+        try stage.touch.update(pressure: 0.9)
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "\(bridge.lines)")
+        try stage.touch.end()
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(1, in: events).isEmpty, "the deep press's touch is the bridge's: \(events)")
+        #expect(bridge.lines.filter { $0.ownership?.ownership == .cannotHold }.count == 1, "said once")
+    }
 }
