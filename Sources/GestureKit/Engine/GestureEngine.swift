@@ -345,7 +345,7 @@ public struct GestureEngine: Sendable {
             outputs.append(.bug("contact \(key.contact) of device \(key.device), \(contact.hold.summary), cannot become \(decision.summary)"))
             return
         }
-        contact.settle(decision)
+        contact.settle(decision, at: time)
         timers.set(.decision(key), deadline: nil)
         timers.set(.hold(key), deadline: nil)
         outputs.append(.decision(report))

@@ -151,14 +151,23 @@ struct TrackedContact: Sendable {
         case .handedOver(.limit):
             // Held above the ordinary level to the limit: a press meant, that fell short.
             return peak > ordinary ? .deliberate(peak: peak) : .ordinary(peak: peak)
-        case .handedOver(.ended), .handedOver(.levelledOff):
+        case .handedOver(.ended):
             // Lifted still and held, above the ordinary level and longer than a tap lasts:
             // perhaps a press meant that fell short. Counted ordinary, such presses would lift
             // the threshold further out of a light hand's reach; the learner tells (`fellShort`).
-            // So with one eased off before the lift: handed over as levelled off a few samples
-            // before it (some 5-15 ms at 200 Hz), it is the same press.
             if let threshold = learningThreshold, peak >= threshold { return nil }
             return peak > ordinary && end - start >= LearningRule.attempt ? .fellShort(peak: peak) : .ordinary(peak: peak)
+        case .handedOver(.levelledOff):
+            // Eased off just before the lift (handed over some 5-15 ms before it at 200 Hz), it
+            // is the same press as one lifted still, judged by what it did until then. Handed
+            // over earlier, what came after is the application's (a stroke begun after a rest):
+            // an ordinary contact.
+            if let threshold = learningThreshold, peak >= threshold { return nil }
+            if let decided, end - decided.time <= LearningRule.easedOff, decided.peak > ordinary,
+               decided.time - start >= LearningRule.attempt {
+                return .fellShort(peak: decided.peak)
+            }
+            return .ordinary(peak: peak)
         case .handedOver(.failed), .handedOver(.timeout):
             // Pressed on to a deep press's force after it was given to the application (a deep
             // press the bridge gave up waiting for, pushed on; a hard stroke): no ordinary
@@ -170,8 +179,15 @@ struct TrackedContact: Sendable {
         }
     }
 
+    /// When the contact was decided, and the hardest it had pressed by then.
+    private(set) var decided: (time: Double, peak: Double)?
+
     /// Sets the decision; the engine's `decide` is the one caller.
-    mutating func settle(_ decision: ContactHold) { hold = decision }
+    mutating func settle(_ decision: ContactHold, at time: Double) {
+        hold = decision
+        if case .undecided = decision { return }
+        decided = (time, peak ?? 0)
+    }
 
     /// A pressure gesture follows the undecided contact's force from now on.
     mutating func startFollowingForce(_ trend: ForceTrend) {

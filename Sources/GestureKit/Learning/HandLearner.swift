@@ -49,6 +49,9 @@ public enum LearningRule {
     /// A still press lifted undecided that lasted this long from touch-down, its peak above the
     /// ordinary level, may have been meant, and fallen short: a tap (133 ± 83 ms) is over sooner.
     public static let attempt = 0.3
+    /// A press handed over as levelled off this soon before its lift was eased off to lift:
+    /// the same as one lifted still.
+    public static let easedOff = 0.1
     /// Such a press was meant when its peak is this far above the ordinary level the hand's
     /// ordinary contacts show (half the margin): otherwise it is one of them.
     public static let standOut = 0.1
