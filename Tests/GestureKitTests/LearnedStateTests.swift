@@ -91,12 +91,39 @@ struct LearnedStateTests {
     /// gesture-bridge calibrate --write`) was taken for damaged, set aside, and its state and
     /// calibrated mark written over. A folder in a state file's place gives a read error root
     /// gets too.
-    @Test("a state file that cannot be read is left where it is, said why, and never written over")
-    func unreadableLeftAlone() throws {
+    /// What cannot be read, even by root: a folder in the file's place, and a link that leads
+    /// to itself (a rename would replace that one: only the read before the write keeps it).
+    enum Unreadable: String, CaseIterable, CustomTestStringConvertible {
+        case folder
+        case loopingLink
+
+        var testDescription: String { rawValue }
+
+        func make(at path: String) throws {
+            switch self {
+            case .folder: try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            case .loopingLink: #expect(symlink(path, path) == 0)
+            }
+        }
+
+        /// Whether it is still there, as made.
+        func isThere(at path: String) -> Bool {
+            switch self {
+            case .folder:
+                var isFolder: ObjCBool = false
+                return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+            case .loopingLink:
+                return (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == path
+            }
+        }
+    }
+
+    @Test("a state file that cannot be read is left where it is, said why, and never written over", arguments: Unreadable.allCases)
+    func unreadableLeftAlone(_ unreadable: Unreadable) throws {
         try Self.withStore { store, directory in
             try store.save(device: "Pen B", learner: Self.learned())
             let path = directory + "/" + store.fileName(for: "Pen A")
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            try unreadable.make(at: path)
             for settingAside in [true, false] {
                 let loaded = store.load(settingAside: settingAside)
                 #expect(loaded.damaged.isEmpty)
@@ -104,11 +131,10 @@ struct LearnedStateTests {
                 #expect(Array(loaded.learning.devices.keys) == ["Pen B"])
             }
             #expect(!FileManager.default.fileExists(atPath: path + ".damaged"))
-            var isFolder: ObjCBool = false
-            #expect(FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue)
+            #expect(unreadable.isThere(at: path))
             #expect(throws: LearnedStateError.self) { try store.save(device: "Pen A", learner: Self.learned()) }
             #expect(throws: LearnedStateError.self) { try store.markCalibrated(device: "Pen A") }
-            #expect(FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue)
+            #expect(unreadable.isThere(at: path))
             #expect((try? FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".tmp") }) == [])
         }
     }

@@ -291,7 +291,7 @@ public struct LearnedStateStore: Sendable {
     public func removeDamaged() -> [String] {
         let loaded = load(settingAside: false)
         let setAside = ((try? fileNames()) ?? []).filter { $0.hasSuffix(Self.suffix + ".damaged") }.map { directory + "/" + $0 }
-        return (loaded.damaged + setAside).sorted().filter { unlink($0) == 0 }
+        return (loaded.damaged + loaded.unreadableFiles.map(\.path) + setAside).sorted().filter { unlink($0) == 0 }
     }
 
     static let suffix = ".learned"
