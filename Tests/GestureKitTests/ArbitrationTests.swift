@@ -106,6 +106,19 @@ struct ArbitrationTests {
         expectSequence(script.actions, [])
     }
 
+    /// Found reading the day's change: a touch the X side gives the application at its begin
+    /// (beside a finger the application has) left a finger the bridge held to come after it.
+    @Test("a finger given to the application at its begin hands a finger held on its screen to it first")
+    func besideAnApplicationFinger() {
+        let script = GestureScript(Self.deepPress("right-click", threshold: 0.75, button: 3))
+        let held = script.touchscreen.finger(0)
+        let given = script.touchscreen.finger(1)
+        held.down(at: (100, 100), force: 0.1)
+        given.down(at: (300, 100), force: 0.1, handedOver: .anotherFinger)
+        #expect(script.engineDecisions.map(\.key) == [held.key, given.key])
+        expectSequence(script.decisions, [.released(.anotherFinger), .released(.anotherFinger)])
+    }
+
     @Test("a finger touching beside one a gesture already has is decided on its own")
     func besideAClaimedFinger() {
         let script = GestureScript(Self.deepPress("right-click", threshold: 0.75, button: 3))

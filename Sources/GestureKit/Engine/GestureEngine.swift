@@ -175,7 +175,7 @@ public struct GestureEngine: Sendable {
     private mutating func begin(_ key: ContactKey, device: InputDevice, window: WindowClass?, sample: ContactSample,
                                 handedOver reason: ReleaseReason? = nil, into outputs: inout [EngineOutput]) {
         var reason = reason
-        if device.kind == .touch, reason == nil {
+        if device.kind == .touch, reason == nil || reason == .anotherFinger {
             // Fingers together are the application's (a pinch, a two-finger scroll, a resting
             // hand), unless one is already a gesture's (a deep press under way): those held are
             // handed to it first, in the order they touched, so it gets each whole and in

@@ -265,11 +265,11 @@ public final class Bridge {
 extension Bridge: EventLoopClient {
     /// One contact event, with everything it tells the ownership classes and the engine.
     private func handle(_ event: ContactEvent, at time: Double) {
-        let besideAnotherButton = tellOwnership(about: event, now: time)
+        let handedOverAtBegin = tellOwnership(about: event, now: time)
         let liveness = pressureLiveness.observe(event) { [session] in session.device(event.device)?.pressureAxis?.pressureRange }
         var outputs: [EngineOutput] = []
-        if besideAnotherButton {
-            engine.handle(event, handedOverAtBegin: .anotherButton, into: &outputs)
+        if let handedOverAtBegin {
+            engine.handle(event, handedOverAtBegin: handedOverAtBegin, into: &outputs)
         } else {
             engine.handle(event, into: &outputs)
         }
@@ -435,11 +435,12 @@ extension Bridge: EventLoopClient {
     }
 
     /// Tells the ownership classes of a contact's begin or end: the ownership of its device's
-    /// kind holds or lets go of it. True for a contact begun while its master had another
-    /// button down: a pen's or mouse's press that no grab took, or a touch beside one the
-    /// application holds (`TouchOwnership.applicationHoldsTouch`); it goes to the application
-    /// whole, its gestures with it (`ReleaseReason.anotherButton`).
-    private func tellOwnership(about event: ContactEvent, now: Double) -> Bool {
+    /// kind holds or lets go of it. For a contact that goes to the application whole from its
+    /// begin, its gestures with it, why: a pen's or mouse's press begun while its master had
+    /// another button down, which no grab took (`ReleaseReason.anotherButton`), or a touch
+    /// beside one the application holds (`TouchOwnership.applicationHoldsTouch`,
+    /// `ReleaseReason.anotherFinger`).
+    private func tellOwnership(about event: ContactEvent, now: Double) -> ReleaseReason? {
         switch event.phase {
         case .move:
             if takenByAnotherGrab(event.device, contact: event.contact) {
@@ -453,13 +454,13 @@ extension Bridge: EventLoopClient {
                 let otherButtonDown = ownPress || master.map { session.holdsOtherButtons(onMaster: $0) } == true
                 pointerOwnership.contactBegan(source: event.device, master: master, serial: session.lastSerial,
                                               otherButtonDown: otherButtonDown, at: event.time)
-                return otherButtonDown
+                return otherButtonDown ? .anotherButton : nil
             } else if isTouchContact(event.device), let master {
                 // Taken now, before this touch counts among them.
                 let besideApplicationTouch = touchOwnership.applicationHoldsTouch(onMaster: master)
                 touchOwnership.contactBegan(device: event.device, touch: event.contact, master: master, serial: session.lastSerial,
                                             at: event.time)
-                return besideApplicationTouch
+                return besideApplicationTouch ? .anotherFinger : nil
             }
         case .end, .cancel:
             // A touch into an open menu: the menu's grab owns it (`takenByAnotherGrab`). (A pen's
@@ -476,7 +477,7 @@ extension Bridge: EventLoopClient {
         case .hover:
             break
         }
-        return false
+        return nil
     }
 
     private func showActiveContacts() {

@@ -74,14 +74,20 @@ final class GestureScript {
 
     func pose(of key: ContactKey) -> (position: Point, pressure: Double?)? { poses[key] }
 
-    func send(_ phase: ContactPhase, _ key: ContactKey, at position: Point, pressure: Double?) {
+    func send(_ phase: ContactPhase, _ key: ContactKey, at position: Point, pressure: Double?,
+              handedOverAtBegin reason: ReleaseReason? = nil) {
         switch phase {
         case .begin, .move: poses[key] = (position, pressure)
         case .end, .cancel: poses[key] = nil
         case .hover: break
         }
-        engine.handle(ContactEvent(time: clock.now, device: key.device, contact: key.contact, phase: phase,
-                                   position: position, pressure: pressure), into: &outputs)
+        let event = ContactEvent(time: clock.now, device: key.device, contact: key.contact, phase: phase,
+                                 position: position, pressure: pressure)
+        if let reason {
+            engine.handle(event, handedOverAtBegin: reason, into: &outputs)
+        } else {
+            engine.handle(event, into: &outputs)
+        }
     }
 
     private func fireTimers(until time: Double) {

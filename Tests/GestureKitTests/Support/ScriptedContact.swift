@@ -31,6 +31,12 @@ struct ScriptedContact {
         script.send(.begin, key, at: Point(spot), pressure: pressure(for: force))
     }
 
+    /// Touches down given to the application from the start, for `reason` the X side knows
+    /// (`GestureEngine.handle(_:handedOverAtBegin:into:)`).
+    func down(at spot: Spot, force: Double = 0, handedOver reason: ReleaseReason) {
+        script.send(.begin, key, at: Point(spot), pressure: pressure(for: force), handedOverAtBegin: reason)
+    }
+
     func down(at spot: Spot, pressure: Double) {
         script.send(.begin, key, at: Point(spot), pressure: device.hasPressure ? pressure : nil)
     }
