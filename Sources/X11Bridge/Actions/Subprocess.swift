@@ -21,7 +21,7 @@ public final class Subprocess {
 
     public let pid: pid_t
     /// A pidfd that becomes readable when the child exits (close-on-exec), for a poll loop;
-    /// nil where the kernel or C library has none (Linux before 5.3, glibc before 2.36).
+    /// nil where the kernel has none (Linux before 5.3).
     public let exitDescriptor: Int32?
     public private(set) var status = Status.running
 

@@ -96,9 +96,9 @@ public final class VolumeControl {
     private var lastLevel: Double?
     /// Whether the output was muted at the last read; nil when the tool does not say (pactl).
     private var lastMuted: Bool?
-    /// A tool refused to unmute once: raises no longer try (the refusal is said once, not at
-    /// every turn of a knob).
-    private var unmuteRefused = false
+    /// A refusal to unmute was said: it is said once until an unmute works, not at every turn of
+    /// a knob (each raise still tries: a sink or a sound server come back may take it).
+    private var unmuteRefusalSaid = false
     private var reports: [VolumeReport] = []
 
     /// How often a child is looked at where pidfds are missing, in seconds.
@@ -302,7 +302,7 @@ public final class VolumeControl {
             let tool = tools[toolIndex]
             // Turned up while muted (or maybe muted: pactl's read does not say), the output is
             // unmuted first, and the raise made at once after it, from the level read.
-            let unmuting = command.raises && lastMuted != false && !unmuteRefused
+            let unmuting = command.raises && lastMuted != false
             let made = unmuting ? Pending(change: .unmute, event: next.event) : next
             do {
                 activity = unmuting
@@ -314,8 +314,9 @@ public final class VolumeControl {
                 switch error {
                 case .tool(let problem) where unmuting:
                     // The raise is made all the same.
-                    reportRefusal(of: made, problem)
-                    unmuteRefused = true
+                    if !unmuteRefusalSaid { reportRefusal(of: made, problem) }
+                    unmuteRefusalSaid = true
+                    lastMuted = false
                     waiting.insert(next, at: 0)
                     continue
                 case .tool(let problem):
@@ -363,9 +364,12 @@ public final class VolumeControl {
         case .changing(_, let change, let waiting, let rereads):
             if succeeded {
                 refusalReported = false
-            } else {
+                if !rereads { unmuteRefusalSaid = false }
+            } else if rereads {
                 reportRefusal(of: change, problem)
-                if !rereads { unmuteRefused = true }
+            } else {
+                if !unmuteRefusalSaid { reportRefusal(of: change, problem) }
+                unmuteRefusalSaid = true
             }
             if rereads {
                 startRead(Errand(waiting: waiting), now: now)

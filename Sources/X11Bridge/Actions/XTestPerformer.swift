@@ -116,7 +116,9 @@ public final class XTestPerformer: ActionPerformer {
         }
     }
 
-    public var isHolding: Bool { !held.isEmpty }
+    /// Anything held down, or a key chord still to come (waiting out Bounce Keys' delay): let
+    /// go of, it is dropped.
+    public var isHolding: Bool { !held.isEmpty || strokes.nextDeadline != nil }
 
     public func follow(_ contact: ContactKey, to point: Point) {
         guard held.holdsButton(for: contact) else { return }

@@ -100,8 +100,10 @@ public final class Bridge {
     /// again; what was pressed meanwhile went to the applications and stays theirs.
     private func suspend() {
         let now = clock.now
+        // As any cancel: the ownership classes hear each end too (a mouse button down at Ctrl-Z
+        // would otherwise count as down for good, and hand the next press of its master over).
         for event in session.pause(at: now) {
-            process(engine.handle(event), now: now)
+            handle(event, at: now)
         }
         heldBackRings = HeldBackRings()
         grabs.releaseAll(reason: "the bridge is stopped (Ctrl-Z)")

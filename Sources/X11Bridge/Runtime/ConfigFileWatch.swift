@@ -249,7 +249,10 @@ public final class ConfigFileWatch {
     /// Each folder on the way to `directory`, itself included, that is a symbolic link, as the
     /// folder holding it and its name.
     private static func linksOnTheWay(to directory: String) -> [(folder: String, child: String)] {
-        SymbolicLinks.linkedFolders(onTheWayTo: directory).map(split)
+        SymbolicLinks.linkedFolders(onTheWayTo: directory).map { link in
+            let (folder, child) = split(link)
+            return (folder, child)
+        }
     }
 
     /// Each folder above `folder` (a real path), up to the root, to be watched for itself

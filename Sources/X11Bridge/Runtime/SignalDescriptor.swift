@@ -24,6 +24,10 @@ public final class SignalDescriptor {
     /// SIGTSTP the kernel drops).
     public static func stopAsAsked() {
         var set = signalSet([SIGTSTP])
+        // Another one already waiting (Ctrl-Z pressed twice) would stop the process again once
+        // it is continued: one stop for them all.
+        var now = timespec(tv_sec: 0, tv_nsec: 0)
+        while sigtimedwait(&set, nil, &now) == SIGTSTP {}
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
         raise(SIGTSTP)
         pthread_sigmask(SIG_BLOCK, &set, nil)

@@ -74,6 +74,11 @@ final class ForeignFreezeTests: StageSuite {
         #expect(failed == 0, "the other client holds the touch grab")
         let bridge = try stage.bridge()
         #expect(bridge.ownership { $0.ownership == .cannotHold }?.input == .touch, "\(bridge.lines)")
+        // A touch while the other client still holds the grab: tried again at its end, refused,
+        // and not said again.
+        try stage.touch.tap(at: (150, 150), pressure: 0.2)
+        #expect(bridge.waitForLines { $0.contains { $0.ownership?.ownership == .cannotHold && $0.ownership?.input == .touch } })
+        usleep(200_000)
         XCloseDisplay(other)
         // The first touch after it is the window's as without the bridge; its end takes the grab again.
         try stage.touch.tap(at: (200, 200), pressure: 0.2)

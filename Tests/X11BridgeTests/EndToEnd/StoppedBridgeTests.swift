@@ -1,3 +1,4 @@
+import CX11
 import Foundation
 import Glibc
 import Testing
@@ -87,6 +88,61 @@ final class StoppedBridgeTests: StageSuite {
         #expect(buttonEvents(1, in: events).isEmpty, "\(events)")
         #expect(stage.window.pointerState()?.buttonsHeld == [])
         #expect(bridge.events(.xError).isEmpty, "\(bridge.lines)")
+    }
+
+    static func bPresses(_ events: [RecordedEvent]) -> Int {
+        events.filter { $0.kind == .keyPress && $0.detail == 56 }.count
+    }
+
+    /// Found reading the day's change: a key action waiting out Bounce Keys' delay held
+    /// nothing, so Ctrl-Z let go of nothing, and the key was typed after `fg`, into whatever had
+    /// the focus then (the terminal).
+    @Test("Ctrl-Z while a key action waits out Bounce Keys' delay: it is dropped, not typed after fg")
+    func keyWaitingAtCtrlZ() throws {
+        let display = try #require(XOpenDisplay(stage.server.displayName))
+        defer { XCloseDisplay(display) }
+        try AccessXSettings.set(on: display, debounce: 1500)
+        defer { try? AccessXSettings.set(on: display) }
+        let bridge = try BridgeProcess(["run", "--json", "--config", try temporaryConfig("""
+            bindings:
+              - {name: bee, gesture: deep-press, devices: [pen], threshold: 0.7, action: {key: b}, on-end: {key: b}}
+            """)], server: stage.server, ownProcessGroup: true)
+        stage.window.drain()
+        try stage.pen.down(at: (300, 200), pressure: 0.2)
+        try stage.pen.press(to: 0.9)
+        #expect(stage.window.waitForEvents { Self.bPresses($0) >= 1 }, "\(bridge.lines)")
+        try stage.pen.up()
+        usleep(200_000)
+        bridge.child.kill(signal: SIGTSTP)
+        #expect(bridge.waitForEvents(.suspended), "\(bridge.lines)")
+        #expect(Self.isStopped(bridge.child.pid))
+        usleep(1_600_000)
+        #expect(Self.bPresses(stage.window.drain()) == 1, "the deep press's b alone, while stopped")
+        bridge.child.kill(signal: SIGCONT)
+        #expect(bridge.waitForEvents(.resumed), "\(bridge.lines)")
+        let after = stage.window.events(arrivingWithin: 1)
+        #expect(Self.bPresses(after) == 0, "nothing typed after fg: \(after)\n\(bridge.lines)")
+    }
+
+    /// Found reading the day's change: a second SIGTSTP arriving while the first was handled
+    /// stopped the bridge again once continued, so it took two `fg`s.
+    @Test("SIGTSTP twice, close together: one SIGCONT continues the bridge")
+    func stoppedTwiceAtOnce() throws {
+        let bridge = try BridgeProcess(["run", "--json"], server: stage.server, ownProcessGroup: true)
+        for (round, delay) in [0, 300, 1000, 3000].enumerated() {
+            try stage.pen.down(at: (300, 200), pressure: 0.2)
+            usleep(50_000)
+            bridge.child.kill(signal: SIGTSTP)
+            usleep(useconds_t(delay))
+            bridge.child.kill(signal: SIGTSTP)
+            #expect(bridge.waitForEvents(.suspended, count: round + 1), "\(bridge.lines)")
+            #expect(Self.isStopped(bridge.child.pid))
+            try stage.pen.up()
+            bridge.child.kill(signal: SIGCONT)
+            #expect(bridge.waitForEvents(.resumed, count: round + 1), "round \(round): \(bridge.lines)")
+            #expect(!Self.isStopped(bridge.child.pid, timeout: 0.3), "stopped again, the second SIGTSTP \(delay) µs after the first")
+            if Self.isStopped(bridge.child.pid, timeout: 0) { bridge.child.kill(signal: SIGCONT) }
+        }
     }
 
     /// A touch long press of 1 s, and a pen deep press that starts a command lasting 3 s (a
@@ -328,5 +384,36 @@ final class StoppedBridgeTests: StageSuite {
             #expect(buttonEvents(1, in: events).isEmpty, "\(events)\n\(bridge.lines)")
             #expect(stage.window.pointerState()?.buttonsHeld == [])
         }
+    }
+}
+
+/// Ctrl-Z with a mouse beside the pen.
+@Suite("A bridge stopped from its terminal, with a mouse", .requiresXorg, .serialized)
+final class StoppedWithMouseTests: MouseStageSuite {
+    /// Found reading the day's change: the cancels Ctrl-Z made reached the engine only, so a
+    /// mouse button down at that moment stayed down for the pointer's ownership for good, and
+    /// the next press of its master (the pen's) went to the window as well as right-clicking.
+    @Test("Ctrl-Z while a mouse button is down, released while stopped: after fg the pen's deep press right-clicks alone")
+    func mouseDownAtCtrlZ() throws {
+        let bridge = try BridgeProcess(["run", "--json"], server: stage.server, ownProcessGroup: true)
+        let mouse = try #require(stage.server.mouse)
+        try mouse.press()
+        usleep(150_000)
+        bridge.child.kill(signal: SIGTSTP)
+        #expect(bridge.waitForEvents(.suspended), "\(bridge.lines)")
+        #expect(StoppedBridgeTests.isStopped(bridge.child.pid))
+        try mouse.release()
+        bridge.child.kill(signal: SIGCONT)
+        #expect(bridge.waitForEvents(.resumed), "\(bridge.lines)")
+        // The release made while stopped is read by now.
+        usleep(300_000)
+        stage.window.drain()
+        try stage.pen.down(at: (400, 300), pressure: 0.2)
+        try stage.pen.press(to: 0.9)
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "\(bridge.lines)")
+        try stage.pen.up()
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
+        #expect(buttonEvents(1, in: events).isEmpty, "\(events)\n\(bridge.lines)")
     }
 }

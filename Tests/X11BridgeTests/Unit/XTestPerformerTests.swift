@@ -124,27 +124,9 @@ final class XTestPerformerTests: XvfbSuite {
     /// (0: off) for `body`, and both off after it, as a person sets them in their desktop's
     /// accessibility settings.
     func withAccessX(slowKeys: UInt16 = 0, debounce: UInt16 = 0, _ body: () throws -> Void) throws {
-        func set(slowKeys: UInt16, debounce: UInt16) throws {
-            let xkb = try #require(XkbGetMap(connection.display, 0, UInt32(XkbUseCoreKbd)))
-            defer { XkbFreeKeyboard(xkb, 0, 1) }
-            #expect(XkbGetControls(connection.display, UInt(XkbAllControlsMask), xkb) == Success)
-            let controls = try #require(xkb.pointee.ctrls)
-            // A delay of 0 is a BadValue: an unused one keeps its value.
-            if slowKeys > 0 { controls.pointee.slow_keys_delay = slowKeys }
-            if debounce > 0 { controls.pointee.debounce_delay = debounce }
-            var enabled = controls.pointee.enabled_ctrls & ~UInt32(XkbSlowKeysMask | XkbBounceKeysMask)
-            if slowKeys > 0 { enabled |= UInt32(XkbSlowKeysMask) }
-            if debounce > 0 { enabled |= UInt32(XkbBounceKeysMask) }
-            controls.pointee.enabled_ctrls = enabled
-            XkbSetControls(connection.display, UInt(XkbSlowKeysMask | XkbBounceKeysMask | XkbControlsEnabledMask), xkb)
-            connection.sync()
-            #expect(connection.takeErrors().isEmpty)
-        }
-        try set(slowKeys: slowKeys, debounce: debounce)
-        // The stimulus as intended: the server has them on.
-        #expect(KeyStrokes.Timing.read(connection.display)
-                == KeyStrokes.Timing(slowKeys: slowKeys > 0 ? Double(slowKeys) / 1000 : nil, debounce: debounce > 0 ? Double(debounce) / 1000 : nil))
-        defer { try? set(slowKeys: 0, debounce: 0) }
+        try AccessXSettings.set(on: connection.display, slowKeys: slowKeys, debounce: debounce)
+        defer { try? AccessXSettings.set(on: connection.display) }
+        #expect(connection.takeErrors().isEmpty)
         try body()
     }
 
