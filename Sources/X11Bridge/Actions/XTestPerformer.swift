@@ -121,8 +121,11 @@ public final class XTestPerformer: ActionPerformer {
     public var isHolding: Bool { !held.isEmpty || strokes.nextDeadline != nil }
 
     public func follow(_ contact: ContactKey, to point: Point) {
-        guard held.holdsButton(for: contact) else { return }
-        move(to: point)
+        guard held.holdsButton(for: contact), point.x.isFinite, point.y.isFinite else { return }
+        // A warp of the pointer, not a motion of the XTEST device: moved by another of its
+        // devices while the finger's touch is down, the master would keep the button it
+        // emulates for that touch down once it is handed back (a bridge killed mid-drag).
+        XWarpPointer(connection.display, 0, connection.root, 0, 0, 0, 0, Int32(point.x.rounded()), Int32(point.y.rounded()))
         connection.flush()
     }
 
