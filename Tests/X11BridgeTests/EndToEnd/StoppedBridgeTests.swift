@@ -50,6 +50,33 @@ final class StoppedBridgeTests: StageSuite {
         return false
     }
 
+    /// Ctrl-Z in the bridge's terminal (SIGTSTP): it says it let go of everything, and stops.
+    static func ctrlZ(_ bridge: BridgeProcess, sourceLocation: SourceLocation = #_sourceLocation) {
+        bridge.child.kill(signal: SIGTSTP)
+        #expect(bridge.waitForEvents(.suspended), "\(bridge.lines)", sourceLocation: sourceLocation)
+        #expect(isStopped(bridge.child.pid), "the bridge stops, as its terminal asked", sourceLocation: sourceLocation)
+    }
+
+    /// `fg` (SIGCONT): it says it listens again.
+    static func fg(_ bridge: BridgeProcess, sourceLocation: SourceLocation = #_sourceLocation) {
+        bridge.child.kill(signal: SIGCONT)
+        #expect(bridge.waitForEvents(.resumed), "\(bridge.lines)", sourceLocation: sourceLocation)
+    }
+
+    /// A pen's deep press on `stage` once the bridge runs again: one right-click, no left press.
+    static func expectDeepPressRightClicksAlone(_ stage: Stage, _ bridge: BridgeProcess,
+                                                sourceLocation: SourceLocation = #_sourceLocation) throws {
+        stage.window.drain()
+        try stage.pen.down(at: (400, 300), pressure: 0.2)
+        try stage.pen.press(to: 0.9)
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "\(bridge.lines)", sourceLocation: sourceLocation)
+        try stage.pen.up()
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "one right-click: \(events)",
+                sourceLocation: sourceLocation)
+        #expect(buttonEvents(1, in: events).isEmpty, "\(events)\n\(bridge.lines)", sourceLocation: sourceLocation)
+    }
+
     /// Found in review: Ctrl-Z in the bridge's terminal stopped it with its grab on every
     /// master's first button in place, so the next click of the pen, a mouse or a touchpad froze
     /// its pointer until `fg`, and a press the bridge held at that moment stayed held.
@@ -60,9 +87,7 @@ final class StoppedBridgeTests: StageSuite {
         // A light press, held back undecided when Ctrl-Z comes.
         try stage.pen.down(at: (300, 200), pressure: 0.2)
         #expect(buttonEvents(1, in: stage.window.events(arrivingWithin: 0.2)).isEmpty, "the bridge holds the press")
-        bridge.child.kill(signal: SIGTSTP)
-        #expect(bridge.waitForEvents(.suspended), "\(bridge.lines)")
-        #expect(Self.isStopped(bridge.child.pid), "the bridge stops, as its terminal asked")
+        Self.ctrlZ(bridge)
         #expect(stage.window.waitForEvents { buttonEvents(1, in: $0).count >= 1 }, "the held press is the window's")
         try stage.pen.up()
         // A tap, and a press pressed deep and held on past the moment the bridge is continued.
@@ -74,18 +99,11 @@ final class StoppedBridgeTests: StageSuite {
         #expect(buttonEvents(1, in: whileStopped).map(\.kind) == [.buttonPress, .buttonRelease, .buttonPress, .buttonRelease, .buttonPress],
                 "each press reaches the window while the bridge is stopped: \(whileStopped)")
         #expect(Self.isStopped(bridge.child.pid, timeout: 0), "still stopped: the window had them without the bridge")
-        bridge.child.kill(signal: SIGCONT)
-        #expect(bridge.waitForEvents(.resumed), "\(bridge.lines)")
+        Self.fg(bridge)
         try stage.pen.press(to: 0.95)
         try stage.pen.up()
-        stage.window.drain()
-        try stage.pen.down(at: (400, 300), pressure: 0.2)
-        try stage.pen.press(to: 0.9)
-        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "\(bridge.lines)")
-        try stage.pen.up()
-        let events = try stage.eventsUntilKeyTapped()
-        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "one right-click, for the press made after: \(events)")
-        #expect(buttonEvents(1, in: events).isEmpty, "\(events)")
+        // One right-click, for the press made after: none for the one pressed deep while stopped.
+        try Self.expectDeepPressRightClicksAlone(stage, bridge)
         #expect(stage.window.pointerState()?.buttonsHeld == [])
         #expect(bridge.events(.xError).isEmpty, "\(bridge.lines)")
     }
@@ -113,13 +131,10 @@ final class StoppedBridgeTests: StageSuite {
         #expect(stage.window.waitForEvents { Self.bPresses($0) >= 1 }, "\(bridge.lines)")
         try stage.pen.up()
         usleep(200_000)
-        bridge.child.kill(signal: SIGTSTP)
-        #expect(bridge.waitForEvents(.suspended), "\(bridge.lines)")
-        #expect(Self.isStopped(bridge.child.pid))
+        Self.ctrlZ(bridge)
         usleep(1_600_000)
         #expect(Self.bPresses(stage.window.drain()) == 1, "the deep press's b alone, while stopped")
-        bridge.child.kill(signal: SIGCONT)
-        #expect(bridge.waitForEvents(.resumed), "\(bridge.lines)")
+        Self.fg(bridge)
         let after = stage.window.events(arrivingWithin: 1)
         #expect(Self.bPresses(after) == 0, "nothing typed after fg: \(after)\n\(bridge.lines)")
     }
@@ -399,21 +414,11 @@ final class StoppedWithMouseTests: MouseStageSuite {
         let mouse = try #require(stage.server.mouse)
         try mouse.press()
         usleep(150_000)
-        bridge.child.kill(signal: SIGTSTP)
-        #expect(bridge.waitForEvents(.suspended), "\(bridge.lines)")
-        #expect(StoppedBridgeTests.isStopped(bridge.child.pid))
+        StoppedBridgeTests.ctrlZ(bridge)
         try mouse.release()
-        bridge.child.kill(signal: SIGCONT)
-        #expect(bridge.waitForEvents(.resumed), "\(bridge.lines)")
+        StoppedBridgeTests.fg(bridge)
         // The release made while stopped is read by now.
         usleep(300_000)
-        stage.window.drain()
-        try stage.pen.down(at: (400, 300), pressure: 0.2)
-        try stage.pen.press(to: 0.9)
-        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "\(bridge.lines)")
-        try stage.pen.up()
-        let events = try stage.eventsUntilKeyTapped()
-        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
-        #expect(buttonEvents(1, in: events).isEmpty, "\(events)\n\(bridge.lines)")
+        try StoppedBridgeTests.expectDeepPressRightClicksAlone(stage, bridge)
     }
 }
