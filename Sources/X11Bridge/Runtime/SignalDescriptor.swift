@@ -24,12 +24,11 @@ public final class SignalDescriptor {
     /// SIGTSTP the kernel drops).
     public static func stopAsAsked() {
         var set = signalSet([SIGTSTP])
-        // Another one already waiting (Ctrl-Z pressed twice) would stop the process again once
-        // it is continued: one stop for them all.
-        var now = timespec(tv_sec: 0, tv_nsec: 0)
-        while sigtimedwait(&set, nil, &now) == SIGTSTP {}
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        // Sent while still blocked, it waits with any other that came meanwhile (Ctrl-Z pressed
+        // twice), and the two are one: let through, they stop the process once. (Sent after
+        // the unblock, the other would stop it first and this one again once continued.)
         raise(SIGTSTP)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
