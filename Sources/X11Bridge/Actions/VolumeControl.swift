@@ -303,19 +303,17 @@ public final class VolumeControl {
             // Turned up while muted (or maybe muted: pactl's read does not say), the output is
             // unmuted first, and the raise made at once after it, from the level read.
             let unmuting = command.raises && lastMuted != false
-            let made = unmuting ? Pending(change: .unmute, event: next.event) : next
+            let (made, sent, after) = unmuting
+                ? (Pending(change: .unmute, event: next.event), VolumeCommand.mute("0"), [next] + waiting)
+                : (next, command, waiting)
             do {
-                activity = unmuting
-                    ? .changing(try launch(tool, tool.arguments(for: .mute("0"), level: lastLevel), now: now), made,
-                                waiting: [next] + waiting, rereads: false)
-                    : .changing(try launch(tool, tool.arguments(for: command, level: lastLevel), now: now), made,
-                                waiting: waiting, rereads: true)
+                activity = .changing(try launch(tool, tool.arguments(for: sent, level: lastLevel), now: now), made,
+                                     waiting: after, rereads: !unmuting)
             } catch {
                 switch error {
                 case .tool(let problem) where unmuting:
                     // The raise is made all the same.
-                    if !unmuteRefusalSaid { reportRefusal(of: made, problem) }
-                    unmuteRefusalSaid = true
+                    unmuteRefused(made, problem)
                     lastMuted = false
                     waiting.insert(next, at: 0)
                     continue
@@ -368,8 +366,7 @@ public final class VolumeControl {
             } else if rereads {
                 reportRefusal(of: change, problem)
             } else {
-                if !unmuteRefusalSaid { reportRefusal(of: change, problem) }
-                unmuteRefusalSaid = true
+                unmuteRefused(change, problem)
             }
             if rereads {
                 startRead(Errand(waiting: waiting), now: now)
@@ -381,6 +378,12 @@ public final class VolumeControl {
             }
         }
         return true
+    }
+
+    /// The working tool refused the unmute made for a raise: says so, once until one works.
+    private func unmuteRefused(_ change: Pending, _ problem: String) {
+        if !unmuteRefusalSaid { reportRefusal(of: change, problem) }
+        unmuteRefusalSaid = true
     }
 
     /// The working tool refused `change`: says so, once until a change works.
