@@ -105,7 +105,6 @@ public final class Bridge {
         for event in session.pause(at: now) {
             handle(event, at: now)
         }
-        heldBackRings = HeldBackRings()
         grabs.releaseAll(reason: "the bridge is stopped (Ctrl-Z)")
         releaseHeld(reason: "the bridge is stopped (Ctrl-Z)")
         feedback?.tick(now: now)
