@@ -295,6 +295,29 @@ struct HandLearningTests {
         #expect(lowest >= 0.6, "\(outcome)")
     }
 
+    /// Found in review: the ordinary level came from the newest 50 contacts alone, so a burst
+    /// of light typing (an on-screen keyboard's quick taps, lighter than the hand's strokes and
+    /// still presses) made it the whole memory: the threshold came down to 0.35, and the firm
+    /// hand's ordinary contacts right-clicked afterwards, each one that did counting as a
+    /// deliberate press that kept it there.
+    @Test("firm hand, then 150 light taps of typing at 0.04-0.12, then its usual contacts: none right-clicks, every deep press does, and the threshold stays 0.1 above the hardest they press (0.42)",
+          arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func firmHandAfterTyping(seed: UInt64) throws {
+        let firm = HandTrace.Hand(ordinary: 0.15...0.42, deliberate: 0.8...0.95)
+        var random = SplitMix64(seed: seed)
+        var trace = Self.days(seed: seed, [(firm, 120, 20)])
+        for _ in 0..<150 { trace.add(.tap(peak: Double.random(in: 0.04...0.12, using: &random)), random: &random) }
+        for index in 0..<60 {
+            trace.add(index % 20 == 19 ? firm.deliberateContact(&random) : firm.ordinaryContact(&random), random: &random)
+        }
+        let (outcome, outputs) = Self.outcome(trace, skip: 270, configuration: try Self.defaults())
+        #expect(outcome.ordinary == 57)
+        #expect(outcome.ordinaryClicked == 0, "\(outcome)")
+        #expect(outcome.deliberateClicked == 3, "\(outcome)")
+        let lowest = outputs.compactMap(\.learnedChange).map(\.levels.threshold).min() ?? PressLevels.start.threshold
+        #expect(lowest >= 0.52, "\(outcome)")
+    }
+
     @Test("typical hand: exactly today's behaviour, every output the same as without learning",
           arguments: [1, 2, 3, 4, 5] as [UInt64])
     func typicalHand(seed: UInt64) throws {

@@ -38,8 +38,13 @@ public enum PressEvidence: Sendable, Hashable {
 /// this hand shows, never closer than `margin` above it, and no higher than most of its
 /// deliberate presses reach; and it leaves today's levels alone while they fit well enough.
 public enum LearningRule {
-    /// Ordinary contacts remembered (the newest): about a day's light use at a desk.
+    /// The newest ordinary contacts the ordinary level follows: about a day's light use at a
+    /// desk.
     public static let ordinaryWindow = 50
+    /// Ordinary contacts remembered (the newest): the threshold stays `margin` above their level
+    /// too, so a burst of light contacts (an on-screen keyboard's quick taps) filling the window
+    /// does not bring a firmer hand's threshold down among its other contacts.
+    public static let ordinaryMemory = 300
     /// Deliberate presses remembered (the newest).
     public static let deliberateWindow = 20
     /// Ordinary contacts seen before anything moves: never from one contact, nor a handful.
@@ -88,7 +93,7 @@ public enum LearningRule {
 /// What one device's hand has shown, and the deep-press levels learned from it. A value:
 /// the engine keeps one per device, and a test runs it on contacts of its choosing.
 public struct HandLearner: Sendable, Hashable {
-    /// Peaks of the newest ordinary contacts, oldest first.
+    /// Peaks of the newest ordinary contacts (`LearningRule.ordinaryMemory`), oldest first.
     public private(set) var ordinaryPeaks: [Double] = []
     /// Peaks of the newest deliberate presses, oldest first.
     public private(set) var deliberatePeaks: [Double] = []
@@ -117,7 +122,7 @@ public struct HandLearner: Sendable, Hashable {
     public init?(ordinaryPeaks: [Double], deliberatePeaks: [Double], ordinaryContacts: Int, deliberatePresses: Int,
                  levels: PressLevels?, moving: Bool, calibrated: Bool) {
         let valid = 0.0...1.0
-        guard ordinaryPeaks.count <= LearningRule.ordinaryWindow, deliberatePeaks.count <= LearningRule.deliberateWindow,
+        guard ordinaryPeaks.count <= LearningRule.ordinaryMemory, deliberatePeaks.count <= LearningRule.deliberateWindow,
               ordinaryPeaks.allSatisfy(valid.contains), deliberatePeaks.allSatisfy(valid.contains),
               ordinaryContacts >= ordinaryPeaks.count, deliberatePresses >= deliberatePeaks.count else { return nil }
         if let levels {
@@ -151,14 +156,14 @@ public struct HandLearner: Sendable, Hashable {
                 Self.remember(peak, in: &unjudgedPeaks, keeping: LearningRule.deliberateWindow)
                 return
             }
-            record(judged(peak, against: Self.quantile(ordinaryPeaks, LearningRule.ordinaryQuantile)))
+            record(judged(peak, against: ordinaryLevel()))
             return
         case .ordinary(let peak):
-            Self.remember(peak, in: &ordinaryPeaks, keeping: LearningRule.ordinaryWindow)
+            Self.remember(peak, in: &ordinaryPeaks, keeping: LearningRule.ordinaryMemory)
             ordinaryContacts += 1
             if ordinaryPeaks.count >= LearningRule.minimumOrdinary, !unjudgedPeaks.isEmpty {
                 // All against the same level: the ordinary contacts', none of these among them.
-                let level = Self.quantile(ordinaryPeaks, LearningRule.ordinaryQuantile)
+                let level = ordinaryLevel()
                 let unjudged = unjudgedPeaks
                 unjudgedPeaks = []
                 for peak in unjudged { record(judged(peak, against: level)) }
@@ -203,7 +208,7 @@ public struct HandLearner: Sendable, Hashable {
         } else {
             threshold = current + (distance > 0 ? reach : -reach)
         }
-        let next = Self.levels(threshold: threshold, hardestOrdinary: ordinaryPeaks.max() ?? 0)
+        let next = Self.levels(threshold: threshold, hardestOrdinary: ordinaryPeaks.suffix(LearningRule.ordinaryWindow).max() ?? 0)
         guard next != levels else { return false }
         levels = next
         return true
@@ -212,15 +217,22 @@ public struct HandLearner: Sendable, Hashable {
     /// The threshold the rule aims at now; nil until enough ordinary contacts were seen.
     public var aim: Double? {
         guard ordinaryPeaks.count >= LearningRule.minimumOrdinary else { return nil }
-        let ordinary = Self.quantile(ordinaryPeaks, LearningRule.ordinaryQuantile)
+        let ordinary = ordinaryLevel()
         var aim = LearningRule.ratio * ordinary
         if deliberatePeaks.count >= LearningRule.minimumDeliberate {
             aim = Swift.min(aim, LearningRule.deliberateFraction * Self.quantile(deliberatePeaks, 0.5))
         }
         // The margin wins over the deliberate presses: a run of them never brings the
-        // threshold down among the ordinary contacts.
-        aim = Swift.max(aim, ordinary + LearningRule.margin)
+        // threshold down among the ordinary contacts; nor a run of light contacts among those
+        // before it.
+        aim = Swift.max(aim, Swift.max(ordinary, ordinaryLevel(of: ordinaryPeaks)) + LearningRule.margin)
         return Self.rounded(Swift.min(Swift.max(aim, LearningRule.bounds.lowerBound), LearningRule.bounds.upperBound))
+    }
+
+    /// How hard this hand presses when it means nothing by it: the `ordinaryQuantile` of the
+    /// newest `ordinaryWindow` ordinary peaks, or of `peaks` when given.
+    func ordinaryLevel(of peaks: [Double]? = nil) -> Double {
+        Self.quantile(peaks ?? Array(ordinaryPeaks.suffix(LearningRule.ordinaryWindow)), LearningRule.ordinaryQuantile)
     }
 
     /// The three levels for a threshold: release in today's proportion, and the ordinary level
