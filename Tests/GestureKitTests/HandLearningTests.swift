@@ -68,6 +68,11 @@ struct HandLearningTests {
         return (outcome, outputs)
     }
 
+    /// The lowest threshold learning took the device to over a replay.
+    static func lowestThreshold(_ outputs: [EngineOutput]) -> Double {
+        outputs.compactMap(\.learnedChange).map(\.levels.threshold).min() ?? PressLevels.start.threshold
+    }
+
     // MARK: The rule
 
     @Test("eleven ordinary contacts move nothing; the twelfth starts the move, at most 0.02 a contact")
@@ -287,12 +292,10 @@ struct HandLearningTests {
     @Test("firm ordinary hand (contacts to 0.42, one deep press in 20): no ordinary contact right-clicks, and the threshold stays at 0.6 or above",
           arguments: [1, 2, 3, 4, 5] as [UInt64])
     func firmOrdinaryHand(seed: UInt64) throws {
-        let firm = HandTrace.Hand(ordinary: 0.15...0.42, deliberate: 0.8...0.95)
-        let trace = Self.days(seed: seed, [(firm, 120, 20)])
+        let trace = Self.days(seed: seed, [(.firm, 120, 20)])
         let (outcome, outputs) = Self.outcome(trace, skip: 0, configuration: try Self.defaults())
         #expect(outcome.ordinaryClicked == 0, "\(outcome)")
-        let lowest = outputs.compactMap(\.learnedChange).map(\.levels.threshold).min() ?? PressLevels.start.threshold
-        #expect(lowest >= 0.6, "\(outcome)")
+        #expect(Self.lowestThreshold(outputs) >= 0.6, "\(outcome)")
     }
 
     /// Found in review: the ordinary level came from the newest 50 contacts alone, so a burst
@@ -303,7 +306,7 @@ struct HandLearningTests {
     @Test("firm hand, then 150 light taps of typing at 0.04-0.12, then its usual contacts: none right-clicks, every deep press does, and the threshold stays 0.1 above the hardest they press (0.42)",
           arguments: [1, 2, 3, 4, 5] as [UInt64])
     func firmHandAfterTyping(seed: UInt64) throws {
-        let firm = HandTrace.Hand(ordinary: 0.15...0.42, deliberate: 0.8...0.95)
+        let firm = HandTrace.Hand.firm
         var random = SplitMix64(seed: seed)
         var trace = Self.days(seed: seed, [(firm, 120, 20)])
         for _ in 0..<150 { trace.add(.tap(peak: Double.random(in: 0.04...0.12, using: &random)), random: &random) }
@@ -314,8 +317,7 @@ struct HandLearningTests {
         #expect(outcome.ordinary == 57)
         #expect(outcome.ordinaryClicked == 0, "\(outcome)")
         #expect(outcome.deliberateClicked == 3, "\(outcome)")
-        let lowest = outputs.compactMap(\.learnedChange).map(\.levels.threshold).min() ?? PressLevels.start.threshold
-        #expect(lowest >= 0.52, "\(outcome)")
+        #expect(Self.lowestThreshold(outputs) >= 0.52, "\(outcome)")
     }
 
     @Test("typical hand: exactly today's behaviour, every output the same as without learning",

@@ -36,6 +36,8 @@ struct HandTrace {
         static let heavy = Hand(ordinary: 0.3...0.74, deliberate: 0.9...0.98)
         /// Today's defaults fit it: ordinary 0.15-0.35, deliberate 0.8-0.95.
         static let typical = Hand(ordinary: 0.15...0.35, deliberate: 0.8...0.95)
+        /// A firm ordinary touch: contacts up to 0.42, deliberate 0.8-0.95.
+        static let firm = Hand(ordinary: 0.15...0.42, deliberate: 0.8...0.95)
 
         /// An ordinary contact: half taps, three in ten strokes, one in five still presses.
         func ordinaryContact(_ random: inout SplitMix64) -> Contact {
