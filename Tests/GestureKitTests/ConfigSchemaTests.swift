@@ -127,11 +127,13 @@ struct ConfigSchemaTests {
             if let standard = Double(key.standard) {
                 #expect(value == standard, "\(kind.rawValue) `\(key.name)`")
             } else {
-                // A default that follows another key: `threshold − 0.15`, `threshold ÷ 2`.
+                // A default that follows another key: `threshold − 0.15`, `threshold ÷ 2`, `outer-radius ÷ 4`.
                 let base = try #require(key.below.flatMap { parsed[$0] }, "\(kind.rawValue) `\(key.name)`: \(key.standard)")
                 let expected: Double
                 if key.standard.hasSuffix(" ÷ 2") {
                     expected = (base * 50).rounded() / 100
+                } else if key.standard.hasSuffix(" ÷ 4") {
+                    expected = base / 4
                 } else {
                     let amount = try #require(key.standard.split(separator: " ").last.flatMap { Double($0) })
                     expected = Swift.max(0, base - amount)

@@ -144,7 +144,7 @@ struct ConfigTests {
         #expect(release.first?.message.contains("must be below `threshold`") == true)
         #expect(release.first?.line == 5)
         let ring = problems(binding("    center: [100, 100]\n    inner-radius: 80\n    outer-radius: 40\n", gesture: "knob"))
-        #expect(ring.first?.message.contains("must be smaller than `outer-radius`") == true)
+        #expect(ring.first?.message.contains("must be below `outer-radius`") == true)
         #expect(problems(binding("    action: {click: 99}\n")).first?.message.contains("a button is 1 to 10") == true)
         // X's virtual pointer, which the bridge presses through, has ten buttons: an eleventh
         // was accepted and made an X error at every gesture, letting go of all the bridge held.

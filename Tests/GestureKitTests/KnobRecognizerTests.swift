@@ -178,6 +178,39 @@ struct KnobRecognizerTests {
         expectSequence(volumeKeys(script), ["up", "up", "up", "down", "down"])
     }
 
+    /// Found in review: `inner-radius` was 0 unless given, so a finger passing a few pixels from
+    /// the center turned the knob by up to half a turn in one sample (+45% of volume at once).
+    @Test("a knob written without inner-radius: a finger moving straight on past 6 px from the center turns it at most one step more",
+          arguments: [0.0, 30])
+    func passingTheCenter(activation: Double) throws {
+        let configuration = try ConfigLoader.parse("""
+            bindings:
+              - name: volume
+                gesture: knob
+                devices: [touch]
+                center: [500, 500]
+                outer-radius: 120
+                activation: \(activation.formatted)
+                clockwise: {key: XF86AudioRaiseVolume}
+                counterclockwise: {key: XF86AudioLowerVolume}
+            """, file: "config.yaml")
+        let script = GestureScript(configuration: configuration)
+        let finger = script.touchscreen
+        // A quarter turn on a 60 px circle, to 6 o'clock, then straight up past the center, 6 px
+        // to its right.
+        finger.down(at: spot(around: Self.center, radius: 60, degrees: 0))
+        for degrees in stride(from: 5.0, through: 90, by: 5) {
+            finger.aFrameLater().move(to: spot(around: Self.center, radius: 60, degrees: degrees))
+        }
+        let turned = volumeKeys(script).count
+        #expect(turned >= 4, "the turn itself: \(volumeKeys(script))")
+        for y in stride(from: 560.0, through: 440, by: -6) {
+            finger.aFrameLater().move(to: (506, y))
+        }
+        finger.lift()
+        #expect(volumeKeys(script).count - turned <= 1, "\(volumeKeys(script))")
+    }
+
     @Test("a knob with an activation angle waits for the turn, then brings the turn so far")
     func activationAngle() {
         let script = GestureScript(Self.volume(activation: 20))

@@ -44,12 +44,12 @@ public struct KnobSettings: Sendable, Hashable {
     public var activation: Double
 
     public init(centerX: ScreenCoordinate, centerY: ScreenCoordinate, monitor: String? = nil,
-                innerRadius: Double = Keys.innerRadius.standard, outerRadius: Double = Keys.outerRadius.standard,
+                innerRadius: Double? = nil, outerRadius: Double = Keys.outerRadius.standard,
                 activation: Double = Keys.activation.standard) {
         self.centerX = centerX
         self.centerY = centerY
         self.monitor = monitor
-        self.innerRadius = innerRadius
+        self.innerRadius = innerRadius ?? Keys.innerRadius.standard(following: outerRadius)
         self.outerRadius = outerRadius
         self.activation = activation
     }

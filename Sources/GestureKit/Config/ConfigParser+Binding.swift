@@ -166,12 +166,8 @@ extension ConfigParser {
         } else {
             issues.append(issue(at: node, "a knob needs a `center: [x, y]` (pixels; negative counts from the right or bottom edge)"))
         }
-        let inner = number(map, Keys.innerRadius)
         let outer = number(map, Keys.outerRadius)
-        if inner >= outer {
-            issues.append(issue(at: map[Keys.innerRadius.name] ?? map[Keys.outerRadius.name] ?? node,
-                                "`\(Keys.innerRadius.name)` (\(inner.formatted)) must be smaller than `\(Keys.outerRadius.name)` (\(outer.formatted))"))
-        }
+        let inner = number(map, Keys.innerRadius, under: outer, because: "the knob turns in the ring from one to the other")
         return KnobSettings(centerX: center.x, centerY: center.y, monitor: center.monitor, innerRadius: inner,
                             outerRadius: outer, activation: number(map, Keys.activation))
     }

@@ -53,6 +53,8 @@ public struct DependentNumberKey: Sendable, Hashable {
         case less(Double)
         /// Half that key's value, to hundredths (`HoldPolicy.defaultOrdinary`).
         case half
+        /// A quarter of that key's value.
+        case quarter
     }
 
     public let name: String
@@ -75,6 +77,7 @@ public struct DependentNumberKey: Sendable, Hashable {
         switch rule {
         case .less(let amount): return Swift.max(range.lowerBound, value - amount)
         case .half: return HoldPolicy.defaultOrdinary(threshold: value)
+        case .quarter: return value / 4
         }
     }
 
@@ -82,6 +85,7 @@ public struct DependentNumberKey: Sendable, Hashable {
         let standard = switch rule {
         case .less(let amount): "\(base) − \(amount.formatted)"
         case .half: "\(base) ÷ 2"
+        case .quarter: "\(base) ÷ 4"
         }
         return ConfigKey(name: name, type: unit.rawValue, standard: standard, range: ConfigKey.span(range, below: base),
                          bounds: range, below: base)

@@ -203,7 +203,11 @@ extension KnobSettings {
         /// `[x, y]` in root pixels, a negative number counting from the right or bottom edge,
         /// or `{monitor: NAME, at: [x, y]}` counting from that monitor's edges.
         public static let center = PointKey("center", -100_000...100_000)
-        public static let innerRadius = NumberKey("inner-radius", .pixels, 0...100_000, standard: 0, below: "outer-radius")
+        /// Near the center the angle swings with every pixel: a finger passing a few pixels
+        /// from it would turn the knob by half a turn at once. Left out, the ring's inner
+        /// quarter turns nothing.
+        public static let innerRadius = DependentNumberKey("inner-radius", .pixels, 0...100_000, follows: "outer-radius",
+                                                           by: .quarter)
         public static let outerRadius = NumberKey("outer-radius", .pixels, 1...100_000, standard: 100)
         public static let activation = NumberKey("activation", .degrees, 0...360, standard: 0)
         public static let step = NumberKey("step", .degrees, 0.1...360, standard: 15)
