@@ -504,8 +504,9 @@ extension Bridge: EventLoopClient {
         return session.source.hoverRun >= Self.hoverRunForLull ? .untilContactChanges : nil
     }
 
-    func fireTimers(at now: Double) {
-        if let deadline = engine.nextDeadline, deadline <= now {
+    func fireTimers(at now: Double) -> Bool {
+        let engineDue = engine.nextDeadline.map { $0 <= now } ?? false
+        if engineDue {
             checkAwaitingContacts(now: now)
             process(engine.advance(to: now), now: now)
             // A decision timeout can leave a stroke no gesture follows.
@@ -520,6 +521,7 @@ extension Bridge: EventLoopClient {
             takeVolumeReports(now: now)
         }
         if let outcome = reloader?.fire(at: now) { apply(outcome) }
+        return engineDue
     }
 
     var nextDeadline: Double? {

@@ -124,8 +124,9 @@ extension CalibrationRun: EventLoopClient {
         }
     }
 
-    func fireTimers(at now: Double) {
+    func fireTimers(at now: Double) -> Bool {
         if let overlay, let deadline = overlay.nextDeadline, deadline <= now { overlay.tick(now: now) }
+        return false
     }
 
     var nextDeadline: Double? { overlay?.nextDeadline }

@@ -4,8 +4,12 @@ import GestureKit
 protocol EventLoopClient: AnyObject {
     /// Input that arrived, stamped with the time it was read.
     func handle(_ changes: [InputChange], at time: Double)
-    /// Called on every wakeup, after the input waiting then is read: timers due by `now` fire here.
-    func fireTimers(at now: Double)
+    /// Called on every wakeup, after the input waiting then is read: timers due by `now` fire
+    /// here. True when one of them decided something by the input's time (the engine's: a
+    /// decision timeout, a long press), so input read afterwards is dated no earlier than
+    /// `now`; false for timers that only draw, type or look (a ring's frame), which must not
+    /// date the input still to be read.
+    func fireTimers(at now: Double) -> Bool
     var nextDeadline: Double? { get }
     /// Appends the client's own descriptors that stay open while the loop runs (the config
     /// file watch), or close for good.
@@ -197,11 +201,11 @@ final class EventLoop<Input: EventLoopInput, Waiter: EventLoopWaiter, Clock: Eve
             // waiting in the socket are read would take a pressing hand for a still one. (The
             // engine fires timers due before an input's time as it handles it.)
             let now = clock.now
-            // Only timers that fire move the input's time on: a pass that fired none (a wait a
-            // signal cut short) must not date the input still to be read at this moment.
-            let timersDue = Self.due(client, at: now)
-            client.fireTimers(at: now)
-            if timersDue { connection.timePassed(now) }
+            // Only timers that decide by the input's time move it on: a pass that fired none (a
+            // wait a signal cut short), or only a ring's frame, must not date the input still to
+            // be read at this moment (under load, a deep press's samples read after each frame
+            // would climb in steps, and its hold take it for levelled off).
+            if client.fireTimers(at: now) { connection.timePassed(now) }
             // The socket had something and it was no event: an error of a request without a
             // reply. Collected now, the bridge lets go of what it holds at once instead of at
             // the next reply. (Or half an event, or a broken connection, where the round trip

@@ -140,8 +140,9 @@ extension Recorder: EventLoopClient {
         }
     }
 
-    func fireTimers(at now: Double) {
+    func fireTimers(at now: Double) -> Bool {
         if let duration, now >= startTime + duration { stopRequested = true }
+        return false
     }
 
     var nextDeadline: Double? { duration.map { startTime + $0 } }

@@ -31,6 +31,21 @@ struct EventLoopTests {
         #expect(rig.client.log == ["input 0.5 read at 1.5", "input 0.9 read at 1.5", "timer 1.0 fired at 1.5"])
     }
 
+    /// Found in review: every timer moved the input's time on, a ring's frame (every 16 ms
+    /// during a deep press) too, so under load a press's samples read after each frame were all
+    /// dated at it, and climbed in steps.
+    @Test("a timer that only draws dates no input; one that decides dates what is read after it")
+    func framesDateNothing() {
+        let rig = LoopRig()
+        rig.client.deadlines = [0.016, 0.032, 0.5]
+        rig.client.frames = [0.016, 0.032]
+        rig.input.arrive(at: 0.01, .contact(LoopRig.pen(.begin, at: 0.01)))
+        rig.run()
+        #expect(rig.client.log == ["input 0.01 read at 0.01", "timer 0.016 fired at 0.016", "timer 0.032 fired at 0.032",
+                                   "timer 0.5 fired at 0.5"])
+        #expect(rig.input.timesPassed == [0.5])
+    }
+
     @Test("a timer fired on time makes no round trip")
     func timerOnTime() {
         let rig = LoopRig()
@@ -179,7 +194,9 @@ final class ScriptedLoopInput: EventLoopInput {
         return [received.removeFirst().change]
     }
 
-    func timePassed(_ now: Double) {}
+    /// When the loop told the input that time had passed: input read after is dated no earlier.
+    private(set) var timesPassed: [Double] = []
+    func timePassed(_ now: Double) { timesPassed.append(now) }
     func sync() {
         syncs.append(clock.now)
         received += heldByServer.filter { $0.time <= clock.now }
@@ -264,11 +281,17 @@ final class RecordingLoopClient: EventLoopClient {
         if stopAfterInput { stopRequested = true }
     }
 
-    func fireTimers(at now: Double) {
+    /// Deadlines that only draw (a ring's frame): they date no input.
+    var frames: Set<Double> = []
+
+    func fireTimers(at now: Double) -> Bool {
+        var decided = false
         while let first = deadlines.first, first <= now {
             deadlines.removeFirst()
             log.append("timer \(first) fired at \(now)")
+            if !frames.contains(first) { decided = true }
         }
+        return decided
     }
 
     var nextDeadline: Double? { deadlines.first }
