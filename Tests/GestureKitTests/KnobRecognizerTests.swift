@@ -211,6 +211,27 @@ struct KnobRecognizerTests {
         #expect(volumeKeys(script).count - turned <= 1, "\(volumeKeys(script))")
     }
 
+    /// Found in review: each step acted where the finger was then, so a ring over two windows
+    /// (a tab strip and the page) split its scrolls between them, and the pointer hopped along
+    /// the ring with each step.
+    @Test("every step acts where the knob began, as a wheel's clicks go to the window under it", arguments: [0.0, 20])
+    func stepsWhereItBegan(activation: Double) {
+        let script = GestureScript(Self.volume(activation: activation))
+        let finger = script.touchscreen
+        finger.down(at: Self.onRing(degrees: 0))
+        for degrees in stride(from: 10.0, through: 120, by: 10) {
+            finger.aFrameLater().move(to: Self.onRing(degrees: degrees))
+        }
+        finger.lift()
+        let began = script.outputs.compactMap { output -> Point? in
+            if case .gesture(let event) = output, event.report.state == .began { return event.report.position }
+            return nil
+        }
+        let steps = script.actions
+        #expect(steps.count == 8, "\(steps)")
+        #expect(began.count == 1 && steps.allSatisfy { $0.position == began.first }, "began at \(began): \(steps)")
+    }
+
     @Test("a knob with an activation angle waits for the turn, then brings the turn so far")
     func activationAngle() {
         let script = GestureScript(Self.volume(activation: 20))

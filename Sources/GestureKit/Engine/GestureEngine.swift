@@ -411,12 +411,18 @@ public struct GestureEngine: Sendable {
         let binding = slot.binding
         outputs.append(.gesture(GestureEvent(gesture: binding.name, recognizer: binding.recognizer.kind,
                                              device: key.device, contact: key.contact, report: report)))
-        func fire(_ actions: [Action]) {
+        func emit(_ actions: [Action], at position: Point) {
             for action in actions {
                 outputs.append(.action(ActionEvent(time: report.time, gesture: binding.name, contact: key,
-                                                   action: action, position: report.position)))
+                                                   action: action, position: position)))
             }
         }
+        func fire(_ actions: [Action]) { emit(actions, at: report.position) }
+        // A knob's steps act where it began to turn, as a wheel's clicks go to the window under
+        // it: one window gets them all, and the pointer does not hop along the ring with them.
+        if report.state == .began, report.knob != nil { slot.turnedFrom = report.position }
+        let turnedFrom = slot.turnedFrom ?? report.position
+        func fireStep(_ actions: [Action]) { emit(actions, at: turnedFrom) }
         switch report.state {
         case .began, .recognized:
             slot.began = true
@@ -428,7 +434,7 @@ public struct GestureEngine: Sendable {
             if report.state == .recognized, !binding.onEnd.isEmpty { slot.endsWithContact = true }
             // A knob that waited for its activation angle brings the turn so far.
             if let knob = report.knob, let steps = binding.steps {
-                step(by: knob.rotation * 180 / .pi, steps, slot: &slot, fire: fire)
+                step(by: knob.rotation * 180 / .pi, steps, slot: &slot, fire: fireStep)
             }
         case .changed:
             if let crossing = report.crossing {
@@ -436,7 +442,7 @@ public struct GestureEngine: Sendable {
             }
             if let steps = binding.steps {
                 if let knob = report.knob {
-                    step(by: knob.rotation * 180 / .pi, steps, slot: &slot, fire: fire)
+                    step(by: knob.rotation * 180 / .pi, steps, slot: &slot, fire: fireStep)
                 } else if let force = report.force, let last = slot.lastForce {
                     step(by: force - last, steps, slot: &slot, fire: fire)
                 }

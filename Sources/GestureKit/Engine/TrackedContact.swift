@@ -10,6 +10,8 @@ struct RecognizerSlot: Sendable {
     var endsWithContact = false
     /// Knob degrees or force carried toward the next step action.
     var carried = 0.0
+    /// Where a knob began: its step actions act there.
+    var turnedFrom: Point?
     var lastForce: Double?
     /// The last progress fraction shown for `ring` feedback, so unchanged values are not resent.
     var shownProgress: Double?
