@@ -118,6 +118,24 @@ struct VolumeControlTests {
         #expect(try server.volumePercent() == 20)
     }
 
+    /// Found in review: at 100% a raise changes no level, so it was skipped whole, the unmute
+    /// with it: turned up, the muted output stayed silent.
+    @Test("muted at 100%, a raise still unmutes, and so does a level of 100%")
+    func raiseAtFullUnmutes() throws {
+        let server = try SoundServer()
+        try server.setVolume(percent: 100)
+        let control = Self.control(server)
+        _ = try Self.apply([.mute], with: control)
+        let raised = try Self.apply([.adjust(percent: 5)], with: control)
+        #expect(try !server.isMuted(), "turned up, heard")
+        #expect(try server.volumePercent() == 100)
+        #expect(Self.failures(raised).isEmpty)
+        _ = try Self.apply([.mute], with: control)
+        _ = try Self.apply([.set(percent: 100)], with: control)
+        #expect(try !server.isMuted(), "a level set is heard, even the one it has")
+        #expect(try server.volumePercent() == 100)
+    }
+
     @Test("a pactl that refuses to unmute: the raise is made all the same, the refusal said once")
     func unmuteRefused() throws {
         let server = try SoundServer()

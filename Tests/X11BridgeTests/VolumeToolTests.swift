@@ -31,11 +31,11 @@ struct VolumeToolTests {
         #expect(VolumeCommand(.adjust(percent: -5), from: 0) == nil)
         #expect(VolumeCommand(.set(percent: 40), from: 0.9) == .level(0.4))
         #expect(VolumeCommand(.toggleMute, from: 0.5) == .mute("toggle"))
-        #expect(VolumeCommand(.adjust(percent: 5), from: 0.5)?.raises == true, "a raise unmutes")
-        #expect(VolumeCommand(.adjust(percent: -5), from: 0.5)?.raises == false)
-        #expect(VolumeCommand(.set(percent: 40), from: 0.9)?.raises == true, "a level set is to be heard")
-        #expect(VolumeCommand(.set(percent: 0), from: 0.9)?.raises == false)
-        #expect(VolumeCommand(.toggleMute, from: 0.5)?.raises == false)
+        #expect(VolumeChange.adjust(percent: 5).raises, "a raise unmutes, even at 100%, where it changes no level")
+        #expect(!VolumeChange.adjust(percent: -5).raises)
+        #expect(VolumeChange.set(percent: 40).raises, "a level set is to be heard")
+        #expect(!VolumeChange.set(percent: 0).raises)
+        #expect(!VolumeChange.toggleMute.raises)
     }
 
     @Test("pactl moves every channel by raw units after `--`, so a step down is not read as an option")

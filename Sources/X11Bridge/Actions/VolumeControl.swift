@@ -17,10 +17,11 @@ public enum VolumeReport: Sendable, Hashable {
 /// One tool runs at a time. Changes asked for while it runs wait and are merged (ten knob
 /// steps of +5% become one +50%), so a fast turn costs a few processes, not dozens. Each
 /// change reads the level first and goes no higher than 100%; the level read after a change
-/// is reported, and is where the next change starts. A change that raises the volume, or sets
-/// a level, unmutes a muted output first, as a desktop's volume-up key does (always with pactl,
-/// whose read does not say whether it is muted). The first tool that answers is kept;
-/// when none does, the failure is reported once until one answers again.
+/// is reported, and is where the next change starts. A change that raises the volume (even at
+/// 100%, where the level goes no higher), or sets a level, unmutes a muted output first, as a
+/// desktop's volume-up key does (always with pactl, whose read does not say whether it is
+/// muted). The first tool that answers is kept; when none does, the failure is reported once
+/// until one answers again.
 ///
 /// It keeps no clock of its own: times come from the caller. A tool started as another's exit
 /// descriptor is read, which brings no time, is timed from the next `tick`, due at once.
@@ -298,14 +299,19 @@ public final class VolumeControl {
         var waiting = waiting
         while !waiting.isEmpty {
             let next = waiting.removeFirst()
-            guard let command = VolumeCommand(next.change, from: lastLevel ?? 0) else { continue }
             let tool = tools[toolIndex]
             // Turned up while muted (or maybe muted: pactl's read does not say), the output is
-            // unmuted first, and the raise made at once after it, from the level read.
-            let unmuting = command.raises && lastMuted != false
-            let (made, sent, after) = unmuting
-                ? (Pending(change: .unmute, event: next.event), VolumeCommand.mute("0"), [next] + waiting)
-                : (next, command, waiting)
+            // unmuted first, and the raise made at once after it, from the level read. At 100%
+            // the raise itself changes nothing, but it still asks to be heard.
+            let unmuting = next.change.raises && lastMuted != false
+            let made: Pending, sent: VolumeCommand, after: [Pending]
+            if unmuting {
+                (made, sent, after) = (Pending(change: .unmute, event: next.event), .mute("0"), [next] + waiting)
+            } else if let command = VolumeCommand(next.change, from: lastLevel ?? 0) {
+                (made, sent, after) = (next, command, waiting)
+            } else {
+                continue
+            }
             do {
                 activity = .changing(try launch(tool, tool.arguments(for: sent, level: lastLevel), now: now), made,
                                      waiting: after, rereads: !unmuting)

@@ -91,15 +91,6 @@ enum VolumeCommand: Equatable {
     /// The level no change goes above: 100%, no overdrive.
     static let ceiling = 1.0
 
-    /// Whether it makes the output louder, or sets a level to be heard: a muted output is
-    /// unmuted first, as a desktop's volume-up key does.
-    var raises: Bool {
-        switch self {
-        case .shift(let shift): return shift > 0
-        case .level(let value): return value > 0
-        case .mute: return false
-        }
-    }
     /// PulseAudio's raw volume for 100%.
     static let pulseNormal = 65536.0
 
@@ -121,6 +112,17 @@ enum VolumeCommand: Equatable {
             self = .mute("0")
         case .toggleMute:
             self = .mute("toggle")
+        }
+    }
+}
+
+extension VolumeChange {
+    /// Whether it turns the output up, or sets a level to be heard: a muted output is unmuted
+    /// first, as a desktop's volume-up key does, even at 100%, where the level goes no higher.
+    var raises: Bool {
+        switch self {
+        case .adjust(let percent), .set(let percent): return percent > 0
+        case .mute, .unmute, .toggleMute: return false
         }
     }
 }
