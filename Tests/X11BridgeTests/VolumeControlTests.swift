@@ -136,6 +136,21 @@ struct VolumeControlTests {
         #expect(try server.volumePercent() == 100)
     }
 
+    /// Found in review: steps that waited were added together and only the sum stopped at
+    /// 100%, so at 90% four steps up and two down ended at 100%.
+    @Test("steps merged while a tool runs end where they would one at a time: at 90%, four +5% and two -5% end at 90%")
+    func mergedStepsStopAtFull() throws {
+        let server = try SoundServer()
+        try server.setVolume(percent: 90)
+        let control = Self.control(server)
+        // Asked for at once, the last five wait for the first read and are merged.
+        let reports = try Self.apply([.adjust(percent: 5), .adjust(percent: 5), .adjust(percent: 5), .adjust(percent: 5),
+                                      .adjust(percent: -5), .adjust(percent: -5)], with: control)
+        #expect(try server.volumePercent() == 90, "one at a time: 95, 100, 100, 100, 95, 90")
+        #expect(Self.levels(reports).last == 90)
+        #expect(Self.failures(reports).isEmpty)
+    }
+
     @Test("a pactl that refuses to unmute: the raise is made all the same, the refusal said once")
     func unmuteRefused() throws {
         let server = try SoundServer()

@@ -29,6 +29,11 @@ struct VolumeToolTests {
         #expect(shift(VolumeCommand(.adjust(percent: -5), from: 1.2)).map { abs($0 + 0.05) < 1e-9 } == true)
         #expect(shift(VolumeCommand(.adjust(percent: -5), from: 0.03)).map { abs($0 + 0.03) < 1e-9 } == true)
         #expect(VolumeCommand(.adjust(percent: -5), from: 0) == nil)
+        #expect(VolumeCommand.steps([5, 5, 5, 5, -5, -5], from: 0.9) == nil, "each step stops at 100% as it would alone")
+        #expect(shift(VolumeCommand.steps([5, 5, 5, -5, -5, -5], from: 0.9)).map { abs($0 + 0.05) < 1e-9 } == true)
+        #expect(shift(VolumeCommand.steps([-5, -5, 5], from: 0.07)).map { abs($0 + 0.02) < 1e-9 } == true, "and at silence")
+        #expect(shift(VolumeCommand.steps([-5, 5, 5], from: 1.2)).map { abs($0 + 0.05) < 1e-9 } == true,
+                "past 100% a step down is made, and the steps up after it raise nothing")
         #expect(VolumeCommand(.set(percent: 40), from: 0.9) == .level(0.4))
         #expect(VolumeCommand(.toggleMute, from: 0.5) == .mute("toggle"))
         #expect(VolumeChange.adjust(percent: 5).raises, "a raise unmutes, even at 100%, where it changes no level")

@@ -16,12 +16,12 @@ public enum VolumeReport: Sendable, Hashable {
 ///
 /// One tool runs at a time. Changes asked for while it runs wait and are merged (ten knob
 /// steps of +5% become one +50%), so a fast turn costs a few processes, not dozens. Each
-/// change reads the level first and goes no higher than 100%; the level read after a change
-/// is reported, and is where the next change starts. A change that raises the volume (even at
-/// 100%, where the level goes no higher), or sets a level, unmutes a muted output first, as a
-/// desktop's volume-up key does (always with pactl, whose read does not say whether it is
-/// muted). The first tool that answers is kept; when none does, the failure is reported once
-/// until one answers again.
+/// change reads the level first and goes no higher than 100%, each merged step as it would
+/// alone; the level read after a change is reported, and is where the next change starts. A
+/// change that raises the volume (even at 100%, where the level goes no higher), or sets a
+/// level, unmutes a muted output first, as a desktop's volume-up key does (always with pactl,
+/// whose read does not say whether it is muted). The first tool that answers is kept; when
+/// none does, the failure is reported once until one answers again.
 ///
 /// It keeps no clock of its own: times come from the caller. A tool started as another's exit
 /// descriptor is read, which brings no time, is timed from the next `tick`, due at once.
@@ -181,20 +181,11 @@ public final class VolumeControl {
         case .idle:
             startRead(Errand(waiting: [asked]), now: now)
         case .reading(let child, var errand):
-            Self.enqueue(asked, in: &errand.waiting)
+            errand.waiting.append(asked)
             activity = .reading(child, errand)
         case .changing(let child, let running, var waiting, let rereads):
-            Self.enqueue(asked, in: &waiting)
-            activity = .changing(child, running, waiting: waiting, rereads: rereads)
-        }
-    }
-
-    /// Adds `asked` to `waiting`, merged into the last change when both adjust.
-    private static func enqueue(_ asked: Pending, in waiting: inout [Pending]) {
-        if case .adjust(let percent) = asked.change, let last = waiting.last, case .adjust(let earlier) = last.change {
-            waiting[waiting.count - 1].change = .adjust(percent: max(-1000, min(1000, earlier + percent)))
-        } else {
             waiting.append(asked)
+            activity = .changing(child, running, waiting: waiting, rereads: rereads)
         }
     }
 
@@ -297,19 +288,27 @@ public final class VolumeControl {
     /// With a fresh level read, makes the next waiting change, or stops when there is none.
     private func startNextChange(_ waiting: [Pending], now: Double?) {
         var waiting = waiting
-        while !waiting.isEmpty {
-            let next = waiting.removeFirst()
+        while let next = waiting.first {
+            // Steps that waited one after another are made by one run of the tool. They are kept
+            // apart until the level is known, each then stopping at 0 or 100% as it would alone:
+            // added up first, at 90% four steps up and two down ended at 100%, not 90%.
+            let steps = Self.leadingSteps(waiting)
+            let taken = max(1, steps.count)
             let tool = tools[toolIndex]
             // Turned up while muted (or maybe muted: pactl's read does not say), the output is
             // unmuted first, and the raise made at once after it, from the level read. At 100%
             // the raise itself changes nothing, but it still asks to be heard.
-            let unmuting = next.change.raises && lastMuted != false
+            let raises = steps.isEmpty ? next.change.raises : steps.contains { $0 > 0 }
+            let unmuting = raises && lastMuted != false
+            let command = steps.isEmpty ? VolumeCommand(next.change, from: lastLevel ?? 0)
+                : VolumeCommand.steps(steps, from: lastLevel ?? 0)
             let made: Pending, sent: VolumeCommand, after: [Pending]
             if unmuting {
-                (made, sent, after) = (Pending(change: .unmute, event: next.event), .mute("0"), [next] + waiting)
-            } else if let command = VolumeCommand(next.change, from: lastLevel ?? 0) {
-                (made, sent, after) = (next, command, waiting)
+                (made, sent, after) = (Pending(change: .unmute, event: next.event), .mute("0"), waiting)
+            } else if let command {
+                (made, sent, after) = (next, command, Array(waiting.dropFirst(taken)))
             } else {
+                waiting.removeFirst(taken)
                 continue
             }
             do {
@@ -321,17 +320,26 @@ public final class VolumeControl {
                     // The raise is made all the same.
                     unmuteRefused(made, problem)
                     lastMuted = false
-                    waiting.insert(next, at: 0)
                     continue
                 case .tool(let problem):
                     reportRefusal(of: made, problem)
-                    startRead(Errand(waiting: waiting), now: now)
-                case .pipe(let failure): finishFailed(failure, Errand(waiting: waiting, asker: next.event))
+                    startRead(Errand(waiting: after), now: now)
+                case .pipe(let failure): finishFailed(failure, Errand(waiting: after, asker: next.event))
                 }
             }
             return
         }
         activity = .idle
+    }
+
+    /// The steps (`.adjust`) at the front of `waiting`, up to the first change of another kind.
+    private static func leadingSteps(_ waiting: [Pending]) -> [Int] {
+        var steps: [Int] = []
+        for pending in waiting {
+            guard case .adjust(let percent) = pending.change else { break }
+            steps.append(percent)
+        }
+        return steps
     }
 
     /// Reaps the running tool if it has exited and goes on with what its output says; whether it had.

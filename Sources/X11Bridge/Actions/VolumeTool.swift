@@ -99,11 +99,8 @@ enum VolumeCommand: Equatable {
     init?(_ change: VolumeChange, from level: Double) {
         switch change {
         case .adjust(let percent):
-            let wanted = level + Double(percent) / 100
-            let target = percent > 0 ? max(level, min(Self.ceiling, wanted)) : max(0, wanted)
-            let shift = target - level
-            guard abs(shift) >= 1 / Self.pulseNormal else { return nil }
-            self = .shift(shift)
+            guard let command = Self.steps([percent], from: level) else { return nil }
+            self = command
         case .set(let percent):
             self = .level(Double(percent) / 100)
         case .mute:
@@ -113,6 +110,19 @@ enum VolumeCommand: Equatable {
         case .toggleMute:
             self = .mute("toggle")
         }
+    }
+
+    /// Adjustments by `percents` made one after another from `level` as one shift, each
+    /// clamped as it would be alone: at 90%, four +5% and two -5% end at 90%, where their sum
+    /// clamped once would end at 100%. nil when they change nothing.
+    static func steps(_ percents: [Int], from level: Double) -> VolumeCommand? {
+        let target = percents.reduce(level) { level, percent in
+            let wanted = level + Double(percent) / 100
+            return percent > 0 ? max(level, min(ceiling, wanted)) : max(0, wanted)
+        }
+        let shift = target - level
+        guard abs(shift) >= 1 / pulseNormal else { return nil }
+        return .shift(shift)
     }
 }
 
