@@ -49,6 +49,19 @@ struct VolumeControlTests {
         reports.compactMap { if case .failed(_, let failure) = $0 { return failure.message } else { return nil } }
     }
 
+    /// A wpctl that answers as PipeWire's does, through pactl on the real sink: its level is the
+    /// loudest channel, and a level set sets every channel alike.
+    static func pipeWireWpctl() throws -> String {
+        let real = try #require(SoundServer.tool("pactl"))
+        return """
+            case "$1" in
+            get-volume) \(real) get-sink-volume @DEFAULT_SINK@ | grep -o '[0-9]*%' | sort -n | tail -1 | awk '{ printf "Volume: %.2f\\n", $1 / 100 }';;
+            set-volume) exec \(real) set-sink-volume @DEFAULT_SINK@ "$(awk "BEGIN { print int($3 * 100 + 0.5) }")%";;
+            *) exec \(real) "$@";;
+            esac
+            """
+    }
+
     @Test("+5% and -5% raise and lower the sink's volume, and the level read back says so")
     func raiseAndLower() throws {
         let server = try SoundServer()
@@ -177,18 +190,37 @@ struct VolumeControlTests {
     func keepsBalance() throws {
         let server = try SoundServer()
         try server.pactl(["set-sink-volume", "@DEFAULT_SINK@", "20%", "60%"])
-        let real = try #require(SoundServer.tool("pactl"))
-        let path = try server.path(withStandIn: "wpctl", running: """
-            case "$1" in
-            get-volume) \(real) get-sink-volume @DEFAULT_SINK@ | grep -o '[0-9]*%' | sort -n | tail -1 | awk '{ printf "Volume: %.2f\\n", $1 / 100 }';;
-            set-volume) exec \(real) set-sink-volume @DEFAULT_SINK@ "$(awk "BEGIN { print int($3 * 100 + 0.5) }")%";;
-            *) exec \(real) "$@";;
-            esac
-            """)
+        let path = try server.path(withStandIn: "wpctl", running: try Self.pipeWireWpctl())
         let control = Self.control(server, tools: VolumeTool.allCases, path: path)
         _ = try Self.apply([.adjust(percent: 5)], with: control)
         #expect(control.tool == .pactl)
         #expect(try server.channelPercents() == [25, 65])
+    }
+
+    /// Found in review: pactl failing once (PipeWire's PulseAudio layer restarting) left wpctl
+    /// in use for the rest of the session, so every later step flattened the balance.
+    @Test("after pactl fails once and wpctl stands in, the next step goes through pactl again and keeps the balance")
+    func returnsToPactl() throws {
+        let server = try SoundServer()
+        try server.setVolume(percent: 50)
+        let real = try #require(SoundServer.tool("pactl"))
+        let failedOnce = server.directory.appendingPathComponent("pactl-failed").path
+        _ = try server.path(withStandIn: "wpctl", running: try Self.pipeWireWpctl())
+        let path = try server.path(withStandIn: "pactl", running: """
+            if [ ! -e \(failedOnce) ]; then : > \(failedOnce); echo 'Connection failure: Connection refused' >&2; exit 1; fi
+            exec \(real) "$@"
+            """)
+        let control = Self.control(server, tools: VolumeTool.allCases, path: path)
+        let first = try Self.apply([.adjust(percent: 5)], with: control)
+        #expect(control.tool == .wpctl, "pactl failed: wpctl made the first step")
+        #expect(try server.volumePercent() == 55)
+        #expect(Self.failures(first).isEmpty, "one tool answered: nothing to say")
+
+        try server.pactl(["set-sink-volume", "@DEFAULT_SINK@", "20%", "60%"])
+        let second = try Self.apply([.adjust(percent: 5)], with: control)
+        #expect(control.tool == .pactl)
+        #expect(try server.channelPercents() == [25, 65])
+        #expect(Self.failures(second).isEmpty)
     }
 
     @Test("a level, mute, unmute and mute-toggle")

@@ -20,8 +20,9 @@ public enum VolumeReport: Sendable, Hashable {
 /// alone; the level read after a change is reported, and is where the next change starts. A
 /// change that raises the volume (even at 100%, where the level goes no higher), or sets a
 /// level, unmutes a muted output first, as a desktop's volume-up key does (always with pactl,
-/// whose read does not say whether it is muted). The first tool that answers is kept; when
-/// none does, the failure is reported once until one answers again.
+/// whose read does not say whether it is muted). The first tool that answers is kept while
+/// changes follow one another; each read begun afresh tries the tools from the first again.
+/// When none answers, the failure is reported once until one answers again.
 ///
 /// It keeps no clock of its own: times come from the caller. A tool started as another's exit
 /// descriptor is read, which brings no time, is timed from the next `tick`, due at once.
@@ -88,9 +89,10 @@ public final class VolumeControl {
     private var activity = Activity.idle
     /// The latest time the caller gave: what "at once" means to it.
     private var lastTime = 0.0
+    /// The tool tried now: the first again at each read begun with none running.
     private var toolIndex = 0
-    /// Whether the current tool has answered since it was chosen.
-    private var toolAnswered = false
+    /// The tool that answered the last read; nil after one failed.
+    private var answered: VolumeTool?
     private var failureReported = false
     /// Whether a change the working tool refused has been reported since one last succeeded.
     private var refusalReported = false
@@ -139,14 +141,14 @@ public final class VolumeControl {
     public var level: Double? { lastLevel }
 
     /// The tool that answered last; nil until one has.
-    public var tool: VolumeTool? { toolAnswered ? tools[toolIndex] : nil }
+    public var tool: VolumeTool? { answered }
 
     /// Reads the level without changing it (what `gesture-bridge doctor` checks); `event`
     /// is named if it fails.
     public func readLevel(for event: ActionEvent, now: Double) {
         let now = passed(now)
         switch activity {
-        case .idle: startRead(Errand(asker: event), now: now)
+        case .idle: startAfresh(Errand(asker: event), now: now)
         case .reading, .changing: break
         }
     }
@@ -179,7 +181,7 @@ public final class VolumeControl {
         let asked = Pending(change: change, event: event)
         switch activity {
         case .idle:
-            startRead(Errand(waiting: [asked]), now: now)
+            startAfresh(Errand(waiting: [asked]), now: now)
         case .reading(let child, var errand):
             errand.waiting.append(asked)
             activity = .reading(child, errand)
@@ -270,6 +272,17 @@ public final class VolumeControl {
             close(ends[0])
             throw .tool(error.message)
         }
+    }
+
+    /// Reads the level for `errand` with no tool running, from the first tool. One that failed
+    /// before may answer again (PipeWire's PulseAudio layer restarting, a pactl that hung once),
+    /// and the one after it, wpctl, sets every channel alike: kept for the rest of the session,
+    /// it would flatten a balance at every step. A tool not installed costs no process, and a
+    /// pactl with no server to answer it fails within milliseconds; the steps of a fast turn,
+    /// which come while a tool runs, keep the tool that answered.
+    private func startAfresh(_ errand: Errand, now: Double?) {
+        toolIndex = 0
+        startRead(errand, now: now)
     }
 
     /// Reads the level with the current tool, for `errand`.
@@ -367,7 +380,7 @@ public final class VolumeControl {
                 readFailed("\(child.tool.rawValue) printed no volume I can read: \(firstLine)", errand, now: now)
                 return true
             }
-            toolAnswered = true
+            answered = child.tool
             failureReported = false
             lastLevel = level
             lastMuted = child.tool.muted(in: text)
@@ -410,7 +423,7 @@ public final class VolumeControl {
     private func readFailed(_ problem: String, _ errand: Errand, now: Double?) {
         var errand = errand
         errand.problems.append(problem)
-        toolAnswered = false
+        answered = nil
         if toolIndex + 1 < tools.count {
             toolIndex += 1
             startRead(errand, now: now)
