@@ -13,10 +13,12 @@ final class RealDriverStage {
 
     var pen: RealDriverPen { server.pen }
 
-    init(_ driver: RealDriver, touchPressure: Bool = true, touchAware: Bool = false) throws {
+    /// `windowDevices`: which devices the window selects its events for (`RecorderWindow.Devices`).
+    init(_ driver: RealDriver, touchPressure: Bool = true, touchAware: Bool = false,
+         windowDevices: RecorderWindow.Devices = .masters) throws {
         server = try RealDriverXorg(driver: driver, touchPressure: touchPressure)
         do {
-            window = try RecorderWindow(server: server, touchAware: touchAware)
+            window = try RecorderWindow(server: server, touchAware: touchAware, devices: windowDevices)
         } catch {
             server.stop()
             throw error

@@ -10,14 +10,33 @@ import Glibc
 ///
 /// It selects, on its window and for the master devices, XI2 key press/release, button
 /// press/release and motion, plus touch begin/update/end when `touchAware` (XI 2.2). A window
-/// that is not touch-aware gets the pointer events the server emulates from touches.
+/// that is not touch-aware gets the pointer events the server emulates from touches. With
+/// `devices: .all` it selects for every device instead, as a drawing program that reads a
+/// tablet's own device does (Qt 5's xcb backend for tablets, GTK 2's extension events): it then
+/// gets each slave's events beside its master's, the slave's with its own `deviceID`.
 ///
 /// The Display connection is not thread-safe: use a recorder on one thread at a time. It keeps
 /// its server alive; close it (or let it go) before stopping the server.
 public final class RecorderWindow {
+    /// Which devices a recorder selects its events for.
+    public enum Devices: Sendable, Hashable {
+        /// The master devices only (XIAllMasterDevices), as most toolkits do.
+        case masters
+        /// Every device, slaves too (XIAllDevices).
+        case all
+
+        fileprivate var xiDevice: Int32 {
+            switch self {
+            case .masters: XIAllMasterDevices
+            case .all: XIAllDevices
+            }
+        }
+    }
+
     public let server: any HeadlessDisplay
     public let frame: WindowFrame
     public let touchAware: Bool
+    public let devices: Devices
     /// The X window id.
     public let window: UInt
 
@@ -39,6 +58,7 @@ public final class RecorderWindow {
         wmClass: (instance: String, className: String) = ("recorder", "GestureBridgeRecorder"),
         title: String = "GestureBridge recorder",
         touchAware: Bool = false,
+        devices: Devices = .masters,
         takesKeyboardFocus: Bool = true
     ) throws {
         guard let display = XOpenDisplay(server.displayName) else {
@@ -47,6 +67,7 @@ public final class RecorderWindow {
         self.display = display
         self.server = server
         self.touchAware = touchAware
+        self.devices = devices
         let frame = frame ?? WindowFrame(x: 0, y: 0, width: server.width, height: server.height)
         self.frame = frame
         XConnectionLossGuard.protect(display, raising: connectionLoss)
@@ -76,7 +97,7 @@ public final class RecorderWindow {
         let errors = XErrorTrap.collectingErrors(on: display) {
             Self.setWindowManagerHints(display: display, window: window, wmClass: wmClass, title: title)
             XSelectInput(display, window, StructureNotifyMask)
-            Self.selectInputEvents(display: display, window: window, touchAware: touchAware)
+            Self.selectInputEvents(display: display, window: window, touchAware: touchAware, devices: devices)
             XMapRaised(display, window)
         }
         guard errors.isEmpty else {
@@ -227,7 +248,7 @@ public final class RecorderWindow {
         XStoreName(display, window, title)
     }
 
-    private static func selectInputEvents(display: OpaquePointer, window: UInt, touchAware: Bool) {
+    private static func selectInputEvents(display: OpaquePointer, window: UInt, touchAware: Bool, devices: Devices) {
         var types = [XI_KeyPress, XI_KeyRelease, XI_ButtonPress, XI_ButtonRelease, XI_Motion]
         if touchAware {
             types += [XI_TouchBegin, XI_TouchUpdate, XI_TouchEnd]
@@ -235,7 +256,7 @@ public final class RecorderWindow {
         var mask = XI2EventMask(types.map(Int.init))
         mask.bytes.withUnsafeMutableBufferPointer { buffer in
             var selection = XIEventMask(
-                deviceid: XIAllMasterDevices, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
+                deviceid: devices.xiDevice, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
             _ = XISelectEvents(display, window, &selection, 1)
         }
     }
