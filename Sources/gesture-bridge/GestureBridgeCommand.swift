@@ -27,6 +27,7 @@ struct GestureBridgeCommand: ParsableCommand {
     /// its status; anything else (a mistake on the command line, `--help`, `--version`) is
     /// ArgumentParser's to report, with the usage where it helps.
     static func main() {
+        openStandardDescriptors()
         // A closed output pipe is a write error the command sees, not a death halfway through
         // (a picture being drawn, a file being written). Programs the bridge starts get the
         // default back (`Subprocess`).
@@ -42,6 +43,17 @@ struct GestureBridgeCommand: ParsableCommand {
             exit(withError: ExitCode(failure.exitStatus))
         } catch {
             exit(withError: error)
+        }
+    }
+
+    /// Opens /dev/null on any of the standard input, output and error that the bridge was
+    /// started without (`>&-`, a launcher that closes them): the X connection would take the
+    /// lowest free descriptor, and every line written to that stream would go into it (the
+    /// bridge then hung, deaf to Ctrl-C).
+    static func openStandardDescriptors() {
+        for descriptor in STDIN_FILENO...STDERR_FILENO where fcntl(descriptor, F_GETFD) == -1 {
+            // The lowest free descriptor: this one, those below it being open by now.
+            _ = open("/dev/null", O_RDWR)
         }
     }
 

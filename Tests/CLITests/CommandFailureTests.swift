@@ -84,3 +84,28 @@ struct ScreensTests {
         #expect(second.stderr.contains("another gesture-bridge (process \(first.processIdentifier)) is running"), "\(second.stderr)")
     }
 }
+
+/// Found in review: started with its standard output or error closed (`>&-`, or a launcher
+/// that closes them), the bridge's X connection took that descriptor: its lines went into the
+/// connection, and it hung there, deaf to Ctrl-C and SIGTERM.
+@Suite("A closed standard output or error")
+struct ClosedOutputTests {
+    @Test("run with its standard output or error closed still runs, and stops at Ctrl-C with status 0",
+          .requiresXvfb, arguments: [">&-", "2>&-"])
+    func closedOutput(redirection: String) throws {
+        let server = try XvfbDisplay()
+        defer { server.stop() }
+        let bridge = try #require(GestureBridgeExecutable.url)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // exec: the bridge itself gets the SIGINT, after 3 s; one that does not hear it is
+        // killed 4 s later (status 137).
+        process.arguments = ["-c", "exec /usr/bin/timeout --preserve-status -s INT -k 4 3 '\(bridge.path)' run --json --dry-run \(redirection)"]
+        process.environment = server.clientEnvironment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "status \(process.terminationStatus) (137: killed, Ctrl-C unheard)")
+    }
+}
