@@ -42,7 +42,8 @@ struct Run: ParsableCommand {
 
     @OptionGroup var config: ConfigOption
 
-    @Flag(help: "Recognize and print, but send no input and run no commands.")
+    @Flag(help: ArgumentHelp("Recognize and print, but send no input and run no commands.",
+                             discussion: "Presses a gesture claims are still kept from the applications, as when it acts: a deep press then does nothing at all. To see what gestures your presses make without holding anything back, `record` them and `replay` the trace."))
     var dryRun = false
 
     @Flag(help: "One JSON object per line, in the trace-format contract, instead of readable columns.")

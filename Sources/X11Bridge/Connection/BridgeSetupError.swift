@@ -64,7 +64,8 @@ public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible
             return """
                 the X server on \(display) has no XTEST extension, so GestureBridge cannot send clicks or \
                 keys. Enable it in the server's config (Section "Extensions", Option "XTEST" "Enable"), \
-                or use --dry-run to only print the gestures.
+                or use --dry-run to only print the gestures (the presses they claim are still kept \
+                from the applications).
                 """
         case .selectionFailed(let detail):
             return "the X server refused the input events GestureBridge listens to: \(detail)"
