@@ -30,6 +30,20 @@ struct InstallTests {
 
     func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
+    /// What groff says of a man page as it formats it, every warning on.
+    static func groffWarnings(_ page: String) throws -> String {
+        let groff = Process()
+        groff.executableURL = URL(fileURLWithPath: "/usr/bin/groff")
+        groff.arguments = ["-mandoc", "-Tutf8", "-ww", page]
+        let errors = Pipe()
+        groff.standardOutput = FileHandle.nullDevice
+        groff.standardError = errors
+        try groff.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        groff.waitUntilExit()
+        return said
+    }
+
     @Test("the user unit does not restart a bridge the session cannot run: the statuses `run` exits with in a Wayland session and beside another bridge; one started before the session gave it DISPLAY is, a few times; a bridge that keeps failing stops being restarted")
     func unitRestarts() throws {
         let unit = try String(contentsOf: GestureBridgeExecutable.repositoryRoot.appendingPathComponent("dist/gesture-bridge.service"),
@@ -80,6 +94,10 @@ struct InstallTests {
         #expect(unit.contains("ExecStart=\(home)/.local/bin/gesture-bridge run"))
         let manual = try String(contentsOfFile: "\(home)/.local/share/man/man1/gesture-bridge.1", encoding: .utf8)
         #expect(manual.contains("replay") && manual.contains("print-config"))
+        // Read as man reads it, the page has nothing to warn of: a screenful of "mdoc warning:
+        // Empty input line" stayed in the terminal after each `man gesture-bridge`.
+        let groff = try Self.groffWarnings("\(home)/.local/share/man/man1/gesture-bridge.1")
+        #expect(groff.isEmpty, "\(groff)")
         let bash = try String(contentsOfFile: "\(home)/.local/share/bash-completion/completions/gesture-bridge", encoding: .utf8)
         #expect(bash.contains("analyze") && bash.contains("--config"))
         // The installed binary finds the installed config.
