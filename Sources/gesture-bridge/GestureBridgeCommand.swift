@@ -1,4 +1,5 @@
 import ArgumentParser
+import GestureKit
 import Glibc
 import X11Bridge
 
@@ -57,15 +58,19 @@ struct GestureBridgeCommand: ParsableCommand {
         }
     }
 
-    /// `help NAME` or `NAME --help` for a command that does not exist: ArgumentParser shows the
-    /// overview and exits 0, as if it had been asked for, so a mistyped name passes for help
-    /// given. This names the word and the commands there are, with the usage error's status.
+    /// A command that does not exist. Asked for help (`help NAME`, `NAME --help`), ArgumentParser
+    /// shows the overview and exits 0, as if it had been asked for, so a mistyped name passes
+    /// for help given; run (`gesture-bridge runn`), it says only "Unexpected argument". This
+    /// names the word, the command it may have meant, and the commands there are, with the
+    /// usage error's status.
     static func unknownCommand(askedAbout arguments: [String]) -> CommandFailure? {
         var words = arguments[...]
         if words.first == "help" {
             words = words.dropFirst()
         } else if !words.contains(where: { $0 == "--help" || $0 == "-h" || $0 == "-help" }) {
-            return nil
+            // Only the command's name: the words after it are its own arguments.
+            guard let first = words.first, !first.hasPrefix("-") else { return nil }
+            words = [first]
         }
         var command: any ParsableCommand.Type = Self.self
         var atRoot = true
@@ -76,8 +81,9 @@ struct GestureBridgeCommand: ParsableCommand {
             guard !subcommands.isEmpty else { return nil }
             guard let next = subcommands.first(where: { $0._commandName == word }) else {
                 if atRoot && word == "help" { return nil }
-                let names = subcommands.map { $0._commandName }.joined(separator: ", ")
-                return .error("there is no command '\(word)'; the commands are \(names)",
+                let names = subcommands.map { $0._commandName }
+                let meant = Suggestion.closest(to: word, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+                return .error("there is no command '\(word)'\(meant); the commands are \(names.joined(separator: ", "))",
                               exitStatus: ExitCode.validationFailure.rawValue)
             }
             command = next

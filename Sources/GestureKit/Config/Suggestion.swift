@@ -1,6 +1,6 @@
 /// "Did you mean …?" for a misspelt word among the ones that would have been valid.
-enum Suggestion {
-    static func closest(to word: String, among candidates: [String]) -> String? {
+public enum Suggestion {
+    public static func closest(to word: String, among candidates: [String]) -> String? {
         let lowered = word.lowercased()
         let scored = candidates.map { ($0, distance(lowered, $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
