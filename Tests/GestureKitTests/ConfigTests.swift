@@ -191,6 +191,17 @@ struct ConfigTests {
         #expect(problems("bindings: 3").first?.message.contains("must be a list") == true)
     }
 
+    /// Found in review: written as the docs' flow form but unquoted, `{color: #ff3366}` lost its
+    /// closing brace to a comment, and the error pointed at the next line with libyaml's words.
+    @Test("a colour left unquoted in a flow mapping: the syntax error says a `#` began a comment, and on which line")
+    func commentInFlow() {
+        let syntax = problems("feedback: {color: #ff3366}\nbindings:\n  - {name: r, gesture: deep-press, action: {click: right}}\n")
+        #expect(syntax.count == 1 && syntax.first?.message.contains("line 1: a `#` after a space starts a comment") == true, "\(syntax)")
+        // A comment after a closed flow mapping, or a `#` inside quotes, is no such mistake.
+        let unclosed = problems("feedback: {color: \"#ff3366\"} # mine {\nbindings:\n  - name: [unclosed\n")
+        #expect(unclosed.count == 1 && unclosed.first?.message.contains("starts a comment") == false, "\(unclosed)")
+    }
+
     @Test("duplicate names and duplicate keys are errors")
     func duplicates() {
         let names = problems("bindings:\n  - {name: a, gesture: squeeze}\n  - {name: a, gesture: squeeze}\n")

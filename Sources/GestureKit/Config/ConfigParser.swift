@@ -15,7 +15,7 @@ struct ConfigParser {
         do {
             root = try YAMLDocument.read(text)
         } catch {
-            issues.append(Self.issue(for: error))
+            issues.append(Self.issue(for: error, in: text))
             return nil
         }
         guard let root else {
@@ -201,10 +201,12 @@ struct ConfigParser {
         ConfigIssue(line: node.mark.line, column: node.mark.column, message: message)
     }
 
-    private static func issue(for error: YAMLError) -> ConfigIssue {
+    private static func issue(for error: YAMLError, in text: String) -> ConfigIssue {
         switch error {
         case .syntax(let problem, let mark):
-            return ConfigIssue(line: mark.line, column: mark.column, message: "YAML syntax: \(problem)")
+            let hint = commentInFlow(before: mark.line, in: text)
+                .map { "; line \($0): a `#` after a space starts a comment in YAML, which cut off the rest of the line (quote a colour: `\"#ff3366\"`)" } ?? ""
+            return ConfigIssue(line: mark.line, column: mark.column, message: "YAML syntax: \(problem)\(hint)")
         case .duplicateKeys(let duplicates, let mark):
             let keys = duplicates.map { "`\($0)`" }.joined(separator: ", ")
             return ConfigIssue(line: mark.line, column: mark.column, message: "\(keys) is given twice in the same mapping; keep one")
@@ -213,5 +215,33 @@ struct ConfigParser {
         case .outOfMemory:
             return ConfigIssue(line: 1, column: 1, message: "YAML error: out of memory")
         }
+    }
+
+    /// The number of the last line up to `line` whose comment begins inside a `{…}` or `[…]`
+    /// left open (`feedback: {color: #ff3366}`): the comment took its closing bracket, and the
+    /// parser then stumbles a line or more later. Nil when there is none.
+    static func commentInFlow(before line: Int, in text: String) -> Int? {
+        var found: Int?
+        for (index, content) in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(line).enumerated() {
+            var open = 0
+            var quote: Character?
+            var previous: Character = " "
+            for character in content {
+                if let current = quote {
+                    if character == current { quote = nil }
+                } else if character == "\"" || character == "'" {
+                    quote = character
+                } else if character == "{" || character == "[" {
+                    open += 1
+                } else if character == "}" || character == "]" {
+                    open -= 1
+                } else if character == "#", previous == " " || previous == "\t" {
+                    if open > 0 { found = index + 1 }
+                    break
+                }
+                previous = character
+            }
+        }
+        return found
     }
 }
