@@ -46,9 +46,9 @@ struct CommandFailureTests {
 
     @Test("a mistake on the command line: ArgumentParser's `Error:` with the usage, status 64")
     func commandLineMistake() throws {
-        let run = try GestureBridgeExecutable.run(["no-such-command"])
+        let run = try GestureBridgeExecutable.run(["run", "--no-such-option"])
         #expect(run.status == 64 && !run.crashed)
-        #expect(run.stderr.hasPrefix("Error: ") && run.stderr.contains("Usage: gesture-bridge"), "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("Error: ") && run.stderr.contains("Usage: gesture-bridge run"), "\(run.stderr)")
     }
 }
 
