@@ -57,6 +57,17 @@ struct RealDriversWacomTests {
         try RealDriverChecks.expectPenDeepPress(stage, bridge, at: (440, 330))
     }
 
+    /// A bridge on `stage`, and the pen put down at (400, 300) at `pressure`, the window's record
+    /// empty before it; with the pen's device id.
+    static func penDown(on stage: RealDriverStage, pressure: Double) throws -> (BridgeProcess, Int32) {
+        let bridge = try stage.bridge()
+        let pen = try stage.serverDeviceID(stage.server.penDeviceName)
+        stage.window.drain()
+        try stage.pen.hover(to: (400, 300))
+        try stage.pen.down(at: (400, 300), pressure: pressure)
+        return (bridge, pen)
+    }
+
     /// Found in review: the hold froze only the master pointer, so a window that reads the pen's
     /// own device (XI2 for every device: Qt 5 for tablets; GTK 2's extension events: GIMP 2.10)
     /// got the pen's press at touch-down, its motion, and then the bridge's right-click with
@@ -65,11 +76,7 @@ struct RealDriversWacomTests {
     func deepPressOnSlaveListener() throws {
         let stage = try RealDriverStage(.wacom, windowDevices: .all)
         defer { stage.stop() }
-        let bridge = try stage.bridge()
-        let pen = try stage.serverDeviceID(stage.server.penDeviceName)
-        stage.window.drain()
-        try stage.pen.hover(to: (400, 300))
-        try stage.pen.down(at: (400, 300), pressure: 0.1)
+        let (bridge, pen) = try Self.penDown(on: stage, pressure: 0.1)
         for force in [0.2, 0.35, 0.5, 0.65, 0.8, 0.95] {
             usleep(15_000)
             try stage.pen.press(to: force)
@@ -98,11 +105,7 @@ struct RealDriversWacomTests {
     func heldLightPressOnSlaveListener() throws {
         let stage = try RealDriverStage(.wacom, windowDevices: .all)
         defer { stage.stop() }
-        let bridge = try stage.bridge()
-        let pen = try stage.serverDeviceID(stage.server.penDeviceName)
-        stage.window.drain()
-        try stage.pen.hover(to: (400, 300))
-        try stage.pen.down(at: (400, 300), pressure: 0.3)
+        let (bridge, pen) = try Self.penDown(on: stage, pressure: 0.3)
         // Well before the decision: nothing of the press from any device.
         let early = stage.window.events(arrivingWithin: 0.3)
         withKnownIssue("the hold freezes only the master: the pen's own device delivers its press at touch-down") {
