@@ -298,18 +298,20 @@ struct HandLearningTests {
         #expect(Self.lowestThreshold(outputs) >= 0.6, "\(outcome)")
     }
 
-    /// Found in review: the ordinary level came from the newest 50 contacts alone, so a burst
-    /// of light typing (an on-screen keyboard's quick taps, lighter than the hand's strokes and
-    /// still presses) made it the whole memory: the threshold came down to 0.35, and the firm
-    /// hand's ordinary contacts right-clicked afterwards, each one that did counting as a
-    /// deliberate press that kept it there.
-    @Test("firm hand, then 150 light taps of typing at 0.04-0.12, then its usual contacts: none right-clicks, every deep press does, and the threshold stays 0.1 above the hardest they press (0.42)",
+    /// Found in review: a burst of light typing (an on-screen keyboard's quick taps, lighter
+    /// than the hand's strokes and still presses) made up the newest 50 contacts: the threshold
+    /// came down to 0.3, and the firm hand's ordinary contacts right-clicked afterwards, each one
+    /// that did counting as a deliberate press that kept it there.
+    @Test("firm hand, then 150 typing taps at 0.04-0.12 a tap every 0.1-0.25 s, then its usual contacts: none right-clicks, every deep press does, and the threshold stays at 0.6 or above",
           arguments: [1, 2, 3, 4, 5] as [UInt64])
     func firmHandAfterTyping(seed: UInt64) throws {
         let firm = HandTrace.Hand.firm
         var random = SplitMix64(seed: seed)
         var trace = Self.days(seed: seed, [(firm, 120, 20)])
-        for _ in 0..<150 { trace.add(.tap(peak: Double.random(in: 0.04...0.12, using: &random)), random: &random) }
+        for _ in 0..<150 {
+            trace.add(.tap(peak: Double.random(in: 0.04...0.12, using: &random)), random: &random,
+                      pause: Double.random(in: 0.1...0.25, using: &random))
+        }
         for index in 0..<60 {
             trace.add(index % 20 == 19 ? firm.deliberateContact(&random) : firm.ordinaryContact(&random), random: &random)
         }
@@ -317,7 +319,40 @@ struct HandLearningTests {
         #expect(outcome.ordinary == 57)
         #expect(outcome.ordinaryClicked == 0, "\(outcome)")
         #expect(outcome.deliberateClicked == 3, "\(outcome)")
-        #expect(Self.lowestThreshold(outputs) >= 0.52, "\(outcome)")
+        #expect(Self.lowestThreshold(outputs) >= 0.6, "\(outcome)")
+    }
+
+    /// Found in review of a first mend (a longer memory the threshold kept its margin above):
+    /// a hand that really got lighter (another person, a softer pressure curve) kept a
+    /// threshold out of its reach for some 270 contacts.
+    /// Found in review, not fixed (it was so before that mend too): the lighter hand's deep
+    /// presses, lifted short, stand out by less than 0.1 from the firmer hand's ordinary level
+    /// and count as ordinary contacts themselves, which keeps that level where it was.
+    @Test("firm hand for 300 contacts, then a light one: 30 or more of its 40 deep presses from its 81st contact on right-click",
+          arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func firmThenLight(seed: UInt64) throws {
+        let trace = Self.days(seed: seed, [(.firm, 300, 20), (.light, 240, 4)])
+        let (outcome, _) = Self.outcome(trace, skip: 380, configuration: try Self.defaults())
+        #expect(outcome.deliberate == 40)
+        #expect(outcome.ordinaryClicked == 0, "\(outcome)")
+        withKnownIssue("a lighter hand on a device a firmer one taught: its deep presses fall short and count as ordinary (README, known limits)") {
+            #expect(outcome.deliberateClicked >= 30, "\(outcome)")
+        }
+    }
+
+    /// Quick taps in a run teach as one contact; taps a person's pause apart each teach.
+    @Test("a run of taps each within 0.3 s of the last lift is one ordinary contact, its hardest; a pause of 0.3 s or more starts another")
+    func runOfTaps() {
+        var learner = HandLearner()
+        learner.record(.ordinary(peak: 0.1), span: 0...0.05)
+        learner.record(.ordinary(peak: 0.2), span: 0.2...0.25)
+        learner.record(.ordinary(peak: 0.15), span: 0.4...0.45)
+        #expect(learner.ordinaryPeaks == [0.2])
+        learner.record(.ordinary(peak: 0.05), span: 0.75...0.8)
+        learner.record(.deliberate(peak: 0.6), span: 0.9...1.2)
+        learner.record(.ordinary(peak: 0.07), span: 1.3...1.35)
+        #expect(learner.ordinaryPeaks == [0.2, 0.05, 0.07], "a deliberate press between ends the run")
+        #expect(learner.ordinaryContacts == 5)
     }
 
     @Test("typical hand: exactly today's behaviour, every output the same as without learning",
@@ -480,7 +515,8 @@ struct HandLearningTests {
             if lift {
                 changes += engine.handle(ContactEvent(time: time + 0.05, device: 3, contact: contact, phase: .end, position: Point(x: 100, y: 100), pressure: 0)).compactMap(\.learnedChange)
             }
-            time += 0.3
+            // A person's pause between taps: quicker, they would teach as one run (`LearningRule.run`).
+            time += 0.6
         }
         // A finger's deep press (contact 9), held down through thirty taps of another: fingers
         // together are the application's, but not beside one a gesture already has.

@@ -217,6 +217,7 @@ public struct GestureEngine: Sendable {
         var evidence: PressEvidence?
         var device: InputDevice?
         var levels: PressLevels?
+        var start = time
         if var contact = contacts[key] {
             if !contact.isDecided {
                 decide(&contact, .handedOver(.ended), at: time, into: &outputs)
@@ -235,11 +236,12 @@ public struct GestureEngine: Sendable {
             evidence = contact.evidence(endedAt: time)
             device = contact.device
             levels = contact.learningLevels
+            start = Swift.min(contact.start, time)
         }
         contacts[key] = nil
         timers.removeAll { $0.contact == key }
         if configuration.learn, learns, let evidence, let device, let levels {
-            learn(evidence, device: device, deviceID: key.device, levels: levels, at: time, into: &outputs)
+            learn(evidence, device: device, deviceID: key.device, levels: levels, span: start...time, at: time, into: &outputs)
         }
     }
 
@@ -247,10 +249,10 @@ public struct GestureEngine: Sendable {
     /// its contacts is down (a touchscreen's other fingers may still be). `levels`: those the
     /// contact's learning deep press used, which a change reports as its `previous`.
     private mutating func learn(_ evidence: PressEvidence, device: InputDevice, deviceID: Int, levels: PressLevels,
-                                at time: Double, into outputs: inout [EngineOutput]) {
+                                span: ClosedRange<Double>, at time: Double, into outputs: inout [EngineOutput]) {
         var learner = learning.learner(for: device) ?? HandLearner()
         guard !learner.calibrated else { return }
-        learner.record(evidence)
+        learner.record(evidence, span: span)
         if !contacts.keys.contains(where: { $0.device == deviceID }), learner.settle() {
             outputs.append(.learned(LearnedChange(time: time, device: device.name, key: device.learningKey, previous: levels,
                                                   levels: learner.effectiveLevels(start: levels), learner: learner)))

@@ -38,13 +38,8 @@ public enum PressEvidence: Sendable, Hashable {
 /// this hand shows, never closer than `margin` above it, and no higher than most of its
 /// deliberate presses reach; and it leaves today's levels alone while they fit well enough.
 public enum LearningRule {
-    /// The newest ordinary contacts the ordinary level follows: about a day's light use at a
-    /// desk.
+    /// Ordinary contacts remembered (the newest): about a day's light use at a desk.
     public static let ordinaryWindow = 50
-    /// Ordinary contacts remembered (the newest): the threshold stays `margin` above their level
-    /// too, so a burst of light contacts (an on-screen keyboard's quick taps) filling the window
-    /// does not bring a firmer hand's threshold down among its other contacts.
-    public static let ordinaryMemory = 300
     /// Deliberate presses remembered (the newest).
     public static let deliberateWindow = 20
     /// Ordinary contacts seen before anything moves: never from one contact, nor a handful.
@@ -57,6 +52,12 @@ public enum LearningRule {
     /// A press handed over as levelled off this soon before its lift was eased off to lift:
     /// the same as one lifted still.
     public static let easedOff = 0.1
+    /// An ordinary contact that touches down this soon after the last one lifted joins it: a
+    /// run of quick taps (an on-screen keyboard's typing, a double tap) teaches as one contact,
+    /// the hardest of them. Taps that quick peak lighter than the hand presses otherwise, and a
+    /// paragraph of them would make up the whole memory: a firmer hand's threshold came down
+    /// among its other contacts after one.
+    public static let run = 0.3
     /// Such a press was meant when its peak is this far above the ordinary level the hand's
     /// ordinary contacts show (half the margin): otherwise it is one of them.
     public static let standOut = 0.1
@@ -93,7 +94,7 @@ public enum LearningRule {
 /// What one device's hand has shown, and the deep-press levels learned from it. A value:
 /// the engine keeps one per device, and a test runs it on contacts of its choosing.
 public struct HandLearner: Sendable, Hashable {
-    /// Peaks of the newest ordinary contacts (`LearningRule.ordinaryMemory`), oldest first.
+    /// Peaks of the newest ordinary contacts, oldest first.
     public private(set) var ordinaryPeaks: [Double] = []
     /// Peaks of the newest deliberate presses, oldest first.
     public private(set) var deliberatePeaks: [Double] = []
@@ -114,6 +115,9 @@ public struct HandLearner: Sendable, Hashable {
     public private(set) var unjudgedPeaks: [Double] = []
     /// Contacts recorded since the levels last had a chance to move.
     private var unsettled = 0
+    /// When the last ordinary contact lifted, for the next to join it (`LearningRule.run`); nil
+    /// once anything else came between. Not kept in the state file.
+    private var ordinaryLift: Double?
 
     public init() {}
 
@@ -122,7 +126,7 @@ public struct HandLearner: Sendable, Hashable {
     public init?(ordinaryPeaks: [Double], deliberatePeaks: [Double], ordinaryContacts: Int, deliberatePresses: Int,
                  levels: PressLevels?, moving: Bool, calibrated: Bool) {
         let valid = 0.0...1.0
-        guard ordinaryPeaks.count <= LearningRule.ordinaryMemory, deliberatePeaks.count <= LearningRule.deliberateWindow,
+        guard ordinaryPeaks.count <= LearningRule.ordinaryWindow, deliberatePeaks.count <= LearningRule.deliberateWindow,
               ordinaryPeaks.allSatisfy(valid.contains), deliberatePeaks.allSatisfy(valid.contains),
               ordinaryContacts >= ordinaryPeaks.count, deliberatePresses >= deliberatePeaks.count else { return nil }
         if let levels {
@@ -143,10 +147,12 @@ public struct HandLearner: Sendable, Hashable {
         calibrated ? start : levels ?? start
     }
 
-    /// Notes one finished contact. The levels do not move here: only `settle`, once no contact
-    /// of the device is down, moves them.
-    public mutating func record(_ evidence: PressEvidence) {
+    /// Notes one finished contact, down and lifted over `span` when it is known. The levels do
+    /// not move here: only `settle`, once no contact of the device is down, moves them.
+    public mutating func record(_ evidence: PressEvidence, span: ClosedRange<Double>? = nil) {
         guard !calibrated else { return }
+        let lift = ordinaryLift
+        ordinaryLift = nil
         switch evidence {
         case .fellShort(let peak):
             // Judged against fewer ordinary contacts, a light hand's deep presses from its first
@@ -156,14 +162,22 @@ public struct HandLearner: Sendable, Hashable {
                 Self.remember(peak, in: &unjudgedPeaks, keeping: LearningRule.deliberateWindow)
                 return
             }
-            record(judged(peak, against: ordinaryLevel()))
+            record(judged(peak, against: Self.quantile(ordinaryPeaks, LearningRule.ordinaryQuantile)))
             return
         case .ordinary(let peak):
-            Self.remember(peak, in: &ordinaryPeaks, keeping: LearningRule.ordinaryMemory)
             ordinaryContacts += 1
+            ordinaryLift = span?.upperBound
+            if let span, let lift, span.lowerBound >= lift, span.lowerBound - lift < LearningRule.run,
+               let last = ordinaryPeaks.indices.last {
+                // One run with the contact before: the hardest of them stands for both, and the
+                // levels take no step more for it.
+                ordinaryPeaks[last] = Swift.max(ordinaryPeaks[last], Swift.min(Swift.max(peak, 0), 1))
+                return
+            }
+            Self.remember(peak, in: &ordinaryPeaks, keeping: LearningRule.ordinaryWindow)
             if ordinaryPeaks.count >= LearningRule.minimumOrdinary, !unjudgedPeaks.isEmpty {
                 // All against the same level: the ordinary contacts', none of these among them.
-                let level = ordinaryLevel()
+                let level = Self.quantile(ordinaryPeaks, LearningRule.ordinaryQuantile)
                 let unjudged = unjudgedPeaks
                 unjudgedPeaks = []
                 for peak in unjudged { record(judged(peak, against: level)) }
@@ -208,7 +222,7 @@ public struct HandLearner: Sendable, Hashable {
         } else {
             threshold = current + (distance > 0 ? reach : -reach)
         }
-        let next = Self.levels(threshold: threshold, hardestOrdinary: ordinaryPeaks.suffix(LearningRule.ordinaryWindow).max() ?? 0)
+        let next = Self.levels(threshold: threshold, hardestOrdinary: ordinaryPeaks.max() ?? 0)
         guard next != levels else { return false }
         levels = next
         return true
@@ -217,22 +231,15 @@ public struct HandLearner: Sendable, Hashable {
     /// The threshold the rule aims at now; nil until enough ordinary contacts were seen.
     public var aim: Double? {
         guard ordinaryPeaks.count >= LearningRule.minimumOrdinary else { return nil }
-        let ordinary = ordinaryLevel()
+        let ordinary = Self.quantile(ordinaryPeaks, LearningRule.ordinaryQuantile)
         var aim = LearningRule.ratio * ordinary
         if deliberatePeaks.count >= LearningRule.minimumDeliberate {
             aim = Swift.min(aim, LearningRule.deliberateFraction * Self.quantile(deliberatePeaks, 0.5))
         }
         // The margin wins over the deliberate presses: a run of them never brings the
-        // threshold down among the ordinary contacts; nor a run of light contacts among those
-        // before it.
-        aim = Swift.max(aim, Swift.max(ordinary, ordinaryLevel(of: ordinaryPeaks)) + LearningRule.margin)
+        // threshold down among the ordinary contacts.
+        aim = Swift.max(aim, ordinary + LearningRule.margin)
         return Self.rounded(Swift.min(Swift.max(aim, LearningRule.bounds.lowerBound), LearningRule.bounds.upperBound))
-    }
-
-    /// How hard this hand presses when it means nothing by it: the `ordinaryQuantile` of the
-    /// newest `ordinaryWindow` ordinary peaks, or of `peaks` when given.
-    func ordinaryLevel(of peaks: [Double]? = nil) -> Double {
-        Self.quantile(peaks ?? Array(ordinaryPeaks.suffix(LearningRule.ordinaryWindow)), LearningRule.ordinaryQuantile)
     }
 
     /// The three levels for a threshold: release in today's proportion, and the ordinary level

@@ -63,7 +63,9 @@ struct HandTrace {
     private(set) var events: [ContactEvent] = []
     private var now = 1.0
 
-    mutating func add(_ contact: Contact, random: inout SplitMix64) {
+    /// `pause`: the time before the next contact, a person's half second unless given (typing
+    /// on an on-screen keyboard comes a tap every 0.1-0.25 s).
+    mutating func add(_ contact: Contact, random: inout SplitMix64, pause: Double = 0.5) {
         let start = now
         let x = Double.random(in: 200...800, using: &random), y = Double.random(in: 200...600, using: &random)
         var samples: [(dx: Double, force: Double)] = []
@@ -108,8 +110,7 @@ struct HandTrace {
                                    position: Point(x: x + (samples.last?.dx ?? 0), y: y), pressure: 0))
         spans.append(start...now)
         contacts.append(contact)
-        // A person's pause between contacts.
-        now += 0.5
+        now += pause
     }
 
     var trace: Trace {
