@@ -217,31 +217,33 @@ struct ConfigParser {
         }
     }
 
-    /// The number of the last line up to `line` whose comment begins inside a `{…}` or `[…]`
-    /// left open (`feedback: {color: #ff3366}`): the comment took its closing bracket, and the
-    /// parser then stumbles a line or more later. Nil when there is none.
+    /// The line, `line` or the one before it, whose comment begins inside a `{…}` or `[…]` it
+    /// left open (`feedback: {color: #ff3366}`): the comment took the closing bracket, and the
+    /// parser stumbles at the end of that line or on the next. Nil when there is none, or
+    /// when the flow continues on purpose over lines further up (a comment there is theirs).
     static func commentInFlow(before line: Int, in text: String) -> Int? {
-        var found: Int?
-        for (index, content) in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(line).enumerated() {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        for number in [line, line - 1] where number >= 1 && number <= lines.count {
             var open = 0
             var quote: Character?
             var previous: Character = " "
-            for character in content {
+            for character in lines[number - 1] {
                 if let current = quote {
                     if character == current { quote = nil }
-                } else if character == "\"" || character == "'" {
+                } else if (character == "\"" || character == "'") && " \t[{,:".contains(previous) {
+                    // A quote opens a scalar only at its start: `Bob's` is plain text.
                     quote = character
                 } else if character == "{" || character == "[" {
                     open += 1
                 } else if character == "}" || character == "]" {
                     open -= 1
                 } else if character == "#", previous == " " || previous == "\t" {
-                    if open > 0 { found = index + 1 }
+                    if open > 0 { return number }
                     break
                 }
                 previous = character
             }
         }
-        return found
+        return nil
     }
 }
