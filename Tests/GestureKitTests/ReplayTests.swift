@@ -74,7 +74,7 @@ struct ReplayTests {
             #"{"t":0.1,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0.6,"threshold":0,"direction":"up"}"#,
             #"{"t":0.1,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0.6,"threshold":1,"direction":"up"}"#,
             #"{"t":0.1,"gesture":"dial","recognizer":"knob","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0.6,"angle":1.570796,"rotation":1.570796,"distance":50}"#,
-            // A knob's steps act where it began.
+            // A knob's steps act where its contact went down.
             #"{"t":0.1,"gesture":"dial","device":6,"contact":0,"action":"scroll","direction":"down","steps":1,"x":150,"y":100}"#,
             #"{"t":0.1,"gesture":"dial","device":6,"contact":0,"action":"scroll","direction":"down","steps":1,"x":150,"y":100}"#,
             #"{"t":0.2,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0,"threshold":1,"direction":"down"}"#,

@@ -191,7 +191,7 @@ public struct GestureEngine: Sendable {
         // move under a contact that is down.
         let learned = configuration.learn ? learning.learner(for: device).flatMap { $0.calibrated ? nil : $0.levels } : nil
         let slots = configuration.bindings(for: device, in: window).map {
-            RecognizerSlot(binding: $0, screen: screen, monitors: monitors, learned: learned)
+            RecognizerSlot(binding: $0, screen: screen, monitors: monitors, learned: learned, origin: sample.position)
         }
         var contact = TrackedContact(key: key, device: device, slots: slots, start: sample)
         if !contact.hasActiveOwner {
@@ -420,11 +420,11 @@ public struct GestureEngine: Sendable {
             }
         }
         func fire(_ actions: [Action]) { emit(actions, at: report.position) }
-        // A knob's steps act where it began to turn, as a wheel's clicks go to the window under
-        // it: one window gets them all, and the pointer does not hop along the ring with them.
-        if report.state == .began, report.knob != nil { slot.turnedFrom = report.position }
-        let turnedFrom = slot.turnedFrom ?? report.position
-        func fireStep(_ actions: [Action]) { emit(actions, at: turnedFrom) }
+        // A knob's steps act where the contact went down on it, as a wheel's clicks go to the
+        // window under it: one window gets them all, and the pointer does not hop along the
+        // ring with them.
+        let origin = slot.origin
+        func fireStep(_ actions: [Action]) { emit(actions, at: origin) }
         switch report.state {
         case .began, .recognized:
             slot.began = true

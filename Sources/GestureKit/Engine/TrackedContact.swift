@@ -10,8 +10,8 @@ struct RecognizerSlot: Sendable {
     var endsWithContact = false
     /// Knob degrees or force carried toward the next step action.
     var carried = 0.0
-    /// Where a knob began: its step actions act there.
-    var turnedFrom: Point?
+    /// Where the contact went down: a knob's step actions act there.
+    let origin: Point
     var lastForce: Double?
     /// The last progress fraction shown for `ring` feedback, so unchanged values are not resent.
     var shownProgress: Double?
@@ -19,7 +19,8 @@ struct RecognizerSlot: Sendable {
     /// The force an ordinary touch reaches, for a pressure gesture (`HoldPolicy`); nil for others.
     let ordinaryForce: Double?
 
-    init(binding: Binding, screen: ScreenSize, monitors: MonitorLayout, learned: PressLevels? = nil) {
+    init(binding: Binding, screen: ScreenSize, monitors: MonitorLayout, learned: PressLevels? = nil, origin: Point) {
+        self.origin = origin
         var binding = binding
         if case .deepPress(let configuration) = binding.recognizer, configuration.learned {
             learns = true
