@@ -25,6 +25,9 @@ final class SlowDiskTests: StageSuite {
             try stage.pen.up()
             taps += 1
             #expect(bridge.waitForLines { $0.decisions.count >= taps }, "\(bridge.lines)")
+            // A person's pause: taps quicker than 0.3 s apart would teach as one run
+            // (`LearningRule.run`).
+            usleep(350_000)
         }
         #expect(!bridge.lines.compactMap(\.learned).isEmpty, "nothing learned after \(taps) taps: \(bridge.lines)")
         #expect(Self.waitUntil { access(gate + ".waiting", F_OK) == 0 }, "the state's write is held at fsync")
