@@ -19,23 +19,25 @@ struct VolumeControlTests {
 
     static var now: Double { Date().timeIntervalSinceReferenceDate }
 
-    /// Asks for each change in turn, waiting for the last to be done.
-    static func apply(_ changes: [VolumeChange], with control: VolumeControl) throws -> [VolumeReport] {
-        for change in changes { control.request(change, for: event(change), now: now) }
-        return try settle(control)
+    /// Asks for each change in turn, waiting for the last to be done; the times given are
+    /// `later` seconds ahead of the real clock (time passed without a wait).
+    static func apply(_ changes: [VolumeChange], with control: VolumeControl, later: Double = 0) throws -> [VolumeReport] {
+        for change in changes { control.request(change, for: event(change), now: now + later) }
+        return try settle(control, later: later)
     }
 
-    /// Waits on the control's descriptors and deadlines as the event loop does, until idle.
-    static func settle(_ control: VolumeControl) throws -> [VolumeReport] {
+    /// Waits on the control's descriptors and deadlines as the event loop does, until idle; the
+    /// times given are `later` seconds ahead of the real clock.
+    static func settle(_ control: VolumeControl, later: Double = 0) throws -> [VolumeReport] {
         let deadline = Date().addingTimeInterval(10)
         var reports: [VolumeReport] = []
         while control.isBusy {
             guard Date() < deadline else { throw ChildProcessError(message: "the volume change did not finish within 10 s") }
             var fds = control.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            let wait = control.nextDeadline.map { max(0, min(0.1, $0 - now)) } ?? 0.1
+            let wait = control.nextDeadline.map { max(0, min(0.1, $0 - (now + later))) } ?? 0.1
             _ = poll(&fds, nfds_t(fds.count), Int32(wait * 1000) + 1)
             for entry in fds where entry.revents != 0 { control.descriptorReady(entry.fd) }
-            if let next = control.nextDeadline, next <= now { control.tick(now: now) }
+            if let next = control.nextDeadline, next <= now + later { control.tick(now: now + later) }
             reports += control.takeReports()
         }
         return reports + control.takeReports()
@@ -199,7 +201,7 @@ struct VolumeControlTests {
 
     /// Found in review: pactl failing once (PipeWire's PulseAudio layer restarting) left wpctl
     /// in use for the rest of the session, so every later step flattened the balance.
-    @Test("after pactl fails once and wpctl stands in, the next step goes through pactl again and keeps the balance")
+    @Test("after pactl fails once and wpctl stands in, a step a minute later goes through pactl again and keeps the balance")
     func returnsToPactl() throws {
         let server = try SoundServer()
         try server.setVolume(percent: 50)
@@ -217,9 +219,39 @@ struct VolumeControlTests {
         #expect(Self.failures(first).isEmpty, "one tool answered: nothing to say")
 
         try server.pactl(["set-sink-volume", "@DEFAULT_SINK@", "20%", "60%"])
-        let second = try Self.apply([.adjust(percent: 5)], with: control)
+        // pactl is tried again once the wait after its failure is over (hangingPactl: not before).
+        let second = try Self.apply([.adjust(percent: 5)], with: control, later: VolumeControl.firstToolRetryDelay + 1)
         #expect(control.tool == .pactl)
         #expect(try server.channelPercents() == [25, 65])
+        #expect(Self.failures(second).isEmpty)
+    }
+
+    /// Found in review: with pactl tried first again at every turn, one that hangs held each
+    /// turn for the timeout, and the turn did nothing that anyone was told of.
+    @Test("a pactl that hangs costs one timeout, not one at every turn of the knob")
+    func hangingPactl() throws {
+        let server = try SoundServer()
+        try server.setVolume(percent: 50)
+        _ = try server.path(withStandIn: "wpctl", running: try Self.pipeWireWpctl())
+        // As with PULSE_SERVER on a host that does not answer, or a wedged pipewire-pulse.
+        let path = try server.path(withStandIn: "pactl", running: "exec sleep 30")
+        var environment = server.clientEnvironment
+        environment["PATH"] = path
+        let control = VolumeControl(tools: VolumeTool.allCases, environment: environment, timeout: 1)
+        var started = Date()
+        let first = try Self.apply([.adjust(percent: 5)], with: control)
+        #expect(Date().timeIntervalSince(started) >= 0.9, "the first turn waits for pactl once")
+        #expect(control.tool == .wpctl)
+        #expect(try server.volumePercent() == 55)
+        #expect(Self.failures(first).isEmpty, "wpctl answered: nothing to say")
+
+        // Another turn, a few seconds on.
+        started = Date()
+        let second = try Self.apply([.adjust(percent: 5)], with: control, later: 3)
+        let took = Date().timeIntervalSince(started)
+        #expect(took < 0.5, "pactl, which hung a moment ago, was waited for again: \(took) s")
+        #expect(control.tool == .wpctl)
+        #expect(try server.volumePercent() == 60)
         #expect(Self.failures(second).isEmpty)
     }
 

@@ -21,7 +21,9 @@ public enum VolumeReport: Sendable, Hashable {
 /// change that raises the volume (even at 100%, where the level goes no higher), or sets a
 /// level, unmutes a muted output first, as a desktop's volume-up key does (always with pactl,
 /// whose read does not say whether it is muted). The first tool that answers is kept while
-/// changes follow one another; each read begun afresh tries the tools from the first again.
+/// changes follow one another. A read begun with no tool running tries the tools from the first
+/// again, except within `firstToolRetryDelay` (a minute) of a tool's failure: then the tool that
+/// answered since is used, so a pactl that hangs costs one timeout a minute, not one a turn.
 /// When none answers, the failure is reported once until one answers again.
 ///
 /// It keeps no clock of its own: times come from the caller. A tool started as another's exit
@@ -89,8 +91,11 @@ public final class VolumeControl {
     private var activity = Activity.idle
     /// The latest time the caller gave: what "at once" means to it.
     private var lastTime = 0.0
-    /// The tool tried now: the first again at each read begun with none running.
+    /// The tool tried now. A read begun with none running starts from the first again, unless a
+    /// tool failed less than `firstToolRetryDelay` ago: then from the one that answered since.
     private var toolIndex = 0
+    /// When a tool last failed to read the level, on the caller's clock.
+    private var readFailedAt: Double?
     /// The tool that answered the last read; nil after one failed.
     private var answered: VolumeTool?
     private var failureReported = false
@@ -103,6 +108,15 @@ public final class VolumeControl {
     /// a knob (each raise still tries: a sink or a sound server come back may take it).
     private var unmuteRefusalSaid = false
     private var reports: [VolumeReport] = []
+
+    /// How long after a tool failed to read the level the reads begun afresh leave it out and
+    /// start from the one that answered instead, in seconds of the caller's clock. A pactl that
+    /// hangs (PULSE_SERVER on a host that does not answer, a wedged pipewire-pulse) is waited for
+    /// until the timeout, during which a turn of the knob does nothing: a minute between tries
+    /// makes that at most one timeout (2 s) a minute of knob use, not one at every turn. A
+    /// pipewire-pulse restarted is back in a few seconds, and a minute is still soon enough to
+    /// have pactl, and the balance it keeps, again for the next turns.
+    public static let firstToolRetryDelay = 60.0
 
     /// How often a child is looked at where pidfds are missing, in seconds.
     static let pollInterval = 0.02
@@ -274,14 +288,19 @@ public final class VolumeControl {
         }
     }
 
-    /// Reads the level for `errand` with no tool running, from the first tool. One that failed
-    /// before may answer again (PipeWire's PulseAudio layer restarting, a pactl that hung once),
-    /// and the one after it, wpctl, sets every channel alike: kept for the rest of the session,
-    /// it would flatten a balance at every step. A tool not installed costs no process, and a
-    /// pactl with no server to answer it fails within milliseconds; the steps of a fast turn,
-    /// which come while a tool runs, keep the tool that answered.
+    /// Reads the level for `errand` with no tool running: with the tool that answered last while
+    /// one failed less than `firstToolRetryDelay` ago, else from the first tool. One that failed
+    /// may answer again (PipeWire's PulseAudio layer restarting, a pactl that hung once), and the
+    /// one after it, wpctl, sets every channel alike: kept for the rest of the session, it would
+    /// flatten a balance at every step. But tried again at every turn of the knob, a pactl that
+    /// hangs would hold each turn for the timeout. The steps of a fast turn, which come while a
+    /// tool runs, keep the tool that answered. A time before the failure (a clock that went back)
+    /// tries the first tool at once.
     private func startAfresh(_ errand: Errand, now: Double?) {
-        toolIndex = 0
+        let time = now ?? lastTime
+        let failedLately = readFailedAt.map { ($0..<$0 + Self.firstToolRetryDelay).contains(time) } ?? false
+        // Else the tool that answered since stays (or the first, if none did: a failure said resets it).
+        if !failedLately { toolIndex = 0 }
         startRead(errand, now: now)
     }
 
@@ -419,13 +438,16 @@ public final class VolumeControl {
         refusalReported = true
     }
 
-    /// The current tool could not read the level: the next one tries, or the failure is reported.
+    /// The current tool could not read the level: the next one not yet tried for `errand` tries
+    /// (after the last, the first: a read may begin past a tool that failed before), or the
+    /// failure is reported.
     private func readFailed(_ problem: String, _ errand: Errand, now: Double?) {
         var errand = errand
         errand.problems.append(problem)
         answered = nil
-        if toolIndex + 1 < tools.count {
-            toolIndex += 1
+        readFailedAt = now ?? lastTime
+        if errand.problems.count < tools.count {
+            toolIndex = (toolIndex + 1) % tools.count
             startRead(errand, now: now)
             return
         }
