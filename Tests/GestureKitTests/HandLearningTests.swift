@@ -302,7 +302,7 @@ struct HandLearningTests {
     /// than the hand's strokes and still presses) made up the newest 50 contacts: the threshold
     /// came down to 0.3, and the firm hand's ordinary contacts right-clicked afterwards, each one
     /// that did counting as a deliberate press that kept it there.
-    @Test("firm hand, then 150 typing taps at 0.04-0.12 a tap every 0.1-0.25 s, then its usual contacts: none right-clicks, every deep press does, and the threshold stays at 0.6 or above",
+    @Test("firm hand, then 150 typing taps at 0.04-0.12, 0.1-0.25 s from each lift to the next touch, then its usual contacts: none right-clicks, every deep press does, and the threshold stays at 0.6 or above",
           arguments: [1, 2, 3, 4, 5] as [UInt64])
     func firmHandAfterTyping(seed: UInt64) throws {
         let firm = HandTrace.Hand.firm
