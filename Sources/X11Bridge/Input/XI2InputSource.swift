@@ -9,7 +9,8 @@ import GestureKit
 /// Only a slave's own raw events count (device == source): they keep arriving while a grab
 /// freezes the master, which the ownership of presses relies on, and the masters relay
 /// the same input a second time. Positions come from absolute valuators mapped onto the
-/// screen; a relative device (a mouse) asks where the pointer is.
+/// screen; a relative device (a mouse) asks where the pointer is when it presses, and follows
+/// its own deltas from there while pressed.
 ///
 /// A value type with no X calls, so it can be driven with recorded events in tests. It keeps no
 /// table of devices: the catalog is that (`DeviceCatalog`); of each device it listens to it
@@ -216,6 +217,9 @@ public struct XI2InputSource: Sendable {
         switch raw.kind {
         case .motion:
             if isDown {
+                if !layout.hasAbsolutePosition, let moved = movedRelatively(raw, layout: layout) {
+                    return [contact(layout, contact: 0, phase: .move, state: state, time: time, pointer: { moved })]
+                }
                 return [contact(layout, contact: 0, phase: .move, state: state, time: time, pointer: pointer)]
             }
             guard layout.kind == .pen || layout.kind == .eraser else { return [] }
@@ -231,10 +235,28 @@ public struct XI2InputSource: Sendable {
             // A release without a press seen: the press happened before the bridge started.
             guard raw.detail == 1, isDown else { return [] }
             pressed.remove(layout.id)
-            return [contact(layout, contact: 0, phase: .end, state: state, time: time, pointer: pointer)]
+            // A relative device lifts where its deltas took it (`movedRelatively`).
+            return [contact(layout, contact: 0, phase: .end, state: state, time: time,
+                            pointer: layout.hasAbsolutePosition ? pointer : { nil })]
         case .touchBegin, .touchUpdate, .touchEnd:
             return []
         }
+    }
+
+    /// Where a relative device's contact is after `raw`'s motion: where it was, moved by the
+    /// event's deltas (the server's, accelerated as the pointer's would be), within the screen.
+    /// The pointer cannot be asked: while the bridge holds the press its master stands still,
+    /// and a gesture that won it keeps it so (a knob turned with a mouse). Nil before the
+    /// contact has a position.
+    private func movedRelatively(_ raw: RawInput, layout: DeviceAxes) -> Point? {
+        guard let from = pointerPositions[layout.id] else { return nil }
+        var dx = 0.0, dy = 0.0
+        for change in raw.axisValues where !layout.isAbsolute(change.number) {
+            if change.number == layout.xAxis?.number { dx = change.value }
+            if change.number == layout.yAxis?.number { dy = change.value }
+        }
+        let maxX = Swift.max(0, screen.width - 1), maxY = Swift.max(0, screen.height - 1)
+        return Point(x: Swift.min(Swift.max(from.x + dx, 0), maxX), y: Swift.min(Swift.max(from.y + dy, 0), maxY))
     }
 
     private mutating func handleTouch(_ raw: RawInput, layout: DeviceAxes, time: Double,

@@ -17,12 +17,12 @@ enum KnobPath {
 
 /// A config with one knob on the pen, centred at (640, 400), its ring 50 to 150 px, a step every
 /// 30°, named `name` and sending `clockwise` and `counterclockwise` (actions as a config writes them).
-func penKnobConfig(_ name: String, clockwise: String, counterclockwise: String) -> String {
+func penKnobConfig(_ name: String, clockwise: String, counterclockwise: String, devices: String = "pen") -> String {
     """
     bindings:
       - name: \(name)
         gesture: knob
-        devices: [pen]
+        devices: [\(devices)]
         center: [640, 400]
         inner-radius: 50
         outer-radius: 150

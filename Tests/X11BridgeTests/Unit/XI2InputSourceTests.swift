@@ -136,6 +136,21 @@ struct XI2InputSourceTests {
         #expect(source.remove(9, at: 0.4).map(\.position) == [Point(x: 40, y: 50)])
     }
 
+    /// Found in review: asked of the pointer, a knob turned with the mouse never moved (the
+    /// master stands still while the bridge holds the press, and once a gesture has it).
+    @Test("a pressed mouse moves by its own deltas from where it pressed, within the screen, and lifts there")
+    mutating func mouseMovesByItsDeltas() {
+        let frozen = { Point(x: 12, y: 34) }
+        _ = source.handle(RawInput(kind: .buttonPress, device: 9, source: 9, detail: 1, valuators: [:]), at: 0, pointer: frozen)
+        let moves = [[0: 3.0, 1: -2.0], [0: -20.0, 1: 0.0], [2: 1.0], [1: 900.0]].enumerated().flatMap { index, deltas in
+            source.handle(RawInput(kind: .motion, device: 9, source: 9, detail: 0, valuators: deltas),
+                          at: 0.01 * Double(index + 1), pointer: frozen)
+        }
+        #expect(moves.map(\.position) == [Point(x: 15, y: 32), Point(x: 0, y: 32), Point(x: 0, y: 32), Point(x: 0, y: 799)])
+        let lift = source.handle(RawInput(kind: .buttonRelease, device: 9, source: 9, detail: 1, valuators: [:]), at: 0.1, pointer: frozen)
+        #expect(lift.map(\.position) == [Point(x: 0, y: 799)])
+    }
+
     @Test("a device that goes away mid-press cancels its contacts where they were")
     mutating func removalCancels() {
         _ = source.handle(Self.pen(.buttonPress, button: 1, at: 200, 100, pressure: 500), at: 0)
