@@ -213,7 +213,9 @@ public final class InputListener {
     /// for any other device. One round trip.
     public func catchUpMotion(of device: Int, at time: Double) -> [ContactEvent] {
         guard motionLost.remove(device) != nil, source.isTipDown(device),
-              let values = DeviceCatalog.currentValuators(of: device, on: connection), source.differ(values, for: device) else { return [] }
+              let current = DeviceCatalog.currentValuators(of: device, on: connection) else { return [] }
+        let values = source.absoluteValues(current, of: device)
+        guard source.differ(values, for: device) else { return [] }
         let now = RawInput(kind: .motion, device: device, source: device, detail: 0, valuators: values)
         return source.handle(now, at: time) { [connection, catalog] in
             connection.queryPointer(master: catalog[device]?.master ?? 2)?.position

@@ -116,6 +116,13 @@ public struct XI2InputSource: Sendable {
         values.contains { number, value in axes[device]?[number].map { $0 != value } ?? false }
     }
 
+    /// Of a device's queried valuator values, those of its absolute axes: a relative axis's
+    /// current value is where the server has it, not a delta a motion carries.
+    func absoluteValues(_ values: [Int: Double], of device: Int) -> [Int: Double] {
+        guard let layout = deviceAxes[device] else { return [:] }
+        return values.filter { layout.isAbsolute($0.key) }
+    }
+
     /// Contacts currently down.
     public var activeContacts: [ContactKey] {
         (pressed.map { ContactKey(device: $0, contact: 0) } + touches.keys.map { ContactKey(device: $0.device, contact: $0.touch) })
@@ -236,8 +243,8 @@ public struct XI2InputSource: Sendable {
             guard raw.detail == 1, isDown else { return [] }
             pressed.remove(layout.id)
             // A relative device lifts where its deltas took it (`movedRelatively`).
-            return [contact(layout, contact: 0, phase: .end, state: state, time: time,
-                            pointer: layout.hasAbsolutePosition ? pointer : { nil })]
+            let followsDeltas = !layout.hasAbsolutePosition && movedRelatively(raw, layout: layout) != nil
+            return [contact(layout, contact: 0, phase: .end, state: state, time: time, pointer: followsDeltas ? { nil } : pointer)]
         case .touchBegin, .touchUpdate, .touchEnd:
             return []
         }
@@ -247,13 +254,16 @@ public struct XI2InputSource: Sendable {
     /// event's deltas (the server's, accelerated as the pointer's would be), within the screen.
     /// The pointer cannot be asked: while the bridge holds the press its master stands still,
     /// and a gesture that won it keeps it so (a knob turned with a mouse). Nil before the
-    /// contact has a position.
+    /// contact has a position, and for axes with a range (an absolute tablet set to relative
+    /// mode, a puck): their raw events carry device units, measured as where the device is
+    /// after the first motion rather than how far it moved, so such a device asks the pointer.
     private func movedRelatively(_ raw: RawInput, layout: DeviceAxes) -> Point? {
-        guard let from = pointerPositions[layout.id] else { return nil }
+        guard let from = pointerPositions[layout.id], let xAxis = layout.xAxis, let yAxis = layout.yAxis,
+              xAxis.max <= xAxis.min, yAxis.max <= yAxis.min else { return nil }
         var dx = 0.0, dy = 0.0
         for change in raw.axisValues where !layout.isAbsolute(change.number) {
-            if change.number == layout.xAxis?.number { dx = change.value }
-            if change.number == layout.yAxis?.number { dy = change.value }
+            if change.number == xAxis.number { dx = change.value }
+            if change.number == yAxis.number { dy = change.value }
         }
         let maxX = Swift.max(0, screen.width - 1), maxY = Swift.max(0, screen.height - 1)
         return Point(x: Swift.min(Swift.max(from.x + dx, 0), maxX), y: Swift.min(Swift.max(from.y + dy, 0), maxY))

@@ -1,4 +1,5 @@
 import Foundation
+import GestureKit
 import Testing
 import XorgTestSupport
 
@@ -65,5 +66,34 @@ struct RealDriversEvdevTests {
         }
         #expect(stage.window.pointerState()?.buttonsHeld == [])
         RealDriverChecks.expectNoFault(bridge)
+    }
+
+    /// Found in review: a pressed relative device follows its own deltas (the pointer stands
+    /// still while the bridge holds the press), but a device whose axes have a range moves in
+    /// its own units, which the server scales onto the screen: taken as pixels, a tablet set to
+    /// relative mode ran off to the screen's corner at its first move, in a recording too.
+    @Test("a tablet set to relative mode: a recorded stroke goes where the pointer goes")
+    func relativeModeStroke() throws {
+        let stage = try RealDriverStage(.evdev)
+        defer { stage.stop() }
+        let id = try stage.serverDeviceID(stage.server.penDeviceName)
+        let setMode = try ChildProcess(executable: "/usr/bin/xinput", arguments: ["set-mode", "\(id)", "RELATIVE"],
+                                       environment: BridgeProcess.environment(stage.server.displayName))
+        #expect(setMode.waitForExit(timeout: 5) == 0)
+        // The stimulus: the bridge takes the pen for a mouse now.
+        #expect(try stage.listedDevices()[stage.server.penDeviceName]?.kind == "mouse")
+        let recording = try BridgeProcess(["record"], displayName: stage.server.displayName, ready: .says("recording"))
+        try stage.pen.hover(to: (600, 400))
+        try stage.pen.down(at: (600, 400), pressure: 0.3)
+        for step in 1...30 { try stage.pen.move(to: (600 + 2 * Double(step), 400 - Double(step)), pressure: nil) }
+        let pointer = try #require(stage.window.pointerState())
+        try stage.pen.up()
+        #expect(recording.stop(with: SIGINT) == 0)
+        let trace = try TraceReader.parse(recording.child.output, file: "recorded")
+        let stroke = trace.events.filter { $0.device == Int(id) }
+        let last = try #require(stroke.last { $0.phase == .move }, "\(stroke)")
+        #expect(abs(last.position.x - Double(pointer.rootX)) <= 2 && abs(last.position.y - Double(pointer.rootY)) <= 2,
+                "recorded \(last.position), the pointer at \(pointer.rootX),\(pointer.rootY): \(stroke.prefix(6).map { "\($0.phase) \($0.position)" })")
+        #expect(stroke.last?.phase == .end && stroke.last?.position == last.position, "\(stroke.suffix(2))")
     }
 }

@@ -151,6 +151,25 @@ struct XI2InputSourceTests {
         #expect(lift.map(\.position) == [Point(x: 0, y: 799)])
     }
 
+    /// Found in review of the above: a relative device whose axes have a range (an absolute
+    /// tablet set to relative mode, a puck) carries device units in its raw events, where the
+    /// device is rather than how far it moved: taken as pixels, it ran off to the corner.
+    @Test("a pressed relative device whose axes have a range is where the pointer is, as before")
+    func rangedRelativeAsksThePointer() {
+        var tablet = X11Device(id: 11, name: "tablet in relative mode", use: .slavePointer, attachment: 2, buttonCount: 3,
+                               valuators: [DeviceFixtures.axis(0, "Abs X", 25599, absolute: false),
+                                           DeviceFixtures.axis(1, "Abs Y", 15999, absolute: false)])
+        tablet.kind = DeviceClassifier.kind(of: tablet)
+        var source = XI2InputSource(devices: [tablet], screen: DeviceFixtures.screen)
+        _ = source.handle(RawInput(kind: .buttonPress, device: 11, source: 11, detail: 1, valuators: [:]), at: 0,
+                          pointer: { Point(x: 600, y: 400) })
+        let moved = source.handle(RawInput(kind: .motion, device: 11, source: 11, detail: 0, valuators: [0: 12040, 1: 7980]),
+                                  at: 0.01, pointer: { Point(x: 602, y: 399) })
+        let lifted = source.handle(RawInput(kind: .buttonRelease, device: 11, source: 11, detail: 1, valuators: [:]), at: 0.02,
+                                   pointer: { Point(x: 603, y: 399) })
+        #expect((moved + lifted).map(\.position) == [Point(x: 602, y: 399), Point(x: 603, y: 399)])
+    }
+
     @Test("a device that goes away mid-press cancels its contacts where they were")
     mutating func removalCancels() {
         _ = source.handle(Self.pen(.buttonPress, button: 1, at: 200, 100, pressure: 500), at: 0)
