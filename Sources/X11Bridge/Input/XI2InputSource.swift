@@ -254,12 +254,11 @@ public struct XI2InputSource: Sendable {
     /// event's deltas (the server's, accelerated as the pointer's would be), within the screen.
     /// The pointer cannot be asked: while the bridge holds the press its master stands still,
     /// and a gesture that won it keeps it so (a knob turned with a mouse). Nil before the
-    /// contact has a position, and for axes with a range (an absolute tablet set to relative
-    /// mode, a puck): their raw events carry device units, measured as where the device is
-    /// after the first motion rather than how far it moved, so such a device asks the pointer.
+    /// contact has a position, and for a device whose deltas are not followed
+    /// (`followsDeltas`), which asks the pointer.
     private func movedRelatively(_ raw: RawInput, layout: DeviceAxes) -> Point? {
         guard let from = pointerPositions[layout.id], let xAxis = layout.xAxis, let yAxis = layout.yAxis,
-              xAxis.max <= xAxis.min, yAxis.max <= yAxis.min else { return nil }
+              Self.followsDeltas(xAxis), Self.followsDeltas(yAxis) else { return nil }
         var dx = 0.0, dy = 0.0
         for change in raw.axisValues where !layout.isAbsolute(change.number) {
             if change.number == xAxis.number { dx = change.value }
@@ -267,6 +266,16 @@ public struct XI2InputSource: Sendable {
         }
         let maxX = Swift.max(0, screen.width - 1), maxY = Swift.max(0, screen.height - 1)
         return Point(x: Swift.min(Swift.max(from.x + dx, 0), maxX), y: Swift.min(Swift.max(from.y + dy, 0), maxY))
+    }
+
+    /// Whether a relative axis's raw values are the pointer's deltas: one with no range (a
+    /// mouse: libinput's `Rel X`), or one labelled relative (synaptics gives its touchpad's `Rel X`
+    /// the pad's range). An absolute tablet set to relative mode keeps its `Abs X` label and
+    /// range, and its raw values are device units, where the device is after its first motion
+    /// rather than how far it moved (measured with xf86-input-evdev): followed as deltas, a
+    /// stroke ran off to the screen's corner.
+    static func followsDeltas(_ axis: ValuatorAxis) -> Bool {
+        axis.max <= axis.min || axis.label.hasPrefix("Rel ")
     }
 
     private mutating func handleTouch(_ raw: RawInput, layout: DeviceAxes, time: Double,

@@ -170,6 +170,22 @@ struct XI2InputSourceTests {
         #expect((moved + lifted).map(\.position) == [Point(x: 602, y: 399), Point(x: 603, y: 399)])
     }
 
+    /// Found in review of the above: synaptics gives its touchpad's relative axes the pad's
+    /// range, and sends plain deltas: asked of the pointer, a knob on it stood still again.
+    @Test("a pressed touchpad whose relative axes are labelled so follows its deltas, whatever their range")
+    func labelledRelativeDeltas() {
+        var pad = X11Device(id: 12, name: "SynPS/2 Synaptics TouchPad", use: .slavePointer, attachment: 2, buttonCount: 12,
+                            valuators: [ValuatorAxis(number: 0, label: "Rel X", min: 1472, max: 5472, isAbsolute: false),
+                                        ValuatorAxis(number: 1, label: "Rel Y", min: 1408, max: 4448, isAbsolute: false)])
+        pad.kind = DeviceClassifier.kind(of: pad)
+        var source = XI2InputSource(devices: [pad], screen: DeviceFixtures.screen)
+        _ = source.handle(RawInput(kind: .buttonPress, device: 12, source: 12, detail: 1, valuators: [:]), at: 0,
+                          pointer: { Point(x: 600, y: 400) })
+        let moved = source.handle(RawInput(kind: .motion, device: 12, source: 12, detail: 0, valuators: [0: 5, 1: -3]),
+                                  at: 0.01, pointer: { Point(x: 600, y: 400) })
+        #expect(moved.map(\.position) == [Point(x: 605, y: 397)])
+    }
+
     @Test("a device that goes away mid-press cancels its contacts where they were")
     mutating func removalCancels() {
         _ = source.handle(Self.pen(.buttonPress, button: 1, at: 200, 100, pressure: 500), at: 0)
