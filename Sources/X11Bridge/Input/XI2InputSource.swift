@@ -55,6 +55,9 @@ public struct XI2InputSource: Sendable {
         /// The pressure axis, only when its range spans something.
         var pressureAxis: ValuatorAxis?
         var hasAbsolutePosition: Bool
+        /// A relative device whose x and y raw values are the pointer's deltas
+        /// (`XI2InputSource.followsDeltas`): pressed, it follows them.
+        var followsDeltas: Bool
         private var absolute: [Bool]
 
         init(_ device: X11Device) {
@@ -65,6 +68,9 @@ public struct XI2InputSource: Sendable {
             yAxis = device.yAxis
             pressureAxis = device.pressureAxis.flatMap { $0.pressureRange == nil ? nil : $0 }
             hasAbsolutePosition = device.hasAbsolutePosition
+            followsDeltas = !device.hasAbsolutePosition && [device.xAxis, device.yAxis].allSatisfy {
+                $0.map(XI2InputSource.followsDeltas) == true
+            }
             let numbers = device.valuators.map(\.number).filter { $0 >= 0 }
             absolute = Array(repeating: false, count: (numbers.max() ?? -1) + 1)
             for axis in device.valuators where axis.isAbsolute && axis.number >= 0 { absolute[axis.number] = true }
@@ -224,7 +230,7 @@ public struct XI2InputSource: Sendable {
         switch raw.kind {
         case .motion:
             if isDown {
-                if !layout.hasAbsolutePosition, let moved = movedRelatively(raw, layout: layout) {
+                if layout.followsDeltas, let moved = movedRelatively(raw, layout: layout) {
                     return [contact(layout, contact: 0, phase: .move, state: state, time: time, pointer: { moved })]
                 }
                 return [contact(layout, contact: 0, phase: .move, state: state, time: time, pointer: pointer)]
@@ -242,23 +248,21 @@ public struct XI2InputSource: Sendable {
             // A release without a press seen: the press happened before the bridge started.
             guard raw.detail == 1, isDown else { return [] }
             pressed.remove(layout.id)
-            // A relative device lifts where its deltas took it (`movedRelatively`).
-            let followsDeltas = !layout.hasAbsolutePosition && movedRelatively(raw, layout: layout) != nil
-            return [contact(layout, contact: 0, phase: .end, state: state, time: time, pointer: followsDeltas ? { nil } : pointer)]
+            // A relative device that follows its deltas lifts where they took it (`movedRelatively`).
+            let followed = layout.followsDeltas && pointerPositions[layout.id] != nil
+            return [contact(layout, contact: 0, phase: .end, state: state, time: time, pointer: followed ? { nil } : pointer)]
         case .touchBegin, .touchUpdate, .touchEnd:
             return []
         }
     }
 
-    /// Where a relative device's contact is after `raw`'s motion: where it was, moved by the
-    /// event's deltas (the server's, accelerated as the pointer's would be), within the screen.
-    /// The pointer cannot be asked: while the bridge holds the press its master stands still,
-    /// and a gesture that won it keeps it so (a knob turned with a mouse). Nil before the
-    /// contact has a position, and for a device whose deltas are not followed
-    /// (`followsDeltas`), which asks the pointer.
+    /// Where a device that follows its deltas (`DeviceAxes.followsDeltas`) is after `raw`'s
+    /// motion: where it was, moved by the event's deltas (the server's, accelerated as the
+    /// pointer's would be), within the screen. The pointer cannot be asked: while the bridge
+    /// holds the press its master stands still, and a gesture that won it keeps it so (a knob
+    /// turned with a mouse). Nil before the contact has a position.
     private func movedRelatively(_ raw: RawInput, layout: DeviceAxes) -> Point? {
-        guard let from = pointerPositions[layout.id], let xAxis = layout.xAxis, let yAxis = layout.yAxis,
-              Self.followsDeltas(xAxis), Self.followsDeltas(yAxis) else { return nil }
+        guard let from = pointerPositions[layout.id], let xAxis = layout.xAxis, let yAxis = layout.yAxis else { return nil }
         var dx = 0.0, dy = 0.0
         for change in raw.axisValues where !layout.isAbsolute(change.number) {
             if change.number == xAxis.number { dx = change.value }
