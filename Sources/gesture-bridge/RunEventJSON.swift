@@ -19,7 +19,7 @@ struct RunEventJSON {
                                monitors: Self.lines(monitors), devices: devices.map { DeviceLine($0, bindings: bindings) })]
         case .devicesChanged(let changes):
             return changes.added.map { .device(.deviceAdded, DeviceLine($0, bindings: bindings)) }
-                + changes.updated.map { .device(.deviceChanged, DeviceLine($0, bindings: bindings)) }
+                + (changes.updated + changes.remapped).map { .device(.deviceChanged, DeviceLine($0, bindings: bindings)) }
                 + changes.removed.map { .deviceGone($0.isEnabled ? .deviceRemoved : .deviceDisabled, id: $0.id, name: $0.name) }
         case .screenResized(let size):
             return [.screenResized(size)]

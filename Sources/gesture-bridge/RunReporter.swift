@@ -45,12 +45,14 @@ final class RunReporter {
             describeIfVerbose(output)
         case .devicesChanged(let changes):
             for device in changes.added { logger.info("device added: \(DeviceDescription.line(for: device, bindings: bindings))") }
-            for device in changes.updated { logger.info("device changed: \(DeviceDescription.line(for: device, bindings: bindings))") }
+            for device in changes.updated + changes.remapped {
+                logger.info("device changed: \(DeviceDescription.line(for: device, bindings: bindings))")
+            }
             for device in changes.removed {
                 logger.info("device \(device.isEnabled ? "removed" : "disabled"): \(device.id) \(device.name)")
                 devices[device.id] = nil
             }
-            remember(changes.added + changes.updated)
+            remember(changes.added + changes.updated + changes.remapped)
         case .screenResized(let size):
             logger.info("the screen is now \(size.width.formatted)x\(size.height.formatted)")
         case .monitorsChanged(let monitors):

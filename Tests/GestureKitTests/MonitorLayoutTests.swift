@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import GestureKit
 
@@ -189,5 +190,65 @@ struct MonitorLayoutTests {
         finger.aFrameLater().move(to: (center.x, center.y + 80))
         finger.lift()
         #expect(script.actions(of: "volume") == Array(repeating: .scroll(.down, steps: 1), count: 6))
+    }
+
+    // MARK: Devices mapped to part of the screen
+
+    @Test("a coordinate transformation matrix maps the device onto the bounds of its corners' images; the whole screen, or no area, is no mapping",
+          arguments: [
+              // xinput map-to-output of the left of two 1280-wide monitors.
+              ([0.5, 0, 0, 0, 1, 0, 0, 0, 1], MappedArea(x: 0, y: 0, width: 0.5, height: 1)),
+              // The right one, 1280×1080 beside a 1280×1024 one on a 2560×1080 root.
+              ([0.5, 0, 0.5, 0, 1, 0, 0, 0, 1], MappedArea(x: 0.5, y: 0, width: 0.5, height: 1)),
+              // A touchscreen turned a quarter (its panel rotated), on the lower half.
+              ([0, -0.5, 0.5, 0.5, 0, 0.5, 0, 0, 1], MappedArea(x: 0, y: 0.5, width: 0.5, height: 0.5)),
+              // Running off the screen: what is on it.
+              ([0.5, 0, 0.75, 0, 1, 0, 0, 0, 1], MappedArea(x: 0.75, y: 0, width: 0.25, height: 1)),
+          ] as [([Double], MappedArea)])
+    func mappedArea(matrix: [Double], area: MappedArea) {
+        let found = MappedArea(matrix: matrix)
+        #expect(found.map { abs($0.x - area.x) < 1e-9 && abs($0.y - area.y) < 1e-9 && abs($0.width - area.width) < 1e-9
+            && abs($0.height - area.height) < 1e-9 } == true, "\(String(describing: found))")
+    }
+
+    @Test("no mapped area: the identity, a quarter turn of the whole screen, a line, a projection through zero, a wrong count, NaN",
+          arguments: [[1, 0, 0, 0, 1, 0, 0, 0, 1], [0, -1, 1, 1, 0, 0, 0, 0, 1], [1, 0, 0, 0, 0, 0.5, 0, 0, 1],
+                      [1, 0, 0, 0, 1, 0, 0, 0, 0], [1, 0, 0, 0, 1, 0], [.nan, 0, 0, 0, 1, 0, 0, 0, 1]] as [[Double]])
+    func noMappedArea(matrix: [Double]) {
+        #expect(MappedArea(matrix: matrix) == nil)
+    }
+
+    @Test("a knob counted from the root's corners counts from the corners of the part a device is mapped to; one on a named monitor stays there")
+    func knobOnAMappedDevice() {
+        let screen = ScreenSize(width: 2560, height: 1080)
+        let leftHalf = MappedArea(x: 0, y: 0, width: 0.5, height: 1)
+        #expect(Self.knob(monitor: nil).resolve(screen: screen, monitors: Self.layout, area: leftHalf).center == Point(x: 1130, y: 150))
+        #expect(Self.knob(monitor: nil).resolve(screen: screen, area: leftHalf).center == Point(x: 1130, y: 150))
+        #expect(Self.knob(monitor: "HDMI-1").resolve(screen: screen, monitors: Self.layout, area: leftHalf).center == Point(x: 2410, y: 150))
+        #expect(Self.knob(monitor: nil).resolve(screen: screen, monitors: Self.layout).center == Point(x: 2410, y: 150))
+    }
+
+    @Test("the built-in volume knob on a laptop's touchscreen mapped to its panel, a monitor to its right: a turn there raises the volume, the pen's knob stays in the root's corner")
+    func builtInKnobOnMappedTouchscreen() throws {
+        let script = GestureScript(configuration: try ConfigLoader.parse(DefaultConfig.text, file: DefaultConfig.name),
+                                   screen: ScreenSize(width: 3840, height: 1080))
+        var panel = GestureScript.touchscreenDevice
+        panel.id = 20
+        panel.mappedArea = MappedArea(x: 0, y: 0, width: 0.5, height: 1)
+        let finger = script.plug(panel)
+        func circle(_ device: ScriptedDevice, around center: (x: Double, y: Double)) {
+            let points = (0...24).map { step -> (Double, Double) in
+                let angle = Double(step) * 4 * .pi / 180
+                return (center.x + 75 * cos(angle), center.y + 75 * sin(angle))
+            }
+            device.down(at: points[0], force: 0.05)
+            for point in points.dropFirst() { device.aFrameLater().move(to: point) }
+            device.aFrameLater().lift()
+        }
+        circle(finger, around: (1770, 150))
+        #expect(script.actions(of: "volume").count == 6, "96° turned (past the 30° activation), 15° a step: \(script.actions(of: "volume"))")
+        script.forgetOutputs()
+        circle(script.pen, around: (3690, 150))
+        #expect(script.actions(of: "volume").count == 6, "\(script.actions(of: "volume"))")
     }
 }

@@ -19,13 +19,14 @@ public enum RecognizerSettings: Sendable, Hashable {
     }
 
     /// A fresh recognizer for one contact.
-    public func makeRecognizer(screen: ScreenSize, monitors: MonitorLayout = .none) -> any GestureRecognizer {
+    /// `area`: the part of the screen the contact's device is mapped to (nil: all of it).
+    public func makeRecognizer(screen: ScreenSize, monitors: MonitorLayout = .none, area: MappedArea? = nil) -> any GestureRecognizer {
         switch self {
         case .force(let configuration): return ForceRecognizer(configuration)
         case .deepPress(let configuration): return DeepPressRecognizer(configuration)
         case .squeeze(let configuration): return SqueezeRecognizer(configuration)
         case .pressureThresholds(let configuration): return PressureThresholdsRecognizer(configuration)
-        case .knob(let settings): return KnobRecognizer(settings.resolve(screen: screen, monitors: monitors))
+        case .knob(let settings): return KnobRecognizer(settings.resolve(screen: screen, monitors: monitors, area: area))
         case .longPress(let configuration): return LongPressRecognizer(configuration)
         }
     }
@@ -61,7 +62,10 @@ public struct KnobSettings: Sendable, Hashable {
     /// nearest it: a knob nobody can see or reach is no knob. So is one whose ring runs off the
     /// monitor it is on (a right-hand monitor set a little lower, to line up the bezels) where
     /// measured from that monitor's own corners the whole ring is on it.
-    public func resolve(screen: ScreenSize, monitors: MonitorLayout = .none) -> KnobRecognizer.Configuration {
+    /// For a device mapped to part of the screen (`area`: a touchscreen mapped to its own
+    /// monitor) a center not on a named monitor is measured from that part's corners: the
+    /// knob is where the device reaches.
+    public func resolve(screen: ScreenSize, monitors: MonitorLayout = .none, area: MappedArea? = nil) -> KnobRecognizer.Configuration {
         func measured(on frame: ScreenRect) -> Point {
             Point(x: Double(frame.x) + centerX.resolve(extent: Double(frame.width)),
                   y: Double(frame.y) + centerY.resolve(extent: Double(frame.height)))
@@ -72,6 +76,8 @@ public struct KnobSettings: Sendable, Hashable {
         }
         var center: Point
         if let frame = monitor.flatMap({ monitors.monitor(named: $0)?.frame }) {
+            center = measured(on: frame)
+        } else if let frame = area?.frame(on: screen), !frame.isEmpty {
             center = measured(on: frame)
         } else {
             center = Point(x: centerX.resolve(extent: screen.width), y: centerY.resolve(extent: screen.height))

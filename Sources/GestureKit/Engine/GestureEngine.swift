@@ -191,7 +191,8 @@ public struct GestureEngine: Sendable {
         // move under a contact that is down.
         let learned = configuration.learn ? learning.learner(for: device).flatMap { $0.calibrated ? nil : $0.levels } : nil
         let slots = configuration.bindings(for: device, in: window).map {
-            RecognizerSlot(binding: $0, screen: screen, monitors: monitors, learned: learned, origin: sample.position)
+            RecognizerSlot(binding: $0, screen: screen, monitors: monitors, area: device.mappedArea, learned: learned,
+                           origin: sample.position)
         }
         var contact = TrackedContact(key: key, device: device, slots: slots, start: sample)
         if !contact.hasActiveOwner {

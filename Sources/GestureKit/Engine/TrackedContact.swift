@@ -19,7 +19,8 @@ struct RecognizerSlot: Sendable {
     /// The force an ordinary touch reaches, for a pressure gesture (`HoldPolicy`); nil for others.
     let ordinaryForce: Double?
 
-    init(binding: Binding, screen: ScreenSize, monitors: MonitorLayout, learned: PressLevels? = nil, origin: Point) {
+    init(binding: Binding, screen: ScreenSize, monitors: MonitorLayout, area: MappedArea? = nil, learned: PressLevels? = nil,
+         origin: Point) {
         self.origin = origin
         var binding = binding
         if case .deepPress(let configuration) = binding.recognizer, configuration.learned {
@@ -29,7 +30,7 @@ struct RecognizerSlot: Sendable {
             learns = false
         }
         self.binding = binding
-        self.recognizer = binding.recognizer.makeRecognizer(screen: screen, monitors: monitors)
+        self.recognizer = binding.recognizer.makeRecognizer(screen: screen, monitors: monitors, area: area)
         owns = binding.ownsContact
         switch binding.recognizer {
         case .deepPress(let configuration): ordinaryForce = configuration.ordinary

@@ -70,7 +70,11 @@ public struct DeviceCatalog: Sendable, Hashable {
         var changes = DeviceChanges()
         for device in contactSources {
             if let previous = before[device.id], !leftMeanwhile.contains(device.id) {
-                if previous.definition != device.definition { changes.updated.append(device) }
+                if device.differsOnlyInMapping(from: previous) {
+                    changes.remapped.append(device)
+                } else if previous.definition != device.definition {
+                    changes.updated.append(device)
+                }
             } else {
                 changes.added.append(device)
             }
@@ -132,6 +136,7 @@ public struct DeviceCatalog: Sendable, Hashable {
             driver.marker.map { (driver, XInternAtom(connection.display, $0, 1)) }
         }.filter { $0.1 != 0 }
         let productAtom = XInternAtom(connection.display, productProperty, 1)
+        let matrixAtom = XInternAtom(connection.display, matrixProperty, 1)
         // A device listed above may be gone by the time its properties are asked for.
         let devices = connection.queryingDevices {
             (0..<Int(max(0, count))).compactMap { index -> X11Device? in
@@ -142,6 +147,10 @@ public struct DeviceCatalog: Sendable, Hashable {
                     device.product = product(of: device.id, property: productAtom, connection: connection)
                 }
                 device.kind = DeviceClassifier.kind(of: device)
+                if matrixAtom != 0, properties.contains(matrixAtom), device.hasAbsolutePosition,
+                   device.kind == .pen || device.kind == .eraser || device.kind == .touch {
+                    device.mappedArea = mappedArea(of: device.id, property: matrixAtom, connection: connection)
+                }
                 return device
             }
         }
@@ -189,6 +198,26 @@ public struct DeviceCatalog: Sendable, Hashable {
         // XI2 hands 32-bit items over as 32 bits each (not as longs, as XGetWindowProperty does).
         let raw = UnsafeRawPointer(data)
         return DeviceProduct(ids: [raw.loadUnaligned(as: UInt32.self), raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)])
+    }
+
+    /// The property the server keeps every pointer's mapping onto the screen in (nine FLOAT,
+    /// row by row), which desktops and `xinput map-to-output` set.
+    public static let matrixProperty = "Coordinate Transformation Matrix"
+
+    /// The part of the screen the device is mapped to; nil for all of it, and when the
+    /// property is not nine 32-bit floats.
+    private static func mappedArea(of id: Int, property: Atom, connection: XConnection) -> MappedArea? {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var items: UInt = 0
+        var remaining: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        guard XIGetProperty(connection.display, Int32(id), property, 0, 9, 0, Atom(AnyPropertyType), &type, &format, &items,
+                            &remaining, &data) == Success else { return nil }
+        defer { if let data { XFree(data) } }
+        guard let data, format == 32, items == 9, connection.atomName(type) == "FLOAT" else { return nil }
+        let raw = UnsafeRawPointer(data)
+        return MappedArea(matrix: (0..<9).map { Double(raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float32.self)) })
     }
 
     private static func describe(_ info: XIDeviceInfo, connection: XConnection, types: [Int: DeviceType]) -> X11Device? {

@@ -21,6 +21,9 @@ public struct X11Device: Sendable, Hashable {
     /// The vendor and product ids the driver gives it (the property "Device Product ID", set
     /// by evdev, libinput and wacom); nil where it gives none.
     public var product: DeviceProduct?
+    /// The part of the screen a pen's or touchscreen's surface is mapped to (its "Coordinate
+    /// Transformation Matrix"); nil for the whole screen and for devices that move the pointer.
+    public var mappedArea: MappedArea?
 
     public init(id: Int, name: String, use: DeviceUse, attachment: Int = 0, isEnabled: Bool = true, buttonCount: Int = 0,
                 valuators: [ValuatorAxis] = [], touch: TouchCapability? = nil, kind: DeviceKind? = nil,
@@ -87,7 +90,8 @@ public struct X11Device: Sendable, Hashable {
     /// The device as the engine and traces know it.
     public var inputDevice: InputDevice? {
         guard let kind else { return nil }
-        return InputDevice(id: id, name: name, kind: kind, pressure: pressureAxis?.pressureRange, product: product)
+        return InputDevice(id: id, name: name, kind: kind, pressure: pressureAxis?.pressureRange, product: product,
+                           mappedArea: mappedArea)
     }
 
     /// What the device's learned state is kept under: its name, and its ids where X says them.
@@ -99,5 +103,12 @@ public struct X11Device: Sendable, Hashable {
         var copy = self
         for index in copy.valuators.indices { copy.valuators[index].value = 0 }
         return copy
+    }
+
+    /// Whether `other` is this device mapped to another part of the screen, and nothing more.
+    public func differsOnlyInMapping(from other: X11Device) -> Bool {
+        var mapped = other.definition
+        mapped.mappedArea = mappedArea
+        return mappedArea != other.mappedArea && mapped == definition
     }
 }

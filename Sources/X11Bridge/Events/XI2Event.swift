@@ -9,6 +9,8 @@ public enum XI2Event: Sendable, Hashable {
     case hierarchyChanged(flags: Int32, devices: [Int], left: [Int])
     /// A device's classes changed (a new valuator range), or a master switched slaves.
     case deviceChanged(device: Int, reason: DeviceChangeReason)
+    /// One of a device's properties was set, changed or deleted.
+    case propertyChanged(device: Int, property: Atom)
     /// A master pointer's event delivered through the bridge's own button grab.
     case grabbedPointer(GrabbedPointerEvent)
     /// A touch delivered through the bridge's own touch grab.
@@ -68,6 +70,9 @@ extension XConnection {
         case XI_DeviceChanged:
             let changed = event.read(as: xcb_input_device_changed_event_t.self).pointee
             return .deviceChanged(device: Int(changed.deviceid), reason: DeviceChangeReason(rawValue: Int32(changed.reason)))
+        case XI_PropertyEvent:
+            let changed = event.read(as: xcb_input_property_event_t.self).pointee
+            return .propertyChanged(device: Int(changed.deviceid), property: Atom(changed.property))
         default:
             return .unhandled(type: type)
         }

@@ -64,7 +64,9 @@ public struct XI2EventMask: Sendable, Hashable {
         XI_RawMotion, XI_RawButtonPress, XI_RawButtonRelease,
         XI_RawTouchBegin, XI_RawTouchUpdate, XI_RawTouchEnd,
     ]
-    static let deviceChanges: Set<Int32> = [XI_HierarchyChanged, XI_DeviceChanged]
+    /// Devices coming and going, their axes changing, and their properties (a device mapped to
+    /// another part of the screen).
+    static let deviceChanges: Set<Int32> = [XI_HierarchyChanged, XI_DeviceChanged, XI_PropertyEvent]
     /// What the bridge's own grab of a device it took off its master selects (`PointerOwnership`).
     static let detachedDevice: Set<Int32> = [
         XI_ButtonPress, XI_ButtonRelease, XI_RawButtonPress, XI_RawButtonRelease, XI_RawMotion,

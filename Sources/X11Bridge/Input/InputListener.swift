@@ -148,6 +148,11 @@ public final class InputListener {
                 // A master switching between its slaves is routine; only a slave's own change matters.
                 guard reason == .deviceChange, catalog[device]?.use.isSlave == true else { return [] }
                 return refreshCatalog(at: time)
+            case .propertyChanged(let device, let property):
+                // A pen or touchscreen mapped to another part of the screen (the desktop maps
+                // a touchscreen to its monitor just after it comes, and again as monitors change).
+                guard catalog.contactSource(device) != nil, connection.atomName(property) == DeviceCatalog.matrixProperty else { return [] }
+                return refreshCatalog(at: time)
             case .grabbedPointer(let grabbed):
                 let touch = grabbed.kind == .buttonPress && grabbed.isPointerEmulated
                     ? touchBegins.touch(of: grabbed.source, begunAt: grabbed.serverTime) : nil

@@ -306,7 +306,7 @@ extension Bridge: EventLoopClient {
                     process(outputs, now: time)
                 }
                 for device in changes.removed + changes.updated { pressureLiveness.remove(device.id) }
-                for device in changes.added + changes.updated { updateEngine(device.id) }
+                for device in changes.added + changes.updated + changes.remapped { updateEngine(device.id) }
                 reconcileGrabs()
                 report(.devicesChanged(changes))
                 // The removed devices' contacts were cancelled above, their end actions fired. What

@@ -36,9 +36,9 @@ final class GestureScript {
     }
 
     /// A script running a whole config (the built-in default, say).
-    init(configuration: BindingSet) {
+    init(configuration: BindingSet, screen: ScreenSize = .fallback) {
         engine = GestureEngine(configuration: configuration,
-                               devices: [Self.penDevice, Self.touchscreenDevice, Self.mouseDevice])
+                               devices: [Self.penDevice, Self.touchscreenDevice, Self.mouseDevice], screen: screen)
         clock.onAdvance = { [weak self] time in self?.fireTimers(until: time) }
     }
 

@@ -80,4 +80,20 @@ struct DeviceCatalogTests {
         let changes = DeviceCatalog(devices: [moved]).changes(since: DeviceCatalog(devices: [DeviceFixtures.pen]))
         #expect(changes.isEmpty)
     }
+
+    @Test("a device mapped to another part of the screen is remapped, not changed: what was found of its input holds; with a new range too, it changed")
+    func remapped() {
+        var mapped = DeviceFixtures.touchscreen
+        mapped.mappedArea = MappedArea(x: 0, y: 0, width: 0.5, height: 1)
+        let before = DeviceCatalog(devices: [DeviceFixtures.pen, DeviceFixtures.touchscreen])
+        let changes = DeviceCatalog(devices: [DeviceFixtures.pen, mapped]).changes(since: before)
+        #expect(changes.remapped.map(\.id) == [DeviceFixtures.touchscreen.id])
+        #expect(changes.updated.isEmpty && changes.added.isEmpty && changes.removed.isEmpty)
+        #expect(mapped.inputDevice?.mappedArea == mapped.mappedArea)
+        var wider = mapped
+        wider.valuators[2].max = 4095
+        let both = DeviceCatalog(devices: [DeviceFixtures.pen, wider]).changes(since: before)
+        #expect(both.updated.map(\.id) == [DeviceFixtures.touchscreen.id] && both.remapped.isEmpty)
+        #expect(DeviceCatalog(devices: [DeviceFixtures.pen, mapped]).changes(since: DeviceCatalog(devices: [DeviceFixtures.pen, mapped])).isEmpty)
+    }
 }
