@@ -113,6 +113,13 @@ public final class InputListener {
                     selectRawInput(of: raw.device)
                 }
                 let device = raw.device
+                // Another device's button (a mouse's right button or wheel) pressed while a pen's
+                // or mouse's press on the same master is down: where the bridge holds that press
+                // back, this press waits behind it in the frozen master, and a claim would thaw
+                // the master into the bridge's own grab, which swallows it. The held press goes
+                // on to the application first, then this one, as without the bridge.
+                let beside = raw.kind == .buttonPress && raw.device == raw.source && raw.detail != 1
+                    ? tipsDown(besides: device).map { InputChange.anotherButton(device: $0, time: time) } : []
                 if raw.kind == .buttonPress || raw.kind == .buttonRelease, raw.device == raw.source, raw.detail != 1,
                    !Self.wheelButtons.contains(raw.detail) {
                     if raw.kind == .buttonRelease {
@@ -120,7 +127,7 @@ public final class InputListener {
                         return []
                     }
                     otherButtonsDown[device, default: []].insert(raw.detail)
-                    return source.isTipDown(device) ? [.anotherButton(device: device, time: time)] : []
+                    return (source.isTipDown(device) ? [.anotherButton(device: device, time: time)] : []) + beside
                 }
                 if raw.kind == .buttonPress, raw.detail == 1, raw.device == raw.source, let back = motionBackAt.removeValue(forKey: device) {
                     // Made before its motion was heard again: what came between is lost
@@ -132,7 +139,7 @@ public final class InputListener {
                    known.type == .stylus || known.type == .eraser {
                     return penBackToAbsolute(device, at: time) ? refreshCatalog(at: time) : []
                 }
-                return source.handle(raw, at: time, pointer: { [connection, catalog] in
+                return beside + source.handle(raw, at: time, pointer: { [connection, catalog] in
                     connection.queryPointer(master: catalog[device]?.master ?? 2)?.position
                 }).map { event in
                     guard identifiesWindows, event.phase == .begin else { return .contact(event) }
@@ -238,6 +245,13 @@ public final class InputListener {
     /// The wheel's buttons, up, down, left, right: each press comes with its release, so none
     /// is held beside the tip.
     static let wheelButtons = 4...7
+
+    /// The pens and mice other than `device` whose tip (button 1) is down on `device`'s master.
+    private func tipsDown(besides device: Int) -> [Int] {
+        // Only a device listened to: the bridge's own clicks come through the XTEST device.
+        guard let master = catalog.contactSource(device)?.master else { return [] }
+        return catalog.contactSources.filter { $0.id != device && $0.master == master && source.isTipDown($0.id) }.map(\.id)
+    }
 
     /// Whether a pen or mouse on `master` holds a button down other than its tip and the wheel
     /// (a side button held to pan): X then gives a tip's press to the application, not to the

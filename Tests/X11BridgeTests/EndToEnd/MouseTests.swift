@@ -155,6 +155,45 @@ final class MouseTests: MouseStageSuite {
                 "\(after)\n\(bridge.lines)")
     }
 
+
+    /// Found in review: a mouse's right-click or wheel click made while the bridge held the
+    /// pen's press back waited behind it in the frozen master; when the pen then pressed deep,
+    /// the claim thawed the master into the bridge's own grab, which swallowed them (the menu
+    /// came, the mouse's click and scroll never did). Without the bridge X passes them on.
+    @Test("a mouse right-click and wheel click while the bridge holds the pen's press back reach the window after the pen's press, as without the bridge, even if the pen then presses deep",
+          arguments: [true, false])
+    func otherButtonsDuringHeldPenPress(deep: Bool) throws {
+        let (bridge, penID, mouseID) = try verboseBridge(config: ReplugOwnershipTests.config)
+        try stage.pen.down(at: (300, 300), pressure: 0.1)
+        try stage.pen.press(to: 0.3)
+        #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "contact" && $0.device == penID } }, "\(bridge.lines)")
+        #expect(buttonEvents(1, in: stage.window.drain()).isEmpty, "the pen's press is held back")
+
+        // The pen presses on at once, well within the time the bridge follows a press's force.
+        try mouse.click(button: 3)
+        try mouse.click(button: 4)
+        if deep {
+            for force in [0.5, 0.65, 0.95] {
+                usleep(10_000)
+                try stage.pen.press(to: force)
+            }
+        }
+        try liftPen(bridge)
+        #expect(stage.window.waitForEvents { buttonEvents(1, in: $0).count >= 2 && buttonEvents(3, in: $0).count >= 2
+            && buttonEvents(4, in: $0).count >= 2 }, "the pen's click and the mouse's: \(stage.window.recordedEvents)\n\(bridge.lines)")
+        let events = stage.window.events(arrivingWithin: 0.3)
+        #expect(buttonEvents(3, in: events).map { "\($0.kind) \($0.sourceID)" } == ["buttonPress \(mouseID)", "buttonRelease \(mouseID)"],
+                "the mouse's right-click, and no other: \(events)\n\(bridge.lines)")
+        #expect(buttonEvents(4, in: events).map { "\($0.kind) \($0.sourceID)" } == ["buttonPress \(mouseID)", "buttonRelease \(mouseID)"],
+                "\(events)")
+        let left = buttonEvents(1, in: events)
+        #expect(left.map(\.kind) == [.buttonPress, .buttonRelease] && left.allSatisfy { Int($0.sourceID) == penID },
+                "the pen's press is the application's: \(events)")
+        #expect(left.first.map { press in events.firstIndex { $0.kind == .buttonPress && $0.detail == 3 }.map { events[$0].time >= press.time } ?? false } == true,
+                "the pen's press first, as it came first")
+        #expect(poll(timeout: 3, every: 0.02, { self.stage.window.pointerState()?.buttonsHeld }, until: { $0 == [] }) == [])
+        #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
+    }
     @Test("a mouse click while the pen's kept deep press is still down: the click arrives whole, and the pen's lift gives nothing")
     func clickDuringKeptPenStroke() throws {
         let (bridge, penID, mouseID) = try verboseBridge(config: ReplugOwnershipTests.config)
