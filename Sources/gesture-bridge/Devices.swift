@@ -34,7 +34,10 @@ struct Devices: ParsableCommand {
         let devices = DeviceCatalog.query(connection).devices.filter { $0.kind != nil }
         let learning = Learned.userState()
         if json {
-            for device in devices { print(Self.json(device, bindings: bindings, learning: learning)) }
+            for device in devices {
+                print(Self.json(device, bindings: bindings, learning: learning,
+                                nameAloneInUse: LearningKey.nameAloneInUse(by: device.name, among: devices.map { ($0.name, $0.product) })))
+            }
             return
         }
         if devices.isEmpty {
@@ -64,7 +67,8 @@ struct Devices: ParsableCommand {
         if !learners.isEmpty {
             print("\nLEARNED (gesture-bridge learned)")
             for device in learners {
-                print("\(device.id) \(device.name): " + Learned.summary(learning.learner(name: device.name, product: device.product)))
+                print("\(device.id) \(device.name): " + Learned.summary(learning.learner(name: device.name, product: device.product,
+                                            nameAloneInUse: LearningKey.nameAloneInUse(by: device.name, among: devices.map { ($0.name, $0.product) }))))
             }
         }
     }
@@ -76,7 +80,7 @@ struct Devices: ParsableCommand {
 
     /// One device as `devices --json` gives it; with `learning`, its `learned` object too
     /// (`run --json`'s device objects have none).
-    static func json(_ device: X11Device, bindings: BindingSet, learning: PressLearning? = nil) -> String {
-        JSONLineEncoder.line(DeviceLine(device, bindings: bindings, learning: learning))
+    static func json(_ device: X11Device, bindings: BindingSet, learning: PressLearning? = nil, nameAloneInUse: Bool = false) -> String {
+        JSONLineEncoder.line(DeviceLine(device, bindings: bindings, learning: learning, nameAloneInUse: nameAloneInUse))
     }
 }

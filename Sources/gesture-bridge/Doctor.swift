@@ -117,7 +117,8 @@ struct Doctor: ParsableCommand {
             let driver = device.driver == .unknown ? "" : " (\(device.driver.rawValue) driver)"
             // X keeps only an axis's last value, which a lift sets back: "pressing now" is all it tells.
             let moved = device.pressureHasMoved == true ? ", pressing now" : ""
-            let learned = "; learned: " + Learned.summary(learning.learner(name: device.name, product: device.product))
+            let learned = "; learned: " + Learned.summary(learning.learner(name: device.name, product: device.product,
+                                            nameAloneInUse: LearningKey.nameAloneInUse(by: device.name, among: devices.map { ($0.name, $0.product) })))
             let product = device.product.map { " [\($0)]" } ?? ""
             findings.append(.ok("\(device.kind?.rawValue ?? "device") \"\(device.name)\"\(product)\(driver) reports pressure \(range)\(moved)\(learned)"))
         }

@@ -71,6 +71,44 @@ struct LearningKeyTests {
         #expect(learner.levels == old.levels)
     }
 
+    /// Found in review: the state kept under the name alone was taken for one kept before ids
+    /// were part of the key even while it was the live learner of a connected device of that
+    /// name without ids: another device called "Pen", with ids, right-clicked at its first
+    /// press with that device's light hand's levels, and copied its contacts into its own.
+    @Test("a device with ids neither uses nor copies the learner of a connected device of its name without ids")
+    func namesakeWithoutIDs() throws {
+        var configuration = try ConfigLoader.parse(DefaultConfig.text, file: DefaultConfig.name)
+        configuration.learn = true
+        let plain = InputDevice(id: 2, name: "Pen", kind: .pen, pressure: PressureRange(min: 0, max: 1000))
+        let branded = InputDevice(id: 3, name: "Pen", kind: .pen, pressure: PressureRange(min: 0, max: 1000),
+                                  product: DeviceProduct(vendor: 0x256c, product: 0x006d))
+        var engine = GestureEngine(configuration: configuration, devices: [plain, branded])
+        var time = 0.0
+        var outputs: [EngineOutput] = []
+        func press(_ device: Int, through forces: [Double], lastingAtLeast hold: Double = 0.06) {
+            let step = hold / Double(forces.count + 1)
+            let at = Point(x: 100, y: 100)
+            outputs += engine.handle(ContactEvent(time: time, device: device, contact: 0, phase: .begin, position: at, pressure: 20))
+            for (index, force) in forces.enumerated() {
+                outputs += engine.handle(ContactEvent(time: time + Double(index + 1) * step, device: device, contact: 0, phase: .move,
+                                                      position: at, pressure: force * 1000))
+            }
+            outputs += engine.handle(ContactEvent(time: time + hold, device: device, contact: 0, phase: .end, position: at, pressure: 0))
+            time += hold + 0.8
+        }
+        // A light hand's 40 taps on the plain pen teach it a low threshold.
+        for index in 0..<40 { press(2, through: [0.08 + Double(index % 5) * 0.02]) }
+        let light = try #require(engine.learning.devices["Pen"]?.levels)
+        #expect(light.threshold < 0.5, "\(light)")
+        outputs = []
+        // The other pen's first contact, a still press to 0.45: today's levels (0.7) leave it alone.
+        press(3, through: (1...10).map { Double($0) * 0.045 }, lastingAtLeast: 0.4)
+        #expect(!outputs.contains { if case .action = $0 { true } else { false } }, "right-clicked with the other pen's levels: \(outputs)")
+        let own = engine.learning.devices["Pen [256c:006d]"]
+        #expect((own?.ordinaryContacts ?? 0) + (own?.deliberatePresses ?? 0) <= 1, "\(String(describing: own))")
+        #expect(engine.learning.devices["Pen"]?.levels == light, "the plain pen keeps its own")
+    }
+
     @Test("the store: a name-only file is read for the key, moved over to the key's file when saved; reset by name or key")
     func storeMigrates() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("learned-\(UUID().uuidString)/gesture-bridge").path

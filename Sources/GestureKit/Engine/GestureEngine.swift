@@ -189,7 +189,7 @@ public struct GestureEngine: Sendable {
         }
         // Learned levels are read when a contact begins and kept until it ends: they never
         // move under a contact that is down.
-        let learned = configuration.learn ? learning.learner(for: device).flatMap { $0.calibrated ? nil : $0.levels } : nil
+        let learned = configuration.learn ? learning.learner(for: device, among: devices.values).flatMap { $0.calibrated ? nil : $0.levels } : nil
         let slots = configuration.bindings(for: device, in: window).map {
             RecognizerSlot(binding: $0, screen: screen, monitors: monitors, area: device.mappedArea, learned: learned,
                            origin: sample.position)
@@ -251,7 +251,7 @@ public struct GestureEngine: Sendable {
     /// contact's learning deep press used, which a change reports as its `previous`.
     private mutating func learn(_ evidence: PressEvidence, device: InputDevice, deviceID: Int, levels: PressLevels,
                                 span: ClosedRange<Double>, at time: Double, into outputs: inout [EngineOutput]) {
-        var learner = learning.learner(for: device) ?? HandLearner()
+        var learner = learning.learner(for: device, among: devices.values) ?? HandLearner()
         guard !learner.calibrated else { return }
         learner.record(evidence, span: span)
         if !contacts.keys.contains(where: { $0.device == deviceID }), learner.settle() {

@@ -20,6 +20,11 @@ public enum LearningKey {
         parts(of: key).product
     }
 
+    /// Whether a device called `name` without ids is among `devices` (name and ids).
+    public static func nameAloneInUse(by name: String, among devices: [(name: String, product: DeviceProduct?)]) -> Bool {
+        devices.contains { $0.name == name && $0.product == nil }
+    }
+
     private static func parts(of key: String) -> (name: String, product: DeviceProduct?) {
         guard key.hasSuffix("]"), let open = key.lastIndex(of: "["), open > key.startIndex,
               key[key.index(before: open)] == " ",
@@ -37,12 +42,20 @@ extension InputDevice {
 extension PressLearning {
     /// The learner kept for a device of this name and these ids: under its key, else under its
     /// name alone (a state kept before the ids were part of the key); nil when neither is kept.
-    public func learner(name: String, product: DeviceProduct?) -> HandLearner? {
-        devices[LearningKey.key(name: name, product: product)] ?? (product == nil ? nil : devices[name])
+    /// `nameAloneInUse`: a device of that name without ids is connected, so what is under the
+    /// name alone is its own, never another's (two different devices both called "Pen").
+    public func learner(name: String, product: DeviceProduct?, nameAloneInUse: Bool = false) -> HandLearner? {
+        devices[LearningKey.key(name: name, product: product)] ?? (product == nil || nameAloneInUse ? nil : devices[name])
     }
 
-    /// The learner kept for `device` (`learner(name:product:)`).
+    /// The learner kept for `device` (`learner(name:product:)`), with no other device connected.
     public func learner(for device: InputDevice) -> HandLearner? {
-        learner(name: device.name, product: device.product)
+        learner(for: device, among: [device])
+    }
+
+    /// The learner kept for `device` among the devices `connected` (`learner(name:product:nameAloneInUse:)`).
+    public func learner(for device: InputDevice, among connected: some Sequence<InputDevice>) -> HandLearner? {
+        learner(name: device.name, product: device.product,
+                nameAloneInUse: LearningKey.nameAloneInUse(by: device.name, among: connected.map { ($0.name, $0.product) }))
     }
 }
