@@ -166,6 +166,8 @@ final class PenAndTouchTests: StageSuite {
         }
         // The stimulus: the command was tried, and failed.
         #expect(bridge.waitForEvents(.actionFailed), "\(bridge.lines)")
+        // The press action's line comes before its press reaches the server: waited for there.
+        #expect(stage.window.waitForEvents { buttonEvents(2, in: $0).count >= 1 }, "\(bridge.lines)")
         #expect(buttonEvents(2, in: try stage.eventsUntilKeyTapped()).map(\.kind) == [.buttonPress], "still held")
         try stage.touch.end()
         #expect(stage.window.waitForEvents { buttonEvents(2, in: $0).count >= 2 }, "\(bridge.lines)")

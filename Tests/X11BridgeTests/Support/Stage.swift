@@ -46,6 +46,14 @@ final class Stage {
         return events
     }
 
+    /// The buttons the core pointer holds, read until none is or `timeout` passes (the last
+    /// reading either way; nil once the server is gone). The bridge prints its lines before its
+    /// X requests reach the server, so one read right after a line, or after a key tapped behind
+    /// it, can still see a press the bridge is letting go of (on a loaded machine it did).
+    func buttonsStillHeld(timeout: Double = 3) -> [Int]? {
+        poll(timeout: timeout, every: 0.02, { window.pointerState()?.buttonsHeld }, until: { $0 == [] })
+    }
+
     /// The environment of a client on this server, for the X tools a test runs.
     var environment: [String: String] { BridgeProcess.environment(server) }
 
