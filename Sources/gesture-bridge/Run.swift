@@ -25,8 +25,13 @@ struct Run: ParsableCommand {
             One bridge runs per display: a second would act on every gesture again (a deep press \
             would right-click twice), so it says which one runs and exits.
 
+            A config file that does not load as the bridge starts (a bad edit saved while no \
+            bridge ran, or refused by the one that did) is reported, and the bridge runs the \
+            config that last loaded from that file (kept in ~/.local/state/gesture-bridge/configs/) \
+            until it is mended; with none kept, it does not start.
+
             Exit status: 0 when stopped by Ctrl-C or SIGTERM; 1 when it cannot start (no X \
-            display, a broken config, a missing extension) or cannot write its output; 69 when \
+            display, a broken config never loaded before, a missing extension) or cannot write its output; 69 when \
             the connection to the X server is lost while it runs (the server exited or crashed), \
             so that a service manager can start it again; 75 when another gesture-bridge runs on \
             the display, or takes it over; 78 in a Wayland session (the environment says so, or \
@@ -64,8 +69,8 @@ struct Run: ParsableCommand {
         // stays blocked so a closed output pipe is a write error, not a death with a button held.
         SignalDescriptor.block(SignalDescriptor.runSignals + [SIGPIPE])
         let logger = CommandLogging.logger(verbose: verbose)
-        let (bindings, loadedFrom) = try config.load()
-        let source = loadedFrom.anchored()
+        let keptConfigs = KeptConfig.user()
+        let (bindings, source, rejected) = try Self.startingConfig(config, kept: keptConfigs)
         let connection = try CommandLogging.openDisplay(requirements: .init(xtest: !dryRun), logger: logger)
         let signals = try CommandLogging.bridgeSignals(SignalDescriptor.runSignals) { logger.error("\($0)") }
         // One bridge per display: a second would act on every gesture again.
@@ -111,6 +116,13 @@ struct Run: ParsableCommand {
         let bridge = Bridge(session: session, configuration: bindings, performer: performer, feedback: overlay,
                             showsContacts: showTouches, reloader: reloader, learning: loaded.learning) { event in
             reporter.handle(event)
+            if case .started = event, let rejected {
+                reporter.handle(.configurationRejected(source: source.description, message: rejected.message))
+                logger.warning("running the config that last loaded from \(source) (kept as \(rejected.kept)) until the file is mended: it is read again as soon as it changes")
+            }
+            if case .configurationReloaded(_, let reloaded) = event, case .file(let path) = reloader.source {
+                keptConfigs?.keep(path, loadedAs: reloaded, keyNames: XKeysymNames())
+            }
             if case .engine(.learned(let change)) = event {
                 saver?.save(change.learner, of: change.key)
             }
@@ -155,6 +167,26 @@ struct Run: ParsableCommand {
         if let failure = reporter.output.failure {
             logger.error("stopped: cannot write the output: \(failure)")
             throw CommandFailure.reported()
+        }
+    }
+
+    /// The config to start with, and where it comes from: the file's, kept for later
+    /// (`KeptConfig`); for a file that does not load (a bad edit saved, and the bridge started
+    /// after it, at a login or a restart), the config that last loaded from it, with what is
+    /// wrong (`rejected`), so a bad edit never leaves a person without the gestures they had.
+    /// With nothing kept for it, the file's errors as file:line:column and exit status 1.
+    static func startingConfig(_ option: ConfigOption, kept: KeptConfig?)
+        throws -> (BindingSet, ConfigSource, rejected: (message: String, kept: String)?) {
+        let source = option.source().anchored()
+        do {
+            let bindings = try source.load(keyNames: XKeysymNames())
+            if case .file(let path) = source { kept?.keep(path, loadedAs: bindings, keyNames: XKeysymNames()) }
+            return (bindings, source, nil)
+        } catch {
+            guard case .file(let path) = source, let last = kept?.load(for: path, keyNames: XKeysymNames()) else {
+                throw CommandFailure(error.description)
+            }
+            return (last.bindings, source, (error.description, last.path))
         }
     }
 

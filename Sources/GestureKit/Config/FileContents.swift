@@ -47,6 +47,47 @@ extension FileContents {
     }
 }
 
+extension FileContents {
+    /// Replaces the file at `path` whole: `bytes` go to a temporary file beside it (of `mode`),
+    /// which is synced and renamed over the old one, so a crash or a full disk leaves the old
+    /// file or the new, never half of one.
+    package static func replace(_ path: String, with bytes: [UInt8], mode: mode_t = 0o600) throws(FileReadError) {
+        let temporary = path + ".\(getpid()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw FileReadError(code: errno) }
+        /// The call's failure, the temporary file gone: the old file stays whole.
+        func failed(closing: Bool) -> FileReadError {
+            let code = errno
+            if closing { close(descriptor) }
+            unlink(temporary)
+            return FileReadError(code: code)
+        }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failed(closing: true)
+            }
+            written += count
+        }
+        // A full disk or a failing one may say so only here: the new file is not on it, so it
+        // must not replace the old.
+        guard fsync(descriptor) == 0 else { throw failed(closing: true) }
+        guard close(descriptor) == 0 else { throw failed(closing: false) }
+        guard rename(temporary, path) == 0 else { throw failed(closing: false) }
+    }
+
+    /// Makes the folder `path` and those above it that are missing, each of `mode`.
+    package static func makeDirectories(_ path: String, mode: mode_t = 0o700) throws(FileReadError) {
+        var partial = ""
+        for part in path.split(separator: "/") {
+            partial += "/" + part
+            if mkdir(partial, mode) != 0 && errno != EEXIST { throw FileReadError(code: errno) }
+        }
+    }
+}
+
 package struct FileReadError: Error {
     package var code: Int32
 

@@ -242,31 +242,11 @@ public struct LearnedStateStore: Sendable {
            version != LearnedStateFile.version {
             throw .otherVersion(version)
         }
-        let temporary = path + ".\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .system(FileReadError(code: errno)) }
-        /// The call's failure, the temporary file gone: the old state stays whole.
-        func failed(closing: Bool) -> LearnedStateWriteError {
-            let code = errno
-            if closing { close(descriptor) }
-            unlink(temporary)
-            return .system(FileReadError(code: code))
+        do {
+            try FileContents.replace(path, with: Array(LearnedStateFile.encode(device: device, learner: learner).utf8))
+        } catch {
+            throw .system(error)
         }
-        let bytes = Array(LearnedStateFile.encode(device: device, learner: learner).utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failed(closing: true)
-            }
-            written += count
-        }
-        // A full disk or a failing one may say so only here: the new state is not on it, so it
-        // must not replace the old.
-        guard fsync(descriptor) == 0 else { throw failed(closing: true) }
-        guard close(descriptor) == 0 else { throw failed(closing: false) }
-        guard rename(temporary, path) == 0 else { throw failed(closing: false) }
     }
 
     /// Forgets one device's state (by its key, or by its name: every key made from that name),
@@ -310,10 +290,10 @@ public struct LearnedStateStore: Sendable {
     }
 
     private func makeDirectory() throws(LearnedStateWriteError) {
-        var path = ""
-        for part in directory.split(separator: "/") {
-            path += "/" + part
-            if mkdir(path, 0o700) != 0 && errno != EEXIST { throw .system(FileReadError(code: errno)) }
+        do {
+            try FileContents.makeDirectories(directory)
+        } catch {
+            throw .system(error)
         }
     }
 

@@ -135,6 +135,43 @@ final class LiveConfigTests: StageSuite {
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 
+    /// Found in review: a broken edit saved in the evening was refused by the running bridge,
+    /// which kept the old bindings; the bridge started at the next login (or after the X server
+    /// crashed) exited on it, and the person had no gestures at all.
+    @Test("a bridge started on a file broken since the last run runs the config that last loaded from it, says what is wrong and where, and loads the file once mended")
+    func startsOnTheConfigThatLastLoaded() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-kept-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        try directory.writeNew(LiveSessionTests.config(click: "right"))
+        let first = try stage.bridge(["--config", directory.file], environment: ["XDG_STATE_HOME": state])
+        #expect(first.stop(with: SIGINT) == 0)
+
+        try directory.writeInPlace(Self.broken)
+        let bridge = try stage.bridge(["--config", directory.file], environment: ["XDG_STATE_HOME": state])
+        #expect(bridge.waitForEvents(.configRejected), "\(bridge.log)")
+        let rejected = bridge.events(.configRejected)
+        #expect(rejected.map(\.source) == [directory.file], "\(bridge.lines)")
+        let message = rejected.first?.message ?? ""
+        #expect(message.contains("\(directory.file):3:14:") && message.contains("deep-pres"), "\(message)")
+        #expect(Self.watching(bridge) == directory.file, "\(bridge.lines)")
+        try stage.expectDeepPress(at: (200, 200), gives: 3, "the right-click that last loaded")
+
+        try directory.replaceByRename(LiveSessionTests.config(click: "middle"))
+        #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
+        try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
+        #expect(bridge.stop(with: SIGINT) == 0)
+    }
+
+    @Test("a file broken before any bridge loaded it: the bridge does not start, and says where it is broken")
+    func brokenNeverLoaded() throws {
+        try directory.writeNew(Self.broken)
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-kept-\(UUID().uuidString)").path
+        let run = try BridgeProcess(["run", "--json", "--config", directory.file], server: stage.server,
+                                    environment: ["XDG_STATE_HOME": state], ready: .immediately)
+        #expect(run.child.waitForExit(timeout: 10) == 1)
+        #expect(run.log.contains("\(directory.file):3:14:"), "\(run.log)")
+    }
+
     @Test("an edit naming a key X does not know is refused where it is written, the old binding kept")
     func unknownKeyRefused() throws {
         let bridge = try Self.runBridge(stage, directory, clicking: "right")

@@ -1,0 +1,55 @@
+import Glibc
+
+/// The last config that loaded from each config file, kept beside the learned state
+/// (`$XDG_STATE_HOME/gesture-bridge/configs/`, a file per config file, mode 0600): a bad edit
+/// saved in the evening is refused by the running bridge, and the bridge started at the next
+/// login runs the config that last worked instead of none, until the file is mended.
+public struct KeptConfig: Sendable {
+    public let directory: String
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// The user's, beside the learned state; nil without a home.
+    public static func user(environment: [String: String] = ProcessEnvironment.current) -> KeptConfig? {
+        LearnedStateStore.user(environment: environment).map { KeptConfig(directory: $0.directory + "/configs") }
+    }
+
+    /// Where the config that loaded from `config` (an absolute path) is kept: letters and digits
+    /// of its path kept, anything else a dash, and a hash of the whole path.
+    public func path(for config: String) -> String {
+        var hash: UInt32 = 2_166_136_261
+        for byte in config.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        let readable = String(config.unicodeScalars.suffix(60).map { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) ? Character(scalar) : "-"
+        })
+        let hex = String(hash, radix: 16)
+        return directory + "/" + readable + "-" + String(repeating: "0", count: 8 - hex.count) + hex + ".yaml"
+    }
+
+    /// Keeps what `config` holds now when it is what loaded as `bindings` (read again: the
+    /// file may have changed since, and then the next load keeps it); true when kept.
+    @discardableResult
+    public func keep(_ config: String, loadedAs bindings: BindingSet, keyNames: (any KeyNames)? = nil) -> Bool {
+        guard let bytes = try? FileContents.read(config), let text = String(validating: bytes, as: UTF8.self),
+              (try? ConfigLoader.parse(text, file: config, keyNames: keyNames)) == bindings else { return false }
+        let kept = path(for: config)
+        if let old = try? FileContents.read(kept), old == bytes { return true }
+        do {
+            try FileContents.makeDirectories(directory)
+            try FileContents.replace(kept, with: bytes)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// The config last kept for `config`, loaded as any config is (a copy others could change
+    /// is refused); nil when none is kept, or it does not load any more.
+    public func load(for config: String, keyNames: (any KeyNames)? = nil) -> (bindings: BindingSet, path: String)? {
+        let kept = path(for: config)
+        guard let bindings = try? ConfigLoader.load(path: kept, keyNames: keyNames) else { return nil }
+        return (bindings, kept)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import GestureKit
+
+@Suite("The config that last loaded from a file is kept for a start after a bad edit")
+struct KeptConfigTests {
+    static let middle = "bindings:\n  - name: hard-press\n    gesture: deep-press\n    action: {click: middle}\n"
+    static let right = "bindings:\n  - name: hard-press\n    gesture: deep-press\n    action: {click: right}\n"
+
+    /// A folder of the test's own, with a config file in it.
+    final class Folder {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kept-config-\(UUID().uuidString)").path
+        var config: String { path + "/config.yaml" }
+        var kept: KeptConfig { KeptConfig(directory: path + "/state/configs") }
+
+        init() throws {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+
+        deinit {
+            try? FileManager.default.removeItem(atPath: path)
+        }
+
+        func write(_ text: String) throws {
+            try text.write(toFile: config, atomically: true, encoding: .utf8)
+        }
+    }
+
+    @Test("kept when the file still holds what loaded; read back as loaded, readable by the user alone")
+    func keptAndReadBack() throws {
+        let folder = try Folder()
+        try folder.write(Self.middle)
+        let loaded = try ConfigLoader.load(path: folder.config)
+        #expect(folder.kept.keep(folder.config, loadedAs: loaded))
+        try folder.write("bindings: [")
+        let back = try #require(folder.kept.load(for: folder.config))
+        #expect(back.bindings.bindings.map(\.onStart) == loaded.bindings.map(\.onStart))
+        let mode = try FileManager.default.attributesOfItem(atPath: back.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test("not kept when the file changed since it loaded (the next load keeps it); nothing kept for another file")
+    func changedSinceItLoaded() throws {
+        let folder = try Folder()
+        try folder.write(Self.middle)
+        let loaded = try ConfigLoader.load(path: folder.config)
+        try folder.write(Self.right)
+        #expect(!folder.kept.keep(folder.config, loadedAs: loaded))
+        #expect(folder.kept.load(for: folder.config) == nil)
+        #expect(folder.kept.keep(folder.config, loadedAs: try ConfigLoader.load(path: folder.config)))
+        #expect(folder.kept.load(for: folder.path + "/other.yaml") == nil)
+        #expect(folder.kept.path(for: folder.config) != folder.kept.path(for: folder.path + "/config-yaml"))
+    }
+
+    @Test("a kept copy others could change is refused, as any config is")
+    func keptCopyTrusted() throws {
+        let folder = try Folder()
+        try folder.write(Self.middle)
+        #expect(folder.kept.keep(folder.config, loadedAs: try ConfigLoader.load(path: folder.config)))
+        #expect(chmod(folder.kept.path(for: folder.config), 0o666) == 0)
+        #expect(folder.kept.load(for: folder.config) == nil)
+    }
+}
