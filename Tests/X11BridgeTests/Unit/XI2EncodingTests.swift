@@ -23,11 +23,11 @@ struct XI2EncodingTests {
         }
     }
 
-    @Test("per-device selections: device changes from all, raw input from each, motion left out where unheard")
+    @Test("per-device selections: device changes (and property changes: a device mapped anew) from all, raw input from each, motion left out where unheard")
     func perDeviceListening() {
         let masks = XI2EventMask.listening(toRawInputOf: [6, 7], unheardMotion: [7])
         #expect(masks.map(\.device) == [XIAllDevices, 6, 7])
-        #expect(masks[0].events == [XI_HierarchyChanged, XI_DeviceChanged])
+        #expect(masks[0].events == [XI_HierarchyChanged, XI_DeviceChanged, XI_PropertyEvent])
         #expect(masks[1].events == [XI_RawMotion, XI_RawButtonPress, XI_RawButtonRelease,
                                     XI_RawTouchBegin, XI_RawTouchUpdate, XI_RawTouchEnd])
         #expect(masks[2].events == [XI_RawButtonPress, XI_RawButtonRelease, XI_RawTouchBegin, XI_RawTouchUpdate, XI_RawTouchEnd])
