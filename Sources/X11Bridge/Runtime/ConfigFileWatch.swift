@@ -24,7 +24,10 @@ import GestureKit
 ///   folder watched.
 ///
 /// A change of mode counts as a change: the bridge refuses a config others may write
-/// (`ConfigTrust`), and `chmod go-w`, as it advises, must be noticed.
+/// (`ConfigTrust`), and `chmod go-w`, as it advises, must be noticed: of the file, of its
+/// directory, and of each folder holding a link on the way (a folder link's, a second link's
+/// in a chain), which the trust examines too.
+
 public final class ConfigFileWatch {
     /// What reading the descriptor found.
     public enum Change: Sendable, Hashable {
@@ -50,8 +53,9 @@ public final class ConfigFileWatch {
     private var target: (path: String, watch: Int32)?
     /// Watches on the folders on the way to the config that may change under it: a folder
     /// above a missing one, for the next one down coming (`child`); the folder holding the
-    /// directory when that is a link, for the link pointed elsewhere.
-    private var waypoints: [(watch: Int32, child: String)] = []
+    /// directory when that is a link, for the link pointed elsewhere, and for its own mode
+    /// (`holdsLink`: whoever may write there may point the link anywhere).
+    private var waypoints: [Waypoint] = []
 
     /// Written, replaced by a rename, created, removed or renamed away, its mode or owner
     /// changed (or the directory's); the directory itself removed or moved.
@@ -59,6 +63,16 @@ public final class ConfigFileWatch {
         | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
     /// sizeof(struct inotify_event) without the name: wd, mask, cookie, len.
     private static let headerSize = 16
+
+    /// A folder on the way watched for `child` coming or being pointed elsewhere, or, with
+    /// `child` empty, for itself moving or going.
+    private struct Waypoint {
+        var folder: String
+        var child: String
+        /// It holds a link on the way to the file: its mode matters to the trust.
+        var holdsLink = false
+        var watch: Int32 = -1
+    }
 
     /// Starts watching for the file at `path`: its directory, or, while that does not exist, the
     /// nearest folder above it. Throws when neither can be watched (a folder on the way that is
@@ -116,7 +130,9 @@ public final class ConfigFileWatch {
                 changes.formUnion(Self.parse(bytes, watch: watch.id, fileName: fileName))
                 if Self.saysGone(bytes, watch: watch.id) { directoryGone = true }
             }
-            if waypoints.contains(where: { Self.mentions(bytes, watch: $0.watch, named: $0.child) }) {
+            if waypoints.contains(where: {
+                Self.mentions(bytes, watch: $0.watch, named: $0.child) || ($0.holdsLink && Self.saysModeChanged(bytes, watch: $0.watch))
+            }) {
                 changes.insert(.file)
             }
             // A folder on the way, or the link target's, removed (a dotfiles folder removed to
@@ -163,7 +179,7 @@ public final class ConfigFileWatch {
                 if let old { release(old.id) }
             }
             followLink()
-            var wanted: [(folder: String, child: String)] = []
+            var wanted: [Waypoint] = []
             if watch == nil, failure == nil {
                 wanted.append(Self.nearestExisting(above: directory))
             }
@@ -187,15 +203,18 @@ public final class ConfigFileWatch {
             }
             let old = waypoints
             waypoints = []
-            for way in wanted {
+            for var way in wanted {
                 // Added to what may be watched there already (the directory itself): a watch's
                 // events are replaced by a second add without IN_MASK_ADD.
                 // A folder above is watched for itself moving or going (`child` empty), never
                 // for what comes and goes in it: a home folder's files would wake the bridge.
-                let mask = way.child.isEmpty ? IN_MOVE_SELF | IN_DELETE_SELF : IN_CREATE | IN_MOVED_TO
-                let id = inotify_add_watch(descriptor, way.folder, UInt32(mask | IN_ONLYDIR | IN_MASK_ADD))
-                if id >= 0 {
-                    waypoints.append((id, way.child))
+                // One holding a link is watched for its mode too (`chmod go-w` there, as a
+                // refusal advises, loads the config).
+                let mask = way.child.isEmpty ? IN_MOVE_SELF | IN_DELETE_SELF
+                    : IN_CREATE | IN_MOVED_TO | (way.holdsLink ? IN_ATTRIB : 0)
+                way.watch = inotify_add_watch(descriptor, way.folder, UInt32(mask | IN_ONLYDIR | IN_MASK_ADD))
+                if way.watch >= 0 {
+                    waypoints.append(way)
                 } else if watch == nil {
                     failure = "cannot watch \(way.folder), above the missing directory \(directory): \(String(cString: strerror(errno)))"
                 }
@@ -232,7 +251,7 @@ public final class ConfigFileWatch {
     /// The nearest folder above `missing` that exists, and the name of the next one down. A
     /// link on the way that leads nowhere now is followed: where it leads is what must come
     /// (a dotfiles folder it names, cloned again).
-    private static func nearestExisting(above missing: String, hops: Int = 0) -> (folder: String, child: String) {
+    private static func nearestExisting(above missing: String, hops: Int = 0) -> Waypoint {
         if hops < SymbolicLinks.hopLimit, access(missing, F_OK) != 0, let next = SymbolicLinks.next(after: missing) {
             return nearestExisting(above: next, hops: hops + 1)
         }
@@ -243,25 +262,25 @@ public final class ConfigFileWatch {
             }
             (folder, child) = split(folder)
         }
-        return (folder, child)
+        return Waypoint(folder: folder, child: child)
     }
 
     /// Each folder on the way to `directory`, itself included, that is a symbolic link, as the
     /// folder holding it and its name.
-    private static func linksOnTheWay(to directory: String) -> [(folder: String, child: String)] {
+    private static func linksOnTheWay(to directory: String) -> [Waypoint] {
         SymbolicLinks.linkedFolders(onTheWayTo: directory).map { link in
             let (folder, child) = split(link)
-            return (folder, child)
+            return Waypoint(folder: folder, child: child, holdsLink: true)
         }
     }
 
     /// Each folder above `folder` (a real path), up to the root, to be watched for itself
     /// moving or going (an empty `child`).
-    private static func ancestors(of folder: String) -> [(folder: String, child: String)] {
-        var above: [(folder: String, child: String)] = []
+    private static func ancestors(of folder: String) -> [Waypoint] {
+        var above: [Waypoint] = []
         var current = split(folder).directory
         while current != "/", current != ".", !current.isEmpty {
-            above.append((current, ""))
+            above.append(Waypoint(folder: current, child: ""))
             current = split(current).directory
         }
         return above
@@ -269,10 +288,11 @@ public final class ConfigFileWatch {
 
     /// The links a symbolic link at `path` leads through after itself, each as the folder
     /// holding it and its name, and the folders that are links on the way to each hop.
-    private static func linksInChain(from path: String) -> [(folder: String, child: String)] {
+    private static func linksInChain(from path: String) -> [Waypoint] {
         SymbolicLinks.chain(from: path).dropFirst().flatMap { hop in
             let (directory, fileName) = split(hop)
-            let holder = SymbolicLinks.isLink(hop) ? SymbolicLinks.realPath(directory).map { [(folder: $0, child: fileName)] } : nil
+            let holder = SymbolicLinks.isLink(hop)
+                ? SymbolicLinks.realPath(directory).map { [Waypoint(folder: $0, child: fileName, holdsLink: true)] } : nil
             return linksOnTheWay(to: directory) + (holder ?? [])
         }
     }
@@ -285,6 +305,16 @@ public final class ConfigFileWatch {
             if wd == watch, nameBytes.elementsEqual(name.utf8) { found = true }
         }
         return found
+    }
+
+    /// Whether a block of events says the mode or owner of the folder under `watch` itself
+    /// changed (not of an entry in it).
+    static func saysModeChanged(_ bytes: ArraySlice<UInt8>, watch: Int32) -> Bool {
+        var changed = false
+        forEachEvent(in: bytes) { wd, mask, nameBytes in
+            if wd == watch, nameBytes.isEmpty, mask & UInt32(IN_ATTRIB) != 0 { changed = true }
+        }
+        return changed
     }
 
     /// Whether a block of events says the folder under `watch` was removed or moved away.

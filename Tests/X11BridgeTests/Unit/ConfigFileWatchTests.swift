@@ -288,6 +288,41 @@ struct ConfigFileWatchTests {
         }
     }
 
+    /// Found in review: the trust examines the folders holding links on the way, and a refusal
+    /// says `chmod go-w` of one, but they were watched only for the link made or renamed, and
+    /// the mode mended was never noticed.
+    @Test("a change of mode of the folder holding a link on the way (a folder link, a second link in a chain) is noticed, not of a file beside the link",
+          arguments: ["folder link", "second link"])
+    func linkFolderModeChanges(link: String) throws {
+        try Self.inDirectory { root in
+            for name in ["config", "dotfiles/gb", "links"] {
+                try FileManager.default.createDirectory(atPath: root + "/" + name, withIntermediateDirectories: true)
+            }
+            try "a".write(toFile: root + "/dotfiles/gb/config.yaml", atomically: false, encoding: .utf8)
+            let holder: String, path: String
+            if link == "folder link" {
+                // stow's fold: the config folder a link into the dotfiles.
+                holder = root + "/config"
+                path = holder + "/gesture-bridge/config.yaml"
+                #expect(symlink(root + "/dotfiles/gb", holder + "/gesture-bridge") == 0)
+            } else {
+                // config.yaml -> links/current.yaml -> dotfiles/gb/config.yaml: a profile link.
+                holder = root + "/links"
+                path = root + "/config/config.yaml"
+                #expect(symlink(root + "/dotfiles/gb/config.yaml", holder + "/current.yaml") == 0)
+                #expect(symlink(holder + "/current.yaml", path) == 0)
+            }
+            try "x".write(toFile: holder + "/notes.txt", atomically: false, encoding: .utf8)
+            let watch = try ConfigFileWatch(path: path)
+            #expect(chmod(holder, 0o775) == 0)
+            #expect(Self.changes(watch) == [.file], "the folder made writable by the group")
+            #expect(chmod(holder, 0o755) == 0)
+            #expect(Self.changes(watch) == [.file], "`chmod go-w` of the folder, as a refusal advises")
+            #expect(chmod(holder + "/notes.txt", 0o600) == 0)
+            #expect(Self.changes(watch, timeout: 200).isEmpty, "another file's mode is not the config's business")
+        }
+    }
+
     @Test("links that lead round in a circle are no target")
     func linkLoop() throws {
         try Self.inDirectory { directory in

@@ -142,6 +142,33 @@ struct ConfigReloaderTests {
         }
     }
 
+    /// Found in review: a config folder linked in (stow) from a folder the group may write was
+    /// refused, advising `chmod go-w` of that folder; done, it was never noticed, and the
+    /// config stayed refused until the next edit or SIGHUP.
+    @Test("a config refused for the folder holding its folder link is read once that folder's mode is mended, as the refusal advises")
+    func linkFolderModeMended() throws {
+        try ConfigFileWatchTests.inDirectory { root in
+            let config = root + "/config", dotfiles = root + "/dotfiles/gb"
+            for folder in [config, dotfiles] {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            }
+            for folder in [root, root + "/dotfiles", dotfiles] { chmod(folder, 0o755) }
+            chmod(config, 0o775)
+            try Self.good.write(toFile: dotfiles + "/config.yaml", atomically: false, encoding: .utf8)
+            chmod(dotfiles + "/config.yaml", 0o644)
+            #expect(symlink(dotfiles, config + "/gesture-bridge") == 0)
+            let path = config + "/gesture-bridge/config.yaml"
+            let reloader = ConfigReloader(source: .file(path), watch: try ConfigFileWatch(path: path))
+            guard case .rejected(_, let message) = reloader.hangUp() else {
+                Issue.record("a link in a folder the group may write was trusted")
+                return
+            }
+            #expect(message.contains("fix it with `chmod go-w \(config)`"), "\(message)")
+            #expect(chmod(config, 0o755) == 0)
+            #expect(Self.names(Self.afterChange(reloader)) == ["one"], "mended as the refusal said, the config loads")
+        }
+    }
+
     @Test("running the built-in default: SIGHUP has nothing to read until the user's file is created, then reads it")
     func builtInDefaultThenCreated() throws {
         try ConfigFileWatchTests.inDirectory { directory in
