@@ -27,15 +27,20 @@ import GestureKit
 /// (`ConfigTrust`), and `chmod go-w`, as it advises, must be noticed: of the file, of its
 /// directory, and of each folder holding a link on the way (a folder link's, a second link's
 /// in a chain), which the trust examines too.
-
+///
+/// Whether the file is still open for writing is kept from one read of the descriptor to the
+/// next: a file written is open until a close after writing, a rename or its removal says
+/// otherwise; a change of its mode or times meanwhile (the writer's own `fchmod`) does not end
+/// it.
 public final class ConfigFileWatch {
     /// What reading the descriptor found.
     public enum Change: Sendable, Hashable {
         /// The file was written, replaced, created or removed, or a folder on its way came, went
         /// or was pointed elsewhere (or the kernel dropped events, which might have been about it).
         case file
-        /// The file was written and is still open for writing: no close came after its last
-        /// write (a slow writer, a script writing line by line). What is there may be half.
+        /// The file is still open for writing: written, with no close, rename or removal
+        /// since, in this read or an earlier one (a slow writer, a script writing line by
+        /// line). What is there may be half.
         case writing
         /// Nothing can be watched any more, neither the directory nor a folder above it (the
         /// kernel's limit on watches reached): nothing will be reported any more.
@@ -56,6 +61,10 @@ public final class ConfigFileWatch {
     /// directory when that is a link, for the link pointed elsewhere, and for its own mode
     /// (`holdsLink`: whoever may write there may point the link anywhere).
     private var waypoints: [Waypoint] = []
+    /// Whether the file the directory names, and the one a link at `path` leads to, are open
+    /// for writing now, as far as the events read so far tell.
+    private var fileWriting = false
+    private var targetWriting = false
 
     /// Written, replaced by a rename, created, removed or renamed away, its mode or owner
     /// changed (or the directory's); the directory itself removed or moved.
@@ -124,10 +133,11 @@ public final class ConfigFileWatch {
             let bytes = buffer.prefix(count)
             if let target {
                 // The target's directory going away ends nothing: the link's own events still come.
-                changes.formUnion(Self.parse(bytes, watch: target.watch, fileName: Self.split(target.path).fileName))
+                changes.formUnion(Self.parse(bytes, watch: target.watch, fileName: Self.split(target.path).fileName,
+                                             writing: &targetWriting))
             }
             if let watch {
-                changes.formUnion(Self.parse(bytes, watch: watch.id, fileName: fileName))
+                changes.formUnion(Self.parse(bytes, watch: watch.id, fileName: fileName, writing: &fileWriting))
                 if Self.saysGone(bytes, watch: watch.id) { directoryGone = true }
             }
             if waypoints.contains(where: {
@@ -143,12 +153,15 @@ public final class ConfigFileWatch {
         if directoryGone, let gone = watch {
             // Moved away, the folder would still be watched where it went.
             watch = nil
+            fileWriting = false
             release(gone.id)
             changes.insert(.file)
         }
         // A folder on the way may have come, gone or been pointed elsewhere, the link too; a new
         // folder's file may have been written before its watch.
         if changes.contains(.file), refresh() != nil { changes.insert(.watchLost) }
+        // Still open for writing, whatever this read held (its writer's own change of mode).
+        if changes.contains(.file), fileWriting || targetWriting { changes.insert(.writing) }
         return changes
     }
 
@@ -164,6 +177,7 @@ public final class ConfigFileWatch {
             if folder != watch?.folder {
                 let old = watch
                 watch = nil
+                fileWriting = false
                 if let folder {
                     let id = inotify_add_watch(descriptor, directory, Self.events | UInt32(IN_ONLYDIR))
                     if id >= 0 {
@@ -235,6 +249,7 @@ public final class ConfigFileWatch {
         guard newTarget != target?.path else { return }
         let old = target
         target = nil
+        targetWriting = false
         if let newTarget {
             let targetWatch = inotify_add_watch(descriptor, Self.split(newTarget).directory, Self.events | UInt32(IN_ONLYDIR))
             if targetWatch >= 0 { target = (newTarget, targetWatch) }
@@ -347,30 +362,34 @@ public final class ConfigFileWatch {
     }
 
     /// The changes in a block of `struct inotify_event`s read from the descriptor that concern
-    /// `fileName` under `watch`.
-    static func parse(_ bytes: ArraySlice<UInt8>, watch: Int32, fileName: String) -> Set<Change> {
+    /// `fileName` under `watch`; `writing`, whether the file is open for writing, carried from
+    /// the block before and left as the block leaves it. The caller tells `.writing`: a block
+    /// may hold nothing of the writer's but a change of mode.
+    static func parse(_ bytes: ArraySlice<UInt8>, watch: Int32, fileName: String, writing: inout Bool) -> Set<Change> {
         var changes: Set<Change> = []
-        // Whether the file's last event was a write with no close after it.
-        var writing = false
+        var isWriting = writing
         forEachEvent(in: bytes) { wd, mask, nameBytes in
             if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                // Events lost, a close perhaps among them: read it once quiet.
                 changes.insert(.file)
+                isWriting = false
                 return
             }
             guard wd == watch, mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) == 0 else { return }
             if nameBytes.elementsEqual(fileName.utf8) {
                 changes.insert(.file)
-                if mask & UInt32(IN_MODIFY) != 0 {
-                    writing = true
-                } else if mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE) != 0 {
-                    writing = false
+                if mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE) != 0 {
+                    isWriting = false
+                } else if mask & UInt32(IN_MODIFY) != 0 {
+                    isWriting = true
                 }
+                // A change of mode or times (IN_ATTRIB) leaves a writer writing.
             } else if nameBytes.isEmpty, mask & UInt32(IN_ATTRIB) != 0 {
                 // The directory's own mode or owner: whether the file may be trusted.
                 changes.insert(.file)
             }
         }
-        if writing { changes.insert(.writing) }
+        writing = isWriting
         return changes
     }
 }

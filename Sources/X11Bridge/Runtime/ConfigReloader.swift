@@ -4,9 +4,11 @@ import GestureKit
 /// in place, replaced by an editor's rename, created where the built-in default was running),
 /// once the file has been quiet for `settleTime` (an editor's save is a burst of events); one
 /// still open for writing, once its writer closes it (or has left it alone for `writingTime`:
-/// read half-written, a file's first bindings would replace the running ones). A
-/// broken file keeps the bindings already running: the outcome says what was wrong, and the
-/// bridge applies only what loaded.
+/// read half-written, a file's first bindings would replace the running ones). The watch
+/// keeps whether it is open across its reads: the writer's own change of mode meanwhile does
+/// not end the wait.
+/// A broken file keeps the bindings already running: the outcome says what was wrong, and
+/// the bridge applies only what loaded.
 ///
 /// It reads files and the watch's descriptor, nothing of X; the bridge asks for its deadline
 /// and descriptor on every wakeup and applies what it returns.

@@ -323,6 +323,27 @@ struct ConfigFileWatchTests {
         }
     }
 
+    /// Found in review: whether the file was open for writing was worked out afresh for each
+    /// read of the descriptor, so a read holding only the writer's own change of mode took it
+    /// as closed.
+    @Test("a file still open for writing stays so across reads, through a change of its mode, until its writer closes it")
+    func writingKeptAcrossReads() throws {
+        try Self.inDirectory { directory in
+            let path = directory + "/config.yaml"
+            try "a".write(toFile: path, atomically: false, encoding: .utf8)
+            let watch = try ConfigFileWatch(path: path)
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            try handle.write(contentsOf: Data("b".utf8))
+            #expect(Self.changes(watch) == [.file, .writing])
+            #expect(fchmod(handle.fileDescriptor, 0o600) == 0)
+            #expect(Self.changes(watch) == [.file, .writing], "the writer's own fchmod")
+            try handle.close()
+            #expect(Self.changes(watch) == [.file])
+            #expect(chmod(path, 0o644) == 0)
+            #expect(Self.changes(watch) == [.file], "closed, a change of mode is only that")
+        }
+    }
+
     @Test("links that lead round in a circle are no target")
     func linkLoop() throws {
         try Self.inDirectory { directory in

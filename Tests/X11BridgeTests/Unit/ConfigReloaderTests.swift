@@ -169,6 +169,23 @@ struct ConfigReloaderTests {
         }
     }
 
+    /// Found in review: the writer's own `fchmod` before it finished, read apart from its
+    /// writes, took the file as closed: half of it loaded, and bindings vanished for a moment.
+    @Test("a file written in place whose mode its writer changes before it finishes: still read only once its writer closes it")
+    func modeChangedMidWrite() throws {
+        try Self.watchingGood { path, reloader in
+            let handle = try Self.writeInPlace(path, "bindings:\n  - {name: first, gesture: deep-press, action: {click: right}}\n")
+            #expect(Self.afterChange(reloader) == nil, "read while its writer had it open")
+            #expect(fchmod(handle.fileDescriptor, 0o600) == 0)
+            let outcome = Self.afterChange(reloader, at: 12)
+            #expect(Self.names(outcome) == nil, "read half-written: \(String(describing: outcome))")
+            #expect(reloader.fire(at: 12 + reloader.writingTime / 2) == nil)
+            try handle.write(contentsOf: Data("  - {name: second, gesture: squeeze, action: {key: ctrl+z}}\n".utf8))
+            try handle.close()
+            #expect(Self.names(Self.afterChange(reloader, at: 30)) == ["first", "second"])
+        }
+    }
+
     @Test("running the built-in default: SIGHUP has nothing to read until the user's file is created, then reads it")
     func builtInDefaultThenCreated() throws {
         try ConfigFileWatchTests.inDirectory { directory in
