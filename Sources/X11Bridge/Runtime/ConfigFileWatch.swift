@@ -29,18 +29,19 @@ import GestureKit
 /// in a chain), which the trust examines too.
 ///
 /// Whether the file is still open for writing is kept from one read of the descriptor to the
-/// next: a file written is open until a close after writing, a rename or its removal says
-/// otherwise; a change of its mode or times meanwhile (the writer's own `fchmod`) does not end
-/// it.
+/// next: a file made (`cat > config.yaml`, `curl -o`) or written is open until a close after
+/// writing, a rename or its removal says otherwise; a change of its mode or times meanwhile
+/// (the writer's own `fchmod`) does not end it. A file made without being opened for writing
+/// (a link, `ln` or `ln -s`) is not.
 public final class ConfigFileWatch {
     /// What reading the descriptor found.
     public enum Change: Sendable, Hashable {
         /// The file was written, replaced, created or removed, or a folder on its way came, went
         /// or was pointed elsewhere (or the kernel dropped events, which might have been about it).
         case file
-        /// The file is still open for writing: written, with no close, rename or removal
-        /// since, in this read or an earlier one (a slow writer, a script writing line by
-        /// line). What is there may be half.
+        /// The file is still open for writing: made or written, with no close, rename or
+        /// removal since, in this read or an earlier one (a slow writer, a script writing line
+        /// by line, a download). What is there may be half, or nothing yet.
         case writing
         /// Nothing can be watched any more, neither the directory nor a folder above it (the
         /// kernel's limit on watches reached): nothing will be reported any more.
@@ -134,10 +135,10 @@ public final class ConfigFileWatch {
             if let target {
                 // The target's directory going away ends nothing: the link's own events still come.
                 changes.formUnion(Self.parse(bytes, watch: target.watch, fileName: Self.split(target.path).fileName,
-                                             writing: &targetWriting))
+                                             path: target.path, writing: &targetWriting))
             }
             if let watch {
-                changes.formUnion(Self.parse(bytes, watch: watch.id, fileName: fileName, writing: &fileWriting))
+                changes.formUnion(Self.parse(bytes, watch: watch.id, fileName: fileName, path: path, writing: &fileWriting))
                 if Self.saysGone(bytes, watch: watch.id) { directoryGone = true }
             }
             if waypoints.contains(where: {
@@ -362,10 +363,11 @@ public final class ConfigFileWatch {
     }
 
     /// The changes in a block of `struct inotify_event`s read from the descriptor that concern
-    /// `fileName` under `watch`; `writing`, whether the file is open for writing, carried from
-    /// the block before and left as the block leaves it. The caller tells `.writing`: a block
-    /// may hold nothing of the writer's but a change of mode.
-    static func parse(_ bytes: ArraySlice<UInt8>, watch: Int32, fileName: String, writing: inout Bool) -> Set<Change> {
+    /// `fileName` under `watch` (the file at `path`); `writing`, whether the file is open for
+    /// writing, carried from the block before and left as the block leaves it. The caller tells
+    /// `.writing`: a block may hold nothing of the writer's but a change of mode.
+    static func parse(_ bytes: ArraySlice<UInt8>, watch: Int32, fileName: String, path: String,
+                      writing: inout Bool) -> Set<Change> {
         var changes: Set<Change> = []
         var isWriting = writing
         forEachEvent(in: bytes) { wd, mask, nameBytes in
@@ -378,10 +380,15 @@ public final class ConfigFileWatch {
             guard wd == watch, mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) == 0 else { return }
             if nameBytes.elementsEqual(fileName.utf8) {
                 changes.insert(.file)
-                if mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE) != 0 {
+                if mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE) != 0 {
                     isWriting = false
                 } else if mask & UInt32(IN_MODIFY) != 0 {
                     isWriting = true
+                } else if mask & UInt32(IN_CREATE) != 0 {
+                    // Made by opening it (`cat >`, `curl -o`), it is open until its writer
+                    // closes it, maybe before a byte is written; a link made (`ln`, `ln -s`)
+                    // has no writer.
+                    isWriting = openedWhenMade(path)
                 }
                 // A change of mode or times (IN_ATTRIB) leaves a writer writing.
             } else if nameBytes.isEmpty, mask & UInt32(IN_ATTRIB) != 0 {
@@ -391,5 +398,14 @@ public final class ConfigFileWatch {
         }
         writing = isWriting
         return changes
+    }
+
+    /// Whether a file just made at `path` was made by opening it for writing, as far as can be
+    /// told now: a regular file with one name. A symbolic link, or a second name for a file
+    /// (`ln`), was made without a writer; a file gone since is no longer being written there.
+    private static func openedWhenMade(_ path: String) -> Bool {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return false }
+        return status.st_mode & S_IFMT == S_IFREG && status.st_nlink == 1
     }
 }

@@ -4,9 +4,9 @@ import GestureKit
 /// in place, replaced by an editor's rename, created where the built-in default was running),
 /// once the file has been quiet for `settleTime` (an editor's save is a burst of events); one
 /// still open for writing, once its writer closes it (or has left it alone for `writingTime`:
-/// read half-written, a file's first bindings would replace the running ones). The watch
-/// keeps whether it is open across its reads: the writer's own change of mode meanwhile does
-/// not end the wait.
+/// read half-written, a file's first bindings would replace the running ones; read just made,
+/// before `cat >` or `curl -o` wrote, it would be empty). The watch keeps whether it is open
+/// across its reads: the writer's own change of mode meanwhile does not end the wait.
 /// A broken file keeps the bindings already running: the outcome says what was wrong, and
 /// the bridge applies only what loaded.
 ///

@@ -323,6 +323,34 @@ struct ConfigFileWatchTests {
         }
     }
 
+    /// Found in review: a file made was taken as closed at once, and read empty while its
+    /// writer (`cat > config.yaml` over ssh, `curl -o`) had yet to write it.
+    @Test("a file made by opening it is open for writing until its writer closes it, written or not; one made as a link (ln, ln -s) is not")
+    func madeFileOpenUntilClosed() throws {
+        try Self.inDirectory { directory in
+            let path = directory + "/config.yaml"
+            let watch = try ConfigFileWatch(path: path)
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            #expect(descriptor >= 0)
+            #expect(Self.changes(watch) == [.file, .writing], "made, nothing written yet")
+            #expect(write(descriptor, "a", 1) == 1)
+            #expect(Self.changes(watch) == [.file, .writing])
+            #expect(close(descriptor) == 0)
+            #expect(Self.changes(watch) == [.file])
+
+            #expect(unlink(path) == 0)
+            #expect(Self.changes(watch) == [.file])
+            try "b".write(toFile: directory + "/spare.yaml", atomically: false, encoding: .utf8)
+            _ = Self.changes(watch, timeout: 200)
+            #expect(link(directory + "/spare.yaml", path) == 0)
+            #expect(Self.changes(watch) == [.file], "a second name for a written file has no writer")
+            #expect(unlink(path) == 0)
+            #expect(Self.changes(watch) == [.file])
+            #expect(symlink("spare.yaml", path) == 0)
+            #expect(Self.changes(watch) == [.file], "a link made has no writer")
+        }
+    }
+
     /// Found in review: whether the file was open for writing was worked out afresh for each
     /// read of the descriptor, so a read holding only the writer's own change of mode took it
     /// as closed.

@@ -169,6 +169,34 @@ struct ConfigReloaderTests {
         }
     }
 
+    /// Found in review: a file made was read a tenth of a second later, empty, while its writer
+    /// (`cat > config.yaml` over ssh, `curl -o`) had it open: a spurious "the config is empty"
+    /// before the real reload.
+    @Test("a file made while the built-in default runs, written a while after: read once its writer closes it, not empty before; one made by `ln` is read at once")
+    func madeFileWaitsForItsWriter() throws {
+        try ConfigFileWatchTests.inDirectory { directory in
+            let path = directory + "/config.yaml"
+            let reloader = ConfigReloader(source: .builtInDefault, watch: try ConfigFileWatch(path: path))
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            #expect(descriptor >= 0)
+            let early = Self.afterChange(reloader)
+            #expect(early == nil, "read before its writer wrote: \(String(describing: early))")
+            #expect(reloader.fire(at: 10 + reloader.writingTime / 2) == nil)
+            let bytes = Array(Self.other.utf8)
+            #expect(write(descriptor, bytes, bytes.count) == bytes.count)
+            #expect(close(descriptor) == 0)
+            #expect(Self.names(Self.afterChange(reloader, at: 20)) == ["two"])
+
+            // A hard link has no writer to wait for.
+            try Self.good.write(toFile: directory + "/spare.yaml", atomically: false, encoding: .utf8)
+            #expect(chmod(directory + "/spare.yaml", 0o644) == 0)
+            #expect(unlink(path) == 0)
+            _ = Self.afterChange(reloader, at: 30)
+            #expect(link(directory + "/spare.yaml", path) == 0)
+            #expect(Self.names(Self.afterChange(reloader, at: 40)) == ["one"])
+        }
+    }
+
     /// Found in review: the writer's own `fchmod` before it finished, read apart from its
     /// writes, took the file as closed: half of it loaded, and bindings vanished for a moment.
     @Test("a file written in place whose mode its writer changes before it finishes: still read only once its writer closes it")
