@@ -34,6 +34,34 @@ struct LearnedStateTests {
         #expect(read.moving == learner.moving)
     }
 
+    /// Ordinary contacts held still are told from taps and strokes (`HandLearningTests.heldStillApart`):
+    /// which ones, the file says on a line of its own, written only when there are any, so a
+    /// file without it (every file earlier versions wrote) reads as it did, with none.
+    @Test("which ordinary contacts were held still is kept on a `still` line; a file without one reads with none; a bad one is refused")
+    func heldStillKept() throws {
+        var learner = Self.learned()
+        #expect(!LearnedStateFile.encode(device: "Pen", learner: learner).contains("\nstill "), "none: no line, as earlier versions wrote")
+        learner.record(.heldStill(peak: 0.2))
+        learner.record(.ordinary(peak: 0.1))
+        learner.record(.heldStill(peak: 0.25))
+        _ = learner.settle()
+        #expect(learner.heldStill == [30, 32])
+        let text = LearnedStateFile.encode(device: "Pen", learner: learner)
+        #expect(text.hasSuffix("\nstill 30 32\n"))
+        let (_, read) = try #require(LearnedStateFile.decode(text))
+        #expect(read.heldStill == [30, 32])
+        #expect(read.ordinaryPeaks.count == 33)
+        #expect(read.countedOrdinaryPeaks.count == learner.countedOrdinaryPeaks.count)
+        // As an earlier version wrote it: the same state, none of it held still.
+        let earlier = try #require(LearnedStateFile.decode(text.replacingOccurrences(of: "still 30 32\n", with: "")))
+        #expect(earlier.learner.heldStill.isEmpty)
+        #expect(earlier.learner.ordinaryPeaks == read.ordinaryPeaks)
+        for bad in ["still \n", "still 33\n", "still 32 30\n", "still 30 30\n", "still -1\n", "still 3.5\n", "still x\n"] {
+            #expect(LearnedStateFile.decode(text.replacingOccurrences(of: "still 30 32\n", with: bad)) == nil, "\(bad)")
+        }
+        #expect(LearnedStateFile.decode(text + "still 31\n") == nil, "repeated")
+    }
+
     @Test("damaged files are refused: missing or repeated lines, levels out of bounds, numbers that are not")
     func damaged() throws {
         let good = LearnedStateFile.encode(device: "Pen", learner: Self.learned())

@@ -165,13 +165,14 @@ struct TrackedContact: Sendable {
             // Eased off just before the lift (handed over some 5-15 ms before it at 200 Hz), it
             // is the same press as one lifted still, judged by what it did until then. Handed
             // over earlier, what came after is the application's (a stroke begun after a rest):
-            // an ordinary contact.
+            // an ordinary contact, one held still (the learner leaves such contacts out of the
+            // ordinary level while they stand well above the hand's taps and strokes).
             if let threshold = learningThreshold, peak >= threshold { return nil }
             if let decided, end - decided.time <= LearningRule.easedOff, decided.peak > ordinary,
                decided.time - start >= LearningRule.attempt {
                 return .fellShort(peak: decided.peak)
             }
-            return .ordinary(peak: peak)
+            return .heldStill(peak: peak)
         case .handedOver(.failed), .handedOver(.timeout):
             // Pressed on to a deep press's force after it was given to the application (a deep
             // press the bridge gave up waiting for, pushed on; a hard stroke): no ordinary

@@ -17,9 +17,14 @@ public struct PressLevels: Sendable, Hashable, Codable {
 
 /// What a finished contact tells about the hand that made it.
 public enum PressEvidence: Sendable, Hashable {
-    /// Handed to the application (a tap, a stroke, a light press that levelled off): how hard
-    /// this hand presses when it means nothing by it.
+    /// Handed to the application (a tap, a stroke, a press cut short by the decision timeout):
+    /// how hard this hand presses when it means nothing by it.
     case ordinary(peak: Double)
+    /// Handed to the application as a still press that levelled off (a light press, a firm hand
+    /// resting; or a deep press given up on below the ordinary level, a lighter hand's on a
+    /// device a firmer hand taught): an ordinary contact, held still. The learner tells whether
+    /// it counts toward the ordinary level (`LearningRule.stillApart`).
+    case heldStill(peak: Double)
     /// Claimed by a learning deep press, or a still press held above the ordinary level until
     /// the hold limit (it meant to press and fell short): how hard this hand presses on purpose.
     case deliberate(peak: Double)
@@ -61,6 +66,14 @@ public enum LearningRule {
     /// Such a press was meant when its peak is this far above the ordinary level the hand's
     /// ordinary contacts show (half the margin): otherwise it is one of them.
     public static let standOut = 0.1
+    /// Ordinary contacts held still (levelled off, or lifted short without standing out) are
+    /// left out of the ordinary level while they peak this far (the margin) or more above the
+    /// level of the hand's other ordinary contacts (its taps and strokes), once 12 of those are
+    /// remembered: else the deep presses a lighter hand gives up on a device a firmer hand
+    /// taught, counted ordinary against the firmer hand's level, would make that level
+    /// themselves, and keep its threshold out of their reach. A hand that rests harder than it
+    /// taps by less keeps every contact in its level.
+    public static let stillApart = 0.2
     /// The ordinary level: this quantile of the remembered ordinary peaks, so one or two
     /// unusually hard taps do not move it.
     public static let ordinaryQuantile = 0.9
@@ -96,6 +109,11 @@ public enum LearningRule {
 public struct HandLearner: Sendable, Hashable {
     /// Peaks of the newest ordinary contacts, oldest first.
     public private(set) var ordinaryPeaks: [Double] = []
+    /// Which of `ordinaryPeaks` (by position, in order) were held still: handed over as
+    /// levelled off (`heldStill`), or lifted short without standing out (`fellShort`).
+    public var heldStill: [Int] { ordinaryHeldStill.indices.filter { ordinaryHeldStill[$0] } }
+    /// Beside `ordinaryPeaks`, one each: whether it was held still.
+    private var ordinaryHeldStill: [Bool] = []
     /// Peaks of the newest deliberate presses, oldest first.
     public private(set) var deliberatePeaks: [Double] = []
     /// Every contact learned from, ever (the windows keep only the newest).
@@ -122,18 +140,23 @@ public struct HandLearner: Sendable, Hashable {
     public init() {}
 
     /// Rebuilds a learner from its saved state; nil when the state is not one the rule could
-    /// have reached (a damaged file).
-    public init?(ordinaryPeaks: [Double], deliberatePeaks: [Double], ordinaryContacts: Int, deliberatePresses: Int,
-                 levels: PressLevels?, moving: Bool, calibrated: Bool) {
+    /// have reached (a damaged file). `heldStill`: which ordinary peaks, by position in increasing
+    /// order, were held still (none in a state kept before they were told apart).
+    public init?(ordinaryPeaks: [Double], heldStill: [Int] = [], deliberatePeaks: [Double], ordinaryContacts: Int,
+                 deliberatePresses: Int, levels: PressLevels?, moving: Bool, calibrated: Bool) {
         let valid = 0.0...1.0
         guard ordinaryPeaks.count <= LearningRule.ordinaryWindow, deliberatePeaks.count <= LearningRule.deliberateWindow,
               ordinaryPeaks.allSatisfy(valid.contains), deliberatePeaks.allSatisfy(valid.contains),
-              ordinaryContacts >= ordinaryPeaks.count, deliberatePresses >= deliberatePeaks.count else { return nil }
+              ordinaryContacts >= ordinaryPeaks.count, deliberatePresses >= deliberatePeaks.count,
+              heldStill.allSatisfy(ordinaryPeaks.indices.contains),
+              zip(heldStill, heldStill.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
         if let levels {
             guard LearningRule.bounds.contains(levels.threshold), levels.release >= 0, levels.release < levels.threshold,
                   levels.ordinary >= 0, levels.ordinary < levels.threshold else { return nil }
         }
         self.ordinaryPeaks = ordinaryPeaks
+        let positions = Set(heldStill)
+        ordinaryHeldStill = ordinaryPeaks.indices.map(positions.contains)
         self.deliberatePeaks = deliberatePeaks
         self.ordinaryContacts = ordinaryContacts
         self.deliberatePresses = deliberatePresses
@@ -162,9 +185,9 @@ public struct HandLearner: Sendable, Hashable {
                 Self.remember(peak, in: &unjudgedPeaks, keeping: LearningRule.deliberateWindow)
                 return
             }
-            record(judged(peak, against: Self.quantile(ordinaryPeaks, LearningRule.ordinaryQuantile)))
+            recordJudged(peak, against: ordinaryLevel)
             return
-        case .ordinary(let peak):
+        case .ordinary(let peak), .heldStill(let peak):
             ordinaryContacts += 1
             ordinaryLift = span?.upperBound
             if let span, let lift, span.lowerBound >= lift, span.lowerBound - lift < LearningRule.run,
@@ -174,13 +197,13 @@ public struct HandLearner: Sendable, Hashable {
                 ordinaryPeaks[last] = Swift.max(ordinaryPeaks[last], Swift.min(Swift.max(peak, 0), 1))
                 return
             }
-            Self.remember(peak, in: &ordinaryPeaks, keeping: LearningRule.ordinaryWindow)
+            if case .heldStill = evidence { rememberOrdinary(peak, heldStill: true) } else { rememberOrdinary(peak, heldStill: false) }
             if ordinaryPeaks.count >= LearningRule.minimumOrdinary, !unjudgedPeaks.isEmpty {
                 // All against the same level: the ordinary contacts', none of these among them.
-                let level = Self.quantile(ordinaryPeaks, LearningRule.ordinaryQuantile)
+                let level = ordinaryLevel
                 let unjudged = unjudgedPeaks
                 unjudgedPeaks = []
-                for peak in unjudged { record(judged(peak, against: level)) }
+                for peak in unjudged { recordJudged(peak, against: level) }
             }
         case .deliberate(let peak):
             Self.remember(peak, in: &deliberatePeaks, keeping: LearningRule.deliberateWindow)
@@ -190,9 +213,40 @@ public struct HandLearner: Sendable, Hashable {
     }
 
     /// A press lifted short is meant when it stands out from the ordinary level; else one of
-    /// the ordinary contacts (a firm hand resting).
-    private func judged(_ peak: Double, against ordinaryLevel: Double) -> PressEvidence {
-        peak >= ordinaryLevel + LearningRule.standOut ? .deliberate(peak: peak) : .ordinary(peak: peak)
+    /// the ordinary contacts (a firm hand resting), held still.
+    private mutating func recordJudged(_ peak: Double, against ordinaryLevel: Double) {
+        if peak >= ordinaryLevel + LearningRule.standOut {
+            record(.deliberate(peak: peak))
+            return
+        }
+        ordinaryLift = nil
+        ordinaryContacts += 1
+        rememberOrdinary(peak, heldStill: true)
+        unsettled += 1
+    }
+
+    private mutating func rememberOrdinary(_ peak: Double, heldStill: Bool) {
+        Self.remember(peak, in: &ordinaryPeaks, keeping: LearningRule.ordinaryWindow)
+        ordinaryHeldStill.append(heldStill)
+        if ordinaryHeldStill.count > ordinaryPeaks.count {
+            ordinaryHeldStill.removeFirst(ordinaryHeldStill.count - ordinaryPeaks.count)
+        }
+    }
+
+    /// The ordinary peaks the levels are made of: every one remembered, but for those held
+    /// still that peak `LearningRule.stillApart` or more above the level of the others (the
+    /// `ordinaryQuantile` of the taps' and strokes'), once `LearningRule.minimumOrdinary` of
+    /// those are remembered.
+    public var countedOrdinaryPeaks: [Double] {
+        let others = zip(ordinaryPeaks, ordinaryHeldStill).filter { !$0.1 }.map(\.0)
+        guard others.count >= LearningRule.minimumOrdinary, others.count < ordinaryPeaks.count else { return ordinaryPeaks }
+        let apart = Self.quantile(others, LearningRule.ordinaryQuantile) + LearningRule.stillApart
+        return zip(ordinaryPeaks, ordinaryHeldStill).filter { !$0.1 || $0.0 < apart }.map(\.0)
+    }
+
+    /// The ordinary level *o*: the `ordinaryQuantile` of the counted ordinary peaks.
+    public var ordinaryLevel: Double {
+        Self.quantile(countedOrdinaryPeaks, LearningRule.ordinaryQuantile)
     }
 
     /// Moves the levels toward their aim by at most a step per contact recorded since the last
@@ -222,7 +276,7 @@ public struct HandLearner: Sendable, Hashable {
         } else {
             threshold = current + (distance > 0 ? reach : -reach)
         }
-        let next = Self.levels(threshold: threshold, hardestOrdinary: ordinaryPeaks.max() ?? 0)
+        let next = Self.levels(threshold: threshold, hardestOrdinary: countedOrdinaryPeaks.max() ?? 0)
         guard next != levels else { return false }
         levels = next
         return true
@@ -231,7 +285,7 @@ public struct HandLearner: Sendable, Hashable {
     /// The threshold the rule aims at now; nil until enough ordinary contacts were seen.
     public var aim: Double? {
         guard ordinaryPeaks.count >= LearningRule.minimumOrdinary else { return nil }
-        let ordinary = Self.quantile(ordinaryPeaks, LearningRule.ordinaryQuantile)
+        let ordinary = ordinaryLevel
         var aim = LearningRule.ratio * ordinary
         if deliberatePeaks.count >= LearningRule.minimumDeliberate {
             aim = Swift.min(aim, LearningRule.deliberateFraction * Self.quantile(deliberatePeaks, 0.5))

@@ -14,6 +14,15 @@ import Glibc
 /// ordinary 0.12 0.08 ...
 /// deliberate 0.44 ...
 /// ```
+///
+/// and, only when some of the ordinary contacts were held still (`HandLearner.heldStill`),
+/// their positions in the `ordinary` list, from 0:
+///
+/// ```
+/// still 7 19
+/// ```
+///
+/// A file without that line (every file written before it was) has none: it reads as before.
 public enum LearnedStateFile {
     public static let version = 1
 
@@ -32,6 +41,8 @@ public enum LearnedStateFile {
         lines.append("contacts \(learner.ordinaryContacts) \(learner.deliberatePresses)")
         lines.append("ordinary \(numbers(learner.ordinaryPeaks))")
         lines.append("deliberate \(numbers(learner.deliberatePeaks))")
+        let heldStill = learner.heldStill
+        if !heldStill.isEmpty { lines.append("still \(heldStill.map(String.init).joined(separator: " "))") }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -47,7 +58,13 @@ public enum LearnedStateFile {
             guard let key = parts.first.map(String.init), fields[key] == nil else { return nil }
             fields[key] = parts.count > 1 ? String(parts[1]) : ""
         }
-        guard fields.count == 8, fields["version"] == "\(version)", let device = fields["device"], !device.isEmpty,
+        // Written only when there are some: present, it names at least one.
+        var heldStill: [Int] = []
+        if let text = fields["still"] {
+            guard let positions = positions(text), !positions.isEmpty else { return nil }
+            heldStill = positions
+        }
+        guard fields.count == (fields["still"] == nil ? 8 : 9), fields["version"] == "\(version)", let device = fields["device"], !device.isEmpty,
               let moving = fields["moving"].flatMap(Bool.init), let calibrated = fields["calibrated"].flatMap(Bool.init),
               let counts = fields["contacts"].map(integers), counts.count == 2,
               let ordinary = fields["ordinary"].flatMap(numbers), let deliberate = fields["deliberate"].flatMap(numbers),
@@ -57,7 +74,8 @@ public enum LearnedStateFile {
             guard let values = numbers(levelsText), values.count == 3 else { return nil }
             levels = PressLevels(threshold: values[0], release: values[1], ordinary: values[2])
         }
-        guard let learner = HandLearner(ordinaryPeaks: ordinary, deliberatePeaks: deliberate, ordinaryContacts: counts[0],
+        guard let learner = HandLearner(ordinaryPeaks: ordinary, heldStill: heldStill, deliberatePeaks: deliberate,
+                                        ordinaryContacts: counts[0],
                                         deliberatePresses: counts[1], levels: levels, moving: moving, calibrated: calibrated)
         else { return nil }
         return (device, learner)
@@ -84,6 +102,16 @@ public enum LearnedStateFile {
         var values: [Double] = []
         for word in text.split(separator: " ") {
             guard let value = Double(word), value.isFinite else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// Positions in a list, every word one; nil when any is not.
+    private static func positions(_ text: String) -> [Int]? {
+        var values: [Int] = []
+        for word in text.split(separator: " ") {
+            guard let value = Int(word), value >= 0 else { return nil }
             values.append(value)
         }
         return values
