@@ -197,13 +197,17 @@ struct ConfigTests {
     func commentInFlow() {
         let syntax = problems("feedback: {color: #ff3366}\nbindings:\n  - {name: r, gesture: deep-press, action: {click: right}}\n")
         #expect(syntax.count == 1 && syntax.first?.message.contains("line 1: a `#` after a space starts a comment") == true, "\(syntax)")
+        let nested = problems("bindings:\n  - {name: r, gesture: deep-press, feedback: {color: #ff3366}, action: {click: right}}\n")
+        #expect(nested.first?.message.contains("line 2: a `#` after a space starts a comment") == true, "\(nested)")
         // A comment after a closed flow mapping, or a `#` inside quotes, is no such mistake.
         let unclosed = problems("feedback: {color: \"#ff3366\"} # mine {\nbindings:\n  - name: [unclosed\n")
         #expect(unclosed.count == 1 && unclosed.first?.message.contains("starts a comment") == false, "\(unclosed)")
         // Found in review: a comment in a flow written over lines on purpose, an apostrophe in
         // plain text: no such mistake, whatever error comes later.
         for valid in ["bindings: [   # mine\n  {name: a, gesture: deep-press, action: {click: right}},\n]\nlearn: true\nlearn: [oops\n",
-                      "bindings: [{name: Bob's undo, gesture: deep-press, action: {command: [notify-send, \"it's # done\"]}}]\nlearn: [oops\n"] {
+                      "bindings: [{name: Bob's undo, gesture: deep-press, action: {command: [notify-send, \"it's # done\"]}}]\nlearn: [oops\n",
+                      // A flow over lines with a comment on the line before an unrelated error.
+                      "bindings:\n  - {name: a, gesture: deep-press,   # the pen's\n     action: {click: right}, : oops}\n"] {
             #expect(problems(valid).allSatisfy { !$0.message.contains("starts a comment") }, "\(problems(valid))")
         }
     }

@@ -220,14 +220,16 @@ struct ConfigParser {
     /// The line, `line` or the one before it, whose comment begins inside a `{…}` or `[…]` it
     /// left open (`feedback: {color: #ff3366}`): the comment took the closing bracket, and the
     /// parser stumbles at the end of that line or on the next. Nil when there is none, or
-    /// when the flow continues on purpose over lines further up (a comment there is theirs).
+    /// when the flow continues on purpose over lines (a comment there is theirs, and what it
+    /// holds would not close the brackets left open).
     static func commentInFlow(before line: Int, in text: String) -> Int? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         for number in [line, line - 1] where number >= 1 && number <= lines.count {
             var open = 0
             var quote: Character?
             var previous: Character = " "
-            for character in lines[number - 1] {
+            let characters = Array(lines[number - 1])
+            for (index, character) in characters.enumerated() {
                 if let current = quote {
                     if character == current { quote = nil }
                 } else if (character == "\"" || character == "'") && " \t[{,:".contains(previous) {
@@ -238,7 +240,9 @@ struct ConfigParser {
                 } else if character == "}" || character == "]" {
                     open -= 1
                 } else if character == "#", previous == " " || previous == "\t" {
-                    if open > 0 { return number }
+                    let comment = characters[(index + 1)...]
+                    let closes = comment.filter { $0 == "}" || $0 == "]" }.count - comment.filter { $0 == "{" || $0 == "[" }.count
+                    if open > 0, closes >= open { return number }
                     break
                 }
                 previous = character
