@@ -88,6 +88,20 @@ extension FileContents {
     }
 }
 
+extension FileContents {
+    /// A file name made from `readable` (letters and digits kept, anything else a dash) and a
+    /// short hash of all of `whole` (FNV-1a), so two that read alike do not share a file.
+    package static func name(for readable: some Sequence<Unicode.Scalar>, hashing whole: String) -> String {
+        var hash: UInt32 = 2_166_136_261
+        for byte in whole.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        let letters = String(readable.map { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) ? Character(scalar) : "-"
+        })
+        let hex = String(hash, radix: 16)
+        return letters + "-" + String(repeating: "0", count: 8 - hex.count) + hex
+    }
+}
+
 package struct FileReadError: Error {
     package var code: Int32
 

@@ -19,13 +19,7 @@ public struct KeptConfig: Sendable {
     /// Where the config that loaded from `config` (an absolute path) is kept: letters and digits
     /// of its path kept, anything else a dash, and a hash of the whole path.
     public func path(for config: String) -> String {
-        var hash: UInt32 = 2_166_136_261
-        for byte in config.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        let readable = String(config.unicodeScalars.suffix(60).map { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) ? Character(scalar) : "-"
-        })
-        let hex = String(hash, radix: 16)
-        return directory + "/" + readable + "-" + String(repeating: "0", count: 8 - hex.count) + hex + ".yaml"
+        directory + "/" + FileContents.name(for: config.unicodeScalars.suffix(60), hashing: config) + ".yaml"
     }
 
     /// Keeps what `config` holds now when it is what loaded as `bindings` (read again: the

@@ -308,13 +308,7 @@ public struct LearnedStateStore: Sendable {
     /// short hash of the whole key so two keys that read alike do not share a file
     /// ("Wacom Pen [056a:5000]": `Wacom-Pen--056a-5000--HASH.learned`).
     public func fileName(for key: String) -> String {
-        var hash: UInt32 = 2_166_136_261
-        for byte in key.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        let readable = String(key.unicodeScalars.prefix(60).map { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) ? Character(scalar) : "-"
-        })
-        let hex = String(hash, radix: 16)
-        return readable + "-" + String(repeating: "0", count: 8 - hex.count) + hex + Self.suffix
+        FileContents.name(for: key.unicodeScalars.prefix(60), hashing: key) + Self.suffix
     }
 
     private func makeDirectory() throws(LearnedStateWriteError) {

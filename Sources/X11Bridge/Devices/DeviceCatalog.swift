@@ -186,18 +186,8 @@ public struct DeviceCatalog: Sendable, Hashable {
     /// The vendor and product ids in the device's "Device Product ID"; nil when the property is
     /// not two 32-bit integers.
     private static func product(of id: Int, property: Atom, connection: XConnection) -> DeviceProduct? {
-        var type: Atom = 0
-        var format: Int32 = 0
-        var items: UInt = 0
-        var remaining: UInt = 0
-        var data: UnsafeMutablePointer<UInt8>?
-        guard XIGetProperty(connection.display, Int32(id), property, 0, 2, 0, Atom(XA_INTEGER), &type, &format, &items,
-                            &remaining, &data) == Success else { return nil }
-        defer { if let data { XFree(data) } }
-        guard let data, type == Atom(XA_INTEGER), format == 32, items == 2 else { return nil }
-        // XI2 hands 32-bit items over as 32 bits each (not as longs, as XGetWindowProperty does).
-        let raw = UnsafeRawPointer(data)
-        return DeviceProduct(ids: [raw.loadUnaligned(as: UInt32.self), raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)])
+        propertyItems(of: id, property, count: 2, connection: connection) { type in type == Atom(XA_INTEGER) }
+            .flatMap { DeviceProduct(ids: $0) }
     }
 
     /// The property the server keeps every pointer's mapping onto the screen in (nine FLOAT,
@@ -207,17 +197,26 @@ public struct DeviceCatalog: Sendable, Hashable {
     /// The part of the screen the device is mapped to; nil for all of it, and when the
     /// property is not nine 32-bit floats.
     private static func mappedArea(of id: Int, property: Atom, connection: XConnection) -> MappedArea? {
+        propertyItems(of: id, property, count: 9, connection: connection) { connection.atomName($0) == "FLOAT" }
+            .flatMap { MappedArea(matrix: $0.map { Double(Float32(bitPattern: $0)) }) }
+    }
+
+    /// A device property of `count` 32-bit items of a type `isType` accepts, as they are; nil
+    /// when it is anything else, or the device has gone. XI2 hands 32-bit items over as 32 bits
+    /// each (not as longs, as XGetWindowProperty does).
+    private static func propertyItems(of id: Int, _ property: Atom, count: Int, connection: XConnection,
+                                      isType: (Atom) -> Bool) -> [UInt32]? {
         var type: Atom = 0
         var format: Int32 = 0
         var items: UInt = 0
         var remaining: UInt = 0
         var data: UnsafeMutablePointer<UInt8>?
-        guard XIGetProperty(connection.display, Int32(id), property, 0, 9, 0, Atom(AnyPropertyType), &type, &format, &items,
-                            &remaining, &data) == Success else { return nil }
+        guard XIGetProperty(connection.display, Int32(id), property, 0, Int(count), 0, Atom(AnyPropertyType), &type, &format,
+                            &items, &remaining, &data) == Success else { return nil }
         defer { if let data { XFree(data) } }
-        guard let data, format == 32, items == 9, connection.atomName(type) == "FLOAT" else { return nil }
+        guard let data, format == 32, items == UInt(count), isType(type) else { return nil }
         let raw = UnsafeRawPointer(data)
-        return MappedArea(matrix: (0..<9).map { Double(raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float32.self)) })
+        return (0..<count).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self) }
     }
 
     private static func describe(_ info: XIDeviceInfo, connection: XConnection, types: [Int: DeviceType]) -> X11Device? {
