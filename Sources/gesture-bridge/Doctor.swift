@@ -57,7 +57,12 @@ struct Doctor: ParsableCommand {
             bindings = try source.load(keyNames: XKeysymNames())
             findings.append(.ok("config \(source): \(bindings?.bindings.count ?? 0) bindings"))
         } catch {
-            findings.append(.problem("config \(source) is broken (the bridge will not start with it):\n" + error.description))
+            if case .file(let path) = source.anchored(), let kept = KeptConfig.user()?.load(for: path, keyNames: XKeysymNames()) {
+                bindings = kept.bindings
+                findings.append(.problem("config \(source) is broken: the bridge runs the config that last loaded from it (kept as \(kept.path)) until it is mended:\n" + error.description))
+            } else {
+                findings.append(.problem("config \(source) is broken (the bridge will not start with it):\n" + error.description))
+            }
         }
 
         let name: String
@@ -92,12 +97,25 @@ struct Doctor: ParsableCommand {
         }
         findings += deviceFindings(catalog.contactSources, awaitingPen: !catalog.tabletsAwaitingPen.isEmpty, bindings: bindings,
                                    learning: Learned.userState())
+        findings += Self.mappingFindings(catalog.contactSources, monitors: connection.monitors)
         if let bindings {
             findings += keyFindings(bindings, connection: connection)
             findings += volumeFindings(bindings)
         }
         // The findings, printed on the way out, say what is wrong.
         if findings.contains(where: \.isProblem) { throw CommandFailure.reported() }
+    }
+
+    /// Touchscreens that reach every monitor of several: the panel's positions are spread over
+    /// the whole desktop, so a touch lands away from the finger, and a knob measured from the
+    /// screen's corners is where the desktop's corner is.
+    static func mappingFindings(_ devices: [X11Device], monitors: MonitorLayout) -> [Finding] {
+        let frames = Set(monitors.monitors.map { [$0.frame.x, $0.frame.y, $0.frame.width, $0.frame.height] })
+        guard frames.count > 1 else { return [] }
+        let names = monitors.monitors.map(\.name).joined(separator: ", ")
+        return devices.filter { $0.kind == .touch && $0.touch?.mode == .direct && $0.mappedArea == nil }.map { device in
+            .note("touchscreen \"\(device.name)\" spans all \(frames.count) monitors (\(names)): a touch lands away from the finger, and the volume knob is in the desktop's corner rather than the touchscreen's. Map it to its own monitor: `xinput map-to-output \"\(device.name)\" MONITOR` (desktops such as GNOME and KDE do it themselves)")
+        }
     }
 
     /// Which devices report pressure, which bindings serve them, and whether anything at all

@@ -1,4 +1,5 @@
 import CX11
+import GestureKit
 
 /// Whether the X server can type a key an action names.
 public enum KeyAvailability: Sendable, Hashable {
@@ -15,6 +16,11 @@ extension XConnection {
     /// selection `_NET_WM_CM_Sn`.
     public var hasCompositor: Bool {
         XGetSelectionOwner(display, XInternAtom(display, "_NET_WM_CM_S\(screenNumber)", 0)) != 0
+    }
+
+    /// The screen's active monitors now (RandR 1.5); none without RandR.
+    public var monitors: MonitorLayout {
+        RandRMonitors(connection: self).read()
     }
 
     /// Whether the key named `keysym` (an X keysym name, as `{key: ...}` actions spell it) can be typed.

@@ -215,4 +215,23 @@ struct MonitorTests {
         #expect(doctor.child.waitForExit(timeout: 10) == 1)
         #expect(doctor.child.output.contains("Xwayland"), "\(doctor.child.output)")
     }
+
+    @Test("doctor: a touchscreen that spans two monitors is named with the command that maps it to its own; mapped, it is not")
+    func doctorNamesUnmappedTouchscreen() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        func doctorLines() throws -> [Substring] {
+            let doctor = try BridgeProcess(["doctor"], server: server, ready: .immediately)
+            #expect(doctor.child.waitForExit(timeout: 10) == 0, "\(doctor.child.output)")
+            return doctor.child.output.split(separator: "\n").filter { $0.contains("xinput map-to-output \"\(VirtualTouchscreen.deviceName)\"") }
+        }
+        #expect(try doctorLines().isEmpty, "one monitor: nothing to map")
+        try SplitMonitors.halves(server)
+        #expect(try doctorLines().count == 1)
+        let xinput = try ChildProcess(executable: "/usr/bin/xinput", arguments: ["set-prop", VirtualTouchscreen.deviceName,
+                                      "Coordinate Transformation Matrix", "0.5", "0", "0", "0", "1", "0", "0", "0", "1"],
+                                      environment: BridgeProcess.environment(server))
+        #expect(xinput.waitForExit(timeout: 5) == 0)
+        #expect(try doctorLines().isEmpty, "mapped to the left monitor")
+    }
 }
