@@ -164,6 +164,17 @@ public struct Binding: Sendable, Hashable {
         onStart + onEnd + (steps.map { $0.increase + $0.decrease } ?? []) + onCrossUp + onCrossDown
     }
 
+    /// The buttons this binding can let go of: those it releases, and those it clicks (a click
+    /// of a held button lets it go too: a deep press presses, a tap clicks to drop).
+    public var releasedButtons: Set<Int> {
+        Set(everyAction.compactMap { action -> Int? in
+            switch action {
+            case .release(let button), .click(let button): button
+            case .press, .scroll, .key, .command, .volume: nil
+            }
+        })
+    }
+
     /// Whether this binding listens to contacts of `device`, by itself: among others, one that
     /// names the device may take it over (`BindingSet.bindings(for:in:)`).
     public func listens(to device: InputDevice) -> Bool {
@@ -248,6 +259,11 @@ public struct BindingSet: Sendable, Hashable {
             return binding.listens(to: device)
         }
         return owning.first { $0.names(device) } ?? owning.first { $0.applications == .everywhere } ?? owning.first
+    }
+
+    /// The buttons some binding can let go of (`Binding.releasedButtons`).
+    public var releasedButtons: Set<Int> {
+        bindings.reduce(into: []) { $0.formUnion($1.releasedButtons) }
     }
 
     /// The knobs whose center names a monitor `monitors` lacks, with that monitor's name, in

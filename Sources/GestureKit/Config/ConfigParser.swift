@@ -58,13 +58,7 @@ struct ConfigParser {
     /// A button some binding presses and none releases would stay held down until the bridge
     /// stops: the application would see a drag that never ends.
     private mutating func checkReleases(_ placed: [(Binding, YAMLNode)]) {
-        // A click of the button lets it go too (a deep press presses, a tap clicks to drop).
-        let released = Set(placed.flatMap { $0.0.everyAction }.compactMap { action -> Int? in
-            switch action {
-            case .release(let button), .click(let button): button
-            case .press, .scroll, .key, .command, .volume: nil
-            }
-        })
+        let released = placed.reduce(into: Set<Int>()) { $0.formUnion($1.0.releasedButtons) }
         for (binding, node) in placed {
             var pressed: [Int] = []
             for case .press(let button) in binding.everyAction where !released.contains(button) && !pressed.contains(button) {

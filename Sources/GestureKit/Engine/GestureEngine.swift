@@ -54,6 +54,17 @@ public struct GestureEngine: Sendable {
         contacts[key].map { contact in !contact.slots.contains { $0.active } } ?? false
     }
 
+    /// The buttons the gestures of contacts still down can yet let go of (a release or a click
+    /// their bindings may still fire, at the contact's end too): a contact keeps the bindings it
+    /// began with across a reload, so these may be buttons the configuration no longer releases.
+    public var buttonsReleasableByContactsDown: Set<Int> {
+        contacts.values.reduce(into: []) { buttons, contact in
+            for slot in contact.slots where slot.active || slot.endsWithContact {
+                buttons.formUnion(slot.binding.releasedButtons)
+            }
+        }
+    }
+
     // MARK: Devices and configuration
 
     public mutating func addDevice(_ device: InputDevice) {

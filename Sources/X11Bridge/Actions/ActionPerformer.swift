@@ -18,6 +18,12 @@ public protocol ActionPerformer: AnyObject {
     /// Whether anything is held down now.
     var isHolding: Bool { get }
 
+    /// Lets go of each pointer button held down (a `press:`) that `isStranded` picks, told the
+    /// button and the contacts whose gestures hold it, and forgets it; returns those let go of,
+    /// last pressed first. For a button nothing could let go of any more (a reload took away
+    /// every binding that releases it).
+    func releaseButtons(where isStranded: (_ button: Int, _ holders: Set<ContactKey>) -> Bool) -> [Int]
+
     /// A contact moved: when it holds a button this performer pressed (`press:`, a long press
     /// held to drag), the pointer goes with it, so the button drags. A finger's touch a gesture
     /// has moves no pointer by itself.
@@ -50,5 +56,6 @@ extension ActionPerformer {
     public func takeVolumeReports() -> [VolumeReport] { [] }
     public func releaseLeftovers(buttonCount: Int) {}
     public var holdsButton: Bool { false }
+    public func releaseButtons(where isStranded: (_ button: Int, _ holders: Set<ContactKey>) -> Bool) -> [Int] { [] }
     public func follow(_ contact: ContactKey, to point: Point) {}
 }

@@ -44,6 +44,11 @@ public struct HeldInputs: Sendable, Hashable {
         }
     }
 
+    /// The contacts whose gestures hold `input` (none when it is not held).
+    public func contacts(holding input: Input) -> Set<ContactKey> {
+        Set(holders[input]?.map(\.contact) ?? [])
+    }
+
     public func contains(_ input: Input) -> Bool {
         holders[input] != nil
     }

@@ -133,6 +133,20 @@ public final class XTestPerformer: ActionPerformer {
         held.inputs.contains { if case .button = $0 { return true } else { return false } }
     }
 
+    public func releaseButtons(where isStranded: (_ button: Int, _ holders: Set<ContactKey>) -> Bool) -> [Int] {
+        let stranded = held.inputs.reversed().compactMap { input -> Int? in
+            guard case .button(let button) = input, isStranded(button, held.contacts(holding: input)) else { return nil }
+            return button
+        }
+        guard !stranded.isEmpty else { return [] }
+        for button in stranded {
+            held.forget(.button(button))
+            send(.button(button), down: false)
+        }
+        connection.flush()
+        return stranded
+    }
+
     public func releaseAll() {
         strokes.removeAll()
         let inputs = held.takeAllForRelease()

@@ -182,6 +182,24 @@ public final class Bridge {
         report(.releasedHeldInput(reason: reason))
     }
 
+    /// Lets go of each button the bridge holds (a `press:`, a drag lock) that nothing could let
+    /// go of any more: no binding of the config running now releases or clicks it, none of the
+    /// contacts still down holds it, and none began under a binding that could (a contact keeps
+    /// the bindings it began with across a reload, and may yet release it: it is asked again as
+    /// each contact ends). Only a reload makes such a button: a config read is refused when a
+    /// button one of its bindings presses is released by none.
+    private func releaseStrandedButtons() {
+        guard performer.holdsButton else { return }
+        let releasable = engine.configuration.releasedButtons.union(engine.buttonsReleasableByContactsDown)
+        let down = Set(engine.activeContacts)
+        let released = performer.releaseButtons { button, holders in
+            !releasable.contains(button) && holders.isDisjoint(with: down)
+        }
+        guard !released.isEmpty else { return }
+        let buttons = released.map(String.init).joined(separator: ", ")
+        report(.releasedHeldInput(reason: "button \(buttons), which no binding of the config running now lets go of"))
+    }
+
     private func process(_ outputs: [EngineOutput], now: Double) {
         for output in outputs {
             report(.engine(output))
@@ -250,6 +268,7 @@ public final class Bridge {
             session.identifiesWindows = Self.needsWindows(configuration)
             reconcileGrabs()
             report(.configurationReloaded(source: source.description, bindings: configuration))
+            releaseStrandedButtons()
             checkMonitors(reportingAll: true)
         case .rejected(let source, let message):
             report(.configurationRejected(source: source.description, message: message))
@@ -283,6 +302,8 @@ extension Bridge: EventLoopClient {
         if event.phase == .end || event.phase == .cancel {
             heldBackRings.drop(ContactKey(device: event.device, contact: event.contact))
             grabs.retryRefused()
+            // Its end actions fired: what it held across a reload may be nobody's now.
+            releaseStrandedButtons()
         }
         // Found dead or alive, the pressure counts so from the device's next contact on:
         // the one that showed it began under the grabs as they were (a press that brings
@@ -314,6 +335,8 @@ extension Bridge: EventLoopClient {
                 // finger's middle-button drag goes on when a mouse drops off); with none down, nobody's.
                 if !changes.removed.isEmpty, engine.contactsDown.isEmpty {
                     releaseHeld(reason: "a device went away: \(changes.removed.map(\.name).joined(separator: ", "))")
+                } else if !changes.removed.isEmpty {
+                    releaseStrandedButtons()
                 }
             case .screenResized(let size):
                 engine.screen = size
