@@ -27,6 +27,8 @@ struct RunEventJSON {
             return [.monitorsChanged(Self.lines(monitors))]
         case .monitorMissing(let binding, let monitor, let connected):
             return [.monitorMissing(binding: binding, monitor: monitor, connected: connected)]
+        case .deviceMissing(let binding, let name, let connected, let suggestion):
+            return [.deviceMissing(binding: binding, name: name, connected: connected, suggestion: suggestion)]
         case .configurationReloaded(let source, let reloaded):
             return [.configReloaded(source: source, bindings: reloaded.bindings.map(\.name))]
         case .configurationRejected(let source, let message):

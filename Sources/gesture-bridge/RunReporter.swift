@@ -61,6 +61,10 @@ final class RunReporter {
         case .monitorMissing(let binding, let monitor, let connected):
             let names = connected.isEmpty ? "none" : connected.joined(separator: ", ")
             logger.warning("\(binding): no monitor `\(monitor)` is connected (connected: \(names)); its center counts from the screen's corners until it is")
+        case .deviceMissing(let binding, let name, let connected, let suggestion):
+            let names = connected.isEmpty ? "none" : connected.map { "\"\($0)\"" }.joined(separator: ", ")
+            let hint = suggestion.map { " (did you mean \"\($0)\"?)" } ?? ""
+            logger.warning("\(binding): no device named \"\(name)\" is connected\(hint); the binding listens to none by that name until one comes (connected: \(names); `gesture-bridge devices` lists them)")
         case .configurationReloaded(let source, let bindings):
             self.bindings = bindings
             logger.info("reloaded \(source): \(bindings.bindings.count) bindings; they apply to contacts that begin from now on")

@@ -175,6 +175,11 @@ public struct Binding: Sendable, Hashable {
         })
     }
 
+    /// The device names this binding's `devices` give (`{name: ...}`), in order.
+    public var deviceNames: [String] {
+        devices.compactMap { if case .named(let name) = $0 { name } else { nil } }
+    }
+
     /// Whether this binding listens to contacts of `device`, by itself: among others, one that
     /// names the device may take it over (`BindingSet.bindings(for:in:)`).
     public func listens(to device: InputDevice) -> Bool {
@@ -264,6 +269,19 @@ public struct BindingSet: Sendable, Hashable {
     /// The buttons some binding can let go of (`Binding.releasedButtons`).
     public var releasedButtons: Set<Int> {
         bindings.reduce(into: []) { $0.formUnion($1.releasedButtons) }
+    }
+
+    /// The device names bindings give (`devices: [{name: ...}]`) that none of `devices` has, in
+    /// binding order, each with the binding: those bindings listen to no device by that name
+    /// until one comes. `suggestion`: the name of one of `devices` close to it (a typo, another
+    /// case), nil when none is.
+    public func missingDevices(among devices: [InputDevice]) -> [(binding: String, name: String, suggestion: String?)] {
+        let connected = devices.map(\.name)
+        return bindings.flatMap { binding in
+            binding.deviceNames.filter { !connected.contains($0) }.map { name in
+                (binding.name, name, Suggestion.closest(to: name, among: connected))
+            }
+        }
     }
 
     /// The knobs whose center names a monitor `monitors` lacks, with that monitor's name, in

@@ -12,6 +12,7 @@ public struct RunEventLine: Codable, Sendable, Hashable {
         case screenResized = "screen-resized"
         case monitorsChanged = "monitors-changed"
         case monitorMissing = "monitor-missing"
+        case deviceMissing = "device-missing"
         case configReloaded = "config-reloaded"
         case configRejected = "config-rejected"
         case configRemoved = "config-removed"
@@ -43,17 +44,20 @@ public struct RunEventLine: Codable, Sendable, Hashable {
     /// `motion-unheard`, `pressure-dead`, `pressure-alive`: the device's id (its key is `device`).
     public var deviceID: Int?
     /// `device-removed`, `device-disabled`: the device's id and name; `pressure-dead`,
-    /// `pressure-alive`: its name.
+    /// `pressure-alive`: its name; `device-missing`: the name a binding gives.
     public var id: Int?
     public var name: String?
     /// `screen-resized`.
     public var width: Double?
     public var height: Double?
     /// `monitor-missing`: the knob's binding, the monitor it names, those connected.
+    /// `device-missing`: the binding, and the devices connected (with `name`).
     /// `action-failed`: the binding whose action failed.
     public var binding: String?
     public var monitor: String?
     public var connected: [String]?
+    /// `device-missing`: the connected device's name closest to `name`, nil when none is close.
+    public var suggestion: String?
     /// `config-reloaded`, `config-rejected`: what was read (a path, or `SIGHUP`).
     public var source: String?
     /// `config-reloaded`: the bindings' names.
@@ -120,6 +124,15 @@ extension RunEventLine {
         line.binding = binding
         line.monitor = monitor
         line.connected = connected
+        return line
+    }
+
+    public static func deviceMissing(binding: String, name: String, connected: [String], suggestion: String?) -> Self {
+        var line = Self(.deviceMissing)
+        line.binding = binding
+        line.name = name
+        line.connected = connected
+        line.suggestion = suggestion
         return line
     }
 
@@ -202,7 +215,7 @@ extension RunEventLine {
 extension RunEventLine {
     private enum CodingKeys: String, CodingKey {
         case event, config, watching, screen, monitors, devices, device, id, name, width, height, binding, monitor,
-             connected, source, bindings, path, reason, kind, message, signal
+             connected, suggestion, source, bindings, path, reason, kind, message, signal
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -229,6 +242,11 @@ extension RunEventLine {
             try container.encode(binding, forKey: .binding)
             try container.encode(monitor, forKey: .monitor)
             try container.encode(connected, forKey: .connected)
+        case .deviceMissing:
+            try container.encode(binding, forKey: .binding)
+            try container.encode(name, forKey: .name)
+            try container.encode(connected, forKey: .connected)
+            try container.encode(suggestion, forKey: .suggestion)
         case .configReloaded:
             try container.encode(source, forKey: .source)
             try container.encode(bindings, forKey: .bindings)
@@ -293,6 +311,11 @@ extension RunEventLine {
             binding = try required(.binding)
             monitor = try required(.monitor)
             connected = try required(.connected)
+        case .deviceMissing:
+            binding = try required(.binding)
+            name = try required(.name)
+            connected = try required(.connected)
+            suggestion = try nullable(.suggestion)
         case .configReloaded:
             source = try required(.source)
             bindings = try required(.bindings)

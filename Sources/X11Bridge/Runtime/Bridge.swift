@@ -33,6 +33,9 @@ public final class Bridge {
     /// The knobs' monitors found missing at the last check, so a change that leaves them
     /// missing does not repeat the warning.
     private var missingMonitors: Set<MissingMonitor> = []
+    /// The device names bindings give that no device had at the last check, so a change that
+    /// leaves them missing does not repeat the warning.
+    private var missingDevices: Set<MissingDevice> = []
 
     public init(session: InputListener, configuration: BindingSet, performer: any ActionPerformer,
                 feedback: (any FeedbackPresenter)? = nil, showsContacts: Bool = false,
@@ -76,6 +79,7 @@ public final class Bridge {
         session.contactBell = ContactBell(displayName: session.connection.displayName, root: UInt32(session.connection.root))
         report(.started(devices: session.catalog.contactSources, screen: session.screen, monitors: session.monitors))
         checkMonitors(reportingAll: true)
+        checkDevices(reportingAll: true)
         let loop = EventLoop(session: session, signals: signals, clock: clock)
         loop.run(self)
         shutdown()
@@ -258,6 +262,21 @@ public final class Bridge {
         missingMonitors = Set(missing)
     }
 
+    /// Warns of bindings naming a device that is not connected (a typo, a renamed device): all
+    /// of them, or only those missing since the last check, or whose nearest connected name
+    /// changed. A device that comes by that name clears it.
+    private func checkDevices(reportingAll: Bool) {
+        let devices = engine.devices.values.sorted { $0.id < $1.id }
+        let missing = engine.configuration.missingDevices(among: devices).map {
+            MissingDevice(binding: $0.binding, name: $0.name, suggestion: $0.suggestion)
+        }
+        let connected = devices.map(\.name)
+        for item in missing where reportingAll || !missingDevices.contains(item) {
+            report(.deviceMissing(binding: item.binding, name: item.name, connected: connected, suggestion: item.suggestion))
+        }
+        missingDevices = Set(missing)
+    }
+
     /// Applies what a reload came to: new bindings for contacts that begin from now on (and
     /// the grabs they need), or, for anything else, the report alone.
     private func apply(_ outcome: ConfigReloader.Outcome) {
@@ -270,6 +289,7 @@ public final class Bridge {
             report(.configurationReloaded(source: source.description, bindings: configuration))
             releaseStrandedButtons()
             checkMonitors(reportingAll: true)
+            checkDevices(reportingAll: true)
         case .rejected(let source, let message):
             report(.configurationRejected(source: source.description, message: message))
         case .unavailable:
@@ -330,6 +350,7 @@ extension Bridge: EventLoopClient {
                 for device in changes.added + changes.updated + changes.remapped { updateEngine(device.id) }
                 reconcileGrabs()
                 report(.devicesChanged(changes))
+                checkDevices(reportingAll: false)
                 // The removed devices' contacts were cancelled above, their end actions fired. What
                 // is still held then belongs to a contact of another device while one is down (a
                 // finger's middle-button drag goes on when a mouse drops off); with none down, nobody's.
@@ -600,6 +621,13 @@ extension Bridge: EventLoopClient {
     }
 
     var isStopping: Bool { stopRequested }
+}
+
+/// A binding's device name that no connected device has, with the nearest name there is.
+private struct MissingDevice: Hashable {
+    var binding: String
+    var name: String
+    var suggestion: String?
 }
 
 /// A knob whose center names a monitor that is not connected.

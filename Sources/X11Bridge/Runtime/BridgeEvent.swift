@@ -15,6 +15,12 @@ public enum BridgeEvent: Sendable {
     /// are): it is measured from the root window's corners until that monitor comes. Told at
     /// start, after a reload, and when a change leaves a monitor missing that was not before.
     case monitorMissing(binding: String, monitor: String, connected: [String])
+    /// A binding names a device (`devices: [{name: ...}]`) that is not connected: it listens to
+    /// no device by that name until one comes. `connected`: the names of the pens, touchscreens
+    /// and mice that are; `suggestion`: the one of them close to `name` (a typo), if any. Told
+    /// at start, after a reload, and when a change of devices leaves a name missing that was
+    /// not before (or makes another suggestion).
+    case deviceMissing(binding: String, name: String, connected: [String], suggestion: String?)
     /// The config file was read again (on SIGHUP, or because it changed) and the new
     /// bindings apply to new contacts.
     case configurationReloaded(source: String, bindings: BindingSet)

@@ -1,0 +1,88 @@
+import Foundation
+import GestureKit
+import Glibc
+import Testing
+import XorgTestSupport
+
+/// A binding naming a device that is not connected (a typo, a renamed device) listens to
+/// nothing: `run` says so, as it does of a knob's missing monitor (`MonitorTests`), at start,
+/// after a reload and when the devices change, naming the binding, the name and the devices
+/// connected, with the nearest of them when one is close.
+@Suite("A binding naming a device that is not connected is warned of", .requiresXorg, .serialized)
+final class MissingDeviceTests: StageSuite {
+    let directory: LiveConfigTests.ConfigDirectory
+
+    override init() throws {
+        directory = try LiveConfigTests.ConfigDirectory()
+        try super.init()
+    }
+
+    /// A deep press for the device named `pen`, and a long press for the one named `other`.
+    static func config(pen: String, other: String) -> String {
+        """
+        decision-timeout: 5
+        bindings:
+          - name: pen-menu
+            gesture: deep-press
+            devices: [{name: "\(pen)"}]
+            action: {click: right}
+          - name: tablet-hold
+            gesture: long-press
+            devices: [{name: "\(other)"}]
+            action: {click: middle}
+        """
+    }
+
+    /// Found in review: a device name misspelt in the config was dropped without a word, the
+    /// pen falling back to nothing at all.
+    @Test("a misspelt device name is warned of at start with the binding, the name, the devices connected and the nearest name; not again while nothing changes; a reload fixing it ends it")
+    func misspeltThenFixed() throws {
+        try directory.writeNew(Self.config(pen: "test-pne", other: "Wacom Intuos S Pen stylus"))
+        let bridge = try stage.bridge(["--config", directory.file])
+        #expect(bridge.waitForEvents(.deviceMissing, count: 2), "\(bridge.lines)")
+        let missing = bridge.events(.deviceMissing)
+        #expect(missing.map(\.binding) == ["pen-menu", "tablet-hold"])
+        #expect(missing.map(\.name) == ["test-pne", "Wacom Intuos S Pen stylus"])
+        #expect(missing.map(\.connected) == Array(repeating: [VirtualPen.deviceName, VirtualTouchscreen.deviceName], count: 2))
+        #expect(missing.map(\.suggestion) == [VirtualPen.deviceName, nil])
+        // The pen's deep press is nobody's: the application gets its press.
+        try stage.expectDeepPress(at: (200, 200), gives: 1, not: 3)
+
+        // The touchscreen goes and comes back: the same names are missing, the same name is
+        // nearest, and nothing is said again.
+        try ReplugOwnershipTests.unplug(VirtualTouchscreen.deviceName, on: stage, bridge)
+        try ReplugOwnershipTests.plugBack(VirtualTouchscreen.deviceName, on: stage, bridge)
+        #expect(!bridge.waitForEvents(.deviceMissing, count: 3, timeout: 0.3), "\(bridge.lines)")
+
+        try directory.replaceByRename(Self.config(pen: VirtualPen.deviceName, other: VirtualTouchscreen.deviceName))
+        #expect(LiveConfigTests.reloaded(bridge, directory.file), "\(bridge.log)")
+        #expect(!bridge.waitForEvents(.deviceMissing, count: 3, timeout: 0.3), "\(bridge.lines)")
+        try stage.expectDeepPress(at: (250, 200), gives: 3, not: 1)
+        ReplugOwnershipTests.expectNoFault(bridge)
+        #expect(bridge.stop(with: SIGINT) == 0)
+    }
+
+    @Test("a named device not connected at start is warned of; once it comes, a reload says nothing; gone again, it is warned of again")
+    func comesLater() throws {
+        #expect(try stage.runTool("/usr/bin/xinput", ["disable", VirtualTouchscreen.deviceName]) == 0)
+        try directory.writeNew(Self.config(pen: VirtualPen.deviceName, other: VirtualTouchscreen.deviceName))
+        let bridge = try stage.bridge(["--no-watch", "--config", directory.file])
+        #expect(bridge.waitForEvents(.deviceMissing), "\(bridge.lines)")
+        let missing = try #require(bridge.events(.deviceMissing).first)
+        #expect(missing.binding == "tablet-hold")
+        #expect(missing.name == VirtualTouchscreen.deviceName)
+        #expect(missing.connected == [VirtualPen.deviceName])
+        #expect(missing.suggestion == nil)
+
+        try ReplugOwnershipTests.plugBack(VirtualTouchscreen.deviceName, on: stage, bridge)
+        bridge.child.kill(signal: SIGHUP)
+        #expect(bridge.waitForEvents(.configReloaded), "\(bridge.lines)")
+        #expect(!bridge.waitForEvents(.deviceMissing, count: 2, timeout: 0.3), "\(bridge.lines)")
+
+        try ReplugOwnershipTests.unplug(VirtualTouchscreen.deviceName, on: stage, bridge)
+        #expect(bridge.waitForEvents(.deviceMissing, count: 2), "\(bridge.lines)")
+        #expect(bridge.events(.deviceMissing).map(\.name) == [VirtualTouchscreen.deviceName, VirtualTouchscreen.deviceName])
+        ReplugOwnershipTests.expectNoFault(bridge)
+        #expect(bridge.stop(with: SIGINT) == 0)
+    }
+}
