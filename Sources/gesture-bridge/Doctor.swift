@@ -151,6 +151,11 @@ struct Doctor: ParsableCommand {
             findings.append(.note("no device reports pressure\(lost). Deep press and the other pressure gestures need a pen tablet or a pressure-sensing touchscreen whose X driver reports an \"Abs Pressure\" or \"Abs MT Pressure\" axis; \(seeDevices)"))
         }
         guard let bindings else { return findings }
+        // A name the config gives that no device has: a typo, or a device not plugged in.
+        for missing in bindings.missingDevices(among: devices.compactMap(\.inputDevice)) {
+            let hint = missing.suggestion.map { " (did you mean \"\($0)\"?)" } ?? ""
+            findings.append(.note("binding \(missing.binding) names the device \"\(missing.name)\", which is not connected\(hint): it listens to none by that name until one comes; \(seeDevices)"))
+        }
         let unserved = devices.filter { !($0.inputDevice.map(bindings.listens(to:)) ?? false) }
         for device in unserved {
             findings.append(.note("no binding listens to \(device.kind?.rawValue ?? "device") \"\(device.name)\""))

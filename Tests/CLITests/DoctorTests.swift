@@ -187,6 +187,24 @@ struct DoctorTests {
         #expect(run.stdout.hasSuffix("GestureBridge can run here.\n"))
     }
 
+    @Test("on Xvfb with a config naming a device that is not connected: a note with the name nearest it; exit 0", .requiresXvfb)
+    func misspeltDevice() throws {
+        let server = try XvfbDisplay()
+        defer { server.stop() }
+        let config = try GestureBridgeExecutable.temporaryFile(Self.mouseKnob + """
+
+              - name: tablet-press
+                gesture: deep-press
+                devices: [{name: "Xvfb mose"}]
+                action: {click: right}
+            """, suffix: ".yaml")
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let run = try GestureBridgeExecutable.run(["doctor", "--config", config], environment: server.clientEnvironment)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("  note     binding tablet-press names the device \"Xvfb mose\", which is not connected (did you mean \"Xvfb mouse\"?): it listens to none by that name until one comes; `gesture-bridge devices` shows what each device reports\n"),
+                "\(run.stdout)")
+    }
+
     @Test("on Xvfb without XTest: the bridge could not act, a problem saying which extension to enable; exit 1", .requiresXvfb)
     func noXTest() throws {
         let server = try XvfbDisplay(extraArguments: ["-extension", "XTEST"])
