@@ -42,7 +42,7 @@ public struct ChaosEpisode: Codable, Sendable, Hashable {
         // Away from the knob's ring in the top-right corner.
         let point = ChaosPoint(x: random.value(in: 100...900, places: 0), y: random.value(in: 260...700, places: 0))
         let kinds = allowReplug ? 12 : 10
-        let draw = Int.random(in: 0..<(kinds + (mouse ? 3 : 0)), using: &random)
+        let draw = Int.random(in: 0..<(kinds + (mouse ? 4 : 0)), using: &random)
         if draw >= kinds { return drawMouseStep(draw - kinds, &random, at: point) }
         switch draw {
         case 0, 1:
@@ -87,8 +87,10 @@ public struct ChaosEpisode: Codable, Sendable, Hashable {
             let length = random.value(in: 40...200, places: 0)
             return .mouseDrag(by: ChaosPoint(x: (length * cos(angle)).rounded(), y: (length * sin(angle)).rounded()),
                               steps: Int.random(in: 4...10, using: &random))
-        default:
+        case 2:
             return .mouseDuringPenPress(at: point, deep: random.chance(0.5))
+        default:
+            return .mouseButtonDuringPenPress(at: point, button: random.chance(0.5) ? 3 : 4, deep: random.chance(0.5))
         }
     }
 }

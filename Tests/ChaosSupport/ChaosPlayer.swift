@@ -147,6 +147,11 @@ struct EpisodeRun {
             // The mouse's click comes while the pen has button 1 down: X drops it (so it would
             // without the bridge). What the window gets is the pen's stroke alone.
             if deep { expectRightClickAlone() } else { expectClicks(button: 1, count: 1) }
+        case .mouseButtonDuringPenPress(let point, let button, let deep):
+            try mouseDuringPenPress(at: point, button: button, deep: deep)
+            // The held pen press goes to the application at the mouse's press, as without the
+            // bridge, then the mouse's click: no right-click of the bridge's, deep or not.
+            expectClicksBesideHeldPress(button: button)
         }
         if let device = step.replugged { replugged.insert(device) }
         let xErrors = bridge.count(.xError) - xErrorsBefore
@@ -203,6 +208,19 @@ struct EpisodeRun {
             fail("\(subject)expected \(count) click\(count == 1 ? "" : "s") of button \(button), got \(presses) press(es) and \(releases) release(s)", events: events)
         }
         if Self.presses(3, events) > 0, button != 3 { fail("\(subject)a right-click nobody asked for", events: events) }
+        checkNothingHeld(events)
+    }
+
+    /// One click of the mouse's `button` and one of the pen's press, handed to the application
+    /// at the mouse's press; no right-click but the mouse's own.
+    mutating func expectClicksBesideHeldPress(button: Int32) {
+        let events = windowEvents { Self.releases(button, $0) >= 1 && Self.releases(1, $0) >= 1 }
+        for (clicked, whose) in [(button, "the mouse's button \(button)"), (1, "the pen's press, handed over")] {
+            if Self.presses(clicked, events) != 1 || Self.releases(clicked, events) != 1 {
+                fail("\(whose): \(Self.presses(clicked, events)) press(es) and \(Self.releases(clicked, events)) release(s), not one click", events: events)
+            }
+        }
+        if button != 3, Self.presses(3, events) > 0 { fail("a right-click nobody asked for", events: events) }
         checkNothingHeld(events)
     }
 
@@ -437,12 +455,12 @@ struct EpisodeRun {
 
     /// The pen down lightly and held back; once the bridge has read it, the mouse clicks; then
     /// the pen presses on past the threshold, or lifts.
-    mutating func mouseDuringPenPress(at point: ChaosPoint, deep: Bool) throws {
+    mutating func mouseDuringPenPress(at point: ChaosPoint, button: Int32 = 1, deep: Bool) throws {
         try server.pen.down(at: (point.x, point.y), pressure: 0.1)
         pause(0.01)
         try server.pen.press(to: 0.3)
         betweenGestures()
-        try mouse().click()
+        try mouse().click(button: button)
         // Deep: on past the threshold, held a moment, eased back.
         for force in deep ? [0.5, 0.7, 0.95, 0.95, 0.95, 0.6, 0.4, 0.2] : [] {
             pause(0.01)

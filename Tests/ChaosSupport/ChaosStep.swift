@@ -68,6 +68,10 @@ public enum ChaosStep: Codable, Sendable, Hashable, CustomStringConvertible {
     /// The mouse clicked while the pen presses lightly, held back by the bridge; the pen then
     /// presses on past the threshold (`deep`) or lifts.
     case mouseDuringPenPress(at: ChaosPoint, deep: Bool)
+    /// The mouse's right button or wheel (`button` 3 or 4) clicked while the pen presses lightly,
+    /// held back by the bridge; the pen then presses on past the threshold (`deep`) or lifts.
+    /// Without the bridge the application gets both clicks: it must with it too.
+    case mouseButtonDuringPenPress(at: ChaosPoint, button: Int32, deep: Bool)
 
     public var description: String {
         switch self {
@@ -86,6 +90,8 @@ public enum ChaosStep: Codable, Sendable, Hashable, CustomStringConvertible {
         case .mouseClicks(let count): "\(count) mouse click\(count == 1 ? "" : "s")"
         case .mouseDrag(let by, let steps): "mouse drag by \(by) in \(steps) steps"
         case .mouseDuringPenPress(let point, let deep): "mouse click while the pen presses at \(point)\(deep ? ", then deep" : ", then lifts")"
+        case .mouseButtonDuringPenPress(let point, let button, let deep):
+            "mouse button \(button) clicked while the pen presses at \(point)\(deep ? ", then deep" : ", then lifts")"
         }
     }
 
@@ -107,7 +113,7 @@ public enum ChaosStep: Codable, Sendable, Hashable, CustomStringConvertible {
             [device]
         case .twoFingers: [.touch]
         case .penAndTouch: [.pen, .touch]
-        case .mouseDuringPenPress: [.pen]
+        case .mouseDuringPenPress, .mouseButtonDuringPenPress: [.pen]
         case .mouseClicks, .mouseDrag: []
         }
     }
