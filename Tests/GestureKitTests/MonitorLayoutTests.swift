@@ -226,6 +226,15 @@ struct MonitorLayoutTests {
         #expect(Self.knob(monitor: nil).resolve(screen: screen, area: leftHalf).center == Point(x: 1130, y: 150))
         #expect(Self.knob(monitor: "HDMI-1").resolve(screen: screen, monitors: Self.layout, area: leftHalf).center == Point(x: 2410, y: 150))
         #expect(Self.knob(monitor: nil).resolve(screen: screen, monitors: Self.layout).center == Point(x: 2410, y: 150))
+        // Found in review: a center in root pixels the device reaches stays; one it does not,
+        // written from the top-left, is measured in its part only where that lands inside it.
+        let rightHalf = MappedArea(x: 0.5, y: 0, width: 0.5, height: 1)
+        let absolute = KnobSettings(centerX: ScreenCoordinate(2000), centerY: ScreenCoordinate(900), innerRadius: 25, outerRadius: 100)
+        #expect(absolute.resolve(screen: screen, monitors: Self.layout, area: rightHalf).center == Point(x: 2000, y: 900))
+        #expect(absolute.resolve(screen: screen, monitors: Self.layout, area: leftHalf).center == Point(x: 2000, y: 900),
+                "2000 px from the left edge of a 1280 px part is outside it too: left as written")
+        let near = KnobSettings(centerX: ScreenCoordinate(300), centerY: ScreenCoordinate(200), innerRadius: 25, outerRadius: 100)
+        #expect(near.resolve(screen: screen, monitors: Self.layout, area: rightHalf).center == Point(x: 1580, y: 200))
     }
 
     @Test("the built-in volume knob on a laptop's touchscreen mapped to its panel, a monitor to its right: a turn there raises the volume, the pen's knob stays in the root's corner")

@@ -63,8 +63,10 @@ public struct KnobSettings: Sendable, Hashable {
     /// monitor it is on (a right-hand monitor set a little lower, to line up the bezels) where
     /// measured from that monitor's own corners the whole ring is on it.
     /// For a device mapped to part of the screen (`area`: a touchscreen mapped to its own
-    /// monitor) a center not on a named monitor is measured from that part's corners: the
-    /// knob is where the device reaches.
+    /// monitor) a center not on a named monitor that falls outside that part is measured from
+    /// that part's corners instead, where that puts it inside: the knob is where the device
+    /// reaches. A center the device reaches stays where it is (`[2600, 900]` on the right-hand
+    /// monitor a touchscreen is mapped to).
     public func resolve(screen: ScreenSize, monitors: MonitorLayout = .none, area: MappedArea? = nil) -> KnobRecognizer.Configuration {
         func measured(on frame: ScreenRect) -> Point {
             Point(x: Double(frame.x) + centerX.resolve(extent: Double(frame.width)),
@@ -75,12 +77,14 @@ public struct KnobSettings: Sendable, Hashable {
                 && point.y - outerRadius >= Double(frame.y) && point.y + outerRadius <= Double(frame.y + frame.height)
         }
         var center: Point
+        let reach = area.map { $0.frame(on: screen) }.flatMap { $0.isEmpty ? nil : $0 }
+        let rootCenter = Point(x: centerX.resolve(extent: screen.width), y: centerY.resolve(extent: screen.height))
         if let frame = monitor.flatMap({ monitors.monitor(named: $0)?.frame }) {
             center = measured(on: frame)
-        } else if let frame = area?.frame(on: screen), !frame.isEmpty {
-            center = measured(on: frame)
+        } else if let reach, !reach.contains(rootCenter), reach.contains(measured(on: reach)) {
+            center = measured(on: reach)
         } else {
-            center = Point(x: centerX.resolve(extent: screen.width), y: centerY.resolve(extent: screen.height))
+            center = rootCenter
             if let holding = monitors.largestMonitor(containing: center) {
                 let own = measured(on: holding.frame)
                 if !ringFits(around: center, on: holding.frame), ringFits(around: own, on: holding.frame) { center = own }
