@@ -1,4 +1,5 @@
 import ArgumentParser
+import Dispatch
 import Glibc
 import GestureKit
 import Logging
@@ -70,6 +71,7 @@ struct Run: ParsableCommand {
         SignalDescriptor.block(SignalDescriptor.runSignals + [SIGPIPE])
         let logger = CommandLogging.logger(verbose: verbose)
         let keptConfigs = KeptConfig.user()
+        let keeping = DispatchQueue(label: "gesture-bridge.kept-config")
         let (bindings, source, rejected) = try Self.startingConfig(config, kept: keptConfigs)
         let connection = try CommandLogging.openDisplay(requirements: .init(xtest: !dryRun), logger: logger)
         let signals = try CommandLogging.bridgeSignals(SignalDescriptor.runSignals) { logger.error("\($0)") }
@@ -118,10 +120,12 @@ struct Run: ParsableCommand {
             reporter.handle(event)
             if case .started = event, let rejected {
                 reporter.handle(.configurationRejected(source: source.description, message: rejected.message))
-                logger.warning("running the config that last loaded from \(source) (kept as \(rejected.kept)) until the file is mended: it is read again as soon as it changes")
+                logger.warning("running the config that last loaded from \(source) (kept as \(rejected.kept)) until the file is mended: \(noWatch ? "SIGHUP reads it again" : "it is read again as soon as it changes")")
             }
-            if case .configurationReloaded(_, let reloaded) = event, case .file(let path) = reloader.source {
-                keptConfigs?.keep(path, loadedAs: reloaded, keyNames: XKeysymNames())
+            // Kept away from the loop, as the learned state is (`LearnedStateSaver`): a write and
+            // its fsync on a slow disk would freeze every press the bridge holds back meanwhile.
+            if case .configurationReloaded(_, let reloaded) = event, case .file(let path) = reloader.source, let keptConfigs {
+                keeping.async { keptConfigs.keep(path, loadedAs: reloaded, keyNames: XKeysymNames()) }
             }
             if case .engine(.learned(let change)) = event {
                 saver?.save(change.learner, of: change.key)
@@ -138,6 +142,10 @@ struct Run: ParsableCommand {
                 throw CommandFailure.reported()
             }
         }
+        // A config that loaded just before the stop is kept before the process ends.
+        let kept = DispatchSemaphore(value: 0)
+        keeping.async { kept.signal() }
+        _ = kept.wait(timeout: .now() + 2)
         // The contacts since the last change of levels are kept too, however the bridge stopped
         // (the X server gone at a logout or a crash included), before the display is let go:
         // a bridge started next reads them.

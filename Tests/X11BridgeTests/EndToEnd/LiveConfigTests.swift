@@ -142,8 +142,11 @@ final class LiveConfigTests: StageSuite {
     func startsOnTheConfigThatLastLoaded() throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-kept-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: state) }
+        // Started on a right-click, the file then edited to a middle click: the edit is what last loaded.
         try directory.writeNew(LiveSessionTests.config(click: "right"))
         let first = try stage.bridge(["--config", directory.file], environment: ["XDG_STATE_HOME": state])
+        try directory.replaceByRename(LiveSessionTests.config(click: "middle"))
+        #expect(Self.reloaded(first, directory.file), "\(first.log)")
         #expect(first.stop(with: SIGINT) == 0)
 
         try directory.writeInPlace(Self.broken)
@@ -154,11 +157,11 @@ final class LiveConfigTests: StageSuite {
         let message = rejected.first?.message ?? ""
         #expect(message.contains("\(directory.file):3:14:") && message.contains("deep-pres"), "\(message)")
         #expect(Self.watching(bridge) == directory.file, "\(bridge.lines)")
-        try stage.expectDeepPress(at: (200, 200), gives: 3, "the right-click that last loaded")
+        try stage.expectDeepPress(at: (200, 200), gives: 2, not: 3, "the middle click that last loaded")
 
-        try directory.replaceByRename(LiveSessionTests.config(click: "middle"))
+        try directory.replaceByRename(LiveSessionTests.config(click: "right"))
         #expect(Self.reloaded(bridge, directory.file), "\(bridge.log)")
-        try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
+        try stage.expectDeepPress(at: (250, 200), gives: 3, not: 2)
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 
