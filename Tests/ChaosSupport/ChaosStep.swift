@@ -121,8 +121,9 @@ public enum ChaosStep: Codable, Sendable, Hashable, CustomStringConvertible {
     /// Whether the step needs the plain mouse (`HeadlessXorg(mouse:)`).
     public var usesMouse: Bool {
         switch self {
-        case .mouseClicks, .mouseDrag, .mouseDuringPenPress: true
-        default: false
+        case .mouseClicks, .mouseDrag, .mouseDuringPenPress, .mouseButtonDuringPenPress: true
+        // Every case named: a new mouse step left out here played on a server without a mouse.
+        case .tap, .deepPress, .drag, .hold, .knob, .twoFingers, .penAndTouch, .replug, .replugMidPress, .burst: false
         }
     }
 }

@@ -42,6 +42,7 @@ struct ChaosEpisodeTests {
         #expect(steps.filter { if case .mouseDuringPenPress(_, false) = $0 { true } else { false } }.count > 5)
         #expect(steps.filter { if case .mouseButtonDuringPenPress(_, 3, _) = $0 { true } else { false } }.count > 3)
         #expect(steps.filter { if case .mouseButtonDuringPenPress(_, 4, true) = $0 { true } else { false } }.count > 1)
+        #expect(steps.filter { if case .mouseButtonDuringPenPress = $0 { true } else { false } }.allSatisfy { $0.usesMouse })
         #expect(steps.contains { if case .penAndTouch = $0 { true } else { false } })
         // The episodes CI plays, and those named in regression tests, stay the same.
         #expect((1...300).allSatisfy { ChaosEpisode.generate(seed: 1, number: $0).steps.allSatisfy { !$0.usesMouse } })
