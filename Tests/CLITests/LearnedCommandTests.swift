@@ -118,7 +118,7 @@ struct LearnedCommandTests {
         // read; an unknown device cannot be reset.
         let damagedText = "version 1\ndevice Light Pen\nlevels 2 0 0\n"
         try damagedText.write(toFile: directory + "/broken.learned", atomically: true, encoding: .utf8)
-        try "version 2\ndevice Light Pen\n".write(toFile: directory + "/newer.learned", atomically: true, encoding: .utf8)
+        try "version 3\ndevice Light Pen\n".write(toFile: directory + "/newer.learned", atomically: true, encoding: .utf8)
         let again = try GestureBridgeExecutable.run(["learned"], environment: environment)
         #expect(again.status == 0)
         #expect(again.stderr.contains(directory + "/broken.learned") && again.stderr.contains(directory + "/newer.learned"),

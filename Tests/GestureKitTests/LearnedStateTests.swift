@@ -67,7 +67,8 @@ struct LearnedStateTests {
         let good = LearnedStateFile.encode(device: "Pen", learner: Self.learned())
         #expect(LearnedStateFile.decode(good) != nil)
         #expect(LearnedStateFile.decode("") == nil)
-        #expect(LearnedStateFile.decode(good.replacingOccurrences(of: "version 1", with: "version 2")) == nil)
+        #expect(LearnedStateFile.decode(good.replacingOccurrences(of: "version 2", with: "version 3")) == nil)
+        #expect(LearnedStateFile.decode(good.replacingOccurrences(of: "version 2", with: "version 1")) != nil, "an earlier version's")
         #expect(LearnedStateFile.decode(good + "device Other\n") == nil)
         #expect(LearnedStateFile.decode(good.replacingOccurrences(of: "moving false", with: "moving maybe")) == nil)
         let outOfBounds = good.split(separator: "\n").map { $0.hasPrefix("levels") ? "levels 0.95 0.5 0.3" : String($0) }.joined(separator: "\n")
@@ -187,7 +188,7 @@ struct LearnedStateTests {
         try Self.withStore { store, directory in
             try store.save(device: "Pen A", learner: Self.learned())
             let path = directory + "/" + store.fileName(for: "Pen A")
-            let newer = "version 2\ndevice Pen A\nsomething new 1 2 3\n"
+            let newer = "version 3\ndevice Pen A\nsomething new 1 2 3\n"
             try newer.write(toFile: path, atomically: true, encoding: .utf8)
             let loaded = store.load(settingAside: true)
             #expect(loaded.otherVersion == [path] && loaded.damaged.isEmpty && loaded.learning.devices.isEmpty)

@@ -42,7 +42,7 @@ struct LearningKeyTests {
     @Test("a state kept by the name alone is found for a device of that name, with ids or without; the full key wins")
     func fallback() {
         let old = LearnedStateTests.learned()
-        var learning = PressLearning(devices: ["Generated Touch": old])
+        var learning = PressLearning(devices: ["Generated Touch": old], keptBeforeIDs: ["Generated Touch"])
         #expect(learning.learner(for: Self.touch(product: Self.wacom)) == old)
         #expect(learning.learner(for: Self.touch(product: nil)) == old)
         #expect(learning.learner(name: "Other Touch", product: Self.wacom) == nil)
@@ -52,6 +52,11 @@ struct LearningKeyTests {
         learning = PressLearning(devices: ["Generated Touch [056a:5000]": old])
         #expect(learning.learner(for: Self.touch(product: nil)) == nil)
         #expect(learning.learner(for: Self.touch(product: DeviceProduct(vendor: 1, product: 2))) == nil)
+        // A state under the name alone written since ids are part of the key is a device's
+        // without ids: never another's, connected or not.
+        learning = PressLearning(devices: ["Generated Touch": old])
+        #expect(learning.learner(for: Self.touch(product: Self.wacom)) == nil)
+        #expect(learning.learner(for: Self.touch(product: nil)) == old)
     }
 
     @Test("the engine learns on from a state kept by the name alone, and keeps it under the full key")
@@ -61,7 +66,7 @@ struct LearningKeyTests {
         var configuration = try ConfigLoader.parse(DefaultConfig.text, file: DefaultConfig.name)
         configuration.learn = true
         var engine = GestureEngine(configuration: configuration, devices: [touch],
-                                   learning: PressLearning(devices: ["Generated Touch": old]))
+                                   learning: PressLearning(devices: ["Generated Touch": old], keptBeforeIDs: ["Generated Touch"]))
         _ = engine.handle(ContactEvent(time: 0, device: 3, contact: 1, phase: .begin, position: Point(x: 100, y: 100), pressure: 10))
         _ = engine.handle(ContactEvent(time: 0.02, device: 3, contact: 1, phase: .move, position: Point(x: 100, y: 100), pressure: 25))
         _ = engine.handle(ContactEvent(time: 0.05, device: 3, contact: 1, phase: .end, position: Point(x: 100, y: 100), pressure: 0))
@@ -113,9 +118,11 @@ struct LearningKeyTests {
     func storeMigrates() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("learned-\(UUID().uuidString)/gesture-bridge").path
         let store = LearnedStateStore(directory: directory)
-        try store.save(device: "Wacom Pen", learner: LearnedStateTests.learned())
+        // Kept under the name alone by a version before the ids were part of the key (1).
+        try Self.keepAsVersion1(store, device: "Wacom Pen", learner: LearnedStateTests.learned())
         // As the file keeps it (peaks to a thousandth).
         let old = try #require(store.learner(for: "Wacom Pen"))
+        #expect(store.load(settingAside: false).learning.keptBeforeIDs == ["Wacom Pen"])
         let key = "Wacom Pen [056a:5000]"
         #expect(store.fileName(for: key).hasPrefix("Wacom-Pen--056a-5000--"))
         #expect(store.learner(for: key) == nil)
@@ -136,5 +143,52 @@ struct LearningKeyTests {
         #expect(store.reset(device: "Wacom Pen") == [key])
         #expect(store.reset(device: "Plain Pen") == ["Plain Pen"])
         #expect(store.load(settingAside: true).learning.devices.isEmpty)
+    }
+
+    /// `learner` written as a version-1 file under `device`, as versions before ids in the key did.
+    static func keepAsVersion1(_ store: LearnedStateStore, device: String, learner: HandLearner) throws {
+        try store.save(device: device, learner: learner)
+        let text = LearnedStateFile.encode(device: device, learner: learner).replacingOccurrences(of: "version 2\n", with: "version 1\n")
+        try text.write(toFile: store.directory + "/" + store.fileName(for: device), atomically: true, encoding: .utf8)
+    }
+
+    /// Found in review: saving a pen with ids deleted the state file of a pen of its name without
+    /// ids, taken for one kept before ids were in the key, and took its calibrated mark.
+    @Test("the store keeps the state of a device of the same name without ids beside a device's with them")
+    func storeKeepsNamesake() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("learned-\(UUID().uuidString)/gesture-bridge").path
+        let store = LearnedStateStore(directory: directory)
+        var plain = LearnedStateTests.learned()
+        plain.calibrated = true
+        try store.save(device: "Pen", learner: plain)
+        #expect(store.keptLearner(for: "Pen [256c:006d]") == nil)
+        try store.save(device: "Pen [256c:006d]", learner: HandLearner())
+        #expect(store.learner(for: "Pen")?.calibrated == true, "the plain pen's state file is there")
+        #expect(Set(store.load(settingAside: true).learning.devices.keys) == ["Pen", "Pen [256c:006d]"])
+        #expect(try store.markCalibrated(device: "Pen [256c:006d]").ordinaryContacts == 0, "its own state, not the plain pen's")
+        #expect(store.load(settingAside: false).learning.keptBeforeIDs.isEmpty)
+    }
+
+    /// Found in review: the same-name rule held only while the pen without ids was connected.
+    @Test("a device with ids does not take up the state of a device of its name without ids that was unplugged")
+    func namesakeUnplugged() throws {
+        var configuration = try ConfigLoader.parse(DefaultConfig.text, file: DefaultConfig.name)
+        configuration.learn = true
+        let branded = InputDevice(id: 3, name: "Pen", kind: .pen, pressure: PressureRange(min: 0, max: 1000),
+                                  product: DeviceProduct(vendor: 0x256c, product: 0x006d))
+        var light = HandLearner()
+        for index in 0..<40 { light.record(.ordinary(peak: 0.08 + Double(index % 5) * 0.02)); _ = light.settle() }
+        #expect((light.levels?.threshold ?? 1) < 0.5)
+        // The plain pen's state, kept by this version, with the plain pen not connected.
+        var engine = GestureEngine(configuration: configuration, devices: [branded], learning: PressLearning(devices: ["Pen": light]))
+        var outputs: [EngineOutput] = []
+        let at = Point(x: 100, y: 100)
+        outputs += engine.handle(ContactEvent(time: 0, device: 3, contact: 0, phase: .begin, position: at, pressure: 20))
+        for step in 1...10 {
+            outputs += engine.handle(ContactEvent(time: Double(step) * 0.036, device: 3, contact: 0, phase: .move, position: at,
+                                                  pressure: Double(step) * 45))
+        }
+        outputs += engine.handle(ContactEvent(time: 0.4, device: 3, contact: 0, phase: .end, position: at, pressure: 0))
+        #expect(!outputs.contains { if case .action = $0 { true } else { false } }, "\(outputs)")
     }
 }

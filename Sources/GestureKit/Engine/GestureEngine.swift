@@ -270,6 +270,8 @@ public struct GestureEngine: Sendable {
                                                   levels: learner.effectiveLevels(start: levels), learner: learner)))
         }
         learning.devices[device.learningKey] = learner
+        // A device without ids learning under its name: the state there is its own from now on.
+        if device.product == nil { learning.keptBeforeIDs.remove(device.name) }
     }
 
     /// Hands an undecided contact to the application at once, whatever its gestures would have

@@ -361,8 +361,13 @@ public struct LearnedChange: Sendable, Hashable {
 /// `$XDG_STATE_HOME/gesture-bridge/`, and what `replay` starts from.
 public struct PressLearning: Sendable, Hashable {
     public var devices: [String: HandLearner]
+    /// The names among `devices` whose state was kept under the name alone before ids were part
+    /// of the key (`LearnedStateFile.keptBeforeIDs`): a device of that name with ids learns on
+    /// from it. Any other state under a name alone is a device's without ids, and only its own.
+    public var keptBeforeIDs: Set<String>
 
-    public init(devices: [String: HandLearner] = [:]) {
+    public init(devices: [String: HandLearner] = [:], keptBeforeIDs: Set<String> = []) {
         self.devices = devices
+        self.keptBeforeIDs = keptBeforeIDs
     }
 }

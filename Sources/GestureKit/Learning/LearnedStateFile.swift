@@ -5,7 +5,7 @@ import Glibc
 ///
 /// ```
 /// # gesture-bridge: the deep press learned for one device (gesture-bridge learned --reset)
-/// version 1
+/// version 2
 /// device Wacom Intuos Pro M Pen stylus [056a:0357]
 /// levels 0.368 0.263 0.21
 /// moving false
@@ -23,8 +23,22 @@ import Glibc
 /// ```
 ///
 /// A file without that line (every file written before it was) has none: it reads as before.
+///
+/// Version 2 files are written; version 1 files (written before the `still` line, and before a
+/// state under the name alone could only be a device without ids) are read as well, and written
+/// anew as version 2. An older gesture-bridge leaves a version 2 file alone (`otherVersion`).
 public enum LearnedStateFile {
-    public static let version = 1
+    public static let version = 2
+    /// The versions this gesture-bridge reads.
+    public static let readable: ClosedRange<Int> = 1...2
+
+    /// Whether `text` holds a state kept under a device's name alone by a version that put no
+    /// ids in the key (version 1): the state of a device that may have ids now, which it
+    /// learns on from (`PressLearning.keptBeforeIDs`). A state under the name alone written
+    /// since is a device's without ids, and never another's.
+    public static func keptBeforeIDs(_ text: String) -> Bool {
+        version(of: text) == 1 && device(of: text).map { LearningKey.product(of: $0) == nil } == true
+    }
 
     public static func encode(device: String, learner: HandLearner) -> String {
         func numbers(_ values: [Double]) -> String { values.map { JSONLine.number(HandLearner.rounded($0)) }.joined(separator: " ") }
@@ -64,7 +78,7 @@ public enum LearnedStateFile {
             guard let positions = positions(text), !positions.isEmpty else { return nil }
             heldStill = positions
         }
-        guard fields.count == (fields["still"] == nil ? 8 : 9), fields["version"] == "\(version)", let device = fields["device"], !device.isEmpty,
+        guard fields.count == (fields["still"] == nil ? 8 : 9), fields["version"].flatMap({ Int($0) }).map(readable.contains) == true, let device = fields["device"], !device.isEmpty,
               let moving = fields["moving"].flatMap(Bool.init), let calibrated = fields["calibrated"].flatMap(Bool.init),
               let counts = fields["contacts"].map(integers), counts.count == 2,
               let ordinary = fields["ordinary"].flatMap(numbers), let deliberate = fields["deliberate"].flatMap(numbers),
@@ -184,7 +198,7 @@ public struct LearnedStateStore: Sendable {
                 if error.code != ENOENT { loaded.unreadableFiles.append(LearnedStateError(path: path, reason: error.reason)) }
                 continue
             }
-            if let version = LearnedStateFile.version(of: text), version != LearnedStateFile.version {
+            if let version = LearnedStateFile.version(of: text), !LearnedStateFile.readable.contains(version) {
                 loaded.otherVersion.append(path)
                 loaded.otherVersionDevices[path] = LearnedStateFile.device(of: text)
                 continue
@@ -195,6 +209,7 @@ public struct LearnedStateStore: Sendable {
                 continue
             }
             loaded.learning.devices[device] = learner
+            if LearnedStateFile.keptBeforeIDs(text) { loaded.learning.keptBeforeIDs.insert(device) }
         }
         return loaded
     }
@@ -209,10 +224,18 @@ public struct LearnedStateStore: Sendable {
     }
 
     /// The learner kept for a device's key, else, for a key with vendor and product ids, the
-    /// one kept under its name alone (before the ids were part of the key), as
-    /// `PressLearning.learner(name:product:)` finds it.
+    /// one kept under its name alone before the ids were part of the key (a version 1 file), as
+    /// `PressLearning.learner(name:product:)` finds it; never the state of another device of
+    /// that name without ids.
     public func keptLearner(for key: String) -> HandLearner? {
-        learner(for: key) ?? (LearningKey.product(of: key) == nil ? nil : learner(for: LearningKey.name(of: key)))
+        learner(for: key) ?? (LearningKey.product(of: key) == nil ? nil : learnerKeptBeforeIDs(name: LearningKey.name(of: key)))
+    }
+
+    /// The learner under `name` alone when a version before ids wrote it (`LearnedStateFile.keptBeforeIDs`).
+    private func learnerKeptBeforeIDs(name: String) -> HandLearner? {
+        guard let bytes = try? FileContents.read(directory + "/" + fileName(for: name)),
+              LearnedStateFile.keptBeforeIDs(String(decoding: bytes, as: UTF8.self)) else { return nil }
+        return learner(for: name)
     }
 
     /// `calibrate --write` set this device's levels: its state is marked calibrated (what it
@@ -239,9 +262,10 @@ public struct LearnedStateStore: Sendable {
     /// Writes one device's state under its key: to a temporary file of mode 0600, then renamed
     /// over the old one, so a crash leaves the old state or the new, never half of one.
     ///
-    /// The learner carries what was kept under the device's name alone (the bridge and
-    /// `calibrate` start from it, `keptLearner`), so once it is written under a key with vendor
-    /// and product ids, that older file goes: moved over to the key, nothing lost.
+    /// The learner carries what was kept under the device's name alone before ids were part of
+    /// the key (the bridge and `calibrate` start from it, `keptLearner`), so once it is written
+    /// under a key with vendor and product ids, that older file goes: moved over to the key,
+    /// nothing lost. A state under the name alone written since is another device's, and stays.
     public func save(device key: String, learner: HandLearner) throws(LearnedStateError) {
         do {
             try write(device: key, learner: learner)
@@ -249,7 +273,7 @@ public struct LearnedStateStore: Sendable {
             throw LearnedStateError(path: directory + "/" + fileName(for: key), reason: error.reason)
         }
         let name = LearningKey.name(of: key)
-        if name != key, self.learner(for: name) != nil {
+        if name != key, learnerKeptBeforeIDs(name: name) != nil {
             unlink(directory + "/" + fileName(for: name))
         }
     }
@@ -267,7 +291,7 @@ public struct LearnedStateStore: Sendable {
             kept = nil
         }
         if let kept, let version = LearnedStateFile.version(of: String(decoding: kept, as: UTF8.self)),
-           version != LearnedStateFile.version {
+           !LearnedStateFile.readable.contains(version) {
             throw .otherVersion(version)
         }
         do {

@@ -41,11 +41,14 @@ extension InputDevice {
 
 extension PressLearning {
     /// The learner kept for a device of this name and these ids: under its key, else under its
-    /// name alone (a state kept before the ids were part of the key); nil when neither is kept.
-    /// `nameAloneInUse`: a device of that name without ids is connected, so what is under the
-    /// name alone is its own, never another's (two different devices both called "Pen").
+    /// name alone when that state was kept before the ids were part of the key
+    /// (`keptBeforeIDs`); nil when neither is. `nameAloneInUse`: a device of that name without
+    /// ids is connected, so what is under the name alone is its own, never another's (two
+    /// different devices both called "Pen").
     public func learner(name: String, product: DeviceProduct?, nameAloneInUse: Bool = false) -> HandLearner? {
-        devices[LearningKey.key(name: name, product: product)] ?? (product == nil || nameAloneInUse ? nil : devices[name])
+        if let own = devices[LearningKey.key(name: name, product: product)] { return own }
+        guard product != nil, !nameAloneInUse, keptBeforeIDs.contains(name) else { return nil }
+        return devices[name]
     }
 
     /// The learner kept for `device` (`learner(name:product:)`), with no other device connected.

@@ -55,7 +55,9 @@ struct RealDriversLearningKeyTests {
         let store = LearnedStateStore(directory: directory + "/gesture-bridge")
         let earlier = try #require(HandLearner(ordinaryPeaks: [0.2, 0.25, 0.2, 0.3, 0.22], deliberatePeaks: [], ordinaryContacts: 5,
                                                deliberatePresses: 0, levels: nil, moving: false, calibrated: false))
-        try store.save(device: penName, learner: earlier)
+        let text = LearnedStateFile.encode(device: penName, learner: earlier).replacingOccurrences(of: "version 2\n", with: "version 1\n")
+        try FileManager.default.createDirectory(atPath: store.directory, withIntermediateDirectories: true)
+        try text.write(toFile: store.directory + "/" + store.fileName(for: penName), atomically: true, encoding: .utf8)
 
         // One deep press teaches the pen's learner a deliberate press; the bridge keeps it as it stops.
         let bridge = try BridgeProcess(["run", "--json"], displayName: stage.server.displayName, environment: environment)
