@@ -13,6 +13,9 @@ public final class XTestPerformer: ActionPerformer {
     private let launcher: CommandLauncher
     private let volume: VolumeControl
     public private(set) var held = HeldInputs()
+    /// Per logical button held down, the XTEST pointer's button that was pressed for it: its
+    /// release lets go of that one even if the maps changed meanwhile.
+    private var pressedAs: [Int: Int] = [:]
     /// Key chords as the keyboard's AccessX settings time them.
     private var strokes = KeyStrokes()
 
@@ -110,7 +113,13 @@ public final class XTestPerformer: ActionPerformer {
     private func send(_ input: HeldInputs.Input, down: Bool) {
         switch input {
         case .button(let button):
-            XTestFakeButtonEvent(connection.display, UInt32(button), down ? 1 : 0, 0)
+            // The button named is what the application gets: XTest presses a physical button
+            // of the XTEST pointer, which its own map and its master's (a left-handed
+            // `pointer = 3 2 1`) turn into another (`XConnection.outputButtons`).
+            let mapped = connection.outputButtons.physical(of: button) ?? button
+            let physical = down ? mapped : pressedAs.removeValue(forKey: button) ?? mapped
+            if down { pressedAs[button] = physical }
+            XTestFakeButtonEvent(connection.display, UInt32(physical), down ? 1 : 0, 0)
         case .keycode(let keycode):
             XTestFakeKeyEvent(connection.display, UInt32(keycode), down ? 1 : 0, 0)
         }

@@ -97,9 +97,11 @@ extension XConnection {
         XIAllowTouchEvents(display, Int32(master), UInt32(truncatingIfNeeded: touch), root, choice.xiMode)
     }
 
-    /// A synthetic release of `button` through XTest, on the core pointer.
+    /// A synthetic release of the logical `button` through XTest, on the core pointer: of the
+    /// XTEST pointer's button that its maps make `button` (`outputButtons`).
     func fakeButtonRelease(_ button: Int) {
-        XTestFakeButtonEvent(display, UInt32(button), 0, UInt(CurrentTime))
+        let physical = outputButtons.physical(of: button) ?? button
+        XTestFakeButtonEvent(display, UInt32(physical), 0, UInt(CurrentTime))
     }
 }
 

@@ -30,12 +30,19 @@ public final class XConnection {
     /// The XInput extension's major opcode: generic events carrying it are XI2 events.
     public let xinputOpcode: Int32
     public let xinputVersion: (major: Int, minor: Int)
+    /// The XInput extension's first event code: its XI1 events (a device's button map changed,
+    /// `DeviceMappingNotify`) are numbered from it.
+    let xinputFirstEvent: UInt8
     public let hasXTest: Bool
     /// XKB's event code, nil without XKB: Xlib keeps its keymap from XKB's events, which the
     /// bridge reads through XCB and must pass on (`refreshKeymap`).
     public let xkbEventCode: UInt8?
     /// Whether the server went away; checked by the event loop after reading.
     public let loss: ConnectionLoss
+    /// The button map the bridge's own clicks go through: the XTEST pointer's, then its master's
+    /// (`ButtonMap.then`), kept by `InputListener`. XTest sends a physical button of the XTEST
+    /// pointer, so a click of the logical button `b` sends `outputButtons.physical(of: b)`.
+    var outputButtons = ButtonMap.identity
     private var atomNames: [Atom: String] = [:]
     private var closed = false
     /// Events taken out of XCB's queue while looking for errors (`sync`), in arrival order;
@@ -45,8 +52,8 @@ public final class XConnection {
     /// The minimum XInput version: raw touch events and touch ownership arrived in 2.2.
     public static let requiredXInput = (major: 2, minor: 2)
 
-    private init(display: OpaquePointer, name: String, xinputOpcode: Int32, version: (Int, Int), hasXTest: Bool,
-                 xkbEventCode: UInt8?) {
+    private init(display: OpaquePointer, name: String, xinputOpcode: Int32, xinputFirstEvent: UInt8, version: (Int, Int),
+                 hasXTest: Bool, xkbEventCode: UInt8?) {
         self.display = display
         self.xcb = XGetXCBConnection(display)
         self.fileDescriptor = XConnectionNumber(display)
@@ -55,6 +62,7 @@ public final class XConnection {
         self.root = XRootWindow(display, XDefaultScreen(display))
         self.xinputOpcode = xinputOpcode
         self.xinputVersion = version
+        self.xinputFirstEvent = xinputFirstEvent
         self.hasXTest = hasXTest
         self.xkbEventCode = xkbEventCode
         self.loss = ConnectionLoss(displayName: name)
@@ -111,7 +119,7 @@ public final class XConnection {
         var xkbError: Int32 = 0
         let hasXKB = XQueryExtension(display, "XKEYBOARD", &xkbOpcode, &xkbEvent, &xkbError) != 0
         return XConnection(display: display, name: name, xinputOpcode: opcode,
-                           version: (Int(major), Int(minor)), hasXTest: hasXTest,
+                           xinputFirstEvent: UInt8(truncatingIfNeeded: firstEvent), version: (Int(major), Int(minor)), hasXTest: hasXTest,
                            xkbEventCode: hasXKB ? UInt8(exactly: xkbEvent) : nil)
     }
 

@@ -8,6 +8,10 @@ enum DisplayChange: Sendable, Hashable {
     case rootConfigured(ScreenSize)
     /// The keyboard mapping changed (MappingNotify); `refreshKeyboardMapping` passes it on to Xlib.
     case mappingChanged(KeyboardMappingChange)
+    /// A pointer button map changed: a device's own (`xinput set-button-map`, XI1
+    /// DeviceMappingNotify), or, with no device, the core pointer's (`xmodmap -e "pointer = ..."`,
+    /// MappingNotify).
+    case buttonMapChanged(device: Int?)
     /// RandR's screen change: a mode, rotation or size change.
     case screenChanged
     /// XKB reported a new keyboard or a changed map; `refreshKeymap` reloads Xlib's.
@@ -52,8 +56,12 @@ extension XConnection {
             return .selectionCleared(selection: Atom(clear.selection), window: Window(clear.owner))
         case XCB_MAPPING_NOTIFY:
             let mapping = event.read(as: xcb_mapping_notify_event_t.self).pointee
+            if Int32(mapping.request) == MappingPointer { return .buttonMapChanged(device: nil) }
             return .mappingChanged(KeyboardMappingChange(request: Int32(mapping.request), firstKeycode: Int32(mapping.first_keycode),
                                                          count: Int32(mapping.count)))
+        case let code where UInt8(code) == xinputFirstEvent &+ UInt8(XCB_INPUT_DEVICE_MAPPING_NOTIFY):
+            let mapping = event.read(as: xcb_input_device_mapping_notify_event_t.self).pointee
+            return Int32(mapping.request) == MappingPointer ? .buttonMapChanged(device: Int(mapping.device_id)) : nil
         case let code where randr.isScreenChange(code: UInt8(code)):
             return .screenChanged
         case let code where xkbEventCode.map({ UInt8(code) == $0 }) == true:
@@ -62,6 +70,18 @@ extension XConnection {
             return xkbType == XkbNewKeyboardNotify || xkbType == XkbMapNotify ? .keymapChanged : nil
         default:
             return nil
+        }
+    }
+
+    /// Asks for the button map changes of `devices` (XI1 DeviceMappingNotify, which XI2 has no
+    /// event for), in place of those asked for before. An XI1 event class is the device's id
+    /// above the event's code. Returns the errors the request caused: a device gone meanwhile
+    /// fails it whole. Two round trips.
+    func selectButtonMapChanges(of devices: [Int]) -> [XProtocolError] {
+        let type = XEventClass(xinputFirstEvent) + XEventClass(XCB_INPUT_DEVICE_MAPPING_NOTIFY)
+        var classes = devices.compactMap { id in XEventClass(exactly: id).map { $0 << 8 | type } }
+        return checked {
+            XSelectExtensionEvent(display, root, &classes, Int32(classes.count))
         }
     }
 

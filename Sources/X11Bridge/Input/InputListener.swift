@@ -42,6 +42,11 @@ public final class InputListener {
     public var hearsResourceChanges = false
     /// Each pen's or mouse's buttons down other than the tip and the wheel, from its raw events.
     private var otherButtonsDown: [Int: Set<Int>] = [:]
+    /// The button maps of the contact sources, their masters and the XTEST pointer, by device,
+    /// as the server last said (`ButtonMap`): where they make another button than 1 the
+    /// person's primary, that button is the tip (`XI2InputSource.primaryButton`), and the
+    /// bridge's clicks are sent as the buttons that arrive as the ones named (`XConnection.outputButtons`).
+    private var buttonMaps: [Int: ButtonMap] = [:]
     /// The latest `selectRawInput(of:)` requests, refused where the device is gone already.
     private var deviceSelections = DeviceGoneRequests()
     /// Rings when a contact of a device listened to begins or ends (`EventLoop`); it listens to
@@ -91,6 +96,7 @@ public final class InputListener {
         // root size the positions are scaled to.
         connection.sync()
         _ = refreshCatalog(at: 0)
+        rereadButtonMaps()
         source.screen = connection.screenSize
         monitors = randr.read()
     }
@@ -108,7 +114,8 @@ public final class InputListener {
                 if raw.kind == .touchBegin, raw.device == raw.source {
                     touchBegins.began(device: raw.device, touch: raw.detail, stamp: raw.serverTime)
                 }
-                if raw.kind == .buttonRelease, raw.detail == 1, raw.device == raw.source, unheardMotion.remove(raw.device) != nil {
+                let isTip = source.isTip(raw.detail, of: raw.device)
+                if raw.kind == .buttonRelease, isTip, raw.device == raw.source, unheardMotion.remove(raw.device) != nil {
                     motionBackAt[raw.device] = UInt32(truncatingIfNeeded: connection.nextRequestSerial)
                     selectRawInput(of: raw.device)
                 }
@@ -118,9 +125,9 @@ public final class InputListener {
                 // back, this press waits behind it in the frozen master, and a claim would thaw
                 // the master into the bridge's own grab, which swallows it. The held press goes
                 // on to the application first, then this one, as without the bridge.
-                let beside = raw.kind == .buttonPress && raw.device == raw.source && raw.detail != 1
+                let beside = raw.kind == .buttonPress && raw.device == raw.source && !isTip
                     ? tipsDown(besides: device).map { InputChange.anotherButton(device: $0, time: time) } : []
-                if raw.kind == .buttonPress || raw.kind == .buttonRelease, raw.device == raw.source, raw.detail != 1,
+                if raw.kind == .buttonPress || raw.kind == .buttonRelease, raw.device == raw.source, !isTip,
                    !Self.wheelButtons.contains(raw.detail) {
                     if raw.kind == .buttonRelease {
                         otherButtonsDown[device]?.remove(raw.detail)
@@ -129,7 +136,7 @@ public final class InputListener {
                     otherButtonsDown[device, default: []].insert(raw.detail)
                     return (source.isTipDown(device) ? [.anotherButton(device: device, time: time)] : []) + beside
                 }
-                if raw.kind == .buttonPress, raw.detail == 1, raw.device == raw.source, let back = motionBackAt.removeValue(forKey: device) {
+                if raw.kind == .buttonPress, isTip, raw.device == raw.source, let back = motionBackAt.removeValue(forKey: device) {
                     // Made before its motion was heard again: what came between is lost
                     // (`catchUpMotion`).
                     if Int32(bitPattern: event.serial &- back) < 0 { motionLost.insert(device) } else { motionLost.remove(device) }
@@ -180,6 +187,10 @@ public final class InputListener {
             return changes + rereadMonitors()
         case .mappingChanged(let change)?:
             connection.refreshKeyboardMapping(change)
+            return []
+        case .buttonMapChanged(let device)?:
+            // The core pointer map is the masters'; a device's own is its alone.
+            rereadButtonMaps(of: device.map { [$0] } ?? buttonMaps.keys.filter { catalog[$0]?.use == .masterPointer })
             return []
         case .screenChanged?:
             return rereadMonitors()
@@ -240,6 +251,32 @@ public final class InputListener {
         guard layout != monitors else { return [] }
         monitors = layout
         return [.monitorsChanged(layout)]
+    }
+
+    /// Reads the button maps of the contact sources, their masters and the XTEST pointer again
+    /// (one is changed, or the devices), and hears their changes from now on: 3 round trips each.
+    private func rereadButtonMaps() {
+        let devices = catalog.contactSources
+        let ids = Set(devices.map(\.id) + devices.compactMap(\.master) + [catalog.xtestPointer?.id, catalog.xtestPointer?.master].compactMap { $0 })
+        buttonMaps = buttonMaps.filter { ids.contains($0.key) }
+        // A device gone meanwhile refuses the selection: the hierarchy change that tells it comes next.
+        _ = connection.selectButtonMapChanges(of: ids.sorted())
+        rereadButtonMaps(of: ids.sorted())
+    }
+
+    /// Reads `devices`' button maps again, and takes the tips and the XTEST pointer's buttons
+    /// they make.
+    private func rereadButtonMaps(of devices: [Int]) {
+        for id in devices {
+            buttonMaps[id] = connection.buttonMap(of: id)
+        }
+        for device in catalog.contactSources {
+            let own = buttonMaps[device.id] ?? .identity
+            source.setPrimaryButton(own.then(device.master.flatMap { buttonMaps[$0] } ?? .identity).primary, of: device.id)
+        }
+        if let xtest = catalog.xtestPointer {
+            connection.outputButtons = (buttonMaps[xtest.id] ?? .identity).then(xtest.master.flatMap { buttonMaps[$0] } ?? .identity)
+        }
     }
 
     /// The wheel's buttons, up, down, left, right: each press comes with its release, so none
@@ -309,6 +346,7 @@ public final class InputListener {
             otherButtonsDown[device.id] = nil
         }
         selectRawInput()
+        rereadButtonMaps()
         result.append(.devices(changes))
         return result
     }

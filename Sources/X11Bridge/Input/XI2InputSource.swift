@@ -2,8 +2,9 @@ import GestureKit
 
 /// Turns raw XI2 events into the engine's contacts.
 ///
-/// - A pen, eraser or mouse has one contact, 0: it begins when button 1 (the tip) goes down,
-///   moves while it is down, and ends when it comes up. A pen moving with the tip up hovers.
+/// - A pen, eraser or mouse has one contact, 0: it begins when its primary button goes down
+///   (the tip; the physical button the maps make logical 1, `primaryButton`), moves while it
+///   is down, and ends when that button comes up. A pen moving with the tip up hovers.
 /// - Each touch of a touchscreen is its own contact, numbered by the server's touch id.
 ///
 /// Only a slave's own raw events count (device == source): they keep arriving while a grab
@@ -98,8 +99,13 @@ public struct XI2InputSource: Sendable {
     /// The devices listened to, by id.
     private var deviceAxes: [Int: DeviceAxes] = [:]
     private var axes: [Int: AxisState] = [:]
-    /// Devices whose button 1 is down, as this source has seen it.
-    private var pressed: Set<Int> = []
+    /// Devices whose primary button is down, as this source has seen it, with the physical
+    /// button that went down: its release ends the contact even if the maps changed meanwhile.
+    private var pressed: [Int: Int] = [:]
+    /// Per device, the physical button that is its primary (logical 1) where that is not
+    /// button 1 (a left-handed mouse's right button), or nil where no button is: set by the
+    /// listener from the button maps (`ButtonMap.primary`).
+    private var primaries: [Int: Int?] = [:]
     private var touches: [TouchKey: AxisState] = [:]
     /// Where a relative device's contact was last seen, for when the pointer cannot be asked.
     private var pointerPositions: [Int: Point] = [:]
@@ -112,8 +118,24 @@ public struct XI2InputSource: Sendable {
     /// Whether any contact is down: cheaper than `activeContacts` for a yes or no.
     public var hasContactsDown: Bool { !pressed.isEmpty || !touches.isEmpty }
 
-    /// Whether the pen's or mouse's tip (button 1) is down, as this source has seen it.
-    public func isTipDown(_ device: Int) -> Bool { pressed.contains(device) }
+    /// Whether the pen's or mouse's tip (its primary button) is down, as this source has seen it.
+    public func isTipDown(_ device: Int) -> Bool { pressed[device] != nil }
+
+    /// The physical button that begins `device`'s contact: the one its button maps make logical
+    /// 1, button 1 unless `setPrimaryButton` said otherwise; nil when no button does.
+    public func primaryButton(of device: Int) -> Int? { primaries[device] ?? 1 }
+
+    /// Whether `button` (physical, as raw events say) is `device`'s tip or the one that began
+    /// its contact down now.
+    public func isTip(_ button: Int, of device: Int) -> Bool {
+        pressed[device].map { $0 == button } ?? (primaryButton(of: device) == button)
+    }
+
+    /// Takes `device`'s primary button (`ButtonMap.primary`) from its maps; a contact down
+    /// still ends with the button that began it.
+    public mutating func setPrimaryButton(_ button: Int?, of device: Int) {
+        primaries[device] = button == 1 ? nil : .some(button)
+    }
 
     /// Whether `values` (valuator number to value) differ from what `device`'s axes last said,
     /// on the axes they said anything of: a sample read from the server that repeats them says
@@ -131,7 +153,7 @@ public struct XI2InputSource: Sendable {
 
     /// Contacts currently down.
     public var activeContacts: [ContactKey] {
-        (pressed.map { ContactKey(device: $0, contact: 0) } + touches.keys.map { ContactKey(device: $0.device, contact: $0.touch) })
+        (pressed.keys.map { ContactKey(device: $0, contact: 0) } + touches.keys.map { ContactKey(device: $0.device, contact: $0.touch) })
             .sorted()
     }
 
@@ -154,7 +176,7 @@ public struct XI2InputSource: Sendable {
     public mutating func remove(_ id: Int, at time: Double, pointer: () -> Point? = { nil }) -> [ContactEvent] {
         var events: [ContactEvent] = []
         if let layout = deviceAxes[id] {
-            if pressed.contains(id) {
+            if pressed[id] != nil {
                 events.append(contact(layout, contact: 0, phase: .cancel, state: axes[id], time: time, pointer: pointer))
             }
             for key in touches.keys.sorted(by: { $0.touch < $1.touch }) where key.device == id {
@@ -165,7 +187,8 @@ public struct XI2InputSource: Sendable {
         deviceAxes[id] = nil
         axes[id] = nil
         pointerPositions[id] = nil
-        pressed.remove(id)
+        pressed[id] = nil
+        primaries[id] = nil
         touches = touches.filter { $0.key.device != id }
         return events
     }
@@ -175,7 +198,7 @@ public struct XI2InputSource: Sendable {
     /// applications'. The devices stay listened to.
     public mutating func pause(at time: Double) -> [ContactEvent] {
         var events: [ContactEvent] = []
-        for id in pressed.sorted() {
+        for id in pressed.keys.sorted() {
             if let layout = deviceAxes[id] {
                 events.append(contact(layout, contact: 0, phase: .cancel, state: axes[id], time: time, pointer: { nil }))
             }
@@ -226,7 +249,7 @@ public struct XI2InputSource: Sendable {
         // place, so the stored state is never copied.
         axes[layout.id, default: AxisState()].absorbAbsolute(raw.axisValues, of: layout)
         let state = axes[layout.id]
-        let isDown = pressed.contains(layout.id)
+        let isDown = pressed[layout.id] != nil
         switch raw.kind {
         case .motion:
             if isDown {
@@ -240,14 +263,14 @@ public struct XI2InputSource: Sendable {
             guard reportsHover else { return [] }
             return [contact(layout, contact: 0, phase: .hover, state: state, time: time, pointer: pointer)]
         case .buttonPress:
-            // Button 1 is the tip; a pen's side buttons and the wheel are not contacts.
-            guard raw.detail == 1, !isDown, time >= followsFrom else { return [] }
-            pressed.insert(layout.id)
+            // The primary button is the tip; a pen's side buttons and the wheel are not contacts.
+            guard raw.detail == primaryButton(of: layout.id), !isDown, time >= followsFrom else { return [] }
+            pressed[layout.id] = raw.detail
             return [contact(layout, contact: 0, phase: .begin, state: state, time: time, pointer: pointer)]
         case .buttonRelease:
             // A release without a press seen: the press happened before the bridge started.
-            guard raw.detail == 1, isDown else { return [] }
-            pressed.remove(layout.id)
+            guard isDown, raw.detail == pressed[layout.id] else { return [] }
+            pressed[layout.id] = nil
             // A relative device that follows its deltas lifts where they took it (`movedRelatively`).
             let followed = layout.followsDeltas && pointerPositions[layout.id] != nil
             return [contact(layout, contact: 0, phase: .end, state: state, time: time, pointer: followed ? { nil } : pointer)]
