@@ -20,14 +20,23 @@ public enum RecognizerSettings: Sendable, Hashable {
 
     /// A fresh recognizer for one contact.
     /// `area`: the part of the screen the contact's device is mapped to (nil: all of it).
-    public func makeRecognizer(screen: ScreenSize, monitors: MonitorLayout = .none, area: MappedArea? = nil) -> any GestureRecognizer {
+    /// `scale`: the desktop's scale where the contact went down (`DesktopScale`): the config's
+    /// pixel distances (a slop, a knob's center and radii) are pixels at scale 1, multiplied by it.
+    public func makeRecognizer(screen: ScreenSize, monitors: MonitorLayout = .none, area: MappedArea? = nil,
+                               scale: Double = 1) -> any GestureRecognizer {
         switch self {
         case .force(let configuration): return ForceRecognizer(configuration)
-        case .deepPress(let configuration): return DeepPressRecognizer(configuration)
-        case .squeeze(let configuration): return SqueezeRecognizer(configuration)
+        case .deepPress(var configuration):
+            configuration.slop *= scale
+            return DeepPressRecognizer(configuration)
+        case .squeeze(var configuration):
+            configuration.slop *= scale
+            return SqueezeRecognizer(configuration)
         case .pressureThresholds(let configuration): return PressureThresholdsRecognizer(configuration)
-        case .knob(let settings): return KnobRecognizer(settings.resolve(screen: screen, monitors: monitors, area: area))
-        case .longPress(let configuration): return LongPressRecognizer(configuration)
+        case .knob(let settings): return KnobRecognizer(settings.resolve(screen: screen, monitors: monitors, area: area, scale: scale))
+        case .longPress(var configuration):
+            configuration.slop *= scale
+            return LongPressRecognizer(configuration)
         }
     }
 }
@@ -67,7 +76,16 @@ public struct KnobSettings: Sendable, Hashable {
     /// that part's corners instead, where that puts it inside: the knob is where the device
     /// reaches. A center the device reaches stays where it is (`[2600, 900]` on the right-hand
     /// monitor a touchscreen is mapped to).
-    public func resolve(screen: ScreenSize, monitors: MonitorLayout = .none, area: MappedArea? = nil) -> KnobRecognizer.Configuration {
+    /// `scale`: the desktop's scale (`DesktopScale`). The center's coordinates are distances
+    /// from the edges of the root, of the named monitor or of the device's area, and the radii
+    /// are distances too: all are pixels at scale 1, multiplied by it, so the ring sits as far
+    /// in from its corner, and is as large, in millimetres on every desktop.
+    public func resolve(screen: ScreenSize, monitors: MonitorLayout = .none, area: MappedArea? = nil,
+                        scale: Double = 1) -> KnobRecognizer.Configuration {
+        let centerX = ScreenCoordinate(self.centerX.value * scale)
+        let centerY = ScreenCoordinate(self.centerY.value * scale)
+        let innerRadius = self.innerRadius * scale
+        let outerRadius = self.outerRadius * scale
         func measured(on frame: ScreenRect) -> Point {
             Point(x: Double(frame.x) + centerX.resolve(extent: Double(frame.width)),
                   y: Double(frame.y) + centerY.resolve(extent: Double(frame.height)))

@@ -8,6 +8,11 @@ public struct GestureEngine: Sendable {
     public var screen: ScreenSize
     /// The screen's monitors, for knobs centered on one; none: knobs use the root's corners.
     public var monitors: MonitorLayout
+    /// The desktop's scale (`DesktopScale`): the bindings' pixel distances (slop, a knob's
+    /// center and radii) are pixels at scale 1, multiplied by the scale where a contact goes
+    /// down. A contact keeps the scale it began with; a change applies to contacts from then on.
+    /// `.unscaled` (a trace replayed): the config's pixels are the screen's.
+    public var scale: DesktopScale
     public private(set) var devices: [Int: InputDevice] = [:]
     private var contacts: [ContactKey: TrackedContact] = [:]
     private var timers = TimerQueue<EngineTimer>()
@@ -16,10 +21,11 @@ public struct GestureEngine: Sendable {
     public private(set) var learning: PressLearning
 
     public init(configuration: BindingSet, devices: [InputDevice] = [], screen: ScreenSize = .fallback,
-                monitors: MonitorLayout = .none, learning: PressLearning = PressLearning()) {
+                monitors: MonitorLayout = .none, scale: DesktopScale = .unscaled, learning: PressLearning = PressLearning()) {
         self.configuration = configuration
         self.screen = screen
         self.monitors = monitors
+        self.scale = scale
         self.learning = learning
         for device in devices { self.devices[device.id] = device }
     }
@@ -201,9 +207,11 @@ public struct GestureEngine: Sendable {
         // Learned levels are read when a contact begins and kept until it ends: they never
         // move under a contact that is down.
         let learned = configuration.learn ? learning.learner(for: device, among: devices.values).flatMap { $0.calibrated ? nil : $0.levels } : nil
+        // As the feedback drawn there: the scale where the contact goes down, kept until it ends.
+        let factor = scale.factor(at: sample.position, monitors: monitors)
         let slots = configuration.bindings(for: device, in: window).map {
-            RecognizerSlot(binding: $0, screen: screen, monitors: monitors, area: device.mappedArea, learned: learned,
-                           origin: sample.position)
+            RecognizerSlot(binding: $0, screen: screen, monitors: monitors, area: device.mappedArea, scale: factor,
+                           learned: learned, origin: sample.position)
         }
         var contact = TrackedContact(key: key, device: device, slots: slots, start: sample)
         if !contact.hasActiveOwner {

@@ -19,8 +19,10 @@ struct RecognizerSlot: Sendable {
     /// The force an ordinary touch reaches, for a pressure gesture (`HoldPolicy`); nil for others.
     let ordinaryForce: Double?
 
-    init(binding: Binding, screen: ScreenSize, monitors: MonitorLayout, area: MappedArea? = nil, learned: PressLevels? = nil,
-         origin: Point) {
+    /// `scale`: the desktop's scale where the contact went down (`DesktopScale`), which the
+    /// binding's pixel distances are multiplied by; the slot keeps it until the contact ends.
+    init(binding: Binding, screen: ScreenSize, monitors: MonitorLayout, area: MappedArea? = nil, scale: Double = 1,
+         learned: PressLevels? = nil, origin: Point) {
         self.origin = origin
         var binding = binding
         if case .deepPress(let configuration) = binding.recognizer, configuration.learned {
@@ -30,7 +32,7 @@ struct RecognizerSlot: Sendable {
             learns = false
         }
         self.binding = binding
-        self.recognizer = binding.recognizer.makeRecognizer(screen: screen, monitors: monitors, area: area)
+        self.recognizer = binding.recognizer.makeRecognizer(screen: screen, monitors: monitors, area: area, scale: scale)
         owns = binding.ownsContact
         switch binding.recognizer {
         case .deepPress(let configuration): ordinaryForce = configuration.ordinary

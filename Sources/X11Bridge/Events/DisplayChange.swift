@@ -33,7 +33,8 @@ extension XConnection {
     /// Asks for `window`'s ConfigureNotify (StructureNotifyMask): on the root, the screen's
     /// size and monitor changes; with `properties`, its property changes too, among them the X
     /// resources a desktop's scale setting rewrites (every root property: a status bar's
-    /// name, the active window; asked for only where something is drawn).
+    /// name, the active window; asked for only where something is drawn or gestures are
+    /// measured, both at the desktop's scale).
     func selectStructureChanges(on window: Window, properties: Bool) {
         XSelectInput(display, window, StructureNotifyMask | (properties ? PropertyChangeMask : 0))
     }

@@ -38,7 +38,8 @@ public final class InputListener {
     /// happened after the requests below it took effect.
     public private(set) var lastSerial: UInt32 = 0
     /// Whether `start` asks for the root's property changes, for `.resourcesChanged`: set
-    /// before it, where feedback is drawn (its scale follows the desktop's).
+    /// before it, where feedback is drawn or gestures are measured (both follow the desktop's
+    /// scale, `DesktopScale`).
     public var hearsResourceChanges = false
     /// Each pen's or mouse's buttons down other than the tip and the wheel, from its raw events.
     private var otherButtonsDown: [Int: Set<Int>] = [:]

@@ -64,10 +64,9 @@ public final class FeedbackOverlay {
     /// The screen's scale at `point`: the DPI the desktop asks for (`Xft.dpi`, what toolkits
     /// scale by) over 96; without it, the physical DPI of the monitor under the point, so an
     /// effect is the same size in millimetres on every monitor; 1 when neither is known.
+    /// The rule is `DesktopScale`'s, which the engine's gesture distances follow too.
     func screenScale(at point: Point) -> Double {
-        let dpi = resources.resourceDPI ?? monitors.monitor(at: point)?.dpi
-        guard let dpi, dpi.isFinite, dpi > 0 else { return 1 }
-        return Swift.min(Swift.max(dpi / 96, 0.5), 4)
+        DesktopScale.desktop(resourceDPI: resources.resourceDPI).factor(at: point, monitors: monitors)
     }
 
     /// The look of an effect centred at `point`.

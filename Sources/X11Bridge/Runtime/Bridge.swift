@@ -62,7 +62,8 @@ public final class Bridge {
     /// go of anything held and returns. SIGHUP reloads the config.
     public func run(signals: SignalDescriptor?) throws(BridgeSetupError) {
         performer.releaseLeftovers(buttonCount: session.catalog.xtestPointer?.buttonCount ?? 0)
-        session.hearsResourceChanges = feedback != nil
+        // The desktop's scale (`Xft.dpi`) sizes the feedback and the gestures' pixel distances alike.
+        session.hearsResourceChanges = true
         try session.start()
         // Nothing here uses a hovering pen but its position, which the session keeps anyway.
         session.reportsHover = false
@@ -70,6 +71,7 @@ public final class Bridge {
         engine.screen = session.screen
         feedback?.look = engine.configuration.look
         engine.monitors = session.monitors
+        engine.scale = session.connection.desktopScale
         feedback?.screenChanged(session.screen, monitors: session.monitors)
         for device in session.catalog.contactSources { updateEngine(device.id) }
         // The grab is in place before the owner hears that listening began: a press right
@@ -390,6 +392,8 @@ extension Bridge: EventLoopClient {
                 stop()
             case .resourcesChanged:
                 feedback?.resourcesChanged()
+                // Contacts from now on; those down keep the scale they began with.
+                engine.scale = session.connection.desktopScale
             case .anotherButton(let device, let when):
                 // Held back, the tip's press would leave the side button's press queued behind
                 // it; kept, its stroke would go off the master with that button down there, and

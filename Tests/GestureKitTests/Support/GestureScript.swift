@@ -35,10 +35,11 @@ final class GestureScript {
         clock.onAdvance = { [weak self] time in self?.fireTimers(until: time) }
     }
 
-    /// A script running a whole config (the built-in default, say).
-    init(configuration: BindingSet, screen: ScreenSize = .fallback) {
+    /// A script running a whole config (the built-in default, say), on a desktop at `scale`.
+    init(configuration: BindingSet, screen: ScreenSize = .fallback, scale: DesktopScale = .unscaled) {
         engine = GestureEngine(configuration: configuration,
-                               devices: [Self.penDevice, Self.touchscreenDevice, Self.mouseDevice], screen: screen)
+                               devices: [Self.penDevice, Self.touchscreenDevice, Self.mouseDevice], screen: screen,
+                               scale: scale)
         clock.onAdvance = { [weak self] time in self?.fireTimers(until: time) }
     }
 
@@ -62,6 +63,11 @@ final class GestureScript {
     func unplug(_ device: InputDevice) {
         engine.removeDevice(device.id, at: clock.now, into: &outputs)
         poses = poses.filter { $0.key.device != device.id }
+    }
+
+    /// The desktop's scale changed (`Xft.dpi` set anew): contacts from now on follow it.
+    func setScale(_ scale: DesktopScale) {
+        engine.scale = scale
     }
 
     /// A config reload: contacts already down finish with the bindings they began with.

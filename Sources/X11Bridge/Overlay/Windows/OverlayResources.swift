@@ -48,7 +48,7 @@ final class OverlayResources {
         root = XRootWindow(display, screen)
         rootBounds = Self.queryRootBounds(display: display, screen: screen, root: root)
         monitors = RandRMonitors(display: display, root: root).read()
-        resourceDPI = XResourceManagerString(display).flatMap { Self.resourceDPI(in: String(cString: $0)) }
+        resourceDPI = DesktopResources.openingDPI(display: display)
         opaqueVisual = OverlayVisual(
             visual: defaultVisual, depth: depth, colormap: XDefaultColormap(display, screen),
             format: PixelFormat(redMask: defaultVisual.pointee.red_mask, greenMask: defaultVisual.pointee.green_mask,
@@ -126,36 +126,12 @@ final class OverlayResources {
     /// Reads RESOURCE_MANAGER from the root again (Xlib's copy is the one it took when the
     /// display opened): the desktop's scale was changed, or set after the bridge started.
     func readResources() {
-        var type: Atom = 0
-        var format: Int32 = 0
-        var count: UInt = 0
-        var remaining: UInt = 0
-        var data: UnsafeMutablePointer<UInt8>?
-        let status = XGetWindowProperty(display, root, Atom(XA_RESOURCE_MANAGER), 0, 1 << 20, 0, Atom(XA_STRING),
-                                        &type, &format, &count, &remaining, &data)
-        defer { if let data { XFree(data) } }
-        guard status == Success, format == 8, let data else {
-            resourceDPI = nil
-            return
-        }
-        resourceDPI = Self.resourceDPI(in: String(decoding: UnsafeBufferPointer(start: data, count: Int(count)), as: UTF8.self))
+        resourceDPI = DesktopResources.readDPI(display: display, root: root)
     }
 
-    /// The `Xft.dpi` resource in X resources text (`xrdb -query`'s format); nil when it is
-    /// absent or not a positive number.
+    /// The `Xft.dpi` resource in X resources text (`DesktopResources.dpi(in:)`).
     static func resourceDPI(in resources: String) -> Double? {
-        func trimmed(_ text: Substring) -> Substring {
-            var text = text.drop { $0 == " " || $0 == "\t" }
-            while text.last == " " || text.last == "\t" { text = text.dropLast() }
-            return text
-        }
-        var found: Double?
-        for line in resources.split(whereSeparator: \.isNewline) {
-            guard let colon = line.firstIndex(of: ":"), trimmed(line[..<colon]) == "Xft.dpi" else { continue }
-            // The last definition wins, as in xrdb.
-            found = Double(trimmed(line[line.index(after: colon)...])).flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
-        }
-        return found
+        DesktopResources.dpi(in: resources)
     }
 
     private func argbVisual() -> OverlayVisual? {
