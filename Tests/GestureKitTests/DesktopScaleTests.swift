@@ -133,8 +133,18 @@ struct DesktopScaleTests {
         let onPanel = Point(x: 100, y: 100)
         #expect(DesktopScale.desktop(resourceDPI: 192).factor(at: onPanel, monitors: layout) == 2)
         #expect(DesktopScale.desktop(resourceDPI: 144).factor(at: Point(x: 4000, y: 100), monitors: layout) == 1.5)
-        let physical = DesktopScale.desktop(resourceDPI: nil).factor(at: onPanel, monitors: layout)
-        #expect(abs(physical - 283.5 / 96) < 0.01, "\(physical)")
+        // 283 dpi is 2.95, to the nearest quarter 3.
+        #expect(DesktopScale.desktop(resourceDPI: nil).factor(at: onPanel, monitors: layout) == 3)
+        // What Xorg makes up for a monitor that tells no size (1280×800 px across 339×212 mm:
+        // 95.9 dpi) is scale 1 exactly, as is an ordinary 24" 1920×1080 (92 dpi).
+        let madeUp = Monitor(name: "DUMMY0", frame: ScreenRect(x: 0, y: 0, width: 1280, height: 800),
+                             widthMillimeters: 339, heightMillimeters: 212)
+        let ordinary = Monitor(name: "DP-1", frame: ScreenRect(x: 0, y: 0, width: 1920, height: 1080),
+                               widthMillimeters: 531, heightMillimeters: 299)
+        for monitor in [madeUp, ordinary] {
+            #expect(DesktopScale.desktop(resourceDPI: nil).factor(at: onPanel, monitors: MonitorLayout([monitor])) == 1)
+        }
+        #expect(DesktopScale.desktop(resourceDPI: 144.5).factor(at: onPanel, monitors: layout) == 144.5 / 96, "Xft.dpi is taken as set")
         #expect(DesktopScale.desktop(resourceDPI: nil).factor(at: Point(x: 4000, y: 100), monitors: layout) == 1)
         #expect(DesktopScale.desktop(resourceDPI: nil).factor(at: onPanel, monitors: .none) == 1)
         #expect(DesktopScale.unscaled.factor(at: onPanel, monitors: layout) == 1)

@@ -7,9 +7,9 @@ public enum DesktopScale: Sendable, Hashable {
     /// Config pixels are the screen's pixels: a trace replayed (a trace records no scale), a test.
     case unscaled
     /// The desktop's scale: the DPI it asks for (`Xft.dpi`, what toolkits scale by; nil when
-    /// unset) over 96; without it, the physical DPI of the monitor under the point, so a
-    /// distance is the same in millimetres on every monitor; 1 when neither is known. Kept
-    /// within 0.5...4.
+    /// unset) over 96; without it, the physical DPI of the monitor under the point over 96,
+    /// to the nearest quarter (`physicalFactor`), so a distance is about the same in
+    /// millimetres on every monitor; 1 when neither is known. Kept within 0.5...4.
     case desktop(resourceDPI: Double?)
 
     /// The scale at `point` of a screen with `monitors`.
@@ -17,9 +17,19 @@ public enum DesktopScale: Sendable, Hashable {
         switch self {
         case .unscaled:
             return 1
-        case .desktop(let resourceDPI):
-            return Self.factor(dpi: resourceDPI ?? monitors.monitor(at: point)?.dpi)
+        case .desktop(let resourceDPI?):
+            return Self.factor(dpi: resourceDPI)
+        case .desktop(nil):
+            return Self.physicalFactor(dpi: monitors.monitor(at: point)?.dpi)
         }
+    }
+
+    /// A monitor's physical DPI over 96, to the nearest quarter (1, 1.25, 1.5, as desktops
+    /// offer their scales): its size is whole millimetres, often whole centimetres, so a 95.9 dpi
+    /// panel (what Xorg makes up for a monitor without one, 1280 px across 339 mm) is a 96 dpi
+    /// one, at scale 1 exactly, and a 12 px slop stays 12, not 11.99.
+    public static func physicalFactor(dpi: Double?) -> Double {
+        Swift.min(Swift.max((factor(dpi: dpi) * 4).rounded() / 4, 0.5), 4)
     }
 
     /// `dpi` over 96, within 0.5...4; 1 for none (or one that is not a positive number).

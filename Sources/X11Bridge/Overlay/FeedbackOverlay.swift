@@ -62,8 +62,9 @@ public final class FeedbackOverlay {
     }
 
     /// The screen's scale at `point`: the DPI the desktop asks for (`Xft.dpi`, what toolkits
-    /// scale by) over 96; without it, the physical DPI of the monitor under the point, so an
-    /// effect is the same size in millimetres on every monitor; 1 when neither is known.
+    /// scale by) over 96; without it, the physical DPI of the monitor under the point over 96
+    /// to the nearest quarter, so an effect is about the same size in millimetres on every
+    /// monitor; 1 when neither is known.
     /// The rule is `DesktopScale`'s, which the engine's gesture distances follow too.
     func screenScale(at point: Point) -> Double {
         DesktopScale.desktop(resourceDPI: resources.resourceDPI).factor(at: point, monitors: monitors)
