@@ -101,6 +101,7 @@ struct Doctor: ParsableCommand {
         if let bindings {
             findings += keyFindings(bindings, connection: connection)
             findings += volumeFindings(bindings)
+            findings += Self.fixedThresholdFindings(bindings)
         }
         // The findings, printed on the way out, say what is wrong.
         if findings.contains(where: \.isProblem) { throw CommandFailure.reported() }
@@ -165,6 +166,17 @@ struct Doctor: ParsableCommand {
             findings.append(.problem("no binding of this config listens to any device here, so the bridge would do nothing. Connect a pen or a touchscreen, or add a binding for these devices (`devices: [\(kinds)]`; knob and long press need no pressure)"))
         }
         return findings
+    }
+
+    /// Deep presses with a number for `threshold`: learning leaves them alone, and `learned`
+    /// says "nothing learned yet" for ever (a config copied from an older default, 0.7, keeps
+    /// a person from the learning a newer default has).
+    static func fixedThresholdFindings(_ bindings: BindingSet) -> [Finding] {
+        guard bindings.learn else { return [] }
+        return bindings.bindings.compactMap { binding in
+            guard case .deepPress(let configuration) = binding.recognizer, !configuration.learned else { return nil }
+            return .note("binding \"\(binding.name)\" has a fixed threshold (\(configuration.threshold.formatted)): the bridge does not learn it for your hand; `threshold: learned` does (the built-in default's; `calibrate --write` writes a number on purpose)")
+        }
     }
 
     /// A config with `volume` actions needs pactl or wpctl, and a sound server that answers.

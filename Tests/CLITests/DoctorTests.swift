@@ -170,6 +170,7 @@ struct DoctorTests {
         #expect(lines.last == "1 problem to fix first.")
         #expect(!run.stdout.contains("can run here"))
         #expect(!run.stdout.contains("reports pressure 0.."))
+        #expect(!run.stdout.contains("has a fixed threshold"), "the built-in default learns")
     }
 
     @Test("on Xvfb with a config that binds the mouse: the pressure binding is named as idle, nothing is a problem; exit 0", .requiresXvfb)
@@ -182,6 +183,8 @@ struct DoctorTests {
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("  ok       config \(config): 2 bindings"))
         #expect(run.stdout.contains("  note     no device reports pressure, so these bindings never fire: pen-press. "))
+        // A deep press written without `threshold` has the fixed 0.75: learning leaves it alone.
+        #expect(run.stdout.contains("  note     binding \"pen-press\" has a fixed threshold (0.75): the bridge does not learn it"), "\(run.stdout)")
         #expect(!run.stdout.contains("PROBLEM"), "\(run.stdout)")
         #expect(!run.stdout.contains("no binding listens to"))
         #expect(run.stdout.hasSuffix("GestureBridge can run here.\n"))
