@@ -134,4 +134,58 @@ struct ArbitrationTests {
         expectSequence(script.decisions(for: second.key), [.claimed(by: "right-click")])
         expectSequence(script.actions, [.click(button: 3, at: (100, 100)), .click(button: 3, at: (300, 100))])
     }
+
+    // MARK: A hand resting on the screen while the pen writes
+
+    /// Found in review (a 2-in-1 convertible): a palm on the touchscreen while the pen wrote
+    /// right-clicked under it, the pointer jumping there with the pen's button down mid-stroke.
+    @Test("the pen writes; the palm rests on a touchscreen without pressure: its long press does not right-click, it is the application's")
+    func palmLongPressWhilePenWrites() {
+        let script = GestureScript(configuration: ConfigLoader.builtInDefault)
+        let palmScreen = script.plug(InputDevice(id: 14, name: "Script Plain Touchscreen", kind: .touch, pressure: nil))
+        script.pen.down(at: (300, 300), force: 0.3)
+        for x in stride(from: 305.0, through: 400, by: 5) { script.pen.aFrameLater().move(to: (x, 300), force: 0.3) }
+        script.forgetOutputs()
+        palmScreen.down(at: (520, 460))
+        for x in stride(from: 405.0, through: 500, by: 2) { script.pen.aFrameLater().move(to: (x, 300), force: 0.3) }
+        #expect(script.actions.isEmpty, "\(script.actions)")
+        expectSequence(script.decisions(for: palmScreen.key), [.released(.penDown)])
+    }
+
+    @Test("the pen writes; the palm leans on a pressure touchscreen past the threshold: no right-click under it")
+    func palmDeepPressWhilePenWrites() {
+        let script = GestureScript(configuration: ConfigLoader.builtInDefault)
+        script.pen.down(at: (300, 300), force: 0.3)
+        for x in stride(from: 305.0, through: 400, by: 5) { script.pen.aFrameLater().move(to: (x, 300), force: 0.3) }
+        script.forgetOutputs()
+        let palm = script.touchscreen
+        palm.down(at: (520, 460), force: 0.2)
+        for force in [0.4, 0.6, 0.75, 0.85] { palm.aFrameLater().press(to: force) }
+        #expect(script.actions.isEmpty, "\(script.actions)")
+        expectSequence(script.decisions(for: palm.key), [.released(.penDown)])
+    }
+
+    @Test("the palm comes down first, the pen after it: once the pen's stroke is the application's, the touch held back goes to it, and leans past the threshold to no right-click")
+    func palmBeforeThePen() {
+        let script = GestureScript(configuration: ConfigLoader.builtInDefault)
+        let palm = script.touchscreen
+        palm.down(at: (520, 460), force: 0.2)
+        script.pen.aFrameLater().down(at: (300, 300), force: 0.3)
+        #expect(script.decisions(for: palm.key).isEmpty, "still held: the pen's press may yet be a deep press")
+        for x in stride(from: 305.0, through: 340, by: 5) { script.pen.aFrameLater().move(to: (x, 300), force: 0.3) }
+        for force in [0.4, 0.6, 0.75, 0.85] { palm.aFrameLater().press(to: force) }
+        #expect(script.actions.isEmpty, "\(script.actions)")
+        expectSequence(script.decisions(for: palm.key), [.released(.penDown)])
+    }
+
+    @Test("a finger's deep press with no pen down right-clicks as ever; a touch after the pen lifts is a gesture's again")
+    func fingerAfterThePen() {
+        let script = GestureScript(configuration: ConfigLoader.builtInDefault)
+        script.pen.down(at: (300, 300), force: 0.3)
+        script.pen.aFrameLater().lift()
+        let finger = script.touchscreen
+        finger.aFrameLater().down(at: (520, 460), force: 0.2)
+        for force in [0.4, 0.6, 0.75, 0.85] { finger.aFrameLater().press(to: force) }
+        #expect(script.actions.map(\.action) == [.click(button: 3)], "\(script.actions)")
+    }
 }

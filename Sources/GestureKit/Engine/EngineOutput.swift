@@ -71,6 +71,10 @@ public enum ReleaseReason: String, Sendable, Hashable, CaseIterable {
     /// application: fingers together are a pinch, a scroll or a resting hand, the
     /// application's as without the bridge; the gestures are one finger's.
     case anotherFinger = "another finger touched"
+    /// The touch went down, or was held, while the application had the pen's stroke: a hand
+    /// resting on the screen as the pen writes (a palm), the application's as without the
+    /// bridge.
+    case penDown = "touched while the pen was down"
 }
 
 extension ReleaseReason {
@@ -85,6 +89,7 @@ extension ReleaseReason {
         case .ended: return "lifted"
         case .anotherButton: return "another-button"
         case .anotherFinger: return "another-finger"
+        case .penDown: return "pen-down"
         }
     }
 }

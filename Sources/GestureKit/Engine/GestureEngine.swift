@@ -204,6 +204,14 @@ public struct GestureEngine: Sendable {
                 reason = .anotherFinger
             }
         }
+        if device.kind == .touch, reason == nil, contacts.values.contains(where: { $0.isPenStrokeOfTheApplication }) {
+            // A touch while the application has the pen's stroke is a hand resting on the
+            // screen as it writes (a palm): a right-click under it would land mid-stroke, the
+            // pointer jumping there with the pen's button down. The application's, as without
+            // the bridge. (While the bridge still holds the pen's press back, a touch is held
+            // too, and waits behind it: `PointerOwnership`.)
+            reason = .penDown
+        }
         // Learned levels are read when a contact begins and kept until it ends: they never
         // move under a contact that is down.
         let learned = configuration.learn ? learning.learner(for: device, among: devices.values).flatMap { $0.calibrated ? nil : $0.levels } : nil
@@ -373,6 +381,12 @@ public struct GestureEngine: Sendable {
         timers.set(.decision(key), deadline: nil)
         timers.set(.hold(key), deadline: nil)
         outputs.append(.decision(report))
+        if contact.isPenStrokeOfTheApplication {
+            // The hand came down first and the pen's stroke is the application's now: the
+            // touches held back go to it the same way, in the order they touched.
+            let resting = contacts.values.filter { $0.device.kind == .touch && !$0.isDecided }.sorted { ($0.start, $0.key) < ($1.start, $1.key) }
+            for touch in resting { handOver(touch.key, reason: .penDown, at: time, into: &outputs) }
+        }
     }
 
     /// Takes an owning recognizer out of the running: it reports `failed`.

@@ -89,6 +89,13 @@ struct TrackedContact: Sendable {
         if case .undecided = hold { false } else { true }
     }
 
+    /// A pen's or eraser's press the application has, the tip still down (given to it for any
+    /// reason but its lift): a stroke under way in the application.
+    var isPenStrokeOfTheApplication: Bool {
+        guard device.kind == .pen || device.kind == .eraser, case .handedOver(let reason) = hold else { return false }
+        return reason != .ended
+    }
+
     /// Whether a gesture won it.
     var isClaimed: Bool {
         if case .claimed = hold { true } else { false }
@@ -181,7 +188,7 @@ struct TrackedContact: Sendable {
             // contact, and no deep press the bridge saw.
             if let threshold = learningThreshold, peak >= threshold { return nil }
             return .ordinary(peak: peak)
-        case .handedOver(.unbound), .handedOver(.anotherButton), .handedOver(.anotherFinger):
+        case .handedOver(.unbound), .handedOver(.anotherButton), .handedOver(.anotherFinger), .handedOver(.penDown):
             return nil
         }
     }

@@ -89,6 +89,7 @@ public struct OutputFormatter: Sendable {
         case .ended: return "it lifted first"
         case .anotherButton: return "another button of its device went down"
         case .anotherFinger: return "another finger touched the screen beside it"
+        case .penDown: return "it touched while the pen was down (a palm)"
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GestureKit
 import XorgTestSupport
 
 /// A pen and a finger at once, on the one master pointer they share: while the bridge holds
@@ -41,8 +42,8 @@ final class PenAndTouchTests: StageSuite {
     /// acceptance reaches the server, and Xorg keeps the button it emulates for it down until
     /// the next touch (dix counts it down only at an emulated touch end that is not replaced
     /// by an update for a listener still to accept).
-    @Test("a touch deep press while the pen presses lightly: one right-click, the pen's own click, nothing of the touch's stroke, a touch after it whole, no X error",
-          arguments: PenPress.allCases)
+    @Test("a touch deep press while the bridge holds the pen's light press back: one right-click, the pen's own click, nothing of the touch's stroke, a touch after it whole, no X error",
+          arguments: [PenPress.heldByBridge])
     func touchDeepPressWhilePenPresses(pen penPress: PenPress) throws {
         // Only the force decides (a long decision timeout); `contact` says the bridge follows one.
         let bridge = try stage.bridge(config: ReplugOwnershipTests.config)
@@ -89,6 +90,40 @@ final class PenAndTouchTests: StageSuite {
         let tap = buttonEvents(1, in: stage.window.events { buttonEvents(1, in: $0).count >= 2 })
         #expect(tap.map(\.kind) == [.buttonPress, .buttonRelease], "\(tap)\n\(bridge.log)")
         #expect(stage.window.pointerState()?.buttonsHeld == [])
+    }
+
+    /// Found in review (a 2-in-1 convertible): a palm leaning on the touchscreen while the
+    /// application had the pen's stroke right-clicked under it, the pointer jumping there from
+    /// the bridge's click with the pen's button down: a line drawn to the palm, a menu opened
+    /// mid-stroke. Such a touch is the application's, as without the bridge.
+    @Test("a palm leaning on the touchscreen past the threshold while the window has the pen's stroke: no right-click, nothing of the bridge's in the stroke, the pen's click whole")
+    func palmWhileTheWindowHasThePen() throws {
+        let bridge = try stage.bridge(config: ReplugOwnershipTests.config)
+        let pen = try bridge.deviceID(VirtualPen.deviceName)
+        let touch = try bridge.deviceID(VirtualTouchscreen.deviceName)
+        let xtest = try stage.serverDeviceID("Virtual core XTEST pointer")
+        try stage.pen.down(at: (300, 300), pressure: 0.3)
+        for x in stride(from: 310.0, through: 400, by: 10) { try stage.pen.move(to: (x, 300)) }
+        // The stimulus: the stroke is the window's.
+        #expect(stage.window.waitForEvents(upTo: 6) { buttonEvents(1, in: $0).count == 1 }, "\(bridge.lines)")
+        try stage.touch.begin(at: (700, 500), pressure: 0.2)
+        for force in [0.4, 0.6, 0.8, 0.95] {
+            usleep(20_000)
+            try stage.touch.update(pressure: force)
+        }
+        #expect(bridge.waitForLines { $0.decisions.contains { $0.device == touch } }, "\(bridge.lines)")
+        let decided = bridge.decisions.filter { $0.device == touch }
+        #expect(decided.map(\.reason) == [.penDown], "\(decided)")
+        for x in stride(from: 410.0, through: 450, by: 10) { try stage.pen.move(to: (x, 300)) }
+        try stage.touch.end()
+        try stage.pen.up()
+        #expect(stage.window.waitForEvents { $0.contains { $0.kind == .buttonRelease && $0.detail == 1 && Int($0.sourceID) == pen } })
+        let events = stage.window.events(arrivingWithin: 0.3)
+        #expect(events.filter { Int($0.sourceID) == Int(xtest) }.isEmpty, "the bridge sent nothing: \(events)")
+        #expect(buttonEvents(3, in: events).isEmpty, "\(events)")
+        #expect(buttonEvents(1, in: events).filter { Int($0.sourceID) == pen }.map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
+        #expect(stage.buttonsStillHeld() == [])
+        #expect(bridge.events(.xError).isEmpty, "\(bridge.lines)")
     }
 
     @Test("a touch tap during a pen deep press: one right-click, the tap's click, nothing held, no X error")
