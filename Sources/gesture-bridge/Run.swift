@@ -24,7 +24,8 @@ struct Run: ParsableCommand {
             as that file is created, its folder too.
 
             One bridge runs per display: a second would act on every gesture again (a deep press \
-            would right-click twice), so it says which one runs and exits.
+            would right-click twice), so it says which one runs and exits; with --replace it takes \
+            the display over from that one instead.
 
             A config file that does not load as the bridge starts (a bad edit saved while no \
             bridge ran, or refused by the one that did) is reported, and the bridge runs the \
@@ -32,11 +33,12 @@ struct Run: ParsableCommand {
             until it is mended; with none kept, it does not start.
 
             Exit status: 0 when stopped by Ctrl-C or SIGTERM; 1 when it cannot start (no X \
-            display, a broken config never loaded before, a missing extension) or cannot write its output; 69 when \
-            the connection to the X server is lost while it runs (the server exited or crashed), \
-            so that a service manager can start it again; 75 when another gesture-bridge runs on \
-            the display, or takes it over; 78 in a Wayland session (the environment says so, or \
-            the X server is Xwayland), which the installed service does not start again on.
+            display, a broken config never loaded before, a missing extension, a bridge it \
+            replaces that does not go) or cannot write its output; 69 when the connection to the \
+            X server is lost while it runs (the server exited or crashed), so that a service \
+            manager can start it again; 75 when another gesture-bridge runs on the display, or \
+            takes it over; 78 in a Wayland session (the environment says so, or the X server is \
+            Xwayland), which the installed service does not start again on.
 
             Examples:
               gesture-bridge run
@@ -64,6 +66,10 @@ struct Run: ParsableCommand {
     @Flag(name: .customLong("no-watch"), help: "Do not read the config file again when it changes (SIGHUP still does).")
     var noWatch = false
 
+    @Flag(help: ArgumentHelp("Take the display over from a gesture-bridge already running on it, instead of leaving it be.",
+                             discussion: "The running one lets go of everything it holds and exits with status 75; this one waits for it to go (up to \(Int(InstanceClaim.handOverGrace)) seconds, else it says so and exits with status 1) before it listens. The installed systemd unit runs with it: `systemctl --user restart gesture-bridge` after an upgrade runs the new program even when the autostart entry started the old one."))
+    var replace = false
+
     func run() throws {
         // Before anything can start a thread: threads inherit the mask, and a signal the
         // signalfd should read must not be delivered to some other thread instead. SIGPIPE
@@ -78,9 +84,12 @@ struct Run: ParsableCommand {
         // One bridge per display: a second would act on every gesture again.
         let session = InputListener(connection: connection)
         do {
-            session.claim = try InstanceClaim.take(on: connection)
+            session.claim = try InstanceClaim.take(on: connection, replace: replace)
         } catch {
-            throw CommandFailure.error(error.description, exitStatus: InstanceClaim.exitStatus)
+            throw CommandFailure.error(error.description, exitStatus: error.exitStatus)
+        }
+        for process in session.claim?.replaced ?? [] {
+            logger.info("took display \(connection.displayName) over from the gesture-bridge\(process.map { " (process \($0))" } ?? "") that ran on it")
         }
         logger.info("config: \(source)")
         let reloader = ConfigReloader(source: source, watch: noWatch ? nil : Self.watch(source, logger: logger))

@@ -14,6 +14,9 @@ public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible
     case selectionFailed(String)
     /// Another bridge runs on the display (`InstanceClaim`); `process` is its id, when known.
     case alreadyRunning(display: String, process: Int?)
+    /// The bridge running was told another takes the display over (`run --replace`) and was
+    /// still there `waited` seconds later.
+    case didNotHandOver(display: String, process: Int?, waited: Double)
 
     /// The exit status: 78 (EX_CONFIG) for a Wayland session, which the bridge cannot run in
     /// however often it starts and the systemd user unit does not restart on; 1 else (a service
@@ -21,7 +24,7 @@ public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible
     public var exitStatus: Int32 {
         switch self {
         case .waylandSession: return Self.wrongSessionStatus
-        case .noDisplay, .cannotOpenDisplay, .xinputMissing, .xinputTooOld, .xtestMissing, .selectionFailed: return 1
+        case .noDisplay, .cannotOpenDisplay, .xinputMissing, .xinputTooOld, .xtestMissing, .selectionFailed, .didNotHandOver: return 1
         case .alreadyRunning: return InstanceClaim.exitStatus
         }
     }
@@ -76,6 +79,14 @@ public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible
             return """
                 another \(which) is running on display \(display): two would each act on every gesture \
                 (a deep press would right-click twice). Stop it first (\(stop)), then run this one again.
+                """
+        case .didNotHandOver(let display, let process, let waited):
+            let which = process.map { "gesture-bridge (process \($0))" } ?? "gesture-bridge"
+            let kill = process.map { "`kill \($0)`, or `kill -9 \($0)` if it stays" } ?? "`pkill -x gesture-bridge`"
+            return """
+                the \(which) running on display \(display) was asked to hand the display over and was \
+                still there \(Int(waited)) s later (stopped with Ctrl-Z, or too old to hear the request?), \
+                so this one does not run beside it. Stop it (\(kill)), then start this one again.
                 """
         }
     }

@@ -14,6 +14,12 @@ import Glibc
 /// can both start one). Should two start at the same moment, the one that took the selection
 /// last keeps it and the other hears that it lost it (SelectionClear) and stops. The server
 /// frees the selection when its owner's connection closes, however the bridge ended.
+///
+/// `run --replace` (the unit's, so that a restart after an upgrade runs the new program even
+/// when the autostart entry started the old) takes the selection from the bridge running: it
+/// hears so, lets go of everything it holds and exits, and the new one waits until its claim
+/// window is gone, with its connection, before it takes any grab, which the old one's would
+/// refuse.
 public final class InstanceClaim {
     /// The exit status of a bridge that another one keeps from running: sysexits' EX_TEMPFAIL
     /// (try again later); the systemd unit does not restart on it.
@@ -21,10 +27,13 @@ public final class InstanceClaim {
 
     let selections: [Atom]
     let window: Window
+    /// The bridge this one took the display over from (`replace`): its process id, when known.
+    public let replaced: [Int?]
 
-    private init(selections: [Atom], window: Window) {
+    private init(selections: [Atom], window: Window, replaced: [Int?]) {
         self.selections = selections
         self.window = window
+        self.replaced = replaced
     }
 
     /// How long a bridge that is stopping has to let go (`pkill gesture-bridge; gesture-bridge
@@ -33,6 +42,11 @@ public final class InstanceClaim {
     /// How long a new claim waits, in microseconds, for a bridge started at the same moment to
     /// take the selection too.
     static let settling: UInt32 = 100_000
+    /// How long a bridge taking the display over (`replace`) waits for the one running to go.
+    /// It lets go of what it holds at once, and closes its connection once what it learned is
+    /// written: within milliseconds, unless its disk is very slow (or it is stopped, or too old
+    /// to hear that it lost the display).
+    public static let handOverGrace = 5.0
 
     /// The selections a bridge owns: the display's, and its screen's.
     private static func selections(on connection: XConnection) -> [Atom] {
@@ -41,14 +55,24 @@ public final class InstanceClaim {
     }
 
     /// Takes the display's selection; throws when another bridge holds it and keeps it for
-    /// `stoppingGrace`.
-    public static func take(on connection: XConnection) throws(BridgeSetupError) -> InstanceClaim {
+    /// `stoppingGrace`. With `replace`, takes it from the bridge holding it instead, and returns
+    /// once that one has gone (its claim window destroyed, its connection closed, its grabs
+    /// with it); throws when it is still there after `handOverGrace`.
+    public static func take(on connection: XConnection, replace: Bool = false) throws(BridgeSetupError) -> InstanceClaim {
         let display = connection.display
         let selections = selections(on: connection)
         func owner() -> Window {
             selections.lazy.map { XGetSelectionOwner(display, $0) }.first { $0 != 0 } ?? 0
         }
-        var found = owner()
+        // The bridges to take over: a bridge of the version before owns the screen's name alone.
+        var replacing: [(window: Window, process: Int?)] = []
+        if replace {
+            for owner in selections.map({ XGetSelectionOwner(display, $0) })
+            where owner != 0 && !replacing.contains(where: { $0.window == owner }) {
+                replacing.append((owner, processID(of: owner, on: connection)))
+            }
+        }
+        var found = replace ? 0 : owner()
         var waited = 0.0
         while found != 0, waited < stoppingGrace {
             usleep(50_000)
@@ -68,6 +92,23 @@ public final class InstanceClaim {
                                 bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
         }
         for selection in selections { XSetSelectionOwner(display, selection, window, UInt(CurrentTime)) }
+        // The bridge running heard that it lost the display (SelectionClear): it lets go and
+        // exits. Its grabs go only with its connection, and until then a grab of this one's
+        // would be refused.
+        if !replacing.isEmpty {
+            var waited = 0.0
+            var staying = replacing.filter { exists($0.window, on: connection) }
+            while !staying.isEmpty, waited < handOverGrace {
+                usleep(50_000)
+                waited += 0.05
+                staying = staying.filter { exists($0.window, on: connection) }
+            }
+            if let stayed = staying.first {
+                XDestroyWindow(display, window)
+                XSync(display, 0)
+                throw .didNotHandOver(display: connection.displayName, process: stayed.process, waited: handOverGrace)
+            }
+        }
         // Another bridge may have taken it between the look and the take, or take it a moment
         // later (two started together at login): the last to take it keeps it. Looking again
         // after a moment settles it before either takes a grab, which the other's would refuse.
@@ -78,7 +119,17 @@ public final class InstanceClaim {
                 throw .alreadyRunning(display: connection.displayName, process: processID(of: other, on: connection))
             }
         }
-        return InstanceClaim(selections: selections, window: window)
+        return InstanceClaim(selections: selections, window: window, replaced: replacing.map(\.process))
+    }
+
+    /// Whether `window` still exists: a query that, for a window gone, the server refuses, the
+    /// refusal expected and dropped.
+    private static func exists(_ window: Window, on connection: XConnection) -> Bool {
+        let first = connection.nextRequestSerial
+        var attributes = XWindowAttributes()
+        let found = XGetWindowAttributes(connection.display, window, &attributes) != 0
+        XErrorLog.discard(display: UInt(bitPattern: connection.display), serials: first..<connection.nextRequestSerial)
+        return found
     }
 
     /// The property of the claim's window naming the config file the bridge reads again when it
