@@ -1,5 +1,6 @@
 import ArgumentParser
 import GestureKit
+import X11Bridge
 
 struct Learned: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,8 +15,9 @@ struct Learned: ParsableCommand {
             many contacts, or forgets one device's (--reset with its name, or the name and ids as \
             listed here) or \
             every device's (--reset-all): they start again from the config's levels, and a device \
-            `calibrate --write` marked calibrated learns again. A running \
-            bridge keeps what it has until it stops; reset while it is stopped.
+            `calibrate --write` marked calibrated learns again. A bridge running on the display \
+            would write what it has back at its next change or its stop, so while one runs \
+            --reset and --reset-all forget nothing: they say which runs and how to stop it.
 
             Examples:
               gesture-bridge learned
@@ -48,6 +50,16 @@ struct Learned: ParsableCommand {
             throw CommandFailure("error: neither XDG_STATE_HOME nor HOME is set: there is no learned state")
         }
         if resetAll || resetDevice != nil {
+            if Self.isUsers(store), let running = Self.runningBridge() {
+                let process = running.process.map { " (process \($0))" } ?? ""
+                throw CommandFailure("""
+                    error: a gesture-bridge\(process) is running on display \(running.display): it keeps what it \
+                    learned and would write it back at its next change or when it stops, so nothing was \
+                    forgotten. Stop it first (`systemctl --user stop gesture-bridge` if the service runs it, \
+                    else `pkill -x gesture-bridge`), forget, then start it again (`systemctl --user start \
+                    gesture-bridge`, or `gesture-bridge run`).
+                    """)
+            }
             if let problem = store.load(settingAside: false).unreadable {
                 throw CommandFailure("error: cannot read the learned state in \(problem), so nothing was forgotten")
             }
@@ -76,6 +88,23 @@ struct Learned: ParsableCommand {
         for (device, learner) in devices {
             print(json ? Self.json(device: device, learner: learner) : Self.line(device: device, learner: learner))
         }
+    }
+
+    /// Whether `store` is the user's, the one a bridge keeps what it learns in.
+    private static func isUsers(_ store: LearnedStateStore) -> Bool {
+        guard let user = LearnedStateStore.user() else { return false }
+        func real(_ path: String) -> String { SymbolicLinks.realPath(path) ?? path }
+        return real(store.directory) == real(user.directory)
+    }
+
+    /// The bridge running on this display, as its claim says (`InstanceClaim`): its display and
+    /// process id. Nil when none runs, or when no X display can be reached to ask (none set, a
+    /// Wayland session, a server gone), where no bridge can be running on it either.
+    private static func runningBridge() -> (display: String, process: Int?)? {
+        guard let name = try? DisplayCheck.displayName(environment: ProcessEnvironment.current),
+              let connection = try? XConnection.open(name: name, requirements: .init(xtest: false)) else { return nil }
+        defer { connection.close() }
+        return InstanceClaim.runningBridge(on: connection).map { (connection.displayName, $0.process) }
     }
 
     static func json(device: String, learner: HandLearner) -> String {

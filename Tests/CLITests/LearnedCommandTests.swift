@@ -169,4 +169,62 @@ struct LearnedCommandTests {
         let listed = try GestureBridgeExecutable.run(["learned"], environment: environment)
         #expect(listed.stderr.isEmpty, "\(listed.stderr)")
     }
+
+    /// Found in review: `learned --reset-all` while the bridge ran said "forgot", and the bridge
+    /// wrote the whole state back at its next change or its stop.
+    @Test("learned --reset and --reset-all while a bridge runs on the display: refused, naming it and how to stop it, nothing forgotten; once it stops, forgotten; with no display to ask, as ever", .requiresXvfb)
+    func resetWhileRunning() throws {
+        let (home, plain, directory) = try Self.stateFolder()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let learner = try #require(HandLearner(ordinaryPeaks: Array(repeating: 0.15, count: 12), deliberatePeaks: [0.45, 0.45, 0.45],
+                                               ordinaryContacts: 12, deliberatePresses: 3,
+                                               levels: PressLevels(threshold: 0.4, release: 0.286, ordinary: 0.2),
+                                               moving: false, calibrated: false))
+        try LearnedStateStore(directory: directory).save(device: "Light Pen", learner: learner)
+
+        let server = try XvfbDisplay()
+        defer { server.stop() }
+        let environment = plain.merging(["DISPLAY": server.displayName]) { $1 }
+        let executable = try #require(GestureBridgeExecutable.url)
+        let bridge = Process()
+        bridge.executableURL = executable
+        bridge.arguments = ["run", "--json", "--dry-run"]
+        bridge.environment = environment
+        let output = try GestureBridgeExecutable.temporaryFile("", suffix: ".jsonl")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        bridge.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        bridge.standardError = FileHandle.nullDevice
+        try bridge.run()
+        defer { if bridge.isRunning { bridge.terminate(); bridge.waitUntilExit() } }
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, (try? String(contentsOfFile: output, encoding: .utf8))?.contains(#"{"event":"listening","#) != true {
+            usleep(50_000)
+        }
+        #expect(bridge.isRunning, "the bridge did not start")
+
+        for reset in [["--reset", "Light Pen"], ["--reset-all"]] {
+            let refused = try GestureBridgeExecutable.run(["learned"] + reset, environment: environment)
+            #expect(refused.status == 1, "\(reset): \(refused.stdout)\(refused.stderr)")
+            #expect(!refused.stdout.contains("forgot"), "\(refused.stdout)")
+            #expect(refused.stderr.contains("a gesture-bridge (process \(bridge.processIdentifier)) is running on display \(server.displayName)"),
+                    "\(refused.stderr)")
+            #expect(refused.stderr.contains("systemctl --user stop gesture-bridge") && refused.stderr.contains("pkill -x gesture-bridge"),
+                    "\(refused.stderr)")
+        }
+        let listed = try GestureBridgeExecutable.run(["learned", "--json"], environment: environment)
+        #expect(listed.status == 0, "listing still works: \(listed.stderr)")
+        #expect(try decodedLines(LearnedStateLine.self, listed.stdout).map(\.device) == ["Light Pen"], "nothing forgotten")
+
+        bridge.terminate()
+        bridge.waitUntilExit()
+        let forgot = try GestureBridgeExecutable.run(["learned", "--reset-all"], environment: environment)
+        #expect(forgot.status == 0 && forgot.stdout.contains("forgot what was learned for Light Pen"), "\(forgot.stdout)\(forgot.stderr)")
+
+        // No X server to ask (a display gone, or none set): it forgets as it did, saying nothing more.
+        try LearnedStateStore(directory: directory).save(device: "Light Pen", learner: learner)
+        let unreachable = try GestureBridgeExecutable.run(["learned", "--reset", "Light Pen"],
+                                                          environment: plain.merging(["DISPLAY": ":4097"]) { $1 })
+        #expect(unreachable.status == 0 && unreachable.stdout == "forgot what was learned for Light Pen\n" && unreachable.stderr.isEmpty,
+                "\(unreachable.stdout)\(unreachable.stderr)")
+    }
 }
