@@ -4,11 +4,15 @@ import Testing
 @Suite("Install and uninstall", .serialized)
 struct InstallTests {
     /// `destdir`: an install staged there (DESTDIR).
-    static func script(_ name: String, _ arguments: [String], home: String, destdir: String? = nil) throws -> (status: Int32, output: String) {
+    /// `path`: the PATH it runs with, instead of the tests'.
+    static func script(_ name: String, _ arguments: [String], home: String, destdir: String? = nil,
+                       path: String? = nil) throws -> (status: Int32, output: String) {
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home
         environment["XDG_CONFIG_HOME"] = nil
+        environment["XDG_STATE_HOME"] = nil
         environment["DESTDIR"] = destdir
+        if let path { environment["PATH"] = path }
         return try runTool(GestureBridgeExecutable.repositoryRoot.appendingPathComponent("scripts/\(name)").path, arguments,
                            environment: environment)
     }
@@ -161,6 +165,41 @@ struct InstallTests {
             #expect(try Self.script("uninstall", ["--prefix", "/usr/local"], home: home, destdir: stage).status == 0)
             #expect(!exists("\(stage)/etc/xdg/autostart/gesture-bridge.desktop") && !exists("\(stage)/usr/local/bin/gesture-bridge"))
         }
+    }
+
+    /// Found in review: README said uninstall removes all but your config, and the learned
+    /// state, calibrated marks and kept configs in ~/.local/state/gesture-bridge stayed without
+    /// a word; systemd went on listing the removed unit until its next reload.
+    @Test("uninstall says it leaves the state folder and how to remove it, and has the user manager forget the removed unit (systemctl --user daemon-reload)")
+    func uninstallLeavesState() throws {
+        let binary = try #require(GestureBridgeExecutable.url).path
+        let home = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        // A systemctl that notes how it was called.
+        let tools = home + "/tools"
+        try FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
+        try "#!/bin/sh\necho \"$*\" >> \"\(home)/systemctl-calls\"\n".write(toFile: tools + "/systemctl", atomically: true, encoding: .utf8)
+        #expect(chmod(tools + "/systemctl", 0o755) == 0)
+        let path = "\(tools):" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        #expect(try Self.script("install", ["--binary", binary], home: home, path: path).status == 0)
+        let state = "\(home)/.local/state/gesture-bridge"
+        try FileManager.default.createDirectory(atPath: state + "/configs", withIntermediateDirectories: true)
+        try "version 1\n".write(toFile: state + "/Pen-0123abcd.learned", atomically: true, encoding: .utf8)
+
+        let uninstall = try Self.script("uninstall", [], home: home, path: path)
+        #expect(uninstall.status == 0, "\(uninstall.output)")
+        #expect(uninstall.output.contains("Left \(state) ("), "\(uninstall.output)")
+        #expect(uninstall.output.contains("rm -r \(state)"), "\(uninstall.output)")
+        #expect(exists(state + "/Pen-0123abcd.learned"), "what was learned is the user's to remove")
+        #expect(!exists("\(home)/.config/systemd/user/gesture-bridge.service"))
+        let calls = try String(contentsOfFile: "\(home)/systemctl-calls", encoding: .utf8).split(separator: "\n")
+        #expect(calls == ["--user disable --now gesture-bridge", "--user daemon-reload"], "\(calls)")
+
+        // With no state folder, nothing to say of it.
+        try FileManager.default.removeItem(atPath: "\(home)/.local/state")
+        #expect(try Self.script("install", ["--binary", binary], home: home, path: path).status == 0)
+        let again = try Self.script("uninstall", [], home: home, path: path)
+        #expect(again.status == 0 && !again.output.contains("Left"), "\(again.output)")
     }
 }
 
