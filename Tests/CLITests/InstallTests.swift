@@ -167,6 +167,25 @@ struct InstallTests {
         }
     }
 
+    /// Found in review: after `make install` on a fresh account ~/.local/bin is on PATH only
+    /// from the next login (Debian's ~/.profile adds it if it existed then), and `gesture-bridge`
+    /// was "command not found" without a word why.
+    @Test("install says when the folder it put gesture-bridge in is not on PATH (log out and in, or add it), and says nothing of it when it is")
+    func binNotOnPath() throws {
+        let binary = try #require(GestureBridgeExecutable.url).path
+        let home = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let tests = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let fresh = try Self.script("install", ["--binary", binary], home: home, path: tests)
+        #expect(fresh.status == 0, "\(fresh.output)")
+        let hint = fresh.output.split(separator: "\n").filter { $0.contains("\(home)/.local/bin is not on your PATH") }
+        #expect(hint.count == 1, "\(fresh.output)")
+        #expect(hint.first.map { $0.contains("log out and in") && $0.contains("export PATH=") } == true, "\(fresh.output)")
+        let onPath = try Self.script("install", ["--binary", binary], home: home, path: "\(home)/.local/bin:\(tests)")
+        #expect(onPath.status == 0 && !onPath.output.contains("not on your PATH"), "\(onPath.output)")
+        #expect(try Self.script("uninstall", [], home: home).status == 0)
+    }
+
     /// Found in review: README said uninstall removes all but your config, and the learned
     /// state, calibrated marks and kept configs in ~/.local/state/gesture-bridge stayed without
     /// a word; systemd went on listing the removed unit until its next reload.
