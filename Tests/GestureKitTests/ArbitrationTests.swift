@@ -188,4 +188,22 @@ struct ArbitrationTests {
         for force in [0.4, 0.6, 0.75, 0.85] { finger.aFrameLater().press(to: force) }
         #expect(script.actions.map(\.action) == [.click(button: 3)], "\(script.actions)")
     }
+
+    /// Found in review (a 2-in-1 convertible): holding a key of an on-screen keyboard (Backspace
+    /// to repeat it, a letter for its accents) right-clicked on the keyboard at 0.6 s instead.
+    @Test("the built-in long press leaves an on-screen keyboard alone: a finger held on onboard's key is onboard's; over another window it right-clicks")
+    func longPressOnAnOnScreenKeyboard() {
+        let plain = InputDevice(id: 14, name: "Script Plain Touchscreen", kind: .touch, pressure: nil)
+        var engine = GestureEngine(configuration: ConfigLoader.builtInDefault, devices: [plain])
+        func hold(over window: WindowClass, at time: Double) -> [Action] {
+            var outputs: [EngineOutput] = []
+            let at = Point(x: 300, y: 700)
+            engine.handle(ContactEvent(time: time, device: 14, contact: 0, phase: .begin, position: at, pressure: nil, window: window), into: &outputs)
+            engine.advance(to: time + 0.8, into: &outputs)
+            engine.handle(ContactEvent(time: time + 0.8, device: 14, contact: 0, phase: .end, position: at, pressure: nil), into: &outputs)
+            return outputs.compactMap { if case .action(let event) = $0 { event.action } else { nil } }
+        }
+        #expect(hold(over: WindowClass(instance: "onboard", className: "Onboard"), at: 0) == [])
+        #expect(hold(over: WindowClass(instance: "xterm", className: "XTerm"), at: 2) == [.click(button: 3)])
+    }
 }
