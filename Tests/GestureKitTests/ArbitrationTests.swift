@@ -137,15 +137,27 @@ struct ArbitrationTests {
 
     // MARK: A hand resting on the screen while the pen writes
 
+    /// The pen, put down at (300, 300) (`from`; nil: it is down already), writes a line to
+    /// `x`, a frame a 5 px step: past its slop, the stroke is the application's. What the
+    /// engine said until then is forgotten.
+    static func penWrites(_ script: GestureScript, to x: Double, from start: Spot? = (300, 300)) {
+        if let start { script.pen.down(at: start, force: 0.3) }
+        for step in stride(from: 305.0, through: x, by: 5) { script.pen.aFrameLater().move(to: (step, 300), force: 0.3) }
+        if start != nil { script.forgetOutputs() }
+    }
+
+    /// A touch leaning on, a frame a step, past the default's learned threshold (0.7).
+    static func leans(_ touch: ScriptedDevice) {
+        for force in [0.4, 0.6, 0.75, 0.85] { touch.aFrameLater().press(to: force) }
+    }
+
     /// Found in review (a 2-in-1 convertible): a palm on the touchscreen while the pen wrote
     /// right-clicked under it, the pointer jumping there with the pen's button down mid-stroke.
     @Test("the pen writes; the palm rests on a touchscreen without pressure: its long press does not right-click, it is the application's")
     func palmLongPressWhilePenWrites() {
         let script = GestureScript(configuration: ConfigLoader.builtInDefault)
         let palmScreen = script.plug(InputDevice(id: 14, name: "Script Plain Touchscreen", kind: .touch, pressure: nil))
-        script.pen.down(at: (300, 300), force: 0.3)
-        for x in stride(from: 305.0, through: 400, by: 5) { script.pen.aFrameLater().move(to: (x, 300), force: 0.3) }
-        script.forgetOutputs()
+        Self.penWrites(script, to: 400)
         palmScreen.down(at: (520, 460))
         for x in stride(from: 405.0, through: 500, by: 2) { script.pen.aFrameLater().move(to: (x, 300), force: 0.3) }
         #expect(script.actions.isEmpty, "\(script.actions)")
@@ -155,12 +167,10 @@ struct ArbitrationTests {
     @Test("the pen writes; the palm leans on a pressure touchscreen past the threshold: no right-click under it")
     func palmDeepPressWhilePenWrites() {
         let script = GestureScript(configuration: ConfigLoader.builtInDefault)
-        script.pen.down(at: (300, 300), force: 0.3)
-        for x in stride(from: 305.0, through: 400, by: 5) { script.pen.aFrameLater().move(to: (x, 300), force: 0.3) }
-        script.forgetOutputs()
+        Self.penWrites(script, to: 400)
         let palm = script.touchscreen
         palm.down(at: (520, 460), force: 0.2)
-        for force in [0.4, 0.6, 0.75, 0.85] { palm.aFrameLater().press(to: force) }
+        Self.leans(palm)
         #expect(script.actions.isEmpty, "\(script.actions)")
         expectSequence(script.decisions(for: palm.key), [.released(.penDown)])
     }
@@ -172,8 +182,8 @@ struct ArbitrationTests {
         palm.down(at: (520, 460), force: 0.2)
         script.pen.aFrameLater().down(at: (300, 300), force: 0.3)
         #expect(script.decisions(for: palm.key).isEmpty, "still held: the pen's press may yet be a deep press")
-        for x in stride(from: 305.0, through: 340, by: 5) { script.pen.aFrameLater().move(to: (x, 300), force: 0.3) }
-        for force in [0.4, 0.6, 0.75, 0.85] { palm.aFrameLater().press(to: force) }
+        Self.penWrites(script, to: 340, from: nil)
+        Self.leans(palm)
         #expect(script.actions.isEmpty, "\(script.actions)")
         expectSequence(script.decisions(for: palm.key), [.released(.penDown)])
     }
@@ -185,7 +195,7 @@ struct ArbitrationTests {
         script.pen.aFrameLater().lift()
         let finger = script.touchscreen
         finger.aFrameLater().down(at: (520, 460), force: 0.2)
-        for force in [0.4, 0.6, 0.75, 0.85] { finger.aFrameLater().press(to: force) }
+        Self.leans(finger)
         #expect(script.actions.map(\.action) == [.click(button: 3)], "\(script.actions)")
     }
 

@@ -80,19 +80,23 @@ final class KnobTests: StageSuite {
     func volumeKnob() throws {
         let bridge = try stage.bridge()
         // The ring is 30..120 px around the point 150 px in from the right and top edges.
-        let center: PixelPoint = (Double(stage.server.width) - 150, 150)
-        let path = KnobPath.points(center: center, radius: 75, fromDegrees: 0, toDegrees: 95)
-            + KnobPath.points(center: center, radius: 75, fromDegrees: 95, toDegrees: 35).dropFirst()
-        try Self.trace(stage, path)
+        try Self.expectVolumeTurn(stage, bridge, around: (Double(stage.server.width) - 150, 150), radius: 75)
+    }
 
-        // 95° turned (past the 30° activation), 15° a step: six up, 5° carried; 60° back: three down.
+    /// The pen turns the default config's volume knob around `center` 95° clockwise (past the
+    /// 30° activation, 15° a step: six up, 5° carried), then 60° back (three down); the window
+    /// gets those keys, as the bridge says it sent them.
+    static func expectVolumeTurn(_ stage: Stage, _ bridge: BridgeProcess, around center: PixelPoint, radius: Double,
+                                 sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let path = KnobPath.points(center: center, radius: radius, fromDegrees: 0, toDegrees: 95)
+            + KnobPath.points(center: center, radius: radius, fromDegrees: 95, toDegrees: 35).dropFirst()
+        try trace(stage, path)
         func keys(_ events: [RecordedEvent]) -> [String] {
             events.filter { $0.kind == .keyPress }.compactMap(\.keysymName)
         }
-        let pressed = keys(stage.window.events { keys($0).count >= 9 })
-        #expect(pressed == Array(repeating: "XF86AudioRaiseVolume", count: 6) + Array(repeating: "XF86AudioLowerVolume", count: 3))
-        let sent = bridge.actions.filter { $0.action == "key" }.compactMap(\.fields.keys)
-        #expect(sent == Array(repeating: "XF86AudioRaiseVolume", count: 6) + Array(repeating: "XF86AudioLowerVolume", count: 3))
+        let expected = Array(repeating: "XF86AudioRaiseVolume", count: 6) + Array(repeating: "XF86AudioLowerVolume", count: 3)
+        #expect(keys(stage.window.events(waitingUpTo: 5) { keys($0).count >= 9 }) == expected, "\(bridge.log)", sourceLocation: sourceLocation)
+        #expect(bridge.actions.filter { $0.action == "key" }.compactMap(\.fields.keys) == expected, sourceLocation: sourceLocation)
     }
 
     /// A tab strip near the top-right corner runs along the top of the built-in volume ring:

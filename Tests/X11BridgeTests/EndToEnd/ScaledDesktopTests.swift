@@ -27,18 +27,6 @@ final class ScaledDesktopTests: StageSuite {
         let bridge = try stage.bridge()
         // At scale 1 the ring is 30..120 px around the point 150 px in; at scale 2, 60..240 px
         // around the point 300 px in. Radius 150 there is outside the ring at scale 1.
-        let center: PixelPoint = (Double(stage.server.width) - 300, 300)
-        let path = KnobPath.points(center: center, radius: 150, fromDegrees: 0, toDegrees: 95)
-            + KnobPath.points(center: center, radius: 150, fromDegrees: 95, toDegrees: 35).dropFirst()
-        try KnobTests.trace(stage, path)
-
-        // 95° turned (past the 30° activation), 15° a step: six up, 5° carried; 60° back: three down.
-        func keys(_ events: [RecordedEvent]) -> [String] {
-            events.filter { $0.kind == .keyPress }.compactMap(\.keysymName)
-        }
-        let expected = Array(repeating: "XF86AudioRaiseVolume", count: 6) + Array(repeating: "XF86AudioLowerVolume", count: 3)
-        let pressed = keys(stage.window.events { keys($0).count >= 9 })
-        #expect(pressed == expected, "\(bridge.log)")
-        #expect(bridge.actions.filter { $0.action == "key" }.compactMap(\.fields.keys) == expected)
+        try KnobTests.expectVolumeTurn(stage, bridge, around: (Double(stage.server.width) - 300, 300), radius: 150)
     }
 }
