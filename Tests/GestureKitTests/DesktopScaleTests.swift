@@ -10,7 +10,7 @@ struct DesktopScaleTests {
     static let rightClick = Binding(name: "right-click", recognizer: .deepPress(.init(threshold: 0.75, slop: 12)),
                                     onStart: [.click(button: 3)])
     /// A desktop scaled to 2, as a 4K 15.6" touchscreen is set.
-    static let doubled = DesktopScale.desktop(resourceDPI: 192)
+    static let doubled = DesktopScale.requested(resourceDPI: 192)
 
     /// A deep press whose tip wobbles 15 px before it deepens.
     static func wobblingPress(_ script: GestureScript) {
@@ -149,5 +149,41 @@ struct DesktopScaleTests {
         #expect(DesktopScale.desktop(resourceDPI: nil).factor(at: onPanel, monitors: .none) == 1)
         #expect(DesktopScale.unscaled.factor(at: onPanel, monitors: layout) == 1)
         #expect(DesktopScale.factor(dpi: 1000) == 4 && DesktopScale.factor(dpi: 10) == 0.5)
+    }
+
+    /// Found in review: a 15.6" 1080p laptop's panel (141 dpi) with no `Xft.dpi` (i3, a desktop
+    /// at 100%) took the physical scale, 1.5, for its gestures: the built-in knob moved from
+    /// where it always was, its ring and the slop grew, on a desktop drawn at 96 dpi.
+    @Test("the gestures' scale is the one the desktop asks for (Xft.dpi): without it 1, whatever the panel's size")
+    func requestedScaleOnly() throws {
+        let panel = Monitor(name: "eDP-1", frame: ScreenRect(x: 0, y: 0, width: 1920, height: 1080), widthMillimeters: 344, heightMillimeters: 194)
+        let layout = MonitorLayout([panel])
+        let factor = DesktopScale.requested(resourceDPI: nil).factor(at: Point(x: 1770, y: 150), monitors: layout)
+        #expect(factor == 1)
+        #expect(DesktopScale.requested(resourceDPI: 144).factor(at: Point(x: 1770, y: 150), monitors: layout) == 1.5)
+        let binding = try #require(ConfigLoader.builtInDefault.bindings.first { $0.name == "volume" })
+        guard case .knob(let settings) = binding.recognizer else { Issue.record("the volume binding is a knob"); return }
+        let knob = settings.resolve(screen: ScreenSize(width: 1920, height: 1080), monitors: layout, scale: factor)
+        #expect(knob.center == Point(x: 1770, y: 150) && knob.outerRadius == 120)
+    }
+
+    /// Found in review: a center tuned in the screen's own pixels before the scale applied
+    /// (`[3600, 1900]` on a 3840x2160 panel at scale 2) went off the screen, as did a named
+    /// monitor's `at`; the knob did nothing, with no word.
+    @Test("a center that scaled would leave the frame it is measured on stays where it was written; the radii still scale")
+    func scaledCenterOffItsFrame() {
+        let panel = Monitor(name: "eDP-1", frame: ScreenRect(x: 0, y: 0, width: 3840, height: 2160), widthMillimeters: 344, heightMillimeters: 194)
+        let tuned = KnobSettings(centerX: ScreenCoordinate(3600), centerY: ScreenCoordinate(1900), innerRadius: 60, outerRadius: 200)
+        let onPanel = tuned.resolve(screen: ScreenSize(width: 3840, height: 2160), monitors: MonitorLayout([panel]), scale: 2)
+        #expect(onPanel.center == Point(x: 3600, y: 1900) && onPanel.outerRadius == 400)
+        let top = Monitor(name: "HDMI-1", frame: ScreenRect(x: 0, y: 0, width: 1920, height: 1080), widthMillimeters: 531, heightMillimeters: 299)
+        let below = Monitor(name: "DP-1", frame: ScreenRect(x: 0, y: 1080, width: 1920, height: 1080), widthMillimeters: 531, heightMillimeters: 299)
+        let named = KnobSettings(centerX: ScreenCoordinate(1700), centerY: ScreenCoordinate(900), monitor: "HDMI-1", innerRadius: 30, outerRadius: 120)
+        #expect(named.resolve(screen: ScreenSize(width: 1920, height: 2160), monitors: MonitorLayout([top, below]), scale: 1.5).center
+                    == Point(x: 1700, y: 900))
+        // From the corner, as the built-in knob is: it scales.
+        let corner = KnobSettings(centerX: ScreenCoordinate(-150), centerY: ScreenCoordinate(150), monitor: "HDMI-1", innerRadius: 30, outerRadius: 120)
+        #expect(corner.resolve(screen: ScreenSize(width: 1920, height: 2160), monitors: MonitorLayout([top, below]), scale: 1.5).center
+                    == Point(x: 1695, y: 225))
     }
 }

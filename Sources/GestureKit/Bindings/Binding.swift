@@ -79,38 +79,53 @@ public struct KnobSettings: Sendable, Hashable {
     /// `scale`: the desktop's scale (`DesktopScale`). The center's coordinates are distances
     /// from the edges of the root, of the named monitor or of the device's area, and the radii
     /// are distances too: all are pixels at scale 1, multiplied by it, so the ring sits as far
-    /// in from its corner, and is as large, in millimetres on every desktop.
+    /// in from its corner, and is as large, in millimetres on every desktop. A center that
+    /// scaled would fall outside the frame it is measured on (a config written in the screen's
+    /// own pixels before the scale applied: `[3600, 1900]` on a 3840x2160 panel at scale 2)
+    /// stays unscaled, where it was.
     public func resolve(screen: ScreenSize, monitors: MonitorLayout = .none, area: MappedArea? = nil,
                         scale: Double = 1) -> KnobRecognizer.Configuration {
-        let centerX = ScreenCoordinate(self.centerX.value * scale)
-        let centerY = ScreenCoordinate(self.centerY.value * scale)
         let innerRadius = self.innerRadius * scale
         let outerRadius = self.outerRadius * scale
-        func measured(on frame: ScreenRect) -> Point {
-            Point(x: Double(frame.x) + centerX.resolve(extent: Double(frame.width)),
-                  y: Double(frame.y) + centerY.resolve(extent: Double(frame.height)))
-        }
+        let named = monitor.flatMap { monitors.monitor(named: $0)?.frame }
+        let reach = area.map { $0.frame(on: screen) }.flatMap { $0.isEmpty ? nil : $0 }
+        let root = ScreenRect(x: 0, y: 0, width: Int(screen.width), height: Int(screen.height))
         func ringFits(around point: Point, on frame: ScreenRect) -> Bool {
             point.x - outerRadius >= Double(frame.x) && point.x + outerRadius <= Double(frame.x + frame.width)
                 && point.y - outerRadius >= Double(frame.y) && point.y + outerRadius <= Double(frame.y + frame.height)
         }
-        var center: Point
-        let reach = area.map { $0.frame(on: screen) }.flatMap { $0.isEmpty ? nil : $0 }
-        let rootCenter = Point(x: centerX.resolve(extent: screen.width), y: centerY.resolve(extent: screen.height))
-        if let frame = monitor.flatMap({ monitors.monitor(named: $0)?.frame }) {
-            center = measured(on: frame)
-        } else if let reach, !reach.contains(rootCenter), reach.contains(measured(on: reach)) {
-            center = measured(on: reach)
-        } else {
-            center = rootCenter
+        /// The center for coordinates multiplied by `factor`, and whether it is on the frame it
+        /// was measured on.
+        func place(by factor: Double) -> (center: Point, inside: Bool) {
+            let centerX = ScreenCoordinate(self.centerX.value * factor)
+            let centerY = ScreenCoordinate(self.centerY.value * factor)
+            func measured(on frame: ScreenRect) -> Point {
+                Point(x: Double(frame.x) + centerX.resolve(extent: Double(frame.width)),
+                      y: Double(frame.y) + centerY.resolve(extent: Double(frame.height)))
+            }
+            let rootCenter = Point(x: centerX.resolve(extent: screen.width), y: centerY.resolve(extent: screen.height))
+            if let named {
+                let center = measured(on: named)
+                return (center, named.contains(center))
+            }
+            if let reach, !reach.contains(rootCenter), reach.contains(measured(on: reach)) {
+                return (measured(on: reach), true)
+            }
+            var center = rootCenter
             if let holding = monitors.largestMonitor(containing: center) {
                 let own = measured(on: holding.frame)
                 if !ringFits(around: center, on: holding.frame), ringFits(around: own, on: holding.frame) { center = own }
             } else if let nearest = monitors.monitor(at: center) {
                 center = measured(on: nearest.frame)
             }
+            return (center, root.contains(center))
         }
-        return KnobRecognizer.Configuration(center: center, innerRadius: innerRadius, outerRadius: outerRadius,
+        var placed = place(by: scale)
+        if scale != 1, !placed.inside {
+            let unscaled = place(by: 1)
+            if unscaled.inside { placed = unscaled }
+        }
+        return KnobRecognizer.Configuration(center: placed.center, innerRadius: innerRadius, outerRadius: outerRadius,
                                             activation: activation * .pi / 180)
     }
 

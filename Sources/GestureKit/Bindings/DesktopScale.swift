@@ -1,8 +1,8 @@
 /// How large the desktop draws things: how many of the screen's pixels one pixel of the config
-/// (a slop, a knob's center and radii) and of the feedback (the pulse, the force ring, the touch
-/// view) is. A config's pixels are pixels at scale 1, 96 dpi; on a desktop scaled to 2 (`Xft.dpi:
-/// 192`, a 4K laptop panel) a 12 px slop is 24 of the screen's pixels, the same distance under
-/// the finger as the feedback drawn for it.
+/// (a slop, a knob's center and radii: `requested`) and of the feedback (the pulse, the force
+/// ring, the touch view: `desktop`) is. A config's pixels are pixels at scale 1, 96 dpi; on a
+/// desktop scaled to 2 (`Xft.dpi: 192`, a 4K laptop panel) a 12 px slop is 24 of the screen's
+/// pixels, the same distance under the finger as the feedback drawn for it.
 public enum DesktopScale: Sendable, Hashable {
     /// Config pixels are the screen's pixels: a trace replayed (a trace records no scale), a test.
     case unscaled
@@ -11,6 +11,11 @@ public enum DesktopScale: Sendable, Hashable {
     /// to the nearest quarter (`physicalFactor`), so a distance is about the same in
     /// millimetres on every monitor; 1 when neither is known. Kept within 0.5...4.
     case desktop(resourceDPI: Double?)
+    /// The scale the desktop asks for (`Xft.dpi` over 96, within 0.5...4), and 1 without it:
+    /// the gestures' distances. A desktop that sets no `Xft.dpi` (i3 or Openbox without
+    /// Xresources, a desktop at 100%) is drawn at 96 dpi whatever the panel, and a config's
+    /// pixels are its pixels there, as they were before the scale applied to gestures.
+    case requested(resourceDPI: Double?)
 
     /// The scale at `point` of a screen with `monitors`.
     public func factor(at point: Point, monitors: MonitorLayout) -> Double {
@@ -21,6 +26,8 @@ public enum DesktopScale: Sendable, Hashable {
             return Self.factor(dpi: resourceDPI)
         case .desktop(nil):
             return Self.physicalFactor(dpi: monitors.monitor(at: point)?.dpi)
+        case .requested(let resourceDPI):
+            return Self.factor(dpi: resourceDPI)
         }
     }
 

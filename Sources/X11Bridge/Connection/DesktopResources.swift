@@ -46,6 +46,6 @@ enum DesktopResources {
 extension XConnection {
     /// The desktop's scale as its X resources say it now (`Xft.dpi`; a round trip).
     public var desktopScale: DesktopScale {
-        .desktop(resourceDPI: DesktopResources.readDPI(display: display, root: root))
+        .requested(resourceDPI: DesktopResources.readDPI(display: display, root: root))
     }
 }
