@@ -45,8 +45,10 @@ public final class InstanceClaim {
     /// How long a bridge taking the display over (`replace`) waits for the one running to go.
     /// It lets go of what it holds at once, and closes its connection once what it learned is
     /// written: within milliseconds, unless its disk is very slow (or it is stopped, or too old
-    /// to hear that it lost the display).
-    public static let handOverGrace = 5.0
+    /// to hear that it lost the display). On a slow disk a stopping bridge waits up to 2 s for
+    /// the config it keeps and 10 s for its learned state before it closes: this is longer, so
+    /// that a replaced bridge which is merely slow is waited for, and the display not left with none.
+    public static let handOverGrace = 15.0
 
     /// The selections a bridge owns: the display's, and its screen's.
     private static func selections(on connection: XConnection) -> [Atom] {

@@ -2,6 +2,7 @@ import CX11
 import Foundation
 import Glibc
 import Testing
+import X11Bridge
 import XorgTestSupport
 
 /// `run --replace`, the systemd unit's: `systemctl --user restart gesture-bridge` after an
@@ -97,8 +98,8 @@ final class ReplaceBridgeTests: StageSuite {
 
         let started = Date()
         let new = try BridgeProcess(["run", "--json", "--replace"], server: stage.server, ready: .immediately)
-        #expect(new.child.waitForExit(timeout: 15) == 1, "\(new.log)")
-        #expect(Date().timeIntervalSince(started) >= 4, "it waited for the running one")
+        #expect(new.child.waitForExit(timeout: InstanceClaim.handOverGrace + 10) == 1, "\(new.log)")
+        #expect(Date().timeIntervalSince(started) >= InstanceClaim.handOverGrace - 1, "it waited for the running one")
         #expect(new.log.contains("the gesture-bridge (process \(getpid())) running on display \(stage.server.displayName) was asked to hand the display over"),
                 "\(new.log)")
         #expect(new.log.contains("kill \(getpid())"), "\(new.log)")
