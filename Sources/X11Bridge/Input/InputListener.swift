@@ -8,9 +8,11 @@ public final class InputListener {
     /// Every device there is: the one table of devices (`device(_:)` for those listened to).
     public private(set) var catalog: DeviceCatalog
     public private(set) var source: XI2InputSource
-    /// Whether a contact's begin names the application window under it. Only bindings limited
-    /// to some applications need it, and it costs round trips, so it is off unless asked for.
-    public var identifiesWindows = false
+    /// Whether a contact's begin on the device (by id) names the application window under it.
+    /// Only bindings limited to some applications need it, and it costs round trips, so it is
+    /// asked for the devices such a binding listens to alone (the built-in long press's, for
+    /// touchscreens without pressure: never a pen's press).
+    public var identifiesWindows: (Int) -> Bool = { _ in false }
     /// Pens and mice whose motion the server does not send for now: each is in a stroke that
     /// nothing follows any more (`stopMotion`). Their buttons keep coming, and the lift
     /// brings the motion back.
@@ -150,7 +152,7 @@ public final class InputListener {
                 return beside + source.handle(raw, at: time, pointer: { [connection, catalog] in
                     connection.queryPointer(master: catalog[device]?.master ?? 2)?.position
                 }).map { event in
-                    guard identifiesWindows, event.phase == .begin else { return .contact(event) }
+                    guard event.phase == .begin, identifiesWindows(event.device) else { return .contact(event) }
                     var named = event
                     named.window = connection.windowClass(at: event.position)
                     return .contact(named)

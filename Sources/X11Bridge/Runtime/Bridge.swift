@@ -67,7 +67,7 @@ public final class Bridge {
         try session.start()
         // Nothing here uses a hovering pen but its position, which the session keeps anyway.
         session.reportsHover = false
-        session.identifiesWindows = Self.needsWindows(engine.configuration)
+        session.identifiesWindows = { [unowned self] id in self.needsWindow(for: id) }
         engine.screen = session.screen
         feedback?.look = engine.configuration.look
         engine.monitors = session.monitors
@@ -178,8 +178,11 @@ public final class Bridge {
         report(.motionUnheard(device: device))
     }
 
-    private static func needsWindows(_ configuration: BindingSet) -> Bool {
-        configuration.bindings.contains { $0.applications != .everywhere }
+    /// Whether a contact of device `id` needs the window under it named: a binding limited to
+    /// some applications listens to the device as the engine knows it now.
+    private func needsWindow(for id: Int) -> Bool {
+        guard let device = engine.devices[id] else { return false }
+        return engine.configuration.bindings.contains { $0.applications != .everywhere && $0.listens(to: device) }
     }
 
     private func releaseHeld(reason: String) {
@@ -286,7 +289,6 @@ public final class Bridge {
         case .reloaded(let configuration, let source):
             engine.replaceConfiguration(configuration)
             feedback?.look = configuration.look
-            session.identifiesWindows = Self.needsWindows(configuration)
             reconcileGrabs()
             report(.configurationReloaded(source: source.description, bindings: configuration))
             releaseStrandedButtons()
