@@ -34,6 +34,9 @@ final class ButtonMapTests: MouseStageSuite {
                 "the primary's long press right-clicks: \(held)\n\(bridge.lines)", sourceLocation: sourceLocation)
         #expect(buttonEvents(1, in: held).isEmpty, "and no left press: \(held)", sourceLocation: sourceLocation)
         #expect(bridge.waitForLines { $0.actions.count == 1 }, "\(bridge.lines)", sourceLocation: sourceLocation)
+        // The kept stroke over: until the bridge has read its lift the mouse is still its own,
+        // and a press then is lost (README's known limits; seen on a loaded CI run).
+        #expect(try bridge.waitUntilAsleep(quiet: 0.05), sourceLocation: sourceLocation)
         let secondary = try hold(secondary)
         #expect(buttonEvents(3, in: secondary).map(\.kind) == [.buttonPress, .buttonRelease],
                 "the secondary is a right button: \(secondary)\n\(bridge.lines)", sourceLocation: sourceLocation)
@@ -63,6 +66,8 @@ final class ButtonMapTests: MouseStageSuite {
         #expect(try stage.runTool("/usr/bin/xinput", ["set-button-map", VirtualPen.deviceName, "3", "2", "1"]) == 0)
         let bridge = try stage.bridge()
         #expect(try stage.runTool("/usr/bin/xmodmap", ["-e", "pointer = 3 2 1"]) == 0)
+        // The bridge has read the map's change (MappingNotify) before the pen presses.
+        #expect(try bridge.waitUntilAsleep(quiet: 0.05))
         stage.window.drain()
 
         try stage.pen.down(at: (400, 300), pressure: 0.1)
