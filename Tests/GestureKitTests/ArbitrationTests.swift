@@ -188,6 +188,23 @@ struct ArbitrationTests {
         expectSequence(script.decisions(for: palm.key), [.released(.penDown)])
     }
 
+    /// Found in review: a pen's tap (lifted before anything was decided) never made the touch
+    /// held beside it the application's, so a palm resting while the pen tapped toolbar buttons
+    /// right-clicked under itself at 0.6 s.
+    @Test("the palm rests, the pen taps beside it three times: the touch held back goes to the application at the first tap, no right-click")
+    func palmWhilePenTaps() {
+        let script = GestureScript(configuration: ConfigLoader.builtInDefault)
+        let palmScreen = script.plug(InputDevice(id: 14, name: "Script Plain Touchscreen", kind: .touch, pressure: nil))
+        palmScreen.down(at: (520, 460))
+        for _ in 0..<3 {
+            script.pen.aFrameLater().down(at: (300, 300), force: 0.3)
+            script.pen.aFrameLater().lift()
+            script.clock.advance(by: 0.2)
+        }
+        #expect(script.actions.isEmpty, "\(script.actions)")
+        expectSequence(script.decisions(for: palmScreen.key), [.released(.penDown)])
+    }
+
     @Test("a finger's deep press with no pen down right-clicks as ever; a touch after the pen lifts is a gesture's again")
     func fingerAfterThePen() {
         let script = GestureScript(configuration: ConfigLoader.builtInDefault)

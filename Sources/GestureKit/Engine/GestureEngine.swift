@@ -381,9 +381,9 @@ public struct GestureEngine: Sendable {
         timers.set(.decision(key), deadline: nil)
         timers.set(.hold(key), deadline: nil)
         outputs.append(.decision(report))
-        if contact.isPenStrokeOfTheApplication {
-            // The hand came down first and the pen's stroke is the application's now: the
-            // touches held back go to it the same way, in the order they touched.
+        if contact.device.kind == .pen || contact.device.kind == .eraser, case .handedOver = decision {
+            // The hand came down first and the pen's stroke, or its tap, is the application's
+            // now: the touches held back go to it the same way, in the order they touched.
             let resting = contacts.values.filter { $0.device.kind == .touch && !$0.isDecided }.sorted { ($0.start, $0.key) < ($1.start, $1.key) }
             for touch in resting { handOver(touch.key, reason: .penDown, at: time, into: &outputs) }
         }
