@@ -197,10 +197,8 @@ public struct GestureEngine: Sendable {
             // hand), unless one is already a gesture's (a deep press under way): those held are
             // handed to it first, in the order they touched, so it gets each whole and in
             // order, and then this one.
-            let beside = contacts.values.filter { $0.key.device == key.device && !$0.isClaimed }
-                .sorted { ($0.start, $0.key) < ($1.start, $1.key) }
-            if !beside.isEmpty {
-                for finger in beside { handOver(finger.key, reason: .anotherFinger, at: sample.time, into: &outputs) }
+            if handOverHeldTouches(where: { $0.key.device == key.device && !$0.isClaimed }, reason: .anotherFinger,
+                                   at: sample.time, into: &outputs) {
                 reason = .anotherFinger
             }
         }
@@ -384,9 +382,18 @@ public struct GestureEngine: Sendable {
         if contact.device.kind == .pen || contact.device.kind == .eraser, case .handedOver = decision {
             // The hand came down first and the pen's stroke, or its tap, is the application's
             // now: the touches held back go to it the same way, in the order they touched.
-            let resting = contacts.values.filter { $0.device.kind == .touch && !$0.isDecided }.sorted { ($0.start, $0.key) < ($1.start, $1.key) }
-            for touch in resting { handOver(touch.key, reason: .penDown, at: time, into: &outputs) }
+            handOverHeldTouches(where: { $0.device.kind == .touch && !$0.isDecided }, reason: .penDown, at: time, into: &outputs)
         }
+    }
+
+    /// Hands the contacts `which` picks to the application, in the order they touched (one
+    /// decided already stays as it is); whether there were any.
+    @discardableResult
+    private mutating func handOverHeldTouches(where which: (TrackedContact) -> Bool, reason: ReleaseReason, at time: Double,
+                                              into outputs: inout [EngineOutput]) -> Bool {
+        let held = contacts.values.filter(which).sorted { ($0.start, $0.key) < ($1.start, $1.key) }
+        for contact in held { handOver(contact.key, reason: reason, at: time, into: &outputs) }
+        return !held.isEmpty
     }
 
     /// Takes an owning recognizer out of the running: it reports `failed`.

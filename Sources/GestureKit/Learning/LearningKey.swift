@@ -58,7 +58,9 @@ extension PressLearning {
 
     /// The learner kept for `device` among the devices `connected` (`learner(name:product:nameAloneInUse:)`).
     public func learner(for device: InputDevice, among connected: some Sequence<InputDevice>) -> HandLearner? {
-        learner(name: device.name, product: device.product,
-                nameAloneInUse: LearningKey.nameAloneInUse(by: device.name, among: connected.map { ($0.name, $0.product) }))
+        if let own = devices[device.learningKey] { return own }
+        // Asked on every contact's begin: the devices looked through only where it can matter.
+        guard device.product != nil, keptBeforeIDs.contains(device.name) else { return nil }
+        return connected.contains { $0.name == device.name && $0.product == nil } ? nil : devices[device.name]
     }
 }

@@ -48,10 +48,11 @@ extension XConnection {
         var handle = XDevice(device_id: id, num_classes: 0, classes: nil)
         var map = [UInt8](repeating: 0, count: 256)
         var count: Int32 = 0
-        let errors = checked {
+        // One round trip; a device gone meanwhile answers with an error, dropped: no map.
+        queryingDevices {
             count = XGetDeviceButtonMapping(display, &handle, &map, UInt32(map.count))
         }
-        guard errors.isEmpty, count > 0 else { return nil }
+        guard count > 0 else { return nil }
         return ButtonMap(map.prefix(Int(min(count, Int32(map.count)))).map(Int.init))
     }
 }

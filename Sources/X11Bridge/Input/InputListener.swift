@@ -50,6 +50,8 @@ public final class InputListener {
     /// person's primary, that button is the tip (`XI2InputSource.primaryButton`), and the
     /// bridge's clicks are sent as the buttons that arrive as the ones named (`XConnection.outputButtons`).
     private var buttonMaps: [Int: ButtonMap] = [:]
+    /// The devices whose map changes are selected now.
+    private var buttonMapSelection: Set<Int> = []
     /// The latest `selectRawInput(of:)` requests, refused where the device is gone already.
     private var deviceSelections = DeviceGoneRequests()
     /// Rings when a contact of a device listened to begins or ends (`EventLoop`); it listens to
@@ -117,7 +119,9 @@ public final class InputListener {
                 if raw.kind == .touchBegin, raw.device == raw.source {
                     touchBegins.began(device: raw.device, touch: raw.detail, stamp: raw.serverTime)
                 }
-                let isTip = source.isTip(raw.detail, of: raw.device)
+                // Buttons only: a touch's detail is its touch id, a motion's nothing.
+                let isButton = raw.kind == .buttonPress || raw.kind == .buttonRelease
+                let isTip = isButton && source.isTip(raw.detail, of: raw.device)
                 if raw.kind == .buttonRelease, isTip, raw.device == raw.source, unheardMotion.remove(raw.device) != nil {
                     motionBackAt[raw.device] = UInt32(truncatingIfNeeded: connection.nextRequestSerial)
                     selectRawInput(of: raw.device)
@@ -130,7 +134,7 @@ public final class InputListener {
                 // on to the application first, then this one, as without the bridge.
                 let beside = raw.kind == .buttonPress && raw.device == raw.source && !isTip
                     ? tipsDown(besides: device).map { InputChange.anotherButton(device: $0, time: time) } : []
-                if raw.kind == .buttonPress || raw.kind == .buttonRelease, raw.device == raw.source, !isTip,
+                if isButton, raw.device == raw.source, !isTip,
                    !Self.wheelButtons.contains(raw.detail) {
                     if raw.kind == .buttonRelease {
                         otherButtonsDown[device]?.remove(raw.detail)
@@ -149,14 +153,16 @@ public final class InputListener {
                    known.type == .stylus || known.type == .eraser {
                     return penBackToAbsolute(device, at: time) ? refreshCatalog(at: time) : []
                 }
-                return beside + source.handle(raw, at: time, pointer: { [connection, catalog] in
+                let contacts = source.handle(raw, at: time, pointer: { [connection, catalog] in
                     connection.queryPointer(master: catalog[device]?.master ?? 2)?.position
                 }).map { event in
-                    guard event.phase == .begin, identifiesWindows(event.device) else { return .contact(event) }
+                    guard event.phase == .begin, identifiesWindows(event.device) else { return InputChange.contact(event) }
                     var named = event
                     named.window = connection.windowClass(at: event.position)
                     return .contact(named)
                 }
+                // Per raw motion: no array made but the one handle returns.
+                return beside.isEmpty ? contacts : beside + contacts
             case .hierarchyChanged(_, _, let left):
                 // A device disabled and enabled again before the catalog is read looks unchanged
                 // in it; the event says it went, and it goes and comes back for the bridge too.
@@ -258,13 +264,18 @@ public final class InputListener {
 
     /// Reads the button maps of the contact sources, their masters and the XTEST pointer again
     /// (one is changed, or the devices), and hears their changes from now on: 3 round trips each.
-    private func rereadButtonMaps() {
+    /// `fresh`: devices that came, or came again, whose maps may be new. Maps already read stay
+    /// as the mapping events keep them (a touchscreen mapped anew as monitors change reads none).
+    private func rereadButtonMaps(fresh: [Int] = []) {
         let devices = catalog.contactSources
         let ids = Set(devices.map(\.id) + devices.compactMap(\.master) + [catalog.xtestPointer?.id, catalog.xtestPointer?.master].compactMap { $0 })
         buttonMaps = buttonMaps.filter { ids.contains($0.key) }
-        // A device gone meanwhile refuses the selection: the hierarchy change that tells it comes next.
-        _ = connection.selectButtonMapChanges(of: ids.sorted())
-        rereadButtonMaps(of: ids.sorted())
+        if ids != buttonMapSelection {
+            // A device gone meanwhile refuses the selection: the hierarchy change that tells it comes next.
+            _ = connection.selectButtonMapChanges(of: ids.sorted())
+            buttonMapSelection = ids
+        }
+        rereadButtonMaps(of: ids.filter { buttonMaps[$0] == nil || fresh.contains($0) }.sorted())
     }
 
     /// Reads `devices`' button maps again, and takes the tips and the XTEST pointer's buttons
@@ -349,7 +360,7 @@ public final class InputListener {
             otherButtonsDown[device.id] = nil
         }
         selectRawInput()
-        rereadButtonMaps()
+        rereadButtonMaps(fresh: (changes.added + changes.updated).map(\.id))
         result.append(.devices(changes))
         return result
     }
