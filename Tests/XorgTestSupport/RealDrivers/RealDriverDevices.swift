@@ -1,3 +1,6 @@
+import Foundation
+import Glibc
+
 /// A pen on an emulated evdev tablet, driven as the kernel reports one: the tool enters
 /// proximity (BTN_TOOL_PEN), the tip touches (BTN_TOUCH) with pressure, moves, lifts and leaves.
 /// The driver decides what X sees (wacom and libinput press button 1 at their own pressure
@@ -9,6 +12,8 @@ public final class RealDriverPen: DrivenPen {
     public private(set) var pressure: Double = 0
     public private(set) var isInProximity = false
     public private(set) var isTipDown = false
+    /// When the tip last lifted, for `leave()`.
+    private var liftedAt: Date?
     /// Tilt sent with every frame, in the device's units (degrees), on pens that have it.
     public var tilt: (x: Int32, y: Int32) = (10, -5)
 
@@ -89,12 +94,26 @@ public final class RealDriverPen: DrivenPen {
         try node.send(events)
         isTipDown = false
         pressure = 0
+        liftedAt = Date()
     }
 
-    /// Takes the pen away from the tablet (out of proximity), lifting the tip first.
+    /// How long after the lift a hand takes the pen out of range, at the least: tens of
+    /// milliseconds, not the microseconds two frames written one after the other take. Out of
+    /// range within about a millisecond of the lift, the pen meets Xorg 21.1's crash (README's
+    /// known limits): a proximity event the driver made while the bridge still held the pen's
+    /// kept stroke apart from its master, handed to the master once the bridge let it go. The
+    /// real-driver tier met it in about one libinput knob turn in fifty.
+    public static let handLeavesAfterLift = 0.03
+
+    /// Takes the pen away from the tablet (out of proximity), lifting the tip first; once
+    /// lifted, no sooner than `handLeavesAfterLift` after the lift.
     public func leave() throws {
         try up()
         guard isInProximity else { return }
+        if let liftedAt {
+            let wait = Self.handLeavesAfterLift - Date().timeIntervalSince(liftedAt)
+            if wait > 0 { usleep(useconds_t(wait * 1_000_000)) }
+        }
         var events: [(type: UInt16, code: UInt16, value: Int32)] = [(EvdevCode.key, EvdevCode.toolPen, 0)]
         if description.hasTilt {
             events += [(EvdevCode.absolute, EvdevCode.tiltX, 0), (EvdevCode.absolute, EvdevCode.tiltY, 0)]
