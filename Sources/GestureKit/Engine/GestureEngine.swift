@@ -379,11 +379,16 @@ public struct GestureEngine: Sendable {
         timers.set(.decision(key), deadline: nil)
         timers.set(.hold(key), deadline: nil)
         outputs.append(.decision(report))
-        if contact.device.kind == .pen || contact.device.kind == .eraser, case .handedOver = decision {
+        if contact.device.kind.isPen, case .handedOver = decision {
             // The hand came down first and the pen's stroke, or its tap, is the application's
             // now: the touches held back go to it the same way, in the order they touched.
-            handOverHeldTouches(where: { $0.device.kind == .touch && !$0.isDecided }, reason: .penDown, at: time, into: &outputs)
+            handOverHeldTouches(where: Self.isHeldTouch, reason: .penDown, at: time, into: &outputs)
         }
+    }
+
+    /// A touch still held back from the application, its decision to come.
+    private static func isHeldTouch(_ contact: TrackedContact) -> Bool {
+        contact.device.kind == .touch && !contact.isDecided
     }
 
     /// Hands the contacts `which` picks to the application, in the order they touched (one

@@ -92,7 +92,7 @@ struct TrackedContact: Sendable {
     /// A pen's or eraser's press the application has, the tip still down (given to it for any
     /// reason but its lift): a stroke under way in the application.
     var isPenStrokeOfTheApplication: Bool {
-        guard device.kind == .pen || device.kind == .eraser, case .handedOver(let reason) = hold else { return false }
+        guard device.kind.isPen, case .handedOver(let reason) = hold else { return false }
         return reason != .ended
     }
 

@@ -6,3 +6,8 @@ public enum DeviceKind: String, Sendable, Hashable, CaseIterable {
     case mouse
     case touchpad
 }
+
+extension DeviceKind {
+    /// A pen's tip or its eraser: what writes on a tablet or a pen display.
+    public var isPen: Bool { self == .pen || self == .eraser }
+}

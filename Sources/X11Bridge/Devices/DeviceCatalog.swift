@@ -52,7 +52,7 @@ public struct DeviceCatalog: Sendable, Hashable {
             (tablet.use == .slavePointer || tablet.use == .slaveKeyboard) && tablet.isEnabled && tablet.driver == .libinput
                 && tablet.type == .tablet
                 && tablet.xAxis == nil
-                && !contactSources.contains { ($0.kind == .pen || $0.kind == .eraser) && $0.name.hasPrefix(tablet.name + " ") }
+                && !contactSources.contains { $0.kind?.isPen == true && $0.name.hasPrefix(tablet.name + " ") }
         }
     }
 

@@ -258,7 +258,7 @@ public struct XI2InputSource: Sendable {
                 }
                 return [contact(layout, contact: 0, phase: .move, state: state, time: time, pointer: pointer)]
             }
-            guard layout.kind == .pen || layout.kind == .eraser else { return [] }
+            guard layout.kind?.isPen == true else { return [] }
             hoverRun += 1
             guard reportsHover else { return [] }
             return [contact(layout, contact: 0, phase: .hover, state: state, time: time, pointer: pointer)]

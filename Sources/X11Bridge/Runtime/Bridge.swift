@@ -192,21 +192,23 @@ public final class Bridge {
     }
 
     /// Lets go of each button the bridge holds (a `press:`, a drag lock) that nothing could let
-    /// go of any more: no binding of the config running now releases or clicks it, none of the
-    /// contacts still down holds it, and none began under a binding that could (a contact keeps
-    /// the bindings it began with across a reload, and may yet release it: it is asked again as
-    /// each contact ends). Only a reload makes such a button: a config read is refused when a
-    /// button one of its bindings presses is released by none.
+    /// go of any more: no binding of the config running now releases or clicks it with a
+    /// device that is here, none of the contacts still down holds it, and none began under a
+    /// binding that could (a contact keeps the bindings it began with across a reload, and may
+    /// yet release it: it is asked again as each contact ends). A reload makes such a button (a
+    /// config read is refused when a button one of its bindings presses is released by none),
+    /// and so does the last device that could let go of it going away.
     private func releaseStrandedButtons() {
         guard performer.holdsButton else { return }
-        let releasable = engine.configuration.releasedButtons.union(engine.buttonsReleasableByContactsDown)
+        let releasable = engine.configuration.releasedButtons(byContactsOf: engine.devices.values)
+            .union(engine.buttonsReleasableByContactsDown)
         let down = Set(engine.activeContacts)
         let released = performer.releaseButtons { button, holders in
             !releasable.contains(button) && holders.isDisjoint(with: down)
         }
         guard !released.isEmpty else { return }
         let buttons = released.map(String.init).joined(separator: ", ")
-        report(.releasedHeldInput(reason: "button \(buttons), which no binding of the config running now lets go of"))
+        report(.releasedHeldInput(reason: "button \(buttons), which no binding of the config running now lets go of with a device that is here"))
     }
 
     private func process(_ outputs: [EngineOutput], now: Double) {
@@ -356,13 +358,11 @@ extension Bridge: EventLoopClient {
                 report(.devicesChanged(changes))
                 checkDevices(reportingAll: false)
                 // The removed devices' contacts were cancelled above, their end actions fired. What
-                // is still held then belongs to a contact of another device while one is down (a
-                // finger's middle-button drag goes on when a mouse drops off); with none down, nobody's.
-                if !changes.removed.isEmpty, engine.contactsDown.isEmpty {
-                    releaseHeld(reason: "a device went away: \(changes.removed.map(\.name).joined(separator: ", "))")
-                } else if !changes.removed.isEmpty {
-                    releaseStrandedButtons()
-                }
+                // is still held then belongs to a contact of another device (a finger's
+                // middle-button drag goes on when a mouse drops off), or is a drag lock, which an
+                // unrelated device's going (a mouse asleep, a tablet re-plugged at resume) does not
+                // drop: it is let go once no device here could let go of it.
+                if !changes.removed.isEmpty { releaseStrandedButtons() }
             case .screenResized(let size):
                 engine.screen = size
                 feedback?.screenChanged(size, monitors: engine.monitors)
