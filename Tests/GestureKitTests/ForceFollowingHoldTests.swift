@@ -124,6 +124,33 @@ struct ForceFollowingHoldTests {
         #expect(script.penDecision(since: 0)?.after == climb.time(reaching: 0.7))
     }
 
+    /// Plays a slow climb (0.3 of the range a second, 200 Hz) whose samples made from `stall`'s
+    /// start to its end reach the engine dated at its end, together: how X stamps what its input
+    /// thread reads after the server stood still, and how the bridge dates samples stamped
+    /// before one of its timers fired but read after it.
+    static func climbStalled(_ stall: ClosedRange<Double>) throws -> GestureScript {
+        let script = try Self.script()
+        let climb = ForceCurve.climb(from: 0.05, rate: 0.3, hertz: 200, seconds: 3)
+        script.pen.down(at: (300, 300), force: climb.samples[0].force)
+        for sample in climb.samples.dropFirst() {
+            script.clock.advance(to: stall.contains(sample.time) ? stall.upperBound : sample.time)
+            script.pen.press(to: sample.force)
+        }
+        script.pen.lift()
+        return script
+    }
+
+    /// Found in review (a busy machine): the first sample read after the stall carries the
+    /// force from before it, 0.3 s later, and the samples after it share one time: either way
+    /// the window read as a press that had stood still at 0.29, and it went to the application.
+    @Test("a slow climb whose samples of a 0.3 s X server stall come stamped at one time still right-clicks, alone",
+          arguments: [0.8...1.1, 0.3...0.6, 0.25...0.5])
+    func stampsSquashedByAStall(stall: ClosedRange<Double>) throws {
+        let script = try Self.climbStalled(stall)
+        expectSequence(script.decisions, [.claimed(by: "right-click")])
+        #expect(script.actions.map(\.action) == [.click(button: 3)], "\(script.actions)")
+    }
+
     @Test("a press that stops climbing above an ordinary touch's force is held until the hold limit, then handed over")
     func heldToTheLimit() throws {
         let script = try Self.script()

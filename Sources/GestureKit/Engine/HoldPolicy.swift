@@ -101,11 +101,24 @@ struct ForceTrend: Sendable {
     }
 
     /// A sample at `time` (never earlier than the last).
+    ///
+    /// On a busy machine samples come late and together: X stamps what its input thread reads
+    /// after standing still with almost one time, and a sample the bridge reads after one of its
+    /// timers fired is dated at the timer. So samples of one time are one sample, the last
+    /// force they bring; and after a silence longer than the window the course starts again
+    /// from the sample that ends it: that one may carry the force from before the stall, and
+    /// the samples before it say nothing of the course from there (a slow press read as having
+    /// stood still, handed to the application mid-climb).
     mutating func add(time: Double, force: Double) {
         hasEvidence = true
-        lastTime = time
+        if time <= lastTime + Self.tolerance, samples.count > head {
+            replaceLast(force: force)
+        } else {
+            if time - lastTime > HoldPolicy.window { restart() }
+            append(time: time, force: force)
+        }
+        lastTime = Swift.max(lastTime, time)
         lastForce = force
-        append(time: time, force: force)
     }
 
     /// When judging without a new sample could give another answer: once the force has been
@@ -121,7 +134,8 @@ struct ForceTrend: Sendable {
         guard time <= lastTime else { return .unknown }
         evict(before: time - start - HoldPolicy.window)
         let window = sums
-        guard window.count >= 2 else { return .level(lastForce) }
+        // One sample since a silence: its course is still to come.
+        guard window.count >= 2 else { return .unknown }
         let meanTime = window.time / window.count
         let meanForce = window.force / window.count
         let timeSpread = window.timeSquared - window.time * meanTime
@@ -168,6 +182,20 @@ struct ForceTrend: Sendable {
     private mutating func append(time: Double, force: Double) {
         samples.append((time - start, force))
         sums.add(time - start, force)
+    }
+
+    private mutating func replaceLast(force: Double) {
+        guard let last = samples.popLast() else { return }
+        sums.add(last.time, last.force, sign: -1)
+        samples.append((last.time, force))
+        sums.add(last.time, force)
+    }
+
+    /// Forgets every sample: the course starts again with the next.
+    private mutating func restart() {
+        samples.removeAll(keepingCapacity: true)
+        head = 0
+        sums = Sums()
     }
 
     /// Samples kept however old: a trend needs three points, and a slow device (10 Hz) or
