@@ -6,10 +6,19 @@ import X11Bridge
 
 /// Logging and display opening shared by the commands that talk to the X server.
 enum CommandLogging {
+    /// Log lines on standard error: with their priority for the journal when it is the
+    /// journal's stream (`JournalLogHandler`), else stamped with the time and level.
     static func logger(verbose: Bool) -> Logger {
+        let level: Logger.Level = verbose ? .debug : .info
+        let journal = JournalLogHandler.standardErrorIsJournal(environment: ProcessEnvironment.current)
         LoggingSystem.bootstrap { label in
+            if journal {
+                var handler = JournalLogHandler()
+                handler.logLevel = level
+                return handler
+            }
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = verbose ? .debug : .info
+            handler.logLevel = level
             return handler
         }
         return Logger(label: "gesture-bridge")
