@@ -58,6 +58,27 @@ struct VolumeRingTests {
         #expect(observe(Self.report(.cancelled, key: next)) == [.progressEnded(next)])
     }
 
+    /// Found in review (a resume): with the sound server restarting, every change failed and
+    /// the ring went on showing the level from before the suspend for the whole turn.
+    @Test("a change that fails takes the level off the turning knob's ring; the next turn shows none until a level is read")
+    func failureForgetsTheLevel() throws {
+        let configuration = try Self.configuration()
+        var ring = VolumeRing()
+        func observe(_ output: EngineOutput) -> [Feedback] {
+            ring.observe(output, configuration: configuration, screen: Self.screen)
+        }
+        _ = ring.levelRead(0.8)
+        #expect(observe(Self.report(.began)).isEmpty)
+        #expect(observe(Self.action(.volume(.adjust(percent: 5)))) == [.progress(Self.key, at: Self.center, fraction: 0.8)])
+        #expect(ring.changeFailed() == [.progressEnded(Self.key)])
+        #expect(observe(Self.report(.ended)) == [.progressEnded(Self.key)])
+
+        let next = ContactKey(device: 5, contact: 1)
+        #expect(observe(Self.report(.began, key: next)).isEmpty)
+        #expect(observe(Self.action(.volume(.adjust(percent: 5)), key: next)).isEmpty, "no level known since the failure")
+        #expect(ring.levelRead(0.85) == [.progress(next, at: Self.center, fraction: 0.85)])
+    }
+
     @Test("no level ring for knobs that send other actions, with feedback turned off, or on other gestures")
     func onlyForVolumeWithRing() throws {
         var ring = VolumeRing()

@@ -248,12 +248,15 @@ public final class Bridge {
         for item in feedbacks { feedback?.show(item, now: now) }
     }
 
-    /// Volume levels read back fill the knob's ring; a change that failed is logged.
+    /// Volume levels read back fill the knob's ring; a change that failed is logged, and takes
+    /// the level off the rings.
     private func takeVolumeReports(now: Double) {
         for volumeReport in performer.takeVolumeReports() {
             switch volumeReport {
             case .level(let level): show(volumeRing.levelRead(level), now: now)
-            case .failed(let event, let failure): report(.actionFailed(event, failure))
+            case .failed(let event, let failure):
+                report(.actionFailed(event, failure))
+                show(volumeRing.changeFailed(), now: now)
             }
         }
     }

@@ -46,6 +46,14 @@ struct VolumeRing {
         }
     }
 
+    /// A change that failed (the sound server gone, restarting after a resume): the level last
+    /// read says nothing of the volume now, so no turning knob's ring shows it; a level read
+    /// later brings them back.
+    mutating func changeFailed() -> [Feedback] {
+        level = nil
+        return turning.keys.sorted().map { .progressEnded($0) }
+    }
+
     /// A level read back: every turning knob's ring shows it.
     mutating func levelRead(_ value: Double) -> [Feedback] {
         level = value
