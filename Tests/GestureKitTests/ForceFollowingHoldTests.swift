@@ -151,6 +151,32 @@ struct ForceFollowingHoldTests {
         #expect(script.actions.map(\.action) == [.click(button: 3)], "\(script.actions)")
     }
 
+    /// Found in review of the stall's fix: its first version started the course again after
+    /// every silence, so a driver that sends a sample only when its coarse pressure changes
+    /// (every 0.1-0.45 s) held a light still press for seconds, never judged.
+    @Test("a light still press whose driver sends a sample only when its coarse pressure steps goes to the application as before, 10 ms later at most",
+          arguments: Array(0...8) as [UInt64])
+    func sparseLightPress(seed: UInt64) throws {
+        let script = try Self.script()
+        var random = SplitMix64(seed: seed)
+        script.pen.down(at: (300, 300), force: 0.2)
+        var time = 0.0
+        var step = 0
+        // Seed 0: a step every 0.3 s; the others: 0.1-0.45 s apart.
+        while time < 3 {
+            time += seed == 0 ? 0.3 : Double.random(in: 0.1...0.45, using: &random)
+            step += 1
+            script.clock.advance(to: time)
+            script.pen.press(to: step % 2 == 1 ? 0.21 : 0.2)
+            if script.penDecision(since: 0) != nil { break }
+        }
+        let decided = try #require(script.penDecision(since: 0), "never decided: \(script.decisions)")
+        #expect(decided.decision == .released(.levelledOff))
+        // Judged at the second sample after 0.2 s (the first with a window behind it), or at the
+        // quiet 0.5 s after the first: 0.9 s at the most, 10 ms for a bunch that never came.
+        #expect(decided.after <= 0.91, "\(decided.after)")
+    }
+
     @Test("a press that stops climbing above an ordinary touch's force is held until the hold limit, then handed over")
     func heldToTheLimit() throws {
         let script = try Self.script()

@@ -470,6 +470,32 @@ struct HandLearningTests {
         #expect(clicks.count == 6)
     }
 
+    /// Found in review (a busy machine): samples X reads together after the server stood still
+    /// carry almost one time, the first of them the force from before the stall; a slow climb
+    /// read so was taken for a press that had stood still, and handed over.
+    @Test("the iPhone recording with the X server standing still 0.3 s somewhere in each press (its samples stamped at the stall's end): 6 of 6",
+          arguments: Array(1...20) as [UInt64])
+    func iPhoneRecordingStalled(seed: UInt64) throws {
+        var trace = try AnalyzeIOSRecordingTests.trace()
+        var random = SplitMix64(seed: seed)
+        var stall: ClosedRange<Double>?
+        for index in trace.events.indices {
+            let event = trace.events[index]
+            if event.phase == .begin {
+                // Somewhere in the press's first 2 s: the slowest presses take 6 s to 0.7.
+                let start = event.time + Double.random(in: 0...2, using: &random)
+                stall = start...(start + 0.3)
+            }
+            if let stall, stall.contains(event.time) { trace.events[index].time = stall.upperBound }
+            if event.phase == .end || event.phase == .cancel { stall = nil }
+        }
+        let outputs = TraceReplay.run(trace, configuration: try Self.defaults())
+        let decisions = outputs.compactMap { if case .decision(let decision) = $0 { return decision } else { return nil } }
+        #expect(decisions.map(ScriptDecision.init) == Array(repeating: .claimed(by: "right-click"), count: 6))
+        let clicks = outputs.filter { if case .action(let event) = $0 { event.action == .click(button: 3) } else { false } }
+        #expect(clicks.count == 6)
+    }
+
     @Test("a light press held still is handed over as fast as today, fresh and after learning a light hand")
     func lightStillPress() throws {
         var random = SplitMix64(seed: 9)

@@ -74,6 +74,12 @@ struct ForceTrend: Sendable {
     private(set) var lastForce: Double
     /// Whether any sample came after touch-down's.
     private(set) var hasEvidence = false
+    /// When the samples span a window, and the force may be judged: `HoldPolicy.window` after
+    /// touch-down, or after the bunch the course started again from.
+    private var judgedFrom: Double
+    /// The time of the last sample while it is one that ended a silence and no other of its
+    /// time has come (`add`).
+    private var silenceEndedAt: Double?
 
     private var samples: [(time: Double, force: Double)] = []
     private var head = 0
@@ -95,6 +101,7 @@ struct ForceTrend: Sendable {
     init(start: Double, force: Double, limit: Double) {
         self.start = start
         end = start + limit
+        judgedFrom = start + HoldPolicy.window
         lastTime = start
         lastForce = force
         append(time: start, force: force)
@@ -105,21 +112,37 @@ struct ForceTrend: Sendable {
     /// On a busy machine samples come late and together: X stamps what its input thread reads
     /// after standing still with almost one time, and a sample the bridge reads after one of its
     /// timers fired is dated at the timer. So samples of one time are one sample, the last
-    /// force they bring; and after a silence longer than the window the course starts again
-    /// from the sample that ends it: that one may carry the force from before the stall, and
-    /// the samples before it say nothing of the course from there (a slow press read as having
-    /// stood still, handed to the application mid-climb).
+    /// force they bring. The first of such a bunch ends a silence and carries the force from
+    /// before the stall: judged at once, with the samples before the silence, a slow climb
+    /// would read as a press that stood still, handed to the application mid-climb. So a sample
+    /// after a silence is judged only once `bunchWait` has passed with no other of its time; if
+    /// one comes, the course starts again from the bunch, and is judged once a window's samples
+    /// have come since. A device that is only slow (a sample when a value changes) is judged as
+    /// ever, `bunchWait` later.
     mutating func add(time: Double, force: Double) {
         hasEvidence = true
         if time <= lastTime + Self.tolerance, samples.count > head {
             replaceLast(force: force)
+            if silenceEndedAt != nil {
+                startAgain(fromLastAt: time)
+                silenceEndedAt = nil
+            }
         } else {
-            if time - lastTime > HoldPolicy.window { restart() }
+            silenceEndedAt = time - lastTime > Self.silence ? time : nil
             append(time: time, force: force)
         }
         lastTime = Swift.max(lastTime, time)
         lastForce = force
     }
+
+    /// A gap between samples past which the next may be the first of a bunch read late: half
+    /// the window, longer than a 20 Hz sensor's spacing and than the lateness a busy machine's
+    /// jitter brings (up to 50 ms: `HoldPolicy.minimumRise`), short enough that a bunch's
+    /// stale first sample cannot pass for a still press.
+    static let silence = 0.1
+    /// How long a sample after a silence waits for the rest of its bunch: they come in the same
+    /// read of the X connection, microseconds after it.
+    static let bunchWait = 0.01
 
     /// When judging without a new sample could give another answer: once the force has been
     /// quiet long enough to count as steady (`HoldPolicy.quiet`).
@@ -129,13 +152,17 @@ struct ForceTrend: Sendable {
     /// `HoldPolicy.quiet` without one, steady at the last sample's force, as X reports an
     /// unchanging force; in between, not known yet.
     mutating func judge(at time: Double) -> Judgement {
-        guard hasEvidence, time - start >= HoldPolicy.window - Self.tolerance else { return .unknown }
+        guard hasEvidence, time >= judgedFrom - Self.tolerance else { return .unknown }
         if time >= recheckTime - Self.tolerance { return .level(lastForce) }
-        guard time <= lastTime else { return .unknown }
-        evict(before: time - start - HoldPolicy.window)
+        if let silenceEndedAt {
+            // Its bunch may still come; once the wait is over, judged as at that sample.
+            guard time >= silenceEndedAt + Self.bunchWait - Self.tolerance else { return .unknown }
+        } else {
+            guard time <= lastTime else { return .unknown }
+        }
+        evict(before: lastTime - start - HoldPolicy.window)
         let window = sums
-        // One sample since a silence: its course is still to come.
-        guard window.count >= 2 else { return .unknown }
+        guard window.count >= 2 else { return .level(lastForce) }
         let meanTime = window.time / window.count
         let meanForce = window.force / window.count
         let timeSpread = window.timeSquared - window.time * meanTime
@@ -170,7 +197,10 @@ struct ForceTrend: Sendable {
         // The look is only ever brought forward: a timer still to come looks then at the
         // samples that came meanwhile, and sets the next one; moving it on every sample would
         // cost a timer-queue update per sample.
-        let recheck = Swift.min(recheckTime > time ? recheckTime : end, end)
+        var recheck = Swift.min(recheckTime > time ? recheckTime : end, end)
+        if let silenceEndedAt, silenceEndedAt + Self.bunchWait > time {
+            recheck = Swift.min(recheck, silenceEndedAt + Self.bunchWait)
+        }
         guard nextCheck.map({ recheck < $0 }) ?? true else { return .hold(recheck: nil) }
         nextCheck = recheck
         return .hold(recheck: recheck)
@@ -191,11 +221,15 @@ struct ForceTrend: Sendable {
         sums.add(last.time, force)
     }
 
-    /// Forgets every sample: the course starts again with the next.
-    private mutating func restart() {
-        samples.removeAll(keepingCapacity: true)
+    /// Forgets every sample but the last: the course starts again from it, at `time`, and is
+    /// judged once a window's samples have come since (a slow climb needs them to show).
+    private mutating func startAgain(fromLastAt time: Double) {
+        guard let last = samples.last else { return }
+        samples = [last]
         head = 0
         sums = Sums()
+        sums.add(last.time, last.force)
+        judgedFrom = time + HoldPolicy.window
     }
 
     /// Samples kept however old: a trend needs three points, and a slow device (10 Hz) or
