@@ -40,7 +40,11 @@ struct GestureBridgeCommand: ParsableCommand {
             // What `print` left buffered goes out now, where a failure can still be told.
             if let failure = LineWriter.flushPrinted() { throw CommandFailure.output(failure) }
         } catch let failure as CommandFailure {
-            if !failure.message.isEmpty { printError(failure.message) }
+            if !failure.message.isEmpty {
+                // The reason a unit keeps failing: an error for the journal, where it is one.
+                let journal = JournalLogHandler.standardErrorIsJournal(environment: ProcessEnvironment.current)
+                printError(journal ? JournalLogHandler.entry(level: .error, message: failure.message) : failure.message)
+            }
             exit(withError: ExitCode(failure.exitStatus))
         } catch {
             exit(withError: error)

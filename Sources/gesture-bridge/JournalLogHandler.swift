@@ -17,7 +17,7 @@ struct JournalLogHandler: LogHandler {
     func log(event: LogEvent) {
         var all = metadata
         if let metadata = event.metadata { all.merge(metadata) { $1 } }
-        let text = Self.lines(level: event.level, message: "\(event.message)", metadata: all)
+        let text = Self.entry(level: event.level, message: "\(event.message)", metadata: all) + "\n"
         // One write: lines of two threads never interleave within a message.
         _ = text.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
     }
@@ -35,12 +35,12 @@ struct JournalLogHandler: LogHandler {
     }
 
     /// The message as the journal reads it: every line of it with the priority, since the
-    /// journal takes each line for an entry of its own.
-    static func lines(level: Logger.Level, message: String, metadata: Logger.Metadata = [:]) -> String {
+    /// journal takes each line for an entry of its own (no newline after the last).
+    static func entry(level: Logger.Level, message: String, metadata: Logger.Metadata = [:]) -> String {
         let prefix = "<\(priority(of: level))>"
         let details = metadata.isEmpty ? "" : " " + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         return (message + details).split(separator: "\n", omittingEmptySubsequences: false)
-            .map { prefix + $0 + "\n" }.joined()
+            .map { prefix + $0 }.joined(separator: "\n")
     }
 
     /// Whether standard error is the journal's stream: `JOURNAL_STREAM` (set by systemd for a

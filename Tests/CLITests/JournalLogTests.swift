@@ -53,6 +53,37 @@ struct JournalLogTests {
         #expect(lines.allSatisfy { $0.range(of: #"^<[2-7]>"#, options: .regularExpression) != nil }, "every line: \(lines)")
     }
 
+    /// Found in review: the errors that stop the unit (a broken config with nothing kept, no
+    /// X server) were written without a priority, filed at info.
+    @Test("the error that stops the bridge (a broken config, nothing kept) reaches the journal as an error, every line of it",
+          .requiresXvfb)
+    func failureIsAnError() throws {
+        let server = try XvfbDisplay()
+        defer { server.stop() }
+        let bridge = try #require(GestureBridgeExecutable.url)
+        let config = try GestureBridgeExecutable.temporaryFile("bindings:\n  - name: x\n    gesture: nonsense\n", suffix: ".yaml")
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let process = Process()
+        process.executableURL = bridge
+        process.arguments = ["run", "--dry-run", "--config", config]
+        let errors = Pipe()
+        var status = stat()
+        #expect(fstat(errors.fileHandleForWriting.fileDescriptor, &status) == 0)
+        var environment = server.clientEnvironment
+        environment["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
+        environment["JOURNAL_STREAM"] = "\(status.st_dev):\(status.st_ino)"
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(text)")
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("nonsense") }, "\(lines)")
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("<3>") }, "every line an error: \(lines)")
+    }
+
     @Test("on any other standard error (a terminal, a file) the lines are stamped with the time and level, no priority",
           .requiresXvfb)
     func plainLines() throws {

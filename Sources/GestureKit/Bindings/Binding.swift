@@ -303,8 +303,12 @@ public struct BindingSet: Sendable, Hashable {
         return owning.first { $0.names(device) } ?? owning.first { $0.applications == .everywhere } ?? owning.first
     }
 
-    /// The buttons some binding listening to one of `devices` can let go of
-    /// (`Binding.releasedButtons`).
+    /// The buttons some binding can let go of (`Binding.releasedButtons`).
+    public var releasedButtons: Set<Int> {
+        bindings.reduce(into: []) { $0.formUnion($1.releasedButtons) }
+    }
+
+    /// The buttons some binding listening to one of `devices` can let go of.
     public func releasedButtons(byContactsOf devices: some Collection<InputDevice>) -> Set<Int> {
         bindings.reduce(into: []) { released, binding in
             if devices.contains(where: binding.listens(to:)) { released.formUnion(binding.releasedButtons) }

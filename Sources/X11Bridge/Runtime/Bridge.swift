@@ -192,15 +192,18 @@ public final class Bridge {
     }
 
     /// Lets go of each button the bridge holds (a `press:`, a drag lock) that nothing could let
-    /// go of any more: no binding of the config running now releases or clicks it with a
-    /// device that is here, none of the contacts still down holds it, and none began under a
-    /// binding that could (a contact keeps the bindings it began with across a reload, and may
-    /// yet release it: it is asked again as each contact ends). A reload makes such a button (a
-    /// config read is refused when a button one of its bindings presses is released by none),
-    /// and so does the last device that could let go of it going away.
-    private func releaseStrandedButtons() {
+    /// go of any more: no binding of the config running now releases or clicks it, none of the
+    /// contacts still down holds it, and none began under a binding that could (a contact keeps
+    /// the bindings it began with across a reload, and may yet release it: it is asked again as
+    /// each contact ends). A reload makes such a button (a config read is refused when a
+    /// button one of its bindings presses is released by none); so does, `afterRemoval`, the
+    /// last device that could let go of it going away. (Only then are the bindings asked for a
+    /// device that is here: a drag lock taken while the device that lets go of it is switched
+    /// off, or not yet made, as libinput makes an eraser's at its first proximity, holds.)
+    private func releaseStrandedButtons(afterRemoval: Bool = false) {
         guard performer.holdsButton else { return }
-        let releasable = engine.configuration.releasedButtons(byContactsOf: engine.devices.values)
+        let bindings = engine.configuration
+        let releasable = (afterRemoval ? bindings.releasedButtons(byContactsOf: engine.devices.values) : bindings.releasedButtons)
             .union(engine.buttonsReleasableByContactsDown)
         let down = Set(engine.activeContacts)
         let released = performer.releaseButtons { button, holders in
@@ -208,7 +211,8 @@ public final class Bridge {
         }
         guard !released.isEmpty else { return }
         let buttons = released.map(String.init).joined(separator: ", ")
-        report(.releasedHeldInput(reason: "button \(buttons), which no binding of the config running now lets go of with a device that is here"))
+        report(.releasedHeldInput(reason: afterRemoval ? "button \(buttons), which no binding of the config running now lets go of with a device that is here"
+                                  : "button \(buttons), which no binding of the config running now lets go of"))
     }
 
     private func process(_ outputs: [EngineOutput], now: Double) {
@@ -365,7 +369,7 @@ extension Bridge: EventLoopClient {
                 // middle-button drag goes on when a mouse drops off), or is a drag lock, which an
                 // unrelated device's going (a mouse asleep, a tablet re-plugged at resume) does not
                 // drop: it is let go once no device here could let go of it.
-                if !changes.removed.isEmpty { releaseStrandedButtons() }
+                if !changes.removed.isEmpty { releaseStrandedButtons(afterRemoval: true) }
             case .screenResized(let size):
                 engine.screen = size
                 feedback?.screenChanged(size, monitors: engine.monitors)

@@ -57,6 +57,29 @@ final class DragLockTests: StageSuite {
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 
+    /// Found in review: the first version asked, at every contact's end, for a device that is
+    /// here to let go of the button, so a lock taken while the touchscreen was switched off was
+    /// let go at the pen's own lift.
+    @Test("the touchscreen switched off, the pen locks the drag: the lock outlives the pen's lift; switched back on, the finger's deep press lets go")
+    func releaserSwitchedOffDuringTheLock() throws {
+        let directory = try LiveConfigTests.ConfigDirectory()
+        try directory.writeNew(Self.config)
+        let bridge = try stage.bridge(["--config", directory.file])
+        try ReplugOwnershipTests.unplug(VirtualTouchscreen.deviceName, on: stage, bridge)
+        try lockTheDrag(bridge)
+        // The lift's end has been read: the bridge is idle again.
+        #expect(try bridge.waitUntilAsleep(quiet: 0.2), "\(bridge.lines)")
+        #expect(bridge.events(.releasedHeldInput).isEmpty, "\(bridge.lines)")
+        #expect(stage.window.pointerState()?.buttonsHeld.contains(2) == true, "the lock let go at the lift: \(bridge.log)")
+
+        try ReplugOwnershipTests.plugBack(VirtualTouchscreen.deviceName, on: stage, bridge)
+        try ReloadMidPressTests.press(stage, by: .touch, at: (420, 320), to: 0.95)
+        #expect(stage.window.waitForEvents { buttonEvents(2, in: $0).count >= 2 }, "\(bridge.log)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
+        ReloadMidPressTests.expectNoFault(bridge)
+        #expect(bridge.stop(with: SIGINT) == 0)
+    }
+
     @Test("the touchscreen, the one device that could let go of the drag, goes away: the drag is let go at once")
     func releaserGoesAway() throws {
         let directory = try LiveConfigTests.ConfigDirectory()
