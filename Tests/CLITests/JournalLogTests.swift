@@ -7,24 +7,24 @@ import Testing
 /// never showed a broken config or a missing device.
 @Suite("Log lines for the journal")
 struct JournalLogTests {
-    /// `run` on Xvfb with a config naming a device that is not there (a `device-missing`
-    /// warning at start) for 2 s, its standard error a pipe; with `journal`, `JOURNAL_STREAM`
-    /// names that pipe, as systemd names the journal's stream.
-    static func standardError(journal: Bool) throws -> String {
+    /// `run --dry-run` on Xvfb with `config`, its standard error a pipe; with `journal`,
+    /// `JOURNAL_STREAM` names that pipe, as systemd names the journal's stream. `seconds`: sent
+    /// SIGINT after so long (a bridge that runs); nil for one that exits by itself.
+    static func run(config text: String, journal: Bool, seconds: Int?) throws -> (status: Int32, standardError: String) {
         let server = try XvfbDisplay()
         defer { server.stop() }
         let bridge = try #require(GestureBridgeExecutable.url)
-        let config = try GestureBridgeExecutable.temporaryFile("""
-            bindings:
-              - name: pen-right-click
-                gesture: deep-press
-                devices: [{name: "No Such Pen"}]
-                action: {click: 3}
-            """, suffix: ".yaml")
+        let config = try GestureBridgeExecutable.temporaryFile(text, suffix: ".yaml")
         defer { try? FileManager.default.removeItem(atPath: config) }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["--preserve-status", "-s", "INT", "-k", "4", "2", bridge.path, "run", "--dry-run", "--config", config]
+        let arguments = [bridge.path, "run", "--dry-run", "--config", config]
+        if let seconds {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+            process.arguments = ["--preserve-status", "-s", "INT", "-k", "4", "\(seconds)"] + arguments
+        } else {
+            process.executableURL = bridge
+            process.arguments = Array(arguments.dropFirst())
+        }
         let errors = Pipe()
         var environment = server.clientEnvironment
         environment["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
@@ -39,14 +39,27 @@ struct JournalLogTests {
         try process.run()
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
-        return text
+        return (process.terminationStatus, text)
+    }
+
+    /// Runs 2 s with a config naming a device that is not there: a `device-missing` warning at
+    /// start. Its standard error's lines.
+    static func standardError(journal: Bool) throws -> [String] {
+        let run = try Self.run(config: """
+            bindings:
+              - name: pen-right-click
+                gesture: deep-press
+                devices: [{name: "No Such Pen"}]
+                action: {click: 3}
+            """, journal: journal, seconds: 2)
+        #expect(run.status == 0, "\(run.standardError)")
+        return run.standardError.split(separator: "\n").map(String.init)
     }
 
     @Test("on the journal's stream each line carries its priority, a warning <4>, and no time stamp of its own",
           .requiresXvfb)
     func journalPriorities() throws {
-        let lines = try Self.standardError(journal: true).split(separator: "\n").map(String.init)
+        let lines = try Self.standardError(journal: true)
         let missing = lines.filter { $0.contains("No Such Pen") }
         #expect(!missing.isEmpty && missing.allSatisfy { $0.hasPrefix("<4>") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("<6>") && $0.contains("listening") }, "\(lines)")
@@ -58,28 +71,9 @@ struct JournalLogTests {
     @Test("the error that stops the bridge (a broken config, nothing kept) reaches the journal as an error, every line of it",
           .requiresXvfb)
     func failureIsAnError() throws {
-        let server = try XvfbDisplay()
-        defer { server.stop() }
-        let bridge = try #require(GestureBridgeExecutable.url)
-        let config = try GestureBridgeExecutable.temporaryFile("bindings:\n  - name: x\n    gesture: nonsense\n", suffix: ".yaml")
-        defer { try? FileManager.default.removeItem(atPath: config) }
-        let process = Process()
-        process.executableURL = bridge
-        process.arguments = ["run", "--dry-run", "--config", config]
-        let errors = Pipe()
-        var status = stat()
-        #expect(fstat(errors.fileHandleForWriting.fileDescriptor, &status) == 0)
-        var environment = server.clientEnvironment
-        environment["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
-        environment["JOURNAL_STREAM"] = "\(status.st_dev):\(status.st_ino)"
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1, "\(text)")
-        let lines = text.split(separator: "\n").map(String.init)
+        let run = try Self.run(config: "bindings:\n  - name: x\n    gesture: nonsense\n", journal: true, seconds: nil)
+        #expect(run.status == 1, "\(run.standardError)")
+        let lines = run.standardError.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.contains("nonsense") }, "\(lines)")
         #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("<3>") }, "every line an error: \(lines)")
     }
@@ -87,7 +81,7 @@ struct JournalLogTests {
     @Test("on any other standard error (a terminal, a file) the lines are stamped with the time and level, no priority",
           .requiresXvfb)
     func plainLines() throws {
-        let lines = try Self.standardError(journal: false).split(separator: "\n").map(String.init)
+        let lines = try Self.standardError(journal: false)
         let missing = lines.filter { $0.contains("No Such Pen") }
         #expect(!missing.isEmpty && missing.allSatisfy { !$0.hasPrefix("<") && $0.contains("warning") }, "\(lines)")
     }

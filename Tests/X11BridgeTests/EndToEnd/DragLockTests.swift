@@ -22,6 +22,30 @@ final class DragLockTests: StageSuite {
             action: {release: 2}
         """
 
+    /// The test's own folder for its config file.
+    let directory: LiveConfigTests.ConfigDirectory
+
+    override init() throws {
+        directory = try LiveConfigTests.ConfigDirectory()
+        try super.init()
+    }
+
+    /// The bridge on the drag lock's config.
+    func bridge() throws -> BridgeProcess {
+        try directory.writeNew(Self.config)
+        return try stage.bridge(["--config", directory.file])
+    }
+
+    /// Lets go of the lock with the finger's deep press; checks nothing is held after it, and
+    /// that the bridge caused no fault and stops cleanly.
+    func letGoWithTheFinger(_ bridge: BridgeProcess, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try ReloadMidPressTests.press(stage, by: .touch, at: (420, 320), to: 0.95)
+        #expect(stage.window.waitForEvents { buttonEvents(2, in: $0).count >= 2 }, "\(bridge.log)", sourceLocation: sourceLocation)
+        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)", sourceLocation: sourceLocation)
+        ReloadMidPressTests.expectNoFault(bridge, sourceLocation: sourceLocation)
+        #expect(bridge.stop(with: SIGINT) == 0, sourceLocation: sourceLocation)
+    }
+
     /// Long-presses with the pen until the drag lock holds button 2, lifts it, and checks that
     /// the window has the button pressed.
     func lockTheDrag(_ bridge: BridgeProcess, sourceLocation: SourceLocation = #_sourceLocation) throws {
@@ -39,22 +63,16 @@ final class DragLockTests: StageSuite {
     /// dropped what the pen had picked up).
     @Test("the pen that locked the drag goes away and comes back: the drag stays locked, and the finger's deep press lets it go")
     func lockerGoesAway() throws {
-        let directory = try LiveConfigTests.ConfigDirectory()
-        try directory.writeNew(Self.config)
-        let bridge = try stage.bridge(["--config", directory.file])
+        let bridge = try bridge()
         try lockTheDrag(bridge)
 
         try ReplugOwnershipTests.replug(VirtualPen.deviceName, on: stage, bridge)
         #expect(stage.window.pointerState()?.buttonsHeld.contains(2) == true, "the lock let go: \(bridge.lines)")
         #expect(bridge.events(.releasedHeldInput).isEmpty, "\(bridge.lines)")
 
-        try ReloadMidPressTests.press(stage, by: .touch, at: (420, 320), to: 0.95)
-        #expect(stage.window.waitForEvents { buttonEvents(2, in: $0).count >= 2 }, "\(bridge.log)")
+        try letGoWithTheFinger(bridge)
         let events = try stage.eventsUntilKeyTapped()
         #expect(buttonEvents(2, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
-        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
-        ReloadMidPressTests.expectNoFault(bridge)
-        #expect(bridge.stop(with: SIGINT) == 0)
     }
 
     /// Found in review: the first version asked, at every contact's end, for a device that is
@@ -62,9 +80,7 @@ final class DragLockTests: StageSuite {
     /// let go at the pen's own lift.
     @Test("the touchscreen switched off, the pen locks the drag: the lock outlives the pen's lift; switched back on, the finger's deep press lets go")
     func releaserSwitchedOffDuringTheLock() throws {
-        let directory = try LiveConfigTests.ConfigDirectory()
-        try directory.writeNew(Self.config)
-        let bridge = try stage.bridge(["--config", directory.file])
+        let bridge = try bridge()
         try ReplugOwnershipTests.unplug(VirtualTouchscreen.deviceName, on: stage, bridge)
         try lockTheDrag(bridge)
         // The lift's end has been read: the bridge is idle again.
@@ -73,18 +89,12 @@ final class DragLockTests: StageSuite {
         #expect(stage.window.pointerState()?.buttonsHeld.contains(2) == true, "the lock let go at the lift: \(bridge.log)")
 
         try ReplugOwnershipTests.plugBack(VirtualTouchscreen.deviceName, on: stage, bridge)
-        try ReloadMidPressTests.press(stage, by: .touch, at: (420, 320), to: 0.95)
-        #expect(stage.window.waitForEvents { buttonEvents(2, in: $0).count >= 2 }, "\(bridge.log)")
-        #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
-        ReloadMidPressTests.expectNoFault(bridge)
-        #expect(bridge.stop(with: SIGINT) == 0)
+        try letGoWithTheFinger(bridge)
     }
 
     @Test("the touchscreen, the one device that could let go of the drag, goes away: the drag is let go at once")
     func releaserGoesAway() throws {
-        let directory = try LiveConfigTests.ConfigDirectory()
-        try directory.writeNew(Self.config)
-        let bridge = try stage.bridge(["--config", directory.file])
+        let bridge = try bridge()
         try lockTheDrag(bridge)
 
         try ReplugOwnershipTests.unplug(VirtualTouchscreen.deviceName, on: stage, bridge)
