@@ -177,6 +177,46 @@ struct ForceFollowingHoldTests {
         #expect(decided.after <= 0.91, "\(decided.after)")
     }
 
+    /// Found in review of the stall's fix: its second version started the course again at
+    /// every bunch after a silence, and bunches that keep coming kept a light press from ever
+    /// being judged, held to the hold limit.
+    @Test("a light still press whose coarse pressure flickers in pairs every 0.15 s, each pair of one stamp or 1 ms apart, goes to the application within 0.6 s",
+          arguments: [0, 0.001])
+    func flickeringPairs(apart: Double) throws {
+        let script = try Self.script()
+        script.pen.down(at: (300, 300), force: 0.2)
+        var time = 0.0
+        while time < 9, script.penDecision(since: 0) == nil {
+            time += 0.15
+            script.clock.advance(to: time)
+            script.pen.press(to: 0.21)
+            script.clock.advance(to: time + apart)
+            script.pen.press(to: 0.2)
+        }
+        script.clock.advance(to: 9.5)
+        let decided = try #require(script.penDecision(since: 0), "never decided")
+        #expect(decided.decision == .released(.levelledOff), "\(decided)")
+        #expect(decided.after <= 0.6, "\(decided.after)")
+    }
+
+    @Test("a light still press (0.2 ± 0.01, 60 Hz) on a machine whose X server stands still 0.15 s in every 0.25 s goes to the application within 1 s")
+    func periodicStalls() throws {
+        let script = try Self.script()
+        var random = SplitMix64(seed: 3)
+        script.pen.down(at: (300, 300), force: 0.2)
+        var time = 1.0 / 60
+        while time < 9, script.penDecision(since: 0) == nil {
+            let phase = time.truncatingRemainder(dividingBy: 0.25)
+            script.clock.advance(to: phase >= 0.1 ? time - phase + 0.25 : time)
+            script.pen.press(to: 0.2 + Double.random(in: -0.01...0.01, using: &random))
+            time += 1.0 / 60
+        }
+        script.clock.advance(to: 9.5)
+        let decided = try #require(script.penDecision(since: 0), "never decided")
+        #expect(decided.decision == .released(.levelledOff), "\(decided)")
+        #expect(decided.after <= 1, "\(decided.after)")
+    }
+
     @Test("a press that stops climbing above an ordinary touch's force is held until the hold limit, then handed over")
     func heldToTheLimit() throws {
         let script = try Self.script()

@@ -74,11 +74,8 @@ struct ForceTrend: Sendable {
     private(set) var lastForce: Double
     /// Whether any sample came after touch-down's.
     private(set) var hasEvidence = false
-    /// When the samples span a window, and the force may be judged: `HoldPolicy.window` after
-    /// touch-down, or after the bunch the course started again from.
-    private var judgedFrom: Double
-    /// The time of the last sample while it is one that ended a silence and no other of its
-    /// time has come (`add`).
+    /// The time of the last sample while it is one that ended a silence (`add`): judged only
+    /// `bunchWait` after it.
     private var silenceEndedAt: Double?
 
     private var samples: [(time: Double, force: Double)] = []
@@ -101,7 +98,6 @@ struct ForceTrend: Sendable {
     init(start: Double, force: Double, limit: Double) {
         self.start = start
         end = start + limit
-        judgedFrom = start + HoldPolicy.window
         lastTime = start
         lastForce = force
         append(time: start, force: force)
@@ -115,18 +111,15 @@ struct ForceTrend: Sendable {
     /// force they bring. The first of such a bunch ends a silence and carries the force from
     /// before the stall: judged at once, with the samples before the silence, a slow climb
     /// would read as a press that stood still, handed to the application mid-climb. So a sample
-    /// after a silence is judged only once `bunchWait` has passed with no other of its time; if
-    /// one comes, the course starts again from the bunch, and is judged once a window's samples
-    /// have come since. A device that is only slow (a sample when a value changes) is judged as
-    /// ever, `bunchWait` later.
+    /// after a silence is judged only once `bunchWait` has passed, by when the rest of its
+    /// bunch has come and left the force at the stall's end; a device that is only slow (a
+    /// sample when a value changes) is judged as ever, `bunchWait` later. And the window keeps
+    /// the sample before its start (`evict`), so after a silence it still spans its whole length.
     mutating func add(time: Double, force: Double) {
         hasEvidence = true
         if time <= lastTime + Self.tolerance, samples.count > head {
+            // The rest of a bunch: the sample that ended the silence waits for all of it.
             replaceLast(force: force)
-            if silenceEndedAt != nil {
-                startAgain(fromLastAt: time)
-                silenceEndedAt = nil
-            }
         } else {
             silenceEndedAt = time - lastTime > Self.silence ? time : nil
             append(time: time, force: force)
@@ -152,7 +145,7 @@ struct ForceTrend: Sendable {
     /// `HoldPolicy.quiet` without one, steady at the last sample's force, as X reports an
     /// unchanging force; in between, not known yet.
     mutating func judge(at time: Double) -> Judgement {
-        guard hasEvidence, time >= judgedFrom - Self.tolerance else { return .unknown }
+        guard hasEvidence, time - start >= HoldPolicy.window - Self.tolerance else { return .unknown }
         if time >= recheckTime - Self.tolerance { return .level(lastForce) }
         if let silenceEndedAt {
             // Its bunch may still come; once the wait is over, judged as at that sample.
@@ -221,23 +214,16 @@ struct ForceTrend: Sendable {
         sums.add(last.time, force)
     }
 
-    /// Forgets every sample but the last: the course starts again from it, at `time`, and is
-    /// judged once a window's samples have come since (a slow climb needs them to show).
-    private mutating func startAgain(fromLastAt time: Double) {
-        guard let last = samples.last else { return }
-        samples = [last]
-        head = 0
-        sums = Sums()
-        sums.add(last.time, last.force)
-        judgedFrom = time + HoldPolicy.window
-    }
 
     /// Samples kept however old: a trend needs three points, and a slow device (10 Hz) or
     /// samples held back by a busy machine can leave fewer in a window.
     private static let fewestSamples = 3
 
     private mutating func evict(before relative: Double) {
-        while samples.count - head > Self.fewestSamples, samples[head].time < relative - Self.tolerance {
+        // The newest sample at or before the window's start stays: the window spans it whole
+        // even after a silence (a stall's bunch, then a few samples, would otherwise judge a
+        // slow climb on the last few milliseconds).
+        while samples.count - head > Self.fewestSamples, samples[head + 1].time <= relative + Self.tolerance {
             sums.add(samples[head].time, samples[head].force, sign: -1)
             head += 1
         }
