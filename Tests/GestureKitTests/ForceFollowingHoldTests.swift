@@ -177,6 +177,20 @@ struct ForceFollowingHoldTests {
         #expect(decided.after <= 0.91, "\(decided.after)")
     }
 
+    /// The same, recorded: samples stamped over two milliseconds after the stall, the first
+    /// with the force from before it (found live: a bunch judged one time at a time was still
+    /// taken for a press that had stood still at 0.25).
+    @Test("a recorded slow press through a 0.3 s X server stall right-clicks, alone, the moment it reaches 0.7")
+    func recordedServerStall() throws {
+        let trace = try TraceReader.load(path: AnalyzeIOSRecordingTests.fixtures.appendingPathComponent("server-stall-slow-press.jsonl").path)
+        let outputs = TraceReplay.run(trace, configuration: try Self.defaults())
+        let decisions = outputs.compactMap { if case .decision(let decision) = $0 { return decision } else { return nil } }
+        #expect(decisions.map(ScriptDecision.init) == [.claimed(by: "right-click")])
+        let range = try #require(trace.header.devices.first?.pressure)
+        let reached = trace.events.first { $0.phase == .move && ($0.pressure.map(range.normalize) ?? 0) >= 0.7 }
+        #expect(decisions.first?.time == reached?.time)
+    }
+
     /// Found in review of the stall's fix: its second version started the course again at
     /// every bunch after a silence, and bunches that keep coming kept a light press from ever
     /// being judged, held to the hold limit.

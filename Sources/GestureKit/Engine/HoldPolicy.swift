@@ -110,16 +110,19 @@ struct ForceTrend: Sendable {
     /// timers fired is dated at the timer. So samples of one time are one sample, the last
     /// force they bring. The first of such a bunch ends a silence and carries the force from
     /// before the stall: judged at once, with the samples before the silence, a slow climb
-    /// would read as a press that stood still, handed to the application mid-climb. So a sample
-    /// after a silence is judged only once `bunchWait` has passed, by when the rest of its
-    /// bunch has come and left the force at the stall's end; a device that is only slow (a
+    /// would read as a press that stood still, handed to the application mid-climb. So the
+    /// samples within `bunchWait` of one that ends a silence are judged only once it has
+    /// passed, by when the rest of the bunch has come and brought the force to the stall's end; a device that is only slow (a
     /// sample when a value changes) is judged as ever, `bunchWait` later. And the window keeps
     /// the sample before its start (`evict`), so after a silence it still spans its whole length.
     mutating func add(time: Double, force: Double) {
         hasEvidence = true
-        if time <= lastTime + Self.tolerance, samples.count > head {
-            // The rest of a bunch: the sample that ended the silence waits for all of it.
-            replaceLast(force: force)
+        let inBunch = silenceEndedAt.map { time < $0 + Self.bunchWait - Self.tolerance } ?? false
+        if samples.count > head, inBunch || time <= lastTime + Self.tolerance {
+            // One time, or the rest of a bunch (X's input thread stamps one as it reads it, over
+            // a few milliseconds): only its last sample was made when it is dated, at the end
+            // of the stall; the others were made during it.
+            replaceLast(time: time, force: force)
         } else {
             silenceEndedAt = time - lastTime > Self.silence ? time : nil
             append(time: time, force: force)
@@ -133,8 +136,8 @@ struct ForceTrend: Sendable {
     /// jitter brings (up to 50 ms: `HoldPolicy.minimumRise`), short enough that a bunch's
     /// stale first sample cannot pass for a still press.
     static let silence = 0.1
-    /// How long a sample after a silence waits for the rest of its bunch: they come in the same
-    /// read of the X connection, microseconds after it.
+    /// How long a sample after a silence waits for the rest of its bunch: X stamps it within a
+    /// few milliseconds, and the bridge reads it in the same read of the X connection.
     static let bunchWait = 0.01
 
     /// When judging without a new sample could give another answer: once the force has been
@@ -207,11 +210,11 @@ struct ForceTrend: Sendable {
         sums.add(time - start, force)
     }
 
-    private mutating func replaceLast(force: Double) {
+    private mutating func replaceLast(time: Double, force: Double) {
         guard let last = samples.popLast() else { return }
         sums.add(last.time, last.force, sign: -1)
-        samples.append((last.time, force))
-        sums.add(last.time, force)
+        samples.append((time - start, force))
+        sums.add(time - start, force)
     }
 
 
