@@ -191,6 +191,29 @@ struct ForceFollowingHoldTests {
         #expect(decisions.first?.time == reached?.time)
     }
 
+    /// Found in review of the stall's fix: its fourth version took every run of one stamp for
+    /// one sample, and X stamps a fast pen's samples in whole milliseconds, a few late: a slow
+    /// climb kept a few dozen of its 200 points a window, and its ±2 % scatter hid the climb.
+    @Test("a slow climb (0.1 a second, ±2 %) from a 1000 Hz pen whose millisecond stamps come up to 10 ms late, and from a 200 Hz pen (±1 %, up to 50 ms late), right-clicks",
+          arguments: [1000.0, 200.0], Array(0..<10) as [UInt64])
+    func jitteredFastPenClimb(hertz: Double, seed: UInt64) throws {
+        let script = try Self.script()
+        var random = SplitMix64(seed: seed)
+        let (noise, lateness) = hertz == 1000 ? (0.02, 0.01) : (0.01, 0.05)
+        script.pen.down(at: (300, 300), force: 0.05)
+        var stamp = 0.0
+        for index in 1...Int(8 * hertz) {
+            let made = Double(index) / hertz
+            let force = min(0.8, 0.05 + 0.1 * made) + Double.random(in: -noise...noise, using: &random)
+            // Late, in whole milliseconds, never before the sample before it.
+            stamp = max(stamp, ((made + Double.random(in: 0...lateness, using: &random)) * 1000).rounded(.down) / 1000)
+            script.clock.advance(to: stamp)
+            script.pen.press(to: force)
+            if script.penDecision(since: 0) != nil { break }
+        }
+        expectSequence(script.decisions, [.claimed(by: "right-click")])
+    }
+
     /// Found in review of the stall's fix: its second version started the course again at
     /// every bunch after a silence, and bunches that keep coming kept a light press from ever
     /// being judged, held to the hold limit.

@@ -106,22 +106,23 @@ struct ForceTrend: Sendable {
     /// A sample at `time` (never earlier than the last).
     ///
     /// On a busy machine samples come late and together: X stamps what its input thread reads
-    /// after standing still with almost one time, and a sample the bridge reads after one of its
-    /// timers fired is dated at the timer. So samples of one time are one sample, the last
-    /// force they bring. The first of such a bunch ends a silence and carries the force from
-    /// before the stall: judged at once, with the samples before the silence, a slow climb
-    /// would read as a press that stood still, handed to the application mid-climb. So the
-    /// samples within `bunchWait` of one that ends a silence are judged only once it has
-    /// passed, by when the rest of the bunch has come and brought the force to the stall's end; a device that is only slow (a
-    /// sample when a value changes) is judged as ever, `bunchWait` later. And the window keeps
-    /// the sample before its start (`evict`), so after a silence it still spans its whole length.
+    /// after standing still over a millisecond or two, and a sample the bridge reads after one
+    /// of its timers fired is dated at the timer. The first of such a bunch ends a silence and
+    /// carries the force from before the stall: judged at once, with the samples before the
+    /// silence, a slow climb would read as a press that stood still, handed to the application
+    /// mid-climb. So the samples within `bunchWait` of one that ends a silence are one sample,
+    /// the last, judged once `bunchWait` has passed, by when the rest of the bunch has come and
+    /// brought the force to the stall's end; a device that is only slow (a sample when a value
+    /// changes) is judged as ever, `bunchWait` later. And the window keeps the sample before
+    /// its start (`evict`), so after a silence it still spans its whole length.
     mutating func add(time: Double, force: Double) {
         hasEvidence = true
         let inBunch = silenceEndedAt.map { time < $0 + Self.bunchWait - Self.tolerance } ?? false
-        if samples.count > head, inBunch || time <= lastTime + Self.tolerance {
-            // One time, or the rest of a bunch (X's input thread stamps one as it reads it, over
-            // a few milliseconds): only its last sample was made when it is dated, at the end
-            // of the stall; the others were made during it.
+        if samples.count > head, inBunch {
+            // The rest of a bunch (X's input thread stamps one as it reads it, over a few
+            // milliseconds): only its last sample was made when it is dated, at the end of the
+            // stall; the others were made during it. (Runs of one stamp outside a bunch, a fast
+            // pen's in whole milliseconds, each carry a fresh force, and all count.)
             replaceLast(time: time, force: force)
         } else {
             silenceEndedAt = time - lastTime > Self.silence ? time : nil
