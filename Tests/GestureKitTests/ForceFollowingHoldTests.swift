@@ -214,6 +214,30 @@ struct ForceFollowingHoldTests {
         expectSequence(script.decisions, [.claimed(by: "right-click")])
     }
 
+    /// Found in a sweep of the stall's fix, fifth version: a driver that sends only changes, in
+    /// coarse steps, flickers between two steps at each boundary; its first sample of a step,
+    /// after more than 0.1 s without one, was taken for a stall's bunch, and the bunch for its
+    /// last sample, often the lower step: the climb read as flat, and the press was handed over.
+    @Test("a slow climb (0.2 a second) from a 1000 Hz pen in steps of 1/32, flickering at each (±0.5 %), repeats dropped, right-clicks",
+          arguments: Array(0..<10) as [UInt64])
+    func coarseFlickeringClimb(seed: UInt64) throws {
+        let script = try Self.script()
+        var random = SplitMix64(seed: seed)
+        func stepped(_ force: Double) -> Double { (force * 32).rounded() / 32 }
+        var sent = stepped(0.1)
+        script.pen.down(at: (300, 300), force: sent)
+        for index in 1...8000 {
+            let made = Double(index) / 1000
+            let force = stepped(min(0.8, 0.1 + 0.2 * made) + Double.random(in: -0.005...0.005, using: &random))
+            guard force != sent else { continue }
+            sent = force
+            script.clock.advance(to: made)
+            script.pen.press(to: force)
+            if script.penDecision(since: 0) != nil { break }
+        }
+        expectSequence(script.decisions, [.claimed(by: "right-click")])
+    }
+
     /// Found in review of the stall's fix: its second version started the course again at
     /// every bunch after a silence, and bunches that keep coming kept a light press from ever
     /// being judged, held to the hold limit.

@@ -111,19 +111,21 @@ struct ForceTrend: Sendable {
     /// carries the force from before the stall: judged at once, with the samples before the
     /// silence, a slow climb would read as a press that stood still, handed to the application
     /// mid-climb. So the samples within `bunchWait` of one that ends a silence are one sample,
-    /// the last, judged once `bunchWait` has passed, by when the rest of the bunch has come and
-    /// brought the force to the stall's end; a device that is only slow (a sample when a value
+    /// at the last one's time with the hardest force among them, judged once `bunchWait` has
+    /// passed, by when the rest of the bunch has come and brought the force to the stall's end; a device that is only slow (a sample when a value
     /// changes) is judged as ever, `bunchWait` later. And the window keeps the sample before
     /// its start (`evict`), so after a silence it still spans its whole length.
     mutating func add(time: Double, force: Double) {
         hasEvidence = true
         let inBunch = silenceEndedAt.map { time < $0 + Self.bunchWait - Self.tolerance } ?? false
-        if samples.count > head, inBunch {
+        if samples.count > head, let last = samples.last, inBunch {
             // The rest of a bunch (X's input thread stamps one as it reads it, over a few
-            // milliseconds): only its last sample was made when it is dated, at the end of the
-            // stall; the others were made during it. (Runs of one stamp outside a bunch, a fast
-            // pen's in whole milliseconds, each carry a fresh force, and all count.)
-            replaceLast(time: time, force: force)
+            // milliseconds): one sample at its last time, with the hardest force it brought: a
+            // climb's is its last, made as the stall ended; a driver flickering between two
+            // coarse steps (its first sample of a step also ends a silence) has reached the
+            // higher. (Runs of one stamp outside a bunch, a fast pen's in whole milliseconds,
+            // each carry a fresh force, and all count.)
+            replaceLast(time: time, force: Swift.max(force, last.force))
         } else {
             silenceEndedAt = time - lastTime > Self.silence ? time : nil
             append(time: time, force: force)
