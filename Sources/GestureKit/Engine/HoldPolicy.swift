@@ -112,9 +112,10 @@ struct ForceTrend: Sendable {
     /// silence, a slow climb would read as a press that stood still, handed to the application
     /// mid-climb. So the samples within `bunchWait` of one that ends a silence are one sample,
     /// at the last one's time with the hardest force among them, judged once `bunchWait` has
-    /// passed, by when the rest of the bunch has come and brought the force to the stall's end; a device that is only slow (a sample when a value
-    /// changes) is judged as ever, `bunchWait` later. And the window keeps the sample before
-    /// its start (`evict`), so after a silence it still spans its whole length.
+    /// passed, by when the rest of the bunch has come and brought the force to the stall's
+    /// end; a device that is only slow (a sample when a value changes) is judged as ever,
+    /// `bunchWait` later. And the window keeps the sample before its start (`evict`), so after
+    /// a silence it still spans its whole length.
     mutating func add(time: Double, force: Double) {
         hasEvidence = true
         let inBunch = silenceEndedAt.map { time < $0 + Self.bunchWait - Self.tolerance } ?? false
@@ -216,10 +217,8 @@ struct ForceTrend: Sendable {
     private mutating func replaceLast(time: Double, force: Double) {
         guard let last = samples.popLast() else { return }
         sums.add(last.time, last.force, sign: -1)
-        samples.append((time - start, force))
-        sums.add(time - start, force)
+        append(time: time, force: force)
     }
-
 
     /// Samples kept however old: a trend needs three points, and a slow device (10 Hz) or
     /// samples held back by a busy machine can leave fewer in a window.
