@@ -85,6 +85,15 @@ struct EpisodeRun {
         failures.append(ChaosFailure(episode: episode, step: step, problem: problem, windowEvents: events.map(\.description)))
     }
 
+    /// A person lays the pen aside before a finger's gesture: it leaves range, and the bridge
+    /// hears no hovering sample of it for longer than `PalmRule.hoverGap` (a touch made while
+    /// the pen hovers is a hand resting where it writes, with no gesture: README).
+    func layPenAside() throws {
+        // A pen disabled and enabled is not driven again (its link to the server is gone).
+        if !replugged.contains(.pen) { try server.pen.leave() }
+        _ = bridge.waitUntilAsleep(quiet: PalmRule.hoverGap + 0.05, timeout: 2)
+    }
+
     // MARK: Steps
 
     /// Between two gestures a person's hand takes tens of milliseconds; the next one starts once
@@ -97,6 +106,9 @@ struct EpisodeRun {
 
     mutating func play(_ step: ChaosStep) throws {
         betweenGestures()
+        if step.handsOverFromThePen(after: self.step.flatMap { $0 > 0 ? episode.steps[$0 - 1] : nil }) {
+            try layPenAside()
+        }
         window.drain()
         let xErrorsBefore = bridge.count(.xError)
         switch step {

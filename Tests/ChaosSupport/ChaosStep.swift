@@ -118,6 +118,14 @@ public enum ChaosStep: Codable, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether a finger makes this step's gesture after `previous` used the pen: the pen is laid
+    /// aside first. (In `penAndTouch` the finger taps while the pen is down, as one hand writes.)
+    func handsOverFromThePen(after previous: ChaosStep?) -> Bool {
+        guard let previous, previous.devices.contains(.pen), devices.contains(.touch) else { return false }
+        if case .penAndTouch = self { return false }
+        return true
+    }
+
     /// Whether the step needs the plain mouse (`HeadlessXorg(mouse:)`).
     public var usesMouse: Bool {
         switch self {

@@ -216,6 +216,69 @@ struct ArbitrationTests {
         #expect(script.actions.map(\.action) == [.click(button: 3)], "\(script.actions)")
     }
 
+    /// Between strokes and words the pen hovers above the page, and the hand rests where it
+    /// writes: the pen-down rule alone left such a palm to right-click under itself at 0.6 s.
+    @Test("the pen lifts between words and hovers; the palm rests on a touchscreen without pressure: no right-click, it is the application's at the decision timeout")
+    func palmWhilePenHovers() {
+        let script = GestureScript(configuration: ConfigLoader.builtInDefault)
+        let palmScreen = script.plug(InputDevice(id: 14, name: "Script Plain Touchscreen", kind: .touch, pressure: nil))
+        Self.penWrites(script, to: 400)
+        script.pen.aFrameLater().lift()
+        for x in stride(from: 400.0, through: 420, by: 2) { script.pen.aFrameLater().hover(at: (x, 290)) }
+        palmScreen.aFrameLater().down(at: (520, 460))
+        for x in stride(from: 420.0, through: 480, by: 1) { script.pen.aFrameLater().hover(at: (x, 290)) }
+        script.clock.advance(by: 0.5)
+        palmScreen.lift()
+        #expect(script.actions.isEmpty, "\(script.actions)")
+        expectSequence(script.decisions(for: palmScreen.key), [.released(.penNear)])
+        let held = script.engineDecisions.first { $0.key == palmScreen.key }?.held
+        #expect(held.map { abs($0 - ConfigLoader.builtInDefault.decisionTimeout) < 1e-9 } == true,
+                "held for the decision timeout: \(String(describing: held))")
+    }
+
+    @Test("the pen lifts and hovers still above the page, its samples 20 ms apart; the palm leans on a pressure touchscreen past the threshold: no right-click")
+    func palmDeepPressWhilePenHovers() {
+        let script = GestureScript(configuration: ConfigLoader.builtInDefault)
+        Self.penWrites(script, to: 400)
+        script.pen.aFrameLater().lift()
+        for _ in 0..<5 {
+            script.clock.advance(by: 0.02)
+            script.pen.hover(at: (400, 290))
+        }
+        let palm = script.touchscreen
+        palm.aFrameLater().down(at: (520, 460), force: 0.2)
+        Self.leans(palm)
+        palm.aFrameLater().lift()
+        #expect(script.actions.isEmpty, "\(script.actions)")
+        expectSequence(script.decisions(for: palm.key), [.released(.penNear)])
+    }
+
+    @Test("the pen hovers, then is laid down: a finger's deep press a moment after its last hovering sample right-clicks")
+    func fingerAfterThePenIsLaidDown() {
+        let script = GestureScript(configuration: ConfigLoader.builtInDefault)
+        for x in stride(from: 300.0, through: 340, by: 2) { script.pen.aFrameLater().hover(at: (x, 290)) }
+        script.clock.advance(by: PalmRule.hoverGap + 0.01)
+        let finger = script.touchscreen
+        finger.down(at: (520, 460), force: 0.2)
+        Self.leans(finger)
+        #expect(script.actions.map(\.action) == [.click(button: 3)], "\(script.actions)")
+    }
+
+    @Test("the palm comes down first and the pen comes to hover after it: the touch no longer right-clicks at 0.6 s, and is the application's at its decision timeout")
+    func palmBeforeThePenComesNear() {
+        let script = GestureScript(configuration: ConfigLoader.builtInDefault)
+        let palmScreen = script.plug(InputDevice(id: 14, name: "Script Plain Touchscreen", kind: .touch, pressure: nil))
+        palmScreen.down(at: (520, 460))
+        script.clock.advance(by: 0.3)
+        #expect(script.decisions(for: palmScreen.key).isEmpty, "held: its long press may yet come")
+        script.pen.hover(at: (300, 300))
+        #expect(script.decisions(for: palmScreen.key).isEmpty, "held on as a palm until the decision timeout")
+        script.clock.advance(by: 0.5)
+        expectSequence(script.decisions(for: palmScreen.key), [.released(.penNear)])
+        palmScreen.lift()
+        #expect(script.actions.isEmpty, "\(script.actions)")
+    }
+
     /// Found in review (a 2-in-1 convertible): holding a key of an on-screen keyboard (Backspace
     /// to repeat it, a letter for its accents) right-clicked on the keyboard at 0.6 s instead.
     @Test("the built-in long press leaves an on-screen keyboard alone: a finger held on onboard's key is onboard's; over another window it right-clicks")

@@ -75,6 +75,10 @@ public enum ReleaseReason: String, Sendable, Hashable, CaseIterable {
     /// resting on the screen as the pen writes (a palm), the application's as without the
     /// bridge.
     case penDown = "touched while the pen was down"
+    /// The touch went down while a pen hovered above the screen, or was held when one came to
+    /// hover: a hand resting where the pen writes (a palm), held with no gesture until the
+    /// decision timeout or its end (`PalmRule`).
+    case penNear = "touched while a pen hovered"
 }
 
 extension ReleaseReason {
@@ -90,6 +94,7 @@ extension ReleaseReason {
         case .anotherButton: return "another-button"
         case .anotherFinger: return "another-finger"
         case .penDown: return "pen-down"
+        case .penNear: return "pen-near"
         }
     }
 }

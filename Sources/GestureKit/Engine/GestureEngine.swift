@@ -15,6 +15,8 @@ public struct GestureEngine: Sendable {
     public var scale: DesktopScale
     public private(set) var devices: [Int: InputDevice] = [:]
     private var contacts: [ContactKey: TrackedContact] = [:]
+    /// When each pen or eraser was last heard hovering above the screen (`PalmRule`).
+    private var pensHovering: [Int: Double] = [:]
     private var timers = TimerQueue<EngineTimer>()
     /// Every device's learned deep-press levels and what they were learned from, by device
     /// (`LearningKey`, `HandLearner`); changes come out as `.learned` outputs.
@@ -85,6 +87,7 @@ public struct GestureEngine: Sendable {
                    into: &outputs)
         }
         devices[id] = nil
+        pensHovering[id] = nil
     }
 
     /// Forgets what was learned for `device` (every device when nil): its deep presses start
@@ -127,7 +130,7 @@ public struct GestureEngine: Sendable {
                                    force: event.pressure.flatMap { device.pressure?.normalize($0) })
         switch event.phase {
         case .hover:
-            return
+            if device.kind.isPen { penHovers(event.device, at: event.time, into: &outputs) }
         case .begin:
             if contacts[key] != nil {
                 outputs.append(.bug("contact \(key.contact) of device \(key.device) began twice; cancelling the first"))
@@ -210,6 +213,7 @@ public struct GestureEngine: Sendable {
             // too, and waits behind it: `PointerOwnership`.)
             reason = .penDown
         }
+        let resting = device.kind == .touch && reason == nil && isPenHovering(at: sample.time)
         // Learned levels are read when a contact begins and kept until it ends: they never
         // move under a contact that is down.
         let learned = configuration.learn ? learning.learner(for: device, among: devices.values).flatMap { $0.calibrated ? nil : $0.levels } : nil
@@ -234,7 +238,11 @@ public struct GestureEngine: Sendable {
         contacts[key] = contact
         // Decided before its first sample reaches a gesture: a knob or a deep press that would
         // claim it at once must not act on a press the application has.
-        if let reason { handOver(key, reason: reason, at: sample.time, into: &outputs) }
+        if let reason {
+            handOver(key, reason: reason, at: sample.time, into: &outputs)
+        } else if resting {
+            rest(key, at: sample.time, into: &outputs)
+        }
         feed(.down(sample), to: key, into: &outputs)
     }
 
@@ -246,7 +254,7 @@ public struct GestureEngine: Sendable {
         var start = time
         if var contact = contacts[key] {
             if !contact.isDecided {
-                decide(&contact, .handedOver(.ended), at: time, into: &outputs)
+                decide(&contact, .handedOver(contact.isResting ? .penNear : .ended), at: time, into: &outputs)
             }
             if contact.slots.contains(where: { $0.shownProgress != nil }) {
                 outputs.append(.feedback(.progressEnded(key)))
@@ -298,12 +306,64 @@ public struct GestureEngine: Sendable {
             drop(&contact.slots[index], key: key, slotIndex: index, at: time, position: position, into: &outputs)
         }
         stopFollowingForce(&contact)
-        settleIfUnowned(&contact, reason: reason, at: time, into: &outputs)
+        if contact.isResting {
+            decide(&contact, .handedOver(reason), at: time, into: &outputs)
+        } else {
+            settleIfUnowned(&contact, reason: reason, at: time, into: &outputs)
+        }
+        contacts[key] = contact
+    }
+
+    // MARK: Palms
+
+    /// Whether a pen hovers above the screen at `time`, none down (`PalmRule`): one was heard
+    /// hovering within `PalmRule.hoverGap`. (A pen down has rules of its own: `begin`.)
+    private func isPenHovering(at time: Double) -> Bool {
+        !contacts.values.contains { $0.device.kind.isPen }
+            && pensHovering.values.contains { time - $0 <= PalmRule.hoverGap }
+    }
+
+    /// A pen hovers above the screen: touches held back for their gestures are a hand resting
+    /// where it writes, held with no gesture from now on.
+    private mutating func penHovers(_ pen: Int, at time: Double, into outputs: inout [EngineOutput]) {
+        pensHovering[pen] = time
+        // Asked at every hovering sample: a look at the few contacts down, nothing copied.
+        guard contacts.values.contains(where: Self.isTouchHeldForGestures) else { return }
+        let held = contacts.values.filter(Self.isTouchHeldForGestures).sorted { ($0.start, $0.key) < ($1.start, $1.key) }
+        for contact in held { rest(contact.key, at: time, into: &outputs) }
+    }
+
+    /// A touch held back while its gestures decide (not yet a palm's).
+    private static func isTouchHeldForGestures(_ contact: TrackedContact) -> Bool {
+        contact.device.kind == .touch && !contact.isDecided && !contact.isResting
+    }
+
+    /// Holds an undecided touch back as a palm (`ContactHold.resting`): its owning gestures
+    /// fail, watching ones go on; it goes to the applications once its decision timeout has
+    /// passed (at once, if it has), or when it ends.
+    private mutating func rest(_ key: ContactKey, at time: Double, into outputs: inout [EngineOutput]) {
+        guard var contact = contacts[key], !contact.isDecided, !contact.isResting else { return }
+        let position = contact.position
+        for index in contact.slots.indices where contact.slots[index].active && contact.slots[index].owns {
+            drop(&contact.slots[index], key: key, slotIndex: index, at: time, position: position, into: &outputs)
+        }
+        stopFollowingForce(&contact)
+        contact.rest()
+        if time >= contact.start + configuration.decisionTimeout {
+            decide(&contact, .handedOver(.penNear), at: time, into: &outputs)
+        } else {
+            timers.set(.decision(key), deadline: contact.start + configuration.decisionTimeout)
+        }
         contacts[key] = contact
     }
 
     private mutating func decisionTimedOut(_ key: ContactKey, at time: Double, into outputs: inout [EngineOutput]) {
         guard var contact = contacts[key], !contact.isDecided else { return }
+        if contact.isResting {
+            decide(&contact, .handedOver(.penNear), at: time, into: &outputs)
+            contacts[key] = contact
+            return
+        }
         // Gestures that wait on their own timer (a long press) keep the contact until it runs
         // out; pressure gestures keep it while its force says to (`followForce`), once it has
         // said anything at all.
@@ -352,10 +412,11 @@ public struct GestureEngine: Sendable {
         timers.set(.hold(contact.key), deadline: nil)
     }
 
-    /// Releases an undecided contact no owning gesture holds any more.
+    /// Releases an undecided contact no owning gesture holds any more (a palm, which none
+    /// holds, waits for its own decision: `rest`).
     private mutating func settleIfUnowned(_ contact: inout TrackedContact, reason: ReleaseReason, at time: Double,
                                           into outputs: inout [EngineOutput]) {
-        guard !contact.isDecided, !contact.hasActiveOwner else { return }
+        guard case .undecided = contact.hold, !contact.hasActiveOwner else { return }
         decide(&contact, .handedOver(reason), at: time, into: &outputs)
     }
 
@@ -369,9 +430,10 @@ public struct GestureEngine: Sendable {
         switch (contact.hold, decision) {
         case (.undecided, .claimed(let gesture, _)):
             report = .claim(key, gesture: gesture, time: time, held: held)
-        case (.undecided, .handedOver(let reason)):
+        case (.undecided, .handedOver(let reason)), (.resting, .handedOver(let reason)):
             report = .release(key, reason: reason, time: time, held: held)
-        case (.undecided, .undecided), (.claimed, _), (.handedOver, _):
+        case (.undecided, .undecided), (.undecided, .resting), (.resting, .undecided), (.resting, .resting),
+             (.resting, .claimed), (.claimed, _), (.handedOver, _):
             outputs.append(.bug("contact \(key.contact) of device \(key.device), \(contact.hold.summary), cannot become \(decision.summary)"))
             return
         }

@@ -56,6 +56,10 @@ enum ContactHold: Sendable {
     /// Held back while its owning gestures decide; with the force's recent course while a
     /// pressure gesture follows it (`HoldPolicy`), nil otherwise.
     case undecided(ForceTrend?)
+    /// Held back as a hand resting where a pen writes (a palm, `PalmRule`): no gesture may
+    /// win it; it goes to the applications at the decision timeout or its end, or with the
+    /// pen's stroke or tap when that becomes theirs, whichever comes first.
+    case resting
     /// Won by the owning gesture `gesture`; `learning`: a learning deep press, so the contact
     /// teaches the device's learner a deliberate press.
     case claimed(gesture: String, learning: Bool)
@@ -66,6 +70,7 @@ enum ContactHold: Sendable {
     var summary: String {
         switch self {
         case .undecided: "undecided"
+        case .resting: "resting near the pen"
         case .claimed(let gesture, _): "claimed by \(gesture)"
         case .handedOver(let reason): "handed over (\(reason.code))"
         }
@@ -79,14 +84,22 @@ struct TrackedContact: Sendable {
     /// When the contact went down: decisions say how long it was held since.
     let start: Double
     var slots: [RecognizerSlot]
-    /// Held, claimed or handed over. Only the engine's `decide` and `stopFollowingForce`
-    /// change it, each with the timers that go with it.
+    /// Held, resting, claimed or handed over. Only the engine's `decide`, `rest` and
+    /// `stopFollowingForce` change it, each with the timers that go with it.
     private(set) var hold: ContactHold = .undecided(nil)
 
     var hasActiveOwner: Bool { slots.contains { $0.active && $0.owns } }
 
     var isDecided: Bool {
-        if case .undecided = hold { false } else { true }
+        switch hold {
+        case .undecided, .resting: false
+        case .claimed, .handedOver: true
+        }
+    }
+
+    /// Whether it is held back as a palm (`ContactHold.resting`).
+    var isResting: Bool {
+        if case .resting = hold { true } else { false }
     }
 
     /// A pen's or eraser's press the application has, the tip still down (given to it for any
@@ -157,7 +170,7 @@ struct TrackedContact: Sendable {
         guard let peak, learns else { return nil }
         let ordinary = slots.first { $0.learns }?.ordinaryForce ?? 0
         switch hold {
-        case .undecided, .claimed(_, learning: false):
+        case .undecided, .resting, .claimed(_, learning: false):
             return nil
         case .claimed(_, learning: true):
             return .deliberate(peak: peak)
@@ -188,7 +201,8 @@ struct TrackedContact: Sendable {
             // contact, and no deep press the bridge saw.
             if let threshold = learningThreshold, peak >= threshold { return nil }
             return .ordinary(peak: peak)
-        case .handedOver(.unbound), .handedOver(.anotherButton), .handedOver(.anotherFinger), .handedOver(.penDown):
+        case .handedOver(.unbound), .handedOver(.anotherButton), .handedOver(.anotherFinger), .handedOver(.penDown),
+             .handedOver(.penNear):
             return nil
         }
     }
@@ -201,6 +215,12 @@ struct TrackedContact: Sendable {
         hold = decision
         if case .undecided = decision { return }
         decided = (time, peak ?? 0)
+    }
+
+    /// Held back as a palm from now on, its force no longer followed; the engine's `rest` is
+    /// the one caller, with the timers.
+    mutating func rest() {
+        if case .undecided = hold { hold = .resting }
     }
 
     /// A pressure gesture follows the undecided contact's force from now on.

@@ -90,6 +90,7 @@ public struct OutputFormatter: Sendable {
         case .anotherButton: return "another button of its device went down"
         case .anotherFinger: return "another finger touched the screen beside it"
         case .penDown: return "it touched while the pen was down (a palm)"
+        case .penNear: return "it touched while a pen hovered (a palm)"
         }
     }
 

@@ -63,11 +63,6 @@ public final class InputListener {
         }
     }
 
-    /// Whether a pen moving with its tip up makes `hover` contact events (`XI2InputSource`).
-    public var reportsHover: Bool {
-        get { source.reportsHover }
-        set { source.reportsHover = newValue }
-    }
 
     public init(connection: XConnection) {
         self.connection = connection

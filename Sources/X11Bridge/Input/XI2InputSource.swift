@@ -86,10 +86,6 @@ public struct XI2InputSource: Sendable {
     }
 
     public var screen: ScreenSize
-    /// Whether a pen moving with its tip up makes `hover` events. Off, its position is still
-    /// kept (a press begins there), and `hoverRun` still counts: for a consumer that does
-    /// nothing with hover, such as the live bridge (a recording keeps it).
-    public var reportsHover = true
     /// Hover samples in a row since the last contact event of another kind.
     public private(set) var hoverRun = 0
     /// Contacts that begin before this time are not followed, as those that began before the
@@ -260,7 +256,6 @@ public struct XI2InputSource: Sendable {
             }
             guard layout.kind?.isPen == true else { return [] }
             hoverRun += 1
-            guard reportsHover else { return [] }
             return [contact(layout, contact: 0, phase: .hover, state: state, time: time, pointer: pointer)]
         case .buttonPress:
             // The primary button is the tip; a pen's side buttons and the wheel are not contacts.

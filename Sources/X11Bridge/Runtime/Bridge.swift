@@ -65,8 +65,6 @@ public final class Bridge {
         // The desktop's scale (`Xft.dpi`) sizes the feedback and the gestures' pixel distances alike.
         session.hearsResourceChanges = true
         try session.start()
-        // Nothing here uses a hovering pen but its position, which the session keeps anyway.
-        session.reportsHover = false
         session.identifiesWindows = { [unowned self] id in self.needsWindow(for: id) }
         engine.screen = session.screen
         feedback?.look = engine.configuration.look
@@ -349,6 +347,12 @@ extension Bridge: EventLoopClient {
     func handle(_ changes: [InputChange], at time: Double) {
         for change in changes {
             switch change {
+            case .contact(let event) where event.phase == .hover:
+                // A pen above the screen: no input of anybody's to hold; it tells the engine
+                // that a touch now is a hand resting where the pen writes (`PalmRule`).
+                var outputs: [EngineOutput] = []
+                engine.handle(event, into: &outputs)
+                if !outputs.isEmpty { process(outputs, now: time) }
             case .contact(let event):
                 handle(event, at: time)
             case .devices(let changes):

@@ -151,6 +151,7 @@ final class FaultTests: StageSuite {
         // Two hanging commands; the touch's right-click between them comes at once.
         try LiveSessionTests.deepPress(stage.server, at: (200, 200))
         #expect(bridge.waitForLines { _ in commandsRun() == 1 })
+        try stage.layPenAside(bridge)
         try expectPromptRightClick(stage.server, stage.window, at: (600, 400))
         let second = Date()
         try LiveSessionTests.deepPress(stage.server, at: (220, 200))
@@ -171,6 +172,7 @@ final class FaultTests: StageSuite {
         #expect(missing.action?.argv == ["gesture-bridge-no-such-program", "x"], "\(missing)")
         #expect(missing.message == "cannot run gesture-bridge-no-such-program: No such file or directory (not found in PATH)",
                 "\(missing)")
+        try stage.layPenAside(bridge)
         try expectPromptRightClick(stage.server, stage.window, at: (620, 400))
 
         // A program that exits with status 3: logged once it has exited.
@@ -182,6 +184,7 @@ final class FaultTests: StageSuite {
         let exited = bridge.events(.commandFailed).first?.message ?? ""
         #expect(exited.hasPrefix("command sh (pid ") && exited.hasSuffix(") exited with status 3"), "\(exited)")
         #expect(bridge.events(.actionFailed).count == 1, "a command that ran is no failure to start it: \(bridge.lines)")
+        try stage.layPenAside(bridge)
         try expectPromptRightClick(stage.server, stage.window, at: (640, 400))
 
         // Stopping does not wait for the commands still running.

@@ -105,6 +105,7 @@ final class OpenMenuTests: StageSuite {
         let penID = try bridge.deviceID(VirtualPen.deviceName)
         try tapIntoMenu(bridge, penID: penID)
         try ReplugOwnershipTests.expectAsEver(stage, bridge, by: .pen)
+        try stage.layPenAside(bridge)
         try ReplugOwnershipTests.expectAsEver(stage, bridge, by: .touch)
     }
 

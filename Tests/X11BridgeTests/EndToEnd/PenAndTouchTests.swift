@@ -126,6 +126,42 @@ final class PenAndTouchTests: StageSuite {
         #expect(bridge.events(.xError).isEmpty, "\(bridge.lines)")
     }
 
+    /// Between words the pen hovers above the page and the hand rests where it writes: the
+    /// palm's long press, or its deep press on a pressure screen, right-clicked under it.
+    @Test("a palm leaning on the touchscreen past the threshold while the pen hovers, the pen then pressing deep beside it: one right-click, the pen's; the palm's touch the window's, whole")
+    func palmWhilePenHovers() throws {
+        let bridge = try stage.bridge()
+        let pen = try bridge.deviceID(VirtualPen.deviceName)
+        let touch = try bridge.deviceID(VirtualTouchscreen.deviceName)
+        try stage.pen.hover(to: (300, 300))
+        try stage.touch.begin(at: (700, 500), pressure: 0.2)
+        for (step, force) in [0.4, 0.6, 0.8, 0.95].enumerated() {
+            usleep(20_000)
+            try stage.pen.hover(to: (302 + Double(step) * 2, 300))
+            try stage.touch.update(pressure: force)
+        }
+        // The stimulus: the bridge heard the touch lean past the threshold while the pen hovered.
+        #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "right-click" && $0.device == touch && $0.state == .failed } },
+                "\(bridge.lines)")
+        try stage.pen.down(at: (310, 300), pressure: 0.1)
+        try stage.pen.press(to: 0.95)
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "\(bridge.lines)")
+        try stage.pen.up()
+        try stage.touch.end()
+        #expect(bridge.waitForLines { $0.decisions.contains { $0.device == touch } }, "\(bridge.lines)")
+        #expect(bridge.decisions.filter { $0.device == touch }.map(\.reason) == [.penNear], "\(bridge.decisions)")
+        #expect(bridge.decisions.filter { $0.device == pen }.map(\.decision) == [.claim], "\(bridge.decisions)")
+        #expect(stage.window.waitForEvents { $0.contains { $0.kind == .buttonRelease && $0.detail == 1 && Int($0.sourceID) == touch } },
+                "the palm's touch reaches the window: \(stage.window.recordedEvents)\n\(bridge.lines)")
+        let events = try stage.eventsUntilKeyTapped()
+        let right = buttonEvents(3, in: events)
+        #expect(right.map(\.kind) == [.buttonPress, .buttonRelease] && right.allSatisfy { $0.rootX == 310 && $0.rootY == 300 },
+                "the pen's right-click alone: \(events)")
+        #expect(buttonEvents(1, in: events).filter { Int($0.sourceID) == pen }.isEmpty, "nothing of the pen's stroke: \(events)")
+        #expect(stage.buttonsStillHeld() == [], "\(bridge.log)")
+        #expect(bridge.events(.xError).isEmpty, "\(bridge.lines)")
+    }
+
     @Test("a touch tap during a pen deep press: one right-click, the tap's click, nothing held, no X error")
     func touchTapDuringPenDeepPress() throws {
         let bridge = try stage.bridge(["--verbose"])

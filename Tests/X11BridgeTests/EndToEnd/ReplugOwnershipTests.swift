@@ -301,6 +301,7 @@ final class ReplugOwnershipTests: StageSuite {
         try Self.plugBack(presser.deviceName, on: stage, bridge)
         #expect(stage.window.pointerState()?.buttonsHeld == [], "\(bridge.log)")
         try Self.expectAsEver(stage, bridge, by: presser)
+        try stage.layPenAside(bridge)
         try Self.expectRightClickOnly(stage, bridge, at: (480, 380))
         Self.expectNoFault(bridge)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GestureKit
 import Testing
 import XorgTestSupport
 
@@ -33,6 +34,14 @@ final class Stage {
     /// `config`, that text in a temporary file is its `--config`.
     func bridge(_ options: [String] = [], config: String? = nil, environment: [String: String] = [:]) throws -> BridgeProcess {
         try server.bridge(options, config: config, environment: environment)
+    }
+
+    /// A person lays the pen aside before a finger's gesture: it leaves range, and the bridge
+    /// has heard no hovering sample of it for longer than `PalmRule.hoverGap` (a touch made
+    /// while the pen hovers is a hand resting where it writes, with no gesture).
+    func layPenAside(_ bridge: BridgeProcess, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try pen.leave()
+        #expect(try bridge.waitUntilAsleep(quiet: PalmRule.hoverGap + 0.05), sourceLocation: sourceLocation)
     }
 
     /// What the window receives up to a key tapped now (`a`, keycode 38): input the server

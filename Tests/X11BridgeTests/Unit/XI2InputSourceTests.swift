@@ -35,17 +35,16 @@ struct XI2InputSourceTests {
         #expect(source.activeContacts.isEmpty)
     }
 
-    @Test("with hover not reported, a hovering pen makes no events but is counted, and a press begins where it hovered")
-    mutating func hoverNotReported() {
-        source.reportsHover = false
+    @Test("a hovering pen's samples are counted, and a press begins where it hovered")
+    mutating func hoverCounted() {
         var events: [ContactEvent] = []
         for step in 0..<3 {
             events += source.handle(Self.pen(.motion, at: 100 + Double(step) * 10, 100, pressure: 0), at: Double(step) / 1000)
         }
-        #expect(events.isEmpty)
+        #expect(events.map(\.phase) == [.hover, .hover, .hover])
         #expect(source.hoverRun == 3)
         // A press that carries only pressure: the position is where the pen hovered last.
-        events += source.handle(RawInput(kind: .buttonPress, device: 6, source: 6, detail: 1, valuators: [4: 40]), at: 0.01)
+        events = source.handle(RawInput(kind: .buttonPress, device: 6, source: 6, detail: 1, valuators: [4: 40]), at: 0.01)
         #expect(events.map(\.phase) == [.begin])
         #expect(events.map(\.position) == [Point(x: 120, y: 100)])
         #expect(source.hoverRun == 0, "a contact event ends the run")
