@@ -124,7 +124,17 @@ struct Learned: ParsableCommand {
             + "\(learner.deliberatePresses) deliberate press\(learner.deliberatePresses == 1 ? "" : "es")"
         if learner.calibrated { return "calibrated; learning waits for `gesture-bridge learned --reset`" }
         guard let levels = learner.levels else {
-            return "today's levels still fit (threshold 0.7), \(counts)"
+            guard learner.ordinaryContacts < LearningRule.minimumOrdinary else {
+                return "today's levels still fit (threshold 0.7), \(counts)"
+            }
+            var waiting = "nothing learned yet (threshold 0.7), \(counts): it waits for \(LearningRule.minimumOrdinary) ordinary contacts"
+            if learner.deliberatePresses >= LearningRule.minimumOrdinary {
+                // A hand whose every tap reaches the threshold right-clicks on each, and teaches
+                // no ordinary contact: learning cannot find it.
+                waiting += "; so many deep presses and so few ordinary contacts: if taps right-click, "
+                    + "`gesture-bridge calibrate --write` measures this hand"
+            }
+            return waiting
         }
         return "threshold \(levels.threshold.formatted), release \(levels.release.formatted), ordinary "
             + "\(levels.ordinary.formatted), \(counts)"
