@@ -253,6 +253,62 @@ struct ArbitrationTests {
         expectSequence(script.decisions(for: palm.key), [.released(.penNear)])
     }
 
+    /// Found in review: a palm held to the decision timeout held a finger's scroll made while
+    /// the pen hovered (tucked in the hand, or in the other) for half a second.
+    @Test("the pen hovers; a finger drags to scroll: past the slop it is the application's at once, as with the pen away")
+    func scrollWhilePenHovers() {
+        let script = GestureScript(configuration: ConfigLoader.builtInDefault)
+        for x in stride(from: 300.0, through: 320, by: 2) { script.pen.aFrameLater().hover(at: (x, 290)) }
+        let finger = script.touchscreen
+        finger.aFrameLater().down(at: (600, 600), force: 0.2)
+        var y = 600.0
+        while script.decisions(for: finger.key).isEmpty, y > 400 {
+            y -= 5
+            script.pen.hover(at: (330, 290))
+            finger.aFrameLater().move(to: (600, y), force: 0.2)
+        }
+        expectSequence(script.decisions(for: finger.key), [.released(.penNear)])
+        #expect(y == 585, "handed over at the first sample past the 12 px slop, not \(600 - y) px down")
+        #expect(script.actions.isEmpty, "\(script.actions)")
+    }
+
+    /// Found in review: a palm seldom touches as one contact (the heel of the hand, the little
+    /// finger's side), and the second handed both to the application at once as fingers
+    /// together, the pen's deep press then lost over a window that takes no touch.
+    @Test("the pen hovers; a palm lands as two contacts: both held to the decision timeout, no right-click")
+    func twoContactPalmWhilePenHovers() {
+        let script = GestureScript(configuration: ConfigLoader.builtInDefault)
+        for x in stride(from: 300.0, through: 320, by: 2) { script.pen.aFrameLater().hover(at: (x, 290)) }
+        let heel = script.touchscreen.finger(0), side = script.touchscreen.finger(1)
+        heel.aFrameLater().down(at: (560, 470), force: 0.2)
+        script.pen.hover(at: (322, 290))
+        side.aFrameLater().down(at: (500, 430), force: 0.1)
+        script.pen.aFrameLater().hover(at: (324, 290))
+        #expect(script.decisions.isEmpty, "held: \(script.decisions)")
+        Self.leans(script.touchscreen)
+        script.clock.advance(by: 0.5)
+        expectSequence(script.decisions(for: heel.key), [.released(.penNear)])
+        expectSequence(script.decisions(for: side.key), [.released(.penNear)])
+        #expect(script.actions.isEmpty, "\(script.actions)")
+    }
+
+    /// Found in review: a pen display on one monitor, a laptop's touchscreen on the other.
+    @Test("a pen hovers over another monitor than the touchscreen's: a finger's long press on the touchscreen right-clicks")
+    func penOverAnotherMonitor() {
+        let script = GestureScript(configuration: ConfigLoader.builtInDefault)
+        var laptop = InputDevice(id: 14, name: "Script Laptop Touchscreen", kind: .touch, pressure: nil)
+        laptop.mappedArea = MappedArea(x: 0, y: 0, width: 0.5, height: 1)
+        var display = InputDevice(id: 15, name: "Script Display Pen", kind: .pen, pressure: PressureRange(min: 0, max: 8191))
+        display.mappedArea = MappedArea(x: 0.5, y: 0, width: 0.5, height: 1)
+        let touch = script.plug(laptop), pen = script.plug(display)
+        let over = script.engine.screen.width * 0.75
+        for step in 0..<10 { pen.aFrameLater().hover(at: (over + Double(step), 400)) }
+        touch.aFrameLater().down(at: (300, 300))
+        for step in 0..<60 { pen.aFrameLater().hover(at: (over + 10 + Double(step), 400)) }
+        touch.lift()
+        #expect(script.actions.map(\.action) == [.click(button: 3)], "\(script.actions)")
+    }
+
     @Test("the pen hovers, then is laid down: a finger's deep press a moment after its last hovering sample right-clicks")
     func fingerAfterThePenIsLaidDown() {
         let script = GestureScript(configuration: ConfigLoader.builtInDefault)

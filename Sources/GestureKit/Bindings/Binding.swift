@@ -18,6 +18,17 @@ public enum RecognizerSettings: Sendable, Hashable {
         }
     }
 
+    /// How far a contact may move before this gesture gives up on it, in pixels at scale 1;
+    /// nil for one that follows movement (a knob) or ignores it (force, thresholds).
+    public var slop: Double? {
+        switch self {
+        case .deepPress(let configuration): configuration.slop
+        case .squeeze(let configuration): configuration.slop
+        case .longPress(let configuration): configuration.slop
+        case .force, .pressureThresholds, .knob: nil
+        }
+    }
+
     /// A fresh recognizer for one contact.
     /// `area`: the part of the screen the contact's device is mapped to (nil: all of it).
     /// `scale`: the desktop's scale where the contact went down (`DesktopScale`): the config's

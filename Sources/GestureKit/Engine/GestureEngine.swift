@@ -15,8 +15,8 @@ public struct GestureEngine: Sendable {
     public var scale: DesktopScale
     public private(set) var devices: [Int: InputDevice] = [:]
     private var contacts: [ContactKey: TrackedContact] = [:]
-    /// When each pen or eraser was last heard hovering above the screen (`PalmRule`).
-    private var pensHovering: [Int: Double] = [:]
+    /// When and where each pen or eraser was last heard hovering above the screen (`PalmRule`).
+    private var pensHovering: [Int: (time: Double, position: Point)] = [:]
     private var timers = TimerQueue<EngineTimer>()
     /// Every device's learned deep-press levels and what they were learned from, by device
     /// (`LearningKey`, `HandLearner`); changes come out as `.learned` outputs.
@@ -130,7 +130,7 @@ public struct GestureEngine: Sendable {
                                    force: event.pressure.flatMap { device.pressure?.normalize($0) })
         switch event.phase {
         case .hover:
-            if device.kind.isPen { penHovers(event.device, at: event.time, into: &outputs) }
+            if device.kind.isPen { penHovers(event.device, at: event.time, over: event.position, into: &outputs) }
         case .begin:
             if contacts[key] != nil {
                 outputs.append(.bug("contact \(key.contact) of device \(key.device) began twice; cancelling the first"))
@@ -195,7 +195,10 @@ public struct GestureEngine: Sendable {
     private mutating func begin(_ key: ContactKey, device: InputDevice, window: WindowClass?, sample: ContactSample,
                                 handedOver reason: ReleaseReason? = nil, into outputs: inout [EngineOutput]) {
         var reason = reason
-        if device.kind == .touch, reason == nil || reason == .anotherFinger {
+        // A hand resting where a hovering pen writes (`PalmRule`): its fingers together are one
+        // palm, held back with no gesture, not fingers for the application at once.
+        let nearPen = device.kind == .touch && reason == nil && isPenHovering(over: device, at: sample.time)
+        if device.kind == .touch, !nearPen, reason == nil || reason == .anotherFinger {
             // Fingers together are the application's (a pinch, a two-finger scroll, a resting
             // hand), unless one is already a gesture's (a deep press under way): those held are
             // handed to it first, in the order they touched, so it gets each whole and in
@@ -213,7 +216,7 @@ public struct GestureEngine: Sendable {
             // too, and waits behind it: `PointerOwnership`.)
             reason = .penDown
         }
-        let resting = device.kind == .touch && reason == nil && isPenHovering(at: sample.time)
+        let resting = nearPen && reason == nil
         // Learned levels are read when a contact begins and kept until it ends: they never
         // move under a contact that is down.
         let learned = configuration.learn ? learning.learner(for: device, among: devices.values).flatMap { $0.calibrated ? nil : $0.levels } : nil
@@ -316,20 +319,30 @@ public struct GestureEngine: Sendable {
 
     // MARK: Palms
 
-    /// Whether a pen hovers above the screen at `time`, none down (`PalmRule`): one was heard
-    /// hovering within `PalmRule.hoverGap`. (A pen down has rules of its own: `begin`.)
-    private func isPenHovering(at time: Double) -> Bool {
+    /// Whether a pen hovers over the part of the screen `touchscreen` reaches at `time`, none
+    /// down (`PalmRule`): one was heard hovering there within `PalmRule.hoverGap`. (A pen down
+    /// has rules of its own: `begin`. A pen over another monitor is another hand's.)
+    private func isPenHovering(over touchscreen: InputDevice, at time: Double) -> Bool {
         !contacts.values.contains { $0.device.kind.isPen }
-            && pensHovering.values.contains { time - $0 <= PalmRule.hoverGap }
+            && pensHovering.values.contains { time - $0.time <= PalmRule.hoverGap && reaches(touchscreen, $0.position) }
     }
 
-    /// A pen hovers above the screen: touches held back for their gestures are a hand resting
-    /// where it writes, held with no gesture from now on.
-    private mutating func penHovers(_ pen: Int, at time: Double, into outputs: inout [EngineOutput]) {
-        pensHovering[pen] = time
+    /// Whether `point` is on the part of the screen `device` is mapped to (all of it, unmapped).
+    private func reaches(_ device: InputDevice, _ point: Point) -> Bool {
+        guard let area = device.mappedArea else { return true }
+        let frame = area.frame(on: screen)
+        return point.x >= Double(frame.x) - 1 && point.x <= Double(frame.x + frame.width) + 1
+            && point.y >= Double(frame.y) - 1 && point.y <= Double(frame.y + frame.height) + 1
+    }
+
+    /// A pen hovers at `position`: touches held back for their gestures on a touchscreen that
+    /// reaches there are a hand resting where it writes, held with no gesture from now on.
+    private mutating func penHovers(_ pen: Int, at time: Double, over position: Point, into outputs: inout [EngineOutput]) {
+        pensHovering[pen] = (time, position)
         // Asked at every hovering sample: a look at the few contacts down, nothing copied.
-        guard contacts.values.contains(where: Self.isTouchHeldForGestures) else { return }
-        let held = contacts.values.filter(Self.isTouchHeldForGestures).sorted { ($0.start, $0.key) < ($1.start, $1.key) }
+        let resting = { (contact: TrackedContact) in Self.isTouchHeldForGestures(contact) && self.reaches(contact.device, position) }
+        guard contacts.values.contains(where: resting) else { return }
+        let held = contacts.values.filter(resting).sorted { ($0.start, $0.key) < ($1.start, $1.key) }
         for contact in held { rest(contact.key, at: time, into: &outputs) }
     }
 
@@ -348,8 +361,12 @@ public struct GestureEngine: Sendable {
             drop(&contact.slots[index], key: key, slotIndex: index, at: time, position: position, into: &outputs)
         }
         stopFollowingForce(&contact)
-        contact.rest()
-        if time >= contact.start + configuration.decisionTimeout {
+        // As far as its gestures let it move before giving up on it: farther, it is a finger's
+        // scroll or drag, the application's at once.
+        let factor = scale.factor(at: contact.origin, monitors: monitors)
+        let slop = contact.slots.compactMap { $0.owns ? $0.binding.recognizer.slop : nil }.max() ?? PalmRule.slop
+        contact.rest(slop: slop * factor)
+        if time >= contact.start + configuration.decisionTimeout || contact.restingMovedAway {
             decide(&contact, .handedOver(.penNear), at: time, into: &outputs)
         } else {
             timers.set(.decision(key), deadline: contact.start + configuration.decisionTimeout)
@@ -499,6 +516,9 @@ public struct GestureEngine: Sendable {
         // Each owning recognizer fails on a lift, which would make every undecided lift
         // read as `failed`; the contact ending is what actually settled it.
         settleIfUnowned(&contact, reason: input.endsContact ? .ended : .failed, at: input.time, into: &outputs)
+        if contact.restingMovedAway {
+            decide(&contact, .handedOver(.penNear), at: input.time, into: &outputs)
+        }
         if contact.isFollowingForce, case .move(let sample) = input {
             if let force = sample.force { contact.addForce(force, at: sample.time) }
             followForce(&contact, at: sample.time, into: &outputs)

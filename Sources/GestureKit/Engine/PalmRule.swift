@@ -1,8 +1,10 @@
 /// A hand resting on a touchscreen where a pen writes (a palm) makes no gesture: a long press
 /// or a deep press under it would open a menu beneath the hand between two strokes. A touch
-/// that goes down while a pen hovers above the screen, or is still held when one comes to
-/// hover, is held back with no gesture (`ContactHold.resting`) and goes to the applications at
-/// the decision timeout or at its end, as without the bridge. Not at once: a palm handed over
+/// that goes down while a pen hovers over the part of the screen its touchscreen reaches, or is
+/// still held when one comes to hover there, is held back with no gesture
+/// (`ContactHold.resting`), and so are the fingers that join it (a palm touches as two or
+/// three). It goes to the applications at the decision timeout, at its end, or once it moves
+/// past its gestures' slop (a finger's scroll), as without the bridge. Not at once: a palm handed over
 /// puts the master's emulated button down, and a pen's press then goes along with it over a
 /// window that takes no touch (`ReleaseReason.anotherButton`), its deep press lost.
 ///
@@ -21,4 +23,7 @@
 public enum PalmRule {
     /// Seconds after a pen's last hovering sample during which it still hovers.
     public static let hoverGap = 0.25
+    /// How far (pixels at scale 1) a palm may move before it is taken for a finger's scroll or
+    /// drag, when none of its gestures says (the built-in deep press's slop).
+    public static let slop = 12.0
 }

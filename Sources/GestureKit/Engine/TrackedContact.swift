@@ -57,9 +57,10 @@ enum ContactHold: Sendable {
     /// pressure gesture follows it (`HoldPolicy`), nil otherwise.
     case undecided(ForceTrend?)
     /// Held back as a hand resting where a pen writes (a palm, `PalmRule`): no gesture may
-    /// win it; it goes to the applications at the decision timeout or its end, or with the
+    /// win it; it goes to the applications at the decision timeout, at its end, once it moves
+    /// farther than `slop` pixels from `origin` (a finger's scroll, not a palm), or with the
     /// pen's stroke or tap when that becomes theirs, whichever comes first.
-    case resting
+    case resting(origin: Point, slop: Double)
     /// Won by the owning gesture `gesture`; `learning`: a learning deep press, so the contact
     /// teaches the device's learner a deliberate press.
     case claimed(gesture: String, learning: Bool)
@@ -217,11 +218,21 @@ struct TrackedContact: Sendable {
         decided = (time, peak ?? 0)
     }
 
-    /// Held back as a palm from now on, its force no longer followed; the engine's `rest` is
-    /// the one caller, with the timers.
-    mutating func rest() {
-        if case .undecided = hold { hold = .resting }
+    /// Held back as a palm from now on, its force no longer followed, until it moves farther
+    /// than `slop` from where it went down; the engine's `rest` is the one caller, with the
+    /// timers.
+    mutating func rest(slop: Double) {
+        if case .undecided = hold { hold = .resting(origin: origin, slop: slop) }
     }
+
+    /// Whether a palm has moved farther than its slop: a finger's scroll or drag.
+    var restingMovedAway: Bool {
+        guard case .resting(let origin, let slop) = hold else { return false }
+        return position.distance(to: origin) > slop
+    }
+
+    /// Where the contact went down.
+    var origin: Point { slots.first?.origin ?? position }
 
     /// A pressure gesture follows the undecided contact's force from now on.
     mutating func startFollowingForce(_ trend: ForceTrend) {

@@ -162,6 +162,42 @@ final class PenAndTouchTests: StageSuite {
         #expect(bridge.events(.xError).isEmpty, "\(bridge.lines)")
     }
 
+    /// Found in review: a palm of two contacts (the heel of the hand, the little finger's side)
+    /// went to the window at once as fingers together, and the pen's deep press then went with
+    /// its emulated button: no right-click.
+    @Test("a palm of two contacts rests while the pen hovers, the pen then pressing deep beside it: one right-click, the pen's")
+    func twoContactPalmThenPenDeepPress() throws {
+        let bridge = try stage.bridge()
+        let pen = try bridge.deviceID(VirtualPen.deviceName)
+        let touch = try bridge.deviceID(VirtualTouchscreen.deviceName)
+        try stage.pen.hover(to: (300, 300))
+        try stage.touch.begin(id: 0, at: (700, 500), pressure: 0.2)
+        usleep(20_000)
+        try stage.pen.hover(to: (302, 300))
+        try stage.touch.begin(id: 1, at: (650, 470), pressure: 0.1)
+        for step in 0..<3 {
+            usleep(20_000)
+            try stage.pen.hover(to: (304 + Double(step) * 2, 300))
+        }
+        // The stimulus: both contacts reached the bridge, neither decided yet.
+        #expect(bridge.waitForLines { $0.gestures.filter { $0.gesture == "right-click" && $0.device == touch && $0.state == .failed }.count >= 2 },
+                "\(bridge.lines)")
+        #expect(bridge.decisions.filter { $0.device == touch }.isEmpty, "\(bridge.decisions)")
+        try stage.pen.down(at: (310, 300), pressure: 0.1)
+        try stage.pen.press(to: 0.95)
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "\(bridge.lines)")
+        try stage.pen.up()
+        try stage.touch.end(id: 1)
+        try stage.touch.end(id: 0)
+        #expect(bridge.waitForLines { $0.decisions.filter { $0.device == touch }.count >= 2 }, "\(bridge.lines)")
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(3, in: events).map(\.kind) == [.buttonPress, .buttonRelease], "the pen's right-click: \(events)")
+        #expect(bridge.decisions.filter { $0.device == pen }.map(\.decision) == [.claim], "\(bridge.decisions)")
+        #expect(bridge.decisions.filter { $0.device == touch }.map(\.reason) == [.penNear, .penNear], "\(bridge.decisions)")
+        #expect(stage.buttonsStillHeld() == [], "\(bridge.log)")
+        #expect(bridge.events(.xError).isEmpty, "\(bridge.lines)")
+    }
+
     @Test("a touch tap during a pen deep press: one right-click, the tap's click, nothing held, no X error")
     func touchTapDuringPenDeepPress() throws {
         let bridge = try stage.bridge(["--verbose"])

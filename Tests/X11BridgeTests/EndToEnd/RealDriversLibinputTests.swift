@@ -122,12 +122,13 @@ struct RealDriversLibinputTests {
             lines.events(.deviceAdded).contains { $0.device?.name == stage.server.penDeviceName }
         }, "\(bridge.lines)")
         #expect(bridge.device(named: stage.server.penDeviceName)?.kind == "pen", "\(bridge.lines)")
-        try stage.pen.leave()
+        try stage.layPenAside(bridge)
 
         for point: PixelPoint in [(520, 320), (540, 340)] {
             try RealDriverChecks.expectTouchLongPress(stage, bridge, at: point)
         }
         try RealDriverChecks.expectPenDeepPress(stage, bridge, at: (400, 300))
+        try stage.layPenAside(bridge)
         try RealDriverChecks.expectTouchLongPress(stage, bridge, at: (560, 360))
 
         // A light tap is still handed back: one whole emulated left click.

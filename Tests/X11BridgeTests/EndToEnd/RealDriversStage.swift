@@ -41,6 +41,14 @@ final class RealDriverStage {
         return try BridgeProcess(["run", "--json"] + options + configOptions, displayName: server.displayName)
     }
 
+    /// A person lays the pen aside before a finger's gesture: it leaves range, and the bridge
+    /// has heard no hovering sample of it for longer than `PalmRule.hoverGap` (a touch made
+    /// while the pen hovers is a hand resting where it writes, with no gesture).
+    func layPenAside(_ bridge: BridgeProcess, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try pen.leave()
+        #expect(try bridge.waitUntilAsleep(quiet: PalmRule.hoverGap + 0.05), sourceLocation: sourceLocation)
+    }
+
     /// A command that answers and exits (`devices --json`, `doctor`): its exit status and output.
     func command(_ arguments: [String]) throws -> (status: Int32?, output: String) {
         let run = try BridgeProcess(arguments, displayName: server.displayName, ready: .immediately)
