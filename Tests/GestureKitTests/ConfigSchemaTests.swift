@@ -127,10 +127,10 @@ struct ConfigSchemaTests {
             if let standard = Double(key.standard) {
                 #expect(value == standard, "\(kind.rawValue) `\(key.name)`")
             } else {
-                // A default that follows another key: `threshold − 0.15`, `threshold ÷ 2`, `outer-radius ÷ 4`.
+                // A default that follows another key: `threshold − 0.15`, `threshold ÷ 2, to hundredths`, `outer-radius ÷ 4`.
                 let base = try #require(key.below.flatMap { parsed[$0] }, "\(kind.rawValue) `\(key.name)`: \(key.standard)")
                 let expected: Double
-                if key.standard.hasSuffix(" ÷ 2") {
+                if key.standard.hasSuffix(" ÷ 2, to hundredths") {
                     expected = (base * 50).rounded() / 100
                 } else if key.standard.hasSuffix(" ÷ 4") {
                     expected = base / 4

@@ -18,6 +18,17 @@ struct ConfigTests {
         #expect(file == DefaultConfig.text + "\n", "the build embeds Sources/GestureKit/Config/default.yaml; config/default.yaml links to it")
     }
 
+    /// Found in review: docs/config.md's first example printed `release: 0.5499999999999999`.
+    @Test("a release left out follows the threshold and prints as written: threshold 0.7, release 0.55", arguments: [
+        (0.7, "0.55"), (0.6, "0.45"), (0.95, "0.8"),
+    ])
+    func derivedReleasePrintsRound(threshold: Double, release: String) throws {
+        let config = try ConfigLoader.parse("bindings:\n  - {name: r, gesture: deep-press, threshold: \(threshold), action: {click: right}}\n",
+                                            file: "t.yaml")
+        let rendered = ConfigRenderer.render(config)
+        #expect(rendered.contains("release: \(release)\n"), "\(rendered)")
+    }
+
     @Test("the default: deep press on pen and touch right-clicks with a pulse, a knob turns the volume, long press for touch without pressure")
     func defaultConfigBindings() throws {
         let config = ConfigLoader.builtInDefault

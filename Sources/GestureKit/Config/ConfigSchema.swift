@@ -75,7 +75,8 @@ public struct DependentNumberKey: Sendable, Hashable {
     /// The value when the config leaves the key out and `base` is `value`.
     public func standard(following value: Double) -> Double {
         switch rule {
-        case .less(let amount): return Swift.max(range.lowerBound, value - amount)
+        // To a billionth: 0.7 less 0.15 is 0.55 in the printed config, not 0.5499999999999999.
+        case .less(let amount): return Swift.max(range.lowerBound, ((value - amount) * 1e9).rounded() / 1e9)
         case .half: return HoldPolicy.defaultOrdinary(threshold: value)
         case .quarter: return value / 4
         }
@@ -84,7 +85,7 @@ public struct DependentNumberKey: Sendable, Hashable {
     public var entry: ConfigKey {
         let standard = switch rule {
         case .less(let amount): "\(base) − \(amount.formatted)"
-        case .half: "\(base) ÷ 2"
+        case .half: "\(base) ÷ 2, to hundredths"
         case .quarter: "\(base) ÷ 4"
         }
         return ConfigKey(name: name, type: unit.rawValue, standard: standard, range: ConfigKey.span(range, below: base),
