@@ -68,4 +68,4 @@ deb: deb-deps release
 	scripts/deb --binary .build/release/gesture-bridge --output .build/deb
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-manual

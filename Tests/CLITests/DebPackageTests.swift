@@ -19,6 +19,8 @@ struct DebPackageTests {
         "/usr/share/fish/vendor_completions.d/gesture-bridge.fish",
         "/usr/share/doc/gesture-bridge/copyright",
         "/usr/share/doc/gesture-bridge/changelog.gz",
+        "/usr/share/doc/gesture-bridge/config.md.gz",
+        "/usr/share/doc/gesture-bridge/README.md.gz",
     ]
 
     func exists(_ path: String) -> Bool {

@@ -83,6 +83,8 @@ struct InstallTests {
         let installed = [
             ".local/bin/gesture-bridge",
             ".local/share/gesture-bridge/config.example.yaml",
+            ".local/share/doc/gesture-bridge/config.md",
+            ".local/share/doc/gesture-bridge/README.md",
             ".config/systemd/user/gesture-bridge.service",
             ".config/autostart/gesture-bridge.desktop",
             ".local/share/man/man1/gesture-bridge.1",

@@ -1,3 +1,5 @@
+import GestureKit
+
 /// Why the bridge cannot start in this session, worded for the person who ran it.
 public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `variable` is what gave the Wayland session away (`WAYLAND_DISPLAY=wayland-0`, or the
@@ -74,11 +76,22 @@ public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible
             return "the X server refused the input events GestureBridge listens to: \(detail)"
         case .alreadyRunning(let display, let process):
             let which = process.map { "gesture-bridge (process \($0))" } ?? "gesture-bridge"
+            if let process, Self.isStopped(process) {
+                // Ctrl-Z: a stopped process takes a SIGTERM only once it goes on, and cannot hand
+                // the display over (`run --replace`) either.
+                return """
+                    another \(which) holds display \(display), stopped (Ctrl-Z, or SIGSTOP): it acts on \
+                    no gesture, and still keeps the display from this one. Let it go on (`fg` in its \
+                    terminal, or `kill -CONT \(process)`) and stop it there, or end it with `kill -9 \(process)`; \
+                    then run this one again.
+                    """
+            }
             let stop = process.map { "`systemctl --user stop gesture-bridge` if the service runs it, else `kill \($0)`" }
                 ?? "`systemctl --user stop gesture-bridge` if the service runs it"
             return """
                 another \(which) is running on display \(display): two would each act on every gesture \
-                (a deep press would right-click twice). Stop it first (\(stop)), then run this one again.
+                (a deep press would right-click twice). Stop it first (\(stop)), or take the display \
+                over from it with `gesture-bridge run --replace`.
                 """
         case .didNotHandOver(let display, let process, let waited):
             let which = process.map { "gesture-bridge (process \($0))" } ?? "gesture-bridge"
@@ -89,5 +102,15 @@ public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible
                 so this one does not run beside it. Stop it (\(kill)), then start this one again.
                 """
         }
+    }
+
+    /// Whether process `pid` of this machine is stopped (Ctrl-Z, SIGSTOP): its state in
+    /// /proc/PID/stat, the field after the command's parenthesized name. False when unknown.
+    static func isStopped(_ pid: Int) -> Bool {
+        guard let bytes = try? FileContents.read("/proc/\(pid)/stat") else { return false }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return false }
+        let state = text[text.index(after: close)...].split(separator: " ").first
+        return state == "T" || state == "t"
     }
 }

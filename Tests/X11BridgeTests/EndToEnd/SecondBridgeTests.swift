@@ -23,6 +23,23 @@ final class SecondBridgeTests: StageSuite {
         #expect(first.stop(with: SIGTERM) == 0)
     }
 
+    /// Found in review: the README offers Ctrl-Z to pause the bridge; a second bridge then said
+    /// `kill N`, which a stopped process only takes once it goes on.
+    @Test("a second bridge while the first is stopped with Ctrl-Z: status 75, saying it is stopped and how to let it go on; once it goes on and stops, the second runs")
+    func firstStopped() throws {
+        let first = try stage.bridge()
+        first.child.kill(signal: SIGSTOP)
+        defer { first.child.kill(signal: SIGCONT) }
+        let second = try BridgeProcess(["run", "--json"], server: stage.server, ready: .immediately)
+        #expect(second.child.waitForExit(timeout: 5) == 75, "\(second.log)")
+        #expect(second.log.contains("`kill -CONT \(first.child.pid)`"), "\(second.log)")
+        first.child.kill(signal: SIGCONT)
+        #expect(first.stop(with: SIGTERM) == 0)
+        let third = try stage.bridge()
+        try ReplugOwnershipTests.expectRightClickOnly(stage, third, by: .pen, at: (300, 300))
+        #expect(third.stop(with: SIGTERM) == 0)
+    }
+
     @Test("a bridge stopped as another starts (`pkill gesture-bridge; gesture-bridge run`): the new one waits for it and runs")
     func restartedAtOnce() throws {
         let first = try stage.bridge()
