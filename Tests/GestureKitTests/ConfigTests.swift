@@ -18,6 +18,23 @@ struct ConfigTests {
         #expect(file == DefaultConfig.text + "\n", "the build embeds Sources/GestureKit/Config/default.yaml; config/default.yaml links to it")
     }
 
+    /// Found in review (a newcomer's first hour): a misspelt gesture hid every other problem of
+    /// its binding, so a config took a round of fixing for each.
+    @Test("a misspelt gesture does not hide its binding's other problems: each is reported at its line, each with the word meant")
+    func gestureTypoKeepsOtherProblems() {
+        let issues = problems("""
+            bindings:
+              - name: right-click
+                gesture: deep-pres
+                threshhold: 0.7
+                devices: [pens]
+                action: {click: rigth}
+            """)
+        #expect(issues.map(\.line) == [3, 4, 5, 6], "\(issues)")
+        #expect(zip(issues.map(\.message), ["deep-press", "threshold", "pen", "right"]).allSatisfy { $0.contains("did you mean `\($1)`") },
+                "\(issues)")
+    }
+
     /// Found in review: docs/config.md's first example printed `release: 0.5499999999999999`.
     @Test("a release left out follows the threshold and prints as written: threshold 0.7, release 0.55", arguments: [
         (0.7, "0.55"), (0.6, "0.45"), (0.95, "0.8"),

@@ -94,7 +94,9 @@ extension ConfigParser {
     private mutating func parseButton(_ node: YAMLNode) -> Int? {
         if let word = node.scalar?.string, let button = Self.buttonNames[word] { return button }
         if let button = node.int, Action.buttons.contains(button) { return button }
-        issues.append(issue(at: node, "a button is \(Action.buttons.lowerBound) to \(Action.buttons.upperBound) (8 and 9 are back and forward), or left, middle, right; not `\(node.scalar?.string ?? "this")`"))
+        let word = node.scalar?.string ?? "this"
+        issues.append(issue(at: node, "a button is \(Action.buttons.lowerBound) to \(Action.buttons.upperBound) (8 and 9 are back and forward), or left, middle, right; not `\(word)`"
+            + Suggestion.didYouMean(word, among: Self.buttonNames.keys.sorted())))
         return nil
     }
 }

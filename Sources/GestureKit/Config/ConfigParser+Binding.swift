@@ -10,7 +10,18 @@ extension ConfigParser {
         let issueCount = issues.count
         // A binding whose name is wrong is read all the same, so its other problems show too.
         let name = parseName(map, at: node)
-        guard let kind = parseKind(map, at: node, binding: name) else { return nil }
+        guard let kind = parseKind(map, at: node, binding: name) else {
+            // Its gesture unknown (a typo), its other keys are read all the same: every problem
+            // shows at once, not one per round of fixing.
+            let anyGesture = Set(RecognizerKind.allCases.flatMap(\.schema.names))
+            checkKeys(map, allowed: Self.commonKeys + anyGesture.sorted(), context: "for a binding")
+            _ = map["devices"].map { parseDevices($0) }
+            _ = map["applications"].map { parseApplications($0) }
+            _ = map["owns-contact"].flatMap { bool($0, "owns-contact") }
+            _ = map["action"].map { parseActions($0, "action") }
+            _ = map["on-end"].map { parseActions($0, "on-end") }
+            return nil
+        }
         checkKeys(map, allowed: Self.commonKeys + kind.schema.names, context: "for a \(kind.rawValue) binding", kind: kind)
         let devices = map["devices"].map { parseDevices($0) } ?? []
         let pressure = parsePressure(map, kind: kind)
