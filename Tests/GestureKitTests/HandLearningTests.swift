@@ -262,6 +262,52 @@ struct HandLearningTests {
         #expect(outcome.deliberateClicked >= 9, "\(outcome)")
     }
 
+    /// Found in review: a hand whose taps reach 0.7 had each claimed, right-clicked, and taken
+    /// for a deliberate press: no ordinary contact ever, so nothing was learned, and every tap
+    /// right-clicked for good.
+    @Test("heavier hand, every touch past 0.7 (ordinary 0.72-0.85, deliberate 0.95-1): its taps teach it; from its 61st contact on at most 1 of 72 ordinary contacts right-clicks, and every deliberate press does",
+          arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func heavierHand(seed: UInt64) throws {
+        let trace = Self.days(seed: seed, [(.heavier, 140, 10)])
+        let (outcome, outputs) = Self.outcome(trace, skip: 60, configuration: try Self.defaults())
+        #expect(outcome.ordinary == 72 && outcome.deliberate == 8, "\(outcome)")
+        #expect(outcome.ordinaryClicked <= 1, "\(outcome)")
+        #expect(outcome.deliberateClicked == outcome.deliberate, "\(outcome)")
+        #expect(outputs.compactMap(\.learnedChange).last?.levels.threshold == LearningRule.bounds.upperBound, "\(outcome)")
+    }
+
+    @Test("a hand tapping only, each tap past 0.7 (0.72-0.85), a deep press (0.95-1) in ten: its taps right-click only while the learner gathers them (20 at most), none of its last 90 does, and every deep press still right-clicks",
+          arguments: [1, 2, 3] as [UInt64])
+    func heavierTapsOnly(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        var trace = HandTrace()
+        for index in 0..<200 {
+            trace.add(index % 10 == 9 ? .deliberate(peak: Double.random(in: 0.95...1, using: &random))
+                                      : .sharpTap(peak: Double.random(in: 0.72...0.85, using: &random)), random: &random)
+        }
+        let (outcome, outputs) = Self.outcome(trace, skip: 100, configuration: try Self.defaults())
+        #expect(outcome.ordinary == 90 && outcome.ordinaryClicked == 0, "\(outcome)")
+        #expect(outcome.deliberateClicked == 10, "\(outcome)")
+        let clicked = trace.rightClicked(in: outputs)
+        let tapsClicked = trace.contacts.indices.filter { !trace.contacts[$0].isDeliberate && clicked.contains($0) }
+        #expect(tapsClicked.count <= 20, "the taps that right-clicked before the learner had enough of them: \(tapsClicked)")
+    }
+
+    @Test("typical hand pressing deep quickly (up to 0.85-0.95 in 50 ms, lifted at 130 ms), one press in four: every quick press right-clicks, no ordinary contact does, and the threshold never climbs",
+          arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func quickDeepPresses(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        var trace = HandTrace()
+        for index in 0..<120 {
+            trace.add(index % 4 == 3 ? .quickPress(peak: Double.random(in: 0.85...0.95, using: &random))
+                                     : HandTrace.Hand.typical.ordinaryContact(&random), random: &random)
+        }
+        let (outcome, outputs) = Self.outcome(trace, skip: 0, configuration: try Self.defaults())
+        #expect(outcome.deliberateClicked == outcome.deliberate && outcome.deliberate == 30, "\(outcome)")
+        #expect(outcome.ordinaryClicked == 0, "\(outcome)")
+        #expect(outputs.compactMap(\.learnedChange).allSatisfy { $0.levels.threshold <= 0.7 }, "\(outcome)")
+    }
+
     /// Found in review: a light hand pressing deep from its first contacts lifts each press
     /// short of 0.7, and those presses, counted ordinary, drove the threshold up to 0.9.
     /// Found in review: the first change reported today's built-in release and ordinary

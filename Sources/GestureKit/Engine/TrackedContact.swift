@@ -174,6 +174,10 @@ struct TrackedContact: Sendable {
         case .undecided, .resting, .claimed(_, learning: false):
             return nil
         case .claimed(_, learning: true):
+            // Reached the threshold and lifted within a tap's time: perhaps a heavy hand's tap.
+            if let decided, decided.time - start <= LearningRule.quick, end - start <= LearningRule.attempt {
+                return .quick(peak: peak)
+            }
             return .deliberate(peak: peak)
         case .handedOver(.limit):
             // Held above the ordinary level to the limit: a press meant, that fell short.

@@ -33,6 +33,13 @@ public enum PressEvidence: Sendable, Hashable {
     /// press at a threshold out of its reach), if it stands out from this hand's ordinary
     /// contacts; else one of them (a firm hand resting on the screen). The learner tells which.
     case fellShort(peak: Double)
+    /// Claimed by a learning deep press that reached the threshold within a tap's time of
+    /// touch-down and lifted as soon as a tap does (`LearningRule.quick`, `attempt`): a press
+    /// meant, made quickly, or a heavy hand's tap that reached the threshold (and right-clicked).
+    /// Against a dozen ordinary contacts the learner tells which, as for `fellShort`; a hand
+    /// whose taps all reach the threshold has none, and its quick presses, a dozen of them,
+    /// are its ordinary contacts.
+    case quick(peak: Double)
 }
 
 /// The learning rule, with its numbers: see docs/config.md, *The bridge learns your hand*.
@@ -54,6 +61,10 @@ public enum LearningRule {
     /// A still press lifted undecided that lasted this long from touch-down, its peak above the
     /// ordinary level, may have been meant, and fallen short: a tap (133 ± 83 ms) is over sooner.
     public static let attempt = 0.3
+    /// A deep press that reaches its threshold this soon after touch-down, and lifts within
+    /// `attempt`, may be a tap: a tap's force peaks half way through its 133 ± 83 ms, while the
+    /// presses people mean climb for longer (the iPhone recording's reach 0.7 after 0.87 s).
+    public static let quick = 0.12
     /// A press handed over as levelled off this soon before its lift was eased off to lift:
     /// the same as one lifted still.
     public static let easedOff = 0.1
@@ -131,6 +142,11 @@ public struct HandLearner: Sendable, Hashable {
     /// `LearningRule.minimumOrdinary` are, and counted as nothing until then. Not kept in the
     /// state file: a bridge stopped before then forgets these few.
     public private(set) var unjudgedPeaks: [Double] = []
+    /// Peaks of quick presses (`PressEvidence.quick`) while too few ordinary contacts were
+    /// remembered to tell them apart, oldest first: judged as `unjudgedPeaks` are, or, a dozen
+    /// of them come before a dozen ordinary contacts, all taken for this hand's ordinary
+    /// contacts (its taps reach the threshold). Not kept in the state file.
+    public private(set) var unjudgedQuick: [Double] = []
     /// Contacts recorded since the levels last had a chance to move.
     private var unsettled = 0
     /// When the last ordinary contact lifted, for the next to join it (`LearningRule.run`); nil
@@ -185,7 +201,25 @@ public struct HandLearner: Sendable, Hashable {
                 Self.remember(peak, in: &unjudgedPeaks, keeping: LearningRule.deliberateWindow)
                 return
             }
-            recordJudged(peak, against: ordinaryLevel)
+            recordJudged(peak, against: ordinaryLevel, heldStill: true)
+            return
+        case .quick(let peak):
+            guard ordinaryPeaks.count >= LearningRule.minimumOrdinary else {
+                unjudgedQuick.append(Swift.min(Swift.max(peak, 0), 1))
+                if unjudgedQuick.count >= LearningRule.minimumOrdinary {
+                    // A dozen taps reaching the threshold, and hardly a contact that did not:
+                    // this hand's taps are what reach it. Ordinary contacts, each (never one
+                    // run: right-clicked, each came between).
+                    let taps = unjudgedQuick
+                    unjudgedQuick = []
+                    for tap in taps { rememberOrdinary(tap, heldStill: false) }
+                    ordinaryContacts += taps.count
+                    unsettled += taps.count
+                    judgeUnjudged()
+                }
+                return
+            }
+            recordJudged(peak, against: ordinaryLevel, heldStill: false)
             return
         case .ordinary(let peak), .heldStill(let peak):
             ordinaryContacts += 1
@@ -198,13 +232,7 @@ public struct HandLearner: Sendable, Hashable {
                 return
             }
             if case .heldStill = evidence { rememberOrdinary(peak, heldStill: true) } else { rememberOrdinary(peak, heldStill: false) }
-            if ordinaryPeaks.count >= LearningRule.minimumOrdinary, !unjudgedPeaks.isEmpty {
-                // All against the same level: the ordinary contacts', none of these among them.
-                let level = ordinaryLevel
-                let unjudged = unjudgedPeaks
-                unjudgedPeaks = []
-                for peak in unjudged { recordJudged(peak, against: level) }
-            }
+            judgeUnjudged()
         case .deliberate(let peak):
             Self.remember(peak, in: &deliberatePeaks, keeping: LearningRule.deliberateWindow)
             deliberatePresses += 1
@@ -212,16 +240,30 @@ public struct HandLearner: Sendable, Hashable {
         unsettled += 1
     }
 
-    /// A press lifted short is meant when it stands out from the ordinary level; else one of
-    /// the ordinary contacts (a firm hand resting), held still.
-    private mutating func recordJudged(_ peak: Double, against ordinaryLevel: Double) {
+    /// Once a dozen ordinary contacts are remembered, the presses lifted short and the quick
+    /// presses that waited for them are judged, all against the same level: the ordinary
+    /// contacts', none of these among them.
+    private mutating func judgeUnjudged() {
+        guard ordinaryPeaks.count >= LearningRule.minimumOrdinary, !unjudgedPeaks.isEmpty || !unjudgedQuick.isEmpty else { return }
+        let level = ordinaryLevel
+        let (short, quick) = (unjudgedPeaks, unjudgedQuick)
+        unjudgedPeaks = []
+        unjudgedQuick = []
+        for peak in short { recordJudged(peak, against: level, heldStill: true) }
+        for peak in quick { recordJudged(peak, against: level, heldStill: false) }
+    }
+
+    /// A press lifted short, or a quick one, is meant when it stands out from the ordinary
+    /// level; else one of the ordinary contacts (a firm hand resting: `heldStill`; a heavy
+    /// hand's tap).
+    private mutating func recordJudged(_ peak: Double, against ordinaryLevel: Double, heldStill: Bool) {
         if peak >= ordinaryLevel + LearningRule.standOut {
             record(.deliberate(peak: peak))
             return
         }
         ordinaryLift = nil
         ordinaryContacts += 1
-        rememberOrdinary(peak, heldStill: true)
+        rememberOrdinary(peak, heldStill: heldStill)
         unsettled += 1
     }
 

@@ -18,10 +18,17 @@ struct HandTrace {
         case still(peak: Double)
         /// Down, climbing at 0.8 of the range a second to `peak`, held 0.3 s, lifted.
         case deliberate(peak: Double)
+        /// A deep press made quickly: up to `peak` in 50 ms, held 50 ms, lifted over 30 ms.
+        case quickPress(peak: Double)
+        /// A tap whose hardest sample is `peak` (a `tap`'s may fall short of it): 7 samples,
+        /// lifted at 70 ms.
+        case sharpTap(peak: Double)
 
         var isDeliberate: Bool {
-            if case .deliberate = self { return true }
-            return false
+            switch self {
+            case .deliberate, .quickPress: true
+            case .tap, .sharpTap, .stroke, .writing, .still: false
+            }
         }
     }
 
@@ -38,6 +45,9 @@ struct HandTrace {
         static let typical = Hand(ordinary: 0.15...0.35, deliberate: 0.8...0.95)
         /// A firm ordinary touch: contacts up to 0.42, deliberate 0.8-0.95.
         static let firm = Hand(ordinary: 0.15...0.42, deliberate: 0.8...0.95)
+        /// A hand whose every touch reaches today's threshold: ordinary 0.72-0.85, deliberate
+        /// 0.95-1 (a soft pen, a firm habit).
+        static let heavier = Hand(ordinary: 0.72...0.85, deliberate: 0.95...1.0)
 
         /// An ordinary contact: half taps, three in ten strokes, one in five still presses.
         func ordinaryContact(_ random: inout SplitMix64) -> Contact {
@@ -99,6 +109,12 @@ struct HandTrace {
             }
             for _ in 0..<30 { samples.append((0, peak)) }
             for index in 0..<5 { samples.append((0, peak * (1 - Double(index + 1) / 6))) }
+        case .sharpTap(let peak):
+            for index in 0..<7 { samples.append((0, peak * (1 - abs(Double(index) - 3) / 3 * 0.7))) }
+        case .quickPress(let peak):
+            for index in 0..<5 { samples.append((0, peak * Double(index + 1) / 5)) }
+            for _ in 0..<5 { samples.append((0, peak)) }
+            for index in 0..<3 { samples.append((0, peak * (1 - Double(index + 1) / 4))) }
         }
         for (index, sample) in samples.enumerated() {
             let phase: ContactPhase = index == 0 ? .begin : .move
