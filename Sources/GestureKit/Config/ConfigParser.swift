@@ -22,8 +22,17 @@ struct ConfigParser {
             issues.append(ConfigIssue(line: 1, column: 1, message: "the config is empty; it needs a `bindings:` list (see the config reference)"))
             return nil
         }
+        if case .sequence(let items) = root, items.contains(where: { $0["gesture"] != nil }) {
+            // A binding, or a list of them, pasted as the whole file (docs/config.md shows many so).
+            issues.append(issue(at: root, "this is a list of bindings, not a whole config: put it under `bindings:` (a line `bindings:` above it)"))
+            return nil
+        }
         guard let mapping = mapping(root, "the config") else { return nil }
         typealias Keys = BindingSet.Keys
+        if mapping["gesture"] != nil, mapping["bindings"] == nil {
+            issues.append(issue(at: root, "this is one binding, not a whole config: put it under `bindings:` as a list item (`bindings:`, then `  - name: ...`)"))
+            return nil
+        }
         checkKeys(mapping, allowed: BindingSet.schema.names, context: "at the top level")
         let decisionTimeout = number(mapping, Keys.decisionTimeout)
         let holdLimit = number(mapping, Keys.holdLimit)
