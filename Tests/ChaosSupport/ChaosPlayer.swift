@@ -134,6 +134,9 @@ struct EpisodeRun {
         case .penAndTouch(let point):
             try penAndTouch(at: point)
             expectRightClickAndBalanced()
+        case .palmWhilePenHovers(let point, let contacts, let lean):
+            try palmWhilePenHovers(at: point, contacts: contacts, lean: lean)
+            expectRightClickAndBalanced()
         case .replug(let device):
             try replug(device)
         case .replugMidPress(let device, let point, let deep):
@@ -443,6 +446,37 @@ struct EpisodeRun {
         try server.touch.end(id: touch)
         pause(0.05)
         try server.pen.up()
+    }
+
+    /// The pen hovers at `point`; a palm of `contacts` touches lands beside it, leaning past the
+    /// threshold when `lean`, as the pen hovers on; then the pen presses deep and lifts, and the
+    /// palm lifts. All within a tenth of a second or so: a palm that rests longer than the
+    /// decision timeout is the application's, and the pen's press then goes with it (README).
+    mutating func palmWhilePenHovers(at point: ChaosPoint, contacts: Int, lean: Bool) throws {
+        let palm = (x: Swift.min(point.x + 150, Double(server.width) - 60), y: Swift.min(point.y + 100, Double(server.height) - 60))
+        try server.pen.hover(to: (point.x - 10, point.y))
+        var touches: [UInt32] = []
+        for index in 0..<contacts {
+            pause(0.01)
+            try server.pen.hover(to: (point.x - 8 + Double(index) * 2, point.y))
+            let touch = touchID()
+            touches.append(touch)
+            try server.touch.begin(id: touch, at: (palm.x - Double(index) * 40, palm.y - Double(index) * 20), pressure: 0.2)
+        }
+        let forces: [Double] = lean ? [0.5, 0.8, 0.95] : [0.25, 0.25]
+        for (step, force) in forces.enumerated() {
+            pause(0.01)
+            try server.pen.hover(to: (point.x - 4 + Double(step), point.y))
+            try server.touch.update(id: touches[0], pressure: force)
+        }
+        try server.pen.down(at: (point.x, point.y), pressure: 0.1)
+        for force in [0.3, 0.6, 0.95] {
+            pause(0.01)
+            try server.pen.press(to: force)
+        }
+        pause(0.05)
+        try server.pen.up()
+        for touch in touches.reversed() { try server.touch.end(id: touch) }
     }
 
     /// The plain mouse (`play` starts the server with one for an episode with a mouse step).
