@@ -65,6 +65,9 @@ public enum LearningRule {
     /// `attempt`, may be a tap: a tap's force peaks half way through its 133 ± 83 ms, while the
     /// presses people mean climb for longer (the iPhone recording's reach 0.7 after 0.87 s).
     public static let quick = 0.12
+    /// Quick presses are the hand's ordinary contacts once this many came before a dozen
+    /// ordinary contacts did: more than a person trying the deep press out makes in a row.
+    public static let quickTaps = 24
     /// A press handed over as levelled off this soon before its lift was eased off to lift:
     /// the same as one lifted still.
     public static let easedOff = 0.1
@@ -143,9 +146,9 @@ public struct HandLearner: Sendable, Hashable {
     /// state file: a bridge stopped before then forgets these few.
     public private(set) var unjudgedPeaks: [Double] = []
     /// Peaks of quick presses (`PressEvidence.quick`) while too few ordinary contacts were
-    /// remembered to tell them apart, oldest first: judged as `unjudgedPeaks` are, or, a dozen
-    /// of them come before a dozen ordinary contacts, all taken for this hand's ordinary
-    /// contacts (its taps reach the threshold). Not kept in the state file.
+    /// remembered to tell them apart, oldest first: judged as `unjudgedPeaks` are, or, should
+    /// `LearningRule.quickTaps` of them come before a dozen ordinary contacts, all taken for
+    /// this hand's ordinary contacts (its taps reach the threshold). Not kept in the state file.
     public private(set) var unjudgedQuick: [Double] = []
     /// Contacts recorded since the levels last had a chance to move.
     private var unsettled = 0
@@ -206,20 +209,23 @@ public struct HandLearner: Sendable, Hashable {
         case .quick(let peak):
             guard ordinaryPeaks.count >= LearningRule.minimumOrdinary else {
                 unjudgedQuick.append(Swift.min(Swift.max(peak, 0), 1))
-                if unjudgedQuick.count >= LearningRule.minimumOrdinary {
-                    // A dozen taps reaching the threshold, and hardly a contact that did not:
-                    // this hand's taps are what reach it. Ordinary contacts, each (never one
-                    // run: right-clicked, each came between).
+                if unjudgedQuick.count >= LearningRule.quickTaps {
+                    // Two dozen quick presses before a dozen contacts that did not reach the
+                    // threshold: this hand's taps are what reach it. Ordinary contacts, each
+                    // (never one run: right-clicked, each came between), counted as presses
+                    // held still are, so that once a dozen taps and strokes show a lighter hand
+                    // (a person who tried the deep press a dozen times first), these peaks
+                    // leave its ordinary level and the threshold comes back down.
                     let taps = unjudgedQuick
                     unjudgedQuick = []
-                    for tap in taps { rememberOrdinary(tap, heldStill: false) }
+                    for tap in taps { rememberOrdinary(tap, heldStill: true) }
                     ordinaryContacts += taps.count
                     unsettled += taps.count
                     judgeUnjudged()
                 }
                 return
             }
-            recordJudged(peak, against: ordinaryLevel, heldStill: false)
+            recordJudged(peak, against: ordinaryLevel, heldStill: true)
             return
         case .ordinary(let peak), .heldStill(let peak):
             ordinaryContacts += 1
@@ -250,12 +256,12 @@ public struct HandLearner: Sendable, Hashable {
         unjudgedPeaks = []
         unjudgedQuick = []
         for peak in short { recordJudged(peak, against: level, heldStill: true) }
-        for peak in quick { recordJudged(peak, against: level, heldStill: false) }
+        for peak in quick { recordJudged(peak, against: level, heldStill: true) }
     }
 
     /// A press lifted short, or a quick one, is meant when it stands out from the ordinary
-    /// level; else one of the ordinary contacts (a firm hand resting: `heldStill`; a heavy
-    /// hand's tap).
+    /// level; else one of the ordinary contacts (a firm hand resting; a heavy hand's tap), held
+    /// still: kept out of the ordinary level once taps and strokes show it stands apart.
     private mutating func recordJudged(_ peak: Double, against ordinaryLevel: Double, heldStill: Bool) {
         if peak >= ordinaryLevel + LearningRule.standOut {
             record(.deliberate(peak: peak))
