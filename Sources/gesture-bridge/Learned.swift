@@ -8,7 +8,8 @@ struct Learned: ParsableCommand {
         discussion: """
             `run` learns, per pen and touchscreen, how hard its ordinary taps and strokes and its \
             deliberate presses are, and moves a `threshold: learned` deep press's threshold, \
-            release and ordinary levels to fit (docs/config.md has the rule). It keeps them in \
+            release and ordinary levels to fit (the rule is in docs/config.md, installed in \
+            share/doc/gesture-bridge). It keeps them in \
             $XDG_STATE_HOME/gesture-bridge/ (~/.local/state/gesture-bridge/), a file per device, \
             kept under its name and, where X gives them, its vendor and product ids \
             ("Wacom Intuos S Pen [056a:0374]"; `devices` shows them). This lists them, from how \
@@ -117,24 +118,20 @@ struct Learned: ParsableCommand {
     }
 
     /// What was learned for a device and from how many contacts, without its name: what
-    /// `learned`, `devices` and `doctor` say; "nothing learned yet" when nothing is kept.
+    /// `learned`, `devices` and `doctor` say; "nothing learned yet" when nothing is kept, or
+    /// too few ordinary contacts for the levels to move.
     static func summary(_ learner: HandLearner?) -> String {
         guard let learner else { return "nothing learned yet" }
         let counts = "from \(learner.ordinaryContacts) ordinary contact\(learner.ordinaryContacts == 1 ? "" : "s") and "
             + "\(learner.deliberatePresses) deliberate press\(learner.deliberatePresses == 1 ? "" : "es")"
         if learner.calibrated { return "calibrated; learning waits for `gesture-bridge learned --reset`" }
         guard let levels = learner.levels else {
-            guard learner.ordinaryContacts < LearningRule.minimumOrdinary else {
-                return "today's levels still fit (threshold 0.7), \(counts)"
+            let start = PressLevels.start.threshold.formatted
+            // The levels move once a dozen ordinary peaks are remembered (a run of quick taps is one).
+            guard learner.ordinaryPeaks.count < LearningRule.minimumOrdinary else {
+                return "today's levels still fit (threshold \(start)), \(counts)"
             }
-            var waiting = "nothing learned yet (threshold 0.7), \(counts): it waits for \(LearningRule.minimumOrdinary) ordinary contacts"
-            if learner.deliberatePresses >= LearningRule.minimumOrdinary {
-                // A hand whose every tap reaches the threshold right-clicks on each, and teaches
-                // no ordinary contact: learning cannot find it.
-                waiting += "; so many deep presses and so few ordinary contacts: if taps right-click, "
-                    + "`gesture-bridge calibrate --write` measures this hand"
-            }
-            return waiting
+            return "nothing learned yet (threshold \(start)), \(counts): it waits for \(LearningRule.minimumOrdinary) ordinary contacts"
         }
         return "threshold \(levels.threshold.formatted), release \(levels.release.formatted), ordinary "
             + "\(levels.ordinary.formatted), \(counts)"

@@ -18,7 +18,7 @@ struct ConfigTests {
         #expect(file == DefaultConfig.text + "\n", "the build embeds Sources/GestureKit/Config/default.yaml; config/default.yaml links to it")
     }
 
-    /// Found in review (a newcomer's first hour): docs/config.md's binding examples pasted as a
+    /// Found in review: docs/config.md's binding examples pasted as a
     /// whole file were told only that the config must be a mapping.
     @Test("a binding, or a list of them, pasted as the whole file: told to put it under `bindings:`")
     func bindingPastedAsConfig() {
@@ -28,7 +28,7 @@ struct ConfigTests {
         #expect(one.count == 1 && one[0].message.contains("put it under `bindings:`"), "\(one)")
     }
 
-    /// Found in review (a newcomer's first hour): a misspelt gesture hid every other problem of
+    /// Found in review: a misspelt gesture hid every other problem of
     /// its binding, so a config took a round of fixing for each.
     @Test("a misspelt gesture does not hide its binding's other problems: each is reported at its line, each with the word meant")
     func gestureTypoKeepsOtherProblems() {

@@ -11,8 +11,9 @@ extension ConfigParser {
         // A binding whose name is wrong is read all the same, so its other problems show too.
         let name = parseName(map, at: node)
         guard let kind = parseKind(map, at: node, binding: name) else {
-            // Its gesture unknown (a typo), its other keys are read all the same: every problem
-            // shows at once, not one per round of fixing.
+            // Its gesture unknown (a typo), its keys, devices, applications and actions are read
+            // all the same, so their problems show at once, not one per round of fixing (its
+            // `pressure` and `feedback` depend on the gesture: once it is known).
             let anyGesture = Set(RecognizerKind.allCases.flatMap(\.schema.names))
             checkKeys(map, allowed: Self.commonKeys + anyGesture.sorted(), context: "for a binding")
             _ = map["devices"].map { parseDevices($0) }

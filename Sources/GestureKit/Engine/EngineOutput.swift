@@ -77,7 +77,7 @@ public enum ReleaseReason: String, Sendable, Hashable, CaseIterable {
     case penDown = "touched while the pen was down"
     /// The touch went down while a pen hovered above the screen, or was held when one came to
     /// hover: a hand resting where the pen writes (a palm), held with no gesture until the
-    /// decision timeout or its end (`PalmRule`).
+    /// decision timeout, its end or a move past its slop (`PalmRule`).
     case penNear = "touched while a pen hovered"
 }
 

@@ -353,7 +353,7 @@ public struct GestureEngine: Sendable {
 
     /// Holds an undecided touch back as a palm (`ContactHold.resting`): its owning gestures
     /// fail, watching ones go on; it goes to the applications once its decision timeout has
-    /// passed (at once, if it has), or when it ends.
+    /// passed (at once, if it has), when it moves past its slop, or when it ends.
     private mutating func rest(_ key: ContactKey, at time: Double, into outputs: inout [EngineOutput]) {
         guard var contact = contacts[key], !contact.isDecided, !contact.isResting else { return }
         let position = contact.position

@@ -37,8 +37,8 @@ public enum PressEvidence: Sendable, Hashable {
     /// touch-down and lifted as soon as a tap does (`LearningRule.quick`, `attempt`): a press
     /// meant, made quickly, or a heavy hand's tap that reached the threshold (and right-clicked).
     /// Against a dozen ordinary contacts the learner tells which, as for `fellShort`; a hand
-    /// whose taps all reach the threshold has none, and its quick presses, a dozen of them,
-    /// are its ordinary contacts.
+    /// whose taps all reach the threshold has none, and its quick presses, once two dozen
+    /// (`LearningRule.quickTaps`), are its ordinary contacts, held still.
     case quick(peak: Double)
 }
 
@@ -204,7 +204,7 @@ public struct HandLearner: Sendable, Hashable {
                 Self.remember(peak, in: &unjudgedPeaks, keeping: LearningRule.deliberateWindow)
                 return
             }
-            recordJudged(peak, against: ordinaryLevel, heldStill: true)
+            recordJudged(peak, against: ordinaryLevel)
             return
         case .quick(let peak):
             guard ordinaryPeaks.count >= LearningRule.minimumOrdinary else {
@@ -225,7 +225,7 @@ public struct HandLearner: Sendable, Hashable {
                 }
                 return
             }
-            recordJudged(peak, against: ordinaryLevel, heldStill: true)
+            recordJudged(peak, against: ordinaryLevel)
             return
         case .ordinary(let peak), .heldStill(let peak):
             ordinaryContacts += 1
@@ -255,21 +255,20 @@ public struct HandLearner: Sendable, Hashable {
         let (short, quick) = (unjudgedPeaks, unjudgedQuick)
         unjudgedPeaks = []
         unjudgedQuick = []
-        for peak in short { recordJudged(peak, against: level, heldStill: true) }
-        for peak in quick { recordJudged(peak, against: level, heldStill: true) }
+        for peak in short + quick { recordJudged(peak, against: level) }
     }
 
     /// A press lifted short, or a quick one, is meant when it stands out from the ordinary
     /// level; else one of the ordinary contacts (a firm hand resting; a heavy hand's tap), held
     /// still: kept out of the ordinary level once taps and strokes show it stands apart.
-    private mutating func recordJudged(_ peak: Double, against ordinaryLevel: Double, heldStill: Bool) {
+    private mutating func recordJudged(_ peak: Double, against ordinaryLevel: Double) {
         if peak >= ordinaryLevel + LearningRule.standOut {
             record(.deliberate(peak: peak))
             return
         }
         ordinaryLift = nil
         ordinaryContacts += 1
-        rememberOrdinary(peak, heldStill: heldStill)
+        rememberOrdinary(peak, heldStill: true)
         unsettled += 1
     }
 

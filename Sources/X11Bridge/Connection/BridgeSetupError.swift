@@ -104,12 +104,14 @@ public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
-    /// Whether process `pid` of this machine is stopped (Ctrl-Z, SIGSTOP): its state in
-    /// /proc/PID/stat, the field after the command's parenthesized name. False when unknown.
+    /// Whether process `pid` is a gesture-bridge of this machine, stopped (Ctrl-Z, SIGSTOP): its
+    /// name and state in /proc/PID/stat (the id a window names may be another machine's, over a
+    /// remote X). False when unknown.
     static func isStopped(_ pid: Int) -> Bool {
         guard let bytes = try? FileContents.read("/proc/\(pid)/stat") else { return false }
         let text = String(decoding: bytes, as: UTF8.self)
-        guard let close = text.lastIndex(of: ")") else { return false }
+        guard let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")"), open < close,
+              text[text.index(after: open)..<close] == "gesture-bridge" else { return false }
         let state = text[text.index(after: close)...].split(separator: " ").first
         return state == "T" || state == "t"
     }

@@ -349,7 +349,9 @@ extension Bridge: EventLoopClient {
             switch change {
             case .contact(let event) where event.phase == .hover:
                 // A pen above the screen: no input of anybody's to hold; it tells the engine
-                // that a touch now is a hand resting where the pen writes (`PalmRule`).
+                // that a touch now is a hand resting where the pen writes (`PalmRule`). Timers
+                // it brings due are looked at as the loop's are (`fireTimers`).
+                if let next = engine.nextDeadline, next <= event.time { checkAwaitingContacts(now: time) }
                 var outputs: [EngineOutput] = []
                 engine.handle(event, into: &outputs)
                 if !outputs.isEmpty { process(outputs, now: time) }
@@ -552,8 +554,9 @@ extension Bridge: EventLoopClient {
 
     /// Whether a fast stream may be read in batches (`EventLoop` decides when a stream is
     /// fast enough, and how far apart). Two such streams: a pen that has hovered for a while (a
-    /// hover sample changes nothing: the engine ignores it, and the bridge only keeps where the
-    /// pen is, for the press to come; the loop's contact bell wakes it for the press), and
+    /// hover sample read late changes nothing: it says where the press to come begins, and that
+    /// a touch now is a palm, which the samples read before the touch say as well; the loop's
+    /// contact bell wakes it for the press and the touch), and
     /// contacts only a knob follows (`GestureEngine.acceptsLateInput`: a scroll or volume step
     /// lands up to a display frame late). From a press or touch on, every sample is read as it
     /// comes.

@@ -30,7 +30,7 @@ protocol EventLoopClient: AnyObject {
 /// How late fast input may be read, as an `EventLoopClient` says it.
 enum InputLull {
     /// Reading late changes nothing until a contact begins or ends: a hovering pen, whose
-    /// samples only say where the next press will be. Read every `InputBatching.longLull` when the
+    /// samples say where the next press will be and that a touch then is a palm. Read every `InputBatching.longLull` when the
     /// loop has a `ContactBell` to wake it for the press, every `InputBatching.frameLull` without.
     case untilContactChanges
     /// Reading late delays what the input does by as much: a knob's steps. Read once a display

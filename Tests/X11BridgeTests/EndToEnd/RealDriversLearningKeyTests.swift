@@ -59,9 +59,11 @@ struct RealDriversLearningKeyTests {
         try FileManager.default.createDirectory(atPath: store.directory, withIntermediateDirectories: true)
         try text.write(toFile: store.directory + "/" + store.fileName(for: penName), atomically: true, encoding: .utf8)
 
-        // One deep press teaches the pen's learner a deliberate press; the bridge keeps it as it stops.
+        // One deep press, held on after its right-click, teaches the pen's learner a deliberate
+        // press (one lifted within a tap's time waits for a dozen ordinary contacts to tell it from
+        // a heavy hand's tap: `PressEvidence.quick`); the bridge keeps it as it stops.
         let bridge = try BridgeProcess(["run", "--json"], displayName: stage.server.displayName, environment: environment)
-        try RealDriverChecks.expectPenDeepPress(stage, bridge, at: (400, 300))
+        try RealDriverChecks.expectPenDeepPress(stage, bridge, at: (400, 300), holding: 0.3)
         // Stopped only once it has read the lift: a contact still down as the bridge stops is
         // cut short, and teaches nothing (seen in CI under load: nothing learned, nothing kept).
         #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "right-click" && $0.state == .ended } }, "\(bridge.lines)")

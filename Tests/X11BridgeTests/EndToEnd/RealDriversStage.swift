@@ -99,7 +99,7 @@ enum RealDriverChecks {
     /// 0.95, lifted once the right-click has reached the window. Returns every event the window
     /// got, after checking it is one right-click and no left press.
     @discardableResult
-    static func expectPenDeepPress(_ stage: RealDriverStage, _ bridge: BridgeProcess, at point: PixelPoint,
+    static func expectPenDeepPress(_ stage: RealDriverStage, _ bridge: BridgeProcess, at point: PixelPoint, holding hold: Double = 0,
                                    sourceLocation: SourceLocation = #_sourceLocation) throws -> [RecordedEvent] {
         stage.window.drain()
         try stage.pen.hover(to: point)
@@ -109,6 +109,7 @@ enum RealDriverChecks {
             try stage.pen.press(to: force)
         }
         #expect(stage.window.waitForEvents(upTo: 4) { buttonEvents(3, in: $0).count >= 2 })
+        if hold > 0 { usleep(useconds_t(hold * 1_000_000)) }
         try stage.pen.up()
         try stage.pen.leave()
         let all = stage.window.drain()
