@@ -317,6 +317,26 @@ struct HandLearningTests {
         #expect(outputs.compactMap(\.learnedChange).allSatisfy { $0.levels.threshold <= 0.7 }, "\(outcome)")
     }
 
+    /// Found in review (a long day): a sentence typed on an on-screen keyboard is one run of taps,
+    /// which teaches as one contact, so eight sentences were eight contacts of the dozen quick
+    /// presses wait for, and the 24 quick right-clicks made between them were taken for a heavy
+    /// hand's taps: the threshold went to 0.9 at once, and every deep press after that failed.
+    @Test("a typical hand typing sentences on the screen, three quick deep presses after each: every one right-clicks, and the threshold never climbs",
+          arguments: [1, 2, 3] as [UInt64])
+    func typedSentencesThenQuickPresses(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        var trace = HandTrace()
+        for _ in 0..<20 {
+            for index in 0..<30 {
+                trace.add(.tap(peak: Double.random(in: 0.15...0.3, using: &random)), random: &random, pause: index == 29 ? 3 : 0.15)
+            }
+            for _ in 0..<3 { trace.add(.quickPress(peak: Double.random(in: 0.8...0.95, using: &random)), random: &random, pause: 1.5) }
+        }
+        let (outcome, outputs) = Self.outcome(trace, skip: 0, configuration: try Self.defaults())
+        #expect(outcome.deliberate == 60 && outcome.deliberateClicked == outcome.deliberate && outcome.ordinaryClicked == 0, "\(outcome)")
+        #expect(outputs.compactMap(\.learnedChange).allSatisfy { $0.levels.threshold <= 0.7 }, "\(outputs.compactMap(\.learnedChange))")
+    }
+
     @Test("a person who makes two dozen quick deep presses first, then uses the device as a typical hand: the threshold those presses raised comes back to 0.7 or below, and the quick presses right-click again",
           arguments: [1, 2, 3] as [UInt64])
     func quickPressesTakenForTapsComeBack(seed: UInt64) throws {

@@ -146,9 +146,10 @@ public struct HandLearner: Sendable, Hashable {
     /// state file: a bridge stopped before then forgets these few.
     public private(set) var unjudgedPeaks: [Double] = []
     /// Peaks of quick presses (`PressEvidence.quick`) while too few ordinary contacts were
-    /// remembered to tell them apart, oldest first: judged as `unjudgedPeaks` are, or, should
-    /// `LearningRule.quickTaps` of them come before a dozen ordinary contacts, all taken for
-    /// this hand's ordinary contacts (its taps reach the threshold). Not kept in the state file.
+    /// remembered to tell them apart, oldest first, the newest `LearningRule.quickTaps`: judged
+    /// as `unjudgedPeaks` are, or, should `LearningRule.quickTaps` of them come before a dozen
+    /// ordinary contacts (each tap of a run counted), all taken for this hand's ordinary
+    /// contacts (its taps reach the threshold). Not kept in the state file.
     public private(set) var unjudgedQuick: [Double] = []
     /// Contacts recorded since the levels last had a chance to move.
     private var unsettled = 0
@@ -208,8 +209,11 @@ public struct HandLearner: Sendable, Hashable {
             return
         case .quick(let peak):
             guard ordinaryPeaks.count >= LearningRule.minimumOrdinary else {
-                unjudgedQuick.append(Swift.min(Swift.max(peak, 0), 1))
-                if unjudgedQuick.count >= LearningRule.quickTaps {
+                Self.remember(peak, in: &unjudgedQuick, keeping: LearningRule.quickTaps)
+                // A dozen contacts below the threshold, each tap of a run counted (a sentence
+                // typed on the screen remembers as one contact, but shows thirty light taps),
+                // show this hand's taps do not reach it: its quick presses wait to be judged.
+                if unjudgedQuick.count >= LearningRule.quickTaps, ordinaryContacts < LearningRule.minimumOrdinary {
                     // Two dozen quick presses before a dozen contacts that did not reach the
                     // threshold: this hand's taps are what reach it. Ordinary contacts, each
                     // (never one run: right-clicked, each came between), counted as presses
