@@ -92,7 +92,8 @@ struct Run: ParsableCommand {
             logger.info("took display \(connection.displayName) over from the gesture-bridge\(process.map { " (process \($0))" } ?? "") that ran on it")
         }
         logger.info("config: \(source)")
-        let reloader = ConfigReloader(source: source, watch: noWatch ? nil : Self.watch(source, logger: logger))
+        let reloader = ConfigReloader(source: source, watch: noWatch ? nil : Self.watch(source, logger: logger),
+                                      running: rejected == nil ? bindings : nil)
         session.claim?.publish(watchedConfig: reloader.watch?.path, on: connection)
         let reporter = RunReporter(style: json ? .json : .human, bindings: bindings, verbose: verbose, logger: logger,
                                    output: .standardOutput,

@@ -8,7 +8,9 @@ import GestureKit
 /// before `cat >` or `curl -o` wrote, it would be empty). The watch keeps whether it is open
 /// across its reads: the writer's own change of mode meanwhile does not end the wait.
 /// A broken file keeps the bindings already running: the outcome says what was wrong, and
-/// the bridge applies only what loaded.
+/// the bridge applies only what loaded. A change that loads the bindings already running (a
+/// save with nothing edited, an editor's autosave, `touch`) is no news: nothing is applied
+/// or told again.
 ///
 /// It reads files and the watch's descriptor, nothing of X; the bridge asks for its deadline
 /// and descriptor on every wakeup and applies what it returns.
@@ -46,10 +48,16 @@ public final class ConfigReloader {
     private var fileWasThere: Bool
     /// What the watch watched, for SIGHUP to watch again once it is lost.
     private let watchedPath: String?
+    /// The bindings running, loaded from `source`; nil while what runs is not what the file
+    /// last said (it was broken, or removed): loading that file again is then news.
+    private var running: BindingSet?
 
-    public init(source: ConfigSource, watch: ConfigFileWatch?, settleTime: Double = 0.1, writingTime: Double = 10) {
+    /// `running`: the bindings the bridge starts with, when they are `source`'s as it is now.
+    public init(source: ConfigSource, watch: ConfigFileWatch?, running: BindingSet? = nil, settleTime: Double = 0.1,
+                writingTime: Double = 10) {
         self.source = source
         self.watch = watch
+        self.running = running
         self.settleTime = settleTime
         self.writingTime = writingTime
         watchedPath = watch?.path
@@ -92,8 +100,16 @@ public final class ConfigReloader {
         guard let watch else { return nil }
         let wasThere = fileWasThere
         fileWasThere = watch.fileExists
-        guard fileWasThere else { return wasThere ? .fileRemoved(path: watch.path) : nil }
-        return load(.file(watch.path))
+        guard fileWasThere else {
+            running = nil
+            return wasThere ? .fileRemoved(path: watch.path) : nil
+        }
+        let (before, beforeSource) = (running, source)
+        let outcome = load(.file(watch.path))
+        if case .reloaded(let configuration, let file) = outcome, file == beforeSource, configuration == before {
+            return nil
+        }
+        return outcome
     }
 
     private func load(_ file: ConfigSource) -> Outcome {
@@ -101,9 +117,11 @@ public final class ConfigReloader {
             let configuration = try file.load(keyNames: XKeysymNames())
             // A file that appeared where the built-in default ran is now the one SIGHUP reads.
             source = file
+            running = configuration
             fileWasThere = watch?.fileExists ?? false
             return .reloaded(configuration, source: file)
         } catch {
+            running = nil
             return .rejected(source: file, message: error.description)
         }
     }

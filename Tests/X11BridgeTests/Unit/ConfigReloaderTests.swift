@@ -49,6 +49,33 @@ struct ConfigReloaderTests {
         return configuration.bindings.map(\.name)
     }
 
+    /// Found in review (a long day): an editor's autosave, or a save with nothing edited, read
+    /// the file again and told the reload, each device and each missing monitor once more: a
+    /// journal filling with the same lines all day.
+    @Test("a save that changes nothing is no news; an edit is, a broken one is, and so is the fix that brings back the bindings running before it; SIGHUP always reads")
+    func saveWithNothingChanged() throws {
+        try ConfigFileWatchTests.inDirectory { directory in
+            let path = directory + "/config.yaml"
+            try Self.good.write(toFile: path, atomically: true, encoding: .utf8)
+            let running = try ConfigSource.file(path).load(keyNames: XKeysymNames())
+            let reloader = ConfigReloader(source: .file(path), watch: try ConfigFileWatch(path: path), running: running)
+            try Self.good.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(Self.afterChange(reloader) == nil, "saved unchanged")
+            try Self.writeInPlace(path, "# a comment\n" + Self.good).close()
+            #expect(Self.afterChange(reloader, at: 20) == nil, "a comment added")
+            #expect(Self.names(reloader.hangUp()) == ["one"], "SIGHUP is asked for")
+            try Self.other.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(Self.names(Self.afterChange(reloader, at: 30)) == ["two"])
+            try Self.broken.write(toFile: path, atomically: true, encoding: .utf8)
+            guard case .rejected? = Self.afterChange(reloader, at: 40) else {
+                Issue.record("a broken edit is told")
+                return
+            }
+            try Self.other.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(Self.names(Self.afterChange(reloader, at: 50)) == ["two"], "the fix is told")
+        }
+    }
+
     /// Found in review: a file written in place by a slow writer (a script writing line by
     /// line) was read once it paused, half-written: its first binding, valid alone, replaced
     /// the running ones.
