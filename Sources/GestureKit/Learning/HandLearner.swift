@@ -95,9 +95,12 @@ public enum LearningRule {
     public static let ratio = 2.0
     /// The threshold stays at least this far above the ordinary level.
     public static let margin = 0.2
-    /// The threshold stays at or below this fraction of the median deliberate press, so a
-    /// press a little lighter than usual still counts (unless that would break the margin).
+    /// The threshold stays at or below this fraction of the deliberate presses' lower quartile
+    /// (`deliberateQuantile`), so three in four reach it with a tenth to spare, and a press a
+    /// little lighter than those still counts (unless that would break the margin). At the
+    /// median, a firm hand whose deep presses peak 0.8-0.95 had it at 0.81 and lost some.
     public static let deliberateFraction = 0.9
+    public static let deliberateQuantile = 0.25
     /// The threshold never leaves these bounds.
     public static let bounds: ClosedRange<Double> = 0.25...0.9
     /// The levels move only once the threshold they aim at is this far from the current one:
@@ -339,7 +342,13 @@ public struct HandLearner: Sendable, Hashable {
         let ordinary = ordinaryLevel
         var aim = LearningRule.ratio * ordinary
         if deliberatePeaks.count >= LearningRule.minimumDeliberate {
-            aim = Swift.min(aim, LearningRule.deliberateFraction * Self.quantile(deliberatePeaks, 0.5))
+            aim = Swift.min(aim, LearningRule.deliberateFraction * Self.quantile(deliberatePeaks, LearningRule.deliberateQuantile))
+        } else {
+            // Before the hand has shown how hard it presses on purpose, the threshold rises
+            // above today's only as far as its ordinary contacts need (the margin): a firm
+            // hand, its taps well below 0.7, would otherwise take it past the deep presses it
+            // has not made yet.
+            aim = Swift.min(aim, Swift.max(ordinary + LearningRule.margin, PressLevels.start.threshold))
         }
         // The margin wins over the deliberate presses: a run of them never brings the
         // threshold down among the ordinary contacts.
