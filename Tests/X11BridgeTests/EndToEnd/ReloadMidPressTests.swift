@@ -128,6 +128,14 @@ final class ReloadMidPressTests: StageSuite {
             before = ReloadMidPressTests.reloads(in: bridge.lines)
         }
 
+        /// `text` with its hold limit a hundredth of a second longer for each reload so far: a
+        /// save that leaves the bindings as they run is no reload (`ConfigReloaderTests.
+        /// saveWithNothingChanged`), and no press here is held anywhere near the limit.
+        static func edited(_ text: String, reloadNumber: Int) -> String {
+            let limit = "hold-limit: \(8 + Double(reloadNumber) / 100)\n"
+            return text.contains("hold-limit: 8\n") ? text.replacingOccurrences(of: "hold-limit: 8\n", with: limit) : limit + text
+        }
+
         /// How many of them the bridge has read.
         var read: Int { ReloadMidPressTests.reloads(in: bridge.lines) - before }
 
@@ -138,7 +146,7 @@ final class ReloadMidPressTests: StageSuite {
                     #expect(bridge.waitForLines { ReloadMidPressTests.reloads(in: $0) - self.before >= self.sent },
                             "the bridge read reload \(sent) before the next: \(bridge.lines)")
                 }
-                try reload.send(text, directory, bridge)
+                try reload.send(reload == .fileEdit ? Self.edited(text, reloadNumber: before + sent + 1) : text, directory, bridge)
                 sent += 1
             }
             if force >= deadline - 1e-9, read < sendAt.count {
@@ -217,7 +225,7 @@ final class ReloadMidPressTests: StageSuite {
         #expect(bridge.events(.configRejected).isEmpty, "\(bridge.lines)", sourceLocation: sourceLocation)
     }
 
-    @Test("the same config read again while a press climbs toward the threshold: the deep press still right-clicks alone",
+    @Test("the config read again, its deep press as it was, while a press climbs toward the threshold: the deep press still right-clicks alone",
           arguments: Reload.allCases, [Presser.pen, .touch])
     func reloadWhileClimbing(reload: Reload, presser: Presser) throws {
         let config = Self.config(threshold: 0.7)
