@@ -72,6 +72,12 @@ public final class KeyboardMapping {
 
     private func keycode(for keysym: KeySym, name: String, in keymap: borrowing SendingKeymap,
                          now: Double) throws(ActionFailure) -> (UInt8, shifted: Bool) {
+        // A real key that types it in the layout in use first, whatever was lent for another
+        // layout: a program that reads keycodes (a VM viewer, an RDP client, a game) takes a
+        // spare keycode for no key at all. The lend stays the keysym's, for the next time no
+        // key types it.
+        let typing = typingKeycode(for: keysym, in: keymap)
+        if let typing, borrowed[keysym]?.keycode != typing.0 { return typing }
         if var entry = borrowed[keysym] {
             // A keymap loaded since took it back.
             if keymap.holds(keysym, on: entry.keycode) != false {
@@ -81,7 +87,7 @@ public final class KeyboardMapping {
             }
             borrowed[keysym] = nil
         }
-        if let typing = typingKeycode(for: keysym, in: keymap) { return typing }
+        if let typing { return typing }
         return (try borrow(keysym, name: name, in: keymap, now: now), false)
     }
 

@@ -134,6 +134,34 @@ final class LiveSessionTests: StageSuite {
         try expectDeepPress(typing: "ctrl+z", gives: ["Control_L", "z"])
     }
 
+    /// Found in review (the keyboard side of a day): with two layouts, US and Russian, a ctrl+z
+    /// made in the Russian one puts z on a spare keycode (no key types z there); back in the
+    /// US one, the bridge kept sending that spare keycode instead of the z key, which programs
+    /// that read keycodes (a VM viewer, an RDP client, a game) take for no key at all.
+    @Test("two layouts (us,ru): ctrl+z in the US layout, the Russian one, then the US one again: the last is the z key's keycode again, as the first")
+    func borrowedKeyGivesWayToTheRealOne() throws {
+        #expect(try stage.runTool("/usr/bin/setxkbmap", ["-display", stage.server.displayName, "-layout", "us,ru"]) == 0)
+        let bridge = try stage.bridge(config: Self.keyConfig("ctrl+z"))
+        var pressed: [[String]] = []
+        for (index, group) in [0, 1, 0].enumerated() {
+            let display = try #require(XOpenDisplay(stage.server.displayName))
+            #expect(XkbLockGroup(display, UInt32(XkbUseCoreKbd), UInt32(group)) != 0)
+            XSync(display, 0)
+            XCloseDisplay(display)
+            stage.window.drain()
+            try Self.deepPress(stage.server, at: (300 + 20 * Double(index), 300))
+            let events = stage.window.events { $0.contains { $0.kind == .keyRelease && $0.keysymName == "Control_L" } }
+            pressed.append(events.filter { $0.kind == .keyPress }.map { "\($0.detail) \($0.keysymName ?? "?")" })
+            try stage.eventsUntilKeyTapped()
+        }
+        #expect(pressed.count == 3 && pressed.allSatisfy { $0.count == 2 && $0.last?.hasSuffix(" z") == true }, "\(pressed)")
+        // The stimulus: in the Russian layout z came from another keycode than the z key.
+        #expect(pressed[1] != pressed[0], "\(pressed)")
+        #expect(pressed[2] == pressed[0], "\(pressed)")
+        #expect(bridge.events(.actionFailed).isEmpty, "\(bridge.lines)")
+        #expect(bridge.stop(with: SIGTERM) == 0)
+    }
+
     /// Found in review: the bridge read its keys in the core keyboard's map, which is the map
     /// of whichever keyboard typed last, and sent them through the XTEST keyboard, whose map
     /// is its own (a layout set for the physical keyboard alone, as xorg.conf or localectl
