@@ -105,6 +105,24 @@ extension XConnection {
     }
 }
 
+/// XKB's latched modifiers and group on the core keyboard: Sticky Keys' one-shot modifiers,
+/// which the next key or button event takes and lets go of.
+struct KeyboardLatches: Sendable, Hashable {
+    var modifiers: UInt32
+    var group: Int32
+
+    var isEmpty: Bool { modifiers == 0 && group == 0 }
+}
+
+extension XConnection {
+    /// Latches `latches` again: what a synthetic event of the bridge's own took, the person's
+    /// next click gets.
+    func latch(_ latches: KeyboardLatches) {
+        if latches.modifiers != 0 { XkbLatchModifiers(display, UInt32(XkbUseCoreKbd), latches.modifiers, latches.modifiers) }
+        if latches.group != 0 { XkbLatchGroup(display, UInt32(XkbUseCoreKbd), UInt32(bitPattern: latches.group)) }
+    }
+}
+
 extension XIGrabModifiers {
     /// A passive grab's modifier list that matches whatever modifiers are down:
     /// XIAnyModifier (1 << 31), which Swift does not import as a constant.

@@ -19,6 +19,9 @@ public struct GrabbedEvent<Kind: GrabbedEventKind>: Sendable, Hashable {
     /// Whether the server made it from a touch (XIPointerEmulated): a touchscreen's touch
     /// down alone moves the pointer and presses its button 1 too.
     public var isPointerEmulated: Bool
+    /// Sticky Keys' latched modifiers and group as the event was made: what a click made
+    /// for it is owed.
+    var latches = KeyboardLatches(modifiers: 0, group: 0)
 }
 
 /// The XI2 event types one grab delivers, a kind each.
@@ -93,6 +96,7 @@ extension GrabbedEvent {
         let device = event.read(as: xcb_input_button_press_event_t.self).pointee
         return Self(kind: kind, master: Int(device.deviceid), source: Int(device.sourceid),
                     detail: kind.hasDetail ? Int(device.detail) : 0, serverTime: UInt(device.time),
-                    isPointerEmulated: device.flags & UInt32(XIPointerEmulated) != 0)
+                    isPointerEmulated: device.flags & UInt32(XIPointerEmulated) != 0,
+                    latches: KeyboardLatches(modifiers: device.mods.latched, group: Int32(Int8(bitPattern: device.group.latched))))
     }
 }

@@ -58,6 +58,8 @@ final class PointerOwnership {
     /// Per device, the serial of the last request that ended its own grab (a kept stroke's):
     /// a press the server made before taking it went to that grab, not the master's.
     private var letGoAt: [Int: UInt32] = [:]
+    /// Sticky Keys' latches as each held press found them, until its contact ends.
+    private var pressLatches: [Int: KeyboardLatches] = [:]
     /// Devices let go of from `detached` since `takeRejoined` was last asked.
     private var rejoined: Set<Int> = []
     /// The ungrabs of detached devices (`letGo`), whose refusal means the device was gone
@@ -184,6 +186,7 @@ final class PointerOwnership {
     func contactEnded(source: Int, master current: Int?) {
         contactsDown.remove(source)
         pressSerials[source] = nil
+        pressLatches[source] = nil
         let master = pointersDown.removeValue(forKey: source) ?? current
         reattach(source)
         defer { forgetTouchWhenDone(source) }
@@ -308,6 +311,7 @@ final class PointerOwnership {
                 return
             }
             holds[event.master] = .frozen(source: event.source, since: time)
+            pressLatches[event.source] = event.latches
         case (.buttonPress, .claimed(let source, false)?) where source == event.source:
             // Off the master already, the stroke needs nothing more of it.
             holds[event.master] = detached.contains(source) ? nil : .claimed(source: source, pressSeen: true)
@@ -389,7 +393,11 @@ final class PointerOwnership {
         }
         detached.insert(source)
         // The master no longer counts the detached device's button: this release lets it go.
+        // Sticky Keys' latches, as the press found them, are latched again: this release, or
+        // the device's own lift read before the claim, let them go (XKB does at a button's
+        // release), and they belong to the click the person meant.
         connection.fakeButtonRelease(1)
+        if let latches = pressLatches[source], !latches.isEmpty { connection.latch(latches) }
         connection.flush()
     }
 
@@ -424,6 +432,7 @@ final class PointerOwnership {
         decidedAhead.removeAll()
         contactsDown.removeAll()
         pressSerials.removeAll()
+        pressLatches.removeAll()
         // A carried touch's end comes to `TouchOwnership` once it is no longer carried: its
         // count among the pointers down goes now, or every pen press would meet it there.
         for source in carriedTouches.keys { pointersDown[source] = nil }
@@ -454,6 +463,7 @@ final class PointerOwnership {
         for master in decidedAhead.keys { decidedAhead[master]?.removeAll { $0 == source } }
         contactsDown.remove(source)
         pressSerials[source] = nil
+        pressLatches[source] = nil
         pointersDown[source] = nil
         unheld.remove(source)
         carriedTouches[source] = nil

@@ -204,6 +204,34 @@ final class LiveSessionTests: StageSuite {
         #expect(bridge.stop(with: SIGTERM) == 0)
     }
 
+    /// Found in review (the keyboard side of a day): with Sticky Keys, Ctrl tapped then a pen's
+    /// deep press came as a plain right-click: the release that frees the master of the kept
+    /// pen stroke let go of the latched Ctrl before the right-click went.
+    @Test("Sticky Keys: Ctrl tapped (latched), then a pen's deep press: the right-click comes with Ctrl, as a mouse's would")
+    func latchedModifierReachesTheRightClick() throws {
+        let display = try #require(XOpenDisplay(stage.server.displayName))
+        defer { XCloseDisplay(display) }
+        try AccessXSettings.setStickyKeys(on: display, true)
+        let bridge = try stage.bridge(config: Self.config(click: "right"))
+        try stage.server.keyboard.tap(keycode: 37)
+        // The stimulus: Ctrl is latched.
+        let control = UInt32(ControlMask)
+        func latched() -> UInt32 {
+            var state = XkbStateRec()
+            return XkbGetState(display, UInt32(XkbUseCoreKbd), &state) == Success ? UInt32(state.latched_mods) : 0
+        }
+        let latchedNow: UInt32 = poll(timeout: 2, every: 0.02, latched, until: { $0 & control != 0 })
+        #expect(latchedNow & control != 0, "Ctrl latched")
+        stage.window.drain()
+        try Self.deepPress(stage.server, at: (300, 300))
+        let events = stage.window.events { buttonEvents(3, in: $0).count >= 2 }
+        let right = buttonEvents(3, in: events)
+        #expect(right.map(\.kind) == [.buttonPress, .buttonRelease], "\(events)")
+        #expect(right.first.map { $0.modifiers & Int32(ControlMask) != 0 } == true, "\(events)\n\(bridge.log)")
+        #expect(buttonEvents(1, in: events).isEmpty, "\(events)")
+        #expect(bridge.stop(with: SIGTERM) == 0)
+    }
+
     @Test("a key the keymap lacks still reaches the application")
     func borrowedKey() throws {
         try expectDeepPress(typing: "Greek_alpha", gives: ["Greek_alpha"])

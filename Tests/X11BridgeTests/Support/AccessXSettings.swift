@@ -25,4 +25,30 @@ enum AccessXSettings {
                                        debounce: debounce > 0 ? Double(debounce) / 1000 : nil)
         #expect(KeyStrokes.Timing.read(display) == wanted, "the server has them so", sourceLocation: sourceLocation)
     }
+
+    /// Turns Sticky Keys on or off; with `twoKeysOff`, as GNOME sets it, two keys pressed
+    /// together turn it off. Checks the server has it so.
+    static func setStickyKeys(on display: OpaquePointer, _ enabled: Bool, twoKeysOff: Bool = false,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let xkb = try #require(XkbGetMap(display, 0, UInt32(XkbUseCoreKbd)), sourceLocation: sourceLocation)
+        defer { XkbFreeKeyboard(xkb, 0, 1) }
+        #expect(XkbGetControls(display, UInt(XkbAllControlsMask), xkb) == Success, sourceLocation: sourceLocation)
+        let controls = try #require(xkb.pointee.ctrls, sourceLocation: sourceLocation)
+        let mask = UInt32(XkbStickyKeysMask | XkbAccessXKeysMask)
+        controls.pointee.enabled_ctrls = enabled ? controls.pointee.enabled_ctrls | mask : controls.pointee.enabled_ctrls & ~mask
+        let twoKeys = UInt16(XkbAX_TwoKeysMask)
+        controls.pointee.ax_options = twoKeysOff ? controls.pointee.ax_options | twoKeys : controls.pointee.ax_options & ~twoKeys
+        XkbSetControls(display, UInt(XkbStickyKeysMask | XkbAccessXKeysMask | XkbControlsEnabledMask), xkb)
+        XSync(display, 0)
+        #expect(try stickyKeys(on: display, sourceLocation: sourceLocation) == enabled, "the server has it so", sourceLocation: sourceLocation)
+    }
+
+    /// Whether Sticky Keys is on.
+    static func stickyKeys(on display: OpaquePointer, sourceLocation: SourceLocation = #_sourceLocation) throws -> Bool {
+        let xkb = try #require(XkbGetMap(display, 0, UInt32(XkbUseCoreKbd)), sourceLocation: sourceLocation)
+        defer { XkbFreeKeyboard(xkb, 0, 1) }
+        #expect(XkbGetControls(display, UInt(XkbAllControlsMask), xkb) == Success, sourceLocation: sourceLocation)
+        let controls = try #require(xkb.pointee.ctrls, sourceLocation: sourceLocation)
+        return controls.pointee.enabled_ctrls & UInt32(XkbStickyKeysMask) != 0
+    }
 }
