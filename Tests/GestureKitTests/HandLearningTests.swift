@@ -337,6 +337,49 @@ struct HandLearningTests {
         #expect(outputs.compactMap(\.learnedChange).allSatisfy { $0.levels.threshold <= 0.7 }, "\(outputs.compactMap(\.learnedChange))")
     }
 
+    /// Found in review of the mend above (typed sentences): counting every contact the device
+    /// ever had, a hand whose every tap reaches the threshold, having typed one sentence on the
+    /// screen first, right-clicked on every tap for good (its quick presses waited to be judged
+    /// against a dozen ordinary contacts that never came). Only the contacts among the quick
+    /// presses count now.
+    @Test("a hand whose every tap reaches 0.7, after typing one sentence first: none of its last 90 taps right-clicks, its deep presses all do",
+          arguments: [1, 2, 3] as [UInt64])
+    func heavierTapsAfterASentence(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        var trace = HandTrace()
+        for index in 0..<30 {
+            trace.add(.tap(peak: Double.random(in: 0.4...0.6, using: &random)), random: &random, pause: index == 29 ? 3 : 0.15)
+        }
+        for index in 0..<200 {
+            trace.add(index % 10 == 9 ? .deliberate(peak: Double.random(in: 0.95...1, using: &random))
+                                      : .sharpTap(peak: Double.random(in: 0.72...0.85, using: &random)), random: &random)
+        }
+        let (outcome, _) = Self.outcome(trace, skip: 130, configuration: try Self.defaults())
+        #expect(outcome.ordinary == 90 && outcome.ordinaryClicked == 0, "\(outcome)")
+        #expect(outcome.deliberateClicked == outcome.deliberate, "\(outcome)")
+    }
+
+    @Test("quick presses after a run of a dozen taps, or after a saved state of many contacts and few peaks: two dozen with none among them are the hand's taps, and the threshold climbs")
+    func quickPressesAfterContactsBeforeThem() throws {
+        var typed = HandLearner()
+        var time = 0.0
+        for _ in 0..<12 {
+            typed.record(.ordinary(peak: 0.5), span: time...(time + 0.08))
+            time += 0.2
+        }
+        _ = typed.settle()
+        let restored = try #require(HandLearner(ordinaryPeaks: [0.5, 0.45, 0.55, 0.5, 0.4], deliberatePeaks: [], ordinaryContacts: 40,
+                                                deliberatePresses: 0, levels: nil, moving: false, calibrated: false))
+        for var learner in [typed, restored] {
+            for _ in 0..<60 {
+                learner.record(.quick(peak: 0.8))
+                _ = learner.settle()
+            }
+            #expect((learner.levels?.threshold ?? 0.7) > 0.8, "\(String(describing: learner.levels))")
+            #expect(learner.unjudgedQuick.isEmpty)
+        }
+    }
+
     @Test("a person who makes two dozen quick deep presses first, then uses the device as a typical hand: the threshold those presses raised comes back to 0.7 or below, and the quick presses right-click again",
           arguments: [1, 2, 3] as [UInt64])
     func quickPressesTakenForTapsComeBack(seed: UInt64) throws {

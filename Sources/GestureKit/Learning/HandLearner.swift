@@ -150,10 +150,12 @@ public struct HandLearner: Sendable, Hashable {
     public private(set) var unjudgedPeaks: [Double] = []
     /// Peaks of quick presses (`PressEvidence.quick`) while too few ordinary contacts were
     /// remembered to tell them apart, oldest first, the newest `LearningRule.quickTaps`: judged
-    /// as `unjudgedPeaks` are, or, should `LearningRule.quickTaps` of them come before a dozen
-    /// ordinary contacts (each tap of a run counted), all taken for this hand's ordinary
-    /// contacts (its taps reach the threshold). Not kept in the state file.
+    /// as `unjudgedPeaks` are, or, should `LearningRule.quickTaps` of them come with fewer than
+    /// a dozen ordinary contacts among them (each tap of a run counted), all taken for this
+    /// hand's ordinary contacts (its taps reach the threshold). Not kept in the state file.
     public private(set) var unjudgedQuick: [Double] = []
+    /// Beside `unjudgedQuick`, one each: how many ordinary contacts the device had had before it.
+    private var unjudgedQuickAfter: [Int] = []
     /// Contacts recorded since the levels last had a chance to move.
     private var unsettled = 0
     /// When the last ordinary contact lifted, for the next to join it (`LearningRule.run`); nil
@@ -213,10 +215,15 @@ public struct HandLearner: Sendable, Hashable {
         case .quick(let peak):
             guard ordinaryPeaks.count >= LearningRule.minimumOrdinary else {
                 Self.remember(peak, in: &unjudgedQuick, keeping: LearningRule.quickTaps)
-                // A dozen contacts below the threshold, each tap of a run counted (a sentence
-                // typed on the screen remembers as one contact, but shows thirty light taps),
-                // show this hand's taps do not reach it: its quick presses wait to be judged.
-                if unjudgedQuick.count >= LearningRule.quickTaps, ordinaryContacts < LearningRule.minimumOrdinary {
+                unjudgedQuickAfter.append(ordinaryContacts)
+                if unjudgedQuickAfter.count > unjudgedQuick.count { unjudgedQuickAfter.removeFirst() }
+                // A dozen contacts below the threshold among them, each tap of a run counted (a
+                // sentence typed on the screen remembers as one contact, but shows thirty light
+                // taps), show this hand's taps do not reach it: its quick presses wait to be
+                // judged. Contacts before them do not count: a heavy tapper who typed a
+                // sentence once is still one.
+                if unjudgedQuick.count >= LearningRule.quickTaps, let first = unjudgedQuickAfter.first,
+                   ordinaryContacts - first < LearningRule.minimumOrdinary {
                     // Two dozen quick presses before a dozen contacts that did not reach the
                     // threshold: this hand's taps are what reach it. Ordinary contacts, each
                     // (never one run: right-clicked, each came between), counted as presses
@@ -225,6 +232,7 @@ public struct HandLearner: Sendable, Hashable {
                     // leave its ordinary level and the threshold comes back down.
                     let taps = unjudgedQuick
                     unjudgedQuick = []
+                    unjudgedQuickAfter = []
                     for tap in taps { rememberOrdinary(tap, heldStill: true) }
                     ordinaryContacts += taps.count
                     unsettled += taps.count
@@ -262,6 +270,7 @@ public struct HandLearner: Sendable, Hashable {
         let (short, quick) = (unjudgedPeaks, unjudgedQuick)
         unjudgedPeaks = []
         unjudgedQuick = []
+        unjudgedQuickAfter = []
         for peak in short + quick { recordJudged(peak, against: level) }
     }
 
