@@ -327,9 +327,7 @@ struct HandLearningTests {
         var random = SplitMix64(seed: seed)
         var trace = HandTrace()
         for _ in 0..<20 {
-            for index in 0..<30 {
-                trace.add(.tap(peak: Double.random(in: 0.15...0.3, using: &random)), random: &random, pause: index == 29 ? 3 : 0.15)
-            }
+            trace.addSentence(peaks: 0.15...0.3, random: &random)
             for _ in 0..<3 { trace.add(.quickPress(peak: Double.random(in: 0.8...0.95, using: &random)), random: &random, pause: 1.5) }
         }
         let (outcome, outputs) = Self.outcome(trace, skip: 0, configuration: try Self.defaults())
@@ -347,9 +345,7 @@ struct HandLearningTests {
     func heavierTapsAfterASentence(seed: UInt64) throws {
         var random = SplitMix64(seed: seed)
         var trace = HandTrace()
-        for index in 0..<30 {
-            trace.add(.tap(peak: Double.random(in: 0.4...0.6, using: &random)), random: &random, pause: index == 29 ? 3 : 0.15)
-        }
+        trace.addSentence(peaks: 0.4...0.6, random: &random)
         for index in 0..<200 {
             trace.add(index % 10 == 9 ? .deliberate(peak: Double.random(in: 0.95...1, using: &random))
                                       : .sharpTap(peak: Double.random(in: 0.72...0.85, using: &random)), random: &random)

@@ -165,7 +165,10 @@ private struct Fields {
             guard case .object(let dictionary) = value else { throw fail("`screen` must be {\"width\":W,\"height\":H}") }
             let width = try number("width", in: dictionary)
             let height = try number("height", in: dictionary)
-            guard width > 0, height > 0 else { throw fail("`screen` width and height must be positive") }
+            // An X screen's size is a 16-bit count of pixels, its coordinates 15 bits.
+            guard width > 0, height > 0, width <= 32767, height <= 32767 else {
+                throw fail("`screen` width and height must be from 1 to 32767 pixels, as an X screen's")
+            }
             screen = ScreenSize(width: width, height: height)
         }
         guard case .array(let list)? = object["devices"] else { throw fail("the header needs a `devices` list") }

@@ -129,6 +129,14 @@ struct HandTrace {
         now += pause
     }
 
+    /// A sentence typed on an on-screen keyboard: 30 taps peaking within `peaks`, each 0.15 s
+    /// after the last one's lift (one run), then a pause of 3 s.
+    mutating func addSentence(peaks: ClosedRange<Double>, random: inout SplitMix64) {
+        for index in 0..<30 {
+            add(.tap(peak: Double.random(in: peaks, using: &random)), random: &random, pause: index == 29 ? 3 : 0.15)
+        }
+    }
+
     var trace: Trace {
         Trace(header: TraceHeader(screen: ScreenSize(width: 1920, height: 1080), devices: [Self.pen]), events: events)
     }
