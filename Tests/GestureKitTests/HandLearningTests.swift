@@ -145,6 +145,23 @@ struct HandLearningTests {
         #expect(learner.effectiveLevels(start: .start).threshold > 0.35 + 0.15)
     }
 
+    /// Found in a sweep of hands between the light one and today's: the margin of 0.2 over a
+    /// medium hand's ordinary level (taps to 0.3) kept its threshold at 0.45-0.5, among its deep
+    /// presses at 0.45-0.55, however far apart from its taps they all were.
+    @Test("deep presses nine in ten 0.1 or more above the hardest ordinary contact let the threshold come within 0.1 of it; one ordinary contact near them keeps the whole margin")
+    func deliberateApartFromOrdinary() {
+        var learner = HandLearner()
+        for index in 0..<50 { learner.record(.ordinary(peak: 0.15 + 0.15 * Double(index % 10) / 9)) }
+        for index in 0..<10 { learner.record(.deliberate(peak: 0.45 + 0.1 * Double(index) / 9)) }
+        let aim = learner.aim ?? 0
+        #expect(aim < learner.ordinaryLevel + LearningRule.margin)
+        #expect(aim >= 0.3 + LearningRule.standOut - 0.0005)
+        #expect(aim <= 0.45, "every deep press reaches it")
+        var harder = learner
+        harder.record(.ordinary(peak: 0.4))
+        #expect((harder.aim ?? 0) >= harder.ordinaryLevel + LearningRule.margin - 0.0005)
+    }
+
     /// Found in review: a press lifted short while there were no ordinary contacts yet counted
     /// as one, and with a few, the level it had to stand out from was made of the earlier
     /// such presses; the ordinary level came to 0.475, the aim to 0.9.
@@ -473,6 +490,30 @@ struct HandLearningTests {
         #expect(outcome.deliberate == 5)
         #expect(outcome.deliberateClicked >= 4, "\(outcome)")
         #expect(outcome.ordinaryClicked == 0, "\(outcome)")
+    }
+
+    /// Found in a sweep of hands: a medium hand's threshold stayed 0.2 above its ordinary level
+    /// (0.45-0.5), among its deep presses: 33-50 of 50 right-clicked (seeds 1-5).
+    @Test("medium hand (ordinary 0.15-0.3, deep presses 0.45-0.55), every fourth contact a deep press: from its 101st contact on every deep press right-clicks, no ordinary contact does",
+          arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func mediumHand(seed: UInt64) throws {
+        let trace = Self.days(seed: seed, [(.medium, 300, 4)])
+        let (outcome, _) = Self.outcome(trace, skip: 100, configuration: try Self.defaults())
+        #expect(outcome.deliberate == 50)
+        #expect(outcome.deliberateClicked == 50 && outcome.ordinaryClicked == 0, "\(outcome)")
+    }
+
+    /// Found in the same sweep: on a device a typical hand taught, a medium hand's threshold came
+    /// down to some 0.47 and stopped, the aim a little nearer than the dead band, while its
+    /// lighter deep presses kept failing: the threshold moved on only once half of them did. It
+    /// moves on once one in ten does now; the few that fail are the lightest, at 0.45-0.46.
+    @Test("typical hand, then a medium one: of its last 25 deep presses 22 or more right-click (8-24 before), no ordinary contact",
+          arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func typicalThenMedium(seed: UInt64) throws {
+        let trace = Self.days(seed: seed, [(.typical, 200, 10), (.medium, 200, 4)])
+        let (outcome, _) = Self.outcome(trace, skip: 300, configuration: try Self.defaults())
+        #expect(outcome.deliberate == 25)
+        #expect(outcome.deliberateClicked >= 22 && outcome.ordinaryClicked == 0, "\(outcome)")
     }
 
     /// Found in review of the rule above: a firm hand's still presses just above the ordinary

@@ -93,14 +93,24 @@ public enum LearningRule {
     public static let ordinaryQuantile = 0.9
     /// Threshold ÷ ordinary level, as in today's defaults (0.7 ÷ 0.35).
     public static let ratio = 2.0
-    /// The threshold stays at least this far above the ordinary level.
+    /// The threshold stays at least this far above the ordinary level, unless the hand's
+    /// deliberate presses stand apart from its ordinary contacts (`apartQuantile`).
     public static let margin = 0.2
+    /// The deliberate presses stand apart from the ordinary contacts when this quantile of them
+    /// peaks `standOut` or more above the hardest ordinary contact counted: then the threshold
+    /// may sit `standOut` above that contact, closer than `margin` to the ordinary level.
+    public static let apartQuantile = 0.1
     /// The threshold stays at or below this fraction of the deliberate presses' lower quartile
     /// (`deliberateQuantile`), so three in four reach it with a tenth to spare, and a press a
     /// little lighter than those still counts (unless that would break the margin). At the
     /// median, a firm hand whose deep presses peak 0.8-0.95 had it at 0.81 and lost some.
     public static let deliberateFraction = 0.9
     public static let deliberateQuantile = 0.25
+    /// The levels move toward a lower aim, however near, once this quantile of the deliberate
+    /// presses falls short of the threshold (one in ten). At the median (half of them failing)
+    /// a medium hand's threshold stopped at 0.47 for a hundred contacts, its presses at
+    /// 0.45-0.47 failing, the aim (0.42) nearer than the dead band.
+    public static let shortQuantile = 0.1
     /// The threshold never leaves these bounds.
     public static let bounds: ClosedRange<Double> = 0.25...0.9
     /// The levels move only once the threshold they aim at is this far from the current one:
@@ -321,11 +331,12 @@ public struct HandLearner: Sendable, Hashable {
         let current = levels?.threshold ?? PressLevels.start.threshold
         let distance = aim - current
         if !moving {
-            // Most deliberate presses falling short of the threshold (a press that reaches it is
-            // claimed, and peaks at it or above): the hand presses on purpose and gets nothing,
-            // so the threshold comes down to them however near they are.
+            // Deliberate presses falling short of the threshold (a press that reaches it is
+            // claimed, and peaks at it or above), one in ten (`shortQuantile`): the hand presses
+            // on purpose and gets nothing, so the threshold comes down toward them however near
+            // the aim is.
             let fallingShort = deliberatePeaks.count >= LearningRule.minimumDeliberate
-                && Self.quantile(deliberatePeaks, 0.5) < current && distance < 0
+                && Self.quantile(deliberatePeaks, LearningRule.shortQuantile) < current && distance < 0
             guard fallingShort || distance < -LearningRule.deadBand.down || distance > LearningRule.deadBand.up else {
                 return false
             }
@@ -360,9 +371,26 @@ public struct HandLearner: Sendable, Hashable {
             aim = Swift.min(aim, Swift.max(ordinary + LearningRule.margin, PressLevels.start.threshold))
         }
         // The margin wins over the deliberate presses: a run of them never brings the
-        // threshold down among the ordinary contacts.
-        aim = Swift.max(aim, ordinary + LearningRule.margin)
+        // threshold down among the ordinary contacts. Where the hand keeps the two apart (nine
+        // in ten of its deliberate presses peak `standOut` above its hardest ordinary contact),
+        // the threshold may come down to `standOut` above that contact.
+        aim = Swift.max(aim, marginFloor(ordinary: ordinary))
         return Self.rounded(Swift.min(Swift.max(aim, LearningRule.bounds.lowerBound), LearningRule.bounds.upperBound))
+    }
+
+    /// The lowest the threshold aims: `margin` above the ordinary level, or, where nine in ten
+    /// of the deliberate presses remembered (three or more) peak `standOut` or more above the
+    /// hardest ordinary contact counted, `standOut` above that contact, if lower. A medium
+    /// hand (taps to 0.3, deep presses 0.45-0.55) had the threshold at 0.45-0.5, among its
+    /// deep presses, by the margin alone; a run of presses near the ordinary ones (a pen
+    /// rested to the hold limit) keeps the whole margin.
+    private func marginFloor(ordinary: Double) -> Double {
+        let floor = ordinary + LearningRule.margin
+        guard deliberatePeaks.count >= LearningRule.minimumDeliberate, let hardest = countedOrdinaryPeaks.max(),
+              Self.quantile(deliberatePeaks, LearningRule.apartQuantile) >= hardest + LearningRule.standOut else {
+            return floor
+        }
+        return Swift.min(floor, hardest + LearningRule.standOut)
     }
 
     /// The three levels for a threshold: release in today's proportion, and the ordinary level

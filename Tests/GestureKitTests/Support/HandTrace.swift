@@ -45,6 +45,8 @@ struct HandTrace {
         static let typical = Hand(ordinary: 0.15...0.35, deliberate: 0.8...0.95)
         /// A firm ordinary touch: contacts up to 0.42, deliberate 0.8-0.95.
         static let firm = Hand(ordinary: 0.15...0.42, deliberate: 0.8...0.95)
+        /// Between the light hand and today's defaults: ordinary 0.15-0.3, deliberate 0.45-0.55.
+        static let medium = Hand(ordinary: 0.15...0.3, deliberate: 0.45...0.55)
         /// A hand whose every touch reaches today's threshold: ordinary 0.72-0.85, deliberate
         /// 0.95-1 (a soft pen, a firm habit).
         static let heavier = Hand(ordinary: 0.72...0.85, deliberate: 0.95...1.0)
