@@ -8,8 +8,11 @@ import CX11
 /// together; with BounceKeys on (for a hand that presses a key twice), a key pressed again
 /// within `debounce` seconds of its release is dropped, so a chord with a key let go that
 /// recently waits (an undo knob turned back and forth sends Ctrl again and again: dropped, the
-/// next letter would arrive bare). Without either, a chord is pressed and let go at once.
-/// Chords go in the order asked.
+/// next letter would arrive bare). With Sticky Keys on and set to go off when two keys are
+/// pressed together (GNOME's setting), a chord's modifiers are pressed and let go one at a time
+/// first, each latched, and the rest pressed after them, as a person using Sticky Keys types
+/// it: pressed together, they would turn Sticky Keys off. Without any of these, a chord is
+/// pressed and let go at once. Chords go in the order asked.
 ///
 /// A value with no X calls: the performer reads the settings and sends the steps.
 struct KeyStrokes {
@@ -17,6 +20,8 @@ struct KeyStrokes {
     struct Timing: Sendable, Hashable {
         var slowKeys: Double?
         var debounce: Double?
+        /// Sticky Keys is on, and two keys pressed together turn it off: modifiers are latched.
+        var latchesModifiers = false
 
         static let none = Timing(slowKeys: nil, debounce: nil)
 
@@ -30,7 +35,9 @@ struct KeyStrokes {
             }
             let enabled = controls.pointee.enabled_ctrls
             return Timing(slowKeys: enabled & UInt32(XkbSlowKeysMask) != 0 ? Double(controls.pointee.slow_keys_delay) / 1000 : nil,
-                          debounce: enabled & UInt32(XkbBounceKeysMask) != 0 ? Double(controls.pointee.debounce_delay) / 1000 : nil)
+                          debounce: enabled & UInt32(XkbBounceKeysMask) != 0 ? Double(controls.pointee.debounce_delay) / 1000 : nil,
+                          latchesModifiers: enabled & UInt32(XkbStickyKeysMask) != 0
+                              && controls.pointee.ax_options & UInt16(XkbAX_TwoKeysMask) != 0)
         }
     }
 
@@ -59,9 +66,19 @@ struct KeyStrokes {
     /// When each key was last let go.
     private var released: [UInt8: Double] = [:]
 
-    /// A chord to press and let go, once those before it are done.
-    mutating func add(_ keycodes: [UInt8], by holder: HeldInputs.Holder, timing: Timing, at now: Double) {
-        chords.append(Chord(keycodes: keycodes, holder: holder, timing: timing, asked: now))
+    /// A chord to press and let go, once those before it are done; `modifiers`: which of its
+    /// keys are modifiers, latched one at a time where `timing` says so.
+    mutating func add(_ keycodes: [UInt8], modifiers: Set<UInt8> = [], by holder: HeldInputs.Holder, timing: Timing,
+                      at now: Double) {
+        guard timing.latchesModifiers else {
+            chords.append(Chord(keycodes: keycodes, holder: holder, timing: timing, asked: now))
+            return
+        }
+        for key in keycodes where modifiers.contains(key) {
+            chords.append(Chord(keycodes: [key], holder: holder, timing: timing, asked: now))
+        }
+        let rest = keycodes.filter { !modifiers.contains($0) }
+        if !rest.isEmpty { chords.append(Chord(keycodes: rest, holder: holder, timing: timing, asked: now)) }
     }
 
     /// When the first chord waiting is pressed: after it was asked for and, with BounceKeys

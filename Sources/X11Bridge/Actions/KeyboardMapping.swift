@@ -20,6 +20,8 @@ public final class KeyboardMapping {
     /// The keycodes to hold down, in order, for one combination.
     public struct Chord: Sendable, Hashable {
         public var keycodes: [UInt8]
+        /// Those of `keycodes` that are modifiers, with the modifier bits each sets.
+        public var modifiers: [UInt8: UInt32] = [:]
     }
 
     private struct Borrowed {
@@ -37,19 +39,25 @@ public final class KeyboardMapping {
     /// The keycodes for `combo`, Shift added for a keysym that a key types with Shift.
     public func chord(for combo: KeyCombo, now: Double) throws(ActionFailure) -> Chord {
         let keymap = SendingKeymap(connection.display)
-        var keycodes: [UInt8] = []
+        var chord = Chord(keycodes: [])
         let names = combo.keysymNames
         let shiftNamed = names.contains { $0 == "Shift_L" || $0 == "Shift_R" }
         for name in names {
             let keysym = try Self.keysym(named: name, in: combo)
             let (keycode, shifted) = try keycode(for: keysym, name: name, in: keymap, now: now)
             if shifted && !shiftNamed, let shift = try? self.keycode(for: KeySym(XK_Shift_L), name: "Shift_L", in: keymap, now: now).0,
-               !keycodes.contains(shift) {
-                keycodes.append(shift)
+               !chord.keycodes.contains(shift) {
+                chord.keycodes.append(shift)
+                chord.modifiers[shift] = UInt32(ShiftMask)
             }
-            if !keycodes.contains(keycode) { keycodes.append(keycode) }
+            guard !chord.keycodes.contains(keycode) else { continue }
+            chord.keycodes.append(keycode)
+            if Self.isModifier(keysym) {
+                let bits = XkbKeysymToModifiers(connection.display, keysym)
+                if bits != 0 { chord.modifiers[keycode] = UInt32(bits) }
+            }
         }
-        return Chord(keycodes: keycodes)
+        return chord
     }
 
     /// The keysym for a name as X spells it, also accepting a lower-case first letter

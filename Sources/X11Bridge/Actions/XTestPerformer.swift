@@ -70,7 +70,15 @@ public final class XTestPerformer: ActionPerformer {
             }
         case .key(let combo):
             let chord = try keyboard.chord(for: combo, now: now)
-            strokes.add(chord.keycodes, by: holder, timing: .read(connection.display), at: now)
+            let timing = KeyStrokes.Timing.read(connection.display)
+            var keycodes = chord.keycodes
+            if timing.latchesModifiers {
+                // A modifier latched or locked already stays so: pressed and let go again,
+                // Sticky Keys would lock it, or let go of its lock.
+                let set = connection.latchedAndLockedModifiers()
+                keycodes.removeAll { chord.modifiers[$0].map { $0 & set != 0 } ?? false }
+            }
+            strokes.add(keycodes, modifiers: Set(chord.modifiers.keys), by: holder, timing: timing, at: now)
             sendKeys(dueBy: now)
         case .command(let argv):
             try launcher.launch(argv, now: now)

@@ -121,6 +121,14 @@ extension XConnection {
         if latches.modifiers != 0 { XkbLatchModifiers(display, UInt32(XkbUseCoreKbd), latches.modifiers, latches.modifiers) }
         if latches.group != 0 { XkbLatchGroup(display, UInt32(XkbUseCoreKbd), UInt32(bitPattern: latches.group)) }
     }
+
+    /// The core keyboard's modifiers latched or locked now (one round trip); none when XKB
+    /// cannot say.
+    func latchedAndLockedModifiers() -> UInt32 {
+        var state = XkbStateRec()
+        guard XkbGetState(display, UInt32(XkbUseCoreKbd), &state) == Success else { return 0 }
+        return UInt32(state.latched_mods) | UInt32(state.locked_mods)
+    }
 }
 
 extension XIGrabModifiers {

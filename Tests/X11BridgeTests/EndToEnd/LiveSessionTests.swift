@@ -232,6 +232,60 @@ final class LiveSessionTests: StageSuite {
         #expect(bridge.stop(with: SIGTERM) == 0)
     }
 
+    /// Found in review of the keyboard side: GNOME's Sticky Keys goes off when two keys are
+    /// pressed together, and a key action's chord pressed its keys together, so the first
+    /// `{key: ctrl+z}` turned Sticky Keys off for the person who needs it.
+    @Test("Sticky Keys that two keys turn off: a deep press's ctrl+z reaches the window as ctrl+z, and Sticky Keys stays on")
+    func stickyKeysStayOn() throws {
+        let display = try #require(XOpenDisplay(stage.server.displayName))
+        defer { XCloseDisplay(display) }
+        try AccessXSettings.setStickyKeys(on: display, true, twoKeysOff: true)
+        let bridge = try stage.bridge(config: Self.keyConfig("ctrl+z"))
+        // The stimulus: two keys pressed together by hand do turn it off here.
+        try stage.server.keyboard.press(keycode: 37)
+        try stage.server.keyboard.tap(keycode: 52)
+        try stage.server.keyboard.release(keycode: 37)
+        #expect(poll(timeout: 2, every: 0.02, { (try? AccessXSettings.stickyKeys(on: display)) ?? true }, until: { !$0 }) == false,
+                "ctrl and z pressed together turn Sticky Keys off")
+        try AccessXSettings.setStickyKeys(on: display, true, twoKeysOff: true)
+        stage.window.drain()
+        try Self.deepPress(stage.server, at: (300, 300))
+        let typed = stage.window.events { $0.contains { $0.kind == .keyRelease && $0.keysymName == "z" } }
+        let z = typed.first { $0.kind == .keyPress && $0.keysymName == "z" }
+        #expect(z.map { $0.modifiers & Int32(ControlMask) != 0 } == true, "\(typed)")
+        #expect(try AccessXSettings.stickyKeys(on: display), "Sticky Keys still on")
+        // Ctrl was latched, not locked: the next key comes bare.
+        try stage.server.keyboard.tap(keycode: 54)
+        let next = stage.window.events { $0.contains { $0.kind == .keyPress && $0.keysymName == "c" } }
+        #expect(next.last { $0.kind == .keyPress }.map { $0.modifiers & Int32(ControlMask) == 0 } == true, "\(next)")
+        #expect(bridge.events(.actionFailed).isEmpty, "\(bridge.lines)")
+        #expect(bridge.stop(with: SIGTERM) == 0)
+    }
+
+    @Test("Sticky Keys that two keys turn off, Ctrl latched by hand: a deep press's ctrl+z comes as ctrl+z, and Ctrl is neither locked nor latched after")
+    func stickyKeysLatchedByHand() throws {
+        let display = try #require(XOpenDisplay(stage.server.displayName))
+        defer { XCloseDisplay(display) }
+        try AccessXSettings.setStickyKeys(on: display, true, twoKeysOff: true, latchToLock: true)
+        let bridge = try stage.bridge(config: Self.keyConfig("ctrl+z"))
+        try stage.server.keyboard.tap(keycode: 37)
+        func state() -> (latched: UInt32, locked: UInt32) {
+            var state = XkbStateRec()
+            guard XkbGetState(display, UInt32(XkbUseCoreKbd), &state) == Success else { return (0, 0) }
+            return (UInt32(state.latched_mods), UInt32(state.locked_mods))
+        }
+        let control = UInt32(ControlMask)
+        #expect(poll(timeout: 2, every: 0.02, state, until: { $0.latched & control != 0 }).latched & control != 0, "Ctrl latched")
+        stage.window.drain()
+        try Self.deepPress(stage.server, at: (300, 300))
+        let typed = stage.window.events { $0.contains { $0.kind == .keyRelease && $0.keysymName == "z" } }
+        let z = typed.first { $0.kind == .keyPress && $0.keysymName == "z" }
+        #expect(z.map { $0.modifiers & Int32(ControlMask) != 0 } == true, "\(typed)")
+        #expect(state().locked & control == 0 && state().latched & control == 0, "Ctrl neither locked nor still latched")
+        #expect(try AccessXSettings.stickyKeys(on: display), "Sticky Keys still on")
+        #expect(bridge.stop(with: SIGTERM) == 0)
+    }
+
     @Test("a key the keymap lacks still reaches the application")
     func borrowedKey() throws {
         try expectDeepPress(typing: "Greek_alpha", gives: ["Greek_alpha"])

@@ -27,8 +27,9 @@ enum AccessXSettings {
     }
 
     /// Turns Sticky Keys on or off; with `twoKeysOff`, as GNOME sets it, two keys pressed
-    /// together turn it off. Checks the server has it so.
-    static func setStickyKeys(on display: OpaquePointer, _ enabled: Bool, twoKeysOff: Bool = false,
+    /// together turn it off; with `latchToLock`, a latched modifier pressed again locks.
+    /// Checks the server has it so.
+    static func setStickyKeys(on display: OpaquePointer, _ enabled: Bool, twoKeysOff: Bool = false, latchToLock: Bool = false,
                               sourceLocation: SourceLocation = #_sourceLocation) throws {
         let xkb = try #require(XkbGetMap(display, 0, UInt32(XkbUseCoreKbd)), sourceLocation: sourceLocation)
         defer { XkbFreeKeyboard(xkb, 0, 1) }
@@ -38,6 +39,8 @@ enum AccessXSettings {
         controls.pointee.enabled_ctrls = enabled ? controls.pointee.enabled_ctrls | mask : controls.pointee.enabled_ctrls & ~mask
         let twoKeys = UInt16(XkbAX_TwoKeysMask)
         controls.pointee.ax_options = twoKeysOff ? controls.pointee.ax_options | twoKeys : controls.pointee.ax_options & ~twoKeys
+        let toLock = UInt16(XkbAX_LatchToLockMask)
+        controls.pointee.ax_options = latchToLock ? controls.pointee.ax_options | toLock : controls.pointee.ax_options & ~toLock
         XkbSetControls(display, UInt(XkbStickyKeysMask | XkbAccessXKeysMask | XkbControlsEnabledMask), xkb)
         XSync(display, 0)
         #expect(try stickyKeys(on: display, sourceLocation: sourceLocation) == enabled, "the server has it so", sourceLocation: sourceLocation)

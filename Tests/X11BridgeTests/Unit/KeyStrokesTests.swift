@@ -3,7 +3,7 @@ import Testing
 @testable import X11Bridge
 
 /// Key chords timed as the keyboard's AccessX settings ask, on a clock the test gives.
-@Suite("Key chords under SlowKeys and BounceKeys")
+@Suite("Key chords under SlowKeys, BounceKeys and Sticky Keys")
 struct KeyStrokesTests {
     static let undo = HeldInputs.Holder(ActionEvent(time: 0, gesture: "undo", contact: ContactKey(device: 9, contact: 0),
                                                     action: .key(KeyCombo(keys: ["ctrl", "z"])), position: Point(x: 0, y: 0)))
@@ -44,6 +44,26 @@ struct KeyStrokesTests {
         #expect(strokes.due(at: 10.3201) == [.press(Self.ctrlY, by: Self.undo), .release(Self.ctrlY, by: Self.undo)])
         strokes.add([38], by: Self.undo, timing: timing, at: 10.4)
         #expect(strokes.due(at: 10.4).count == 2, "a key not let go lately")
+    }
+
+    @Test("Sticky Keys that two keys pressed together turn off: each modifier is pressed and let go alone (latched), then the rest together; with SlowKeys each is held past the delay")
+    func stickyKeysLatched() {
+        var strokes = KeyStrokes()
+        let ctrlShiftT: [UInt8] = [37, 50, 28]
+        let latching = KeyStrokes.Timing(slowKeys: nil, debounce: nil, latchesModifiers: true)
+        strokes.add(ctrlShiftT, modifiers: [37, 50], by: Self.undo, timing: latching, at: 10)
+        #expect(strokes.due(at: 10) == [.press([37], by: Self.undo), .release([37], by: Self.undo),
+                                        .press([50], by: Self.undo), .release([50], by: Self.undo),
+                                        .press([28], by: Self.undo), .release([28], by: Self.undo)])
+        #expect(strokes.nextDeadline == nil)
+        // Not latching (Sticky Keys off, or on without the two-key setting): together, as ever.
+        strokes.add(ctrlShiftT, modifiers: [37, 50], by: Self.undo, timing: .none, at: 11)
+        #expect(strokes.due(at: 11) == [.press(ctrlShiftT, by: Self.undo), .release(ctrlShiftT, by: Self.undo)])
+        let slowLatching = KeyStrokes.Timing(slowKeys: 0.3, debounce: nil, latchesModifiers: true)
+        strokes.add(Self.ctrlZ, modifiers: [37], by: Self.undo, timing: slowLatching, at: 12)
+        #expect(strokes.due(at: 12) == [.press([37], by: Self.undo)])
+        #expect(strokes.due(at: 12.3201) == [.release([37], by: Self.undo), .press([52], by: Self.undo)])
+        #expect(strokes.due(at: 12.6402) == [.release([52], by: Self.undo)])
     }
 
     @Test("chords keep the order asked: one waiting holds back those after it")
