@@ -516,6 +516,19 @@ struct HandLearningTests {
         #expect(outcome.deliberateClicked >= 22 && outcome.ordinaryClicked == 0, "\(outcome)")
     }
 
+    /// Found checking the rule above: its first version let the margin yield to any deep presses
+    /// apart from the taps, and a light hand pressing deep often came to twice its ordinary
+    /// level, 0.27-0.33: a typical hand after it on the same device right-clicked 0-3 of its
+    /// first 25 ordinary contacts. The margin yields now only where the deep presses need it to.
+    @Test("light hand pressing deep every fourth contact, then a typical one: none of the typical hand's ordinary contacts right-clicks, every deep press does",
+          arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func typicalAfterLight(seed: UInt64) throws {
+        let trace = Self.days(seed: seed, [(.light, 300, 4), (.typical, 100, 10)])
+        let (outcome, _) = Self.outcome(trace, skip: 300, configuration: try Self.defaults())
+        #expect(outcome.ordinary == 90)
+        #expect(outcome.ordinaryClicked == 0 && outcome.deliberateClicked == 10, "\(outcome)")
+    }
+
     /// Found in review of the rule above: a firm hand's still presses just above the ordinary
     /// level, lifted after half a second, are ordinary for that hand, not presses that fell
     /// short; counted so, they would have brought the threshold down among its contacts.

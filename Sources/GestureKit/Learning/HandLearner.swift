@@ -94,11 +94,13 @@ public enum LearningRule {
     /// Threshold ÷ ordinary level, as in today's defaults (0.7 ÷ 0.35).
     public static let ratio = 2.0
     /// The threshold stays at least this far above the ordinary level, unless the hand's
-    /// deliberate presses stand apart from its ordinary contacts (`apartQuantile`).
+    /// deliberate presses need it lower and stand apart from its ordinary contacts
+    /// (`apartQuantile`).
     public static let margin = 0.2
     /// The deliberate presses stand apart from the ordinary contacts when this quantile of them
     /// peaks `standOut` or more above the hardest ordinary contact counted: then the threshold
-    /// may sit `standOut` above that contact, closer than `margin` to the ordinary level.
+    /// may come down to them (`deliberateFraction`), closer than `margin` to the ordinary
+    /// level, but never within `standOut` of that contact.
     public static let apartQuantile = 0.1
     /// The threshold stays at or below this fraction of the deliberate presses' lower quartile
     /// (`deliberateQuantile`), so three in four reach it with a tenth to spare, and a press a
@@ -361,8 +363,11 @@ public struct HandLearner: Sendable, Hashable {
         guard ordinaryPeaks.count >= LearningRule.minimumOrdinary else { return nil }
         let ordinary = ordinaryLevel
         var aim = LearningRule.ratio * ordinary
+        var deliberateCap: Double?
         if deliberatePeaks.count >= LearningRule.minimumDeliberate {
-            aim = Swift.min(aim, LearningRule.deliberateFraction * Self.quantile(deliberatePeaks, LearningRule.deliberateQuantile))
+            let cap = LearningRule.deliberateFraction * Self.quantile(deliberatePeaks, LearningRule.deliberateQuantile)
+            deliberateCap = cap
+            aim = Swift.min(aim, cap)
         } else {
             // Before the hand has shown how hard it presses on purpose, the threshold rises
             // above today's only as far as its ordinary contacts need (the margin): a firm
@@ -370,27 +375,26 @@ public struct HandLearner: Sendable, Hashable {
             // has not made yet.
             aim = Swift.min(aim, Swift.max(ordinary + LearningRule.margin, PressLevels.start.threshold))
         }
-        // The margin wins over the deliberate presses: a run of them never brings the
-        // threshold down among the ordinary contacts. Where the hand keeps the two apart (nine
-        // in ten of its deliberate presses peak `standOut` above its hardest ordinary contact),
-        // the threshold may come down to `standOut` above that contact.
-        aim = Swift.max(aim, marginFloor(ordinary: ordinary))
+        aim = Swift.max(aim, marginFloor(ordinary: ordinary, deliberateCap: deliberateCap))
         return Self.rounded(Swift.min(Swift.max(aim, LearningRule.bounds.lowerBound), LearningRule.bounds.upperBound))
     }
 
-    /// The lowest the threshold aims: `margin` above the ordinary level, or, where nine in ten
-    /// of the deliberate presses remembered (three or more) peak `standOut` or more above the
-    /// hardest ordinary contact counted, `standOut` above that contact, if lower. A medium
-    /// hand (taps to 0.3, deep presses 0.45-0.55) had the threshold at 0.45-0.5, among its
-    /// deep presses, by the margin alone; a run of presses near the ordinary ones (a pen
-    /// rested to the hold limit) keeps the whole margin.
-    private func marginFloor(ordinary: Double) -> Double {
+    /// The lowest the threshold aims: `margin` above the ordinary level, so a run of deliberate
+    /// presses never brings it down among the ordinary contacts (a pen rested to the hold limit
+    /// makes such presses). Where the deliberate presses (`deliberateCap`: 0.9 of their lower
+    /// quartile) need it lower and stand apart from the ordinary contacts (nine in ten peak
+    /// `standOut` or more above the hardest counted), the margin yields to them, down to
+    /// `standOut` above that contact: a medium hand (taps to 0.3, deep presses 0.45-0.55) had
+    /// its threshold at 0.47-0.48 by the margin alone, among its presses. A hand whose presses
+    /// the margin leaves within reach keeps it whole: another person's firmer taps on a light
+    /// hand's device right-click no sooner.
+    private func marginFloor(ordinary: Double, deliberateCap: Double?) -> Double {
         let floor = ordinary + LearningRule.margin
-        guard deliberatePeaks.count >= LearningRule.minimumDeliberate, let hardest = countedOrdinaryPeaks.max(),
+        guard let deliberateCap, deliberateCap < floor, let hardest = countedOrdinaryPeaks.max(),
               Self.quantile(deliberatePeaks, LearningRule.apartQuantile) >= hardest + LearningRule.standOut else {
             return floor
         }
-        return Swift.min(floor, hardest + LearningRule.standOut)
+        return Swift.max(deliberateCap, hardest + LearningRule.standOut)
     }
 
     /// The three levels for a threshold: release in today's proportion, and the ordinary level
