@@ -106,7 +106,7 @@ struct EpisodeRun {
 
     mutating func play(_ step: ChaosStep) throws {
         betweenGestures()
-        if step.handsOverFromThePen(after: self.step.flatMap { $0 > 0 ? episode.steps[$0 - 1] : nil }) {
+        if step.handsOverFromThePen(after: self.step.map { episode.steps[..<$0] } ?? []) {
             try layPenAside()
         }
         window.drain()

@@ -126,10 +126,15 @@ public enum ChaosStep: Codable, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Whether a finger makes this step's gesture after `previous` used the pen: the pen is laid
-    /// aside first. (In `penAndTouch` the finger taps while the pen is down, and
-    /// `palmWhilePenHovers` is a palm beside the pen, as one hand writes.)
-    func handsOverFromThePen(after previous: ChaosStep?) -> Bool {
+    /// Whether a finger makes this step's gesture while the pen may still hover, the last step
+    /// before it with the pen or a finger (`earlier`, in order) having used the pen: the pen is
+    /// laid aside first. A mouse's step between leaves the pen where it was: after a pen's tap
+    /// and a mouse drag, a finger's deep press came 0.2 s after the pen's last hovering sample,
+    /// and was taken for a palm (seed 144 with a mouse, episode 20). (In `penAndTouch` the
+    /// finger taps while the pen is down, and `palmWhilePenHovers` is a palm beside the pen, as
+    /// one hand writes.)
+    func handsOverFromThePen(after earlier: ArraySlice<ChaosStep>) -> Bool {
+        let previous = earlier.last { !$0.devices.isDisjoint(with: [.pen, .touch]) }
         guard let previous, previous.devices.contains(.pen), devices.contains(.touch) else { return false }
         switch self {
         case .penAndTouch, .palmWhilePenHovers: return false

@@ -13,6 +13,24 @@ struct ChaosEpisodeTests {
         #expect(ChaosEpisode.generate(seed: 7, number: 12) != ChaosEpisode.generate(seed: 8, number: 12))
     }
 
+    /// Found by chaos seed 144 with a mouse, episode 20: a pen's tap, a mouse drag, then a
+    /// finger's deep press, with the pen still hovering: taken for a palm, as it should be, and
+    /// counted a failure of the bridge.
+    @Test("a finger's step after the pen lays the pen aside first, though a mouse's step came between; after a finger's step it need not")
+    func penLaidAsideAcrossMouseSteps() {
+        let point = ChaosPoint(x: 300, y: 300)
+        let tap = ChaosStep.tap(.pen, at: point)
+        let drag = ChaosStep.mouseDrag(by: point, steps: 4)
+        let finger = ChaosStep.tap(.touch, at: point)
+        #expect(finger.handsOverFromThePen(after: [tap]))
+        #expect(finger.handsOverFromThePen(after: [tap, drag]))
+        #expect(finger.handsOverFromThePen(after: [tap, drag, drag]))
+        #expect(!finger.handsOverFromThePen(after: [tap, finger, drag]))
+        #expect(!finger.handsOverFromThePen(after: [drag]))
+        #expect(!finger.handsOverFromThePen(after: []))
+        #expect(!tap.handsOverFromThePen(after: [tap, drag]), "the pen's own step")
+    }
+
     @Test("a plan written to a file reads back as the same episodes")
     func planRoundTrip() throws {
         let episodes = (1...50).map { ChaosEpisode.generate(seed: 3, number: $0) }
