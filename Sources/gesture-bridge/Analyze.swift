@@ -148,7 +148,8 @@ struct Analyze: ParsableCommand {
             "    hard           \(hard.count) contacts, peaks \(range(hard)), 90% at or over \(fixed(suggestion.hardPeak))",
             "    margin         \(fixed(suggestion.margin)) between those two",
             "  a binding for this device, to put first under `bindings:` in your config:",
-            suggestion.binding(forDevice: stats.device.name, basedOn: base).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"),
+            // As it pastes: under `bindings:`, beside the config's other items.
+            suggestion.binding(forDevice: stats.device.name, basedOn: base).split(separator: "\n").joined(separator: "\n"),
         ]
     }
 

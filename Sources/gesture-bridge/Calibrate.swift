@@ -34,7 +34,7 @@ struct Calibrate: ParsableCommand {
             Examples:
               gesture-bridge calibrate
               gesture-bridge calibrate --device "Wacom Intuos S Pen stylus" --write
-              gesture-bridge calibrate --ordinary 8 --hard 4 > my-pen.yaml
+              gesture-bridge calibrate --ordinary 8 --hard 4 > binding.txt   (a binding to paste under `bindings:`)
               gesture-bridge calibrate --plot my-presses.png
             """
     )

@@ -10,7 +10,9 @@ struct Replay: ParsableCommand {
             The engine is the one `run` uses live, with the trace's timestamps as its clock, so a \
             trace recorded with `record` replays to the gestures and actions the live bridge saw. \
             Use it to try a config on a recording before you run it. Without --config it runs \
-            the config `run` would use.
+            the config `run` would use. A trace without a `screen` in its header (one written by \
+            hand) replays as on a 1920x1080 screen: a knob placed by the screen's corners or \
+            edges, and a device's mapped area, are placed on that.
 
             Examples:
               gesture-bridge replay session.jsonl

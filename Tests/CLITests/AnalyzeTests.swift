@@ -54,6 +54,25 @@ struct AnalyzeTests {
         #expect(largeLines.allSatisfy { $0.count < 200 }, "no line grows with the recording")
     }
 
+    /// Found in review of the docs against behaviour: the readable binding came indented two
+    /// spaces more than a config's items, and pasted under the default config's `bindings:`, as
+    /// the output and README say, it was a YAML error.
+    @Test("the readable suggestion's binding, pasted as printed first under the default config's bindings:, loads as the config's first binding")
+    func readableBindingPastes() throws {
+        let path = try Self.recording(light: 20, hard: 10)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try GestureBridgeExecutable.run(["analyze", path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex { $0.contains("to put first under `bindings:`") }, "\(run.stdout)") + 1
+        let pasted = lines[start...].prefix { !$0.isEmpty }.joined(separator: "\n") + "\n"
+        let text = DefaultConfig.text.replacingOccurrences(of: "bindings:\n", with: "bindings:\n" + pasted)
+        #expect(text != DefaultConfig.text)
+        let loaded = try ConfigLoader.parse(text, file: "pasted.yaml")
+        #expect(loaded.bindings.first?.name == "right-click-test-pen-stylus", "\(pasted)")
+        #expect(loaded.bindings.count == (try ConfigLoader.parse(DefaultConfig.text, file: "default.yaml")).bindings.count + 1)
+    }
+
     @Test("--json: two groups give a threshold between them, and a binding for the device that check accepts")
     func suggestionJSON() throws {
         let (analysis, output) = try Self.analyzeJSON(light: 20, hard: 10)
