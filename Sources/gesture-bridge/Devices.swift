@@ -18,6 +18,9 @@ struct Devices: ParsableCommand {
             Examples:
               gesture-bridge devices
               gesture-bridge devices --config my-config.yaml --json
+
+            A config that does not load is said, and the devices listed all the same (exit \
+            status 1), with the bindings of the config that last loaded from that file, or "?".
             """
     )
 
@@ -28,32 +31,56 @@ struct Devices: ParsableCommand {
 
     func run() throws {
         let logger = CommandLogging.logger(verbose: false)
-        let (bindings, _) = try config.load()
+        // The list is what a person looks for while mending a config (a device's name
+        // mistyped): a config that does not load is said, and the devices are listed all the
+        // same, with the bindings of the config a bridge started now would run, if one is kept.
+        let bindings = Self.bindings(config)
         let connection = try CommandLogging.openDisplay(requirements: .init(xtest: false), logger: logger)
         defer { connection.close() }
         let devices = DeviceCatalog.query(connection).devices.filter { $0.kind != nil }
         let learning = Learned.userState()
         if json {
             for device in devices {
-                print(Self.json(device, bindings: bindings, learning: learning,
+                print(Self.json(device, bindings: bindings.set ?? BindingSet(bindings: []), learning: learning,
                                 nameAloneInUse: LearningKey.nameAloneInUse(by: device.name, among: devices.map { ($0.name, $0.product) })))
             }
-            return
-        }
-        if devices.isEmpty {
+        } else if devices.isEmpty {
             print("No pen, touchscreen or mouse found on \(connection.displayName).")
-            return
+        } else {
+            printTable(devices, bindings: bindings.set, learning: learning)
         }
+        if bindings.failed { throw CommandFailure.reported() }
+    }
+
+    /// The bindings to show: the config's; for a config file that does not load, its errors
+    /// said and the config that last loaded from it (`KeptConfig`), which a bridge started now
+    /// runs, or none (`set` nil: which bindings listen is not known). `failed`: it did not load.
+    static func bindings(_ option: ConfigOption) -> (set: BindingSet?, failed: Bool) {
+        do {
+            return (try option.load().0, false)
+        } catch {
+            printError("\(error)")
+            let source = option.source().anchored()
+            if case .file(let path) = source, let last = KeptConfig.user()?.load(for: path, keyNames: XKeysymNames()) {
+                printError("gesture-bridge: BINDINGS shows the config that last loaded from \(path) (kept as \(last.path)), which a bridge started now runs until the file is mended")
+                return (last.bindings, true)
+            }
+            printError("gesture-bridge: BINDINGS cannot say which bindings listen until the config loads")
+            return (nil, true)
+        }
+    }
+
+    private func printTable(_ devices: [X11Device], bindings: BindingSet?, learning: PressLearning) {
         let rows = devices.map { device -> [String] in
             var pressure = device.pressureAxis?.pressureRange.map { "\($0.min.formatted)..\($0.max.formatted)" } ?? "-"
             if device.pressureHasMoved == true { pressure += " pressing now" }
             let driver = device.driver.rawValue + (device.type.map { " \($0.name)" } ?? "")
             let touches = device.touch.map { "\($0.maxTouches)" } ?? "-"
-            let listeners = DeviceDescription.listeners(of: device, in: bindings)
+            let listeners = bindings.map { DeviceDescription.listeners(of: device, in: $0) }
             var kind = device.kind?.rawValue ?? "-"
             if !device.isEnabled { kind += " (disabled)" }
             return [String(device.id), device.name, device.product?.description ?? "-", kind, driver, pressure, touches,
-                    listeners.isEmpty ? "-" : listeners.joined(separator: ", ")]
+                    listeners.map { $0.isEmpty ? "-" : $0.joined(separator: ", ") } ?? "?"]
         }
         let header = ["ID", "NAME", "VENDOR:PRODUCT", "KIND", "DRIVER", "PRESSURE", "TOUCHES", "BINDINGS"]
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }

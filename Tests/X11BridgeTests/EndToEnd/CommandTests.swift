@@ -36,6 +36,38 @@ final class CommandTests: ServerSuite {
         #expect(table.outputLines.contains { $0.contains("test-touch") && $0.contains("0..2047") && $0.contains("10") })
     }
 
+    /// Found in review of the docs against behaviour: `devices` printed only the config's
+    /// error, while `doctor` and the bridge's own warning send a person to it to find the name
+    /// of the device their binding mistypes.
+    @Test("devices with the user's config broken: the error with its place, the devices listed all the same, BINDINGS from the config that last loaded (or ?), exit status 1")
+    func devicesWithBrokenConfig() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("devices-broken-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let folder = home.appendingPathComponent("config/gesture-bridge")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("config.yaml").path
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("bindings: [\n".utf8), attributes: [.posixPermissions: 0o600]))
+        let environment = ["XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+                           "XDG_STATE_HOME": home.appendingPathComponent("state").path]
+        let listing = try BridgeProcess(["devices", "--json"], server: server, environment: environment, ready: .immediately)
+        #expect(listing.child.waitForExit(timeout: 5) == 1)
+        #expect(Set(try listing.printed(DeviceLine.self).map(\.name)).isSuperset(of: ["test-pen", "test-touch"]), "\(listing.outputLines)")
+        #expect(listing.log.contains("config.yaml:2:"), "the error, with its place: \(listing.log)")
+        let table = try BridgeProcess(["devices"], server: server, environment: environment, ready: .immediately)
+        #expect(table.child.waitForExit(timeout: 5) == 1)
+        #expect(table.outputLines.contains { $0.contains("test-pen") && $0.hasSuffix("?") }, "\(table.outputLines)")
+
+        // The config that last loaded from the file, kept as a bridge keeps it: its bindings.
+        let kept = KeptConfig(directory: home.appendingPathComponent("state/gesture-bridge/configs").path)
+        try FileManager.default.createDirectory(atPath: kept.directory, withIntermediateDirectories: true)
+        let good = "bindings:\n  - name: mended\n    gesture: deep-press\n    devices: [pen]\n    action: {click: right}\n"
+        #expect(FileManager.default.createFile(atPath: kept.path(for: file), contents: Data(good.utf8), attributes: [.posixPermissions: 0o600]))
+        let withKept = try BridgeProcess(["devices", "--json"], server: server, environment: environment, ready: .immediately)
+        #expect(withKept.child.waitForExit(timeout: 5) == 1)
+        let pen = try #require(try withKept.printed(DeviceLine.self).first { $0.name == "test-pen" }, "\(withKept.outputLines)")
+        #expect(pen.bindings == ["mended"], "\(pen)\n\(withKept.log)")
+    }
+
     @Test("record --seconds stops by itself; --device records only that device")
     func recordOptions() throws {
         let recording = try BridgeProcess(["record", "--device", "test-touch", "--seconds", "0.5"], server: server,
