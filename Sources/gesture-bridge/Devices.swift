@@ -9,8 +9,9 @@ struct Devices: ParsableCommand {
             For each device: its XInput id, name, vendor and product ids (where the driver gives \
             them), kind, the driver whose conventions it follows \
             (libinput, wacom, evdev) and the type that driver gives it, its pressure range \
-            (device units; "pressing now" while its pressure reads above its minimum: X keeps \
-            only the last value, which a lift sets back), how many touches it tracks, and which bindings of \
+            (device units; "pressing now" while a pen's pressure reads above its minimum: X \
+            keeps only the last value, which a pen's lift sets back and a touch's does not), how \
+            many touches it tracks, and which bindings of \
             the config listen to it; then, for each device with pressure, the deep-press levels \
             learned for it and from how many contacts (`gesture-bridge learned`). Use the id or name with `record --device`, and the \
             pressure range to read `analyze` output.

@@ -134,7 +134,8 @@ struct Doctor: ParsableCommand {
         for device in withPressure {
             let range = device.pressureAxis?.pressureRange.map { "\($0.min.formatted)..\($0.max.formatted)" } ?? "?"
             let driver = device.driver == .unknown ? "" : " (\(device.driver.rawValue) driver)"
-            // X keeps only an axis's last value, which a lift sets back: "pressing now" is all it tells.
+            // X keeps only an axis's last value, which a pen's lift sets back: "pressing now" is
+            // all it tells, and of a touchscreen nothing (`X11Device.pressureHasMoved`).
             let moved = device.pressureHasMoved == true ? ", pressing now" : ""
             let learned = "; learned: " + Learned.summary(learning.learner(name: device.name, product: device.product,
                                             nameAloneInUse: LearningKey.nameAloneInUse(by: device.name, among: devices.map { ($0.name, $0.product) })))

@@ -65,9 +65,11 @@ public struct X11Device: Sendable, Hashable {
     static let libinputPressureValuator = 2
 
     /// Whether the pressure axis reads anything but its minimum now: a device pressing at this
-    /// moment (X keeps only the last value, which a lift sets back to the minimum).
+    /// moment (X keeps only the last value, which a pen's lift sets back to the minimum). Nil
+    /// for a touchscreen as for a device without pressure: a touch's end carries only what
+    /// changed in its last frame, so X keeps the pressure its last touch had before it lifted.
     public var pressureHasMoved: Bool? {
-        guard let axis = pressureAxis else { return nil }
+        guard let axis = pressureAxis, touch == nil else { return nil }
         return axis.value > axis.min
     }
 

@@ -98,12 +98,14 @@ struct DriverConventionsTests {
         #expect(DeviceType(atomName: "BARCODE") == .other("BARCODE"))
     }
 
-    @Test("whether a device is pressing now: its pressure reads above its minimum")
-    func pressureMoved() {
+    @Test("whether a pen is pressing now: its pressure reads above its minimum; of a touchscreen, unknown")
+    func pressureMoved() throws {
         var pen = Self.cases[0].device
         #expect(pen.pressureHasMoved == false)
         pen.valuators[2].value = 300
         #expect(pen.pressureHasMoved == true)
         #expect(Self.cases[4].device.pressureHasMoved == nil, "a mouse tool has no pressure to move")
+        let touchscreen = try #require(Self.cases.map(\.device).first { $0.touch != nil && $0.pressureAxis != nil }, "a touchscreen with pressure among the cases")
+        #expect(touchscreen.pressureHasMoved == nil, "a touch's end keeps its last pressure: nothing to tell")
     }
 }
