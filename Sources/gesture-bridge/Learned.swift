@@ -16,9 +16,10 @@ struct Learned: ParsableCommand {
             many contacts, or forgets one device's (--reset with its name, or the name and ids as \
             listed here) or \
             every device's (--reset-all): they start again from the config's levels, and a device \
-            `calibrate --write` marked calibrated learns again. A bridge running on the display \
-            would write what it has back at its next change or its stop, so while one runs \
-            --reset and --reset-all forget nothing: they say which runs and how to stop it.
+            `calibrate --write` marked calibrated learns again. A bridge running (it marks the \
+            folder in use, in-use.lock) would write what it has back at its next change or its \
+            stop, so while one runs --reset and --reset-all forget nothing: they say which runs \
+            and how to stop it, from a shell that cannot reach its display too.
 
             Examples:
               gesture-bridge learned
@@ -59,6 +60,17 @@ struct Learned: ParsableCommand {
                     forgotten. Stop it first (`systemctl --user stop gesture-bridge` if the service runs it, \
                     else `pkill -x gesture-bridge`), forget, then start it again (`systemctl --user start \
                     gesture-bridge`, or `gesture-bridge run`).
+                    """)
+            }
+            // One running where this display cannot be reached (a shell over ssh, a console,
+            // another session of the same user) keeps the state in use all the same.
+            if store.isInUse() {
+                throw CommandFailure("""
+                    error: a gesture-bridge is running and keeps what it learned in \(store.directory) \
+                    (on a display this shell cannot reach): it would write it back at its next change or \
+                    when it stops, so nothing was forgotten. Stop it first (`systemctl --user stop \
+                    gesture-bridge` if the service runs it, else `pkill -x gesture-bridge`), forget, then \
+                    start it again.
                     """)
             }
             if let problem = store.load(settingAside: false).unreadable {

@@ -110,6 +110,11 @@ struct Run: ParsableCommand {
         }
         // What earlier runs learned; a damaged file is set aside and learning starts afresh for it.
         let store = LearnedStateStore.user()
+        // `learned --reset` asks this, whatever display it can reach: this bridge would write
+        // back what it learned over the forgetting.
+        if let store, !store.holdInUse() {
+            logger.debug("cannot mark \(store.directory) in use: `learned --reset` run where this display cannot be reached would not know this bridge runs")
+        }
         let loaded = store?.load(settingAside: true) ?? LearnedStateStore.Loaded()
         if let problem = loaded.unreadable {
             logger.warning("cannot read the learned state in \(problem); every device learns afresh, and what it learns cannot be kept there")

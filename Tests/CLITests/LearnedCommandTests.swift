@@ -172,7 +172,7 @@ struct LearnedCommandTests {
 
     /// Found in review: `learned --reset-all` while the bridge ran said "forgot", and the bridge
     /// wrote the whole state back at its next change or its stop.
-    @Test("learned --reset and --reset-all while a bridge runs on the display: refused, naming it and how to stop it, nothing forgotten; once it stops, forgotten; with no display to ask, as ever", .requiresXvfb)
+    @Test("learned --reset and --reset-all while a bridge runs: refused, naming it and how to stop it, nothing forgotten, from a shell that cannot reach its display too; once it stops, forgotten", .requiresXvfb)
     func resetWhileRunning() throws {
         let (home, plain, directory) = try Self.stateFolder()
         defer { try? FileManager.default.removeItem(atPath: home) }
@@ -210,6 +210,13 @@ struct LearnedCommandTests {
                     "\(refused.stderr)")
             #expect(refused.stderr.contains("systemctl --user stop gesture-bridge") && refused.stderr.contains("pkill -x gesture-bridge"),
                     "\(refused.stderr)")
+        }
+        // Found in review of the docs against behaviour: from a shell that cannot reach the
+        // display (ssh, a console, DISPLAY unset), it forgot, and the bridge wrote it all back.
+        for elsewhere in [plain.filter { $0.key != "DISPLAY" }, plain.merging(["DISPLAY": ":4097"]) { $1 }] {
+            let refused = try GestureBridgeExecutable.run(["learned", "--reset", "Light Pen"], environment: elsewhere)
+            #expect(refused.status == 1 && !refused.stdout.contains("forgot"), "\(refused.stdout)\(refused.stderr)")
+            #expect(refused.stderr.contains("a gesture-bridge is running and keeps what it learned in \(directory)"), "\(refused.stderr)")
         }
         let listed = try GestureBridgeExecutable.run(["learned", "--json"], environment: environment)
         #expect(listed.status == 0, "listing still works: \(listed.stderr)")

@@ -156,6 +156,38 @@ public struct LearnedStateStore: Sendable {
         return LearnedStateStore(directory: home + "/.local/state/gesture-bridge")
     }
 
+    /// The file each running bridge holds a shared lock on while it keeps its learning here: a
+    /// command that would change the state under it (`learned --reset`) asks it, whatever
+    /// display the bridge runs on and whether that display can be reached.
+    static let inUseName = "in-use.lock"
+
+    /// Marks the store in use by this process until it ends (a shared `flock` on
+    /// `inUseName`, its descriptor closed on exec, so no command it launches keeps it); false
+    /// when the folder cannot be made or the lock taken (nothing then tells a reset it is in use).
+    public func holdInUse() -> Bool {
+        guard (try? FileContents.makeDirectories(directory)) != nil else { return false }
+        let descriptor = open(directory + "/" + Self.inUseName, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return false }
+        guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else {
+            close(descriptor)
+            return false
+        }
+        // Held until the process ends: the kernel lets go of the lock with the descriptor.
+        return true
+    }
+
+    /// Whether a running bridge holds the store (`holdInUse`).
+    public func isInUse() -> Bool {
+        let descriptor = open(directory + "/" + Self.inUseName, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+            flock(descriptor, LOCK_UN)
+            return false
+        }
+        return errno == EWOULDBLOCK
+    }
+
     /// What was loaded; the files found damaged (renamed to `….damaged` where `load` sets them
     /// aside); the files that could not be read, and why; and the files another version of
     /// gesture-bridge wrote, which no version of ours reads, sets aside or writes over.

@@ -74,7 +74,7 @@ struct RealDriversLearningKeyTests {
         let kept = try lines(LearnedStateLine.self, ["learned", "--json"])
         #expect(kept.map(\.device) == [key], "\(kept)")
         #expect(kept.first?.ordinaryContacts == 5 && kept.first?.deliberatePresses == 1, "\(kept)")
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/gesture-bridge")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/gesture-bridge").filter { $0.hasSuffix(".learned") }
         #expect(files == [store.fileName(for: key)], "the state under the name alone moved over to the key: \(files)")
         #expect(files.first?.contains("-\(penIDs.vendor)-\(penIDs.product)-") == true, "\(files)")
 
