@@ -68,6 +68,13 @@ struct HandLearningTests {
         return (outcome, outputs)
     }
 
+    /// What became of the contacts after the first `skip` of `days(seed:_:)`, replayed with the
+    /// built-in default config.
+    static func daysOutcome(seed: UInt64, _ spells: [(hand: HandTrace.Hand, contacts: Int, deliberateEvery: Int)],
+                            skip: Int) throws -> Outcome {
+        outcome(days(seed: seed, spells), skip: skip, configuration: try defaults()).0
+    }
+
     /// The lowest threshold learning took the device to over a replay.
     static func lowestThreshold(_ outputs: [EngineOutput]) -> Double {
         outputs.compactMap(\.learnedChange).map(\.levels.threshold).min() ?? PressLevels.start.threshold
@@ -485,8 +492,7 @@ struct HandLearningTests {
           arguments: [1, 2, 3, 4, 5] as [UInt64])
     func tiredPressesFallingShort(seed: UInt64) throws {
         let tired = HandTrace.Hand(ordinary: 0.12...0.3, deliberate: 0.58...0.68)
-        let trace = Self.days(seed: seed, [(.typical, 60, 4), (tired, 80, 4)])
-        let (outcome, _) = Self.outcome(trace, skip: 120, configuration: try Self.defaults())
+        let outcome = try Self.daysOutcome(seed: seed, [(.typical, 60, 4), (tired, 80, 4)], skip: 120)
         #expect(outcome.deliberate == 5)
         #expect(outcome.deliberateClicked >= 4, "\(outcome)")
         #expect(outcome.ordinaryClicked == 0, "\(outcome)")
@@ -497,8 +503,7 @@ struct HandLearningTests {
     @Test("medium hand (ordinary 0.15-0.3, deep presses 0.45-0.55), every fourth contact a deep press: from its 101st contact on every deep press right-clicks, no ordinary contact does",
           arguments: [1, 2, 3, 4, 5] as [UInt64])
     func mediumHand(seed: UInt64) throws {
-        let trace = Self.days(seed: seed, [(.medium, 300, 4)])
-        let (outcome, _) = Self.outcome(trace, skip: 100, configuration: try Self.defaults())
+        let outcome = try Self.daysOutcome(seed: seed, [(.medium, 300, 4)], skip: 100)
         #expect(outcome.deliberate == 50)
         #expect(outcome.deliberateClicked == 50 && outcome.ordinaryClicked == 0, "\(outcome)")
     }
@@ -510,8 +515,7 @@ struct HandLearningTests {
     @Test("typical hand, then a medium one: of its last 25 deep presses 22 or more right-click (8-24 before), no ordinary contact",
           arguments: [1, 2, 3, 4, 5] as [UInt64])
     func typicalThenMedium(seed: UInt64) throws {
-        let trace = Self.days(seed: seed, [(.typical, 200, 10), (.medium, 200, 4)])
-        let (outcome, _) = Self.outcome(trace, skip: 300, configuration: try Self.defaults())
+        let outcome = try Self.daysOutcome(seed: seed, [(.typical, 200, 10), (.medium, 200, 4)], skip: 300)
         #expect(outcome.deliberate == 25)
         #expect(outcome.deliberateClicked >= 22 && outcome.ordinaryClicked == 0, "\(outcome)")
     }
@@ -552,8 +556,7 @@ struct HandLearningTests {
     @Test("light hand pressing deep every fourth contact, then a typical one: none of the typical hand's ordinary contacts right-clicks, every deep press does",
           arguments: [1, 2, 3, 4, 5] as [UInt64])
     func typicalAfterLight(seed: UInt64) throws {
-        let trace = Self.days(seed: seed, [(.light, 300, 4), (.typical, 100, 10)])
-        let (outcome, _) = Self.outcome(trace, skip: 300, configuration: try Self.defaults())
+        let outcome = try Self.daysOutcome(seed: seed, [(.light, 300, 4), (.typical, 100, 10)], skip: 300)
         #expect(outcome.ordinary == 90)
         #expect(outcome.ordinaryClicked == 0 && outcome.deliberateClicked == 10, "\(outcome)")
     }
@@ -629,8 +632,7 @@ struct HandLearningTests {
     @Test("firm hand for 300 contacts, then a light one: 30 or more of its 40 deep presses from its 81st contact on right-click",
           arguments: [1, 2, 3, 4, 5] as [UInt64])
     func firmThenLight(seed: UInt64) throws {
-        let trace = Self.days(seed: seed, [(.firm, 300, 20), (.light, 240, 4)])
-        let (outcome, _) = Self.outcome(trace, skip: 380, configuration: try Self.defaults())
+        let outcome = try Self.daysOutcome(seed: seed, [(.firm, 300, 20), (.light, 240, 4)], skip: 380)
         #expect(outcome.deliberate == 40)
         #expect(outcome.ordinaryClicked == 0, "\(outcome)")
         #expect(outcome.deliberateClicked >= 30, "\(outcome)")

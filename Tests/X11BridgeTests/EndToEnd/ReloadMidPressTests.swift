@@ -213,6 +213,9 @@ final class ReloadMidPressTests: StageSuite {
     /// alone, under the config loaded now.
     func expectNextPress(by presser: Presser, to peak: Double, clicks button: Int32, _ bridge: BridgeProcess, device: Int,
                          sourceLocation: SourceLocation = #_sourceLocation) throws {
+        // Once the bridge has read the last lift: a press the server takes sooner is lost
+        // (README's known limits), which a busy machine running the suite made happen here.
+        #expect(try bridge.waitUntilAsleep(quiet: 0.05), sourceLocation: sourceLocation)
         stage.window.drain()
         try Self.press(stage, by: presser, at: (420, 320), to: peak)
         try Self.expectClick(button, stage, bridge, device: device, decidedAfterReload: false, "the next press, to \(peak)",
@@ -355,7 +358,10 @@ final class ReloadMidPressTests: StageSuite {
         #expect(bridge.ownerships.filter { $0.ownership == .letGo }.isEmpty, "\(bridge.lines)")
         #expect(Self.lastDecision(of: device, in: bridge.lines)?.decision == .claim, "\(bridge.lines)")
 
-        // The next press is an ordinary one: no binding listens to the device now.
+        // The next press is an ordinary one: no binding listens to the device now. It comes once
+        // the bridge has read the last lift: a press the server takes sooner is lost (README's
+        // known limits), as it was here once with the suite running beside a build.
+        #expect(try bridge.waitUntilAsleep(quiet: 0.05))
         stage.window.drain()
         try Self.press(stage, by: presser, at: (420, 320), to: 0.95)
         #expect(stage.window.waitForEvents { buttonEvents(1, in: $0).count >= 2 })
