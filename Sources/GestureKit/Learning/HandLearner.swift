@@ -97,6 +97,11 @@ public enum LearningRule {
     /// deliberate presses need it lower and stand apart from its ordinary contacts
     /// (`apartQuantile`).
     public static let margin = 0.2
+    /// The margin yields only to deliberate presses that are one group: the hardest remembered
+    /// within this of their `apartQuantile`. A typical hand resting its pen at 0.42-0.47 beside
+    /// its deep presses at 0.8-0.95 had the rests, counted as presses that fell short, make the
+    /// margin yield, and every rest right-clicked.
+    public static let oneGroup = 0.2
     /// The deliberate presses stand apart from the ordinary contacts when this quantile of them
     /// peaks `standOut` or more above the hardest ordinary contact counted: then the threshold
     /// may come down to them (`deliberateFraction`), closer than `margin` to the ordinary
@@ -383,15 +388,21 @@ public struct HandLearner: Sendable, Hashable {
     /// presses never brings it down among the ordinary contacts (a pen rested to the hold limit
     /// makes such presses). Where the deliberate presses (`deliberateCap`: 0.9 of their lower
     /// quartile) need it lower and stand apart from the ordinary contacts (nine in ten peak
-    /// `standOut` or more above the hardest counted), the margin yields to them, down to
+    /// `standOut` or more above the hardest counted) as one group (`oneGroup`), the margin
+    /// yields to them, down to
     /// `standOut` above that contact: a medium hand (taps to 0.3, deep presses 0.45-0.55) had
     /// its threshold at 0.47-0.48 by the margin alone, among its presses. A hand whose presses
     /// the margin leaves within reach keeps it whole: another person's firmer taps on a light
     /// hand's device right-click no sooner.
     private func marginFloor(ordinary: Double, deliberateCap: Double?) -> Double {
         let floor = ordinary + LearningRule.margin
+        let lightest = Self.quantile(deliberatePeaks, LearningRule.apartQuantile)
+        // One group: the hardest within `oneGroup` of the lightest. A pen rested above the taps
+        // beside deep presses far harder is two (its rests counted as presses that fell short),
+        // and the margin keeps the rests from right-clicking.
         guard let deliberateCap, deliberateCap < floor, let hardest = countedOrdinaryPeaks.max(),
-              Self.quantile(deliberatePeaks, LearningRule.apartQuantile) >= hardest + LearningRule.standOut else {
+              lightest >= hardest + LearningRule.standOut,
+              (deliberatePeaks.max() ?? 0) <= lightest + LearningRule.oneGroup else {
             return floor
         }
         return Swift.max(deliberateCap, hardest + LearningRule.standOut)

@@ -16,6 +16,8 @@ struct HandTrace {
         case writing(peak: Double)
         /// Down, up to `peak` in 0.1 s, held still (±0.01 jitter) for 0.6 s, lifted.
         case still(peak: Double)
+        /// A pen rested on the screen: as `still`, held for `seconds`.
+        case rest(peak: Double, seconds: Double)
         /// Down, climbing at 0.8 of the range a second to `peak`, held 0.3 s, lifted.
         case deliberate(peak: Double)
         /// A deep press made quickly: up to `peak` in 50 ms, held 50 ms, lifted over 30 ms.
@@ -27,7 +29,7 @@ struct HandTrace {
         var isDeliberate: Bool {
             switch self {
             case .deliberate, .quickPress: true
-            case .tap, .sharpTap, .stroke, .writing, .still: false
+            case .tap, .sharpTap, .stroke, .writing, .still, .rest: false
             }
         }
     }
@@ -103,6 +105,11 @@ struct HandTrace {
         case .still(let peak):
             for index in 0..<10 { samples.append((0, peak * Double(index + 1) / 10)) }
             for _ in 0..<60 { samples.append((0, Swift.max(0.01, peak + Double.random(in: -0.01...0.01, using: &random)))) }
+        case .rest(let peak, let seconds):
+            for index in 0..<10 { samples.append((0, peak * Double(index + 1) / 10)) }
+            for _ in 0..<Int(seconds * Self.hertz) {
+                samples.append((0, Swift.max(0.01, peak + Double.random(in: -0.01...0.01, using: &random))))
+            }
         case .deliberate(let peak):
             var force = 0.05
             while force < peak {
