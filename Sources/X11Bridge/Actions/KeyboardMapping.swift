@@ -20,7 +20,8 @@ public final class KeyboardMapping {
     /// The keycodes to hold down, in order, for one combination.
     public struct Chord: Sendable, Hashable {
         public var keycodes: [UInt8]
-        /// Those of `keycodes` that are modifiers, with the modifier bits each sets.
+        /// Those of `keycodes` that set a modifier while held (not a lock: Caps Lock, Num Lock),
+        /// with the modifier bits each sets.
         public var modifiers: [UInt8: UInt32] = [:]
     }
 
@@ -52,7 +53,7 @@ public final class KeyboardMapping {
             }
             guard !chord.keycodes.contains(keycode) else { continue }
             chord.keycodes.append(keycode)
-            if Self.isModifier(keysym) {
+            if Self.isModifier(keysym), !Self.isLock(keysym) {
                 let bits = XkbKeysymToModifiers(connection.display, keysym)
                 if bits != 0 { chord.modifiers[keycode] = UInt32(bits) }
             }
@@ -126,6 +127,13 @@ public final class KeyboardMapping {
     }
 
     /// Xlib's `IsModifierKey`, a macro Swift does not import.
+    /// A key that locks or unlocks a modifier or group as it is pressed (Caps Lock, Num Lock):
+    /// not one that sets a modifier while held, which Sticky Keys latches.
+    static func isLock(_ keysym: KeySym) -> Bool {
+        [XK_Caps_Lock, XK_Shift_Lock, XK_Num_Lock, XK_ISO_Lock, XK_ISO_Level3_Lock, XK_ISO_Level5_Lock, XK_ISO_Group_Lock]
+            .contains { KeySym($0) == keysym }
+    }
+
     static func isModifier(_ keysym: KeySym) -> Bool {
         (KeySym(XK_Shift_L)...KeySym(XK_Hyper_R)).contains(keysym) || (KeySym(XK_ISO_Lock)...KeySym(XK_ISO_Level5_Lock)).contains(keysym)
             || keysym == KeySym(XK_Mode_switch) || keysym == KeySym(XK_Num_Lock)

@@ -286,6 +286,27 @@ final class LiveSessionTests: StageSuite {
         #expect(bridge.stop(with: SIGTERM) == 0)
     }
 
+    /// Found in review of the day's change: Caps Lock on counted as a modifier locked already,
+    /// and was left out of `{key: Caps_Lock}`, so the gesture turned it on and never off.
+    @Test("Sticky Keys that two keys turn off: a deep press's Caps_Lock turns Caps Lock off as it turned it on")
+    func stickyKeysCapsLock() throws {
+        let display = try #require(XOpenDisplay(stage.server.displayName))
+        defer { XCloseDisplay(display) }
+        try AccessXSettings.setStickyKeys(on: display, true, twoKeysOff: true)
+        let bridge = try stage.bridge(config: Self.keyConfig("Caps_Lock"))
+        func locked() -> UInt32 {
+            var state = XkbStateRec()
+            return XkbGetState(display, UInt32(XkbUseCoreKbd), &state) == Success ? UInt32(state.locked_mods) : 0
+        }
+        let lock = UInt32(LockMask)
+        try Self.deepPress(stage.server, at: (300, 300))
+        #expect(poll(timeout: 2, every: 0.02, locked, until: { $0 & lock != 0 }) & lock != 0, "Caps Lock on")
+        try Self.deepPress(stage.server, at: (320, 300))
+        #expect(poll(timeout: 2, every: 0.02, locked, until: { $0 & lock == 0 }) & lock == 0, "Caps Lock off again")
+        #expect(bridge.events(.actionFailed).isEmpty, "\(bridge.lines)")
+        #expect(bridge.stop(with: SIGTERM) == 0)
+    }
+
     @Test("a key the keymap lacks still reaches the application")
     func borrowedKey() throws {
         try expectDeepPress(typing: "Greek_alpha", gives: ["Greek_alpha"])
