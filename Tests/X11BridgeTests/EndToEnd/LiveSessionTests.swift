@@ -84,6 +84,13 @@ final class LiveSessionTests: StageSuite {
         """
     }
 
+    /// `window` receives a z pressed with Ctrl.
+    static func expectZWithControl(_ window: RecorderWindow, sourceLocation: SourceLocation = #_sourceLocation) {
+        let typed = window.events { $0.contains { $0.kind == .keyRelease && $0.keysymName == "z" } }
+        let z = typed.first { $0.kind == .keyPress && $0.keysymName == "z" }
+        #expect(z.map { $0.modifiers & Int32(ControlMask) != 0 } == true, "\(typed)", sourceLocation: sourceLocation)
+    }
+
     /// The keysyms of the key presses `window` receives, up to the first release.
     static func keysTyped(_ window: RecorderWindow) -> [String] {
         window.events { $0.contains { $0.kind == .keyRelease } }.filter { $0.kind == .keyPress }.compactMap(\.keysymName)
@@ -193,9 +200,7 @@ final class LiveSessionTests: StageSuite {
         try stage.server.keyboard.press(keycode: control)
         stage.window.drain()
         try Self.deepPress(stage.server, at: (300, 300))
-        let typed = stage.window.events { $0.contains { $0.kind == .keyRelease && $0.keysymName == "z" } }
-        let z = typed.first { $0.kind == .keyPress && $0.keysymName == "z" }
-        #expect(z.map { $0.modifiers & Int32(ControlMask) != 0 } == true, "\(typed)")
+        Self.expectZWithControl(stage.window)
         // Still held: the next key comes with Ctrl too.
         try stage.server.keyboard.tap(keycode: 54)
         let next = stage.window.events { $0.contains { $0.kind == .keyPress && $0.keysymName == "c" } }
@@ -216,11 +221,7 @@ final class LiveSessionTests: StageSuite {
         try stage.server.keyboard.tap(keycode: 37)
         // The stimulus: Ctrl is latched.
         let control = UInt32(ControlMask)
-        func latched() -> UInt32 {
-            var state = XkbStateRec()
-            return XkbGetState(display, UInt32(XkbUseCoreKbd), &state) == Success ? UInt32(state.latched_mods) : 0
-        }
-        let latchedNow: UInt32 = poll(timeout: 2, every: 0.02, latched, until: { $0 & control != 0 })
+        let latchedNow = poll(timeout: 2, every: 0.02, { AccessXSettings.modifiers(on: display).latched }, until: { $0 & control != 0 })
         #expect(latchedNow & control != 0, "Ctrl latched")
         stage.window.drain()
         try Self.deepPress(stage.server, at: (300, 300))
@@ -250,9 +251,7 @@ final class LiveSessionTests: StageSuite {
         try AccessXSettings.setStickyKeys(on: display, true, twoKeysOff: true)
         stage.window.drain()
         try Self.deepPress(stage.server, at: (300, 300))
-        let typed = stage.window.events { $0.contains { $0.kind == .keyRelease && $0.keysymName == "z" } }
-        let z = typed.first { $0.kind == .keyPress && $0.keysymName == "z" }
-        #expect(z.map { $0.modifiers & Int32(ControlMask) != 0 } == true, "\(typed)")
+        Self.expectZWithControl(stage.window)
         #expect(try AccessXSettings.stickyKeys(on: display), "Sticky Keys still on")
         // Ctrl was latched, not locked: the next key comes bare.
         try stage.server.keyboard.tap(keycode: 54)
@@ -269,18 +268,12 @@ final class LiveSessionTests: StageSuite {
         try AccessXSettings.setStickyKeys(on: display, true, twoKeysOff: true, latchToLock: true)
         let bridge = try stage.bridge(config: Self.keyConfig("ctrl+z"))
         try stage.server.keyboard.tap(keycode: 37)
-        func state() -> (latched: UInt32, locked: UInt32) {
-            var state = XkbStateRec()
-            guard XkbGetState(display, UInt32(XkbUseCoreKbd), &state) == Success else { return (0, 0) }
-            return (UInt32(state.latched_mods), UInt32(state.locked_mods))
-        }
         let control = UInt32(ControlMask)
+        func state() -> (latched: UInt32, locked: UInt32) { AccessXSettings.modifiers(on: display) }
         #expect(poll(timeout: 2, every: 0.02, state, until: { $0.latched & control != 0 }).latched & control != 0, "Ctrl latched")
         stage.window.drain()
         try Self.deepPress(stage.server, at: (300, 300))
-        let typed = stage.window.events { $0.contains { $0.kind == .keyRelease && $0.keysymName == "z" } }
-        let z = typed.first { $0.kind == .keyPress && $0.keysymName == "z" }
-        #expect(z.map { $0.modifiers & Int32(ControlMask) != 0 } == true, "\(typed)")
+        Self.expectZWithControl(stage.window)
         #expect(state().locked & control == 0 && state().latched & control == 0, "Ctrl neither locked nor still latched")
         #expect(try AccessXSettings.stickyKeys(on: display), "Sticky Keys still on")
         #expect(bridge.stop(with: SIGTERM) == 0)
@@ -294,10 +287,7 @@ final class LiveSessionTests: StageSuite {
         defer { XCloseDisplay(display) }
         try AccessXSettings.setStickyKeys(on: display, true, twoKeysOff: true)
         let bridge = try stage.bridge(config: Self.keyConfig("Caps_Lock"))
-        func locked() -> UInt32 {
-            var state = XkbStateRec()
-            return XkbGetState(display, UInt32(XkbUseCoreKbd), &state) == Success ? UInt32(state.locked_mods) : 0
-        }
+        func locked() -> UInt32 { AccessXSettings.modifiers(on: display).locked }
         let lock = UInt32(LockMask)
         try Self.deepPress(stage.server, at: (300, 300))
         #expect(poll(timeout: 2, every: 0.02, locked, until: { $0 & lock != 0 }) & lock != 0, "Caps Lock on")

@@ -46,6 +46,13 @@ enum AccessXSettings {
         #expect(try stickyKeys(on: display, sourceLocation: sourceLocation) == enabled, "the server has it so", sourceLocation: sourceLocation)
     }
 
+    /// The core keyboard's latched and locked modifiers now; none when XKB cannot say.
+    static func modifiers(on display: OpaquePointer) -> (latched: UInt32, locked: UInt32) {
+        var state = XkbStateRec()
+        guard XkbGetState(display, UInt32(XkbUseCoreKbd), &state) == Success else { return (0, 0) }
+        return (UInt32(state.latched_mods), UInt32(state.locked_mods))
+    }
+
     /// Whether Sticky Keys is on.
     static func stickyKeys(on display: OpaquePointer, sourceLocation: SourceLocation = #_sourceLocation) throws -> Bool {
         let xkb = try #require(XkbGetMap(display, 0, UInt32(XkbUseCoreKbd)), sourceLocation: sourceLocation)
