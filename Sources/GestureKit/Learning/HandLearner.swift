@@ -389,11 +389,10 @@ public struct HandLearner: Sendable, Hashable {
     /// makes such presses). Where the deliberate presses (`deliberateCap`: 0.9 of their lower
     /// quartile) need it lower and stand apart from the ordinary contacts (nine in ten peak
     /// `standOut` or more above the hardest counted) as one group (`oneGroup`), the margin
-    /// yields to them, down to
-    /// `standOut` above that contact: a medium hand (taps to 0.3, deep presses 0.45-0.55) had
-    /// its threshold at 0.47-0.48 by the margin alone, among its presses. A hand whose presses
-    /// the margin leaves within reach keeps it whole: another person's firmer taps on a light
-    /// hand's device right-click no sooner.
+    /// yields to them, down to `standOut` above that contact: a medium hand (taps to 0.3, deep
+    /// presses 0.45-0.55) had its threshold at 0.47-0.48 by the margin alone, among its
+    /// presses. A hand whose presses the margin leaves within reach keeps it whole: another
+    /// person's firmer taps on a light hand's device right-click no sooner.
     private func marginFloor(ordinary: Double, deliberateCap: Double?) -> Double {
         let floor = ordinary + LearningRule.margin
         let lightest = Self.quantile(deliberatePeaks, LearningRule.apartQuantile)

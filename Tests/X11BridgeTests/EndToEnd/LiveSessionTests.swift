@@ -84,6 +84,14 @@ final class LiveSessionTests: StageSuite {
         """
     }
 
+    /// Sticky Keys on, set to go off when two keys are pressed together (GNOME's setting; with
+    /// `latchToLock`, a latched modifier pressed again locks), then a bridge whose deep press
+    /// types `key`.
+    func stickyKeysBridge(typing key: String, on display: OpaquePointer, latchToLock: Bool = false) throws -> BridgeProcess {
+        try AccessXSettings.setStickyKeys(on: display, true, twoKeysOff: true, latchToLock: latchToLock)
+        return try stage.bridge(config: Self.keyConfig(key))
+    }
+
     /// `window` receives a z pressed with Ctrl.
     static func expectZWithControl(_ window: RecorderWindow, sourceLocation: SourceLocation = #_sourceLocation) {
         let typed = window.events { $0.contains { $0.kind == .keyRelease && $0.keysymName == "z" } }
@@ -240,8 +248,7 @@ final class LiveSessionTests: StageSuite {
     func stickyKeysStayOn() throws {
         let display = try #require(XOpenDisplay(stage.server.displayName))
         defer { XCloseDisplay(display) }
-        try AccessXSettings.setStickyKeys(on: display, true, twoKeysOff: true)
-        let bridge = try stage.bridge(config: Self.keyConfig("ctrl+z"))
+        let bridge = try stickyKeysBridge(typing: "ctrl+z", on: display)
         // The stimulus: two keys pressed together by hand do turn it off here.
         try stage.server.keyboard.press(keycode: 37)
         try stage.server.keyboard.tap(keycode: 52)
@@ -265,8 +272,7 @@ final class LiveSessionTests: StageSuite {
     func stickyKeysLatchedByHand() throws {
         let display = try #require(XOpenDisplay(stage.server.displayName))
         defer { XCloseDisplay(display) }
-        try AccessXSettings.setStickyKeys(on: display, true, twoKeysOff: true, latchToLock: true)
-        let bridge = try stage.bridge(config: Self.keyConfig("ctrl+z"))
+        let bridge = try stickyKeysBridge(typing: "ctrl+z", on: display, latchToLock: true)
         try stage.server.keyboard.tap(keycode: 37)
         let control = UInt32(ControlMask)
         func state() -> (latched: UInt32, locked: UInt32) { AccessXSettings.modifiers(on: display) }
@@ -285,8 +291,7 @@ final class LiveSessionTests: StageSuite {
     func stickyKeysCapsLock() throws {
         let display = try #require(XOpenDisplay(stage.server.displayName))
         defer { XCloseDisplay(display) }
-        try AccessXSettings.setStickyKeys(on: display, true, twoKeysOff: true)
-        let bridge = try stage.bridge(config: Self.keyConfig("Caps_Lock"))
+        let bridge = try stickyKeysBridge(typing: "Caps_Lock", on: display)
         func locked() -> UInt32 { AccessXSettings.modifiers(on: display).locked }
         let lock = UInt32(LockMask)
         try Self.deepPress(stage.server, at: (300, 300))
