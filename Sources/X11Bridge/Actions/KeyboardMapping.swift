@@ -126,7 +126,6 @@ public final class KeyboardMapping {
         return nil
     }
 
-    /// Xlib's `IsModifierKey`, a macro Swift does not import.
     /// A key that locks or unlocks a modifier or group as it is pressed (Caps Lock, Num Lock):
     /// not one that sets a modifier while held, which Sticky Keys latches.
     static func isLock(_ keysym: KeySym) -> Bool {
@@ -134,6 +133,7 @@ public final class KeyboardMapping {
             .contains { KeySym($0) == keysym }
     }
 
+    /// Xlib's `IsModifierKey`, a macro Swift does not import.
     static func isModifier(_ keysym: KeySym) -> Bool {
         (KeySym(XK_Shift_L)...KeySym(XK_Hyper_R)).contains(keysym) || (KeySym(XK_ISO_Lock)...KeySym(XK_ISO_Level5_Lock)).contains(keysym)
             || keysym == KeySym(XK_Mode_switch) || keysym == KeySym(XK_Num_Lock)
