@@ -11,10 +11,12 @@ import CX11
 /// next letter would arrive bare). With Sticky Keys on and set to go off when two keys are
 /// pressed together (GNOME's setting), a chord's modifiers are pressed and let go one at a time
 /// first, each latched, and the rest pressed after them, as a person using Sticky Keys types
-/// it: pressed together, they would turn Sticky Keys off. Without any of these, a chord is
-/// pressed and let go at once. Chords go in the order asked.
+/// it: pressed together, they would turn Sticky Keys off; a modifier latched or locked already
+/// when its turn comes is left so (pressed again, Sticky Keys would lock it, or let go of its
+/// lock). Without any of these, a chord is pressed and let go at once. Chords go in the order
+/// asked.
 ///
-/// A value with no X calls: the performer reads the settings and sends the steps.
+/// A value with no X calls: the performer reads the settings and the latches, and sends the steps.
 struct KeyStrokes {
     /// The keyboard's AccessX timing: nil where the control is off.
     struct Timing: Sendable, Hashable {
@@ -44,6 +46,10 @@ struct KeyStrokes {
     /// What the performer sends, in order.
     enum Step: Equatable {
         case press([UInt8], by: HeldInputs.Holder)
+        /// A modifier's key pressed to latch it, unless its mask is latched or locked already
+        /// when the steps before it have reached the server: a latch the last key used is gone
+        /// by then, a person's own stays. Its release comes as for any key.
+        case latch(UInt8, unlessSet: UInt32, by: HeldInputs.Holder)
         case release([UInt8], by: HeldInputs.Holder)
     }
 
@@ -56,6 +62,8 @@ struct KeyStrokes {
         var timing: Timing
         /// When it was asked for: it is not pressed sooner.
         var asked: Double
+        /// A modifier latched alone: its mask (`Step.latch`).
+        var latches: UInt32?
         /// How many of its keys are down.
         var pressed = 0
         /// Once its first key is down: when the next step is due (a key, or the release).
@@ -67,17 +75,18 @@ struct KeyStrokes {
     private var released: [UInt8: Double] = [:]
 
     /// A chord to press and let go, once those before it are done; `modifiers`: which of its
-    /// keys are modifiers, latched one at a time where `timing` says so.
-    mutating func add(_ keycodes: [UInt8], modifiers: Set<UInt8> = [], by holder: HeldInputs.Holder, timing: Timing,
+    /// keys are modifiers, and their masks, latched one at a time where `timing` says so.
+    mutating func add(_ keycodes: [UInt8], modifiers: [UInt8: UInt32] = [:], by holder: HeldInputs.Holder, timing: Timing,
                       at now: Double) {
         guard timing.latchesModifiers else {
             chords.append(Chord(keycodes: keycodes, holder: holder, timing: timing, asked: now))
             return
         }
-        for key in keycodes where modifiers.contains(key) {
-            chords.append(Chord(keycodes: [key], holder: holder, timing: timing, asked: now))
+        for key in keycodes {
+            guard let mask = modifiers[key] else { continue }
+            chords.append(Chord(keycodes: [key], holder: holder, timing: timing, asked: now, latches: mask))
         }
-        let rest = keycodes.filter { !modifiers.contains($0) }
+        let rest = keycodes.filter { modifiers[$0] == nil }
         if !rest.isEmpty { chords.append(Chord(keycodes: rest, holder: holder, timing: timing, asked: now)) }
     }
 
@@ -98,6 +107,12 @@ struct KeyStrokes {
             while chords[0].pressed < chords[0].keycodes.count {
                 let chord = chords[0]
                 guard (chord.nextAt ?? pressTime(of: chord)) <= now else { return steps }
+                if let mask = chord.latches {
+                    steps.append(.latch(chord.keycodes[0], unlessSet: mask, by: chord.holder))
+                    chords[0].pressed = 1
+                    chords[0].nextAt = now + (chord.timing.slowKeys.map { $0 + Self.margin } ?? 0)
+                    continue
+                }
                 if let slowKeys = chord.timing.slowKeys {
                     steps.append(.press([chord.keycodes[chord.pressed]], by: chord.holder))
                     chords[0].pressed += 1

@@ -1,3 +1,4 @@
+import CX11
 import GestureKit
 import Testing
 @testable import X11Bridge
@@ -46,22 +47,23 @@ struct KeyStrokesTests {
         #expect(strokes.due(at: 10.4).count == 2, "a key not let go lately")
     }
 
-    @Test("Sticky Keys that two keys pressed together turn off: each modifier is pressed and let go alone (latched), then the rest together; with SlowKeys each is held past the delay")
+    @Test("Sticky Keys that two keys pressed together turn off: each modifier is latched alone (pressed and let go, unless set already when its turn comes), then the rest together; with SlowKeys each is held past the delay")
     func stickyKeysLatched() {
         var strokes = KeyStrokes()
         let ctrlShiftT: [UInt8] = [37, 50, 28]
+        let modifiers: [UInt8: UInt32] = [37: UInt32(ControlMask), 50: UInt32(ShiftMask)]
         let latching = KeyStrokes.Timing(slowKeys: nil, debounce: nil, latchesModifiers: true)
-        strokes.add(ctrlShiftT, modifiers: [37, 50], by: Self.undo, timing: latching, at: 10)
-        #expect(strokes.due(at: 10) == [.press([37], by: Self.undo), .release([37], by: Self.undo),
-                                        .press([50], by: Self.undo), .release([50], by: Self.undo),
+        strokes.add(ctrlShiftT, modifiers: modifiers, by: Self.undo, timing: latching, at: 10)
+        #expect(strokes.due(at: 10) == [.latch(37, unlessSet: UInt32(ControlMask), by: Self.undo), .release([37], by: Self.undo),
+                                        .latch(50, unlessSet: UInt32(ShiftMask), by: Self.undo), .release([50], by: Self.undo),
                                         .press([28], by: Self.undo), .release([28], by: Self.undo)])
         #expect(strokes.nextDeadline == nil)
-        // Not latching (Sticky Keys off, or on without the two-key setting): together, as ever.
-        strokes.add(ctrlShiftT, modifiers: [37, 50], by: Self.undo, timing: .none, at: 11)
+        // Sticky Keys off, or on without two keys turning it off: the chord at once.
+        strokes.add(ctrlShiftT, modifiers: modifiers, by: Self.undo, timing: .none, at: 11)
         #expect(strokes.due(at: 11) == [.press(ctrlShiftT, by: Self.undo), .release(ctrlShiftT, by: Self.undo)])
         let slowLatching = KeyStrokes.Timing(slowKeys: 0.3, debounce: nil, latchesModifiers: true)
-        strokes.add(Self.ctrlZ, modifiers: [37], by: Self.undo, timing: slowLatching, at: 12)
-        #expect(strokes.due(at: 12) == [.press([37], by: Self.undo)])
+        strokes.add(Self.ctrlZ, modifiers: [37: UInt32(ControlMask)], by: Self.undo, timing: slowLatching, at: 12)
+        #expect(strokes.due(at: 12) == [.latch(37, unlessSet: UInt32(ControlMask), by: Self.undo)])
         #expect(strokes.due(at: 12.3201) == [.release([37], by: Self.undo), .press([52], by: Self.undo)])
         #expect(strokes.due(at: 12.6402) == [.release([52], by: Self.undo)])
     }

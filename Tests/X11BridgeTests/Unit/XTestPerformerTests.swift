@@ -204,6 +204,27 @@ final class XTestPerformerTests: XvfbSuite {
         }
     }
 
+    /// Found in review of the Sticky Keys change: whether Ctrl was latched already was read as
+    /// an action was queued, so with Slow Keys holding the first ctrl+z back, the second was
+    /// queued without its Ctrl too, and after the first z used the person's latch up, the
+    /// second z came bare (typed into the document instead of undoing).
+    @Test("Sticky Keys that two keys turn off and SlowKeys at 0.1 s, Ctrl latched by hand: two ctrl+z queued together both arrive with Ctrl")
+    func stickyAndSlowKeysLatchedByHand() throws {
+        try withAccessX(slowKeys: 100) {
+            try AccessXSettings.setStickyKeys(on: connection.display, true, twoKeysOff: true)
+            defer { try? AccessXSettings.setStickyKeys(on: connection.display, false) }
+            let control = UInt32(ControlMask)
+            XkbLatchModifiers(connection.display, UInt32(XkbUseCoreKbd), control, control)
+            #expect(AccessXSettings.modifiers(on: connection.display).latched & control != 0, "Ctrl latched, as a tap of it latches")
+            let (presses, holding) = try keyPresses(sending: [["ctrl", "z"], ["ctrl", "z"]], apart: 0)
+            let zs = presses.filter { $0.0 == "z" }
+            #expect(zs.count == 2 && zs.allSatisfy(\.control), "\(presses)")
+            #expect(try AccessXSettings.stickyKeys(on: connection.display), "Sticky Keys still on")
+            #expect(AccessXSettings.modifiers(on: connection.display) == (0, 0), "nothing latched or locked after")
+            #expect(!holding)
+        }
+    }
+
     /// Found in review: a keymap loaded while a keycode was lent (`setxkbmap`, a desktop
     /// applying its layout) took the lend back, yet the bridge went on sending that keycode,
     /// which typed nothing, and gave it back by writing over what the new keymap put there.
