@@ -21,7 +21,8 @@ struct Devices: ParsableCommand {
               gesture-bridge devices --config my-config.yaml --json
 
             A config that does not load is said, and the devices listed all the same (exit \
-            status 1), with the bindings of the config that last loaded from that file, or "?".
+            status 1), with the bindings of the config that last loaded from that file, or "?" \
+            (`listened` and `bindings` null with --json).
             """
     )
 
@@ -42,7 +43,7 @@ struct Devices: ParsableCommand {
         let learning = Learned.userState()
         if json {
             for device in devices {
-                print(Self.json(device, bindings: bindings.set ?? BindingSet(bindings: []), learning: learning,
+                print(Self.json(device, bindings: bindings.set, learning: learning,
                                 nameAloneInUse: LearningKey.nameAloneInUse(by: device.name, among: devices.map { ($0.name, $0.product) })))
             }
         } else if devices.isEmpty {
@@ -108,7 +109,7 @@ struct Devices: ParsableCommand {
 
     /// One device as `devices --json` gives it; with `learning`, its `learned` object too
     /// (`run --json`'s device objects have none).
-    static func json(_ device: X11Device, bindings: BindingSet, learning: PressLearning? = nil, nameAloneInUse: Bool = false) -> String {
+    static func json(_ device: X11Device, bindings: BindingSet?, learning: PressLearning? = nil, nameAloneInUse: Bool = false) -> String {
         JSONLineEncoder.line(DeviceLine(device, bindings: bindings, learning: learning, nameAloneInUse: nameAloneInUse))
     }
 }

@@ -59,7 +59,7 @@ struct DoctorTests {
         let pen = try #require(devices.first { $0.name == "test-pen" }, "\(listing.stdout)")
         let touch = try #require(devices.first { $0.name == "test-touch" })
         // The keys there were stay as they were.
-        #expect(pen.kind == "pen" && pen.listened && pen.pressure != nil)
+        #expect(pen.kind == "pen" && pen.listened == true && pen.pressure != nil)
         let learned = try #require(pen.learned?.wrappedValue, "\(pen)")
         #expect(learned.threshold == 0.368)
         #expect(learned.release == 0.263)

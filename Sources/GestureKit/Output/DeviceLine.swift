@@ -23,16 +23,17 @@ public struct DeviceLine: Codable, Sendable, Hashable {
     @NullWhenNil public var touches: Int?
     /// `direct` or `dependent`, for a device with touches.
     public var touchMode: String?
-    /// Whether a binding of the config listens to it, and which.
-    public var listened: Bool
-    public var bindings: [String]
+    /// Whether a binding of the config listens to it, and which; both null where that is not
+    /// known (`devices --json` while the config does not load and none that loaded is kept).
+    @NullWhenNil public var listened: Bool?
+    @NullWhenNil public var bindings: [String]?
     /// What was learned for it (`devices --json` only): absent from `run --json`'s devices,
     /// `null` for a device without pressure, an object otherwise.
     public var learned: NullWhenNil<DeviceLearnedLine>?
 
     public init(id: Int, name: String, kind: String, enabled: Bool, driver: String, type: String?,
                 pressure: PressureRange?, pressureMoved: Bool?, touches: Int?, touchMode: String?,
-                bindings: [String], learned: NullWhenNil<DeviceLearnedLine>? = nil, ids: DeviceProduct? = nil) {
+                bindings: [String]?, learned: NullWhenNil<DeviceLearnedLine>? = nil, ids: DeviceProduct? = nil) {
         self.id = id
         self.name = name
         self.vendor = ids?.vendorText
@@ -45,7 +46,7 @@ public struct DeviceLine: Codable, Sendable, Hashable {
         self.pressureMoved = pressureMoved
         self.touches = touches
         self.touchMode = touchMode
-        self.listened = !bindings.isEmpty
+        self.listened = bindings.map { !$0.isEmpty }
         self.bindings = bindings
         self.learned = learned
     }
