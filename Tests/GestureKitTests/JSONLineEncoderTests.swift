@@ -71,6 +71,33 @@ struct JSONLineEncoderTests {
         }
     }
 
+    /// Found reading the outputs side by side: `devices --json` spelt a device's counts
+    /// `ordinaryContacts`, where `learned --json` and `run --json` spell them `ordinary-contacts`;
+    /// a script reading one read nothing from the other.
+    @Test("what was learned spells its counts alike in devices --json, learned --json and run --json")
+    func learnedCountsSpeltAlike() throws {
+        var learner = HandLearner()
+        for _ in 0..<3 { learner.record(.deliberate(peak: 0.8)) }
+        learner.record(.ordinary(peak: 0.2))
+        let levels = PressLevels.start
+        let change = LearnedChange(time: 1, device: "pen", key: "pen", previous: levels, levels: levels, learner: learner)
+        let lines = [JSONLineEncoder.line(DeviceLearnedLine(learner)), JSONLineEncoder.line(LearnedStateLine(device: "pen", learner: learner)),
+                     JSONLineEncoder.line(LearnedLine(change))]
+        /// The two counts, by the spelling all three share.
+        struct Counts: Decodable, Equatable {
+            var ordinary: Int
+            var deliberate: Int
+            enum CodingKeys: String, CodingKey {
+                case ordinary = "ordinary-contacts", deliberate = "deliberate-presses"
+            }
+        }
+        for line in lines {
+            #expect(try JSONDecoder().decode(Counts.self, from: Data(line.utf8)) == Counts(ordinary: 1, deliberate: 3), "\(line)")
+        }
+        let docs = #"{"threshold":0.368,"release":0.263,"ordinary":0.21,"moved":true,"calibrated":false,"ordinary-contacts":40,"deliberate-presses":3}"#
+        #expect(try JSONDecoder().decode(DeviceLearnedLine.self, from: Data(docs.utf8)).ordinaryContacts == 40, "docs/config.md's example reads")
+    }
+
     @Test("numbers rounded to millionths, integral ones without a fraction, no negative zero, non-finite as null",
           arguments: [
               (0.1 + 0.2, "0.3"), (1.0, "1"), (-2.5, "-2.5"), (1.234_567_89, "1.234568"), (-0.000_000_1, "0"),

@@ -67,9 +67,10 @@ public struct PressureRangeLine: Codable, Sendable, Hashable {
     public var range: PressureRange? { PressureRange(min: min, max: max) }
 }
 
-/// A device's `learned` object in `devices --json`: the levels a learning deep press uses on
-/// it, whether they moved from the start, whether `calibrate` set them, and from how many
-/// contacts (all zero and false when nothing is kept).
+/// A device's `learned` object in `devices --json`:
+/// `{"threshold","release","ordinary","moved","calibrated","ordinary-contacts","deliberate-presses"}`,
+/// the levels a learning deep press uses on it, whether they moved from the start, whether
+/// `calibrate` set them, and from how many contacts (all zero and false when nothing is kept).
 public struct DeviceLearnedLine: Codable, Sendable, Hashable {
     public var threshold: Double
     public var release: Double
@@ -89,6 +90,13 @@ public struct DeviceLearnedLine: Codable, Sendable, Hashable {
         calibrated = learner.calibrated
         ordinaryContacts = learner.ordinaryContacts
         deliberatePresses = learner.deliberatePresses
+    }
+
+    /// The counts spelt as `learned --json` and `run --json`'s learned changes spell them.
+    private enum CodingKeys: String, CodingKey {
+        case threshold, release, ordinary, moved, calibrated
+        case ordinaryContacts = "ordinary-contacts"
+        case deliberatePresses = "deliberate-presses"
     }
 }
 
