@@ -15,8 +15,11 @@ public final class InputListener {
     public var identifiesWindows: (Int) -> Bool = { _ in false }
     /// Pens and mice whose motion the server does not send for now: each is in a stroke that
     /// nothing follows any more (`stopMotion`). Their buttons keep coming, and the lift
-    /// brings the motion back.
+    /// brings the motion back (not for those in `motionUnread`).
     public private(set) var unheardMotion: Set<Int> = []
+    /// Mice and touchpads whose motion no gesture reads (`readMotion(except:)`): the server
+    /// sends their buttons, never their motion.
+    public private(set) var motionUnread: Set<Int> = []
     /// Per pen or mouse whose motion a lift brought back, the serial of the request that did:
     /// a press the server made before taking it (pressed again at once, the bridge busy) lost
     /// the motion in between, a deep press's push among it (`catchUpMotion`).
@@ -117,7 +120,8 @@ public final class InputListener {
                 // Buttons only: a touch's detail is its touch id, a motion's nothing.
                 let isButton = raw.kind == .buttonPress || raw.kind == .buttonRelease
                 let isTip = isButton && source.isTip(raw.detail, of: raw.device)
-                if raw.kind == .buttonRelease, isTip, raw.device == raw.source, unheardMotion.remove(raw.device) != nil {
+                if raw.kind == .buttonRelease, isTip, raw.device == raw.source, unheardMotion.remove(raw.device) != nil,
+                   !motionUnread.contains(raw.device) {
                     motionBackAt[raw.device] = UInt32(truncatingIfNeeded: connection.nextRequestSerial)
                     selectRawInput(of: raw.device)
                 }
@@ -229,7 +233,8 @@ public final class InputListener {
     public func stopMotion(of device: Int) -> Bool {
         guard let kind = self.device(device)?.kind, kind == .pen || kind == .eraser || kind == .mouse,
               unheardMotion.insert(device).inserted else { return false }
-        selectRawInput(of: device)
+        // A device whose motion is unread for good is asked nothing: the server sends none.
+        if !motionUnread.contains(device) { selectRawInput(of: device) }
         return true
     }
 
@@ -349,6 +354,10 @@ public final class InputListener {
             unheardMotion.remove(device.id)
             otherButtonsDown[device.id] = nil
         }
+        for device in changes.removed + changes.updated {
+            // An id X gives the next device plugged in: heard until the bindings say otherwise.
+            motionUnread.remove(device.id)
+        }
         for device in changes.added + changes.updated {
             source.add(device)
             // What its raw input said of its buttons before may not hold any more.
@@ -360,16 +369,30 @@ public final class InputListener {
         return result
     }
 
+    /// Stops the motion of the mice and touchpads in `devices` for good, and hears it again
+    /// from those no longer in it: those no binding listens to, which no gesture reads, so
+    /// that one moving all day costs the bridge no wakeup. Their buttons keep coming (another
+    /// device's press beside a held one, `anotherButton`). A pen's hovering is heard bound or
+    /// not: the palm rule reads it. Only what changed is asked of the server.
+    public func readMotion(except devices: Set<Int>) {
+        let unread = devices.filter { catalog.contactSource($0).map { $0.kind == .mouse || $0.kind == .touchpad } ?? false }
+        guard unread != motionUnread else { return }
+        motionUnread = unread
+        selectRawInput()
+    }
+
     /// Listens to the raw input of the contact sources there are now. A device gone again
     /// before the request arrives fails it whole: then every device's raw input is taken.
     private func selectRawInput() {
         contactBell?.listen(to: Set(catalog.contactSources.map(\.id)))
         do {
-            try connection.select(XI2EventMask.listening(toRawInputOf: catalog.contactSources.map(\.id), unheardMotion: unheardMotion,
+            try connection.select(XI2EventMask.listening(toRawInputOf: catalog.contactSources.map(\.id),
+                                                         unheardMotion: unheardMotion.union(motionUnread),
                                                          pressesOf: catalog.relativePens.map(\.id)),
                                   on: connection.root)
         } catch {
             unheardMotion = []
+            motionUnread = []
             try? connection.select([.rootListening], on: connection.root)
         }
     }
@@ -379,7 +402,8 @@ public final class InputListener {
     /// selection made for that release arrives) makes an X error, which `absorb` takes back.
     func selectRawInput(of device: Int) {
         deviceSelections.noteNext(on: connection)
-        connection.selectUnchecked(XI2EventMask.rawInput(of: device, motion: !unheardMotion.contains(device)), on: connection.root)
+        connection.selectUnchecked(XI2EventMask.rawInput(of: device, motion: !unheardMotion.contains(device) && !motionUnread.contains(device)),
+                                   on: connection.root)
     }
 
     /// The errors that are not refusals of `selectRawInput(of:)`: such a refusal is a device gone

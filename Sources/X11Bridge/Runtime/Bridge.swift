@@ -137,11 +137,14 @@ public final class Bridge {
         for error in errors { report(.xError(error)) }
     }
 
-    /// Makes the grabs what the bindings and the devices present need: the one place that
-    /// does, after every change that can alter either. A grab that still holds a contact stays
-    /// until that contact is over (`GrabReconciler.settle`).
+    /// Makes the grabs, and which mice' and touchpads' motion is read, what the bindings and
+    /// the devices present need: the one place that does, after every change that can alter
+    /// either. A grab that still holds a contact stays until that contact is over
+    /// (`GrabReconciler.settle`). Contacts shown (`--show-touches`) are drawn moving, bound or not.
     private func reconcileGrabs() {
         grabs.reconcile(OwnedInputs(configuration: engine.configuration, devices: engine.devices.values))
+        let unbound = showsContacts ? [] : engine.devices.values.filter { !engine.configuration.listens(to: $0) }.map(\.id)
+        session.readMotion(except: Set(unbound))
     }
 
     /// Whether the contact's grabbed press or touch has yet to come: until it does, another

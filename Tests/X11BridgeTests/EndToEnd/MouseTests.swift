@@ -105,6 +105,54 @@ final class MouseTests: MouseStageSuite {
         #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
     }
 
+    /// Found by a review of a day with a mouse and a touchpad alone: the bridge read every
+    /// motion of a mouse no binding listens to, and threw it away, waking for each (a 1000 Hz
+    /// mouse: some 900 times a second). Its buttons are still read: a mouse press beside a
+    /// held pen press waits behind it.
+    @Test("a mouse no binding listens to moves without waking the bridge; bound by a reload, its drag cancels a long press again")
+    func unboundMouseMotionGoesUnread() throws {
+        let path = try temporaryConfig("bindings:\n  - {name: right-click, gesture: deep-press, devices: [pen], action: {click: right}}\n")
+        let bridge = try stage.bridge(["--config", path])
+        let mouseID = try bridge.deviceID(VirtualMouse.deviceName)
+        let mouse = try mouse
+        #expect(try bridge.waitUntilAsleep(quiet: 0.3, timeout: 5))
+        stage.window.drain()
+        let before = try bridge.contextSwitches()
+        for step in 1...300 {
+            try mouse.move(by: step % 2 == 0 ? 2 : -2, 0)
+            usleep(1000)
+        }
+        let wakeups = try bridge.contextSwitches() - before
+        // The stimulus: the motion reached the window.
+        let moved = stage.window.events { Self.stroke($0, from: mouseID).count >= 300 }
+        #expect(Self.stroke(moved, from: mouseID).count >= 300, "\(moved.count) events")
+        #expect(wakeups < 30, "the bridge woke \(wakeups) times during 300 motions of a mouse no binding listens to")
+        let click = try clickMouse()
+        #expect(click.map(\.kind) == [.buttonPress, .buttonRelease], "\(click)\n\(bridge.lines)")
+
+        // Bound now: the long press reads its motion, and a drag is no long press.
+        try """
+            bindings:
+              - {name: hold, gesture: long-press, devices: [mouse], duration: 0.3, action: {click: right}}
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        bridge.child.kill(signal: SIGHUP)
+        #expect(bridge.waitForEvents(.configReloaded))
+        stage.window.drain()
+        try mouse.press()
+        for _ in 0..<10 { try mouse.move(by: 5, 0) }
+        usleep(500_000)
+        try mouse.release()
+        let drag = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(3, in: drag).isEmpty, "a drag, no right-click: \(drag)\n\(bridge.lines)")
+        #expect(buttonEvents(1, in: drag).map(\.kind) == [.buttonPress, .buttonRelease], "\(drag)")
+        // And held still, it is a long press.
+        try mouse.press()
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "the long press: \(bridge.lines)")
+        try mouse.release()
+        #expect(stage.buttonsStillHeld() == [])
+        #expect(bridge.stop(with: SIGINT) == 0)
+    }
+
     /// Found writing this suite: the mouse's decision, made while the pen's press held the
     /// master frozen, replayed the frozen press, which was the pen's: a deep press also gave
     /// the window the pen's left press, never released.
