@@ -180,8 +180,9 @@ struct Run: ParsableCommand {
         if connection.isLost {
             logger.error("""
                 stopped: \(connection.loss.message); exiting with status \(ConnectionLoss.exitStatus). \
-                A service manager (the installed systemd user unit restarts on failure) starts the \
-                bridge again; by hand, run it again once the X server is back.
+                The next login's session starts the bridge again (its autostart entry, or the \
+                systemd user unit, which does not restart it against a display that is gone); by \
+                hand, run it again once the X server is back.
                 """)
             connection.close()
             throw CommandFailure.reported(exitStatus: ConnectionLoss.exitStatus)
