@@ -7,7 +7,7 @@ struct Doctor: ParsableCommand {
         abstract: "Check that this session can run GestureBridge, and say what to fix.",
         discussion: """
             Checks the session (X11, not Wayland), the XInput and XTest extensions, whether a \
-            compositor runs (the feedback overlay then blends; without one it is shaped), which \
+            gesture-bridge runs on the display now, whether a compositor runs (the feedback overlay then blends; without one it is shaped), which \
             devices report pressure (and the deep-press levels learned for each, from how many \
             contacts), whether every key the config sends can be typed, whether \
             the volume can be changed (for `volume` actions), and the config itself. Exits 1 when \
@@ -86,6 +86,17 @@ struct Doctor: ParsableCommand {
         findings.append(connection.hasXTest
             ? .ok("XTest: the bridge can send clicks, keys and scrolling")
             : .problem("the X server has no XTest extension: the bridge can recognize gestures but not act on them (enable the XTEST extension in the server)"))
+
+        // Everything can be fine and nothing listen: the service failed, or never started.
+        if let running = InstanceClaim.runningBridge(on: connection) {
+            findings.append(.ok("a gesture-bridge runs on DISPLAY=\(name)\(running.process.map { " (process \($0))" } ?? "")"))
+        } else {
+            findings.append(.note("""
+                no gesture-bridge runs on DISPLAY=\(name): no gesture acts until one does. Start it with \
+                `gesture-bridge run`, or the service with `systemctl --user start gesture-bridge` \
+                (`systemctl --user status gesture-bridge` says why it stopped)
+                """))
+        }
 
         findings.append(connection.hasCompositor
             ? .ok("a compositor runs: the feedback overlay blends with the desktop")

@@ -6,7 +6,7 @@ import XorgTestSupport
 /// `doctor` on the headless Xorg with the virtual pen and touchscreen.
 @Suite("Doctor", .serialized)
 struct DoctorTests {
-    @Test("on a session with a pen and a touchscreen: pressure devices listed, keys typeable, exit 0", .requiresXorg)
+    @Test("on a session with a pen and a touchscreen: pressure devices listed, keys typeable, whether a bridge runs there said, exit 0", .requiresXorg)
     func healthySession() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
@@ -18,6 +18,27 @@ struct DoctorTests {
         #expect(run.stdout.contains("\"test-touch\" reports pressure 0..2047"))
         #expect(run.stdout.contains("key XF86AudioRaiseVolume"))
         #expect(run.stdout.contains("GestureBridge can run here."))
+        // Found in review of the service's life: with the service failed, doctor said all was
+        // well, and nothing said no bridge listened.
+        #expect(run.stdout.contains("  note     no gesture-bridge runs on DISPLAY=\(server.displayName)"), "\(run.stdout)")
+
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString).log")
+        #expect(FileManager.default.createFile(atPath: log.path, contents: nil))
+        defer { try? FileManager.default.removeItem(at: log) }
+        let executable = try #require(GestureBridgeExecutable.url)
+        let bridge = Process()
+        bridge.executableURL = executable
+        bridge.arguments = ["run", "--dry-run", "--no-watch"]
+        bridge.environment = server.clientEnvironment
+        bridge.standardError = try FileHandle(forWritingTo: log)
+        bridge.standardOutput = FileHandle.nullDevice
+        try bridge.run()
+        defer { bridge.terminate(); bridge.waitUntilExit() }
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("listening on") { usleep(20_000) }
+        let running = try GestureBridgeExecutable.run(["doctor"], environment: server.clientEnvironment).stdout
+        #expect(running.contains("  ok       a gesture-bridge runs on DISPLAY=\(server.displayName) (process \(bridge.processIdentifier))"), "\(running)")
+        #expect(!running.contains("no gesture-bridge runs"), "\(running)")
     }
 
     /// A learned-state file for `device` in `directory`, named as the bridge names it.
