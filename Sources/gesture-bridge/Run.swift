@@ -70,7 +70,21 @@ struct Run: ParsableCommand {
                              discussion: "The running one lets go of everything it holds and exits with status 75; this one waits for it to go (up to \(Int(InstanceClaim.handOverGrace)) seconds, else it says so and exits with status 1) before it listens. The installed systemd unit runs with it: `systemctl --user restart gesture-bridge` after an upgrade runs the new program even when the autostart entry started the old one."))
     var replace = false
 
+    @Flag(help: ArgumentHelp("Started by the desktop session's autostart entry: where there is nothing for it to do, it says why and exits with status 0.",
+                             discussion: "In a session the bridge cannot run in (Wayland: status 78 without it), and beside a gesture-bridge already running on the display or taking it over (the systemd user service: status 75 without it). The session then lists no failed start (`systemctl --user --failed`, where systemd runs the autostart entries)."))
+    var autostart = false
+
     func run() throws {
+        do {
+            try runBridge()
+        } catch let failure as CommandFailure
+                    where autostart && [BridgeSetupError.wrongSessionStatus, InstanceClaim.exitStatus].contains(failure.exitStatus) {
+            // Said as it would be, minus the failure: nothing here needed this bridge.
+            if !failure.message.isEmpty { printError(failure.message) }
+        }
+    }
+
+    private func runBridge() throws {
         // Before anything can start a thread: threads inherit the mask, and a signal the
         // signalfd should read must not be delivered to some other thread instead. SIGPIPE
         // stays blocked so a closed output pipe is a write error, not a death with a button held.

@@ -82,6 +82,23 @@ struct ScreensTests {
         let second = try GestureBridgeExecutable.run(["run", "--dry-run"], environment: environment, timeout: 8)
         #expect(second.status == 75, "\(second.status): \(second.stderr)")
         #expect(second.stderr.contains("another gesture-bridge (process \(first.processIdentifier)) is running"), "\(second.stderr)")
+
+        // Found in review of the service's life: the autostart entry's bridge, beside the
+        // service's, exited 75, and where systemd runs autostart entries the session listed a
+        // failed unit at every login.
+        let autostarted = try GestureBridgeExecutable.run(["run", "--dry-run", "--autostart"], environment: environment, timeout: 8)
+        #expect(autostarted.status == 0, "\(autostarted.status): \(autostarted.stderr)")
+        #expect(autostarted.stderr.contains("another gesture-bridge (process \(first.processIdentifier)) is running"), "\(autostarted.stderr)")
+    }
+
+    @Test("the autostart entry's bridge in a Wayland session says why it cannot run, and exits 0; by hand the same exits 78")
+    func autostartInWayland() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["WAYLAND_DISPLAY"] = "wayland-0"
+        let byHand = try GestureBridgeExecutable.run(["run"], environment: environment, timeout: 10)
+        let autostarted = try GestureBridgeExecutable.run(["run", "--autostart"], environment: environment, timeout: 10)
+        #expect(byHand.status == 78, "\(byHand.status): \(byHand.stderr)")
+        #expect(autostarted.status == 0 && autostarted.stderr == byHand.stderr, "\(autostarted.status): \(autostarted.stderr)")
     }
 }
 

@@ -104,7 +104,8 @@ struct InstallTests {
         #expect(unit.contains("ExecStart=\(home)/.local/bin/gesture-bridge run --replace\n"),
                 "a restart takes the display over from the bridge the autostart entry started (the old program, after an upgrade)")
         let entry = try String(contentsOfFile: "\(home)/.config/autostart/gesture-bridge.desktop", encoding: .utf8)
-        #expect(entry.contains("Exec=\(home)/.local/bin/gesture-bridge run\n"), "the entry's leaves a running bridge be")
+        #expect(entry.contains("Exec=\(home)/.local/bin/gesture-bridge run --autostart\n"),
+                "the entry's leaves a running bridge be, and ends with status 0 where there is nothing to do")
         let manual = try String(contentsOfFile: "\(home)/.local/share/man/man1/gesture-bridge.1", encoding: .utf8)
         #expect(manual.contains("replay") && manual.contains("print-config"))
         // Read as man reads it, the page has nothing to warn of: a screenful of "mdoc warning:
