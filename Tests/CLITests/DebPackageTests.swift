@@ -4,14 +4,14 @@ import Testing
 
 /// `make deb`'s package, as Debian and Ubuntu users install it: lintian finds no error, dpkg
 /// installs it, the installed binary runs and its user unit verifies, and `dpkg -r` takes
-/// every file away again.
+/// every file away again but the autostart entry, a conffile, which a purge takes.
 @Suite("The Debian package", .serialized)
 struct DebPackageTests {
+    /// The autostart entry: a conffile, so that an administrator's deletion stays deleted.
+    static let autostartEntry = "/etc/xdg/autostart/gesture-bridge.desktop"
     static let paths = [
         "/usr/bin/gesture-bridge",
         "/usr/lib/systemd/user/gesture-bridge.service",
-        "/etc/xdg/autostart/gesture-bridge.desktop",
-        "/usr/share/gesture-bridge/autostart/gesture-bridge.desktop",
         "/usr/share/gesture-bridge/config.example.yaml",
         "/usr/share/man/man1/gesture-bridge.1.gz",
         "/usr/share/bash-completion/completions/gesture-bridge",
@@ -32,7 +32,7 @@ struct DebPackageTests {
     /// runtime inside its binary, which the debug build loads from the toolchain.
     static let releaseBinary = GestureBridgeExecutable.repositoryRoot.appendingPathComponent(".build/release/gesture-bridge").path
 
-    @Test("built, checked by lintian, installed with dpkg -i, run, its unit verified, removed with dpkg -r leaving nothing",
+    @Test("built, checked by lintian, installed with dpkg -i, run, its unit verified; the autostart entry, deleted, stays deleted through a reinstall; removed with dpkg -r leaving nothing but a conffile desktops skip, which a purge takes",
           .enabled(if: geteuid() == 0, "installing a package needs root"),
           .enabled(if: FileManager.default.isExecutableFile(atPath: releaseBinary),
                    "needs the release binary: `make release` (make test builds it first)"))
@@ -52,10 +52,19 @@ struct DebPackageTests {
 
         let install = try runTool("/usr/bin/dpkg", ["-i", deb])
         try #require(install.status == 0, "\(install.output)")
-        defer { _ = try? runTool("/usr/bin/dpkg", ["-r", "gesture-bridge"]) }
-        for path in Self.paths {
+        defer { _ = try? runTool("/usr/bin/dpkg", ["--purge", "gesture-bridge"]) }
+        for path in Self.paths + [Self.autostartEntry] {
             #expect(exists(path), "\(path) was not installed")
         }
+        let entry = try String(contentsOfFile: Self.autostartEntry, encoding: .utf8)
+        #expect(entry.contains("TryExec=/usr/bin/gesture-bridge\n") && entry.contains("Exec=/usr/bin/gesture-bridge run --autostart\n"), "\(entry)")
+        // Found in review of the package: an administrator who deleted the entry, for the
+        // bridge to start only where a user enables the service, had it back at the next
+        // upgrade (it was a link the package owned, not a conffile).
+        try FileManager.default.removeItem(atPath: Self.autostartEntry)
+        let reinstall = try runTool("/usr/bin/dpkg", ["-i", deb])
+        #expect(reinstall.status == 0, "\(reinstall.output)")
+        #expect(!exists(Self.autostartEntry), "the deleted entry came back: \(reinstall.output)")
         let version = try runTool("/usr/bin/gesture-bridge", ["--version"])
         let expected = try runTool(binary, ["--version"])
         #expect(version.status == 0 && version.output == expected.output, "\(version.output)")
@@ -72,6 +81,17 @@ struct DebPackageTests {
             #expect(!exists(path), "\(path) was left behind")
         }
         #expect(!exists("/usr/share/gesture-bridge") && !exists("/usr/share/doc/gesture-bridge"), "directories left behind")
+
+        // Installed afresh, removed, purged: the entry stays with `dpkg -r` (desktops skip it:
+        // its TryExec names a program gone), and goes with the purge.
+        let purged = try runTool("/usr/bin/dpkg", ["--purge", "gesture-bridge"])
+        #expect(purged.status == 0, "\(purged.output)")
+        let again = try runTool("/usr/bin/dpkg", ["-i", deb])
+        #expect(again.status == 0 && exists(Self.autostartEntry), "\(again.output)")
+        #expect(try runTool("/usr/bin/dpkg", ["-r", "gesture-bridge"]).status == 0)
+        #expect(exists(Self.autostartEntry) && !exists("/usr/bin/gesture-bridge"))
+        #expect(try runTool("/usr/bin/dpkg", ["--purge", "gesture-bridge"]).status == 0)
+        #expect(!exists(Self.autostartEntry), "the purge takes the entry")
         let status = try runTool("/usr/bin/dpkg-query", ["-W", "-f", "${Status}", "gesture-bridge"])
         #expect(!status.output.contains("installed") || status.output.contains("not-installed"), "\(status.output)")
     }
