@@ -18,6 +18,17 @@ struct YAMLDocumentTests {
         return try #require(root["key"])
     }
 
+    /// Found in review of a week of config edits: a config saved "UTF-8 with BOM" (an editor's
+    /// setting, a file from Windows) was refused, `2:1: did not find expected <document start>`,
+    /// with nothing to show why: told the encoding, libyaml read the mark as a character.
+    @Test("a text that begins with a byte order mark reads as the same text without it; a config too")
+    func byteOrderMark() throws {
+        let text = "decision-timeout: 0.4\nbindings:\n  - name: menu\n    gesture: deep-press\n    action: {click: right}\n"
+        #expect(try YAMLDocument.read("\u{FEFF}key: 1\n")?["key"]?.int == 1)
+        let config = try ConfigLoader.parse("\u{FEFF}" + text, file: "bom.yaml")
+        #expect(config.bindings.map(\.name) == ["menu"] && config.decisionTimeout == 0.4)
+    }
+
     @Test("plain numbers in every YAML 1.1 form; quoted or block text is no number",
           arguments: [("0.7", 0.7), ("7e-1", 0.7), (".5", 0.5), ("1_000", 1000), ("0x10", 16), ("1:30", 90),
                       ("-1:30", -90), (".inf", .infinity), ("-.Inf", -.infinity), ("+0.25", 0.25)])

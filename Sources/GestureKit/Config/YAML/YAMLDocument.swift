@@ -20,6 +20,9 @@ enum YAMLDocument {
     /// The root node, or nil for a text with no document (empty, or comments only).
     static func read(_ text: String) throws(YAMLError) -> YAMLNode? {
         var text = text
+        // A byte order mark (an editor's "UTF-8 with BOM", a file from Windows) may begin a YAML
+        // stream; told the encoding, libyaml would read it as a character of the first line.
+        if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
         let result = text.withUTF8 { bytes -> Result<YAMLNode?, YAMLError> in
             do throws(YAMLError) {
                 var composer = Composer()
