@@ -44,9 +44,12 @@ public final class ConfigFileWatch {
         /// by line, a download). What is there may be half, or nothing yet.
         case writing
         /// Nothing can be watched any more, neither the directory nor a folder above it (the
-        /// kernel's limit on watches reached): nothing will be reported any more.
+        /// kernel's limit on watches reached; `lostBecause` says): nothing will be reported any more.
         case watchLost
     }
+
+    /// Why the watch was lost (`Change.watchLost`), in the system's words.
+    public private(set) var lostBecause: String?
 
     public let path: String
     public let directory: String
@@ -62,6 +65,9 @@ public final class ConfigFileWatch {
     /// directory when that is a link, for the link pointed elsewhere, and for its own mode
     /// (`holdsLink`: whoever may write there may point the link anywhere).
     private var waypoints: [Waypoint] = []
+    /// Called with each folder on the way just before it is watched: a test removes one there,
+    /// as a checkout removing its emptied folders does between the look and the watch.
+    var willWatch: ((String) -> Void)?
     /// Whether the file the directory names, and the one a link at `path` leads to, are open
     /// for writing now, as far as the events read so far tell.
     private var fileWriting = false
@@ -160,10 +166,20 @@ public final class ConfigFileWatch {
         }
         // A folder on the way may have come, gone or been pointed elsewhere, the link too; a new
         // folder's file may have been written before its watch.
-        if changes.contains(.file), refresh() != nil { changes.insert(.watchLost) }
+        if changes.contains(.file), let failure = refresh() {
+            lostBecause = failure
+            changes.insert(.watchLost)
+        }
         // Still open for writing, whatever this read held (its writer's own change of mode).
         if changes.contains(.file), fileWriting || targetWriting { changes.insert(.writing) }
         return changes
+    }
+
+    /// Why `inotify_add_watch` failed with `error`: the system's words, but for the limit on
+    /// watches, which they call a full device.
+    private static func watchFailure(_ error: Int32) -> String {
+        error == ENOSPC ? "the system's inotify watches are used up (another program may hold them; fs.inotify.max_user_watches)"
+            : String(cString: strerror(error))
     }
 
     /// Watches what the path leads through now: the directory (where a link to it leads now),
@@ -188,7 +204,7 @@ public final class ConfigFileWatch {
                         if let old { release(old.id) }
                         continue
                     } else {
-                        failure = "cannot watch the directory \(directory): \(String(cString: strerror(errno)))"
+                        failure = "cannot watch the directory \(directory): \(Self.watchFailure(errno))"
                     }
                 }
                 if let old { release(old.id) }
@@ -218,6 +234,7 @@ public final class ConfigFileWatch {
             }
             let old = waypoints
             waypoints = []
+            var gone = false
             for var way in wanted {
                 // Added to what may be watched there already (the directory itself): a watch's
                 // events are replaced by a second add without IN_MASK_ADD.
@@ -227,14 +244,20 @@ public final class ConfigFileWatch {
                 // refusal advises, loads the config).
                 let mask = way.child.isEmpty ? IN_MOVE_SELF | IN_DELETE_SELF
                     : IN_CREATE | IN_MOVED_TO | (way.holdsLink ? IN_ATTRIB : 0)
+                willWatch?(way.folder)
                 way.watch = inotify_add_watch(descriptor, way.folder, UInt32(mask | IN_ONLYDIR | IN_MASK_ADD))
                 if way.watch >= 0 {
                     waypoints.append(way)
                 } else if watch == nil {
-                    failure = "cannot watch \(way.folder), above the missing directory \(directory): \(String(cString: strerror(errno)))"
+                    // Gone since the look (a checkout removing its emptied folders one by one):
+                    // look again, as for the directory.
+                    gone = errno == ENOENT
+                    failure = "cannot watch \(way.folder), above the missing directory \(directory): \(Self.watchFailure(errno))"
+                    if gone { break }
                 }
             }
             for way in old { release(way.watch) }
+            if gone { continue }
             guard failure == nil else { return failure }
             // Settled unless what was missing came meanwhile.
             let directoryCame = watch == nil && SymbolicLinks.realPath(directory) != nil

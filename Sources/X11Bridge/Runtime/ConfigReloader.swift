@@ -89,8 +89,9 @@ public final class ConfigReloader {
         guard changes.contains(.watchLost) else { return nil }
         self.watch = nil
         nextDeadline = nil
-        return .unwatched(path: watch.path, reason: "neither its directory \(watch.directory) nor a folder above it can be watched "
-                          + "(another program may have used up the system's watches); SIGHUP watches it again")
+        let why = watch.lostBecause.map { " (\($0))" } ?? ""
+        return .unwatched(path: watch.path, reason: "neither its directory \(watch.directory) nor a folder above it can be watched"
+                          + "\(why); SIGHUP watches it again")
     }
 
     /// The settle time passed since the last change: the file read, or its removal told.

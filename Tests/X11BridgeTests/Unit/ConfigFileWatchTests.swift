@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Testing
-import X11Bridge
+@testable import X11Bridge
 
 @Suite("Noticing changes to the config file", .serialized)
 struct ConfigFileWatchTests {
@@ -266,6 +266,33 @@ struct ConfigFileWatchTests {
             #expect(watch.fileExists)
             try "c".write(toFile: target, atomically: false, encoding: .utf8)
             #expect(Self.changes(watch) == [.file])
+        }
+    }
+
+    /// Found in review of a week of config edits: a dotfiles checkout switched to a branch
+    /// without the config removes its emptied folders one by one, and a folder the watch had
+    /// chosen to wait in went between its look and its watch: the watch ended for good ("the
+    /// system's watches used up", it said), and the checkout back was never noticed.
+    @Test("the folder the watch waits in removed between its look and its watch: it waits in the one above, and the file written again is noticed")
+    func waypointRemovedBeforeItsWatch() throws {
+        try Self.inDirectory { root in
+            let path = root + "/a/b/config.yaml"
+            try FileManager.default.createDirectory(atPath: root + "/a/b", withIntermediateDirectories: true)
+            try "bindings: []\n".write(toFile: path, atomically: false, encoding: .utf8)
+            let watch = try ConfigFileWatch(path: path)
+            var removed: [String] = []
+            watch.willWatch = { folder in
+                // The first folder chosen to wait in goes, as the checkout takes it.
+                if folder == root + "/a", removed.isEmpty, rmdir(folder) == 0 { removed.append(folder) }
+            }
+            unlink(path)
+            rmdir(root + "/a/b")
+            let changes = Self.changes(watch)
+            #expect(removed == [root + "/a"], "the stimulus: the folder went between the look and the watch")
+            #expect(changes.contains(.file) && !changes.contains(.watchLost), "\(changes): \(String(describing: watch.lostBecause))")
+            try FileManager.default.createDirectory(atPath: root + "/a/b", withIntermediateDirectories: true)
+            try "bindings: []\n".write(toFile: path, atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch).contains(.file) && watch.fileExists)
         }
     }
 
