@@ -70,7 +70,8 @@ final class RunReporter {
             logger.info("reloaded \(source): \(bindings.bindings.count) bindings; they apply to contacts that begin from now on")
             describeListening()
         case .configurationRejected(let source, let message):
-            logger.error("\(source) is broken; keeping the bindings already running:\n\(message)")
+            // Broken, or refused as it is (a mode that lets others change it): the message says which.
+            logger.error("\(source) was not loaded; keeping the bindings already running:\n\(message)")
         case .reloadUnavailable:
             logger.notice("SIGHUP: there is no config file to read again (running the built-in default)")
         case .suspended:
