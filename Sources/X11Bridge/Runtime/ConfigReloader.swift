@@ -1,4 +1,5 @@
 import GestureKit
+import Glibc
 
 /// Reads the config again while the bridge runs: on SIGHUP, and when its file changes (written
 /// in place, replaced by an editor's rename, created where the built-in default was running),
@@ -46,6 +47,9 @@ public final class ConfigReloader {
     /// Whether the watched file was there when last looked at: its removal is told once, and
     /// a folder made where the built-in default waits for a file is no news.
     private var fileWasThere: Bool
+    /// Whether the file was found empty at the last settle, and is waited out: an editor that
+    /// truncates the file and closes it, then writes it anew, leaves it empty between.
+    private var waitingOutEmpty = false
     /// What the watch watched, for SIGHUP to watch again once it is lost.
     private let watchedPath: String?
     /// The bindings running, loaded from `source`; nil while what runs is not what the file
@@ -105,12 +109,26 @@ public final class ConfigReloader {
             running = nil
             return wasThere ? .fileRemoved(path: watch.path) : nil
         }
+        // Empty: read once it has stayed so as long as a writer may leave a file (an empty
+        // config is refused all the same, later), or once it changes again.
+        let empty = Self.isEmpty(watch.path)
+        defer { waitingOutEmpty = empty && !waitingOutEmpty }
+        if empty, !waitingOutEmpty {
+            nextDeadline = now + writingTime
+            return nil
+        }
         let (before, beforeSource) = (running, source)
         let outcome = load(.file(watch.path))
         if case .reloaded(let configuration, let file) = outcome, file == beforeSource, configuration == before {
             return nil
         }
         return outcome
+    }
+
+    /// Whether the file at `path` holds nothing (a byte, a newline, is something: it is read).
+    private static func isEmpty(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_size == 0
     }
 
     private func load(_ file: ConfigSource) -> Outcome {

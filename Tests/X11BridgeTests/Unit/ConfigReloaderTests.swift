@@ -93,6 +93,29 @@ struct ConfigReloaderTests {
 
     /// Found in review: a watch lost (another program had used up the kernel's watches) was
     /// gone for good: SIGHUP read the file once, and edits after were never noticed.
+    /// Found in review of a week of config edits: an editor that truncates the file and closes
+    /// it, then writes it anew a while after, had the empty file read between: an error that
+    /// the config is empty, then the reload.
+    @Test("a file emptied and closed, then written: nothing said of the empty file, the new one read; one left empty is refused once a writer's time has passed")
+    func emptiedThenWritten() throws {
+        try Self.watchingGood { path, reloader in
+            try Self.writeInPlace(path, "").close()
+            #expect(Self.afterChange(reloader) == nil, "the empty file is waited out")
+            #expect(reloader.nextDeadline.map { abs($0 - (10 + reloader.settleTime + reloader.writingTime)) < 1e-9 } == true)
+            try Self.writeInPlace(path, Self.other).close()
+            #expect(Self.names(Self.afterChange(reloader, at: 12)) == ["two"])
+
+            try Self.writeInPlace(path, "").close()
+            #expect(Self.afterChange(reloader, at: 20) == nil)
+            let deadline = try #require(reloader.nextDeadline)
+            #expect(reloader.fire(at: deadline - 0.01) == nil)
+            guard case .rejected? = reloader.fire(at: deadline) else {
+                Issue.record("an empty config is refused once it stays empty")
+                return
+            }
+        }
+    }
+
     @Test("a watch lost is taken again on SIGHUP, and edits after it are noticed")
     func watchLostThenHangUp() throws {
         try ConfigFileWatchTests.inDirectory { root in
