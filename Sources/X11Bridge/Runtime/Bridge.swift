@@ -17,6 +17,9 @@ public final class Bridge {
     /// Shows a circle under every active contact (the touch view) after each batch of input.
     /// Whether the touch view shows every contact (`run --show-touches`).
     public let showsContacts: Bool
+    /// A mouse or touchpad no binding listens to has its motion read still, for a contact a
+    /// gesture follows (`reconcileMotion`).
+    private var motionDeferred = false
     private let pointerOwnership: PointerOwnership
     private let touchOwnership: TouchOwnership
     /// Sets both ownerships' grabs, in order, from what the bindings and devices need.
@@ -140,11 +143,23 @@ public final class Bridge {
     /// Makes the grabs, and which mice' and touchpads' motion is read, what the bindings and
     /// the devices present need: the one place that does, after every change that can alter
     /// either. A grab that still holds a contact stays until that contact is over
-    /// (`GrabReconciler.settle`). Contacts shown (`--show-touches`) are drawn moving, bound or not.
+    /// (`GrabReconciler.settle`); so does the motion of a contact a gesture still follows.
     private func reconcileGrabs() {
         grabs.reconcile(OwnedInputs(configuration: engine.configuration, devices: engine.devices.values))
-        let unbound = showsContacts ? [] : engine.devices.values.filter { !engine.configuration.listens(to: $0) }.map(\.id)
-        session.readMotion(except: Set(unbound))
+        reconcileMotion()
+    }
+
+    /// Which mice' and touchpads' motion goes unread (`InputListener.readMotion(except:)`):
+    /// those no binding listens to, but for one whose contact a gesture still follows (it keeps
+    /// the bindings it began with across a reload: a long press must still see a drag); then
+    /// `motionDeferred`, and asked again as contacts settle. Contacts shown (`--show-touches`)
+    /// are drawn moving, bound or not.
+    private func reconcileMotion() {
+        guard !showsContacts else { return }
+        let followed = Set(engine.activeContacts.filter { !engine.isSettled($0) }.map(\.device))
+        let unbound = engine.devices.values.filter { !engine.configuration.listens(to: $0) }.map(\.id)
+        motionDeferred = unbound.contains(where: followed.contains)
+        session.readMotion(except: Set(unbound.filter { !followed.contains($0) }))
     }
 
     /// Whether the contact's grabbed press or touch has yet to come: until it does, another
@@ -420,6 +435,7 @@ extension Bridge: EventLoopClient {
             }
         }
         grabs.settle()
+        if motionDeferred { reconcileMotion() }
         if showsContacts { showActiveContacts() }
     }
 
@@ -579,6 +595,7 @@ extension Bridge: EventLoopClient {
             // A decision timeout can leave a stroke no gesture follows.
             for key in engine.activeContacts where key.contact == 0 { settleMotion(of: key.device) }
             grabs.settle()
+            if motionDeferred { reconcileMotion() }
         }
         if let feedback, let deadline = feedback.nextDeadline, deadline <= now {
             feedback.tick(now: now)

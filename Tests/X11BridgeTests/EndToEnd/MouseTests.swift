@@ -153,6 +153,43 @@ final class MouseTests: MouseStageSuite {
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 
+    /// Found in review of the day's change: the reload stopped the mouse's motion at once, while
+    /// the press, which keeps the bindings it began with, was still a long press: it never saw
+    /// the drag, and right-clicked where the person was selecting text.
+    @Test("a reload that unbinds a mouse during its press: the press keeps its long press, which still sees the drag; the next press's motion goes unread")
+    func reloadUnbindingMouseMidPress() throws {
+        let path = try temporaryConfig("decision-timeout: 3\nbindings:\n  - {name: hold, gesture: long-press, devices: [mouse], duration: 1.5, action: {click: right}}\n")
+        let bridge = try stage.bridge(["--config", path])
+        let mouseID = try bridge.deviceID(VirtualMouse.deviceName)
+        let mouse = try mouse
+        #expect(try bridge.waitUntilAsleep(quiet: 0.3, timeout: 5))
+        stage.window.drain()
+        try mouse.press()
+        try "decision-timeout: 3\nbindings:\n  - {name: right-click, gesture: deep-press, devices: [pen], action: {click: right}}\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        bridge.child.kill(signal: SIGHUP)
+        #expect(bridge.waitForEvents(.configReloaded))
+        for _ in 0..<10 { try mouse.move(by: 5, 0) }
+        usleep(1_800_000)
+        try mouse.release()
+        let drag = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(3, in: drag).isEmpty, "a drag, no right-click: \(drag)\n\(bridge.lines)")
+        #expect(buttonEvents(1, in: drag).map(\.kind) == [.buttonPress, .buttonRelease], "\(drag)\n\(bridge.lines)")
+        #expect(stage.buttonsStillHeld() == [])
+
+        // Unbound now, and no press down: its motion costs no wakeup.
+        #expect(try bridge.waitUntilAsleep(quiet: 0.3, timeout: 5))
+        let before = try bridge.contextSwitches()
+        for step in 1...100 {
+            try mouse.move(by: step % 2 == 0 ? 2 : -2, 0)
+            usleep(1000)
+        }
+        let moved = stage.window.events { Self.stroke($0, from: mouseID).count >= 100 }
+        #expect(Self.stroke(moved, from: mouseID).count >= 100, "the stimulus: \(moved.count) events")
+        #expect(try bridge.contextSwitches() - before < 15)
+        #expect(bridge.stop(with: SIGINT) == 0)
+    }
+
     /// Found writing this suite: the mouse's decision, made while the pen's press held the
     /// master frozen, replayed the frozen press, which was the pen's: a deep press also gave
     /// the window the pen's left press, never released.
