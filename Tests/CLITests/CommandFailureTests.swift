@@ -60,35 +60,23 @@ struct ScreensTests {
     func secondScreen() throws {
         let server = try XvfbDisplay(extraArguments: ["-screen", "1", "800x600x24"])
         defer { server.stop() }
-        let bridge = try #require(GestureBridgeExecutable.url)
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("screens-\(UUID().uuidString).log")
-        #expect(FileManager.default.createFile(atPath: log.path, contents: nil))
-        defer { try? FileManager.default.removeItem(at: log) }
-        let first = Process()
-        first.executableURL = bridge
-        first.arguments = ["run", "--dry-run"]
         var environment = server.clientEnvironment
         environment["DISPLAY"] = server.displayName + ".0"
-        first.environment = environment
-        first.standardError = try FileHandle(forWritingTo: log)
-        first.standardOutput = FileHandle.nullDevice
-        try first.run()
-        defer { first.terminate(); first.waitUntilExit() }
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, !((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("listening on") { usleep(20_000) }
-        #expect(((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("listening on"), "the first bridge runs on screen 0")
+        let first = try BackgroundBridge(["run", "--dry-run"], environment: environment)
+        defer { first.stop() }
+        #expect(first.waitUntilListening(), "the first bridge runs on screen 0")
 
         environment["DISPLAY"] = server.displayName + ".1"
         let second = try GestureBridgeExecutable.run(["run", "--dry-run"], environment: environment, timeout: 8)
         #expect(second.status == 75, "\(second.status): \(second.stderr)")
-        #expect(second.stderr.contains("another gesture-bridge (process \(first.processIdentifier)) is running"), "\(second.stderr)")
+        #expect(second.stderr.contains("another gesture-bridge (process \(first.process.processIdentifier)) is running"), "\(second.stderr)")
 
         // Found in review of the service's life: the autostart entry's bridge, beside the
         // service's, exited 75, and where systemd runs autostart entries the session listed a
         // failed unit at every login.
         let autostarted = try GestureBridgeExecutable.run(["run", "--dry-run", "--autostart"], environment: environment, timeout: 8)
         #expect(autostarted.status == 0, "\(autostarted.status): \(autostarted.stderr)")
-        #expect(autostarted.stderr.contains("another gesture-bridge (process \(first.processIdentifier)) is running"), "\(autostarted.stderr)")
+        #expect(autostarted.stderr.contains("another gesture-bridge (process \(first.process.processIdentifier)) is running"), "\(autostarted.stderr)")
     }
 
     @Test("the autostart entry's bridge in a Wayland session says why it cannot run, and exits 0; by hand the same exits 78")

@@ -10,6 +10,38 @@ struct Run {
     var stderr: String
 }
 
+/// A gesture-bridge running in the background (`run --dry-run`, say), its standard error in a
+/// file: `stop()` ends it and removes the file.
+final class BackgroundBridge {
+    let process = Process()
+    private let log = FileManager.default.temporaryDirectory.appendingPathComponent("bridge-\(UUID().uuidString).log")
+
+    init(_ arguments: [String], environment: [String: String]) throws {
+        let executable = try #require(GestureBridgeExecutable.url)
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        #expect(FileManager.default.createFile(atPath: log.path, contents: nil))
+        process.standardError = try FileHandle(forWritingTo: log)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Whether it says it listens within `timeout` seconds.
+    func waitUntilListening(timeout: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        func said() -> Bool { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("listening on") }
+        while Date() < deadline, !said() { usleep(20_000) }
+        return said()
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: log)
+    }
+}
+
 enum GestureBridgeExecutable {
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()

@@ -22,22 +22,11 @@ struct DoctorTests {
         // well, and nothing said no bridge listened.
         #expect(run.stdout.contains("  note     no gesture-bridge runs on DISPLAY=\(server.displayName)"), "\(run.stdout)")
 
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString).log")
-        #expect(FileManager.default.createFile(atPath: log.path, contents: nil))
-        defer { try? FileManager.default.removeItem(at: log) }
-        let executable = try #require(GestureBridgeExecutable.url)
-        let bridge = Process()
-        bridge.executableURL = executable
-        bridge.arguments = ["run", "--dry-run", "--no-watch"]
-        bridge.environment = server.clientEnvironment
-        bridge.standardError = try FileHandle(forWritingTo: log)
-        bridge.standardOutput = FileHandle.nullDevice
-        try bridge.run()
-        defer { bridge.terminate(); bridge.waitUntilExit() }
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, !((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("listening on") { usleep(20_000) }
+        let bridge = try BackgroundBridge(["run", "--dry-run", "--no-watch"], environment: server.clientEnvironment)
+        defer { bridge.stop() }
+        #expect(bridge.waitUntilListening())
         let running = try GestureBridgeExecutable.run(["doctor"], environment: server.clientEnvironment).stdout
-        #expect(running.contains("  ok       a gesture-bridge runs on DISPLAY=\(server.displayName) (process \(bridge.processIdentifier))"), "\(running)")
+        #expect(running.contains("  ok       a gesture-bridge runs on DISPLAY=\(server.displayName) (process \(bridge.process.processIdentifier))"), "\(running)")
         #expect(!running.contains("no gesture-bridge runs"), "\(running)")
     }
 

@@ -105,6 +105,43 @@ final class MouseTests: MouseStageSuite {
         #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
     }
 
+    /// How often `bridge`, asleep first, wakes while the mouse, its buttons up, moves `motions`
+    /// times a millisecond apart; the window is checked to have had every motion (the stimulus).
+    func wakeups(of bridge: BridgeProcess, whileMoving motions: Int, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+        let mouseID = try bridge.deviceID(VirtualMouse.deviceName)
+        #expect(try bridge.waitUntilAsleep(quiet: 0.3, timeout: 5), sourceLocation: sourceLocation)
+        stage.window.drain()
+        let before = try bridge.contextSwitches()
+        for step in 1...motions {
+            try mouse.move(by: step % 2 == 0 ? 2 : -2, 0)
+            usleep(1000)
+        }
+        let wakeups = try bridge.contextSwitches() - before
+        let moved = stage.window.events { Self.stroke($0, from: mouseID).count >= motions }
+        #expect(Self.stroke(moved, from: mouseID).count >= motions, "the motion reached the window: \(moved.count) events",
+                sourceLocation: sourceLocation)
+        return wakeups
+    }
+
+    /// `text` written to the config at `path` and read again by `bridge` (SIGHUP).
+    func reload(_ bridge: BridgeProcess, config path: String, to text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        bridge.child.kill(signal: SIGHUP)
+        #expect(bridge.waitForEvents(.configReloaded), "\(bridge.lines)", sourceLocation: sourceLocation)
+    }
+
+    /// The mouse, pressed already, moves 50 px, holds `seconds`, and lets go: the window gets
+    /// the drag's press and release, and no right-click.
+    func expectDrag(holding seconds: Double, _ bridge: BridgeProcess, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for _ in 0..<10 { try mouse.move(by: 5, 0) }
+        usleep(UInt32(seconds * 1_000_000))
+        try mouse.release()
+        let drag = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(3, in: drag).isEmpty, "a drag, no right-click: \(drag)\n\(bridge.lines)", sourceLocation: sourceLocation)
+        #expect(buttonEvents(1, in: drag).map(\.kind) == [.buttonPress, .buttonRelease], "\(drag)\n\(bridge.lines)",
+                sourceLocation: sourceLocation)
+    }
+
     /// Found by a review of a day with a mouse and a touchpad alone: the bridge read every
     /// motion of a mouse no binding listens to, and threw it away, waking for each (a 1000 Hz
     /// mouse: some 900 times a second). Its buttons are still read: a mouse press beside a
@@ -113,38 +150,17 @@ final class MouseTests: MouseStageSuite {
     func unboundMouseMotionGoesUnread() throws {
         let path = try temporaryConfig("bindings:\n  - {name: right-click, gesture: deep-press, devices: [pen], action: {click: right}}\n")
         let bridge = try stage.bridge(["--config", path])
-        let mouseID = try bridge.deviceID(VirtualMouse.deviceName)
         let mouse = try mouse
-        #expect(try bridge.waitUntilAsleep(quiet: 0.3, timeout: 5))
-        stage.window.drain()
-        let before = try bridge.contextSwitches()
-        for step in 1...300 {
-            try mouse.move(by: step % 2 == 0 ? 2 : -2, 0)
-            usleep(1000)
-        }
-        let wakeups = try bridge.contextSwitches() - before
-        // The stimulus: the motion reached the window.
-        let moved = stage.window.events { Self.stroke($0, from: mouseID).count >= 300 }
-        #expect(Self.stroke(moved, from: mouseID).count >= 300, "\(moved.count) events")
+        let wakeups = try wakeups(of: bridge, whileMoving: 300)
         #expect(wakeups < 30, "the bridge woke \(wakeups) times during 300 motions of a mouse no binding listens to")
         let click = try clickMouse()
         #expect(click.map(\.kind) == [.buttonPress, .buttonRelease], "\(click)\n\(bridge.lines)")
 
         // Bound now: the long press reads its motion, and a drag is no long press.
-        try """
-            bindings:
-              - {name: hold, gesture: long-press, devices: [mouse], duration: 0.3, action: {click: right}}
-            """.write(toFile: path, atomically: true, encoding: .utf8)
-        bridge.child.kill(signal: SIGHUP)
-        #expect(bridge.waitForEvents(.configReloaded))
+        try reload(bridge, config: path, to: "bindings:\n  - {name: hold, gesture: long-press, devices: [mouse], duration: 0.3, action: {click: right}}\n")
         stage.window.drain()
         try mouse.press()
-        for _ in 0..<10 { try mouse.move(by: 5, 0) }
-        usleep(500_000)
-        try mouse.release()
-        let drag = try stage.eventsUntilKeyTapped()
-        #expect(buttonEvents(3, in: drag).isEmpty, "a drag, no right-click: \(drag)\n\(bridge.lines)")
-        #expect(buttonEvents(1, in: drag).map(\.kind) == [.buttonPress, .buttonRelease], "\(drag)")
+        try expectDrag(holding: 0.5, bridge)
         // And held still, it is a long press.
         try mouse.press()
         #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "the long press: \(bridge.lines)")
@@ -160,33 +176,16 @@ final class MouseTests: MouseStageSuite {
     func reloadUnbindingMouseMidPress() throws {
         let path = try temporaryConfig("decision-timeout: 3\nbindings:\n  - {name: hold, gesture: long-press, devices: [mouse], duration: 1.5, action: {click: right}}\n")
         let bridge = try stage.bridge(["--config", path])
-        let mouseID = try bridge.deviceID(VirtualMouse.deviceName)
         let mouse = try mouse
         #expect(try bridge.waitUntilAsleep(quiet: 0.3, timeout: 5))
         stage.window.drain()
         try mouse.press()
-        try "decision-timeout: 3\nbindings:\n  - {name: right-click, gesture: deep-press, devices: [pen], action: {click: right}}\n"
-            .write(toFile: path, atomically: true, encoding: .utf8)
-        bridge.child.kill(signal: SIGHUP)
-        #expect(bridge.waitForEvents(.configReloaded))
-        for _ in 0..<10 { try mouse.move(by: 5, 0) }
-        usleep(1_800_000)
-        try mouse.release()
-        let drag = try stage.eventsUntilKeyTapped()
-        #expect(buttonEvents(3, in: drag).isEmpty, "a drag, no right-click: \(drag)\n\(bridge.lines)")
-        #expect(buttonEvents(1, in: drag).map(\.kind) == [.buttonPress, .buttonRelease], "\(drag)\n\(bridge.lines)")
+        try reload(bridge, config: path, to: "decision-timeout: 3\nbindings:\n  - {name: right-click, gesture: deep-press, devices: [pen], action: {click: right}}\n")
+        try expectDrag(holding: 1.8, bridge)
         #expect(stage.buttonsStillHeld() == [])
 
         // Unbound now, and no press down: its motion costs no wakeup.
-        #expect(try bridge.waitUntilAsleep(quiet: 0.3, timeout: 5))
-        let before = try bridge.contextSwitches()
-        for step in 1...100 {
-            try mouse.move(by: step % 2 == 0 ? 2 : -2, 0)
-            usleep(1000)
-        }
-        let moved = stage.window.events { Self.stroke($0, from: mouseID).count >= 100 }
-        #expect(Self.stroke(moved, from: mouseID).count >= 100, "the stimulus: \(moved.count) events")
-        #expect(try bridge.contextSwitches() - before < 15)
+        #expect(try wakeups(of: bridge, whileMoving: 100) < 15)
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 

@@ -31,6 +31,15 @@ struct ConfigFileWatchTests {
         return changes
     }
 
+    /// `config.yaml` written with `text` in `folder`, made with the folders above it, and a
+    /// watch on it.
+    static func watchedFile(_ folder: String, _ text: String) throws -> (path: String, watch: ConfigFileWatch) {
+        let path = folder + "/config.yaml"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        return (path, try ConfigFileWatch(path: path))
+    }
+
     @Test("writing the file in place, replacing it by a rename, creating and removing it are all noticed")
     func fileChanges() throws {
         try Self.inDirectory { directory in
@@ -276,10 +285,7 @@ struct ConfigFileWatchTests {
     @Test("the folder the watch waits in removed between its look and its watch: it waits in the one above, and the file written again is noticed")
     func waypointRemovedBeforeItsWatch() throws {
         try Self.inDirectory { root in
-            let path = root + "/a/b/config.yaml"
-            try FileManager.default.createDirectory(atPath: root + "/a/b", withIntermediateDirectories: true)
-            try "bindings: []\n".write(toFile: path, atomically: false, encoding: .utf8)
-            let watch = try ConfigFileWatch(path: path)
+            let (path, watch) = try Self.watchedFile(root + "/a/b", "bindings: []\n")
             var removed: [String] = []
             watch.willWatch = { folder in
                 // The first folder chosen to wait in goes, as the checkout takes it.
@@ -524,10 +530,7 @@ extension ConfigFileWatchTests {
     @Test("files coming and going in the folders above the config's wake nothing")
     func unrelatedFilesAboveWakeNothing() throws {
         try Self.inDirectory { root in
-            let path = root + "/dotfiles/bridge/config.yaml"
-            try FileManager.default.createDirectory(atPath: root + "/dotfiles/bridge", withIntermediateDirectories: true)
-            try "a".write(toFile: path, atomically: false, encoding: .utf8)
-            let watch = try ConfigFileWatch(path: path)
+            let watch = try Self.watchedFile(root + "/dotfiles/bridge", "a").watch
             try "lock".write(toFile: root + "/.history.LOCK", atomically: true, encoding: .utf8)
             try FileManager.default.removeItem(atPath: root + "/.history.LOCK")
             try "x".write(toFile: root + "/dotfiles/notes.txt", atomically: true, encoding: .utf8)
