@@ -32,7 +32,7 @@ struct DebPackageTests {
     /// runtime inside its binary, which the debug build loads from the toolchain.
     static let releaseBinary = GestureBridgeExecutable.repositoryRoot.appendingPathComponent(".build/release/gesture-bridge").path
 
-    @Test("built, checked by lintian, installed with dpkg -i, run, its unit verified; the autostart entry, deleted, stays deleted through a reinstall; removed with dpkg -r leaving nothing but a conffile desktops skip, which a purge takes",
+    @Test("built, checked by lintian, installed with dpkg -i over an earlier package's linked autostart entry, run, its unit verified; the autostart entry, deleted, stays deleted through a reinstall; removed with dpkg -r leaving nothing but a conffile desktops skip, which a purge takes",
           .enabled(if: geteuid() == 0, "installing a package needs root"),
           .enabled(if: FileManager.default.isExecutableFile(atPath: releaseBinary),
                    "needs the release binary: `make release` (make test builds it first)"))
@@ -50,8 +50,17 @@ struct DebPackageTests {
         #expect(lintian.status == 0, "lintian: \(lintian.output)")
         #expect(!lintian.output.split(separator: "\n").contains { $0.hasPrefix("E: ") }, "\(lintian.output)")
 
+        // Where an earlier package left its entry: a link into /usr/share (dpkg would keep it,
+        // dangling once the new package is in, and put the entry beside it as .dpkg-new).
+        try FileManager.default.createDirectory(atPath: "/etc/xdg/autostart", withIntermediateDirectories: true)
+        if !exists(Self.autostartEntry) {
+            try FileManager.default.createSymbolicLink(atPath: Self.autostartEntry,
+                                                       withDestinationPath: "/usr/share/gesture-bridge/autostart/gesture-bridge.desktop")
+        }
         let install = try runTool("/usr/bin/dpkg", ["-i", deb])
         try #require(install.status == 0, "\(install.output)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: Self.autostartEntry)) == nil, "the earlier package's link replaced")
+        #expect(!exists(Self.autostartEntry + ".dpkg-new"))
         defer { _ = try? runTool("/usr/bin/dpkg", ["--purge", "gesture-bridge"]) }
         for path in Self.paths + [Self.autostartEntry] {
             #expect(exists(path), "\(path) was not installed")
