@@ -248,12 +248,16 @@ public final class ConfigFileWatch {
                 way.watch = inotify_add_watch(descriptor, way.folder, UInt32(mask | IN_ONLYDIR | IN_MASK_ADD))
                 if way.watch >= 0 {
                     waypoints.append(way)
+                } else if errno == ENOENT {
+                    // Gone since the look (a checkout removing its emptied folders one by one,
+                    // where the config is a link into it too): look again, as for the directory.
+                    if watch == nil {
+                        failure = "cannot watch \(way.folder), above the missing directory \(directory): \(Self.watchFailure(ENOENT))"
+                    }
+                    gone = true
+                    break
                 } else if watch == nil {
-                    // Gone since the look (a checkout removing its emptied folders one by one):
-                    // look again, as for the directory.
-                    gone = errno == ENOENT
                     failure = "cannot watch \(way.folder), above the missing directory \(directory): \(Self.watchFailure(errno))"
-                    if gone { break }
                 }
             }
             for way in old { release(way.watch) }

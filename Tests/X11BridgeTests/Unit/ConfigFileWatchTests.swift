@@ -302,6 +302,30 @@ struct ConfigFileWatchTests {
         }
     }
 
+    /// Found in review of that fix: a config that is a link into a dotfiles checkout had the
+    /// same race on the folders the link leads through, and there a folder gone before its
+    /// watch went unsaid: nothing waited for the file to come back.
+    @Test("a link's target folder removed between its look and its watch: the file written again is noticed")
+    func linkTargetWaypointRemovedBeforeItsWatch() throws {
+        try Self.inDirectory { root in
+            let (target, _) = try Self.watchedFile(root + "/dots/a/b", "bindings: []\n")
+            try FileManager.default.createDirectory(atPath: root + "/config", withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: root + "/config/config.yaml", withDestinationPath: target)
+            let watch = try ConfigFileWatch(path: root + "/config/config.yaml")
+            var removed: [String] = []
+            watch.willWatch = { folder in
+                if folder == root + "/dots/a", removed.isEmpty, rmdir(folder) == 0 { removed.append(folder) }
+            }
+            unlink(target)
+            rmdir(root + "/dots/a/b")
+            #expect(!Self.changes(watch).contains(.watchLost))
+            #expect(removed == [root + "/dots/a"], "the stimulus: the folder went between the look and the watch")
+            try FileManager.default.createDirectory(atPath: root + "/dots/a/b", withIntermediateDirectories: true)
+            try "bindings: []\n".write(toFile: target, atomically: false, encoding: .utf8)
+            #expect(Self.changes(watch).contains(.file) && watch.fileExists)
+        }
+    }
+
     @Test("a change of the file's or its directory's mode is noticed: `chmod go-w`, as a refused config is told, loads it")
     func modeChanges() throws {
         try Self.inDirectory { directory in
