@@ -76,6 +76,9 @@ public final class ConfigReloader {
     /// watch lost (the kernel's watches used up by another program) is taken again.
     public func hangUp() -> Outcome {
         if watch == nil, let path = watchedPath { watch = try? ConfigFileWatch(path: path) }
+        // Read now: a change waiting to be read (an empty file waited out) is read with it.
+        nextDeadline = nil
+        waitingOutEmpty = false
         switch source {
         case .file: return load(source)
         case .builtInDefault:
@@ -107,6 +110,7 @@ public final class ConfigReloader {
         fileWasThere = watch.fileExists
         guard fileWasThere else {
             running = nil
+            waitingOutEmpty = false
             return wasThere ? .fileRemoved(path: watch.path) : nil
         }
         // Empty: read once it has stayed so as long as a writer may leave a file (an empty

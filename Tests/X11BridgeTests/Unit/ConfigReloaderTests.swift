@@ -113,6 +113,14 @@ struct ConfigReloaderTests {
                 Issue.record("an empty config is refused once it stays empty")
                 return
             }
+            // SIGHUP on a file emptied on purpose: refused at once, and not told again later.
+            try Self.writeInPlace(path, "").close()
+            #expect(Self.afterChange(reloader, at: 40) == nil)
+            guard case .rejected = reloader.hangUp() else {
+                Issue.record("SIGHUP reads the empty file")
+                return
+            }
+            #expect(reloader.nextDeadline == nil && reloader.fire(at: 60) == nil, "the waited-out read dropped with SIGHUP's")
         }
     }
 
