@@ -57,10 +57,18 @@ struct DebPackageTests {
             try FileManager.default.createSymbolicLink(atPath: Self.autostartEntry,
                                                        withDestinationPath: "/usr/share/gesture-bridge/autostart/gesture-bridge.desktop")
         }
+        // Found in review: an upgrade that failed after the preinst took the link away left the
+        // earlier package without its entry. Moved aside, it comes back as dpkg aborts.
+        let scripts = output + "/control"
+        #expect(try runTool("/usr/bin/dpkg-deb", ["-e", deb, scripts]).status == 0)
+        #expect(try runTool(scripts + "/preinst", ["upgrade", "0.14.0"]).status == 0)
+        #expect(!exists(Self.autostartEntry), "the earlier link moved aside")
+        #expect(try runTool(scripts + "/postrm", ["abort-upgrade", "0.14.0"]).status == 0)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: Self.autostartEntry)) != nil, "the link back after the abort")
         let install = try runTool("/usr/bin/dpkg", ["-i", deb])
         try #require(install.status == 0, "\(install.output)")
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: Self.autostartEntry)) == nil, "the earlier package's link replaced")
-        #expect(!exists(Self.autostartEntry + ".dpkg-new"))
+        #expect(!exists(Self.autostartEntry + ".dpkg-new") && !exists(Self.autostartEntry + ".dpkg-link"))
         defer { _ = try? runTool("/usr/bin/dpkg", ["--purge", "gesture-bridge"]) }
         for path in Self.paths + [Self.autostartEntry] {
             #expect(exists(path), "\(path) was not installed")
