@@ -278,6 +278,28 @@ struct ConfigFileWatchTests {
         }
     }
 
+    /// A checkout racing the watch: `file` and its folder removed, and `waitIn`, the folder the
+    /// watch then chooses to wait in, removed as it is about to be watched (checked: the
+    /// stimulus); then both made again, which the watch is checked to notice. Returns what it
+    /// reported of the removal.
+    static func raceCheckout(_ watch: ConfigFileWatch, file: String, waitIn: String,
+                             sourceLocation: SourceLocation = #_sourceLocation) throws -> Set<ConfigFileWatch.Change> {
+        var removed: [String] = []
+        watch.willWatch = { folder in
+            // The first folder chosen to wait in goes, as the checkout takes it.
+            if folder == waitIn, removed.isEmpty, rmdir(folder) == 0 { removed.append(folder) }
+        }
+        let folder = (file as NSString).deletingLastPathComponent
+        unlink(file)
+        rmdir(folder)
+        let changes = Self.changes(watch)
+        #expect(removed == [waitIn], "the stimulus: the folder went between the look and the watch", sourceLocation: sourceLocation)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "bindings: []\n".write(toFile: file, atomically: false, encoding: .utf8)
+        #expect(Self.changes(watch).contains(.file) && watch.fileExists, sourceLocation: sourceLocation)
+        return changes
+    }
+
     /// Found in review of a week of config edits: a dotfiles checkout switched to a branch
     /// without the config removes its emptied folders one by one, and a folder the watch had
     /// chosen to wait in went between its look and its watch: the watch ended for good ("the
@@ -286,19 +308,8 @@ struct ConfigFileWatchTests {
     func waypointRemovedBeforeItsWatch() throws {
         try Self.inDirectory { root in
             let (path, watch) = try Self.watchedFile(root + "/a/b", "bindings: []\n")
-            var removed: [String] = []
-            watch.willWatch = { folder in
-                // The first folder chosen to wait in goes, as the checkout takes it.
-                if folder == root + "/a", removed.isEmpty, rmdir(folder) == 0 { removed.append(folder) }
-            }
-            unlink(path)
-            rmdir(root + "/a/b")
-            let changes = Self.changes(watch)
-            #expect(removed == [root + "/a"], "the stimulus: the folder went between the look and the watch")
+            let changes = try Self.raceCheckout(watch, file: path, waitIn: root + "/a")
             #expect(changes.contains(.file) && !changes.contains(.watchLost), "\(changes): \(String(describing: watch.lostBecause))")
-            try FileManager.default.createDirectory(atPath: root + "/a/b", withIntermediateDirectories: true)
-            try "bindings: []\n".write(toFile: path, atomically: false, encoding: .utf8)
-            #expect(Self.changes(watch).contains(.file) && watch.fileExists)
         }
     }
 
@@ -312,17 +323,7 @@ struct ConfigFileWatchTests {
             try FileManager.default.createDirectory(atPath: root + "/config", withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(atPath: root + "/config/config.yaml", withDestinationPath: target)
             let watch = try ConfigFileWatch(path: root + "/config/config.yaml")
-            var removed: [String] = []
-            watch.willWatch = { folder in
-                if folder == root + "/dots/a", removed.isEmpty, rmdir(folder) == 0 { removed.append(folder) }
-            }
-            unlink(target)
-            rmdir(root + "/dots/a/b")
-            #expect(!Self.changes(watch).contains(.watchLost))
-            #expect(removed == [root + "/dots/a"], "the stimulus: the folder went between the look and the watch")
-            try FileManager.default.createDirectory(atPath: root + "/dots/a/b", withIntermediateDirectories: true)
-            try "bindings: []\n".write(toFile: target, atomically: false, encoding: .utf8)
-            #expect(Self.changes(watch).contains(.file) && watch.fileExists)
+            #expect(!(try Self.raceCheckout(watch, file: target, waitIn: root + "/dots/a")).contains(.watchLost))
         }
     }
 
