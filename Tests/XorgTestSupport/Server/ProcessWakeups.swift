@@ -26,8 +26,19 @@ public struct ProcessWakeups: Sendable {
         return total
     }
 
-    /// Waits until the process has not woken for `quiet` seconds, looking every `interval`
-    /// microseconds. False when it still wakes after `timeout`, or once `isRunning` says it ended.
+    /// Whether the process sleeps now, waiting for something (its state `S` in /proc): not
+    /// running, and not runnable either, waiting for a core on a busy machine.
+    public func isSleeping() throws -> Bool {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // "pid (comm) S ...": the name may hold spaces and parentheses, the state follows its last ")".
+        guard let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].split(separator: " ").first == "S"
+    }
+
+    /// Waits until the process has slept `quiet` seconds without waking, looking every
+    /// `interval` microseconds. A process that wakes no more because it waits for a core (a busy
+    /// machine) is runnable, not asleep: the quiet begins again. False when it still wakes after
+    /// `timeout`, or once `isRunning` says it ended.
     public func waitUntilAsleep(quiet: Double, timeout: Double, interval: useconds_t,
                                 while isRunning: () -> Bool = { true }) throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
@@ -36,7 +47,7 @@ public struct ProcessWakeups: Sendable {
         while Date() < deadline, isRunning() {
             usleep(interval)
             let now = try count()
-            if now != last {
+            if try now != last || !isSleeping() {
                 last = now
                 quietSince = Date()
             } else if Date().timeIntervalSince(quietSince) >= quiet {
