@@ -15,53 +15,50 @@ struct Doctor: ParsableCommand {
             config or key name, volume actions with no way to change the volume, or no device \
             that any binding listens to.
 
+            With --json, each finding is a line of JSON: what was checked (`check`: config, \
+            session, xinput, xtest, bridge-running, compositor, pen-awaited, no-devices, pressure, \
+            dead-pressure, no-pressure, missing-device, unlistened, nothing-listened, mapping, \
+            fixed-threshold, volume, key), its `status` (ok, note, problem), the `device`, \
+            `binding` or `key` it is about where it is about one, and its `message`.
+
             Example:
               gesture-bridge doctor
               gesture-bridge doctor --config my-config.yaml
+              gesture-bridge doctor --json | jq -r 'select(.status == "problem") | .message'
             """
     )
 
     @OptionGroup var config: ConfigOption
 
-    /// One finding: fine, worth knowing, or in the way.
-    enum Finding {
-        case ok(String)
-        case note(String)
-        case problem(String)
+    @Flag(help: "Print each finding as a line of JSON: {\"check\",\"status\",\"message\"}, with \"device\", \"binding\" or \"key\" where it is about one.")
+    var json = false
 
-        var line: String {
-            switch self {
-            case .ok(let text): return "  ok       \(text)"
-            case .note(let text): return "  note     \(text)"
-            case .problem(let text): return "  PROBLEM  \(text)"
-            }
-        }
-
-        var isProblem: Bool {
-            if case .problem = self { return true }
-            return false
-        }
-    }
+    /// One finding: fine, worth knowing, or in the way; what it looked at, and about what.
+    typealias Finding = DoctorFindingLine
 
     func run() throws {
         var findings: [Finding] = []
         defer {
-            for finding in findings { print(finding.line) }
-            let problems = findings.filter(\.isProblem).count
-            print(problems == 0 ? "GestureBridge can run here." : "\(problems) problem\(problems == 1 ? "" : "s") to fix first.")
+            if json {
+                for finding in findings { print(JSONLineEncoder.line(finding)) }
+            } else {
+                for finding in findings { print(Self.line(finding)) }
+                let problems = findings.filter { $0.status == .problem }.count
+                print(problems == 0 ? "GestureBridge can run here." : "\(problems) problem\(problems == 1 ? "" : "s") to fix first.")
+            }
         }
 
         let source = config.source()
         var bindings: BindingSet?
         do {
             bindings = try source.load(keyNames: XKeysymNames())
-            findings.append(.ok("config \(source): \(bindings?.bindings.count ?? 0) bindings"))
+            findings.append(.ok(.config, "config \(source): \(bindings?.bindings.count ?? 0) bindings"))
         } catch {
             if case .file(let path) = source.anchored(), let kept = KeptConfig.user()?.load(for: path, keyNames: XKeysymNames()) {
                 bindings = kept.bindings
-                findings.append(.problem("config \(source) is broken: the bridge runs the config that last loaded from it (kept as \(kept.path)) until it is mended:\n" + error.description))
+                findings.append(.problem(.config, "config \(source) is broken: the bridge runs the config that last loaded from it (kept as \(kept.path)) until it is mended:\n" + error.description))
             } else {
-                findings.append(.problem("config \(source) is broken (the bridge will not start with it):\n" + error.description))
+                findings.append(.problem(.config, "config \(source) is broken (the bridge will not start with it):\n" + error.description))
             }
         }
 
@@ -69,29 +66,34 @@ struct Doctor: ParsableCommand {
         do {
             name = try DisplayCheck.displayName(environment: ProcessEnvironment.current)
         } catch {
-            findings.append(.problem(error.description))
+            findings.append(.problem(.session, error.description))
             throw CommandFailure.reported()
         }
-        findings.append(.ok("X11 session on DISPLAY=\(name)"))
+        findings.append(.ok(.session, "X11 session on DISPLAY=\(name)"))
 
         let connection: XConnection
         do {
             connection = try XConnection.open(name: name, requirements: .init(xtest: false))
         } catch {
-            findings.append(.problem(error.description))
+            // Which of the session's parts is missing: XInput 2.2, or the X server itself.
+            let missing: Finding.Check = switch error {
+            case .xinputMissing, .xinputTooOld: .xinput
+            default: .session
+            }
+            findings.append(.problem(missing, error.description))
             throw CommandFailure.reported()
         }
         defer { connection.close() }
-        findings.append(.ok("XInput \(connection.xinputVersion.major).\(connection.xinputVersion.minor) (2.2 needed for touch)"))
+        findings.append(.ok(.xinput, "XInput \(connection.xinputVersion.major).\(connection.xinputVersion.minor) (2.2 needed for touch)"))
         findings.append(connection.hasXTest
-            ? .ok("XTest: the bridge can send clicks, keys and scrolling")
-            : .problem("the X server has no XTest extension: the bridge can recognize gestures but not act on them (enable the XTEST extension in the server)"))
+            ? .ok(.xtest, "XTest: the bridge can send clicks, keys and scrolling")
+            : .problem(.xtest, "the X server has no XTest extension: the bridge can recognize gestures but not act on them (enable the XTEST extension in the server)"))
 
         // Everything can be fine and nothing listen: the service failed, or never started.
         if let running = InstanceClaim.runningBridge(on: connection) {
-            findings.append(.ok("a gesture-bridge runs on DISPLAY=\(name)\(running.process.map { " (process \($0))" } ?? "")"))
+            findings.append(.ok(.bridgeRunning, "a gesture-bridge runs on DISPLAY=\(name)\(running.process.map { " (process \($0))" } ?? "")"))
         } else {
-            findings.append(.note("""
+            findings.append(.note(.bridgeRunning, """
                 no gesture-bridge runs on DISPLAY=\(name): no gesture acts until one does. Start it with \
                 `gesture-bridge run`, or the service with `systemctl --user start gesture-bridge` \
                 (`systemctl --user status gesture-bridge` says why it stopped)
@@ -99,12 +101,12 @@ struct Doctor: ParsableCommand {
         }
 
         findings.append(connection.hasCompositor
-            ? .ok("a compositor runs: the feedback overlay blends with the desktop")
-            : .note("no compositor: the feedback overlay is drawn as a shaped window (no transparency), which works everywhere"))
+            ? .ok(.compositor, "a compositor runs: the feedback overlay blends with the desktop")
+            : .note(.compositor, "no compositor: the feedback overlay is drawn as a shaped window (no transparency), which works everywhere"))
 
         let catalog = DeviceCatalog.query(connection)
         for tablet in catalog.tabletsAwaitingPen {
-            findings.append(.note(DeviceCatalog.awaitingPenAdvice(tablet)))
+            findings.append(.note(.penAwaited, DeviceCatalog.awaitingPenAdvice(tablet), device: tablet.name))
         }
         findings += deviceFindings(catalog.contactSources, awaitingPen: !catalog.tabletsAwaitingPen.isEmpty, bindings: bindings,
                                    learning: Learned.userState())
@@ -115,7 +117,16 @@ struct Doctor: ParsableCommand {
             findings += Self.fixedThresholdFindings(bindings)
         }
         // The findings, printed on the way out, say what is wrong.
-        if findings.contains(where: \.isProblem) { throw CommandFailure.reported() }
+        if findings.contains(where: { $0.status == .problem }) { throw CommandFailure.reported() }
+    }
+
+    /// A finding as the table prints it.
+    static func line(_ finding: Finding) -> String {
+        switch finding.status {
+        case .ok: "  ok       \(finding.message)"
+        case .note: "  note     \(finding.message)"
+        case .problem: "  PROBLEM  \(finding.message)"
+        }
     }
 
     /// Touchscreens that reach every monitor of several: the panel's positions are spread over
@@ -126,7 +137,7 @@ struct Doctor: ParsableCommand {
         guard frames.count > 1 else { return [] }
         let names = monitors.monitors.map(\.name).joined(separator: ", ")
         return devices.filter { $0.kind == .touch && $0.touch?.mode == .direct && $0.mappedArea == nil }.map { device in
-            .note("touchscreen \"\(device.name)\" spans all \(frames.count) monitors (\(names)): a touch lands away from the finger, and the volume knob is in the desktop's corner rather than the touchscreen's. Map it to its own monitor: `xinput map-to-output \"\(device.name)\" MONITOR` (desktops such as GNOME and KDE do it themselves)")
+            .note(.mapping, "touchscreen \"\(device.name)\" spans all \(frames.count) monitors (\(names)): a touch lands away from the finger, and the volume knob is in the desktop's corner rather than the touchscreen's. Map it to its own monitor: `xinput map-to-output \"\(device.name)\" MONITOR` (desktops such as GNOME and KDE do it themselves)", device: device.name)
         }
     }
 
@@ -138,7 +149,7 @@ struct Doctor: ParsableCommand {
         let seeDevices = "`gesture-bridge devices` shows what each device reports"
         if awaitingPen && devices.allSatisfy({ $0.pressureAxis == nil }) { return [] }
         guard !devices.isEmpty else {
-            return [.problem("no pen, touchscreen or mouse is connected: the bridge has nothing to listen to. Connect one (devices plugged in later join a running bridge); `xinput list` shows what the X server sees")]
+            return [.problem(.noDevices, "no pen, touchscreen or mouse is connected: the bridge has nothing to listen to. Connect one (devices plugged in later join a running bridge); `xinput list` shows what the X server sees")]
         }
         var findings: [Finding] = []
         let withPressure = devices.filter { $0.pressureAxis?.pressureRange != nil }
@@ -151,31 +162,32 @@ struct Doctor: ParsableCommand {
             let learned = "; learned: " + Learned.summary(learning.learner(name: device.name, product: device.product,
                                             nameAloneInUse: LearningKey.nameAloneInUse(by: device.name, among: devices.map { ($0.name, $0.product) })))
             let product = device.product.map { " [\($0)]" } ?? ""
-            findings.append(.ok("\(device.kind?.rawValue ?? "device") \"\(device.name)\"\(product)\(driver) reports pressure \(range)\(moved)\(learned)"))
+            findings.append(.ok(.pressure, "\(device.kind?.rawValue ?? "device") \"\(device.name)\"\(product)\(driver) reports pressure \(range)\(moved)\(learned)", device: device.name))
         }
         // Declared but dead: a puck, lens or pad with an "Abs Pressure" axis, or a libinput tool
         // labelled pressure away from valuator 2.
         for device in devices where device.pressureAxis == nil && device.valuators.contains(where: \.isPressure) {
-            findings.append(.note("\(device.kind?.rawValue ?? "device") \"\(device.name)\" declares a pressure axis its driver (\(device.driver.rawValue)) never moves there; it gets the gestures that need no pressure"))
+            findings.append(.note(.deadPressure, "\(device.kind?.rawValue ?? "device") \"\(device.name)\" declares a pressure axis its driver (\(device.driver.rawValue)) never moves there; it gets the gestures that need no pressure", device: device.name))
         }
         if withPressure.isEmpty {
             let pressureBindings = bindings?.bindings.filter(\.recognizer.kind.needsPressure).map(\.name) ?? []
             let lost = pressureBindings.isEmpty ? "" : ", so these bindings never fire: \(pressureBindings.joined(separator: ", "))"
-            findings.append(.note("no device reports pressure\(lost). Deep press and the other pressure gestures need a pen tablet or a pressure-sensing touchscreen whose X driver reports an \"Abs Pressure\" or \"Abs MT Pressure\" axis; \(seeDevices)"))
+            findings.append(.note(.noPressure, "no device reports pressure\(lost). Deep press and the other pressure gestures need a pen tablet or a pressure-sensing touchscreen whose X driver reports an \"Abs Pressure\" or \"Abs MT Pressure\" axis; \(seeDevices)"))
         }
         guard let bindings else { return findings }
         // A name the config gives that no device has: a typo, or a device not plugged in.
         for missing in bindings.missingDevices(among: devices.compactMap(\.inputDevice)) {
             let hint = missing.suggestion.map { " (did you mean \"\($0)\"?)" } ?? ""
-            findings.append(.note("binding \(missing.binding) names the device \"\(missing.name)\", which is not connected\(hint): it listens to none by that name until one comes; \(seeDevices)"))
+            findings.append(.note(.missingDevice, "binding \(missing.binding) names the device \"\(missing.name)\", which is not connected\(hint): it listens to none by that name until one comes; \(seeDevices)",
+                                  device: missing.name, binding: missing.binding))
         }
         let unserved = devices.filter { !($0.inputDevice.map(bindings.listens(to:)) ?? false) }
         for device in unserved {
-            findings.append(.note("no binding listens to \(device.kind?.rawValue ?? "device") \"\(device.name)\""))
+            findings.append(.note(.unlistened, "no binding listens to \(device.kind?.rawValue ?? "device") \"\(device.name)\"", device: device.name))
         }
         if unserved.count == devices.count {
             let kinds = Set(devices.compactMap { $0.kind?.rawValue }).sorted().joined(separator: ", ")
-            findings.append(.problem("no binding of this config listens to any device here, so the bridge would do nothing. Connect a pen or a touchscreen, or add a binding for these devices (`devices: [\(kinds)]`; knob and long press need no pressure)"))
+            findings.append(.problem(.nothingListened, "no binding of this config listens to any device here, so the bridge would do nothing. Connect a pen or a touchscreen, or add a binding for these devices (`devices: [\(kinds)]`; knob and long press need no pressure)"))
         }
         return findings
     }
@@ -187,7 +199,7 @@ struct Doctor: ParsableCommand {
         guard bindings.learn else { return [] }
         return bindings.bindings.compactMap { binding in
             guard case .deepPress(let configuration) = binding.recognizer, !configuration.learned else { return nil }
-            return .note("binding \"\(binding.name)\" has a fixed threshold (\(configuration.threshold.formatted)): the bridge does not learn it for your hand; `threshold: learned` does (the built-in default's; `calibrate --write` writes a number on purpose)")
+            return .note(.fixedThreshold, "binding \"\(binding.name)\" has a fixed threshold (\(configuration.threshold.formatted)): the bridge does not learn it for your hand; `threshold: learned` does (the built-in default's; `calibrate --write` writes a number on purpose)", binding: binding.name)
         }
     }
 
@@ -206,12 +218,12 @@ struct Doctor: ParsableCommand {
         control.readLevel(for: probe, now: clock.now)
         let reports = control.waitUntilIdle(timeout: 5, clock: clock)
         for case .failed(_, let failure) in reports {
-            return [.problem("binding \(binding.name) changes the volume, but: \(failure)")]
+            return [.problem(.volume, "binding \(binding.name) changes the volume, but: \(failure)", binding: binding.name)]
         }
         guard let level = control.level, let tool = control.tool else {
-            return [.problem("binding \(binding.name) changes the volume, but reading it took longer than 5 s")]
+            return [.problem(.volume, "binding \(binding.name) changes the volume, but reading it took longer than 5 s", binding: binding.name)]
         }
-        return [.ok("volume: \(tool.rawValue) reads the default output at \(Int((level * 100).rounded()))%")]
+        return [.ok(.volume, "volume: \(tool.rawValue) reads the default output at \(Int((level * 100).rounded()))%")]
     }
 
     /// Every keysym a key action names must exist; one missing from the keymap is borrowed.
@@ -229,12 +241,26 @@ struct Doctor: ParsableCommand {
         return names.map { binding, key in
             switch connection.availability(ofKey: key) {
             case .unknownName:
-                return .problem("binding \(binding): \"\(key)\" is not an X keysym name (see /usr/include/X11/keysymdef.h, or `xev` to find a key's name)")
+                return .problem(.key, "binding \(binding): \"\(key)\" is not an X keysym name (see /usr/include/X11/keysymdef.h, or `xev` to find a key's name)", binding: binding, key: key)
             case .borrowed:
-                return .ok("key \(key) is not on the keyboard map; the bridge borrows a spare keycode for it")
+                return .ok(.key, "key \(key) is not on the keyboard map; the bridge borrows a spare keycode for it", binding: binding, key: key)
             case .onKeymap:
-                return .ok("key \(key) can be typed")
+                return .ok(.key, "key \(key) can be typed", binding: binding, key: key)
             }
         }
+    }
+}
+
+extension DoctorFindingLine {
+    static func ok(_ check: Check, _ message: String, device: String? = nil, binding: String? = nil, key: String? = nil) -> Self {
+        Self(check: check, status: .ok, device: device, binding: binding, key: key, message: message)
+    }
+
+    static func note(_ check: Check, _ message: String, device: String? = nil, binding: String? = nil, key: String? = nil) -> Self {
+        Self(check: check, status: .note, device: device, binding: binding, key: key, message: message)
+    }
+
+    static func problem(_ check: Check, _ message: String, device: String? = nil, binding: String? = nil, key: String? = nil) -> Self {
+        Self(check: check, status: .problem, device: device, binding: binding, key: key, message: message)
     }
 }

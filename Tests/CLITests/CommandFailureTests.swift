@@ -1,4 +1,5 @@
 import Foundation
+import GestureKit
 import Testing
 
 /// A command that fails prints its message as it is, without ArgumentParser's `Error:` and
@@ -41,7 +42,11 @@ struct CommandFailureTests {
         let run = try GestureBridgeExecutable.run(["doctor"], environment: Self.environment(without: ["DISPLAY"]))
         #expect(run.status == 1 && !run.crashed)
         #expect(run.stderr.isEmpty, "\(run.stderr)")
-        #expect(run.stdout.contains("DISPLAY is not set") && run.stdout.hasSuffix("to fix first.\n"), "\(run.stdout)")
+        #expect(run.stdout.hasSuffix("1 problem to fix first.\n"), "\(run.stdout)")
+        let json = try GestureBridgeExecutable.run(["doctor", "--json"], environment: Self.environment(without: ["DISPLAY"]))
+        #expect(json.status == 1 && json.stderr.isEmpty, "\(json.stderr)")
+        let problems = try decodedLines(DoctorFindingLine.self, json.stdout).filter { $0.status == .problem }
+        #expect(problems.map(\.check) == [.session] && problems.first?.message.contains("DISPLAY is not set") == true, "\(json.stdout)")
     }
 
     @Test("a mistake on the command line: ArgumentParser's `Error:` with the usage, status 64")

@@ -6,28 +6,45 @@ import XorgTestSupport
 /// `doctor` on the headless Xorg with the virtual pen and touchscreen.
 @Suite("Doctor", .serialized)
 struct DoctorTests {
+    /// `doctor --json` with `arguments`: its exit status and its findings.
+    static func doctor(_ arguments: [String] = [], environment: [String: String]) throws -> (status: Int32, findings: [DoctorFindingLine]) {
+        let run = try GestureBridgeExecutable.run(["doctor", "--json"] + arguments, environment: environment)
+        #expect(!run.crashed && run.stderr.isEmpty, "\(run.stderr)")
+        return (run.status, try decodedLines(DoctorFindingLine.self, run.stdout))
+    }
+
     @Test("on a session with a pen and a touchscreen: pressure devices listed, keys typeable, whether a bridge runs there said, exit 0", .requiresXorg)
     func healthySession() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
-        let run = try GestureBridgeExecutable.run(["doctor"], environment: server.clientEnvironment)
-        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-        #expect(run.stdout.contains("X11 session on DISPLAY=\(server.displayName)"))
-        #expect(run.stdout.contains("\"test-pen\" reports pressure 0..1000; learned"), "\(run.stdout)")
-        #expect(!run.stdout.contains("seen pressing"), "X keeps no history of a device's pressure to tell it by: \(run.stdout)")
-        #expect(run.stdout.contains("\"test-touch\" reports pressure 0..2047"))
-        #expect(run.stdout.contains("key XF86AudioRaiseVolume"))
-        #expect(run.stdout.contains("GestureBridge can run here."))
+        let (status, findings) = try Self.doctor(environment: server.clientEnvironment)
+        #expect(status == 0, "\(findings)")
+        #expect(!findings.contains { $0.status == .problem }, "\(findings)")
+        #expect(findings.contains { $0.check == .session && $0.status == .ok && $0.message.contains("DISPLAY=\(server.displayName)") })
+        let pressure = findings.filter { $0.check == .pressure && $0.status == .ok }.compactMap(\.device)
+        #expect(pressure.sorted() == ["test-pen", "test-touch"], "\(findings)")
+        #expect(findings.contains { $0.check == .pressure && $0.device == "test-pen" && $0.message.contains("0..1000") })
+        #expect(findings.contains { $0.check == .pressure && $0.device == "test-touch" && $0.message.contains("0..2047") })
+        #expect(findings.contains { $0.check == .key && $0.key == "XF86AudioRaiseVolume" && $0.status == .ok })
         // Found in review of the service's life: with the service failed, doctor said all was
         // well, and nothing said no bridge listened.
-        #expect(run.stdout.contains("  note     no gesture-bridge runs on DISPLAY=\(server.displayName)"), "\(run.stdout)")
+        #expect(findings.filter { $0.check == .bridgeRunning }.map(\.status) == [.note], "\(findings)")
+
+        // The table says the same findings, a line each, and its verdict.
+        let table = try GestureBridgeExecutable.run(["doctor"], environment: server.clientEnvironment)
+        #expect(table.status == 0)
+        let lines = table.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == findings.count + 1 && lines.last == "GestureBridge can run here.", "\(table.stdout)")
+        let column: [DoctorFindingLine.Status: String] = [.ok: "  ok       ", .note: "  note     ", .problem: "  PROBLEM  "]
+        #expect(zip(lines, findings).allSatisfy { line, finding in line == (column[finding.status] ?? "?") + finding.message },
+                "\(table.stdout)")
 
         let bridge = try BackgroundBridge(["run", "--dry-run", "--no-watch"], environment: server.clientEnvironment)
         defer { bridge.stop() }
         #expect(bridge.waitUntilListening())
-        let running = try GestureBridgeExecutable.run(["doctor"], environment: server.clientEnvironment).stdout
-        #expect(running.contains("  ok       a gesture-bridge runs on DISPLAY=\(server.displayName) (process \(bridge.process.processIdentifier))"), "\(running)")
-        #expect(!running.contains("no gesture-bridge runs"), "\(running)")
+        let running = try Self.doctor(environment: server.clientEnvironment).findings.filter { $0.check == .bridgeRunning }
+        #expect(running.map(\.status) == [.ok], "\(running)")
+        #expect(running.first?.message.contains("(process \(bridge.process.processIdentifier))") == true, "\(running)")
     }
 
     /// A learned-state file for `device` in `directory`, named as the bridge names it.
@@ -93,13 +110,13 @@ struct DoctorTests {
         #expect(table.stdout.split(separator: "\n").contains { $0.contains("test-pen: threshold 0.368") && $0.contains(" 40 ") },
                 "\(table.stdout)")
 
-        let doctor = try GestureBridgeExecutable.run(["doctor"], environment: environment)
-        #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
-        let lines = doctor.stdout.split(separator: "\n").map(String.init)
-        let penLine = try #require(lines.first { $0.contains("\"test-pen\" reports pressure") }, "\(doctor.stdout)")
+        let doctor = try Self.doctor(environment: environment)
+        #expect(doctor.status == 0, "\(doctor.findings)")
+        let penLine = try #require(doctor.findings.first { $0.check == .pressure && $0.device == "test-pen" }, "\(doctor.findings)").message
         #expect(penLine.contains("0.368") && penLine.contains("0.263") && penLine.contains("0.21"), "\(penLine)")
         #expect(penLine.contains(" 40 ") && penLine.contains(" 3 "), "\(penLine)")
-        #expect(lines.contains { $0.contains("\"test-touch\" reports pressure") && $0.contains("nothing learned") }, "\(doctor.stdout)")
+        #expect(doctor.findings.contains { $0.check == .pressure && $0.device == "test-touch" && $0.message.contains("nothing learned") },
+                "\(doctor.findings)")
 
         // Calibrated (as `calibrate --write` marks it): learning no longer applies.
         try Self.writeState("""
@@ -125,26 +142,30 @@ struct DoctorTests {
               - {name: undo, gesture: squeeze, action: {key: ctrl+Zee}}
             """, suffix: ".yaml")
         defer { try? FileManager.default.removeItem(atPath: config) }
-        let run = try GestureBridgeExecutable.run(["doctor", "--config", config], environment: server.clientEnvironment)
+        let run = try Self.doctor(["--config", config], environment: server.clientEnvironment)
         #expect(run.status == 1)
         // A key X does not know is a config error where it is written, as `check` and `run` say.
-        #expect(run.stdout.contains("PROBLEM  config \(config) is broken"), "\(run.stdout)")
-        #expect(run.stdout.contains("\(config):2:50: error: unknown key `Zee` in `ctrl+Zee`"), "\(run.stdout)")
-        #expect(run.stdout.contains("1 problem to fix first."))
+        let problems = run.findings.filter { $0.status == .problem }
+        #expect(problems.map(\.check) == [.config], "\(run.findings)")
+        #expect(problems.first?.message.contains("\(config):2:50: error: unknown key `Zee` in `ctrl+Zee`") == true, "\(problems)")
+        let table = try GestureBridgeExecutable.run(["doctor", "--config", config], environment: server.clientEnvironment)
+        #expect(table.status == 1 && table.stdout.hasSuffix("1 problem to fix first.\n"), "\(table.stdout)")
 
         let broken = try GestureBridgeExecutable.temporaryFile("bindings: 3\n", suffix: ".yaml")
         defer { try? FileManager.default.removeItem(atPath: broken) }
-        let second = try GestureBridgeExecutable.run(["doctor", "--config", broken], environment: server.clientEnvironment)
+        let second = try Self.doctor(["--config", broken], environment: server.clientEnvironment)
         #expect(second.status == 1)
-        #expect(second.stdout.contains("is broken") && second.stdout.contains(":1:11: error:"))
+        #expect(second.findings.filter { $0.status == .problem }.map(\.check) == [.config], "\(second.findings)")
+        #expect(second.findings.first { $0.check == .config }?.message.contains(":1:11: error:") == true)
 
         // A config anyone may change: its commands would run as the user.
         let open = try GestureBridgeExecutable.temporaryFile("bindings:\n  - {name: a, gesture: deep-press}\n", suffix: ".yaml")
         defer { try? FileManager.default.removeItem(atPath: open) }
         try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: open)
-        let third = try GestureBridgeExecutable.run(["doctor", "--config", open], environment: server.clientEnvironment)
+        let third = try Self.doctor(["--config", open], environment: server.clientEnvironment)
         #expect(third.status == 1)
-        #expect(third.stdout.contains("refusing the config") && third.stdout.contains("chmod go-w \(open)"), "\(third.stdout)")
+        let refusal = third.findings.filter { $0.status == .problem }
+        #expect(refusal.map(\.check) == [.config] && refusal.first?.message.contains("chmod go-w \(open)") == true, "\(third.findings)")
     }
 
     static let mouseKnob = """
@@ -164,23 +185,21 @@ struct DoctorTests {
     func noPressureDevices() throws {
         let server = try XvfbDisplay()
         defer { server.stop() }
-        let run = try GestureBridgeExecutable.run(["doctor"], environment: server.clientEnvironment)
-        #expect(run.status == 1 && !run.crashed, "\(run.stdout)\(run.stderr)")
-        let lines = run.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains("  ok       X11 session on DISPLAY=\(server.displayName)"), "\(run.stdout)")
-        #expect(lines.contains("  ok       XTest: the bridge can send clicks, keys and scrolling"))
-        #expect(lines.contains { $0.hasPrefix("  note     no compositor:") })
-        #expect(lines.contains { $0.hasPrefix("  note     no device reports pressure, so these bindings never fire: right-click. ")
-            && $0.contains("a pen tablet or a pressure-sensing touchscreen") && $0.contains("\"Abs Pressure\"") })
-        #expect(lines.contains("  note     no binding listens to mouse \"Xvfb mouse\""))
-        let problems = lines.filter { $0.hasPrefix("  PROBLEM  ") }
-        #expect(problems.count == 1, "\(run.stdout)")
-        #expect(problems.first?.contains("no binding of this config listens to any device here, so the bridge would do nothing") == true)
-        #expect(problems.first?.contains("`devices: [mouse]`") == true, "says what to bind: \(problems)")
-        #expect(lines.last == "1 problem to fix first.")
-        #expect(!run.stdout.contains("can run here"))
-        #expect(!run.stdout.contains("reports pressure 0.."))
-        #expect(!run.stdout.contains("has a fixed threshold"), "the built-in default learns")
+        let (status, findings) = try Self.doctor(environment: server.clientEnvironment)
+        #expect(status == 1, "\(findings)")
+        #expect(findings.contains { $0.check == .session && $0.status == .ok }, "\(findings)")
+        #expect(findings.contains { $0.check == .xtest && $0.status == .ok })
+        #expect(findings.contains { $0.check == .compositor && $0.status == .note })
+        let noPressure = findings.filter { $0.check == .noPressure }
+        #expect(noPressure.map(\.status) == [.note] && noPressure.first?.message.contains("never fire: right-click.") == true, "\(noPressure)")
+        #expect(findings.filter { $0.check == .unlistened }.map(\.device) == ["Xvfb mouse"], "\(findings)")
+        let problems = findings.filter { $0.status == .problem }
+        #expect(problems.map(\.check) == [.nothingListened], "\(findings)")
+        #expect(problems.first?.message.contains("`devices: [mouse]`") == true, "says what to bind: \(problems)")
+        #expect(!findings.contains { $0.check == .pressure })
+        #expect(!findings.contains { $0.check == .fixedThreshold }, "the built-in default learns")
+        let table = try GestureBridgeExecutable.run(["doctor"], environment: server.clientEnvironment)
+        #expect(table.status == 1 && table.stdout.hasSuffix("1 problem to fix first.\n"), "\(table.stdout)")
     }
 
     @Test("on Xvfb with a config that binds the mouse: the pressure binding is named as idle, nothing is a problem; exit 0", .requiresXvfb)
@@ -189,15 +208,15 @@ struct DoctorTests {
         defer { server.stop() }
         let config = try GestureBridgeExecutable.temporaryFile(Self.mouseKnob, suffix: ".yaml")
         defer { try? FileManager.default.removeItem(atPath: config) }
-        let run = try GestureBridgeExecutable.run(["doctor", "--config", config], environment: server.clientEnvironment)
-        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-        #expect(run.stdout.contains("  ok       config \(config): 2 bindings"))
-        #expect(run.stdout.contains("  note     no device reports pressure, so these bindings never fire: pen-press. "))
+        let (status, findings) = try Self.doctor(["--config", config], environment: server.clientEnvironment)
+        #expect(status == 0, "\(findings)")
+        #expect(findings.contains { $0.check == .config && $0.status == .ok && $0.message.hasSuffix(": 2 bindings") })
+        #expect(findings.first { $0.check == .noPressure }?.message.contains("never fire: pen-press.") == true, "\(findings)")
         // A deep press written without `threshold` has the fixed 0.75: learning leaves it alone.
-        #expect(run.stdout.contains("  note     binding \"pen-press\" has a fixed threshold (0.75): the bridge does not learn it"), "\(run.stdout)")
-        #expect(!run.stdout.contains("PROBLEM"), "\(run.stdout)")
-        #expect(!run.stdout.contains("no binding listens to"))
-        #expect(run.stdout.hasSuffix("GestureBridge can run here.\n"))
+        let fixed = findings.filter { $0.check == .fixedThreshold }
+        #expect(fixed.map(\.binding) == ["pen-press"] && fixed.first?.message.contains("(0.75)") == true, "\(findings)")
+        #expect(!findings.contains { $0.status == .problem }, "\(findings)")
+        #expect(!findings.contains { $0.check == .unlistened })
     }
 
     @Test("on Xvfb with a config naming a device that is not connected: a note with the name nearest it; exit 0", .requiresXvfb)
@@ -212,10 +231,11 @@ struct DoctorTests {
                 action: {click: right}
             """, suffix: ".yaml")
         defer { try? FileManager.default.removeItem(atPath: config) }
-        let run = try GestureBridgeExecutable.run(["doctor", "--config", config], environment: server.clientEnvironment)
-        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-        #expect(run.stdout.contains("  note     binding tablet-press names the device \"Xvfb mose\", which is not connected (did you mean \"Xvfb mouse\"?): it listens to none by that name until one comes; `gesture-bridge devices` shows what each device reports\n"),
-                "\(run.stdout)")
+        let (status, findings) = try Self.doctor(["--config", config], environment: server.clientEnvironment)
+        #expect(status == 0, "\(findings)")
+        let missing = findings.filter { $0.check == .missingDevice }
+        #expect(missing.map(\.status) == [.note] && missing.first?.binding == "tablet-press" && missing.first?.device == "Xvfb mose", "\(findings)")
+        #expect(missing.first?.message.contains("(did you mean \"Xvfb mouse\"?)") == true, "\(missing)")
     }
 
     @Test("on Xvfb without XTest: the bridge could not act, a problem saying which extension to enable; exit 1", .requiresXvfb)
@@ -224,10 +244,19 @@ struct DoctorTests {
         defer { server.stop() }
         let config = try GestureBridgeExecutable.temporaryFile(Self.mouseKnob, suffix: ".yaml")
         defer { try? FileManager.default.removeItem(atPath: config) }
-        let run = try GestureBridgeExecutable.run(["doctor", "--config", config], environment: server.clientEnvironment)
-        #expect(run.status == 1 && !run.crashed, "\(run.stdout)\(run.stderr)")
-        #expect(run.stdout.contains("  PROBLEM  the X server has no XTest extension: the bridge can recognize gestures but not act on them (enable the XTEST extension in the server)"))
-        #expect(run.stdout.hasSuffix("1 problem to fix first.\n"))
+        let (status, findings) = try Self.doctor(["--config", config], environment: server.clientEnvironment)
+        #expect(status == 1, "\(findings)")
+        let problems = findings.filter { $0.status == .problem }
+        #expect(problems.map(\.check) == [.xtest] && problems.first?.message.contains("XTEST") == true, "\(findings)")
+    }
+
+    @Test("doctor --help names every check a --json finding can have")
+    func helpNamesEveryCheck() throws {
+        let help = try GestureBridgeExecutable.run(["doctor", "--help"])
+        #expect(help.status == 0)
+        let text = help.stdout.replacingOccurrences(of: "\n", with: " ")
+        let unnamed = DoctorFindingLine.Check.allCases.map(\.rawValue).filter { !text.contains(" \($0),") && !text.contains(" \($0))") }
+        #expect(unnamed.isEmpty, "\(help.stdout)")
     }
 
     @Test("without an X session doctor says what to do and exits 1")
@@ -236,9 +265,9 @@ struct DoctorTests {
         environment["DISPLAY"] = nil
         environment["WAYLAND_DISPLAY"] = "wayland-0"
         environment["XDG_SESSION_TYPE"] = "wayland"
-        let run = try GestureBridgeExecutable.run(["doctor"], environment: environment)
-        #expect(run.status == 1 && !run.crashed)
-        #expect(run.stdout.contains("PROBLEM  this is a Wayland session"))
-        #expect(run.stdout.contains("X11-only"))
+        let (status, findings) = try Self.doctor(environment: environment)
+        #expect(status == 1)
+        let problems = findings.filter { $0.status == .problem }
+        #expect(problems.map(\.check) == [.session] && problems.first?.message.contains("Wayland") == true, "\(findings)")
     }
 }

@@ -211,19 +211,22 @@ struct MonitorTests {
         let run = try BridgeProcess(["run", "--dry-run"], server: server, ready: .immediately)
         #expect(run.child.waitForExit(timeout: 10) == BridgeSetupError.wrongSessionStatus)
         #expect(run.child.errorOutput.contains("is Xwayland: its monitor is XWAYLAND0"), "\(run.child.errorOutput)")
-        let doctor = try BridgeProcess(["doctor"], server: server, ready: .immediately)
+        let doctor = try BridgeProcess(["doctor", "--json"], server: server, ready: .immediately)
         #expect(doctor.child.waitForExit(timeout: 10) == 1)
-        #expect(doctor.child.output.contains("Xwayland"), "\(doctor.child.output)")
+        let problems = try doctor.printed(DoctorFindingLine.self).filter { $0.status == .problem }
+        #expect(problems.map(\.check) == [.session] && problems.first?.message.contains("Xwayland") == true, "\(doctor.child.output)")
     }
 
     @Test("doctor: a touchscreen that spans two monitors is named with the command that maps it to its own; mapped, it is not")
     func doctorNamesUnmappedTouchscreen() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
-        func doctorLines() throws -> [Substring] {
-            let doctor = try BridgeProcess(["doctor"], server: server, ready: .immediately)
+        func doctorLines() throws -> [DoctorFindingLine] {
+            let doctor = try BridgeProcess(["doctor", "--json"], server: server, ready: .immediately)
             #expect(doctor.child.waitForExit(timeout: 10) == 0, "\(doctor.child.output)")
-            return doctor.child.output.split(separator: "\n").filter { $0.contains("xinput map-to-output \"\(VirtualTouchscreen.deviceName)\"") }
+            let mapping = try doctor.printed(DoctorFindingLine.self).filter { $0.check == .mapping }
+            #expect(mapping.allSatisfy { $0.device == VirtualTouchscreen.deviceName && $0.message.contains("xinput map-to-output") }, "\(mapping)")
+            return mapping
         }
         #expect(try doctorLines().isEmpty, "one monitor: nothing to map")
         try SplitMonitors.halves(server)

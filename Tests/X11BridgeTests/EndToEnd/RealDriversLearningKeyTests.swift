@@ -47,8 +47,8 @@ struct RealDriversLearningKeyTests {
         let table = try command(["devices"])
         #expect(table.split(separator: "\n").contains { $0.contains(penName) && $0.contains("\(penIDs.vendor):\(penIDs.product)") },
                 "\(table)")
-        let doctor = try command(["doctor"])
-        let penLine = doctor.split(separator: "\n").first { $0.contains("\"\(penName)\"") }.map(String.init) ?? ""
+        let doctor = try lines(DoctorFindingLine.self, ["doctor", "--json"])
+        let penLine = doctor.first { $0.check == .pressure && $0.device == penName }?.message ?? ""
         #expect(penLine.contains("[\(penIDs.vendor):\(penIDs.product)]"), "\(doctor)")
 
         // What an earlier version kept under the pen's name alone: five ordinary contacts.

@@ -56,6 +56,12 @@ final class RealDriverStage {
         return (status, run.child.output)
     }
 
+    /// `doctor --json`: its exit status and findings.
+    func doctor(sourceLocation: SourceLocation = #_sourceLocation) throws -> (status: Int32?, findings: [DoctorFindingLine]) {
+        let (status, output) = try command(["doctor", "--json"])
+        return (status, try output.split(separator: "\n").map { try JSONDecoder().decode(DoctorFindingLine.self, from: Data($0.utf8)) })
+    }
+
     /// `devices --json`: each device's line, by name.
     func listedDevices(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: DeviceLine] {
         let (status, output) = try command(["devices", "--json"])
@@ -86,11 +92,11 @@ enum RealDriverChecks {
     /// ("0..65536"): the values, not the sentence around them, are what is checked.
     static func expectDoctor(_ stage: RealDriverStage, pressures: [String: String], driver: RealDriver,
                              sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let (status, output) = try stage.command(["doctor"])
-        #expect(status == 0, "\(output)", sourceLocation: sourceLocation)
+        let (status, findings) = try stage.doctor()
+        #expect(status == 0, "\(findings)", sourceLocation: sourceLocation)
         for (name, range) in pressures {
-            let line = output.split(separator: "\n").first { $0.contains("\"\(name)\"") }.map(String.init) ?? ""
-            #expect(line.contains(range) && line.contains(driver.rawValue), "doctor on \(name): \(output)",
+            let line = findings.first { $0.check == .pressure && $0.device == name }?.message ?? ""
+            #expect(line.contains(range) && line.contains(driver.rawValue), "doctor on \(name): \(findings)",
                     sourceLocation: sourceLocation)
         }
     }

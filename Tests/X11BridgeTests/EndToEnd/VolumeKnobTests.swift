@@ -119,14 +119,21 @@ final class VolumeKnobTests: ServerSuite {
         let config = try temporaryConfig(Self.config)
         var environment = BridgeProcess.environment(server)
         environment["PULSE_SERVER"] = sound.address
-        let healthy = try ChildProcess(executable: executable, arguments: ["doctor", "--config", config], environment: environment)
+        func volumeFindings(_ doctor: ChildProcess) throws -> [DoctorFindingLine] {
+            try doctor.output.split(separator: "\n").map { try JSONDecoder().decode(DoctorFindingLine.self, from: Data($0.utf8)) }
+                .filter { $0.check == .volume }
+        }
+        let healthy = try ChildProcess(executable: executable, arguments: ["doctor", "--json", "--config", config], environment: environment)
         #expect(healthy.waitForExit(timeout: 10) == 0, "\(healthy.output)\(healthy.errorOutput)")
-        #expect(healthy.output.contains("ok       volume: pactl reads the default output at 45%"), "\(healthy.output)")
+        let read = try volumeFindings(healthy)
+        #expect(read.map(\.status) == [.ok] && read.first?.message.contains("pactl reads the default output at 45%") == true, "\(healthy.output)")
 
         environment["PULSE_SERVER"] = "unix:/nonexistent/gesture-bridge-test/native"
-        let broken = try ChildProcess(executable: executable, arguments: ["doctor", "--config", config], environment: environment)
+        let broken = try ChildProcess(executable: executable, arguments: ["doctor", "--json", "--config", config], environment: environment)
         #expect(broken.waitForExit(timeout: 10) == 1, "\(broken.output)\(broken.errorOutput)")
-        #expect(broken.output.contains("PROBLEM  binding volume changes the volume, but: pactl: Connection failure"), "\(broken.output)")
-        #expect(broken.output.contains("; wpctl: "), "\(broken.output)")
+        let unread = try volumeFindings(broken)
+        #expect(unread.map(\.status) == [.problem] && unread.first?.binding == "volume", "\(broken.output)")
+        // Both tools tried, each one's failure said.
+        #expect(unread.first.map { $0.message.contains("pactl: Connection failure") && $0.message.contains("; wpctl: ") } == true, "\(broken.output)")
     }
 }
