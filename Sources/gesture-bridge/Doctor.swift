@@ -18,7 +18,7 @@ struct Doctor: ParsableCommand {
             With --json, each finding is a line of JSON: what was checked (`check`: config, \
             session, xinput, xtest, bridge-running, compositor, pen-awaited, no-devices, pressure, \
             dead-pressure, no-pressure, missing-device, unlistened, nothing-listened, mapping, \
-            fixed-threshold, volume, key), its `status` (ok, note, problem), the `device`, \
+            fixed-threshold, volume, key, learned-state), its `status` (ok, note, problem), the `device`, \
             `binding` or `key` it is about where it is about one, and its `message`.
 
             Example:
@@ -105,11 +105,14 @@ struct Doctor: ParsableCommand {
             : .note(.compositor, "no compositor: the feedback overlay is drawn as a shaped window (no transparency), which works everywhere"))
 
         let catalog = DeviceCatalog.query(connection)
+        // A state file not read: its device learns afresh, or without keeping.
+        let learned = Learned.userStateAndProblems()
+        findings += learned.problems.map { .note(.learnedState, $0) }
         for tablet in catalog.tabletsAwaitingPen {
             findings.append(.note(.penAwaited, DeviceCatalog.awaitingPenAdvice(tablet), device: tablet.name))
         }
         findings += deviceFindings(catalog.contactSources, awaitingPen: !catalog.tabletsAwaitingPen.isEmpty, bindings: bindings,
-                                   learning: Learned.userState())
+                                   learning: learned.learning)
         findings += Self.mappingFindings(catalog.contactSources, monitors: connection.monitors)
         if let bindings {
             findings += keyFindings(bindings, connection: connection)
@@ -223,7 +226,7 @@ struct Doctor: ParsableCommand {
         guard let level = control.level, let tool = control.tool else {
             return [.problem(.volume, "binding \(binding.name) changes the volume, but reading it took longer than 5 s", binding: binding.name)]
         }
-        return [.ok(.volume, "volume: \(tool.rawValue) reads the default output at \(Int((level * 100).rounded()))%")]
+        return [.ok(.volume, "volume: \(tool.rawValue) reads the default output at \(Int((level * 100).rounded()))%", binding: binding.name)]
     }
 
     /// Every keysym a key action names must exist; one missing from the keymap is borrowed.

@@ -149,29 +149,40 @@ struct Learned: ParsableCommand {
             + "\(levels.ordinary.formatted), \(counts)"
     }
 
-    /// The user's learned state for `devices` and `doctor`, read as `learned` reads it;
-    /// empty without a home.
+    /// The user's learned state for `devices`, read as `learned` reads it, a warning on stderr
+    /// for each file not read; empty without a home.
     static func userState() -> PressLearning {
-        guard let store = LearnedStateStore.user() else { return PressLearning() }
-        let loaded = read(store)
+        let (learning, problems) = userStateAndProblems()
+        for problem in problems { printError("warning: " + problem) }
+        return learning
+    }
+
+    /// The user's learned state, and what keeps some of it from being read (`doctor`'s findings).
+    static func userStateAndProblems() -> (learning: PressLearning, problems: [String]) {
+        guard let store = LearnedStateStore.user() else { return (PressLearning(), []) }
+        let loaded = store.load(settingAside: false)
+        var problems = Self.problems(loaded)
         if let problem = loaded.unreadable {
-            printError("warning: cannot read the learned state in \(problem), so what was learned is not shown")
+            problems.append("cannot read the learned state in \(problem), so what was learned is not shown")
         }
-        return loaded.learning
+        return (loaded.learning, problems)
     }
 
     /// The store read, and changed in nothing: a warning for each file not read.
     private static func read(_ store: LearnedStateStore) -> LearnedStateStore.Loaded {
         let loaded = store.load(settingAside: false)
-        for path in loaded.damaged {
-            printError("warning: \(path) is damaged, so it is not read; the bridge sets it aside and learns that device afresh")
-        }
-        for problem in loaded.unreadableFiles {
-            printError("warning: cannot read \(problem), so it is not read; it is left as it is, and the bridge never writes over it: \(LearnedStateError.unreadableAdvice(problem.path))")
-        }
-        for path in loaded.otherVersion {
-            printError("warning: \(path) was written by another version of gesture-bridge, so it is not read; it is left as it is (`learned --reset` of its device removes it, to learn that device here again)")
-        }
+        for problem in problems(loaded) { printError("warning: " + problem) }
         return loaded
+    }
+
+    /// What each file not read means for its device.
+    private static func problems(_ loaded: LearnedStateStore.Loaded) -> [String] {
+        loaded.damaged.map { "\($0) is damaged, so it is not read; the bridge sets it aside and learns that device afresh" }
+            + loaded.unreadableFiles.map { problem in
+                "cannot read \(problem), so it is not read; it is left as it is, and the bridge never writes over it: \(LearnedStateError.unreadableAdvice(problem.path))"
+            }
+            + loaded.otherVersion.map { path in
+                "\(path) was written by another version of gesture-bridge, so it is not read; it is left as it is (`learned --reset` of its device removes it, to learn that device here again)"
+            }
     }
 }

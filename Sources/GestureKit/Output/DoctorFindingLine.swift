@@ -40,8 +40,10 @@ public struct DoctorFindingLine: Codable, Sendable, Hashable {
         case fixedThreshold = "fixed-threshold"
         /// Volume actions and the tool that changes the volume (`binding` when a problem).
         case volume
-        /// A key a binding sends (`binding`, `key`).
+        /// A key a binding sends (`binding`: the first that sends it; `key`).
         case key
+        /// A learned-state file not read: damaged, unreadable, or another version's.
+        case learnedState = "learned-state"
     }
 
     public var check: Check
