@@ -143,7 +143,9 @@ struct Learned: ParsableCommand {
             guard learner.ordinaryPeaks.count < LearningRule.minimumOrdinary else {
                 return "today's levels still fit (threshold \(start)), \(counts)"
             }
-            return "nothing learned yet (threshold \(start)), \(counts): it waits for \(LearningRule.minimumOrdinary) ordinary contacts"
+            // Found in review: "from 18 ordinary contacts ...: it waits for 12" read as a contradiction.
+            return "nothing learned yet (threshold \(start)), \(counts): it waits for \(LearningRule.minimumOrdinary) ordinary contacts "
+                + "apart, \(learner.ordinaryPeaks.count) so far (taps in a quick run count as one)"
         }
         return "threshold \(levels.threshold.formatted), release \(levels.release.formatted), ordinary "
             + "\(levels.ordinary.formatted), \(counts)"

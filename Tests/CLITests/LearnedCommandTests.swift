@@ -132,6 +132,25 @@ struct LearnedCommandTests {
         #expect(both.status == 64 && both.stderr.contains("give one of them"), "\(both.stderr)")
     }
 
+    /// Found in review of a desk with two devices: "from 18 ordinary contacts ...: it waits for
+    /// 12 ordinary contacts" after 18 taps, 4 of them apart (taps in a quick run teach as one).
+    @Test("learned, before the levels move: how many contacts it counted, and how many of the ones it waits for it has")
+    func waitingCountsApart() throws {
+        let (_, environment, directory) = try Self.stateFolder()
+        try DoctorTests.writeState("""
+            levels none
+            moving false
+            calibrated false
+            contacts 18 0
+            ordinary 0.2 0.25 0.2 0.3
+            deliberate \n
+            """, device: "Tap Pen", in: directory)
+        let listed = try GestureBridgeExecutable.run(["learned"], environment: environment)
+        #expect(listed.status == 0 && listed.stderr.isEmpty, "\(listed.stderr)")
+        let line = listed.stdout.split(separator: "\n").first { $0.hasPrefix("Tap Pen: ") } ?? ""
+        #expect(line.contains("from 18 ordinary contacts") && line.contains("waits for 12 ordinary contacts apart, 4 so far"), "\(listed.stdout)")
+    }
+
     /// Found in review: a state folder that cannot be read (a file in its place, its mode) read
     /// as "nothing learned yet", and the bridge learned afresh each session without a word.
     @Test("a state folder that cannot be read: learned says which and why, exit 1; the bridge's start is no place to find out")
