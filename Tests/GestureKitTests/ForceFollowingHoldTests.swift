@@ -60,6 +60,46 @@ struct ForceFollowingHoldTests {
         expectSequence(script.actions, [.click(button: 3, at: (300, 300))])
     }
 
+    // MARK: A hand with a tremor
+
+    /// `curve` with a tremor's wobble: `amplitude` of force at `hertz`.
+    static func trembling(_ curve: ForceCurve, amplitude: Double, hertz: Double) -> ForceCurve {
+        ForceCurve(samples: curve.samples.map { ($0.time, min(1, max(0, $0.force + amplitude * sin(2 * .pi * hertz * $0.time)))) })
+    }
+
+    /// Found by a review of a day with a hand's tremor: over one window (0.2 s, about a cycle)
+    /// the wobble swamps a slow climb, and the press goes to the application at 0.2 s, never to
+    /// right-click, however deep it goes (README, known limits). Judging over a longer window
+    /// once a wobble shows was tried: it mended some presses and held a plain press that levels
+    /// off quickly past 0.3 s, and is not in.
+    @Test("a slow deep press with a tremor's wobble in its force right-clicks, as it does without", arguments: [35.0, 200])
+    func slowPressWithTremor(sensor: Double) throws {
+        let script = try Self.script()
+        let climb = ForceCurve.climb(from: 0.05, rate: 0.19, ceiling: 0.85, hertz: sensor, seconds: 5)
+        script.pressPen(along: Self.trembling(climb, amplitude: 0.05, hertz: 6))
+        withKnownIssue("a slow press with a tremor goes to the application as levelled off (README, known limits)") {
+            expectSequence(script.decisions, [.claimed(by: "right-click")])
+            #expect(script.actions.count == 1, "\(script.actions)")
+        }
+        // Without the wobble, the same press right-clicks.
+        let steady = try Self.script()
+        steady.pressPen(along: climb)
+        expectSequence(steady.decisions, [.claimed(by: "right-click")])
+    }
+
+    @Test("a light press with a tremor's wobble goes to the application within half a second",
+          arguments: [(force: 0.2, amplitude: 0.1, tremor: 5.0), (0.15, 0.05, 8), (0.25, 0.04, 4)], [35.0, 200])
+    func lightPressWithTremor(press: (force: Double, amplitude: Double, tremor: Double), sensor: Double) throws {
+        var generator = SplitMix64(seed: 7)
+        let script = try Self.script()
+        script.pressPen(along: Self.trembling(.flat(press.force, hertz: sensor, seconds: 2, using: &generator),
+                                              amplitude: press.amplitude, hertz: press.tremor))
+        let decided = try #require(script.penDecision(since: 0))
+        #expect(decided.decision == .released(.levelledOff))
+        #expect(decided.after <= 0.5, "\(decided)")
+        #expect(script.actions.isEmpty, "\(script.actions)")
+    }
+
     // MARK: Ordinary presses
 
     @Test("a light press held still at a flat 0.2 with ±2 % noise goes to the application within 0.3 s (p95 of 20), never after 0.5 s",

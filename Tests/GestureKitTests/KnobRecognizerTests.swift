@@ -314,6 +314,43 @@ struct KnobRecognizerTests {
         #expect(script.actions(of: "volume").count == 8, "127.5° in 15° steps: \(script.actions(of: "volume").count)")
     }
 
+    /// Found by a review of a day with a hand's tremor: a finger resting by the ring's inner edge
+    /// after a turn, trembling 6 px sideways at 5 Hz (some 20° there), swung the carried angle
+    /// back and forth across a step: the volume went up and down ten times a second.
+    @Test("a finger resting on the built-in ring with a tremor after a turn: a step more the way it turned at most, none back; turned back on purpose, it steps down",
+          arguments: [36.0, 50])
+    func restingWithTremor(radius: Double) throws {
+        let script = try Self.defaultScript()
+        let finger = script.touchscreen
+        finger.down(at: spot(around: Self.builtInCenter, radius: radius, degrees: 90), force: 0.1)
+        var degrees = 90.0
+        while degrees < 157 {
+            degrees += 4
+            finger.aFrameLater().move(to: spot(around: Self.builtInCenter, radius: radius, degrees: degrees))
+        }
+        let turned = script.actions(of: "volume")
+        #expect(turned.count == 4, "67° in 15° steps: \(turned)")
+        // Two seconds at rest, the finger wobbling 6 px across the ring's radius.
+        let rest = spot(around: Self.builtInCenter, radius: radius, degrees: degrees)
+        let across = (x: -(rest.y - Self.builtInCenter.y) / radius, y: (rest.x - Self.builtInCenter.x) / radius)
+        for frame in 1...120 {
+            let wobble = 6 * sin(2 * .pi * 5 * Double(frame) / 60)
+            finger.aFrameLater().move(to: (rest.x + across.x * wobble, rest.y + across.y * wobble))
+        }
+        // The 7° carried past the last step, and the wobble, may make one step more that way.
+        let rested = script.actions(of: "volume")
+        let up = try #require(turned.first)
+        #expect(rested.count <= turned.count + 1 && rested.allSatisfy { $0 == up }, "\(rested.dropFirst(turned.count))")
+        // Turned back 45° on purpose: it steps down, the first step back half a step later.
+        while degrees > 112 {
+            degrees -= 3
+            finger.aFrameLater().move(to: spot(around: Self.builtInCenter, radius: radius, degrees: degrees))
+        }
+        let back = Array(script.actions(of: "volume").dropFirst(rested.count))
+        #expect((2...3).contains(back.count) && back.allSatisfy { $0 != up }, "\(back)")
+        finger.aFrameLater().lift()
+    }
+
     @Test("a circle along the built-in ring's outer edge, straying a few pixels past it, turns the volume")
     func circleBrushingTheOuterEdge() throws {
         var random = SplitMix64(seed: 7)

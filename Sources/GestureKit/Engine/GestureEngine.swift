@@ -1,3 +1,4 @@
+import Glibc
 /// Runs the bound recognizers over contacts and turns their reports into actions, feedback
 /// and ownership decisions. Live and replay drive the same engine; only the ends differ.
 ///
@@ -566,7 +567,7 @@ public struct GestureEngine: Sendable {
             if report.state == .recognized, !binding.onEnd.isEmpty { slot.endsWithContact = true }
             // A knob that waited for its activation angle brings the turn so far.
             if let knob = report.knob, let steps = binding.steps {
-                step(by: knob.rotation * 180 / .pi, steps, slot: &slot, fire: fireStep)
+                step(by: knob.rotation * 180 / .pi, steps, backlash: Self.knobBacklash(at: knob.distance, step: steps.step), slot: &slot, fire: fireStep)
             }
         case .changed:
             if let crossing = report.crossing {
@@ -574,9 +575,9 @@ public struct GestureEngine: Sendable {
             }
             if let steps = binding.steps {
                 if let knob = report.knob {
-                    step(by: knob.rotation * 180 / .pi, steps, slot: &slot, fire: fireStep)
+                    step(by: knob.rotation * 180 / .pi, steps, backlash: Self.knobBacklash(at: knob.distance, step: steps.step), slot: &slot, fire: fireStep)
                 } else if let force = report.force, let last = slot.lastForce {
-                    step(by: force - last, steps, slot: &slot, fire: fire)
+                    step(by: force - last, steps, backlash: 0, slot: &slot, fire: fire)
                 }
             }
             if let force = report.force { slot.lastForce = force }
@@ -590,22 +591,41 @@ public struct GestureEngine: Sendable {
         }
     }
 
-    /// Carries `delta` toward the next step; one action per whole step, direction by sign.
-    private func step(by delta: Double, _ steps: StepActions, slot: inout RecognizerSlot, fire: ([Action]) -> Void) {
+    /// Carries `delta` toward the next step; one action per whole step, direction by sign. A
+    /// step back the other way from the last takes `backlash` of a step more (`knobBacklash`).
+    private func step(by delta: Double, _ steps: StepActions, backlash fraction: Double, slot: inout RecognizerSlot,
+                      fire: ([Action]) -> Void) {
         guard steps.step > 0 else { return }
         // Angles and forces come from floating-point sums: a turn of exactly one step must
         // not fall a hair short of it.
         let tolerance = steps.step * 1e-9
+        let backlash = steps.step * fraction
         slot.carried += delta
-        while slot.carried >= steps.step - tolerance {
-            slot.carried -= steps.step
+        while slot.carried >= steps.step + (slot.lastStep < 0 ? backlash : 0) - tolerance {
+            slot.carried -= steps.step + (slot.lastStep < 0 ? backlash : 0)
+            slot.lastStep = 1
             fire(steps.increase)
         }
-        while slot.carried <= -steps.step + tolerance {
-            slot.carried += steps.step
+        while slot.carried <= -steps.step - (slot.lastStep > 0 ? backlash : 0) + tolerance {
+            slot.carried += steps.step + (slot.lastStep > 0 ? backlash : 0)
+            slot.lastStep = -1
             fire(steps.decrease)
         }
     }
+
+    /// How much of a step more a knob's step back the other way takes (`step(by:)`), for a
+    /// contact `distance` pixels from its center: the angle `tremorArc` makes there, at most half
+    /// a step. A finger or pen resting on the ring with a hand's tremor (6 px by the inner edge
+    /// are some 20°) swung the carried angle back and forth across a step, and the volume
+    /// flickered up and down ten times a second. Turning on the same way, each step comes at a
+    /// whole step as before; a turn back begins a few degrees later.
+    static func knobBacklash(at distance: Double, step: Double) -> Double {
+        guard distance > 0, step > 0 else { return 0.5 }
+        return Swift.min(0.5, atan(tremorArc / distance) * 180 / .pi / step)
+    }
+
+    /// Pixels a hand's tremor moves a contact resting on a knob's ring, each way.
+    static let tremorArc = 5.0
 
     /// The `ring` feedback: how close the force is to the binding's threshold, until it begins.
     private func showProgress(_ slot: inout RecognizerSlot, key: ContactKey, input: RecognizerInput,

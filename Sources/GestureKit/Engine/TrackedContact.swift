@@ -10,6 +10,9 @@ struct RecognizerSlot: Sendable {
     var endsWithContact = false
     /// Knob degrees or force carried toward the next step action.
     var carried = 0.0
+    /// The way the last step went (+1 up or clockwise, -1 down, 0 none yet): a step back the
+    /// other way carries half a step more (`GestureEngine.step`).
+    var lastStep = 0
     /// Where the contact went down: a knob's step actions act there.
     let origin: Point
     var lastForce: Double?
