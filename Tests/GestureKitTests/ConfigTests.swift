@@ -332,6 +332,16 @@ struct ConfigTests {
         #expect(problems(binding("    applications: [gimp]\n")).first?.message.contains("{only: [gimp, krita]}") == true)
     }
 
+    /// Found in review of a day of per-application bindings: `only: []` was taken, a binding that
+    /// never acts, and its `{release: 1}` counted as the release of a button another binding
+    /// pressed everywhere: the button stayed down.
+    @Test("an application list that names nothing is an error where it is written", arguments: ["{only: []}", "{except: []}", "{only: }", "{only: [\"\"]}"])
+    func emptyApplicationList(list: String) {
+        let issues = problems(binding("    applications: \(list)\n"))
+        #expect(issues.count == 1 && issues.first?.line == 4, "\(issues)")
+        #expect(issues.first?.message.contains("application") == true, "\(issues)")
+    }
+
     @Test("the config comes from --config, else the XDG config file, else the built-in default")
     func configSource() {
         let environment = ["XDG_CONFIG_HOME": "/home/ada/.cfg", "HOME": "/home/ada"]

@@ -306,7 +306,16 @@ extension ConfigParser {
         }
         let items: [YAMLNode]
         if case .sequence(let sequence) = listNode { items = Array(sequence) } else { items = [listNode] }
+        // Found in review: `only: []` (or `only:` with nothing) was taken, a binding that never
+        // acts, whose release then counted for a button another binding presses everywhere.
+        guard !items.isEmpty else {
+            issues.append(issue(at: listNode, "`\(key)` names no application; " + example))
+            return .everywhere
+        }
         let names = items.compactMap { string($0, "an application name") }
+        if names.contains(where: { $0.allSatisfy(\.isWhitespace) }) {
+            issues.append(issue(at: listNode, "`\(key)` has an empty application name; " + example))
+        }
         return key == "only" ? .only(names) : .except(names)
     }
 
