@@ -35,7 +35,13 @@ struct Check: ParsableCommand {
         for binding in bindings.bindings {
             let devices = binding.devices.isEmpty ? "all devices" : binding.devices.map(\.description).joined(separator: ", ")
             let owns = binding.ownsContact ? "owns its contacts" : "observes only"
-            print("  \(binding.name): \(binding.recognizer.kind.rawValue) on \(devices) (\(owns))")
+            // Found in review: a binding limited to some applications read as if it acted everywhere.
+            let applications = switch binding.applications {
+            case .everywhere: ""
+            case .only(let names): ", only in " + names.joined(separator: ", ")
+            case .except(let names): ", not in " + names.joined(separator: ", ")
+            }
+            print("  \(binding.name): \(binding.recognizer.kind.rawValue) on \(devices)\(applications) (\(owns))")
         }
     }
 }

@@ -103,6 +103,9 @@ struct CommandLineTests {
         #expect(run.status == 0)
         #expect(run.stdout.contains("OK, 3 bindings"))
         #expect(run.stdout.contains("right-click: deep-press on pen, touch"))
+        // Found in review: the long press's limit to applications went unsaid.
+        let touch = run.stdout.split(separator: "\n").first { $0.contains("touch-right-click: long-press on touch") } ?? ""
+        #expect(touch.contains(", not in onboard, florence"), "\(run.stdout)")
     }
 
     @Test("check reports a broken config with file:line:column and exits 1")
