@@ -54,7 +54,8 @@ public final class SignalDescriptor {
         close(descriptor)
     }
 
-    /// The signals received since the last read, in arrival order; empty when none.
+    /// The signals received since the last read, each once, in the order they first came;
+    /// empty when none.
     public func read() -> [Int32] {
         var received: [Int32] = []
         var info = signalfd_siginfo()
@@ -62,7 +63,16 @@ public final class SignalDescriptor {
         while withUnsafeMutableBytes(of: &info, { Glibc.read(descriptor, $0.baseAddress, $0.count) }) == size {
             received.append(Int32(bitPattern: info.ssi_signo))
         }
-        return received
+        return Self.coalesced(received)
+    }
+
+    /// `received` with each signal once, where it first came. The kernel keeps a signal pending
+    /// once however often it is sent, but one that comes again just after the read loop took the
+    /// first is read in the same loop: Ctrl-Z twice at once would then stop the bridge twice, the
+    /// second time once `fg` continued it.
+    public static func coalesced(_ received: [Int32]) -> [Int32] {
+        var seen = Set<Int32>()
+        return received.filter { seen.insert($0).inserted }
     }
 
     private static func signalSet(_ signals: [Int32]) -> sigset_t {

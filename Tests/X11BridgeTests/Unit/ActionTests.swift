@@ -172,6 +172,15 @@ struct RuntimePlumbingTests {
         #expect(signals.read() == [SIGUSR1])
     }
 
+    /// Found in CI (`StoppedBridgeTests.stoppedTwiceAtOnce`): a second Ctrl-Z sent just after
+    /// the first came in the same read, and the bridge stopped twice, needing two `fg`s.
+    @Test("a signal sent again while the descriptor is read is read once: two Ctrl-Z at once stop the bridge once")
+    func signalReadOnce() {
+        #expect(SignalDescriptor.coalesced([SIGTSTP, SIGTSTP]) == [SIGTSTP])
+        #expect(SignalDescriptor.coalesced([SIGHUP, SIGTSTP, SIGHUP, SIGINT, SIGTSTP]) == [SIGHUP, SIGTSTP, SIGINT])
+        #expect(SignalDescriptor.coalesced([]).isEmpty)
+    }
+
     @Test("the monotonic clock starts near zero and moves forward")
     func clock() {
         let clock = MonotonicClock()
