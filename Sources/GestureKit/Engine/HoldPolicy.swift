@@ -16,6 +16,14 @@
 ///   it goes to the application at once;
 /// - the hold limit ends any hold.
 ///
+/// A hand with a tremor shakes the force 4 to 8 times a second, and over one window the wobble
+/// swamps a slow climb: the slope swings either way, and a climb from a light touch reads as
+/// levelled off within a cycle. So where the force **wobbles** (it swung down and up again, or
+/// up and down, by `wobble` over the last `tremorSpan`), a press below the ordinary level stays
+/// held while its **peaks still rise**: the highest force of the last half of that span stands
+/// `peakRise` above the highest before it. Half the span holds a whole cycle at 4 Hz, so a
+/// trembling press held level goes to the application within half a second.
+///
 /// The window is judged once the contact has been down for `window` seconds, on each sample,
 /// and, when samples stop, `quiet` seconds after the last one: drivers post nothing while
 /// nothing changes, so the force has been steady since. A contact that has sent no sample since
@@ -42,6 +50,22 @@ public enum HoldPolicy {
     /// How many standard errors the slope must stand above zero to count as a climb: with
     /// ±2 % noise on a flat press a slope this clear comes by chance in about 1 window of 20.
     public static let significance = 2.0
+
+    /// Seconds of samples a tremor is looked for in, and whose halves' peaks are compared: two
+    /// cycles of the slowest tremor (4 Hz), and the longest a trembling light press is held.
+    public static let tremorSpan = 0.5
+    /// The swing, down and up again, that makes a wobble: a tremor of ±0.03 of the range swings
+    /// 0.06, still 0.036 on a climb of 0.19 a second; it is more than the ±2 % noise of a steady
+    /// press swings at the rates most sensors report.
+    public static let wobble = 0.03
+    /// Seconds the force is averaged over before its swings are counted: a sensor's noise
+    /// differs from one sample to the next and averages away; a tremor's wobble, 125 ms a
+    /// cycle at 8 Hz, keeps three quarters of its swing.
+    public static let tremorSmoothing = 0.05
+    /// How far a trembling press's last peaks must stand above those before to count as
+    /// climbing: a climb of 0.1 of the range a second (the recording's slowest) rises 0.025 in
+    /// half a span, and noise on a steady press rarely lifts one peak this far above another.
+    public static let peakRise = 0.02
 
     /// The default `ordinary` of a pressure gesture: half its threshold, to hundredths, and
     /// below it (at a threshold of 0.01 half of it rounds up to the threshold itself, which the
@@ -80,6 +104,8 @@ struct ForceTrend: Sendable {
 
     private var samples: [(time: Double, force: Double)] = []
     private var head = 0
+    /// The first sample `tremblingUpward` may look at: the newest at or before the start of its span.
+    private var spanHead = 0
     private var sums = Sums()
 
     private struct Sums: Sendable {
@@ -191,7 +217,7 @@ struct ForceTrend: Sendable {
     /// lowest `ordinary` is `ordinary`.
     mutating func follow(at time: Double, ordinary: Double) -> Step {
         if time >= end { return .handOver(.limit) }
-        if case .level(let force) = judge(at: time), force <= ordinary {
+        if case .level(let force) = judge(at: time), force <= ordinary, !tremblingUpward(at: time) {
             return .handOver(.levelledOff)
         }
         // The look is only ever brought forward: a timer still to come looks then at the
@@ -204,6 +230,67 @@ struct ForceTrend: Sendable {
         guard nextCheck.map({ recheck < $0 }) ?? true else { return .hold(recheck: nil) }
         nextCheck = recheck
         return .hold(recheck: recheck)
+    }
+
+    /// Whether, judged at a sample, the force wobbles like a tremor over the last
+    /// `HoldPolicy.tremorSpan` while its peaks still climb (`HoldPolicy`). After a quiet spell
+    /// nothing trembles: the force has held still since the last sample.
+    func tremblingUpward(at time: Double) -> Bool {
+        guard time <= lastTime + Self.tolerance else { return false }
+        let last = lastTime - start
+        let spanStart = last - HoldPolicy.tremorSpan
+        let half = last - HoldPolicy.tremorSpan / 2
+        // The newest sample at or before the span's start stands for the force there.
+        var first = samples.count - 1
+        while first > 0, samples[first].time > spanStart + Self.tolerance { first -= 1 }
+        var earlierPeak = -Double.infinity, laterPeak = -Double.infinity
+        var swing = Swing()
+        // The swings are read from the force averaged over `HoldPolicy.tremorSmoothing`: a
+        // sensor's noise jumps from one sample to the next and averages away, a tremor's
+        // wobble is smooth over that long and stays.
+        var oldest = first, sum = 0.0
+        for index in first..<samples.count {
+            let sample = samples[index]
+            if sample.time > half + Self.tolerance {
+                laterPeak = Swift.max(laterPeak, sample.force)
+            } else {
+                earlierPeak = Swift.max(earlierPeak, sample.force)
+            }
+            sum += sample.force
+            while index - oldest >= Self.fewestSmoothed, samples[oldest].time <= sample.time - HoldPolicy.tremorSmoothing {
+                sum -= samples[oldest].force
+                oldest += 1
+            }
+            swing.add(sum / Double(index - oldest + 1))
+        }
+        return swing.reversals >= 1 && laterPeak >= earlierPeak + HoldPolicy.peakRise
+    }
+
+    /// Samples the force is averaged over at least before its swings are counted: a 35 Hz
+    /// sensor's 50 ms holds one or two, too few to average its noise away.
+    private static let fewestSmoothed = 3
+
+    /// Counts the force's turns, each a move of at least `HoldPolicy.wobble` back from the
+    /// furthest it went the other way.
+    private struct Swing {
+        enum Direction { case unknown, up, down }
+        var direction = Direction.unknown
+        var low = Double.infinity, high = -Double.infinity
+        var reversals = 0
+
+        mutating func add(_ force: Double) {
+            low = Swift.min(low, force)
+            high = Swift.max(high, force)
+            switch direction {
+            case .unknown:
+                if force >= low + HoldPolicy.wobble { direction = .up; high = force }
+                else if force <= high - HoldPolicy.wobble { direction = .down; low = force }
+            case .up:
+                if force <= high - HoldPolicy.wobble { direction = .down; low = force; reversals += 1 }
+            case .down:
+                if force >= low + HoldPolicy.wobble { direction = .up; high = force; reversals += 1 }
+            }
+        }
     }
 
     /// Clock arithmetic (`last + window`) must not push a sample a hair out of its window.
@@ -232,12 +319,16 @@ struct ForceTrend: Sendable {
             sums.add(samples[head].time, samples[head].force, sign: -1)
             head += 1
         }
-        // Compact now and then, and sum afresh: subtractions leave rounding behind.
-        if head >= 256 && head * 2 >= samples.count {
-            samples.removeFirst(head)
-            head = 0
+        // Compact now and then, and sum afresh: subtractions leave rounding behind. What a
+        // tremor is looked for in stays (`tremblingUpward`), with the sample before it.
+        let spanStart = relative + HoldPolicy.window - HoldPolicy.tremorSpan
+        while spanHead < head, samples[spanHead + 1].time <= spanStart + Self.tolerance { spanHead += 1 }
+        if spanHead >= 256 && spanHead * 2 >= samples.count {
+            samples.removeFirst(spanHead)
+            head -= spanHead
+            spanHead = 0
             sums = Sums()
-            for sample in samples { sums.add(sample.time, sample.force) }
+            for sample in samples[head...] { sums.add(sample.time, sample.force) }
         }
     }
 }
