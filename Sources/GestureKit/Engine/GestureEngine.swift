@@ -601,13 +601,16 @@ public struct GestureEngine: Sendable {
         let tolerance = steps.step * 1e-9
         let backlash = steps.step * fraction
         slot.carried += delta
-        while slot.carried >= steps.step + (slot.lastStep < 0 ? backlash : 0) - tolerance {
-            slot.carried -= steps.step + (slot.lastStep < 0 ? backlash : 0)
+        // A step up after one down takes the backlash too, and the other way.
+        var up: Double { steps.step + (slot.lastStep < 0 ? backlash : 0) }
+        var down: Double { steps.step + (slot.lastStep > 0 ? backlash : 0) }
+        while slot.carried >= up - tolerance {
+            slot.carried -= up
             slot.lastStep = 1
             fire(steps.increase)
         }
-        while slot.carried <= -steps.step - (slot.lastStep > 0 ? backlash : 0) + tolerance {
-            slot.carried += steps.step + (slot.lastStep > 0 ? backlash : 0)
+        while slot.carried <= -down + tolerance {
+            slot.carried += down
             slot.lastStep = -1
             fire(steps.decrease)
         }
