@@ -72,7 +72,7 @@ struct ForceFollowingHoldTests {
     /// to right-click, however deep it went. A press whose force swings down and up again is
     /// now held while its peaks still rise (`HoldPolicy.tremorSpan`).
     @Test("a slow deep press with a tremor's wobble in its force right-clicks once, as it does without, whatever the phase",
-          arguments: [(sensor: 200.0, tremor: 6.0, amplitude: 0.03), (200, 6, 0.05), (200, 8, 0.05), (200, 6, 0.1), (200, 8, 0.1),
+          arguments: [(sensor: 200.0, tremor: 6.0, amplitude: 0.03), (200, 6, 0.05), (200, 8, 0.05), (200, 6, 0.1), (200, 8, 0.1), (100, 6, 0.05),
                       (35, 6, 0.1)], [0.19, 0.4])
     func slowPressWithTremor(shake: (sensor: Double, tremor: Double, amplitude: Double), rate: Double) throws {
         let climb = ForceCurve.climb(from: 0.05, rate: rate, ceiling: 0.85, hertz: shake.sensor, seconds: 5)

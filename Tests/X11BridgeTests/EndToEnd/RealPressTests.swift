@@ -200,6 +200,31 @@ final class RealPressTests: StageSuite {
         #expect(lines.gestures.contains { $0.recognizer == .deepPress && $0.state == .began })
     }
 
+    /// The tremor rule live (`ForceFollowingHoldTests.slowPressWithTremor`): the same climb with
+    /// a hand's 6 Hz wobble of ±0.05, sampled at 100 Hz, went to the window at 0.2 s.
+    @Test("a press climbing at 0.2 of the range a second with a tremor's wobble right-clicks at the threshold; the window never sees it begin")
+    func slowClimbWithTremorLive() throws {
+        let bridge = try stage.bridge()
+        let witness = try StimulusWitness(stage.server, device: VirtualPen.deviceName)
+        let attempts = StimulusAttempts(bridge: bridge, window: stage.window)
+
+        let curve = Self.curve(400, perSecond: 100) { time, _ in
+            min(0.85, max(0.01, 0.05 + 0.2 * time + 0.05 * sin(2 * .pi * 6 * time)))
+        }
+        let pressed = try attempts.play("the trembling press climbing at 0.2 a second") { () -> (verdict: StimulusVerdict, result: Bool) in
+            let mark = bridge.lines.count
+            let verdict = try Self.press(stage.pen, along: curve, witness: witness)
+            #expect(Self.settle(bridge, stage.window, since: mark), "the press settled: \(bridge.lines)")
+            return (verdict, true)
+        }
+        guard pressed == true else { return }
+
+        let (events, lines) = attempts.faithfulOutcome()
+        #expect(lines.decisions.map(\.decision) == [.claim], "\(lines.decisions)")
+        #expect(Self.rightClicks(events).map(\.kind) == [.buttonPress, .buttonRelease])
+        #expect(Self.leftPresses(events).isEmpty)
+    }
+
     @Test("a press resting above an ordinary touch's force is handed to the window at the hold limit")
     func holdLimitLive() throws {
         let config = try temporaryConfig("""
