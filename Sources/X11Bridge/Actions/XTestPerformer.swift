@@ -31,19 +31,39 @@ public final class XTestPerformer: ActionPerformer {
 
     /// X keeps what a client pressed through XTest down after the client is gone: a bridge
     /// killed during a `press:` drag leaves its button held (the application keeps its grab,
-    /// and a pen has no middle button to let it go). A release goes to every button of the
-    /// XTEST device (`buttonCount`: one beyond them is an X error); the server drops each one
-    /// it does not hold, so the person's own buttons (other devices) and an idle desk see nothing.
+    /// and a pen has no middle button to let it go). So the buttons the bridge holds are
+    /// written on the root window as it presses and lets go of them (`publishHeld`), and a
+    /// bridge starting lets go of those a bridge before it left there, and of no other: the
+    /// XTEST pointer is every XTest client's and MouseKeys', and a button an on-screen
+    /// keyboard's drag or a MouseKeys lock holds is theirs. `buttonCount` bounds them (one
+    /// beyond the device's is an X error).
     public func releaseLeftovers(buttonCount: Int) {
-        guard buttonCount > 0 else { return }
-        for button in 1...min(buttonCount, 255) {
+        let left = HeldButtonsMarker.read(on: connection)
+        HeldButtonsMarker.clear(on: connection)
+        for button in left where (1...min(buttonCount, 255)).contains(button) {
             XTestFakeButtonEvent(connection.display, UInt32(button), 0, 0)
         }
         connection.flush()
     }
 
+    /// The XTEST pointer's buttons last written on the root window as held.
+    private var published: [Int] = []
+
+    /// Writes the XTEST pointer's buttons the bridge holds on the root window when they
+    /// changed, in the same stream as the presses and releases, so a bridge killed between
+    /// any two requests leaves a mark that names exactly what it left held.
+    private func publishHeld() {
+        let buttons = pressedAs.values.sorted()
+        guard buttons != published else { return }
+        HeldButtonsMarker.write(buttons, on: connection)
+        published = buttons
+    }
+
     public func perform(_ event: ActionEvent, now: Double) throws(ActionFailure) {
-        defer { connection.flush() }
+        defer {
+            publishHeld()
+            connection.flush()
+        }
         let holder = HeldInputs.Holder(event)
         switch event.action {
         case .click(let button):
@@ -158,6 +178,7 @@ public final class XTestPerformer: ActionPerformer {
             held.forget(.button(button))
             send(.button(button), down: false)
         }
+        publishHeld()
         connection.flush()
         return stranded
     }
@@ -167,6 +188,7 @@ public final class XTestPerformer: ActionPerformer {
         let inputs = held.takeAllForRelease()
         guard !inputs.isEmpty else { return }
         for input in inputs { send(input, down: false) }
+        publishHeld()
         connection.flush()
     }
 

@@ -244,12 +244,56 @@ final class FaultTests: StageSuite {
         try stage.eventsUntilKeyTapped()
         #expect(stage.window.pointerState()?.buttonsHeld == [2], "the dead bridge's button stays down")
 
+        // Another XTest client (an on-screen keyboard's drag) holds the right button meanwhile.
+        let tool = try Self.XTestTool(stage.server)
+        tool.button(3, down: true)
+        #expect(stage.window.waitForEvents { !buttonEvents(3, in: $0).isEmpty })
+
         let second = try stage.bridge(config: config)
         #expect(stage.window.waitForEvents { buttonEvents(2, in: $0).count >= 2 }, "\(second.lines)")
         #expect(buttonEvents(2, in: stage.window.recordedEvents).map(\.kind) == [.buttonPress, .buttonRelease])
-        #expect(stage.window.pointerState()?.buttonsHeld == [])
+        #expect(!buttonEvents(3, in: try stage.eventsUntilKeyTapped()).contains { $0.kind == .buttonRelease },
+                "the tool's button is not the bridge's to let go")
+        #expect(stage.window.pointerState()?.buttonsHeld == [3])
+        tool.button(3, down: false)
+        #expect(stage.buttonsStillHeld() == [])
         #expect(first.events(.xError).isEmpty && second.events(.xError).isEmpty, "\(first.lines)\n\(second.lines)")
         #expect(second.stop(with: SIGTERM) == 0)
+    }
+
+    /// Found by a review of a day with accessibility tools: the bridge starting (a login, a
+    /// restart by systemd, `run --replace`) sent a release to every button of the XTEST
+    /// pointer, which every XTest client and MouseKeys share: a MouseKeys button lock, an
+    /// on-screen keyboard's drag or `xdotool mousedown 1` was dropped where the pointer was.
+    @Test("a button another XTest client holds as the bridge starts stays held: the bridge lets go only of what a bridge it follows left")
+    func startLeavesOthersButton() throws {
+        let tool = try Self.XTestTool(stage.server)
+        tool.button(1, down: true)
+        #expect(stage.window.waitForEvents { !buttonEvents(1, in: $0).isEmpty })
+        stage.window.drain()
+        let bridge = try stage.bridge()
+        #expect(buttonEvents(1, in: try stage.eventsUntilKeyTapped()).isEmpty, "\(bridge.lines)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [1])
+        tool.button(1, down: false)
+        #expect(stage.buttonsStillHeld() == [])
+        #expect(bridge.stop(with: SIGTERM) == 0)
+    }
+
+    /// Another client pressing and letting go of buttons through XTest, as an on-screen
+    /// keyboard or `xdotool` does.
+    final class XTestTool {
+        let display: OpaquePointer
+
+        init(_ server: HeadlessXorg) throws {
+            display = try #require(XOpenDisplay(server.displayName))
+        }
+
+        deinit { XCloseDisplay(display) }
+
+        func button(_ button: UInt32, down: Bool) {
+            XTestFakeButtonEvent(display, button, down ? 1 : 0, 0)
+            XSync(display, 0)
+        }
     }
 
     @Suite("when its X server dies")
