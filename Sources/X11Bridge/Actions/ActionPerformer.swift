@@ -11,9 +11,10 @@ public protocol ActionPerformer: AnyObject {
     /// Releases every button and key this performer holds down.
     func releaseAll()
 
-    /// Called once as the bridge starts: lets go of what an earlier bridge, killed outright
-    /// (SIGKILL, a crash), left held through the same means, on buttons 1...`buttonCount`.
-    func releaseLeftovers(buttonCount: Int)
+    /// Called once as the bridge starts, told X's XTEST pointer (its id and how many buttons
+    /// it has; nil when there is none): lets go of what an earlier bridge, killed outright
+    /// (SIGKILL, a crash), left held through the same means.
+    func releaseLeftovers(xtestPointer: (id: Int, buttonCount: Int)?)
 
     /// Whether anything is held down now.
     var isHolding: Bool { get }
@@ -54,7 +55,7 @@ public protocol ActionPerformer: AnyObject {
 
 extension ActionPerformer {
     public func takeVolumeReports() -> [VolumeReport] { [] }
-    public func releaseLeftovers(buttonCount: Int) {}
+    public func releaseLeftovers(xtestPointer: (id: Int, buttonCount: Int)?) {}
     public var holdsButton: Bool { false }
     public func releaseButtons(where isStranded: (_ button: Int, _ holders: Set<ContactKey>) -> Bool) -> [Int] { [] }
     public func follow(_ contact: ContactKey, to point: Point) {}

@@ -37,13 +37,28 @@ public final class XTestPerformer: ActionPerformer {
     /// XTEST pointer is every XTest client's and MouseKeys', and a button an on-screen
     /// keyboard's drag or a MouseKeys lock holds is theirs. `buttonCount` bounds them (one
     /// beyond the device's is an X error).
-    public func releaseLeftovers(buttonCount: Int) {
+    public func releaseLeftovers(xtestPointer: (id: Int, buttonCount: Int)?) {
+        self.xtestPointer = xtestPointer?.id
         let left = HeldButtonsMarker.read(on: connection)
         HeldButtonsMarker.clear(on: connection)
-        for button in left where (1...min(buttonCount, 255)).contains(button) {
+        for button in left where (1...min(xtestPointer?.buttonCount ?? 0, 255)).contains(button) {
             XTestFakeButtonEvent(connection.display, UInt32(button), 0, 0)
         }
         connection.flush()
+    }
+
+    /// X's XTEST pointer, whose buttons the bridge presses, and every other XTest client and
+    /// MouseKeys too; nil until `releaseLeftovers` tells it.
+    private var xtestPointer: Int?
+
+    /// Refuses to press `button` when another program holds it through XTest (a MouseKeys
+    /// button lock, an on-screen keyboard's drag): X drops a second press of a button the
+    /// device holds, and the release after it would let go of theirs.
+    private func checkNotHeldByAnother(_ button: Int) throws(ActionFailure) {
+        guard let xtestPointer, let down = connection.buttonsDown(device: xtestPointer) else { return }
+        let physical = connection.outputButtons.physical(of: button) ?? button
+        guard down.contains(physical), !pressedAs.values.contains(physical) else { return }
+        throw ActionFailure("button \(button) is held down by another program through XTest (a MouseKeys button lock, an on-screen keyboard's drag): a click now would let go of it, so none is sent")
     }
 
     /// The XTEST pointer's buttons last written on the root window as held.
@@ -68,12 +83,14 @@ public final class XTestPerformer: ActionPerformer {
         switch event.action {
         case .click(let button):
             try Self.check(button)
+            try checkNotHeldByAnother(button)
             move(to: event.position)
             send(.button(button), down: true)
             send(.button(button), down: false)
             held.forget(.button(button))
         case .press(let button):
             try Self.check(button)
+            try checkNotHeldByAnother(button)
             move(to: event.position)
             if held.press(.button(button), by: holder) { send(.button(button), down: true) }
         case .release(let button):

@@ -64,7 +64,7 @@ public final class Bridge {
     /// Listens until SIGINT or SIGTERM arrives on `signals` (or `stop()` is called), then lets
     /// go of anything held and returns. SIGHUP reloads the config.
     public func run(signals: SignalDescriptor?) throws(BridgeSetupError) {
-        performer.releaseLeftovers(buttonCount: session.catalog.xtestPointer?.buttonCount ?? 0)
+        performer.releaseLeftovers(xtestPointer: session.catalog.xtestPointer.map { ($0.id, $0.buttonCount) })
         // The desktop's scale (`Xft.dpi`) sizes the feedback and the gestures' pixel distances alike.
         session.hearsResourceChanges = true
         try session.start()
