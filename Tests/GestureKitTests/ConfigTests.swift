@@ -332,6 +332,27 @@ struct ConfigTests {
         #expect(problems(binding("    applications: [gimp]\n")).first?.message.contains("{only: [gimp, krita]}") == true)
     }
 
+    /// Found by a review of an artist's day: GIMP 2.10 names its windows `gimp-2.10` and
+    /// `Gimp-2.10`, and `except: [gimp]`, as the docs write it, still right-clicked there.
+    @Test("an application's name matches its WM_CLASS with a version after a dash (gimp: gimp-2.10), and nothing longer")
+    func applicationVersionSuffix() throws {
+        let config = try ConfigLoader.parse("""
+            bindings:
+              - {name: a, gesture: squeeze, applications: {except: [gimp, krita]}}
+            """, file: "t")
+        let applies = { (instance: String, className: String) in
+            config.bindings[0].applications.applies(to: WindowClass(instance: instance, className: className))
+        }
+        #expect(!applies("gimp-2.10", "Gimp-2.10"))
+        #expect(!applies("gimp", "Gimp"))
+        #expect(!applies("krita", "krita"))
+        #expect(!applies("x", "Gimp-3"))
+        #expect(applies("gimpel", "Gimpel"), "a longer name is another program")
+        #expect(applies("gimp-helper", "Gimp-helper"), "a word after the dash is another program")
+        #expect(applies("gimp-", "Gimp-"))
+        #expect(applies("gimp-2.x", "Gimp-2.x"))
+    }
+
     /// Found in review of a day of per-application bindings: `only: []` was taken, a binding that
     /// never acts, and its `{release: 1}` counted as the release of a button another binding
     /// pressed everywhere: the button stayed down.

@@ -37,7 +37,7 @@ public enum PressureRequirement: String, Sendable, Hashable, CaseIterable {
 
 /// Which applications a binding applies to, by the WM_CLASS of the window under the contact
 /// when it begins (instance or class name, case-insensitive, as touchegg and easystroke
-/// users write them).
+/// users write them, a version after a dash left out).
 public enum ApplicationFilter: Sendable, Hashable {
     case everywhere
     /// Only in these applications; nowhere when the window is unknown.
@@ -58,8 +58,18 @@ public enum ApplicationFilter: Sendable, Hashable {
         }
     }
 
+    /// A name matches a WM_CLASS instance or class name equal to it, or equal to it with a
+    /// version after a dash: GIMP 2.10 names its windows `gimp-2.10` and `Gimp-2.10`, and
+    /// `gimp` is what a person writes (and what GIMP 3 is).
     private static func matches(_ name: String, _ window: WindowClass) -> Bool {
         let name = name.lowercased()
-        return name == window.instance.lowercased() || name == window.className.lowercased()
+        return [window.instance, window.className].contains { written in
+            let written = written.lowercased()
+            guard written.hasPrefix(name) else { return false }
+            let rest = written.dropFirst(name.count)
+            guard let dash = rest.first else { return true }
+            let version = rest.dropFirst()
+            return dash == "-" && version.first?.isNumber == true && version.allSatisfy { $0.isNumber || $0 == "." }
+        }
     }
 }
