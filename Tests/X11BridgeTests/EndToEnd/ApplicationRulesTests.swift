@@ -109,6 +109,49 @@ final class ApplicationRulesTests: DesktopSuite {
         #expect(buttonEvents(button, in: all).isEmpty, "no click of button \(button): \(all)", sourceLocation: sourceLocation)
     }
 
+    /// Found by a review of an artist's day: with the built-in default config a drawing
+    /// program's stroke begun slowly was held, and once handed over its first moves reached the
+    /// program at the point where the bridge let go (X replays a frozen pointer's moves there);
+    /// a firm landing right-clicked, and an arc by the top-right corner turned the volume. The
+    /// default config leaves drawing programs alone.
+    @Test("with the built-in default config a drawing program (Krita) gets the pen as it was made: a stroke begun slowly, each move where it was drawn with its pressure, and a deep press with no right-click; beside it the deep press right-clicks")
+    func defaultConfigLeavesDrawingProgramsAlone() throws {
+        let krita = try RecorderWindow(server: server, frame: WindowFrame(x: 0, y: 0, width: server.width / 2, height: server.height),
+                                       wmClass: ("krita", "krita"), title: "krita", touchAware: false)
+        defer { krita.close() }
+        let bridge = try server.bridge()
+        krita.drain()
+        // A taper: eight 1 px moves pressing on from 0.2, then ten of 10 px.
+        let start = Desktop.overDrawing
+        var drawn: [(x: Double, pressure: Double)] = []
+        for step in 1...8 {
+            drawn.append((start.0 + Double(step), 0.2 + 0.02 * Double(step)))
+        }
+        for step in 1...10 {
+            drawn.append((start.0 + 8 + 10 * Double(step), 0.36))
+        }
+        try server.pen.down(at: start, pressure: 0.2)
+        for move in drawn {
+            usleep(5_000)
+            try server.pen.move(to: (move.x, start.1), pressure: move.pressure)
+        }
+        try server.pen.up()
+        let stroke = krita.events { buttonEvents(1, in: $0).count >= 2 }
+        #expect(buttonEvents(1, in: stroke).map(\.kind) == [.buttonPress, .buttonRelease], "\(stroke)")
+        let moves = stroke.filter { $0.kind == .motion && $0.buttonsHeld == [1] }
+        #expect(moves.map { $0.rootX.rounded() } == drawn.map(\.x), "each move where it was drawn: \(moves)")
+        let pressures: [Int] = moves.compactMap(\.pressure).map { (raw: Double) in Int((raw / 10).rounded()) }
+        let drawnPressures: [Int] = drawn.map { (move: (x: Double, pressure: Double)) in Int((move.pressure * 100).rounded()) }
+        #expect(pressures == drawnPressures, "each with its pressure: \(moves)")
+        krita.drain()
+
+        try Self.expectUntouchedDeepPress(server, at: Desktop.overDrawing, in: krita, noClick: 3)
+        #expect(bridge.actions.isEmpty, "\(bridge.outputLines)")
+        let other = try Self.deepPress(server, at: Desktop.overOther, clicking: 3, in: desktop.other)
+        #expect(buttonEvents(3, in: other).map(\.kind) == [.buttonPress, .buttonRelease], "\(other)")
+        #expect(bridge.stop(with: SIGINT) == 0)
+    }
+
     @Test("`except: [Drawing]`: a deep press over the drawing program reaches it as the pen's stroke; over the other window it right-clicks")
     func exceptOneApplication() throws {
         let bridge = try server.bridge(config: Self.config("{except: [Drawing]}", click: "right"))
