@@ -179,39 +179,14 @@ final class RealPressTests: StageSuite {
         #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
 
-    @Test("a press climbing at 0.2 of the range a second right-clicks at the threshold, after 3.5 s held; the window never sees it begin")
-    func slowClimbLive() throws {
+    /// Plays `curve` with the pen under the built-in default config, as `name`; then the
+    /// window has had one right-click and no left press, and the bridge one decision, a claim
+    /// for the deep press. Nothing when no attempt was faithful (`StimulusAttempts`).
+    func expectRightClickAlone(_ curve: Curve, name: String) throws {
         let bridge = try stage.bridge()
         let witness = try StimulusWitness(stage.server, device: VirtualPen.deviceName)
         let attempts = StimulusAttempts(bridge: bridge, window: stage.window)
-
-        let curve = Self.curve(100, perSecond: 25) { time, _ in min(0.8, 0.01 + 0.2 * time) }
-        let pressed = try attempts.play("the press climbing at 0.2 a second") { () -> (verdict: StimulusVerdict, result: Bool) in
-            let mark = bridge.lines.count
-            let verdict = try Self.press(stage.pen, along: curve, witness: witness)
-            #expect(Self.settle(bridge, stage.window, since: mark), "the press settled: \(bridge.lines)")
-            return (verdict, true)
-        }
-        guard pressed == true else { return }
-
-        let (events, lines) = attempts.faithfulOutcome()
-        #expect(Self.rightClicks(events).map(\.kind) == [.buttonPress, .buttonRelease])
-        #expect(Self.leftPresses(events).isEmpty)
-        #expect(lines.gestures.contains { $0.recognizer == .deepPress && $0.state == .began })
-    }
-
-    /// The tremor rule live (`ForceFollowingHoldTests.slowPressWithTremor`): the same climb with
-    /// a hand's 6 Hz wobble of ±0.05, sampled at 100 Hz, went to the window at 0.2 s.
-    @Test("a press climbing at 0.2 of the range a second with a tremor's wobble right-clicks at the threshold; the window never sees it begin")
-    func slowClimbWithTremorLive() throws {
-        let bridge = try stage.bridge()
-        let witness = try StimulusWitness(stage.server, device: VirtualPen.deviceName)
-        let attempts = StimulusAttempts(bridge: bridge, window: stage.window)
-
-        let curve = Self.curve(400, perSecond: 100) { time, _ in
-            min(0.85, max(0.01, 0.05 + 0.2 * time + 0.05 * sin(2 * .pi * 6 * time)))
-        }
-        let pressed = try attempts.play("the trembling press climbing at 0.2 a second") { () -> (verdict: StimulusVerdict, result: Bool) in
+        let pressed = try attempts.play(name) { () -> (verdict: StimulusVerdict, result: Bool) in
             let mark = bridge.lines.count
             let verdict = try Self.press(stage.pen, along: curve, witness: witness)
             #expect(Self.settle(bridge, stage.window, since: mark), "the press settled: \(bridge.lines)")
@@ -223,6 +198,23 @@ final class RealPressTests: StageSuite {
         #expect(lines.decisions.map(\.decision) == [.claim], "\(lines.decisions)")
         #expect(Self.rightClicks(events).map(\.kind) == [.buttonPress, .buttonRelease])
         #expect(Self.leftPresses(events).isEmpty)
+        #expect(lines.gestures.contains { $0.recognizer == .deepPress && $0.state == .began })
+    }
+
+    @Test("a press climbing at 0.2 of the range a second right-clicks at the threshold, after 3.5 s held; the window never sees it begin")
+    func slowClimbLive() throws {
+        try expectRightClickAlone(Self.curve(100, perSecond: 25) { time, _ in min(0.8, 0.01 + 0.2 * time) },
+                                  name: "the press climbing at 0.2 a second")
+    }
+
+    /// The tremor rule live (`ForceFollowingHoldTests.slowPressWithTremor`): the same climb with
+    /// a hand's 6 Hz wobble of ±0.05, sampled at 100 Hz, went to the window at 0.2 s.
+    @Test("a press climbing at 0.2 of the range a second with a tremor's wobble right-clicks at the threshold; the window never sees it begin")
+    func slowClimbWithTremorLive() throws {
+        let curve = Self.curve(400, perSecond: 100) { time, _ in
+            min(0.85, max(0.01, 0.05 + 0.2 * time + 0.05 * sin(2 * .pi * 6 * time)))
+        }
+        try expectRightClickAlone(curve, name: "the trembling press climbing at 0.2 a second")
     }
 
     @Test("a press resting above an ordinary touch's force is handed to the window at the hold limit")
