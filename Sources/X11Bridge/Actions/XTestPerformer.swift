@@ -41,7 +41,8 @@ public final class XTestPerformer: ActionPerformer {
         self.xtestPointer = xtestPointer?.id
         let left = HeldButtonsMarker.read(on: connection)
         HeldButtonsMarker.clear(on: connection)
-        for button in left where (1...min(xtestPointer?.buttonCount ?? 0, 255)).contains(button) {
+        let buttonCount = min(xtestPointer?.buttonCount ?? 0, 255)
+        for button in left where button >= 1 && button <= buttonCount {
             XTestFakeButtonEvent(connection.display, UInt32(button), 0, 0)
         }
         connection.flush()
@@ -58,7 +59,7 @@ public final class XTestPerformer: ActionPerformer {
         guard let xtestPointer, let down = connection.buttonsDown(device: xtestPointer) else { return }
         let physical = connection.outputButtons.physical(of: button) ?? button
         guard down.contains(physical), !pressedAs.values.contains(physical) else { return }
-        throw ActionFailure("button \(button) is held down by another program through XTest (a MouseKeys button lock, an on-screen keyboard's drag): a click now would let go of it, so none is sent")
+        throw ActionFailure("button \(button) is held down by another program through XTest (a MouseKeys button lock, an on-screen keyboard's drag): a click now would let go of it, so none is sent (if no program should hold it, `xdotool mouseup \(physical)` lets go of it)")
     }
 
     /// The XTEST pointer's buttons last written on the root window as held.

@@ -25,6 +25,22 @@ final class XTestPerformerTests: XvfbSuite {
         #expect(!performer.isHolding)
     }
 
+    /// Found by a review of the mark's day: with no XTEST pointer found, the buttons it may
+    /// name made the range 1...0, which traps.
+    @Test("a mark a killed bridge left, read where no XTEST pointer is found: nothing is released, the mark goes, nothing traps")
+    func leftoversWithoutXTestPointer() throws {
+        let performer = XTestPerformer(connection: connection)
+        for pointer in [nil, (id: 4, buttonCount: 0)] as [(id: Int, buttonCount: Int)?] {
+            HeldButtonsMarker.write([3], on: connection)
+            connection.sync()
+            #expect(HeldButtonsMarker.read(on: connection) == [3])
+            performer.releaseLeftovers(xtestPointer: pointer)
+            connection.sync()
+            #expect(HeldButtonsMarker.read(on: connection) == [])
+            #expect(connection.queryPointer(master: 2)?.buttons == [])
+        }
+    }
+
     @Test("a click and a key combination leave nothing held")
     func clickAndKeys() throws {
         let performer = XTestPerformer(connection: connection)
