@@ -58,6 +58,32 @@ struct RealDriversLibinputTests {
         RealDriverChecks.expectNoFault(bridge)
     }
 
+    /// Found by a review of the day the default config began leaving drawing programs alone:
+    /// the touchscreen's long press (libinput shows no touchscreen's pressure) was not told,
+    /// and a finger held still in Krita right-clicked there.
+    @Test("with the built-in default config a finger held still past 0.6 s over a drawing program (Krita) is the program's, no right-click; beside it the long press right-clicks")
+    func touchLongPressLeavesDrawingProgramsAlone() throws {
+        let stage = try RealDriverStage(.libinput, touchPressure: false)
+        defer { stage.stop() }
+        let krita = try RecorderWindow(server: stage.server, frame: WindowFrame(x: 0, y: 0, width: stage.server.width / 2, height: stage.server.height),
+                                       wmClass: ("krita", "krita"), title: "krita")
+        defer { krita.close() }
+        let bridge = try stage.bridge()
+        krita.drain()
+        let touch = try stage.touch()
+        try touch.begin(at: (200, 300), pressure: 0.3)
+        let held = krita.events(arrivingWithin: 1.0)
+        try touch.end()
+        let all = krita.events(waitingUpTo: 2) { buttonEvents(1, in: $0).count >= 2 }
+        #expect(buttonEvents(1, in: held).map(\.kind) == [.buttonPress], "the finger reached Krita as it touched: \(held)")
+        #expect(buttonEvents(1, in: all).map(\.kind) == [.buttonPress, .buttonRelease], "\(all)")
+        #expect(buttonEvents(3, in: all).isEmpty, "no right-click: \(all)\n\(bridge.lines)")
+        #expect(bridge.actions.isEmpty, "\(bridge.outputLines)")
+        krita.drain()
+        try RealDriverChecks.expectTouchLongPress(stage, bridge, at: (Double(stage.server.width * 3 / 4), 300))
+        RealDriverChecks.expectNoFault(bridge)
+    }
+
     /// Found in review: the trace's header was written as the recording started, before the
     /// pen's device existed, and every stroke of the session was left out; then, written with
     /// the first event, a tap elsewhere first (to focus the drawing program) did the same.
