@@ -152,6 +152,42 @@ final class ApplicationRulesTests: DesktopSuite {
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 
+    /// Found by a review of a tablet PC's day: on a pressure touchscreen a firm tap on an
+    /// on-screen keyboard right-clicked the key instead of typing it, and a key held to repeat
+    /// (or for its accents) above the ordinary force was held back until the lift.
+    @Test("with the built-in default config an on-screen keyboard (onboard) gets a firm tap as a tap, no right-click, and a key held firmly at once")
+    func defaultConfigLeavesOnScreenKeyboardsAlone() throws {
+        let keyboard = try RecorderWindow(server: server, frame: WindowFrame(x: 0, y: 0, width: server.width / 2, height: server.height),
+                                          wmClass: ("onboard", "Onboard"), title: "Onboard", touchAware: false)
+        defer { keyboard.close() }
+        let bridge = try server.bridge()
+        keyboard.drain()
+        try server.touch.begin(at: Desktop.overDrawing, pressure: 0.15)
+        usleep(20_000)
+        try server.touch.update(pressure: 0.85)
+        usleep(60_000)
+        try server.touch.end()
+        let tap = keyboard.events { buttonEvents(1, in: $0).count >= 2 }
+        let all = tap + keyboard.events(arrivingWithin: 0.3)
+        #expect(buttonEvents(1, in: tap).map(\.kind) == [.buttonPress, .buttonRelease], "the key is typed: \(tap)")
+        #expect(buttonEvents(3, in: all).isEmpty, "no right-click on the key: \(all)")
+        keyboard.drain()
+
+        // Held 0.6 s above an ordinary touch's force (the default's 0.35), as a finger holding a
+        // key does, its force jittering: held back, it would reach the keyboard only at the lift.
+        try server.touch.begin(at: (Desktop.overDrawing.x + 40, Desktop.overDrawing.y), pressure: 0.44)
+        for step in 0..<20 {
+            usleep(30_000)
+            try server.touch.update(pressure: step % 2 == 0 ? 0.445 : 0.44)
+        }
+        let held = keyboard.events(arrivingWithin: 0.05)
+        #expect(buttonEvents(1, in: held).map(\.kind) == [.buttonPress], "the key goes down while the finger holds it: \(held)")
+        try server.touch.end()
+        #expect(keyboard.waitForEvents { buttonEvents(1, in: $0).count >= 2 })
+        #expect(bridge.actions.isEmpty, "\(bridge.outputLines)")
+        #expect(bridge.stop(with: SIGINT) == 0)
+    }
+
     @Test("`except: [Drawing]`: a deep press over the drawing program reaches it as the pen's stroke; over the other window it right-clicks")
     func exceptOneApplication() throws {
         let bridge = try server.bridge(config: Self.config("{except: [Drawing]}", click: "right"))
