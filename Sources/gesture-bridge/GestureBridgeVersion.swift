@@ -4,8 +4,8 @@
 /// 0.15.0: a held press judged through a busy machine's stalls, drag locks that outlive a
 /// device going away, priorities for the journal.
 /// 0.16.0: a trembling press held while it climbs, buttons held by other XTest clients left
-/// alone (the bridge's own marked on the root window), drawing programs left alone by the
-/// default config.
+/// alone (the bridge's own marked on the root window), on-screen keyboards and drawing
+/// programs left alone by the default config's three bindings.
 enum GestureBridgeVersion {
     static let current = "0.16.0"
 }
