@@ -158,7 +158,7 @@ final class RunReporter {
     static func describe(_ feedback: Feedback) -> String {
         func point(_ point: Point) -> String { "(\(JSONLine.number(point.x)), \(JSONLine.number(point.y)))" }
         switch feedback {
-        case .pulse(let at, _):
+        case .pulse(_, let at, _):
             return "pulse at \(point(at))"
         case .progress(let key, let at, let fraction):
             return "ring for contact \(key.device)/\(key.contact) at \(point(at)), \(Int((fraction * 100).rounded()))% of the threshold"

@@ -58,6 +58,26 @@ struct EngineActionTests {
         expectSequence(script.actions, held > 0.6 ? recognized : [])
     }
 
+    /// A press landing past its threshold under a screen locker: claimed before the bridge
+    /// could know the locker's grab had it, and taken back once it did (the bridge acted on
+    /// nothing of it: `HeldBackOutputs`).
+    @Test("a claim taken back: a release for another grab, no on-end at the lift, no bug; a claim on a contact already let go stays untouched")
+    func claimTakenBack() {
+        let script = GestureScript(Binding(name: "grip", recognizer: .deepPress(.init(threshold: 0.5)),
+                                           onStart: [.press(button: 2)], onEnd: [.release(button: 2)]))
+        script.pen.down(at: (100, 100), force: 0.8)
+        expectSequence(script.decisions, [.claimed(by: "grip")])
+        script.forgetOutputs()
+        script.takenByAnotherGrab(script.pen.key)
+        script.pen.aFrameLater().press(to: 0.9)
+        script.pen.aFrameLater().lift()
+        expectSequence(script.decisions, [.released(.anotherButton)])
+        expectSequence(script.actions, [])
+        expectSequence(script.bugs, [])
+        script.takenByAnotherGrab(script.pen.key)
+        expectSequence(script.decisions, [.released(.anotherButton)])
+    }
+
     @Test("a squeeze's on-end fires when its contact is cancelled, where it was")
     func squeezeOnEndCancelled() {
         let script = GestureScript(Binding(name: "grip", recognizer: .squeeze(.init(threshold: 0.5)),

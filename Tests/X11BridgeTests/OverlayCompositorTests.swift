@@ -12,7 +12,7 @@ final class OverlayCompositorTests: OverlaySuite {
     func noBlackBox() throws {
         let overlay = try screen.openOverlay()
         defer { overlay.close() }
-        overlay.show(.pulse(at: Self.point, time: 0), now: 0)
+        overlay.show(.pulse(.overlaid, at: Self.point, time: 0), now: 0)
         overlay.tick(now: 0.04)
         let windows = screen.overlayWindows()
         try #require(windows.count == 1)
@@ -32,7 +32,7 @@ final class OverlayCompositorTests: OverlaySuite {
         defer { overlay.close() }
         let owner = Self.claimCompositorSelection(on: screen)
 
-        overlay.show(.pulse(at: Self.point, time: 0), now: 0)
+        overlay.show(.pulse(.overlaid, at: Self.point, time: 0), now: 0)
         let windows = screen.overlayWindows()
         try #require(windows.count == 1)
         let window = screen.attributes(of: windows[0])
@@ -99,7 +99,7 @@ final class OverlayCompositorTests: OverlaySuite {
         let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber,
                                           compositorCheckInterval: 0)
         defer { overlay.close() }
-        overlay.show(.pulse(at: Self.point, time: 0), now: 0)
+        overlay.show(.pulse(.overlaid, at: Self.point, time: 0), now: 0)
         overlay.show(.progress(Self.pen, at: Point(x: 200, y: 200), fraction: 0.6), now: 0)
         #expect(try compositor.settle(), "the compositor has painted what was sent and sleeps")
         // 110 ms in, the ring is at about 38% opacity (ease-out has done most of the fading).

@@ -39,7 +39,7 @@ final class OverlayProgressRingTests: OverlaySuite {
         overlay.look = FeedbackLook(color: (0xff, 0x33, 0x66), size: 2, duration: 0.25)
         let pink = OverlayTestColor(red: 0xff, green: 0x33, blue: 0x66)
         overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.6), now: 3)
-        overlay.show(.pulse(at: Point(x: 200, y: 150), time: 3), now: 3)
+        overlay.show(.pulse(.overlaid, at: Point(x: 200, y: 150), time: 3), now: 3)
         let shot = screen.screenshot()
         try shot.save(as: "overlay-look-size-2")
         let radius = try #require(Self.ringRadius(in: shot, around: Self.point, color: pink))
@@ -57,7 +57,7 @@ final class OverlayProgressRingTests: OverlaySuite {
         defer { overlay.close() }
         #expect(overlay.resourceDPI == 192)
         overlay.show(.progress(Self.pen, at: Self.point, fraction: 0.6), now: 3)
-        overlay.show(.pulse(at: Point(x: 200, y: 150), time: 3), now: 3)
+        overlay.show(.pulse(.overlaid, at: Point(x: 200, y: 150), time: 3), now: 3)
         // The overlay has its own connection: its drawing is done once that connection's round trip is.
         scaled.sync()
         let shot = screen.screenshot()
@@ -120,7 +120,7 @@ final class OverlayProgressRingTests: OverlaySuite {
     func pulseStaysUnderMenu() throws {
         let overlay = try screen.openOverlay()
         defer { overlay.close() }
-        overlay.show(.pulse(at: Self.point, time: 0), now: 0)
+        overlay.show(.pulse(.overlaid, at: Self.point, time: 0), now: 0)
         let pulse = try #require(screen.overlayWindows().first)
         var attributes = XSetWindowAttributes()
         attributes.override_redirect = 1

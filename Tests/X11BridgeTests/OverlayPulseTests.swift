@@ -13,7 +13,7 @@ final class OverlayPulseTests: OverlaySuite {
         defer { overlay.close() }
         #expect(overlay.nextDeadline == nil, "nothing shown, nothing to wake up for")
 
-        overlay.show(.pulse(at: Self.point, time: 10), now: 10)
+        overlay.show(.pulse(.overlaid, at: Self.point, time: 10), now: 10)
         let windows = screen.overlayWindows()
         try #require(windows.count == 1)
         let window = screen.attributes(of: windows[0])
@@ -53,7 +53,7 @@ final class OverlayPulseTests: OverlaySuite {
     func pulseScreenshots() throws {
         let overlay = try screen.openOverlay()
         defer { overlay.close() }
-        overlay.show(.pulse(at: Self.point, time: 5), now: 5)
+        overlay.show(.pulse(.overlaid, at: Self.point, time: 5), now: 5)
 
         var rings: [(radius: Double, thickness: Double, coverage: Double)] = []
         for (index, elapsed) in [0.01, 0.05, 0.11].enumerated() {
@@ -98,13 +98,13 @@ final class OverlayPulseTests: OverlaySuite {
     func latePulse() throws {
         let overlay = try screen.openOverlay()
         defer { overlay.close() }
-        overlay.show(.pulse(at: Self.point, time: 1), now: 1.2)
+        overlay.show(.pulse(.overlaid, at: Self.point, time: 1), now: 1.2)
         #expect(screen.overlayWindows().count == 1)
         #expect(overlay.nextDeadline.map { $0 <= 1.25 + 1e-9 } == true)
         overlay.tick(now: 1.25)
         #expect(screen.overlayWindows().isEmpty)
 
-        overlay.show(.pulse(at: Self.point, time: 1), now: 2)
+        overlay.show(.pulse(.overlaid, at: Self.point, time: 1), now: 2)
         #expect(screen.overlayWindows().isEmpty)
         #expect(overlay.nextDeadline == nil)
     }
@@ -113,7 +113,7 @@ final class OverlayPulseTests: OverlaySuite {
     func cornerPulse() throws {
         let overlay = try screen.openOverlay()
         defer { overlay.close() }
-        overlay.show(.pulse(at: Point(x: 3, y: 596), time: 0), now: 0)
+        overlay.show(.pulse(.overlaid, at: Point(x: 3, y: 596), time: 0), now: 0)
         let windows = screen.overlayWindows()
         try #require(windows.count == 1)
         let window = screen.attributes(of: windows[0])
@@ -130,7 +130,7 @@ final class OverlayPulseTests: OverlaySuite {
         defer { overlay.close() }
         for index in 0..<10 {
             let time = 1 + Double(index) * 0.01
-            overlay.show(.pulse(at: Point(x: 100 + Double(index) * 40, y: 300), time: time), now: time)
+            overlay.show(.pulse(.overlaid, at: Point(x: 100 + Double(index) * 40, y: 300), time: time), now: time)
         }
         let windows = screen.overlayWindows()
         #expect(windows.count == 3)
@@ -149,13 +149,13 @@ final class OverlayPulseTests: OverlaySuite {
     @Test("close takes a running pulse down and stops asking for frames")
     func closeStops() throws {
         let overlay = try screen.openOverlay()
-        overlay.show(.pulse(at: Self.point, time: 0), now: 0)
+        overlay.show(.pulse(.overlaid, at: Self.point, time: 0), now: 0)
         overlay.show(.progress(ContactKey(device: 2, contact: 0), at: Point(x: 100, y: 100), fraction: 0.5), now: 0)
         #expect(screen.overlayWindows().count == 2)
         overlay.close()
         #expect(screen.overlayWindows().isEmpty)
         #expect(overlay.nextDeadline == nil)
-        overlay.show(.pulse(at: Self.point, time: 0), now: 0)
+        overlay.show(.pulse(.overlaid, at: Self.point, time: 0), now: 0)
         #expect(screen.overlayWindows().isEmpty, "a closed overlay shows nothing")
         screen.expectNoErrors()
     }

@@ -1,5 +1,6 @@
 import CX11
 import Foundation
+import GestureKit
 import Testing
 @testable import X11Bridge
 import XorgTestSupport
@@ -171,4 +172,10 @@ extension OverlayTestDisplay: SuiteResource {
 /// Each test has a fresh `OverlayTestDisplay` of its own.
 class OverlaySuite: SuiteFixture<OverlayTestDisplay> {
     var screen: OverlayTestDisplay { resource }
+}
+
+extension ContactKey {
+    /// The contact a pulse drawn straight onto an overlay belongs to: the overlay draws any
+    /// contact's the same.
+    static let overlaid = ContactKey(device: 2, contact: 0)
 }

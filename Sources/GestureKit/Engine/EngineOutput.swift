@@ -34,8 +34,8 @@ public struct ActiveContact: Sendable, Hashable {
 
 /// What the overlay should show.
 public enum Feedback: Sendable, Hashable {
-    /// A gesture began or was recognized here: draw the pulse.
-    case pulse(at: Point, time: Double)
+    /// A gesture of the contact began or was recognized here: draw the pulse.
+    case pulse(ContactKey, at: Point, time: Double)
     /// The force is `fraction` of the way to a binding's threshold.
     case progress(ContactKey, at: Point, fraction: Double)
     /// The contact no longer approaches a threshold: hide its ring.
@@ -125,4 +125,18 @@ public enum EngineOutput: Sendable, Hashable {
     case learned(LearnedChange)
     /// An impossible transition or input: logged, never silently ignored.
     case bug(String)
+}
+
+extension EngineOutput {
+    /// The contact the output belongs to; nil for a device's learned levels and a bug.
+    public var contact: ContactKey? {
+        switch self {
+        case .gesture(let event): return ContactKey(device: event.device, contact: event.contact)
+        case .action(let event): return event.contact
+        case .feedback(.pulse(let key, _, _)), .feedback(.progress(let key, _, _)), .feedback(.progressEnded(let key)):
+            return key
+        case .decision(let decision): return decision.key
+        case .learned, .bug: return nil
+        }
+    }
 }

@@ -318,6 +318,28 @@ public struct GestureEngine: Sendable {
         contacts[key] = contact
     }
 
+    /// Hands a contact to the application as `handOver` does, a claimed one too, whose claim
+    /// nothing acted on: another program's grab had its press or touch before the claim could
+    /// reach the server (a press landing past its threshold under a screen locker; the bridge
+    /// acts on what a contact says only once its press is known to be its own). The claim is
+    /// taken back: its gesture ends without its end's actions, the contact teaches no learner,
+    /// and a release says where it went.
+    public mutating func takeBack(_ key: ContactKey, reason: ReleaseReason, at time: Double, into outputs: inout [EngineOutput]) {
+        guard var contact = contacts[key], contact.isClaimed else {
+            handOver(key, reason: reason, at: time, into: &outputs)
+            return
+        }
+        let position = contact.position
+        for index in contact.slots.indices where contact.slots[index].owns {
+            contact.slots[index].endsWithContact = false
+            if contact.slots[index].active {
+                drop(&contact.slots[index], key: key, slotIndex: index, at: time, position: position, into: &outputs)
+            }
+        }
+        decide(&contact, .handedOver(reason), at: time, takingBack: true, into: &outputs)
+        contacts[key] = contact
+    }
+
     // MARK: Palms
 
     /// Whether a pen hovers over the part of the screen `touchscreen` reaches at `time`, none
@@ -440,8 +462,9 @@ public struct GestureEngine: Sendable {
 
     /// The one place a contact is decided, claimed or handed over: the hold, its two timers
     /// and the report change together. A decided contact is never decided again.
+    /// `takingBack`: a claim nothing acted on may become a release (`takeBack`).
     private mutating func decide(_ contact: inout TrackedContact, _ decision: ContactHold, at time: Double,
-                                 into outputs: inout [EngineOutput]) {
+                                 takingBack: Bool = false, into outputs: inout [EngineOutput]) {
         let key = contact.key
         let held = time - contact.start
         let report: ContactDecision
@@ -449,6 +472,8 @@ public struct GestureEngine: Sendable {
         case (.undecided, .claimed(let gesture, _)):
             report = .claim(key, gesture: gesture, time: time, held: held)
         case (.undecided, .handedOver(let reason)), (.resting, .handedOver(let reason)):
+            report = .release(key, reason: reason, time: time, held: held)
+        case (.claimed, .handedOver(let reason)) where takingBack:
             report = .release(key, reason: reason, time: time, held: held)
         case (.undecided, .undecided), (.undecided, .resting), (.resting, .undecided), (.resting, .resting),
              (.resting, .claimed), (.claimed, _), (.handedOver, _):
@@ -561,7 +586,7 @@ public struct GestureEngine: Sendable {
             slot.began = true
             slot.lastForce = report.force
             if binding.feedback.contains(.pulse) {
-                outputs.append(.feedback(.pulse(at: report.position, time: report.time)))
+                outputs.append(.feedback(.pulse(key, at: report.position, time: report.time)))
             }
             fire(binding.onStart)
             if report.state == .recognized, !binding.onEnd.isEmpty { slot.endsWithContact = true }

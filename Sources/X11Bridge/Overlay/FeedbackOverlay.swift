@@ -83,7 +83,7 @@ public final class FeedbackOverlay {
         sending {
             fallBackIfCompositorLeft()
             switch feedback {
-            case .pulse(let point, let time):
+            case .pulse(_, let point, let time):
                 startPulse(at: point, time: time, now: now)
             case .progress(let key, let point, let fraction):
                 showProgress(key, at: point, fraction: fraction, now: now)

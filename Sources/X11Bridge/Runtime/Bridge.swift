@@ -32,7 +32,7 @@ public final class Bridge {
     private var pressureLiveness = PressureLiveness()
     private var volumeRing = VolumeRing()
     /// Force rings held back until their contact is known to be the bridge's.
-    private var heldBackRings = HeldBackRings()
+    private var heldBack = HeldBackOutputs()
     /// The knobs' monitors found missing at the last check, so a change that leaves them
     /// missing does not repeat the warning.
     private var missingMonitors: Set<MissingMonitor> = []
@@ -170,11 +170,10 @@ public final class Bridge {
         return false
     }
 
-    /// Shows a contact's ring held back for its ownership once that is settled: the bridge's
-    /// now, or the application's (`handOver`, which drops it).
-    private func showRingHeldBack(_ key: ContactKey, now: Double) {
-        guard let ring = heldBackRings.settled(key, awaitsOwnership: awaitsOwnership) else { return }
-        feedback?.show(ring, now: now)
+    /// Acts on what a contact said while its press or touch was awaited, once that is settled
+    /// as the bridge's (what went to another grab was dropped: `handOver`).
+    private func settleHeldBack(_ key: ContactKey, now: Double) {
+        for output in heldBack.settled(key, awaitsOwnership: awaitsOwnership) { act(on: output, now: now) }
     }
 
     private func isTouchContact(_ device: Int) -> Bool {
@@ -231,36 +230,40 @@ public final class Bridge {
                                   : "button \(buttons), which no binding of the config running now lets go of"))
     }
 
+    /// Acts on the engine's outputs, but for what a contact says while its press or touch may
+    /// yet be another grab's (`HeldBackOutputs`).
     private func process(_ outputs: [EngineOutput], now: Double) {
         for output in outputs {
-            report(.engine(output))
-            defer {
-                show(volumeRing.observe(output, configuration: engine.configuration, screen: engine.screen, monitors: engine.monitors),
-                     now: now)
+            for ready in heldBack.pass(output, awaitsOwnership: awaitsOwnership) { act(on: ready, now: now) }
+        }
+    }
+
+    private func act(on output: EngineOutput, now: Double) {
+        report(.engine(output))
+        defer {
+            show(volumeRing.observe(output, configuration: engine.configuration, screen: engine.screen, monitors: engine.monitors),
+                 now: now)
+        }
+        switch output {
+        case .action(let event):
+            // A failed action sent nothing (a command not found, a key with no keycode):
+            // what other bindings hold stays held until their own end.
+            do {
+                try performer.perform(event, now: now)
+            } catch {
+                report(.actionFailed(event, error))
             }
-            switch output {
-            case .action(let event):
-                // A failed action sent nothing (a command not found, a key with no keycode):
-                // what other bindings hold stays held until their own end.
-                do {
-                    try performer.perform(event, now: now)
-                } catch {
-                    report(.actionFailed(event, error))
-                }
-            case .feedback(let feedback):
-                if let shown = heldBackRings.pass(feedback, awaitsOwnership: awaitsOwnership) {
-                    self.feedback?.show(shown, now: now)
-                }
-            case .decision(let decision):
-                let key = decision.key
-                if isPointerContact(key.device) || pointerOwnership.carries(key), let master = session.device(key.device)?.master {
-                    pointerOwnership.decide(decision, master: master, at: now)
-                } else if isTouchContact(key.device) {
-                    touchOwnership.decide(decision, at: now)
-                }
-            case .gesture, .bug, .learned:
-                break
+        case .feedback(let feedback):
+            self.feedback?.show(feedback, now: now)
+        case .decision(let decision):
+            let key = decision.key
+            if isPointerContact(key.device) || pointerOwnership.carries(key), let master = session.device(key.device)?.master {
+                pointerOwnership.decide(decision, master: master, at: now)
+            } else if isTouchContact(key.device) {
+                touchOwnership.decide(decision, at: now)
             }
+        case .gesture, .bug, .learned:
+            break
         }
     }
 
@@ -349,7 +352,11 @@ extension Bridge: EventLoopClient {
             performer.follow(ContactKey(device: event.device, contact: event.contact), to: event.position)
         }
         if event.phase == .end || event.phase == .cancel {
-            heldBackRings.drop(ContactKey(device: event.device, contact: event.contact))
+            // What it said while its press or touch was awaited acts now, unless another grab
+            // had that (`tellOwnership`).
+            let key = ContactKey(device: event.device, contact: event.contact)
+            settleHeldBack(key, now: time)
+            heldBack.drop(key)
             grabs.retryRefused()
             // Its end actions fired: what it held across a reload may be nobody's now.
             releaseStrandedButtons()
@@ -379,6 +386,7 @@ extension Bridge: EventLoopClient {
                 for device in changes.removed {
                     pointerOwnership.end(source: device.id)
                     touchOwnership.end(device: device.id)
+                    heldBack.drop(device: device.id)
                     var outputs: [EngineOutput] = []
                     engine.removeDevice(device.id, at: time, into: &outputs)
                     process(outputs, now: time)
@@ -406,20 +414,21 @@ extension Bridge: EventLoopClient {
             case .grabbedPointer(let grabbed, let emulating):
                 if let emulating, let touch = touchOwnership.handOver(ContactKey(device: grabbed.source, contact: emulating)) {
                     pointerOwnership.takeOver(grabbed, touch, at: time)
-                    for key in touchOwnership.takeTakenElsewhere() { handOver(key, at: time, now: time) }
+                    for key in touchOwnership.takeTakenElsewhere() { handOverToAnotherGrab(key, at: time, now: time) }
+                    settleHeldBack(ContactKey(device: grabbed.source, contact: emulating), now: time)
                 } else {
                     pointerOwnership.handle(grabbed, at: time) { [session] in
                         session.device($0)?.inputDevice?.isPointer ?? false
                     }
                     if grabbed.kind == .buttonPress {
                         for event in session.catchUpMotion(of: grabbed.source, at: time) { handle(event, at: time) }
-                        showRingHeldBack(ContactKey(device: grabbed.source, contact: 0), now: time)
+                        settleHeldBack(ContactKey(device: grabbed.source, contact: 0), now: time)
                     }
                 }
             case .grabbedTouch(let grabbed):
                 touchOwnership.handle(grabbed)
-                for key in touchOwnership.takeTakenElsewhere() { handOver(key, at: time, now: time) }
-                showRingHeldBack(ContactKey(device: grabbed.source, contact: grabbed.touchID), now: time)
+                for key in touchOwnership.takeTakenElsewhere() { handOverToAnotherGrab(key, at: time, now: time) }
+                settleHeldBack(ContactKey(device: grabbed.source, contact: grabbed.touchID), now: time)
             case .takenOver:
                 wasTakenOver = true
                 stop()
@@ -504,14 +513,25 @@ extension Bridge: EventLoopClient {
         let pointers = pointerOwnership.awaitingPress.map { ContactKey(device: $0.source, contact: 0) }
         let touches = touchOwnership.awaitingBegin.map(\.contact)
         for key in pointers + touches where takenByAnotherGrab(key.device, contact: key.contact) {
-            handOver(key, at: now, now: now)
+            handOverToAnotherGrab(key, at: now, now: now)
         }
+        for output in heldBack.settledAll(awaitsOwnership: awaitsOwnership) { act(on: output, now: now) }
+    }
+
+    /// A contact's press or touch went to another client's grab (`takenByAnotherGrab`): it goes
+    /// on as without the bridge, and nothing it said or says until it ends acts (`HeldBackOutputs`).
+    /// A claim held back with the rest is taken back (`GestureEngine.takeBack`).
+    private func handOverToAnotherGrab(_ key: ContactKey, at time: Double, now: Double) {
+        heldBack.takenByAnotherGrab(key)
+        var outputs: [EngineOutput] = []
+        engine.takeBack(key, reason: .anotherButton, at: time, into: &outputs)
+        process(outputs, now: now)
     }
 
     /// A pen's or mouse's contact goes to the application as without the bridge, its gestures
     /// with it, because another button of its master is down (`ReleaseReason.anotherButton`).
     private func handOver(_ key: ContactKey, at time: Double, now: Double) {
-        heldBackRings.drop(key)
+        heldBack.drop(key)
         var outputs: [EngineOutput] = []
         engine.handOver(key, reason: .anotherButton, at: time, into: &outputs)
         process(outputs, now: now)
@@ -527,7 +547,7 @@ extension Bridge: EventLoopClient {
         switch event.phase {
         case .move:
             if takenByAnotherGrab(event.device, contact: event.contact) {
-                handOver(ContactKey(device: event.device, contact: event.contact), at: event.time, now: now)
+                handOverToAnotherGrab(ContactKey(device: event.device, contact: event.contact), at: event.time, now: now)
             }
         case .begin:
             let master = session.device(event.device)?.master
@@ -551,7 +571,18 @@ extension Bridge: EventLoopClient {
             // the master's button is up either way. Its release is decided ahead of a grabbed
             // press that may never come, which the device's next press sets aside:
             // `PointerOwnership`.)
-            if isTouchContact(event.device) { _ = takenByAnotherGrab(event.device, contact: event.contact) }
+            let key = ContactKey(device: event.device, contact: event.contact)
+            if isTouchContact(event.device), takenByAnotherGrab(event.device, contact: event.contact) {
+                handOverToAnotherGrab(key, at: event.time, now: now)
+            }
+            // A pen's or mouse's press whose claim or actions wait for it (`HeldBackOutputs`),
+            // lifted before it came: another grab has it (a locker's, a menu's: a tap landing
+            // past a threshold is claimed before any move could tell), or another client's grab
+            // froze the pointer, and the press goes on when it thaws. Either way it goes on as
+            // without the bridge.
+            if isPointerContact(event.device), heldBack.holds(key), awaitsOwnership(key) {
+                handOverToAnotherGrab(key, at: event.time, now: now)
+            }
             if isPointerContact(event.device) || pointerOwnership.carries(ContactKey(device: event.device, contact: event.contact)) {
                 pointerOwnership.contactEnded(source: event.device, master: session.device(event.device)?.master)
             } else if isTouchContact(event.device) {

@@ -96,6 +96,12 @@ final class GestureScript {
         }
     }
 
+    /// Tells the engine that another program's grab took the contact's press or touch before
+    /// anything of the bridge's acted on it (`GestureEngine.takeBack`).
+    func takenByAnotherGrab(_ key: ContactKey) {
+        engine.takeBack(key, reason: .anotherButton, at: clock.now, into: &outputs)
+    }
+
     private func fireTimers(until time: Double) {
         engine.advance(to: time, into: &outputs)
     }

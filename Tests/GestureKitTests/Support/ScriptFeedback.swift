@@ -10,7 +10,7 @@ enum ScriptFeedback: Hashable, CustomStringConvertible {
 
     init(_ feedback: Feedback) {
         switch feedback {
-        case .pulse(let point, _): self = .pulse(point)
+        case .pulse(_, let point, _): self = .pulse(point)
         case .progress(_, _, let fraction): self = .progress(fraction)
         case .progressEnded: self = .progressEnded
         }

@@ -75,7 +75,7 @@ struct MonitorTests {
             overlay.show(.progressEnded(Self.pen), now: 0.2)
 
             // A pulse by the border, on the left.
-            overlay.show(.pulse(at: Point(x: 638, y: 100), time: 0.3), now: 0.3)
+            overlay.show(.pulse(.overlaid, at: Point(x: 638, y: 100), time: 0.3), now: 0.3)
             let pulse = screen.wait { $0.count == 1 }
             try #require(pulse.count == 1, "\(pulse)")
             #expect(pulse[0].x + pulse[0].width == Self.border && pulse[0].contains(x: 638, y: 100), "\(pulse)")

@@ -152,6 +152,70 @@ final class OpenMenuTests: StageSuite {
         #expect(bridge.actions.isEmpty, "\(bridge.lines)")
         #expect(bridge.decisions.map(\.decision) == [.release, .release], "\(bridge.lines)")
     }
+
+    /// Found in review: a press whose first sample is past the threshold was claimed at its
+    /// begin and its command run before the bridge could know the locker's grab had the press.
+    @Test("under a screen locker's grab, a pen and a finger landing past the threshold run nothing; the locker gets their presses")
+    func lockerGrabFirmLanding() throws {
+        let bridge = try stage.bridge(["--verbose"], config: OpenMenuTests.lockedOut)
+        let locker = try OpenMenuTests.grabbing(stage, title: "locker")
+        defer { locker.close() }
+        for presser: ReplugOwnershipTests.Presser in [.pen, .touch] {
+            try presser.begin(stage, at: (400, 300), force: 0.95)
+            usleep(100_000)
+            try presser.lift(stage)
+        }
+        #expect(locker.waitForEvents { buttonEvents(1, in: $0).count >= 4 }, "the locker got both presses: \(locker.recordedEvents)")
+        #expect(bridge.waitForLines { $0.decisions.count >= 2 }, "\(bridge.lines)")
+        #expect(try bridge.waitUntilAsleep(quiet: 0.1))
+        #expect(bridge.actions.isEmpty, "\(bridge.lines)")
+        #expect(buttonEvents(1, in: locker.recordedEvents).map(\.kind) == [.buttonPress, .buttonRelease, .buttonPress, .buttonRelease],
+                "the locker's presses whole: \(locker.recordedEvents)")
+        locker.ungrabPointer()
+        // Unlocked, the same landing runs its command.
+        #expect(try bridge.waitUntilAsleep(quiet: 0.1))
+        try stage.pen.down(at: (400, 300), pressure: 0.95)
+        usleep(100_000)
+        try stage.pen.up()
+        #expect(bridge.waitForLines { !$0.actions.isEmpty }, "the landing's command: \(bridge.lines)")
+    }
+
+    /// Found in review: a binding that only watches a contact (`pressure-thresholds`) went on
+    /// behind the locker's grab after the owning ones had let the contact go: each threshold
+    /// its force crossed sent a key into the locker's password field.
+    @Test("under a screen locker's grab, a watching binding beside a deep press acts on nothing; unlocked, it does")
+    func lockerGrabWatching() throws {
+        let bridge = try stage.bridge(["--verbose"], config: OpenMenuTests.lockedOut + """
+
+              - name: watching
+                gesture: pressure-thresholds
+                devices: [pen, touch]
+                thresholds: [0.4, 0.8]
+                up: {command: [true]}
+            """)
+        let locker = try OpenMenuTests.grabbing(stage, title: "locker")
+        defer { locker.close() }
+        for presser: ReplugOwnershipTests.Presser in [.pen, .touch] {
+            try presser.begin(stage, at: (400, 300), force: 0.1)
+            for force in [0.3, 0.5, 0.7, 0.9] {
+                usleep(20_000)
+                try presser.press(stage, to: force)
+            }
+            try presser.lift(stage)
+        }
+        #expect(locker.waitForEvents { buttonEvents(1, in: $0).count >= 4 }, "the locker got both presses: \(locker.recordedEvents)")
+        #expect(bridge.waitForLines { $0.decisions.count >= 2 }, "\(bridge.lines)")
+        #expect(try bridge.waitUntilAsleep(quiet: 0.1))
+        #expect(bridge.actions.isEmpty, "\(bridge.lines)")
+        locker.ungrabPointer()
+        #expect(try bridge.waitUntilAsleep(quiet: 0.1))
+        try stage.pen.down(at: (400, 300), pressure: 0.1)
+        usleep(20_000)
+        try stage.pen.press(to: 0.5)
+        usleep(20_000)
+        try stage.pen.up()
+        #expect(bridge.waitForLines { $0.actions.contains { $0.gesture == "watching" } }, "the watching binding, unlocked: \(bridge.lines)")
+    }
 }
 
 /// Found in review: a contact's force ring was drawn at its first sample, before anything
