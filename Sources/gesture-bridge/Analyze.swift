@@ -16,7 +16,7 @@ struct Analyze: ParsableCommand {
             a dozen or more of your ordinary taps and strokes, the way you usually write or \
             draw, and several deliberate hard presses. When the contact peaks fall into two \
             groups with a gap of 0.1 or more between them, analyze splits them at the widest \
-            gap and suggests:
+            gap and, from at least 5 ordinary contacts and 3 hard presses, suggests:
               threshold  halfway from the force 90% of ordinary contacts stay under to
                          the force 90% of hard presses reach, so one stray firm tap or
                          light hard press does not move it;
@@ -70,9 +70,17 @@ struct Analyze: ParsableCommand {
         // load only leaves the suggestion plain; `check` says what is wrong with it).
         var pictured = try plot.map { _ in PressReplay(header: recording.header, configuration: try config.load().0) }
         let bindings = try? config.load().0
-        while let event = try nextEvent(recording) {
-            analysis.add(event)
-            pictured?.handle(event)
+        // A line the trace gets wrong (the last one cut short by a recording stopped while it
+        // wrote) stops the reading there: what came before it is analyzed and shown, as
+        // `replay` shows the gestures before it, and then its error.
+        var badLine: Error?
+        do {
+            while let event = try nextEvent(recording) {
+                analysis.add(event)
+                pictured?.handle(event)
+            }
+        } catch {
+            badLine = error
         }
         if analysis.statistics.isEmpty && !json {
             print("\(trace): the trace lists no devices, so there is nothing to analyze")
@@ -89,6 +97,7 @@ struct Analyze: ParsableCommand {
             try PressPicture.save(pictured.history.presses, title: "gesture-bridge analyze \(PressPicture.name(trace))",
                                   note: suggestions.isEmpty ? nil : suggestions.joined(separator: "; "), to: plot)
         }
+        if let badLine { throw badLine }
     }
 
     static func describe(_ stats: PressureStatistics, basedOn base: Binding? = nil) -> String {
@@ -136,6 +145,11 @@ struct Analyze: ParsableCommand {
     private static func suggestion(_ stats: PressureStatistics, basedOn base: Binding?) -> [String] {
         let peaks = stats.contactPeaks.filter(\.isFinite)
         guard let suggestion = stats.suggestion else {
+            let fewest = ThresholdSuggestion.fewestContacts
+            if let (ordinary, hard) = ThresholdSuggestion.split(peaks: peaks) {
+                return ["  suggestion       none: \(ordinary.count) ordinary \(ordinary.count == 1 ? "contact" : "contacts") (peaks \(range(ordinary))) and \(hard.count) hard \(hard.count == 1 ? "press" : "presses") (peaks \(range(hard))) are too few to place a threshold between",
+                        "                   record at least \(fewest.ordinary) ordinary strokes and \(fewest.hard) deliberate hard presses (a dozen and several are better), or run `gesture-bridge calibrate`"]
+            }
             let low = peaks.min() ?? 0, high = peaks.max() ?? 0
             let spread = low == high ? "every peak is \(fixed(low))" : "every peak lies between \(fixed(low)) and \(fixed(high))"
             return ["  suggestion       none: no gap of \(fixed(ThresholdSuggestion.smallestUsefulMargin, 1)) between ordinary and hard contacts: \(spread)",

@@ -82,6 +82,8 @@ struct Record: ParsableCommand {
                 logger.info("recording device \(device.id) \"\(device.name)\" too, come before the first contact")
             case .deviceNotRecorded(let device):
                 logger.notice("device \(device.id) \"\(device.name)\" came after the recording started; it is not recorded")
+            case .deviceBack(let device, let headerID):
+                logger.notice("device \(device.id) \"\(device.name)\" is back; recorded again\(headerID == device.id ? "" : " as device \(headerID), its id in the trace")")
             case .deviceRemoved(let device):
                 logger.notice("device \(device.id) \"\(device.name)\" went away; its contacts end as cancelled")
             case .screenResized(let size):
@@ -96,9 +98,15 @@ struct Record: ParsableCommand {
         recorderReference = recorder
         recorder.duration = seconds
         if let device {
-            let matching = session.catalog.contactSources.filter { Self.matches($0, device) }
+            let sources = session.catalog.contactSources
+            let matching = sources.filter { Self.matches($0, device) }
+            // A touchpad's contacts have no word in the trace format (its readers know pens,
+            // erasers, touchscreens and mice): the recording would hold nothing.
+            if let touchpad = matching.first, matching.allSatisfy({ $0.inputDevice?.kind == .touchpad }) {
+                throw CommandFailure.error("device \(touchpad.id) \"\(touchpad.name)\" is a touchpad, which a trace cannot hold (it records pens, erasers, touchscreens and mice); `gesture-bridge devices` lists them")
+            }
             guard !matching.isEmpty else {
-                let known = session.catalog.contactSources.map { "\($0.id) \"\($0.name)\"" }.joined(separator: ", ")
+                let known = sources.filter { $0.inputDevice?.kind != .touchpad }.map { "\($0.id) \"\($0.name)\"" }.joined(separator: ", ")
                 // A libinput tablet's pen has no device until it comes near.
                 let hover = session.catalog.tabletsAwaitingPen.isEmpty ? ""
                     : "; a pen on \(session.catalog.tabletsAwaitingPen.map { "\"\($0.name)\"" }.joined(separator: ", ")) appears once it has come near the tablet: hover it there once, and try again"

@@ -40,6 +40,38 @@ struct AnalyzeTests {
         return (analysis, run.stdout)
     }
 
+    /// Found in review: a recording stopped while it wrote a line (killed, a power cut) ends in
+    /// half a line; `analyze` then printed nothing but that line's error, though `replay`
+    /// showed all before it.
+    @Test("a recording whose last line stops short: analyze shows all before it, as without it, then the line's error, status 1")
+    func lastLineCutShort() throws {
+        let whole = try String(contentsOfFile: try Self.recording(light: 20, hard: 10), encoding: .utf8)
+        let cut = try GestureBridgeExecutable.temporaryFile(whole + #"{"t":99,"device":6,"contact":0,"ph"#, suffix: ".jsonl")
+        let complete = try GestureBridgeExecutable.temporaryFile(whole, suffix: ".jsonl")
+        defer { for path in [cut, complete] { try? FileManager.default.removeItem(atPath: path) } }
+        let lastLine = whole.split(separator: "\n").count + 1
+        for json in [true, false] {
+            let run = try GestureBridgeExecutable.run(["analyze"] + (json ? ["--json"] : []) + [cut])
+            let before = try GestureBridgeExecutable.run(["analyze"] + (json ? ["--json"] : []) + [complete])
+            #expect(run.status == 1 && !run.crashed, "\(run.stderr)")
+            #expect(!run.stdout.isEmpty && run.stdout == before.stdout, "all before the cut line, as without it: \(run.stdout)")
+            #expect(run.stderr.hasPrefix("\(cut):\(lastLine): error: not valid JSON"), "\(run.stderr)")
+        }
+    }
+
+    /// Found in review: one light tap and one hard press gave a threshold and a binding to paste.
+    @Test("too few contacts on a side of the gap (1 and 2, 4 and 3, 5 and 2): no suggestion, no binding; 5 and 3: one",
+          arguments: [(1, 2, false), (4, 3, false), (5, 2, false), (5, 3, true)])
+    func tooFewContacts(light: Int, hard: Int, suggested: Bool) throws {
+        let (analysis, output) = try Self.analyzeJSON(light: light, hard: hard)
+        #expect((analysis.suggestion != nil) == suggested, "\(output)")
+        let path = try Self.recording(light: light, hard: hard)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let readable = try GestureBridgeExecutable.run(["analyze", path])
+        #expect(readable.status == 0)
+        #expect(readable.stdout.contains("gesture: deep-press") == suggested, "\(readable.stdout)")
+    }
+
     @Test("15 contacts or 1,500: the same number of lines")
     func boundedOutput() throws {
         let few = try Self.recording(light: 10, hard: 5)

@@ -46,7 +46,7 @@ struct ThresholdSuggestionTests {
 
     @Test("a gap of exactly 0.1 between raw levels (200 and 300 of 1000) is gap enough")
     func gapAtTheLimit() throws {
-        let peaks = [150.0, 200, 300, 350].map { $0 / 1000 }
+        let peaks = [100.0, 120, 150, 180, 200, 300, 320, 350].map { $0 / 1000 }
         let suggestion = try #require(ThresholdSuggestion(peaks: peaks))
         #expect(suggestion.ordinaryPeak == 0.2 && suggestion.hardPeak == 0.3)
         #expect(suggestion.isReliable && !suggestion.overlaps)
@@ -68,6 +68,10 @@ struct ThresholdSuggestionTests {
         [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5],
         [0.5],
         [],
+        // Found in review: a light tap and a hard press gave a threshold; too few to tell.
+        [0.2, 0.9],
+        [0.2, 0.25, 0.3, 0.3, 0.9, 0.95],
+        [0.2, 0.25, 0.9, 0.92, 0.95],
     ])
     func noSuggestion(peaks: [Double]) {
         #expect(ThresholdSuggestion(peaks: peaks) == nil)

@@ -62,9 +62,15 @@ public struct ThresholdSuggestion: Sendable, Hashable {
         self.ordinary = Self.rounded(max(0, min(self.release, threshold - gap, ordinary)))
     }
 
-    /// Splits one recording's contact peaks into ordinary and hard at their widest gap, when
-    /// there is a gap of at least `smallestUsefulMargin`; nil when the peaks form one group.
-    public init?(peaks: [Double]) {
+    /// The fewest ordinary contacts and hard presses one recording's suggestion is made from
+    /// (`init(peaks:)`): each group is summarised by a percentile, which two or three contacts
+    /// cannot give (one firm tap of two would be the ordinary group's 90th percentile).
+    public static let fewestContacts = (ordinary: 5, hard: 3)
+
+    /// One recording's contact peaks split at their widest gap, when there is a gap of at
+    /// least `smallestUsefulMargin`: the ordinary contacts below it, the hard presses above;
+    /// nil when the peaks form one group.
+    public static func split(peaks: [Double]) -> (ordinary: [Double], hard: [Double])? {
         let sorted = peaks.filter(\.isFinite).sorted()
         guard sorted.count >= 2 else { return nil }
         var widest = (gap: 0.0, index: 0)
@@ -72,7 +78,15 @@ public struct ThresholdSuggestion: Sendable, Hashable {
             widest = (sorted[index] - sorted[index - 1], index)
         }
         guard widest.gap >= Self.smallestUsefulMargin - Self.tolerance else { return nil }
-        self.init(ordinaryPeaks: Array(sorted[..<widest.index]), hardPeaks: Array(sorted[widest.index...]))
+        return (Array(sorted[..<widest.index]), Array(sorted[widest.index...]))
+    }
+
+    /// A suggestion from one recording's contact peaks (`split(peaks:)`); nil when they form
+    /// one group, or a group has fewer contacts than `fewestContacts`.
+    public init?(peaks: [Double]) {
+        guard let (ordinary, hard) = Self.split(peaks: peaks), ordinary.count >= Self.fewestContacts.ordinary,
+              hard.count >= Self.fewestContacts.hard else { return nil }
+        self.init(ordinaryPeaks: ordinary, hardPeaks: hard)
     }
 
     /// The device's own deep press at these levels: `current`, the deep press the config

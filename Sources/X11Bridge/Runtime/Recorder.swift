@@ -9,8 +9,10 @@ import GestureKit
 /// adds the pen's device when it first comes near), the events are held back, up to
 /// `heldBackLimit`, and the header waits for the pen: a click to focus the drawing program
 /// does not leave the pen out. Devices that appear after the header are not recorded (their
-/// events would name a device the header lacks); devices that go away end their contacts
-/// with a `cancel`, as the engine sees it live.
+/// events would name a device the header lacks), but for one of the header's that went away
+/// and came back the same (switched off and on, a tablet plugged in again): its events go on
+/// under the header's id. Devices that go away end their contacts with a `cancel`, as the
+/// engine sees it live.
 public final class Recorder {
     public let session: InputListener
     /// Which contact sources to record; all when nil.
@@ -21,6 +23,11 @@ public final class Recorder {
     private let write: (String) -> Void
     private let report: (RecorderEvent) -> Void
     private var recorded: Set<Int> = []
+    /// The header's devices that went away, by their header id: one that comes back the same
+    /// is recorded again.
+    private var gone: [Int: InputDevice] = [:]
+    /// The header id of a device come back under another id (`gone`), by its id now.
+    private var headerIDs: [Int: Int] = [:]
     private var skipped: Set<Int> = []
     private var stopRequested = false
     private var headerWritten = false
@@ -83,9 +90,22 @@ public final class Recorder {
         stopRequested = true
     }
 
+    /// The header id of the device of the header that went away and that `device` is, the
+    /// same in all the header says of it but its id (switched on again keeps the id; plugged
+    /// in again takes a new one); nil for any other device. Taken, it is gone no more.
+    private func comeBack(_ device: X11Device) -> Int? {
+        guard let input = device.inputDevice else { return nil }
+        let headerID = gone.keys.sorted().first { id in
+            gone[id].map { $0.name == input.name && $0.kind == input.kind && $0.pressure == input.pressure } == true
+        }
+        if let headerID { gone[headerID] = nil }
+        return headerID
+    }
+
     private func record(_ event: ContactEvent) {
         var timed = event
         timed.time = max(0, event.time - startTime)
+        timed.device = headerIDs[event.device] ?? event.device
         let line = TraceWriter.eventLine(timed)
         eventCount += 1
         // Only a recording of every device waits for a pen (`--device` names one there already).
@@ -109,8 +129,11 @@ extension Recorder: EventLoopClient {
             case .contact(let event):
                 if recorded.contains(event.device) { record(event) }
             case .devices(let changes):
-                // A device that comes back, or another given its id, is not the one in the header.
+                // Another device given its id is not the one in the header: it is recorded only
+                // when it is the same (`comeBack`).
                 for device in changes.removed where recorded.remove(device.id) != nil {
+                    let headerID = headerIDs.removeValue(forKey: device.id) ?? device.id
+                    if headerWritten { gone[headerID] = headerDevices[headerID] }
                     report(.deviceRemoved(device))
                 }
                 let wanted = changes.added.filter { $0.inputDevice?.kind != .touchpad && deviceFilter?($0) ?? true }
@@ -121,9 +144,16 @@ extension Recorder: EventLoopClient {
                 }
                 // The pen came: the header need wait no more.
                 if !headerWritten, !heldBack.isEmpty, session.catalog.tabletsAwaitingPen.isEmpty { writeHeader() }
-                for device in wanted where headerWritten && !skipped.contains(device.id) {
-                    skipped.insert(device.id)
-                    report(.deviceNotRecorded(device))
+                for device in wanted where headerWritten && !recorded.contains(device.id) {
+                    if let headerID = comeBack(device) {
+                        recorded.insert(device.id)
+                        skipped.remove(device.id)
+                        if headerID != device.id { headerIDs[device.id] = headerID }
+                        report(.deviceBack(device, as: headerID))
+                    } else if !skipped.contains(device.id) {
+                        skipped.insert(device.id)
+                        report(.deviceNotRecorded(device))
+                    }
                 }
             case .screenResized(let size):
                 // Lines held back were measured on the size before: the header goes out with it.

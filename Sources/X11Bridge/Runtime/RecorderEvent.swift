@@ -9,6 +9,10 @@ public enum RecorderEvent: Sendable {
     case deviceRecorded(X11Device)
     /// A device plugged in after the header was written: its input is not in the trace.
     case deviceNotRecorded(X11Device)
+    /// A device of the header that went away came back (enabled again, or plugged in again
+    /// under another id), the same in all the header says of it: recorded again, under the
+    /// header's id `as`.
+    case deviceBack(X11Device, as: Int)
     case deviceRemoved(X11Device)
     /// Positions after this are on the new screen size; the header keeps the first one.
     case screenResized(ScreenSize)

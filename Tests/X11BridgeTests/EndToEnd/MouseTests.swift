@@ -445,6 +445,16 @@ final class TouchpadTests: StageSuite {
         super.init(try Stage(mouse: true, mouseName: VirtualMouse.touchpadName))
     }
 
+    /// Found in review: `record --device` naming a touchpad said it was recording and wrote a
+    /// trace of nothing until stopped (a trace has no word for a touchpad's contacts).
+    @Test("record --device naming the touchpad exits at once with status 1 and writes nothing, naming the device")
+    func recordTouchpadRefused() throws {
+        let recording = try BridgeProcess(["record", "--device", VirtualMouse.touchpadName], server: stage.server, ready: .immediately)
+        #expect(recording.child.waitForExit(timeout: 5) == 1, "\(recording.log)")
+        #expect(recording.child.output.isEmpty, "no trace: \(recording.child.output)")
+        #expect(recording.log.contains(VirtualMouse.touchpadName), "\(recording.log)")
+    }
+
     @Test("a long press bound to the touchpad right-clicks, and the window gets no left press beside it; a short click reaches it whole")
     func touchpadLongPress() throws {
         let bridge = try stage.bridge(config: """
