@@ -10,7 +10,11 @@ struct Replay: ParsableCommand {
             The engine is the one `run` uses live, with the trace's timestamps as its clock, so a \
             trace recorded with `record` replays to the gestures and actions the live bridge saw. \
             Use it to try a config on a recording before you run it. Without --config it runs \
-            the config `run` would use. A trace without a `screen` in its header (one written by \
+            the config `run` would use. It decides as the live bridge did given the same config, \
+            the same learned levels (`threshold: learned` starts from nothing here: give \
+            --state with each device's file `run` kept, in ~/.local/state/gesture-bridge/) \
+            and no binding limited to some applications (a trace keeps no windows: `except` \
+            always applies, `only` never). A trace without a `screen` in its header (one written by \
             hand) replays as on a 1920x1080 screen: a knob placed by the screen's corners or \
             edges, and a device's mapped area, are placed on that.
 
@@ -18,6 +22,7 @@ struct Replay: ParsableCommand {
               gesture-bridge replay session.jsonl
               gesture-bridge replay session.jsonl --config my-config.yaml --json
               gesture-bridge replay session.jsonl --plot presses.png
+              gesture-bridge replay session.jsonl --state ~/.local/state/gesture-bridge/Wacom-*.learned
             """
     )
 
@@ -29,8 +34,8 @@ struct Replay: ParsableCommand {
     @Flag(help: "One JSON object per line, in the trace-format contract, instead of readable columns.")
     var json = false
 
-    @Option(help: ArgumentHelp("Start learning from this learned-state file (a `.learned` file `run` kept) instead of from nothing. The user's own learned state is never read nor written.", valueName: "file"), completion: .file(extensions: ["learned"]))
-    var state: String?
+    @Option(help: ArgumentHelp("Start learning from this learned-state file (a `.learned` file `run` kept) instead of from nothing; once for each device of the trace that learned. The user's own learned state is never read nor written.", valueName: "file"), completion: .file(extensions: ["learned"]))
+    var state: [String] = []
 
     @Option(help: ArgumentHelp(PressPicture.help, valueName: "file.png"), completion: .file(extensions: ["png"]))
     var plot: String?
@@ -38,24 +43,30 @@ struct Replay: ParsableCommand {
     func run() throws {
         let (configuration, _) = try config.load()
         var learning = PressLearning()
-        if let state {
+        var stateNames: [(file: String, name: String)] = []
+        for file in state {
             do {
-                guard let (device, learner) = try LearnedStateStore.loadFile(state) else {
-                    throw CommandFailure("error: \(state) is not a learned-state file")
+                guard let (device, learner) = try LearnedStateStore.loadFile(file) else {
+                    throw CommandFailure("error: \(file) is not a learned-state file")
                 }
                 // A trace names its devices without vendor and product ids: the state applies to
                 // the device of its name.
-                learning.devices[LearningKey.name(of: device)] = learner
+                let name = LearningKey.name(of: device)
+                if let earlier = stateNames.first(where: { $0.name == name }) {
+                    throw CommandFailure("error: \(file) and \(earlier.file) are both the learned state of \"\(name)\"; give one")
+                }
+                learning.devices[name] = learner
+                stateNames.append((file, name))
             } catch let error as LearnedStateError {
                 throw CommandFailure("error: \(error.description)")
             }
         }
         let recording = try openTrace(path: trace)
-        if let state, let name = learning.devices.keys.first, !recording.header.devices.contains(where: { $0.name == name }) {
+        for (file, name) in stateNames where !recording.header.devices.contains(where: { $0.name == name }) {
             // Drivers name one pen differently ("... Pen stylus" under wacom, "... Pen (0x...)" under
             // libinput): a state under another name would silently leave the replay learning from nothing.
             let names = recording.header.devices.map { "\"\($0.name)\"" }.joined(separator: ", ")
-            printError("warning: \(state) is the learned state of \"\(name)\", and no device of the trace has that name (\(names.isEmpty ? "none" : names)): the replay learns from nothing")
+            printError("warning: \(file) is the learned state of \"\(name)\", and no device of the trace has that name (\(names.isEmpty ? "none" : names)): the replay learns from nothing for it")
         }
         var replayer = TraceReplayer(header: recording.header, configuration: configuration, learning: learning)
         var pictured = plot.map { _ in PressHistory(devices: recording.header.devices, configuration: configuration, learning: learning) }

@@ -74,6 +74,55 @@ struct LearnedCommandTests {
         #expect(!FileManager.default.fileExists(atPath: home + "/state"))
     }
 
+    /// Found in review of a bug reporter's traces: `--state` took one device's file, so a
+    /// trace of a pen and a touchscreen that both learned could not replay as it ran.
+    @Test("replay --state once for each device: each learns on from its own file; the same device's twice is refused")
+    func stateForEachDevice() throws {
+        let (_, environment, directory) = try Self.stateFolder()
+        // Two still presses to 0.45 with the pen, then two with a finger, as `lightHandTrace`'s.
+        var lines = [#"{"trace":1,"screen":{"width":1280,"height":800},"devices":[{"id":2,"name":"Light Pen","kind":"pen","pressure":{"min":0,"max":1000}},{"id":3,"name":"Light Touch","kind":"touch","pressure":{"min":0,"max":1000}}]}"#]
+        var time = 1.0
+        for device in [2, 2, 3, 3] {
+            func sample(_ phase: String, _ force: Double) {
+                lines.append(#"{"t":\#(time),"device":\#(device),"contact":0,"phase":"\#(phase)","x":400,"y":300,"pressure":\#(Int(force * 1000))}"#)
+                time += 0.01
+            }
+            var force = 0.05
+            sample("begin", force)
+            while force < 0.45 { force += 0.005; sample("move", force) }
+            for _ in 0..<30 { sample("move", 0.45) }
+            sample("end", 0)
+            time += 0.5
+        }
+        let trace = try GestureBridgeExecutable.temporaryFile(lines.joined(separator: "\n") + "\n", suffix: ".jsonl")
+        var files: [String] = []
+        for name in ["Light Pen", "Light Touch"] {
+            let file = directory + "/\(name.replacingOccurrences(of: " ", with: "-")).learned"
+            try """
+                version 1
+                device \(name)
+                levels 0.368 0.263 0.21
+                moving false
+                calibrated false
+                contacts 40 0
+                ordinary 0.18 0.12 0.1 0.08 0.06 0.15 0.17 0.09 0.11 0.13 0.14 0.16
+                deliberate \n
+                """.write(toFile: file, atomically: true, encoding: .utf8)
+            files.append(file)
+        }
+        func claims(_ states: [String]) throws -> [Int] {
+            let run = try GestureBridgeExecutable.run(["replay", trace, "--json"] + states.flatMap { ["--state", $0] }, environment: environment)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.isEmpty, "\(run.stderr)")
+            return try decodedLines(OutputLine.self, run.stdout).decisions.filter { $0.decision == .claim }.map(\.device)
+        }
+        #expect(try claims([]) == [], "from nothing, the presses to 0.45 stay under the default threshold")
+        #expect(try claims([files[0]]) == [2, 2])
+        #expect(try claims(files) == [2, 2, 3, 3])
+        let twice = try GestureBridgeExecutable.run(["replay", trace, "--state", files[0], "--state", files[0]], environment: environment)
+        #expect(twice.status == 1 && !twice.crashed, "\(twice.stderr)")
+    }
+
     @Test("replay --state starts from a kept state; learned lists it, --reset forgets it; learned leaves a damaged file, and one of another version, where they are")
     func stateFile() throws {
         // Learned levels for the pen, as `run` keeps them.
