@@ -22,15 +22,27 @@ struct LearnedCommandTests {
             sample("end", 0)
             time += 0.5
         }
-        for _ in 0..<presses {
+        lines += stillPresses(presses, device: 2, from: &time)
+        return try GestureBridgeExecutable.temporaryFile(lines.joined(separator: "\n") + "\n", suffix: ".jsonl")
+    }
+
+    /// `count` still presses of `device` climbing to 0.45 and held there, half a second apart,
+    /// the first at `time`; `time` is left after the last.
+    static func stillPresses(_ count: Int, device: Int, from time: inout Double) -> [String] {
+        var lines: [String] = []
+        for _ in 0..<count {
             var force = 0.05
+            func sample(_ phase: String, _ force: Double) {
+                lines.append(#"{"t":\#(time),"device":\#(device),"contact":0,"phase":"\#(phase)","x":400,"y":300,"pressure":\#(Int(force * 1000))}"#)
+                time += 0.01
+            }
             sample("begin", force)
             while force < 0.45 { force += 0.005; sample("move", force) }
             for _ in 0..<30 { sample("move", 0.45) }
             sample("end", 0)
             time += 0.5
         }
-        return try GestureBridgeExecutable.temporaryFile(lines.joined(separator: "\n") + "\n", suffix: ".jsonl")
+        return lines
     }
 
 
@@ -82,18 +94,7 @@ struct LearnedCommandTests {
         // Two still presses to 0.45 with the pen, then two with a finger, as `lightHandTrace`'s.
         var lines = [#"{"trace":1,"screen":{"width":1280,"height":800},"devices":[{"id":2,"name":"Light Pen","kind":"pen","pressure":{"min":0,"max":1000}},{"id":3,"name":"Light Touch","kind":"touch","pressure":{"min":0,"max":1000}}]}"#]
         var time = 1.0
-        for device in [2, 2, 3, 3] {
-            func sample(_ phase: String, _ force: Double) {
-                lines.append(#"{"t":\#(time),"device":\#(device),"contact":0,"phase":"\#(phase)","x":400,"y":300,"pressure":\#(Int(force * 1000))}"#)
-                time += 0.01
-            }
-            var force = 0.05
-            sample("begin", force)
-            while force < 0.45 { force += 0.005; sample("move", force) }
-            for _ in 0..<30 { sample("move", 0.45) }
-            sample("end", 0)
-            time += 0.5
-        }
+        lines += Self.stillPresses(2, device: 2, from: &time) + Self.stillPresses(2, device: 3, from: &time)
         let trace = try GestureBridgeExecutable.temporaryFile(lines.joined(separator: "\n") + "\n", suffix: ".jsonl")
         var files: [String] = []
         for name in ["Light Pen", "Light Touch"] {
