@@ -46,6 +46,20 @@ struct LearnedCommandTests {
     }
 
 
+    /// A light hand's learned levels for `device` (threshold 0.368), as `run` keeps them.
+    static func keptState(of device: String) -> String {
+        """
+        version 1
+        device \(device)
+        levels 0.368 0.263 0.21
+        moving false
+        calibrated false
+        contacts 40 0
+        ordinary 0.18 0.12 0.1 0.08 0.06 0.15 0.17 0.09 0.11 0.13 0.14 0.16
+        deliberate \n
+        """
+    }
+
     static func environment(stateHome: String) -> [String: String] {
         ["PATH": "/usr/bin:/bin", "HOME": stateHome, "XDG_STATE_HOME": stateHome + "/state",
          "XDG_CONFIG_HOME": stateHome + "/config"]
@@ -99,16 +113,7 @@ struct LearnedCommandTests {
         var files: [String] = []
         for name in ["Light Pen", "Light Touch"] {
             let file = directory + "/\(name.replacingOccurrences(of: " ", with: "-")).learned"
-            try """
-                version 1
-                device \(name)
-                levels 0.368 0.263 0.21
-                moving false
-                calibrated false
-                contacts 40 0
-                ordinary 0.18 0.12 0.1 0.08 0.06 0.15 0.17 0.09 0.11 0.13 0.14 0.16
-                deliberate \n
-                """.write(toFile: file, atomically: true, encoding: .utf8)
+            try Self.keptState(of: name).write(toFile: file, atomically: true, encoding: .utf8)
             files.append(file)
         }
         func claims(_ states: [String]) throws -> [Int] {
@@ -128,16 +133,7 @@ struct LearnedCommandTests {
     func stateFile() throws {
         // Learned levels for the pen, as `run` keeps them.
         let (_, environment, directory) = try Self.stateFolder()
-        let state = """
-            version 1
-            device Light Pen
-            levels 0.368 0.263 0.21
-            moving false
-            calibrated false
-            contacts 40 0
-            ordinary 0.18 0.12 0.1 0.08 0.06 0.15 0.17 0.09 0.11 0.13 0.14 0.16
-            deliberate \n
-            """
+        let state = Self.keptState(of: "Light Pen")
         let file = directory + "/kept.learned"
         try state.write(toFile: file, atomically: true, encoding: .utf8)
         let presses = try Self.lightHandTrace(taps: 0, presses: 2)
