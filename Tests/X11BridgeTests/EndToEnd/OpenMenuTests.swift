@@ -135,21 +135,31 @@ final class OpenMenuTests: StageSuite {
         try ReplugOwnershipTests.expectAsEver(stage, bridge, by: .pen)
     }
 
+    /// A bridge running `config`, then a screen locker's grab, and under it `press` made with
+    /// the pen and then with a finger: the locker gets both presses, and the bridge, having
+    /// decided both, acts on nothing. The locker still grabs when it returns.
+    func underLocker(config: String, press: (ReplugOwnershipTests.Presser) throws -> Void,
+                     sourceLocation: SourceLocation = #_sourceLocation) throws -> (bridge: BridgeProcess, locker: RecorderWindow) {
+        let bridge = try stage.bridge(["--verbose"], config: config)
+        let locker = try OpenMenuTests.grabbing(stage, title: "locker", sourceLocation: sourceLocation)
+        for presser: ReplugOwnershipTests.Presser in [.pen, .touch] { try press(presser) }
+        #expect(locker.waitForEvents { buttonEvents(1, in: $0).count >= 4 }, "the locker got both presses: \(locker.recordedEvents)",
+                sourceLocation: sourceLocation)
+        #expect(bridge.waitForLines { $0.decisions.count >= 2 }, "\(bridge.lines)", sourceLocation: sourceLocation)
+        #expect(try bridge.waitUntilAsleep(quiet: 0.1), sourceLocation: sourceLocation)
+        #expect(bridge.actions.isEmpty, "\(bridge.lines)", sourceLocation: sourceLocation)
+        return (bridge, locker)
+    }
+
     /// A screen locker (xscreensaver, i3lock) takes the pointer with an active grab as a menu
     /// does: the gestures went on behind it, a bound command ran, a click went into the locker.
     @Test("under a screen locker's grab, a pen's and a finger's deep presses run nothing; the locker gets their presses")
     func lockerGrab() throws {
-        let bridge = try stage.bridge(["--verbose"], config: OpenMenuTests.lockedOut)
-        let locker = try OpenMenuTests.grabbing(stage, title: "locker")
-        defer { locker.close() }
-        for presser: ReplugOwnershipTests.Presser in [.pen, .touch] {
+        let (bridge, locker) = try underLocker(config: OpenMenuTests.lockedOut) { presser in
             try presser.begin(stage, at: (400, 300), force: 0.1)
             try ReplugOwnershipTests.pressOn(stage, by: presser)
         }
-        #expect(locker.waitForEvents { buttonEvents(1, in: $0).count >= 4 }, "the locker got both presses: \(locker.recordedEvents)")
-        #expect(bridge.waitForLines { $0.decisions.count >= 2 }, "\(bridge.lines)")
-        #expect(try bridge.waitUntilAsleep(quiet: 0.1))
-        #expect(bridge.actions.isEmpty, "\(bridge.lines)")
+        defer { locker.close() }
         #expect(bridge.decisions.map(\.decision) == [.release, .release], "\(bridge.lines)")
     }
 
@@ -157,18 +167,12 @@ final class OpenMenuTests: StageSuite {
     /// begin and its command run before the bridge could know the locker's grab had the press.
     @Test("under a screen locker's grab, a pen and a finger landing past the threshold run nothing; the locker gets their presses")
     func lockerGrabFirmLanding() throws {
-        let bridge = try stage.bridge(["--verbose"], config: OpenMenuTests.lockedOut)
-        let locker = try OpenMenuTests.grabbing(stage, title: "locker")
-        defer { locker.close() }
-        for presser: ReplugOwnershipTests.Presser in [.pen, .touch] {
+        let (bridge, locker) = try underLocker(config: OpenMenuTests.lockedOut) { presser in
             try presser.begin(stage, at: (400, 300), force: 0.95)
             usleep(100_000)
             try presser.lift(stage)
         }
-        #expect(locker.waitForEvents { buttonEvents(1, in: $0).count >= 4 }, "the locker got both presses: \(locker.recordedEvents)")
-        #expect(bridge.waitForLines { $0.decisions.count >= 2 }, "\(bridge.lines)")
-        #expect(try bridge.waitUntilAsleep(quiet: 0.1))
-        #expect(bridge.actions.isEmpty, "\(bridge.lines)")
+        defer { locker.close() }
         #expect(buttonEvents(1, in: locker.recordedEvents).map(\.kind) == [.buttonPress, .buttonRelease, .buttonPress, .buttonRelease],
                 "the locker's presses whole: \(locker.recordedEvents)")
         locker.ungrabPointer()
@@ -185,17 +189,15 @@ final class OpenMenuTests: StageSuite {
     /// its force crossed sent a key into the locker's password field.
     @Test("under a screen locker's grab, a watching binding beside a deep press acts on nothing; unlocked, it does")
     func lockerGrabWatching() throws {
-        let bridge = try stage.bridge(["--verbose"], config: OpenMenuTests.lockedOut + """
+        let config = OpenMenuTests.lockedOut + """
 
               - name: watching
                 gesture: pressure-thresholds
                 devices: [pen, touch]
                 thresholds: [0.4, 0.8]
                 up: {command: [true]}
-            """)
-        let locker = try OpenMenuTests.grabbing(stage, title: "locker")
-        defer { locker.close() }
-        for presser: ReplugOwnershipTests.Presser in [.pen, .touch] {
+            """
+        let (bridge, locker) = try underLocker(config: config) { presser in
             try presser.begin(stage, at: (400, 300), force: 0.1)
             for force in [0.3, 0.5, 0.7, 0.9] {
                 usleep(20_000)
@@ -203,10 +205,7 @@ final class OpenMenuTests: StageSuite {
             }
             try presser.lift(stage)
         }
-        #expect(locker.waitForEvents { buttonEvents(1, in: $0).count >= 4 }, "the locker got both presses: \(locker.recordedEvents)")
-        #expect(bridge.waitForLines { $0.decisions.count >= 2 }, "\(bridge.lines)")
-        #expect(try bridge.waitUntilAsleep(quiet: 0.1))
-        #expect(bridge.actions.isEmpty, "\(bridge.lines)")
+        defer { locker.close() }
         locker.ungrabPointer()
         #expect(try bridge.waitUntilAsleep(quiet: 0.1))
         try stage.pen.down(at: (400, 300), pressure: 0.1)
