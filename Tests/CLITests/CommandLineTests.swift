@@ -108,6 +108,22 @@ struct CommandLineTests {
         #expect(touch.contains(", not in onboard, florence"), "\(run.stdout)")
     }
 
+    /// Found in review: a drawing program added to one of the default config's three `except`
+    /// lists and not the others still got the other gestures, and `check` said nothing.
+    @Test("check warns of a program one binding's except list names and another's lacks, naming both; the default config's lists agree")
+    func checkExceptListGaps() throws {
+        let path = try GestureBridgeExecutable.temporaryFile(DefaultConfig.text.replacingOccurrences(of: "except: [onboard,", with: "except: [MyPaintX, onboard,", options: [], range: DefaultConfig.text.range(of: "except: [onboard,")), suffix: ".yaml")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try GestureBridgeExecutable.run(["check", path])
+        #expect(run.status == 0 && !run.crashed, "\(run.stderr)")
+        let warnings = run.stderr.split(separator: "\n").filter { $0.hasPrefix("warning:") }
+        #expect(warnings.map { $0.split(separator: " ").prefix(4).joined(separator: " ") }
+                == ["warning: volume acts in", "warning: touch-right-click acts in"], "\(run.stderr)")
+        #expect(warnings.allSatisfy { $0.contains("MyPaintX, which right-click leaves alone") }, "\(run.stderr)")
+        let plain = try GestureBridgeExecutable.run(["check"], environment: ["HOME": "/nonexistent", "PATH": "/usr/bin:/bin"])
+        #expect(plain.status == 0 && plain.stderr.isEmpty, "\(plain.stderr)")
+    }
+
     @Test("check reports a broken config with file:line:column and exits 1")
     func checkBroken() throws {
         let path = try GestureBridgeExecutable.temporaryFile("""

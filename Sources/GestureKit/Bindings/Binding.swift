@@ -339,6 +339,32 @@ public struct BindingSet: Sendable, Hashable {
         }
     }
 
+    /// The programs some bindings' `except` lists name and another binding's `except` list
+    /// lacks, for each binding with such a list, in binding order, with the bindings that name
+    /// each: a program added to one list and not the others (README asks for all three of the
+    /// default config's) still gets the other gestures. Names are compared as the lists match
+    /// them, ignoring case.
+    public var exceptListGaps: [(binding: String, missing: [(program: String, leftAloneBy: [String])])] {
+        let lists = bindings.compactMap { binding -> (name: String, programs: [String])? in
+            guard case .except(let programs) = binding.applications else { return nil }
+            return (binding.name, programs)
+        }
+        return lists.compactMap { list in
+            let own = Set(list.programs.map { $0.lowercased() })
+            var missing: [(program: String, leftAloneBy: [String])] = []
+            for other in lists where other.name != list.name {
+                for program in other.programs where !own.contains(program.lowercased()) {
+                    if let index = missing.firstIndex(where: { $0.program.lowercased() == program.lowercased() }) {
+                        missing[index].leftAloneBy.append(other.name)
+                    } else {
+                        missing.append((program, [other.name]))
+                    }
+                }
+            }
+            return missing.isEmpty ? nil : (list.name, missing)
+        }
+    }
+
     /// The knobs whose center names a monitor `monitors` lacks, with that monitor's name, in
     /// binding order: those knobs are measured from the root's corners until it comes.
     public func missingMonitors(in monitors: MonitorLayout) -> [(binding: String, monitor: String)] {
