@@ -98,6 +98,26 @@ struct PressureThresholdsRecognizerTests {
         expectSequence(script.crossings(of: "levels"), [.up(0), .down(0), .up(0)])
     }
 
+    /// Found in review: with the default hysteresis of 0, a slow press through a threshold
+    /// with the sensor's ±2 % jitter ran its `up` command 7 times, and resting there 2 s, 49.
+    @Test("by default, a slow press through a threshold with ±2 % jitter, then resting on it 2 s, crosses it once")
+    func defaultHysteresisStopsJitter() throws {
+        let config = try ConfigLoader.parse("""
+            bindings:
+              - {name: levels, gesture: pressure-thresholds, thresholds: [0.5], up: {key: XF86AudioRaiseVolume}}
+            """, file: "levels.yaml")
+        let script = GestureScript(config.bindings)
+        script.pen.down(at: (100, 100), force: 0.3)
+        // 0.3 to 0.5 over 2 s at 100 Hz, then 2 s on 0.5, each sample off by up to 2 % (a fixed pattern).
+        for sample in 1...400 {
+            script.clock.advance(by: 0.01)
+            let jitter = 0.02 * [0.0, 1, -1, 0.5, -0.5, 1, -1, 0.25][sample % 8]
+            script.pen.press(to: min(0.5, 0.3 + 0.001 * Double(sample)) + jitter)
+        }
+        expectSequence(script.crossings(of: "levels"), [.up(0)])
+        #expect(script.actions(of: "levels").count == 1)
+    }
+
     @Test("without hysteresis the same trembling hand crosses every time")
     func noHysteresisChatters() {
         let script = GestureScript(Self.levels([0.5]))

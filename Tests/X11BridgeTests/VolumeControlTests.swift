@@ -327,7 +327,7 @@ struct VolumeControlTests {
         #expect(control.nextDeadline.map { $0 <= Self.now } == true, "the failure would wait for the next input")
         let failures = Self.failures(control.takeReports())
         #expect(failures.count == 1)
-        #expect(failures.first?.hasPrefix("pactl is not installed; wpctl is not installed. Changing the volume needs pactl and wpctl") == true, "\(failures)")
+        #expect(failures.first?.hasPrefix("pactl is not installed; wpctl is not installed. Changing the volume needs pactl or wpctl") == true, "\(failures)")
         #expect(failures.first?.contains("pulseaudio-utils") == true)
     }
 }

@@ -21,7 +21,7 @@ public struct PressureThresholdsRecognizer: GestureRecognizer {
         public enum Keys {
             /// Left out or empty: every change of force is reported.
             public static let thresholds = NumberListKey("thresholds", of: .force, 0...1)
-            public static let hysteresis = NumberKey("hysteresis", .force, 0...1, standard: 0)
+            public static let hysteresis = NumberKey("hysteresis", .force, 0...1, standard: 0.05)
             public static let up = ActionsKey("up")
             public static let down = ActionsKey("down")
         }

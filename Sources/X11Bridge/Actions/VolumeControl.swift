@@ -452,10 +452,11 @@ public final class VolumeControl {
             return
         }
         toolIndex = 0
-        let tried = tools.map(\.rawValue).joined(separator: " and ")
+        // Either tool will do; a machine with ALSA alone (no sound server) has none to ask.
+        let tried = tools.map(\.rawValue).joined(separator: " or ")
         finishFailed(ActionFailure("\(errand.problems.joined(separator: "; ")). Changing the volume needs \(tried)"
-            + " with a sound server running in this session: wpctl comes with PipeWire (wireplumber), pactl with"
-            + " pulseaudio-utils"), errand)
+            + " with a sound server running in this session (PipeWire or PulseAudio; ALSA alone has none): wpctl comes"
+            + " with PipeWire (wireplumber), pactl with pulseaudio-utils"), errand)
     }
 
     /// Reports `failure` (once, until a tool answers again) and drops the waiting changes.
