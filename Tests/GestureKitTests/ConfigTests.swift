@@ -189,6 +189,13 @@ struct ConfigTests {
         #expect(problems(binding("    action: {press: 11}\n")).first?.message.contains("a button is 1 to 10") == true)
         #expect(problems(binding("    action: {click: 10}\n")).isEmpty)
         #expect(problems(binding("    action: {command: notify-send hi}\n")).first?.message.contains("`command` is a list") == true)
+        // Found in review: `~` and `$HOME` were looked for as written, and `>` given to the program.
+        let tilde = problems(binding("    action: {command: [\"~/bin/notify.sh\", hello]}\n"))
+        #expect(tilde.count == 1 && tilde.first?.message.contains("[sh, -c, \"~/bin/notify.sh hello\"]") == true, "\(tilde)")
+        #expect(problems(binding("    action: {command: [\"$HOME/x\"]}\n")).first?.message.contains("`$` is not expanded") == true)
+        let redirect = problems(binding("    action: {command: [notify-send, hi, \">\", log]}\n"))
+        #expect(redirect.first?.message.hasPrefix("`>` would be given to notify-send as an argument") == true, "\(redirect)")
+        #expect(problems(binding("    action: {command: [notify-send, \"a > b\", \"$5 off\"]}\n")).isEmpty, "a > b as one argument is a text")
         #expect(problems(binding("    action: {click: 1, key: a}\n")).first?.message.contains("exactly one of") == true)
         #expect(problems(binding("    devices: [pens]\n")).first?.message.contains("did you mean `pen`") == true)
         // Found in review: `Ctrl+Z`, as menus write it, sent ctrl+shift+z (often Redo).

@@ -74,8 +74,7 @@ public final class Subprocess {
             ? posix_spawnp(&pid, program, &files, &attributes, &arguments, environ)
             : posix_spawnp(&pid, program, &files, &attributes, &arguments, &variables)
         guard result == 0 else {
-            let reason = String(cString: strerror(result))
-            throw ActionFailure("cannot run \(program): \(reason)\(result == ENOENT ? " (not found in PATH)" : "")")
+            throw ActionFailure("cannot run \(program): \(Self.why(program, cannot: result))")
         }
         self.pid = pid
         exitDescriptor = Self.openExitDescriptor(for: pid)
@@ -83,6 +82,39 @@ public final class Subprocess {
 
     deinit {
         if let exitDescriptor { close(exitDescriptor) }
+    }
+
+    /// Why `program` could not be started, `code` the spawn's error, in words that say what to
+    /// change: found in review, a script whose `#!` interpreter is missing read "not found in
+    /// PATH", which a path is never looked up in, and one with no `#!` line "Exec format error".
+    static func why(_ program: String, cannot code: Int32) -> String {
+        let reason = String(cString: strerror(code))
+        let named = program.contains("/")
+        switch code {
+        case ENOENT where !named:
+            return "\(reason) (not found in PATH)"
+        case ENOENT where access(program, F_OK) == 0:
+            // The file is there: what is missing is the interpreter its first line names.
+            let interpreter = Self.interpreter(of: program).map { " \($0)" } ?? ""
+            return "the interpreter\(interpreter) its #! line names is not there"
+        case ENOEXEC:
+            return "\(reason): not a program the system can start (a script needs a #! line naming its interpreter, or run it as [sh, \(program)])"
+        default:
+            return reason
+        }
+    }
+
+    /// The interpreter a script's `#!` line names; nil when its first bytes are no such line.
+    private static func interpreter(of path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 256)
+        let count = read(descriptor, &bytes, bytes.count)
+        guard count > 2, bytes[0] == UInt8(ascii: "#"), bytes[1] == UInt8(ascii: "!") else { return nil }
+        let line = bytes[2..<count].prefix { $0 != UInt8(ascii: "\n") }
+        let words = line.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
+        return words.first.map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Reaps the child if it has ended, without waiting for it.

@@ -37,6 +37,37 @@ struct SubprocessTests {
         #expect(Self.signals("SigIgn", in: status).map { $0 & 0x7fff_ffff } == 0)
     }
 
+    /// Found in review: a script whose `#!` interpreter is missing was said to be "not found in
+    /// PATH" (a path is never looked up there), and one without a `#!` line gave "Exec format
+    /// error" and no hint.
+    @Test("a program that cannot start is said why: not in PATH, its #! interpreter missing, no #! line, no such file")
+    func whyItCannotStart() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("subprocess-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func script(_ name: String, _ text: String) throws -> String {
+            let path = folder.appendingPathComponent(name).path
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            chmod(path, 0o755)
+            return path
+        }
+        func failure(_ argv: [String]) -> String? {
+            do {
+                let child = try Subprocess(argv)
+                child.wait()
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        let python = try script("py.sh", "#!/nonexistent/python -u\nprint(1)\n")
+        let bare = try script("bare.sh", "echo hi\n")
+        #expect(failure(["gesture-bridge-no-such-program"]) == "cannot run gesture-bridge-no-such-program: No such file or directory (not found in PATH)")
+        #expect(failure([python]) == "cannot run \(python): the interpreter /nonexistent/python its #! line names is not there")
+        #expect(failure([bare])?.hasPrefix("cannot run \(bare): Exec format error: not a program the system can start") == true, "\(failure([bare]) ?? "")")
+        #expect(failure([folder.path + "/none"]) == "cannot run \(folder.path)/none: No such file or directory")
+    }
+
     /// A signal set from /proc/<pid>/status, one bit per signal from bit 0 for signal 1.
     static func signals(_ field: String, in status: String) -> UInt64? {
         let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") }
