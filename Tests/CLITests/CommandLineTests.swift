@@ -160,6 +160,28 @@ struct CommandLineTests {
         #expect(!run.stderr.contains(":7:"), "\(run.stderr)")
     }
 
+    /// Found in review: `ctrl+-`, `ctrl+kp_add`, `ctrl+pageup` and `ctrl+ü` were refused with no
+    /// word of the name X knows the key by.
+    @Test("check names the key meant by one written as a character, a short name or in the wrong case",
+          arguments: [("ctrl+-", "ctrl+minus"), ("ctrl+kp_add", "ctrl+KP_Add"), ("ctrl+pageup", "ctrl+Page_Up"),
+                      ("ctrl+ü", "ctrl+U00FC"), ("shift+esc", "shift+Escape")])
+    func checkSuggestsKeyName(written: String, meant: String) throws {
+        let path = try GestureBridgeExecutable.temporaryFile("""
+            bindings:
+              - {name: keyed, gesture: deep-press, action: {key: "\(written)"}}
+            """, suffix: ".yaml")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try GestureBridgeExecutable.run(["check", path])
+        #expect(run.status == 1 && !run.crashed)
+        #expect(run.stderr.contains("did you mean `\(meant)`?"), "\(run.stderr)")
+        let fixed = try GestureBridgeExecutable.temporaryFile("""
+            bindings:
+              - {name: keyed, gesture: deep-press, action: {key: "\(meant)"}}
+            """, suffix: ".yaml")
+        defer { try? FileManager.default.removeItem(atPath: fixed) }
+        #expect(try GestureBridgeExecutable.run(["check", fixed]).status == 0, "the name suggested is one check accepts")
+    }
+
     @Test("analyze prints the recording's contacts, levels and peaks")
     func analyzeRecording() throws {
         let run = try GestureBridgeExecutable.run(["analyze", Self.fixture])

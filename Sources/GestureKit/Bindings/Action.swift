@@ -67,6 +67,37 @@ public protocol KeyNames: Sendable {
     func knows(_ name: String) -> Bool
 }
 
+extension KeyNames {
+    /// The keysym name meant by `name`, which X does not know, as people write keys: the
+    /// character itself (`-`, `+`, `ü`), a short name (`pageup`, `esc`, `del`), or a keysym
+    /// name in the wrong case (`kp_add`). Nil when nothing near is known.
+    public func suggestion(for name: String) -> String? {
+        var candidates: [String] = []
+        if let spelled = Self.spelledOut[name.lowercased()] { candidates.append(spelled) }
+        if name.count == 1, let scalar = name.unicodeScalars.first, !scalar.isASCII {
+            // X names any character by its code point (U00FC for ü).
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            candidates.append("U" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex)
+        }
+        let parts = name.split(separator: "_", omittingEmptySubsequences: false).map(String.init)
+        func capitalized(_ part: String) -> String { part.prefix(1).uppercased() + part.dropFirst().lowercased() }
+        candidates.append(parts.map(capitalized).joined(separator: "_"))
+        candidates.append(([parts[0].uppercased()] + parts.dropFirst().map(capitalized)).joined(separator: "_"))
+        return candidates.first { $0 != name && knows($0) }
+    }
+
+    /// Keys as people write them, by the keysym name X knows them by.
+    private static var spelledOut: [String: String] {
+        ["-": "minus", "+": "plus", "=": "equal", ",": "comma", ".": "period", "/": "slash", "\\": "backslash",
+         ";": "semicolon", "'": "apostrophe", "`": "grave", "[": "bracketleft", "]": "bracketright", " ": "space",
+         "*": "asterisk", "#": "numbersign", "!": "exclam", "?": "question", "@": "at", "&": "ampersand",
+         "pageup": "Page_Up", "pgup": "Page_Up", "pagedown": "Page_Down", "pgdn": "Page_Down", "esc": "Escape",
+         "enter": "Return", "del": "Delete", "ins": "Insert", "backspace": "BackSpace", "printscreen": "Print",
+         "prtsc": "Print", "capslock": "Caps_Lock", "numlock": "Num_Lock", "scrolllock": "Scroll_Lock",
+         "arrowup": "Up", "arrowdown": "Down", "arrowleft": "Left", "arrowright": "Right"]
+    }
+}
+
 /// A change to the default sound output's volume, as `{volume: ...}` spells it.
 public enum VolumeChange: Sendable, Hashable, CustomStringConvertible {
     /// Up (positive) or down (negative) by this many percent: `+5%`, `-5%`.

@@ -57,7 +57,11 @@ extension ConfigParser {
                 return nil
             }
             if let keyNames, let unknown = zip(combo.keys, combo.keysymNames).first(where: { !keyNames.knows($0.1) }) {
-                issues.append(issue(at: value, "unknown key `\(unknown.0)` in `\(text)`; use X keysym names such as ctrl+z, Return, "
+                // Found in review: `ctrl+-`, `kp_add`, `pageup` were refused with no word of the name meant.
+                let meant = keyNames.suggestion(for: unknown.0).map { suggested in
+                    "did you mean `\(combo.keys.map { $0 == unknown.0 ? suggested : $0 }.joined(separator: "+"))`? "
+                } ?? ""
+                issues.append(issue(at: value, "unknown key `\(unknown.0)` in `\(text)`; \(meant)use X keysym names such as ctrl+z, Return, "
                     + "XF86AudioRaiseVolume (`xev` shows a key's name)"))
                 return nil
             }
