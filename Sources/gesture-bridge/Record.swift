@@ -11,7 +11,9 @@ struct Record: ParsableCommand {
             one line per contact event) to standard output, or to a file with -o. Stops on \
             Ctrl-C, or after --seconds. A device that comes before the first contact is in it; \
             a pen on xf86-input-libinput, which appears when it first comes near the tablet, is \
-            waited for (what comes before it is kept); one plugged in later is not.
+            waited for (what comes before it is kept); one plugged in later is not, but for one \
+            of them switched off and on, or plugged in again: it is recorded again under its id \
+            in the header.
 
             A trace holds every pen stroke, which is handwriting: -o creates the file readable \
             by you alone (mode 0600), and never overwrites one unless --force is given.

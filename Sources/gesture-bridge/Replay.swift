@@ -12,9 +12,10 @@ struct Replay: ParsableCommand {
             Use it to try a config on a recording before you run it. Without --config it runs \
             the config `run` would use. It decides as the live bridge did given the same config, \
             the same learned levels (`threshold: learned` starts from nothing here: give \
-            --state with each device's file `run` kept, in ~/.local/state/gesture-bridge/) \
-            and no binding limited to some applications (a trace keeps no windows: `except` \
-            always applies, `only` never). A trace without a `screen` in its header (one written by \
+            --state with each device's file `run` kept, in ~/.local/state/gesture-bridge/), \
+            no binding limited to some applications (a trace keeps no windows: `except` \
+            always applies, `only` never) and no other program's grab (a menu's, a screen \
+            locker's) having the presses. A trace without a `screen` in its header (one written by \
             hand) replays as on a 1920x1080 screen: a knob placed by the screen's corners or \
             edges, and a device's mapped area, are placed on that.
 
@@ -22,7 +23,7 @@ struct Replay: ParsableCommand {
               gesture-bridge replay session.jsonl
               gesture-bridge replay session.jsonl --config my-config.yaml --json
               gesture-bridge replay session.jsonl --plot presses.png
-              gesture-bridge replay session.jsonl --state ~/.local/state/gesture-bridge/Wacom-*.learned
+              gesture-bridge replay session.jsonl --state pen.learned --state eraser.learned
             """
     )
 
@@ -34,7 +35,7 @@ struct Replay: ParsableCommand {
     @Flag(help: "One JSON object per line, in the trace-format contract, instead of readable columns.")
     var json = false
 
-    @Option(help: ArgumentHelp("Start learning from this learned-state file (a `.learned` file `run` kept) instead of from nothing; once for each device of the trace that learned. The user's own learned state is never read nor written.", valueName: "file"), completion: .file(extensions: ["learned"]))
+    @Option(help: ArgumentHelp("Start learning from this learned-state file (a `.learned` file `run` kept) instead of from nothing; once for each device of the trace that learned, `--state` before each file. The user's own learned state is never read nor written.", valueName: "file"), completion: .file(extensions: ["learned"]))
     var state: [String] = []
 
     @Option(help: ArgumentHelp(PressPicture.help, valueName: "file.png"), completion: .file(extensions: ["png"]))

@@ -122,6 +122,11 @@ struct CommandLineTests {
         #expect(warnings.allSatisfy { $0.contains("MyPaintX, which right-click leaves alone") }, "\(run.stderr)")
         let plain = try GestureBridgeExecutable.run(["check"], environment: ["HOME": "/nonexistent", "PATH": "/usr/bin:/bin"])
         #expect(plain.status == 0 && plain.stderr.isEmpty, "\(plain.stderr)")
+        // `gimp` in the other lists leaves GIMP 2.10's `gimp-2.10` alone too: nothing to warn of.
+        let versioned = try GestureBridgeExecutable.temporaryFile(DefaultConfig.text.replacingOccurrences(of: "except: [onboard,", with: "except: [gimp-2.10, onboard,", options: [], range: DefaultConfig.text.range(of: "except: [onboard,")), suffix: ".yaml")
+        defer { try? FileManager.default.removeItem(atPath: versioned) }
+        let covered = try GestureBridgeExecutable.run(["check", versioned])
+        #expect(covered.status == 0 && covered.stderr.isEmpty, "\(covered.stderr)")
     }
 
     @Test("check reports a broken config with file:line:column and exits 1")

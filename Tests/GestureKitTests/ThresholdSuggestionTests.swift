@@ -77,6 +77,21 @@ struct ThresholdSuggestionTests {
         #expect(ThresholdSuggestion(peaks: peaks) == nil)
     }
 
+    /// Found in review: the widest gap split one contact off alone (a light graze far below
+    /// the strokes, a press to the maximum), and no threshold was suggested from 20 strokes
+    /// and 8 or 10 hard presses.
+    @Test("a graze far below the strokes, or one press to the maximum, does not keep the strokes and hard presses apart")
+    func strayContactFarOut() throws {
+        let strokes: [Double] = (0..<20).map { 0.25 + Double($0) * 0.0075 }
+        let presses: [Double] = (0..<8).map { 0.60 + Double($0) * 0.025 }
+        let grazed = try #require(ThresholdSuggestion(peaks: [0.02] + strokes + presses))
+        #expect(grazed.threshold > 0.4 && grazed.threshold < 0.6, "\(grazed)")
+        let lighter: [Double] = (0..<20).map { 0.10 + Double($0) * 0.01 }
+        let harder: [Double] = (0..<9).map { 0.55 + Double($0) * 0.012 }
+        let pushed = try #require(ThresholdSuggestion(peaks: lighter + harder + [1.0]))
+        #expect(pushed.threshold > 0.29 && pushed.threshold < 0.55, "\(pushed)")
+    }
+
     @Test("an empty group gives no suggestion")
     func emptyGroup() {
         #expect(ThresholdSuggestion(ordinaryPeaks: [], hardPeaks: Self.hard) == nil)

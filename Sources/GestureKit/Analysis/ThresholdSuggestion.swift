@@ -67,25 +67,27 @@ public struct ThresholdSuggestion: Sendable, Hashable {
     /// cannot give (one firm tap of two would be the ordinary group's 90th percentile).
     public static let fewestContacts = (ordinary: 5, hard: 3)
 
-    /// One recording's contact peaks split at their widest gap, when there is a gap of at
-    /// least `smallestUsefulMargin`: the ordinary contacts below it, the hard presses above;
-    /// nil when the peaks form one group.
-    public static func split(peaks: [Double]) -> (ordinary: [Double], hard: [Double])? {
+    /// One recording's contact peaks split at their widest gap of at least
+    /// `smallestUsefulMargin`, among the cuts that leave `fewest` contacts or more on each
+    /// side: the ordinary contacts below it, the hard presses above; nil when there is none.
+    /// (Found in review: a light graze far below the strokes, or one press to the maximum,
+    /// made the widest gap one that split a contact off alone.)
+    public static func split(peaks: [Double], fewest: (ordinary: Int, hard: Int) = (1, 1)) -> (ordinary: [Double], hard: [Double])? {
         let sorted = peaks.filter(\.isFinite).sorted()
-        guard sorted.count >= 2 else { return nil }
+        let (below, above) = (Swift.max(1, fewest.ordinary), Swift.max(1, fewest.hard))
+        guard sorted.count >= below + above else { return nil }
         var widest = (gap: 0.0, index: 0)
-        for index in 1..<sorted.count where sorted[index] - sorted[index - 1] > widest.gap {
+        for index in below...(sorted.count - above) where sorted[index] - sorted[index - 1] > widest.gap {
             widest = (sorted[index] - sorted[index - 1], index)
         }
         guard widest.gap >= Self.smallestUsefulMargin - Self.tolerance else { return nil }
         return (Array(sorted[..<widest.index]), Array(sorted[widest.index...]))
     }
 
-    /// A suggestion from one recording's contact peaks (`split(peaks:)`); nil when they form
-    /// one group, or a group has fewer contacts than `fewestContacts`.
+    /// A suggestion from one recording's contact peaks, split with at least `fewestContacts`
+    /// on each side (`split(peaks:fewest:)`); nil when there is no such split.
     public init?(peaks: [Double]) {
-        guard let (ordinary, hard) = Self.split(peaks: peaks), ordinary.count >= Self.fewestContacts.ordinary,
-              hard.count >= Self.fewestContacts.hard else { return nil }
+        guard let (ordinary, hard) = Self.split(peaks: peaks, fewest: Self.fewestContacts) else { return nil }
         self.init(ordinaryPeaks: ordinary, hardPeaks: hard)
     }
 

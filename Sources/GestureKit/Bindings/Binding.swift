@@ -343,17 +343,17 @@ public struct BindingSet: Sendable, Hashable {
     /// lacks, for each binding with such a list, in binding order, with the bindings that name
     /// each: a program added to one list and not the others (README asks for all three of the
     /// default config's) still gets the other gestures. Names are compared as the lists match
-    /// them, ignoring case.
+    /// windows: ignoring case, a name covering itself with a version after a dash.
     public var exceptListGaps: [(binding: String, missing: [(program: String, leftAloneBy: [String])])] {
         let lists = bindings.compactMap { binding -> (name: String, programs: [String])? in
             guard case .except(let programs) = binding.applications else { return nil }
             return (binding.name, programs)
         }
         return lists.compactMap { list in
-            let own = Set(list.programs.map { $0.lowercased() })
             var missing: [(program: String, leftAloneBy: [String])] = []
             for other in lists where other.name != list.name {
-                for program in other.programs where !own.contains(program.lowercased()) {
+                // `gimp` in this list leaves `gimp-2.10` of another alone too.
+                for program in other.programs where !list.programs.contains(where: { ApplicationFilter.covers($0, program) }) {
                     if let index = missing.firstIndex(where: { $0.program.lowercased() == program.lowercased() }) {
                         missing[index].leftAloneBy.append(other.name)
                     } else {

@@ -61,6 +61,12 @@ public enum ApplicationFilter: Sendable, Hashable {
     /// A name matches a WM_CLASS instance or class name equal to it, or equal to it with a
     /// version after a dash: GIMP 2.10 names its windows `gimp-2.10` and `Gimp-2.10`, and
     /// `gimp` is what a person writes (and what GIMP 3 is).
+    /// Whether a list naming `name` leaves the program `program` (as another list writes it)
+    /// alone too: `gimp` covers `gimp-2.10`.
+    static func covers(_ name: String, _ program: String) -> Bool {
+        matches(name, WindowClass(instance: program, className: program))
+    }
+
     private static func matches(_ name: String, _ window: WindowClass) -> Bool {
         let name = name.lowercased()
         return [window.instance, window.className].contains { written in

@@ -136,7 +136,8 @@ extension Recorder: EventLoopClient {
                     if headerWritten { gone[headerID] = headerDevices[headerID] }
                     report(.deviceRemoved(device))
                 }
-                let wanted = changes.added.filter { $0.inputDevice?.kind != .touchpad && deviceFilter?($0) ?? true }
+                let recordable = changes.added.filter { $0.inputDevice?.kind != .touchpad }
+                let wanted = recordable.filter { deviceFilter?($0) ?? true }
                 for device in wanted where !headerWritten {
                     recorded.insert(device.id)
                     headerDevices[device.id] = device.inputDevice
@@ -144,13 +145,15 @@ extension Recorder: EventLoopClient {
                 }
                 // The pen came: the header need wait no more.
                 if !headerWritten, !heldBack.isEmpty, session.catalog.tabletsAwaitingPen.isEmpty { writeHeader() }
-                for device in wanted where headerWritten && !recorded.contains(device.id) {
+                // A device of the header come back under another id is recorded again whatever
+                // the filter says of the new id (`record --device ID`).
+                for device in recordable where headerWritten && !recorded.contains(device.id) {
                     if let headerID = comeBack(device) {
                         recorded.insert(device.id)
                         skipped.remove(device.id)
                         if headerID != device.id { headerIDs[device.id] = headerID }
                         report(.deviceBack(device, as: headerID))
-                    } else if !skipped.contains(device.id) {
+                    } else if deviceFilter?(device) ?? true, !skipped.contains(device.id) {
                         skipped.insert(device.id)
                         report(.deviceNotRecorded(device))
                     }

@@ -294,6 +294,32 @@ final class OpenMenuBusyTests: StageSuite {
     }
 }
 
+/// Found in review of the day's change: README said a pen's deep press made wholly while the
+/// bridge could not run, under a locker's grab, still acted; its claim now waits for the
+/// grabbed press that never comes, and is taken back at the lift.
+@Suite("A deep press made wholly while the bridge is stopped, under a locker", .requiresXorg, .serialized)
+final class LockerStalledPressTests: StageSuite {
+    @Test("under a screen locker's grab, a pen's deep press made and lifted while the bridge is stopped runs nothing")
+    func wholePressWhileStopped() throws {
+        let bridge = try stage.bridge(["--verbose"], config: OpenMenuTests.lockedOut)
+        let locker = try OpenMenuTests.grabbing(stage, title: "locker")
+        defer { locker.close() }
+        bridge.child.kill(signal: SIGSTOP)
+        try stage.pen.down(at: (420, 300), pressure: 0.1)
+        for force in [0.3, 0.5, 0.65, 0.95] {
+            usleep(10_000)
+            try stage.pen.press(to: force)
+        }
+        try stage.pen.up()
+        bridge.child.kill(signal: SIGCONT)
+        #expect(locker.waitForEvents { buttonEvents(1, in: $0).count >= 2 }, "the locker got the press: \(locker.recordedEvents)")
+        #expect(bridge.waitForLines { !$0.decisions.isEmpty }, "\(bridge.lines)")
+        #expect(try bridge.waitUntilAsleep(quiet: 0.1))
+        #expect(bridge.actions.isEmpty, "\(bridge.lines)")
+        #expect(buttonEvents(3, in: locker.recordedEvents).isEmpty, "\(locker.recordedEvents)")
+    }
+}
+
 /// Found in review: the rule for a press another grab took waits for the contact's next raw
 /// event, and a mouse held still sends none: its long press fires on its timer first.
 @Suite("A mouse held still in an open menu", .requiresXorg, .serialized)
