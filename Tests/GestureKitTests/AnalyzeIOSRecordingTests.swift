@@ -77,7 +77,7 @@ struct AnalyzeIOSRecordingTests {
     static let observing = """
         bindings:
           - {name: deep, gesture: deep-press, threshold: 0.75, release: 0.6, owns-contact: false}
-          - {name: levels, gesture: pressure-thresholds, thresholds: [0.25, 0.5, 0.75]}
+          - {name: levels, gesture: pressure-thresholds, thresholds: [0.25, 0.5, 0.75], hysteresis: 0}
         """
 
     @Test("six deep presses, one per contact")
@@ -103,8 +103,9 @@ struct AnalyzeIOSRecordingTests {
                 recognizerCounts["\(crossing.index)\(crossing.direction.rawValue)", default: 0] += 1
             }
         }
-        // Counted independently: a threshold is crossed upwards whenever one sample is below it and
-        // the next at or above it (a contact starts from 0), downwards the other way round.
+        // Counted independently, as the binding asks with no hysteresis: a threshold is crossed
+        // upwards whenever one sample is below it and the next at or above it (a contact starts
+        // from 0), downwards the other way round.
         var expected: [String: Int] = [:]
         for contact in Self.contacts(try Self.forces()) {
             let normalized = [0] + contact.map { $0 / Self.maximumForce }

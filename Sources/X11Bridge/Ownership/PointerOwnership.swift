@@ -286,6 +286,12 @@ final class PointerOwnership {
         if event.kind == .buttonPress, let index = decidedAhead[event.master]?.firstIndex(of: event.source) {
             guard pressIsOwn(of: event.source, master: event.master) else {
                 decidedAhead[event.master]?.remove(at: index)
+                // Its release, decided ahead, is carried out now: the replay sent then found
+                // nothing frozen when another client's grab held the press back (a keyboard grab
+                // freezing the pointer) until after its contact ended. Found in review: the
+                // master stayed frozen on it until the device's next press. (A stale entry's
+                // replay finds nothing: it does nothing.)
+                allow(event.master, .replay)
                 return
             }
             // The press of the contact down now, made after the master's last thaw: the

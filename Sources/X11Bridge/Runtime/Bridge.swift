@@ -522,7 +522,7 @@ extension Bridge: EventLoopClient {
     /// on as without the bridge, and nothing it said or says until it ends acts (`HeldBackOutputs`).
     /// A claim held back with the rest is taken back (`GestureEngine.takeBack`).
     private func handOverToAnotherGrab(_ key: ContactKey, at time: Double, now: Double) {
-        heldBack.takenByAnotherGrab(key)
+        for output in heldBack.takenByAnotherGrab(key) { act(on: output, now: now) }
         var outputs: [EngineOutput] = []
         engine.takeBack(key, reason: .anotherButton, at: time, into: &outputs)
         process(outputs, now: now)
@@ -530,10 +530,19 @@ extension Bridge: EventLoopClient {
 
     /// A pen's or mouse's contact goes to the application as without the bridge, its gestures
     /// with it, because another button of its master is down (`ReleaseReason.anotherButton`).
+    /// Found in review: a claim held back while another client froze the pointer was dropped
+    /// here with nothing to decide its press, which then stayed frozen; and a contact a locker
+    /// had was let act again. A held claim never acted, and is taken back; a contact another
+    /// grab has stays that grab's.
     private func handOver(_ key: ContactKey, at time: Double, now: Double) {
-        heldBack.drop(key)
+        let heldAny = heldBack.holds(key)
+        for output in heldBack.forgetHeld(key) { act(on: output, now: now) }
         var outputs: [EngineOutput] = []
-        engine.handOver(key, reason: .anotherButton, at: time, into: &outputs)
+        if heldAny {
+            engine.takeBack(key, reason: .anotherButton, at: time, into: &outputs)
+        } else {
+            engine.handOver(key, reason: .anotherButton, at: time, into: &outputs)
+        }
         process(outputs, now: now)
     }
 

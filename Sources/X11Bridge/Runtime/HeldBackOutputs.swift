@@ -50,15 +50,22 @@ struct HeldBackOutputs {
         held[key] != nil
     }
 
-    /// Forgets what a contact said and will say until it ends: another grab has its press or
-    /// touch.
-    mutating func takenByAnotherGrab(_ key: ContactKey) {
-        held[key] = nil
+    /// Drops what a contact said that would act, and all it will say that would until it ends:
+    /// another grab has its press or touch. What it held that acts on nothing (a release,
+    /// which the ownership classes carry out and `--json` reports; a gesture's report) is
+    /// handed back, in order, to act on now.
+    mutating func takenByAnotherGrab(_ key: ContactKey) -> [EngineOutput] {
         taken.insert(key)
+        return forgetHeld(key)
     }
 
-    /// Forgets what a contact said: it ended (what it held is acted on first: `settled`), or
-    /// went to the application with a button of its own.
+    /// Drops what a contact held that would act (its claim never acted: the contact goes to the
+    /// application with a button of its own), handing back the rest, in order, to act on now.
+    mutating func forgetHeld(_ key: ContactKey) -> [EngineOutput] {
+        (held.removeValue(forKey: key) ?? []).filter { !Self.acts($0) }
+    }
+
+    /// Forgets a contact: it ended (what it held is acted on first: `settled`).
     mutating func drop(_ key: ContactKey) {
         held[key] = nil
         taken.remove(key)
