@@ -92,6 +92,13 @@ extension XConnection {
         XIAllowEvents(display, Int32(master), mode.xiMode, UInt(CurrentTime))
     }
 
+    /// As `allowEvents(master:_:)`, for the grab a press of server time `time` activated only:
+    /// the server ignores the request when the master's grab was activated later (by a press
+    /// after that one).
+    func allowEvents(master: Int, _ mode: FrozenEventMode, activatedBy time: UInt) {
+        XIAllowEvents(display, Int32(master), mode.xiMode, time)
+    }
+
     /// Accepts or rejects a touch the bridge owns through its touch grab on the root.
     func allowTouchEvents(master: Int, touch: Int, _ choice: TouchOwnershipChoice) {
         XIAllowTouchEvents(display, Int32(master), UInt32(truncatingIfNeeded: touch), root, choice.xiMode)

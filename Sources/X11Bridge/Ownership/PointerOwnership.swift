@@ -289,9 +289,13 @@ final class PointerOwnership {
                 // Its release, decided ahead, is carried out now: the replay sent then found
                 // nothing frozen when another client's grab held the press back (a keyboard grab
                 // freezing the pointer) until after its contact ended. Found in review: the
-                // master stayed frozen on it until the device's next press. (A stale entry's
-                // replay finds nothing: it does nothing.)
-                allow(event.master, .replay)
+                // master stayed frozen on it until the device's next press. Only this press's
+                // grab is let go: the server ignores the request for a grab a later press
+                // activated (a burst's next press, held as any), and one that finds nothing
+                // frozen does nothing. Not a thaw of the bridge's (`thawedAt`): a later press
+                // read before it must still count as made after the last one.
+                connection.allowEvents(master: event.master, .replay, activatedBy: event.serverTime)
+                connection.flush()
                 return
             }
             // The press of the contact down now, made after the master's last thaw: the
