@@ -14,7 +14,9 @@ import CX11
 /// it: pressed together, they would turn Sticky Keys off; a modifier latched or locked already
 /// when its turn comes is left so (pressed again, Sticky Keys would lock it, or let go of its
 /// lock). Without any of these, a chord is pressed and let go at once. Chords go in the order
-/// asked.
+/// asked, and only a few wait (`waitingLimit`): a knob bound to keys turns faster than Slow
+/// Keys lets them be typed, and a backlog of its chords would go on typing for seconds after the
+/// hand stopped, into whatever the person types meanwhile.
 ///
 /// A value with no X calls: the performer reads the settings and the latches, and sends the steps.
 struct KeyStrokes {
@@ -62,6 +64,8 @@ struct KeyStrokes {
         var timing: Timing
         /// When it was asked for: it is not pressed sooner.
         var asked: Double
+        /// Which `add` it came from: a chord latching its modifiers is several of these.
+        var action: Int
         /// A modifier latched alone: its mask (`Step.latch`).
         var latches: UInt32?
         /// How many of its keys are down.
@@ -73,21 +77,38 @@ struct KeyStrokes {
     private var chords: [Chord] = []
     /// When each key was last let go.
     private var released: [UInt8: Double] = [:]
+    /// The `add`s so far.
+    private var added = 0
+
+    /// How many key actions may wait behind the one being typed. Each waits out Slow Keys' delay
+    /// for every key (0.3 s is usual, so some 0.6 s for ctrl+z) or Bounce Keys' since its key's
+    /// last release: two keep a knob's last steps within a second or two of the hand.
+    static let waitingLimit = 2
+
+    /// The key actions waiting, none of their keys pressed yet, not counting one partly typed.
+    var waiting: Int {
+        Set(chords.filter { $0.pressed == 0 && $0.action != chords.first?.action }.map(\.action)).count
+    }
+
+    /// Whether another key action would wait beyond `waitingLimit`: it is dropped instead.
+    var isFull: Bool { waiting >= Self.waitingLimit }
 
     /// A chord to press and let go, once those before it are done; `modifiers`: which of its
     /// keys are modifiers, and their masks, latched one at a time where `timing` says so.
+    /// Callers ask `isFull` first.
     mutating func add(_ keycodes: [UInt8], modifiers: [UInt8: UInt32] = [:], by holder: HeldInputs.Holder, timing: Timing,
                       at now: Double) {
+        added += 1
         guard timing.latchesModifiers else {
-            chords.append(Chord(keycodes: keycodes, holder: holder, timing: timing, asked: now))
+            chords.append(Chord(keycodes: keycodes, holder: holder, timing: timing, asked: now, action: added))
             return
         }
         for key in keycodes {
             guard let mask = modifiers[key] else { continue }
-            chords.append(Chord(keycodes: [key], holder: holder, timing: timing, asked: now, latches: mask))
+            chords.append(Chord(keycodes: [key], holder: holder, timing: timing, asked: now, action: added, latches: mask))
         }
         let rest = keycodes.filter { modifiers[$0] == nil }
-        if !rest.isEmpty { chords.append(Chord(keycodes: rest, holder: holder, timing: timing, asked: now)) }
+        if !rest.isEmpty { chords.append(Chord(keycodes: rest, holder: holder, timing: timing, asked: now, action: added)) }
     }
 
     /// When the first chord waiting is pressed: after it was asked for and, with BounceKeys

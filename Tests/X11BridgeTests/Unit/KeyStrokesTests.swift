@@ -82,4 +82,34 @@ struct KeyStrokesTests {
         strokes.removeAll()
         #expect(strokes.nextDeadline == nil, "dropped: the performer lets go of what is held")
     }
+
+    /// Found in review: with Slow Keys at 0.3 s, a knob bound to ctrl+z turned half a turn
+    /// queued every step, and kept typing for 15 s after the hand stopped, into what the person
+    /// typed meanwhile.
+    @Test("a knob's burst under SlowKeys: two key actions wait behind the one being typed, the rest are refused; room again as each goes")
+    func backlogBounded() {
+        var strokes = KeyStrokes()
+        let timing = KeyStrokes.Timing(slowKeys: 0.3, debounce: nil)
+        var accepted = 0
+        for step in 0..<10 where !strokes.isFull {
+            strokes.add(Self.ctrlZ, by: Self.undo, timing: timing, at: 10 + Double(step) * 0.01)
+            accepted += 1
+        }
+        #expect(accepted == 1 + KeyStrokes.waitingLimit)
+        #expect(strokes.due(at: 10.1) == [.press([37], by: Self.undo)])
+        #expect(strokes.isFull, "the one being typed does not count; the two behind it do")
+        #expect(strokes.due(at: 10.4201) == [.press([52], by: Self.undo)])
+        #expect(strokes.isFull)
+        #expect(strokes.due(at: 10.7402) == [.release(Self.ctrlZ, by: Self.undo), .press([37], by: Self.undo)])
+        #expect(!strokes.isFull, "the first went, the second is being typed: one waits")
+        strokes.add(Self.ctrlY, by: Self.undo, timing: timing, at: 10.75)
+        #expect(strokes.isFull)
+        // Latching modifiers, one action is several chords: it counts once.
+        var latching = KeyStrokes()
+        let sticky = KeyStrokes.Timing(slowKeys: 0.3, debounce: nil, latchesModifiers: true)
+        for _ in 0..<3 { latching.add(Self.ctrlZ, modifiers: [37: UInt32(ControlMask)], by: Self.undo, timing: sticky, at: 10) }
+        #expect(latching.waiting == 2)
+        _ = latching.due(at: 10)
+        #expect(latching.isFull, "the first action's latch went; its letter and the two after it still wait")
+    }
 }

@@ -220,6 +220,34 @@ final class XTestPerformerTests: XvfbSuite {
         }
     }
 
+    /// Found in review: with Slow Keys on, a knob bound to ctrl+z turned half a turn queued
+    /// every step and went on typing for 15 s after the hand stopped; a key the person typed
+    /// meanwhile was lost, or cancelled one of the bridge's.
+    @Test("SlowKeys on at 0.1 s, a knob's burst of ten ctrl+z: three arrive, each with Ctrl, the rest refused with an error; nothing held after")
+    func slowKeysBurstBounded() throws {
+        try withAccessX(slowKeys: 100) {
+            let application = try application()
+            defer { XCloseDisplay(application) }
+            let performer = XTestPerformer(connection: connection)
+            let clock = MonotonicClock()
+            var refused = 0
+            for _ in 0..<10 {
+                do {
+                    try performer.perform(Self.action(.key(KeyCombo(keys: ["ctrl", "z"]))), now: clock.now)
+                } catch {
+                    refused += 1
+                }
+            }
+            connection.sync()
+            runTimers(performer, clock: clock)
+            connection.sync()
+            let zs = keyPresses(by: application, within: 0.5).filter { $0.0 == "z" }
+            #expect(zs.count == 1 + KeyStrokes.waitingLimit && zs.allSatisfy(\.control), "\(zs)")
+            #expect(refused == 10 - zs.count)
+            #expect(!performer.isHolding)
+        }
+    }
+
     /// Found in review of the Sticky Keys change: whether Ctrl was latched already was read as
     /// an action was queued, so with Slow Keys holding the first ctrl+z back, the second was
     /// queued without its Ctrl too, and after the first z used the person's latch up, the
