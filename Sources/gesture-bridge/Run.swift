@@ -114,7 +114,7 @@ struct Run: ParsableCommand {
                                    events: RunEventJSON(config: source, watching: reloader.watch?.path))
         let performer: any ActionPerformer = dryRun
             ? DryRunPerformer { logger.info("\($0)") }
-            : XTestPerformer(connection: connection) { reporter.handle(.commandFailed(message: $0)) }
+            : XTestPerformer(connection: connection) { reporter.handle(.commandFailed($0)) }
         let overlay: FeedbackOverlay?
         do {
             overlay = try FeedbackOverlay(connection: connection)

@@ -45,8 +45,8 @@ struct RunEventJSON {
             return [.configUnwatched(path: path, reason: reason)]
         case .actionFailed(let action, let failure):
             return [.actionFailed(binding: action.gesture, action: action.action, message: "\(failure)")]
-        case .commandFailed(let message):
-            return [.message(.commandFailed, message)]
+        case .commandFailed(let failure):
+            return [.commandFailed(binding: failure.binding, argv: failure.argv, message: failure.description)]
         case .releasedHeldInput(let reason):
             return [.releasedHeldInput(reason: reason)]
         case .xError(let error):

@@ -84,8 +84,8 @@ final class RunReporter {
             logger.warning("no longer noticing changes to \(path): \(reason)")
         case .actionFailed(let action, let failure):
             logger.error("\(action.gesture): \(action.action) failed: \(failure)")
-        case .commandFailed(let message):
-            logger.warning("\(message)")
+        case .commandFailed(let failure):
+            logger.warning("\(failure.binding): \(failure) (\(failure.argv.joined(separator: " ")))")
         case .releasedHeldInput(let reason):
             logger.notice("released the buttons and keys it held: \(reason)")
         case .xError(let error):

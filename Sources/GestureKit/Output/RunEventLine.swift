@@ -52,7 +52,7 @@ public struct RunEventLine: Codable, Sendable, Hashable {
     public var height: Double?
     /// `monitor-missing`: the knob's binding, the monitor it names, those connected.
     /// `device-missing`: the binding, and the devices connected (with `name`).
-    /// `action-failed`: the binding whose action failed.
+    /// `action-failed`, `command-failed`: the binding whose action failed, or whose command ended badly.
     public var binding: String?
     public var monitor: String?
     public var connected: [String]?
@@ -69,6 +69,8 @@ public struct RunEventLine: Codable, Sendable, Hashable {
     /// `action-failed`: the action's kind and its fields, as its action line says them.
     public var kind: String?
     public var action: ActionFields?
+    /// `command-failed`: the command as the binding gives it.
+    public var argv: [String]?
     /// `config-rejected`, `action-failed`, `command-failed`, `x-error`.
     public var message: String?
     /// `stopping`: the signal's name, nil when none.
@@ -179,7 +181,16 @@ extension RunEventLine {
         return line
     }
 
-    /// `command-failed` or `x-error`.
+    /// A command an action started ended badly (`message`: how, with its pid).
+    public static func commandFailed(binding: String, argv: [String], message: String) -> Self {
+        var line = Self(.commandFailed)
+        line.binding = binding
+        line.argv = argv
+        line.message = message
+        return line
+    }
+
+    /// `x-error`.
     public static func message(_ event: Event, _ message: String) -> Self {
         var line = Self(event)
         line.message = message
@@ -215,7 +226,7 @@ extension RunEventLine {
 extension RunEventLine {
     private enum CodingKeys: String, CodingKey {
         case event, config, watching, screen, monitors, devices, device, id, name, width, height, binding, monitor,
-             connected, suggestion, source, bindings, path, reason, kind, message, signal
+             connected, suggestion, source, bindings, path, reason, kind, argv, message, signal
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -266,7 +277,11 @@ extension RunEventLine {
             // The action's own keys, in the same object.
             try action.encode(to: encoder)
             try container.encode(message, forKey: .message)
-        case .commandFailed, .xError:
+        case .commandFailed:
+            try container.encode(binding, forKey: .binding)
+            try container.encode(argv, forKey: .argv)
+            try container.encode(message, forKey: .message)
+        case .xError:
             try container.encode(message, forKey: .message)
         case .releasedHeldInput:
             try container.encode(reason, forKey: .reason)
@@ -335,7 +350,11 @@ extension RunEventLine {
             self.kind = kind
             action = try ActionFields.decode(from: decoder, kind: kind)
             message = try required(.message)
-        case .commandFailed, .xError:
+        case .commandFailed:
+            binding = try required(.binding)
+            argv = try required(.argv)
+            message = try required(.message)
+        case .xError:
             message = try required(.message)
         case .releasedHeldInput:
             reason = try required(.reason)

@@ -15,19 +15,20 @@ import Glibc
 public final class CommandLauncher {
     private struct Command {
         let process: Subprocess
-        /// The program it was started as, for the report of how it ended.
-        let program: String
+        /// What it was started as, and by which binding, for the report of how it ended.
+        let argv: [String]
+        let binding: String
     }
 
     private var watched: [Int32: Command] = [:]
     private var unwatched: [pid_t: Command] = [:]
     private var lastSweep = 0.0
-    private let report: (String) -> Void
+    private let report: (CommandFailure) -> Void
 
     /// How often children without a pidfd are looked at, in seconds.
     static let sweepInterval = 1.0
 
-    public init(report: @escaping (String) -> Void = { _ in }) {
+    public init(report: @escaping (CommandFailure) -> Void = { _ in }) {
         self.report = report
     }
 
@@ -36,13 +37,14 @@ public final class CommandLauncher {
 
     public var runningCount: Int { watched.count + unwatched.count }
 
-    public func launch(_ argv: [String], now: Double) throws(ActionFailure) {
+    /// Starts `argv`, the command of the binding named `binding`.
+    public func launch(_ argv: [String], for binding: String, now: Double) throws(ActionFailure) {
         guard runningCount < Self.runningLimit else {
             throw ActionFailure("\(argv.first ?? "the command") was not started: the \(Self.runningLimit) commands "
                                 + "gestures started last are all still running")
         }
         let process = try Subprocess(argv, output: 2)
-        let command = Command(process: process, program: argv.first ?? "a command")
+        let command = Command(process: process, argv: argv, binding: binding)
         if let descriptor = process.exitDescriptor {
             watched[descriptor] = command
         } else {
@@ -61,7 +63,7 @@ public final class CommandLauncher {
 
     private func ended(_ command: Command, exit: ChildExit) {
         if !exit.succeeded {
-            report("command \(command.program) (pid \(command.process.pid)) \(exit)")
+            report(CommandFailure(binding: command.binding, argv: command.argv, pid: command.process.pid, exit: exit))
         }
     }
 
@@ -90,5 +92,18 @@ public final class CommandLauncher {
         for command in watched.values { command.process.reap() }
         watched.removeAll()
         unwatched.removeAll()
+    }
+}
+
+/// A command a binding started that ended badly: a non-zero status, or a signal.
+public struct CommandFailure: Sendable, Hashable, CustomStringConvertible {
+    public var binding: String
+    public var argv: [String]
+    public var pid: pid_t
+    public var exit: ChildExit
+
+    /// "command sh (pid 4242) exited with status 3".
+    public var description: String {
+        "command \(argv.first ?? "") (pid \(pid)) \(exit)"
     }
 }

@@ -21,7 +21,7 @@ public final class XTestPerformer: ActionPerformer {
 
     /// `commandReport` hears how a launched command failed (a non-zero exit, a signal);
     /// `volume` changes the sound volume for `{volume: ...}` actions.
-    public init(connection: XConnection, commandReport: @escaping (String) -> Void = { _ in },
+    public init(connection: XConnection, commandReport: @escaping (CommandFailure) -> Void = { _ in },
                 volume: VolumeControl = VolumeControl()) {
         self.connection = connection
         self.launcher = CommandLauncher(report: commandReport)
@@ -115,7 +115,7 @@ public final class XTestPerformer: ActionPerformer {
             strokes.add(chord.keycodes, modifiers: chord.modifiers, by: holder, timing: KeyStrokes.Timing.read(connection.display), at: now)
             sendKeys(dueBy: now)
         case .command(let argv):
-            try launcher.launch(argv, now: now)
+            try launcher.launch(argv, for: event.gesture, now: now)
         case .volume(let change):
             volume.request(change, for: event, now: now)
         }

@@ -37,9 +37,9 @@ public enum BridgeEvent: Sendable {
     /// Changes to the config file are no longer noticed (its directory went away).
     case configurationUnwatched(path: String, reason: String)
     case actionFailed(ActionEvent, ActionFailure)
-    /// A command an action started ended badly (a non-zero status, a signal): `message` names
-    /// the program, its pid and how it ended. Reported by the performer, after its action.
-    case commandFailed(message: String)
+    /// A command an action started ended badly (a non-zero status, a signal): its binding, its
+    /// argv, its pid and how it ended. Reported by the performer, after its action.
+    case commandFailed(CommandFailure)
     /// The performer let go of buttons or keys it held, and why.
     case releasedHeldInput(reason: String)
     case xError(XProtocolError)

@@ -181,8 +181,10 @@ final class FaultTests: StageSuite {
         #expect(bridge.waitForEvents(.configReloaded, count: 2))
         try LiveSessionTests.deepPress(stage.server, at: (260, 200))
         #expect(bridge.waitForEvents(.commandFailed), "\(bridge.log)")
-        let exited = bridge.events(.commandFailed).first?.message ?? ""
-        #expect(exited.hasPrefix("command sh (pid ") && exited.hasSuffix(") exited with status 3"), "\(exited)")
+        let exited = try #require(bridge.events(.commandFailed).first)
+        #expect(exited.binding == "pen-command" && exited.argv == ["sh", "-c", "exit 3"], "\(exited)")
+        let how = exited.message ?? ""
+        #expect(how.hasPrefix("command sh (pid ") && how.hasSuffix(") exited with status 3"), "\(how)")
         #expect(bridge.events(.actionFailed).count == 1, "a command that ran is no failure to start it: \(bridge.lines)")
         try stage.layPenAside(bridge)
         try expectPromptRightClick(stage.server, stage.window, at: (640, 400))

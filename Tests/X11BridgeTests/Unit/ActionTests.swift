@@ -64,7 +64,7 @@ struct ActionTests {
         try Self.withScratchDirectory { directory in
             let name = directory.appendingPathComponent("a b; rm -rf $HOME `x`").path
             let launcher = CommandLauncher()
-            try launcher.launch(["touch", name], now: 0)
+            try launcher.launch(["touch", name], for: "note", now: 0)
             #expect(launcher.runningCount == 1)
             try waitForExit(launcher)
             #expect(launcher.runningCount == 0)
@@ -76,13 +76,13 @@ struct ActionTests {
     func missingProgram() {
         let launcher = CommandLauncher()
         do {
-            try launcher.launch(["gesture-bridge-no-such-program"], now: 0)
+            try launcher.launch(["gesture-bridge-no-such-program"], for: "note", now: 0)
             Issue.record("launching a missing program succeeded")
         } catch {
             #expect(error.message.contains("gesture-bridge-no-such-program"))
             #expect(error.message.contains("not found"))
         }
-        #expect(throws: ActionFailure.self) { try launcher.launch([], now: 0) }
+        #expect(throws: ActionFailure.self) { try launcher.launch([], for: "note", now: 0) }
     }
 
     @Test("at most 32 commands run at once: the next is an action that failed, and one starts again once one ends")
@@ -92,14 +92,14 @@ struct ActionTests {
             // Each runs until `go` exists, as a command that never ends would.
             let waiting = ["sh", "-c", "while [ ! -e \"$1\" ]; do sleep 0.05; done", "sh", go]
             let launcher = CommandLauncher()
-            for _ in 0..<CommandLauncher.runningLimit { try launcher.launch(waiting, now: 0) }
+            for _ in 0..<CommandLauncher.runningLimit { try launcher.launch(waiting, for: "note", now: 0) }
             #expect(launcher.runningCount == 32)
-            #expect(throws: ActionFailure.self) { try launcher.launch(["true"], now: 0) }
+            #expect(throws: ActionFailure.self) { try launcher.launch(["true"], for: "note", now: 0) }
             #expect(launcher.runningCount == 32)
             #expect(FileManager.default.createFile(atPath: go, contents: nil))
             try waitForExit(launcher)
             #expect(launcher.runningCount == 0)
-            try launcher.launch(["true"], now: 0)
+            try launcher.launch(["true"], for: "note", now: 0)
             #expect(launcher.runningCount == 1)
             try waitForExit(launcher)
             #expect(launcher.runningCount == 0)
@@ -109,18 +109,21 @@ struct ActionTests {
     @Test("a command that fails or is killed is reported with how it ended; one that succeeds is not")
     func failedCommand() throws {
         let reports = ReportLog()
-        let launcher = CommandLauncher { reports.lines.append($0) }
-        try launcher.launch(["true"], now: 0)
-        try launcher.launch(["sh", "-c", "exit 3"], now: 0)
-        try launcher.launch(["sh", "-c", "kill -TERM $$"], now: 0)
+        let launcher = CommandLauncher { reports.failures.append($0) }
+        try launcher.launch(["true"], for: "note", now: 0)
+        try launcher.launch(["sh", "-c", "exit 3"], for: "save", now: 0)
+        try launcher.launch(["sh", "-c", "kill -TERM $$"], for: "quit", now: 0)
         try waitForExit(launcher)
-        #expect(reports.lines.count == 2, "\(reports.lines)")
-        #expect(reports.lines.contains { $0.hasPrefix("command sh (pid ") && $0.hasSuffix("exited with status 3") })
-        #expect(reports.lines.contains { $0.contains("was killed by signal 15") })
+        #expect(reports.failures.count == 2, "\(reports.failures)")
+        let exited = try #require(reports.failures.first { $0.binding == "save" })
+        #expect(exited.argv == ["sh", "-c", "exit 3"] && exited.exit == .exited(code: 3), "\(exited)")
+        #expect(exited.description.hasPrefix("command sh (pid ") && exited.description.hasSuffix("exited with status 3"))
+        let killed = try #require(reports.failures.first { $0.binding == "quit" })
+        #expect(killed.argv == ["sh", "-c", "kill -TERM $$"] && killed.exit == .killed(signal: SIGTERM), "\(killed)")
     }
 
     private final class ReportLog {
-        var lines: [String] = []
+        var failures: [CommandFailure] = []
     }
 
     /// Waits on the launcher's descriptors as the event loop does, without blocking on the child.
