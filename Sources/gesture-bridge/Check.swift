@@ -6,7 +6,8 @@ struct Check: ParsableCommand {
         abstract: "Validate a config file and summarize its bindings.",
         discussion: """
             Exits 0 when the config is valid and prints what each binding does, with a warning \
-            for each program one binding's `except` list names and another's lacks; otherwise prints \
+            for each program one binding's `except` list names and another's lacks, and for a \
+            command written as for a shell (`~`, `$HOME`, `|`: commands run without one); otherwise prints \
             every problem as file:line:column with what to change, and exits 1. With no file, \
             checks the config `run` would use: ~/.config/gesture-bridge/config.yaml when it \
             exists, else the built-in default.
@@ -50,6 +51,9 @@ struct Check: ParsableCommand {
             for (program, others) in gap.missing {
                 printError("warning: \(gap.binding) acts in \(program), which \(others.joined(separator: ", ")) \(others.count == 1 ? "leaves" : "leave") alone; add \(program) to the except list of \(gap.binding) to leave it alone there too")
             }
+        }
+        for (binding, message) in bindings.shellWarnings {
+            printError("warning: \(binding): \(message)")
         }
     }
 }

@@ -129,6 +129,19 @@ struct CommandLineTests {
         #expect(covered.status == 0 && covered.stderr.isEmpty, "\(covered.stderr)")
     }
 
+    @Test("check warns of a command written as for a shell, and still exits 0: the config loads")
+    func checkWarnsOfShellCommands() throws {
+        let path = try GestureBridgeExecutable.temporaryFile("""
+            bindings:
+              - {name: pipe, gesture: deep-press, action: {command: [xdotool, type, "|"]}}
+            """, suffix: ".yaml")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try GestureBridgeExecutable.run(["check", path])
+        #expect(run.status == 0 && !run.crashed, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("warning: pipe: `|` is given to xdotool as an argument, as written"), "\(run.stderr)")
+        #expect(run.stderr.contains("[sh, -c, \"xdotool type |\"]"), "\(run.stderr)")
+    }
+
     @Test("check reports a broken config with file:line:column and exits 1")
     func checkBroken() throws {
         let path = try GestureBridgeExecutable.temporaryFile("""

@@ -365,6 +365,20 @@ public struct BindingSet: Sendable, Hashable {
         }
     }
 
+    /// What a shell would make of a command, and nothing does here (it runs without one): a
+    /// program named with `~` or `$`, an argument that is only a shell's operator. For `check` to
+    /// warn of, binding by binding: an operator may be meant for the program
+    /// (`xdotool type "|"`), so it is no error.
+    public var shellWarnings: [(binding: String, message: String)] {
+        bindings.flatMap { binding in
+            Set(binding.everyAction.compactMap { action -> [String]? in
+                if case .command(let argv) = action { argv } else { nil }
+            }).sorted { $0.lexicographicallyPrecedes($1) }.compactMap { argv -> (String, String)? in
+                ShellLine.warning(for: argv).map { (binding.name, $0) }
+            }
+        }
+    }
+
     /// The knobs whose center names a monitor `monitors` lacks, with that monitor's name, in
     /// binding order: those knobs are measured from the root's corners until it comes.
     public func missingMonitors(in monitors: MonitorLayout) -> [(binding: String, monitor: String)] {
