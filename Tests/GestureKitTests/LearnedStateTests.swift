@@ -77,6 +77,31 @@ struct LearnedStateTests {
         #expect(LearnedStateFile.decode(notNumbers) == nil)
     }
 
+    /// Found in review of an upgrade: bridges of a short while before version 2 remembered up to
+    /// 300 ordinary peaks and wrote them all; such a file was called damaged, set aside, and
+    /// learning began afresh.
+    @Test("a version 1 file with more peaks than the rule keeps now: read, its newest peaks kept; a version 2 one so is damaged")
+    func earlierFileWithLongerWindows() throws {
+        let ordinary = (0..<120).map { Double(5 + $0 % 10) / 100 }
+        let deliberate = (0..<25).map { Double(50 + $0) / 100 }
+        let text = """
+            version 1
+            device Big Pen
+            levels 0.45 0.32 0.14
+            moving false
+            calibrated false
+            contacts 150 25
+            ordinary \(ordinary.map { JSONLine.number($0) }.joined(separator: " "))
+            deliberate \(deliberate.map { JSONLine.number($0) }.joined(separator: " "))
+
+            """
+        let read = try #require(LearnedStateFile.decode(text))
+        #expect(read.learner.ordinaryPeaks == Array(ordinary.suffix(LearningRule.ordinaryWindow)))
+        #expect(read.learner.deliberatePeaks == Array(deliberate.suffix(LearningRule.deliberateWindow)))
+        #expect(read.learner.ordinaryContacts == 150 && read.learner.levels?.threshold == 0.45)
+        #expect(LearnedStateFile.decode(text.replacingOccurrences(of: "version 1", with: "version 2")) == nil)
+    }
+
     /// Found in review: a file cut short inside its last line read as good, its last peak or
     /// its list of deliberate presses shortened.
     @Test("a file cut short anywhere in its last line is refused, with deliberate presses kept and with none")

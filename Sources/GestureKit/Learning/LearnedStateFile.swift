@@ -25,8 +25,8 @@ import Glibc
 /// A file without that line (every file written before it was) has none: it reads as before.
 ///
 /// Version 2 files are written; version 1 files (written before the `still` line, and before a
-/// state under the name alone could only be a device without ids) are read as well, and written
-/// anew as version 2. An older gesture-bridge leaves a version 2 file alone (`otherVersion`).
+/// state under the name alone could only be a device without ids) are read as well, their
+/// newest peaks as many as the rule keeps, and written anew as version 2. An older gesture-bridge leaves a version 2 file alone (`otherVersion`).
 public enum LearnedStateFile {
     public static let version = 2
     /// The versions this gesture-bridge reads.
@@ -81,12 +81,18 @@ public enum LearnedStateFile {
         guard fields.count == (fields["still"] == nil ? 8 : 9), fields["version"].flatMap({ Int($0) }).map(readable.contains) == true, let device = fields["device"], !device.isEmpty,
               let moving = fields["moving"].flatMap(Bool.init), let calibrated = fields["calibrated"].flatMap(Bool.init),
               let counts = fields["contacts"].map(integers), counts.count == 2,
-              let ordinary = fields["ordinary"].flatMap(numbers), let deliberate = fields["deliberate"].flatMap(numbers),
+              var ordinary = fields["ordinary"].flatMap(numbers), var deliberate = fields["deliberate"].flatMap(numbers),
               let levelsText = fields["levels"] else { return nil }
         var levels: PressLevels?
         if levelsText != "none" {
             guard let values = numbers(levelsText), values.count == 3 else { return nil }
             levels = PressLevels(threshold: values[0], release: values[1], ordinary: values[2])
+        }
+        // Found in review of an upgrade: bridges of a short while before version 2 remembered up
+        // to 300 ordinary peaks, and wrote them all; their newest are what the rule keeps now.
+        if fields["version"] == "1" {
+            ordinary = Array(ordinary.suffix(LearningRule.ordinaryWindow))
+            deliberate = Array(deliberate.suffix(LearningRule.deliberateWindow))
         }
         guard let learner = HandLearner(ordinaryPeaks: ordinary, heldStill: heldStill, deliberatePeaks: deliberate,
                                         ordinaryContacts: counts[0],
