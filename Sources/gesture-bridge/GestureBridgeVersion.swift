@@ -6,6 +6,10 @@
 /// 0.16.0: a trembling press held while it climbs, buttons held by other XTest clients left
 /// alone (the bridge's own marked on the root window), on-screen keyboards and drawing
 /// programs left alone by the default config's three bindings.
+/// 0.17.0: nothing acts behind another program's grab (a screen locker), a hysteresis of 0.05
+/// for pressure-thresholds by default, command-failed naming its binding and argv, key actions
+/// beyond two waiting on Slow Keys dropped, a command written as for a shell warned of by
+/// `check`, earlier learned-state files with longer windows read.
 enum GestureBridgeVersion {
-    static let current = "0.16.0"
+    static let current = "0.17.0"
 }

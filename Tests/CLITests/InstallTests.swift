@@ -207,7 +207,14 @@ struct InstallTests {
         try "#!/bin/sh\necho \"$*\" >> \"\(home)/systemctl-calls\"\n".write(toFile: tools + "/systemctl", atomically: true, encoding: .utf8)
         #expect(chmod(tools + "/systemctl", 0o755) == 0)
         let path = "\(tools):" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        #expect(try Self.script("install", ["--binary", binary], home: home, path: path).status == 0)
+        let install = try Self.script("install", ["--binary", binary], home: home, path: path)
+        #expect(install.status == 0)
+        // Found in review of an upgrade: over an earlier install the user manager kept the unit
+        // it had read, and `restart` ran the old one (without `--replace`, with other statuses).
+        let installed = try String(contentsOfFile: "\(home)/systemctl-calls", encoding: .utf8).split(separator: "\n")
+        #expect(installed == ["--user daemon-reload", "--user is-active --quiet gesture-bridge"], "\(installed)")
+        #expect(install.output.contains("systemctl --user restart gesture-bridge"), "a bridge running: \(install.output)")
+        try FileManager.default.removeItem(atPath: "\(home)/systemctl-calls")
         let state = "\(home)/.local/state/gesture-bridge"
         try FileManager.default.createDirectory(atPath: state + "/configs", withIntermediateDirectories: true)
         try "version 1\n".write(toFile: state + "/Pen-0123abcd.learned", atomically: true, encoding: .utf8)
