@@ -18,9 +18,11 @@ struct RunEventJSON {
             return [.listening(config: config.description, watching: watching, screen: screen,
                                monitors: Self.lines(monitors), devices: devices.map { DeviceLine($0, bindings: bindings) })]
         case .devicesChanged(let changes):
-            return changes.added.map { .device(.deviceAdded, DeviceLine($0, bindings: bindings)) }
+            // In the order they happened: a device seen gone and back in one reading (re-plugged
+            // at a resume while the bridge was frozen) went first.
+            return changes.removed.map { .deviceGone($0.isEnabled ? .deviceRemoved : .deviceDisabled, id: $0.id, name: $0.name) }
+                + changes.added.map { .device(.deviceAdded, DeviceLine($0, bindings: bindings)) }
                 + (changes.updated + changes.remapped).map { .device(.deviceChanged, DeviceLine($0, bindings: bindings)) }
-                + changes.removed.map { .deviceGone($0.isEnabled ? .deviceRemoved : .deviceDisabled, id: $0.id, name: $0.name) }
         case .screenResized(let size):
             return [.screenResized(size)]
         case .monitorsChanged(let monitors):

@@ -44,13 +44,14 @@ final class RunReporter {
             }
             describeIfVerbose(output)
         case .devicesChanged(let changes):
-            for device in changes.added { logger.info("device added: \(DeviceDescription.line(for: device, bindings: bindings))") }
-            for device in changes.updated + changes.remapped {
-                logger.info("device changed: \(DeviceDescription.line(for: device, bindings: bindings))")
-            }
+            // Gone first: a device seen gone and back in one reading went before it came.
             for device in changes.removed {
                 logger.info("device \(device.isEnabled ? "removed" : "disabled"): \(device.id) \(device.name)")
                 devices[device.id] = nil
+            }
+            for device in changes.added { logger.info("device added: \(DeviceDescription.line(for: device, bindings: bindings))") }
+            for device in changes.updated + changes.remapped {
+                logger.info("device changed: \(DeviceDescription.line(for: device, bindings: bindings))")
             }
             remember(changes.added + changes.updated + changes.remapped)
         case .screenResized(let size):

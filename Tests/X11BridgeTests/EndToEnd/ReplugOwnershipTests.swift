@@ -614,6 +614,12 @@ final class ReplugOwnershipTests: StageSuite {
             Self.sightings(of: VirtualPen.deviceName, .deviceDisabled, in: lines) > disabled
                 && Self.sightings(of: VirtualPen.deviceName, .deviceAdded, in: lines) > added
         }, "\(bridge.lines)")
+        // Found in review of a resume: both read at once, the device lines said the pen was
+        // added, then disabled, while it worked.
+        let penEvents = bridge.lines.compactMap(\.event).filter {
+            [.deviceAdded, .deviceDisabled, .deviceRemoved].contains($0.event) && ($0.name ?? $0.device?.name) == VirtualPen.deviceName
+        }
+        #expect(penEvents.last?.event == .deviceAdded, "the pen is back: \(penEvents.map(\.event))")
         try stage.pen.reconnect()
         try Self.expectRightClickOnly(stage, bridge, by: .pen, at: (420, 320))
         try Self.expectRightClickOnly(stage, bridge, at: (440, 340))
