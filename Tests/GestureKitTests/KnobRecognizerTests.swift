@@ -317,24 +317,30 @@ struct KnobRecognizerTests {
     /// Found by a review of a day with a hand's tremor: a finger resting by the ring's inner edge
     /// after a turn, trembling 6 px sideways at 5 Hz (some 20° there), swung the carried angle
     /// back and forth across a step: the volume went up and down ten times a second.
-    @Test("a finger resting on the built-in ring with a tremor after a turn: a step more the way it turned at most, none back; turned back on purpose, it steps down",
-          arguments: [36.0, 50])
-    func restingWithTremor(radius: Double) throws {
-        let script = try Self.defaultScript()
+    /// Found by a review of a HiDPI desktop: at `Xft.dpi: 192` the ring and the finger's distance
+    /// doubled, the arc the tremor allows did not, and the volume flickered again.
+    @Test("a finger resting on the built-in ring with a tremor after a turn: a step more the way it turned at most, none back; turned back on purpose, it steps down; the same on a desktop at scale 2",
+          arguments: [(36.0, 1.0), (50, 1), (36, 2), (50, 2)])
+    func restingWithTremor(radius unscaled: Double, scale: Double) throws {
+        let screen = ScreenSize(width: 1920, height: 1080)
+        let script = GestureScript(configuration: try ConfigLoader.parse(DefaultConfig.text, file: DefaultConfig.name), screen: screen,
+                                   scale: .requested(resourceDPI: 96 * scale))
+        let center: Spot = (1920 - 150 * scale, 150 * scale)
+        let radius = unscaled * scale
         let finger = script.touchscreen
-        finger.down(at: spot(around: Self.builtInCenter, radius: radius, degrees: 90), force: 0.1)
+        finger.down(at: spot(around: center, radius: radius, degrees: 90), force: 0.1)
         var degrees = 90.0
         while degrees < 157 {
             degrees += 4
-            finger.aFrameLater().move(to: spot(around: Self.builtInCenter, radius: radius, degrees: degrees))
+            finger.aFrameLater().move(to: spot(around: center, radius: radius, degrees: degrees))
         }
         let turned = script.actions(of: "volume")
         #expect(turned.count == 4, "67° in 15° steps: \(turned)")
-        // Two seconds at rest, the finger wobbling 6 px across the ring's radius.
-        let rest = spot(around: Self.builtInCenter, radius: radius, degrees: degrees)
-        let across = (x: -(rest.y - Self.builtInCenter.y) / radius, y: (rest.x - Self.builtInCenter.x) / radius)
+        // Two seconds at rest, the finger wobbling 8 px (at scale 1) across the ring's radius.
+        let rest = spot(around: center, radius: radius, degrees: degrees)
+        let across = (x: -(rest.y - center.y) / radius, y: (rest.x - center.x) / radius)
         for frame in 1...120 {
-            let wobble = 6 * sin(2 * .pi * 5 * Double(frame) / 60)
+            let wobble = 8 * scale * sin(2 * .pi * 5 * Double(frame) / 60)
             finger.aFrameLater().move(to: (rest.x + across.x * wobble, rest.y + across.y * wobble))
         }
         // The 7° carried past the last step, and the wobble, may make one step more that way.
@@ -344,7 +350,7 @@ struct KnobRecognizerTests {
         // Turned back 45° on purpose: it steps down, the first step back half a step later.
         while degrees > 112 {
             degrees -= 3
-            finger.aFrameLater().move(to: spot(around: Self.builtInCenter, radius: radius, degrees: degrees))
+            finger.aFrameLater().move(to: spot(around: center, radius: radius, degrees: degrees))
         }
         let back = Array(script.actions(of: "volume").dropFirst(rested.count))
         #expect((2...3).contains(back.count) && back.allSatisfy { $0 != up }, "\(back)")

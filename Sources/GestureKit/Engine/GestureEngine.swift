@@ -592,7 +592,7 @@ public struct GestureEngine: Sendable {
             if report.state == .recognized, !binding.onEnd.isEmpty { slot.endsWithContact = true }
             // A knob that waited for its activation angle brings the turn so far.
             if let knob = report.knob, let steps = binding.steps {
-                step(by: knob.rotation * 180 / .pi, steps, backlash: Self.knobBacklash(at: knob.distance, step: steps.step), slot: &slot, fire: fireStep)
+                step(by: knob.rotation * 180 / .pi, steps, backlash: Self.knobBacklash(at: knob.distance, step: steps.step, scale: slot.scale), slot: &slot, fire: fireStep)
             }
         case .changed:
             if let crossing = report.crossing {
@@ -600,7 +600,7 @@ public struct GestureEngine: Sendable {
             }
             if let steps = binding.steps {
                 if let knob = report.knob {
-                    step(by: knob.rotation * 180 / .pi, steps, backlash: Self.knobBacklash(at: knob.distance, step: steps.step), slot: &slot, fire: fireStep)
+                    step(by: knob.rotation * 180 / .pi, steps, backlash: Self.knobBacklash(at: knob.distance, step: steps.step, scale: slot.scale), slot: &slot, fire: fireStep)
                 } else if let force = report.force, let last = slot.lastForce {
                     step(by: force - last, steps, backlash: 0, slot: &slot, fire: fire)
                 }
@@ -643,13 +643,15 @@ public struct GestureEngine: Sendable {
 
     /// How much of a step more a knob's step back the other way takes (`step(by:)`), for a
     /// contact `distance` pixels from its center: the angle `tremorArc` makes there, at most half
-    /// a step. A finger or pen resting on the ring with a hand's tremor (6 px by the inner edge
+    /// a step. The arc is the hand's, a distance under the finger: at the desktop's `scale`
+    /// (the ring's radius scaled by it too) it is that many of the screen's pixels. Found in
+    /// review: unscaled at `Xft.dpi: 192`, a resting finger flickered the volume again. A finger or pen resting on the ring with a hand's tremor (6 px by the inner edge
     /// are some 20°) swung the carried angle back and forth across a step, and the volume
     /// flickered up and down ten times a second. Turning on the same way, each step comes at a
     /// whole step as before; a turn back begins a few degrees later.
-    static func knobBacklash(at distance: Double, step: Double) -> Double {
+    static func knobBacklash(at distance: Double, step: Double, scale: Double = 1) -> Double {
         guard distance > 0, step > 0 else { return 0.5 }
-        return Swift.min(0.5, atan(tremorArc / distance) * 180 / .pi / step)
+        return Swift.min(0.5, atan(tremorArc * scale / distance) * 180 / .pi / step)
     }
 
     /// Pixels a hand's tremor moves a contact resting on a knob's ring, each way.

@@ -15,6 +15,8 @@ struct RecognizerSlot: Sendable {
     var lastStep = 0
     /// Where the contact went down: a knob's step actions act there.
     let origin: Point
+    /// The desktop's scale there, kept until the contact ends (`init`).
+    let scale: Double
     var lastForce: Double?
     /// The last progress fraction shown for `ring` feedback, so unchanged values are not resent.
     var shownProgress: Double?
@@ -27,6 +29,7 @@ struct RecognizerSlot: Sendable {
     init(binding: Binding, screen: ScreenSize, monitors: MonitorLayout, area: MappedArea? = nil, scale: Double = 1,
          learned: PressLevels? = nil, origin: Point) {
         self.origin = origin
+        self.scale = scale
         var binding = binding
         if case .deepPress(let configuration) = binding.recognizer, configuration.learned {
             learns = true
