@@ -73,6 +73,10 @@ public final class Bridge {
         feedback?.look = engine.configuration.look
         engine.monitors = session.monitors
         engine.scale = session.connection.desktopScale
+        // The feedback too from the root now, not Xlib's copy from when the display opened: a
+        // scale the desktop set meanwhile (a login, `run --replace` waiting for the bridge
+        // before it) drew the rings at the old one. Found in review.
+        feedback?.resourcesChanged()
         feedback?.screenChanged(session.screen, monitors: session.monitors)
         for device in session.catalog.contactSources { updateEngine(device.id) }
         // The grab is in place before the owner hears that listening began: a press right
