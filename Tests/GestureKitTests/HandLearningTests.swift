@@ -900,4 +900,48 @@ struct HandLearningTests {
         #expect(change.ordinaryContacts == 30)
         #expect(change.deliberatePresses == 1, "the deep press held")
     }
+
+    /// Found in review of a resume: X lets go of a device's buttons as it disables it (a tablet
+    /// unplugged, a laptop suspended), which reads as a lift, and a press cut short at 0.55 taught
+    /// the learner a deliberate press there: after a few suspends ordinary presses right-click.
+    @Test("a firm press cut short by its device going (X's lift, then the removal): no lesson; lifted by the hand, it is one, once the device stays or presses again",
+          arguments: [false, true])
+    func cutShortByRemovalTeachesNothing(pressedAgain: Bool) throws {
+        func script() throws -> GestureScript {
+            let script = GestureScript(configuration: try Self.defaults())
+            script.setLessonGrace(0.3)
+            for step in 0..<13 {
+                script.pen.down(at: (300 + Double(step) * 20, 500), force: 0.1)
+                script.pen.aFrameLater().move(to: (300 + Double(step) * 20, 500), force: 0.15)
+                script.pen.aFrameLater().lift()
+                script.clock.advance(by: 0.4)
+            }
+            script.pen.down(at: (500, 300), force: 0.2)
+            script.pen.aFrameLater().move(to: (500, 300), force: 0.4)
+            script.pen.aFrameLater().move(to: (500, 300), force: 0.55)
+            script.clock.advance(by: 0.6)
+            script.pen.lift()
+            return script
+        }
+        func learner(_ script: GestureScript) -> HandLearner? {
+            script.engine.learning.devices[GestureScript.penDevice.learningKey]
+        }
+        let cut = try script()
+        do {
+            cut.clock.advance(by: 0.01)
+            cut.unplug(GestureScript.penDevice)
+            _ = cut.plug(GestureScript.penDevice)
+            cut.clock.advance(by: 1)
+            #expect(learner(cut)?.deliberatePresses == 0 && learner(cut)?.ordinaryContacts == 13, "\(String(describing: learner(cut)))")
+            #expect(cut.outputs.allSatisfy { if case .learned(let change) = $0 { change.learner.deliberatePresses == 0 } else { true } })
+        }
+        let lifted = try script()
+        if pressedAgain {
+            lifted.clock.advance(by: 0.1)
+            lifted.pen.down(at: (600, 300), force: 0.1)
+        } else {
+            lifted.clock.advance(by: 0.3)
+        }
+        #expect(learner(lifted)?.deliberatePresses == 1, "\(String(describing: learner(lifted)))")
+    }
 }

@@ -22,6 +22,15 @@ public struct GestureEngine: Sendable {
     /// Every device's learned deep-press levels and what they were learned from, by device
     /// (`LearningKey`, `HandLearner`); changes come out as `.learned` outputs.
     public private(set) var learning: PressLearning
+    /// How long after a contact lifted it waits to teach its device's learner (0: at once, as
+    /// a replay does). X lets go of a device's buttons and touches as it disables or removes it
+    /// (a tablet unplugged, a laptop suspended), which reads as a lift: a press cut short so
+    /// taught the learner a deliberate press at the force it had reached, and ordinary presses
+    /// right-clicked after a few suspends. Found in review. The device's removal comes right
+    /// behind such a lift (`removeDevice` drops its lesson); a new contact of it, or the time
+    /// passing, says it stayed.
+    public var lessonGrace = 0.0
+    private var pendingLessons: [PendingLesson] = []
 
     public init(configuration: BindingSet, devices: [InputDevice] = [], screen: ScreenSize = .fallback,
                 monitors: MonitorLayout = .none, scale: DesktopScale = .unscaled, learning: PressLearning = PressLearning()) {
@@ -34,7 +43,10 @@ public struct GestureEngine: Sendable {
     }
 
     /// The earliest time at which `advance(to:)` has something to do.
-    public var nextDeadline: Double? { timers.nextDeadline }
+    public var nextDeadline: Double? {
+        guard let lesson = pendingLessons.first?.due else { return timers.nextDeadline }
+        return Swift.min(lesson, timers.nextDeadline ?? lesson)
+    }
 
     /// Contacts currently down.
     public var activeContacts: [ContactKey] { contacts.keys.sorted() }
@@ -82,6 +94,8 @@ public struct GestureEngine: Sendable {
 
     /// Forgets a device; its contacts are cancelled.
     public mutating func removeDevice(_ id: Int, at time: Double, into outputs: inout [EngineOutput]) {
+        // Its last lift may be X letting go of it as it went.
+        pendingLessons.removeAll { $0.deviceID == id }
         for key in contacts.keys.sorted() where key.device == id {
             guard let position = contacts[key]?.position else { continue }
             handle(ContactEvent(time: time, device: id, contact: key.contact, phase: .cancel, position: position),
@@ -94,7 +108,15 @@ public struct GestureEngine: Sendable {
     /// Forgets what was learned for `device` (every device when nil): its deep presses start
     /// again from their configured levels. Contacts already down keep theirs.
     public mutating func resetLearning(device: String? = nil) {
+        pendingLessons.removeAll { lesson in device.map { lesson.device.learningKey == $0 } ?? true }
         if let device { learning.devices[device] = nil } else { learning.devices.removeAll() }
+    }
+
+    /// Teaches the learners every lesson still waiting out `lessonGrace`: the bridge stops.
+    public mutating func learnPending(into outputs: inout [EngineOutput]) {
+        let lessons = pendingLessons
+        pendingLessons.removeAll()
+        for lesson in lessons { learn(lesson, into: &outputs) }
     }
 
     /// New bindings apply to contacts that begin from now on; contacts already down finish
@@ -119,7 +141,7 @@ public struct GestureEngine: Sendable {
     }
 
     private mutating func handle(_ event: ContactEvent, handedOver reason: ReleaseReason?, into outputs: inout [EngineOutput]) {
-        if let next = timers.nextDeadline, next <= event.time {
+        if let next = nextDeadline, next <= event.time {
             advance(to: event.time, into: &outputs)
         }
         guard let device = devices[event.device] else {
@@ -170,6 +192,10 @@ public struct GestureEngine: Sendable {
 
     /// Fires every timer due at or before `time`, in deadline order.
     public mutating func advance(to time: Double, into outputs: inout [EngineOutput]) {
+        while let lesson = pendingLessons.first, lesson.due <= time {
+            pendingLessons.removeFirst()
+            learn(lesson, into: &outputs)
+        }
         while let (deadline, timer) = timers.popDue(at: time) {
             switch timer {
             case .recognizer(let key, let slot):
@@ -195,6 +221,13 @@ public struct GestureEngine: Sendable {
 
     private mutating func begin(_ key: ContactKey, device: InputDevice, window: WindowClass?, sample: ContactSample,
                                 handedOver reason: ReleaseReason? = nil, into outputs: inout [EngineOutput]) {
+        // The device is still here: its lessons waiting are taught before this contact reads
+        // its levels.
+        if pendingLessons.contains(where: { $0.deviceID == key.device }) {
+            let lessons = pendingLessons.filter { $0.deviceID == key.device }
+            pendingLessons.removeAll { $0.deviceID == key.device }
+            for lesson in lessons { learn(lesson, into: &outputs) }
+        }
         var reason = reason
         // A hand resting where a hovering pen writes (`PalmRule`): its fingers together are one
         // palm, held back with no gesture, not fingers for the application at once.
@@ -279,8 +312,15 @@ public struct GestureEngine: Sendable {
         contacts[key] = nil
         timers.removeAll { $0.contact == key }
         if configuration.learn, learns, let evidence, let device, let levels {
-            learn(evidence, device: device, deviceID: key.device, levels: levels, span: start...time, at: time, into: &outputs)
+            let lesson = PendingLesson(evidence: evidence, device: device, deviceID: key.device, levels: levels, span: start...time,
+                                       due: time + lessonGrace)
+            if lessonGrace > 0 { pendingLessons.append(lesson) } else { learn(lesson, into: &outputs) }
         }
+    }
+
+    private mutating func learn(_ lesson: PendingLesson, into outputs: inout [EngineOutput]) {
+        learn(lesson.evidence, device: lesson.device, deviceID: lesson.deviceID, levels: lesson.levels, span: lesson.span,
+              at: lesson.span.upperBound, into: &outputs)
     }
 
     /// Teaches a device's learner one finished contact, and lets its levels move once none of
@@ -701,4 +741,14 @@ extension RecognizerInput {
         case .timeout(let time): return time
         }
     }
+}
+
+/// A lifted contact's lesson for its device's learner, waiting out `GestureEngine.lessonGrace`.
+private struct PendingLesson: Sendable {
+    var evidence: PressEvidence
+    var device: InputDevice
+    var deviceID: Int
+    var levels: PressLevels
+    var span: ClosedRange<Double>
+    var due: Double
 }

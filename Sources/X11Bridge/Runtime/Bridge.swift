@@ -52,6 +52,7 @@ public final class Bridge {
         self.clock = clock
         self.report = report
         self.engine = GestureEngine(configuration: configuration, screen: session.screen, learning: learning)
+        engine.lessonGrace = Self.lessonGrace
         self.pointerOwnership = PointerOwnership(connection: session.connection) { report(.inputOwnership($0)) }
         let pointerOwnership = self.pointerOwnership
         self.touchOwnership = TouchOwnership(connection: session.connection, isPointerFrozen: { pointerOwnership.isFrozen(master: $0) },
@@ -128,6 +129,10 @@ public final class Bridge {
         report(.resumed)
     }
 
+    /// How long a lifted contact waits to teach its device's learner (`GestureEngine.lessonGrace`):
+    /// the removal of a device X let go of comes right behind the lift it made.
+    static let lessonGrace = 0.3
+
     private func shutdown() {
         let now = clock.now
         // Contacts still down end as cancelled, so bindings fire their end actions (a held
@@ -135,6 +140,10 @@ public final class Bridge {
         for event in session.cancelAll(at: now) {
             process(engine.handle(event), now: now)
         }
+        // The contacts lifted just before are lessons still: the saved state has them.
+        var lessons: [EngineOutput] = []
+        engine.learnPending(into: &lessons)
+        process(lessons, now: now)
         grabs.releaseAll(reason: "the bridge is stopping")
         releaseHeld(reason: "the bridge is stopping")
         performer.shutdown()

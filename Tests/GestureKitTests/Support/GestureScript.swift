@@ -65,6 +65,11 @@ final class GestureScript {
         poses = poses.filter { $0.key.device != device.id }
     }
 
+    /// How long a lifted contact waits to teach its learner, as the live bridge has it.
+    func setLessonGrace(_ seconds: Double) {
+        engine.lessonGrace = seconds
+    }
+
     /// The desktop's scale changed (`Xft.dpi` set anew): contacts from now on follow it.
     func setScale(_ scale: DesktopScale) {
         engine.scale = scale

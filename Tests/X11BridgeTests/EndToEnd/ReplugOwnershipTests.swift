@@ -600,6 +600,36 @@ final class ReplugOwnershipTests: StageSuite {
 
     /// Found by the chaos tier (seed 13, episode 126): on a busy machine the bridge read the
     /// catalog only after the device was back, and saw no change at all.
+    /// Found in review of a resume: X lets go of a device's buttons as it disables it, which
+    /// read as the hand lifting, and a firm press cut short by a suspend taught the learner a
+    /// deliberate press at the force it had reached (`GestureEngine.lessonGrace`).
+    @Test("a firm pen press cut short by the pen going (a suspend, a re-plug): the learner learns nothing of it; the next tap is its 14th ordinary contact")
+    func cutShortPressTeachesNothing() throws {
+        let bridge = try stage.bridge()
+        for step in 0..<13 {
+            try stage.pen.down(at: (300 + Double(step) * 20, 500), pressure: 0.1)
+            try stage.pen.press(to: 0.15)
+            try stage.pen.up()
+            #expect(bridge.waitForLines { $0.decisions.count > step }, "\(bridge.lines)")
+            // A person's pause: taps quicker than 0.3 s apart teach as one run (`LearningRule.run`).
+            usleep(350_000)
+        }
+        try stage.pen.down(at: (500, 300), pressure: 0.2)
+        try stage.pen.press(to: 0.4)
+        try stage.pen.press(to: 0.55)
+        // Held there a moment, as a firm press on its way deeper, when the lid closes.
+        usleep(600_000)
+        try Self.unplug(VirtualPen.deviceName, on: stage, bridge)
+        try Self.plugBack(VirtualPen.deviceName, on: stage, bridge)
+        usleep(350_000)
+        try stage.pen.down(at: (700, 500), pressure: 0.1)
+        try stage.pen.press(to: 0.15)
+        try stage.pen.up()
+        #expect(bridge.waitForLines(timeout: 5) { $0.compactMap(\.learned).contains { $0.ordinaryContacts == 14 } }, "\(bridge.lines)")
+        let learned = bridge.lines.compactMap(\.learned)
+        #expect(learned.allSatisfy { $0.deliberatePresses == 0 }, "no deep press was made: \(learned)")
+    }
+
     @Test("the pen disabled and enabled while the bridge is not reading: it still sees the pen go and come back, and presses work after")
     func replugUnread() throws {
         let bridge = try stage.bridge()
