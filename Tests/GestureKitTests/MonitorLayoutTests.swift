@@ -260,4 +260,19 @@ struct MonitorLayoutTests {
         circle(script.pen, around: (3690, 150))
         #expect(script.actions(of: "volume").count == 6, "\(script.actions(of: "volume"))")
     }
+
+    @Test("monitors side by side, or reached through others, are contiguous (X holds the pointer on them); apart, they are not; a point clamps to a monitor's last pixel")
+    func contiguity() {
+        func monitor(_ name: String, _ x: Int, _ y: Int, _ width: Int, _ height: Int) -> Monitor {
+            Monitor(name: name, frame: ScreenRect(x: x, y: y, width: width, height: height), widthMillimeters: 0, heightMillimeters: 0)
+        }
+        let tall = monitor("A", 0, 0, 640, 480), short = monitor("B", 640, 0, 640, 360)
+        #expect(MonitorLayout([tall, short]).isContiguous)
+        #expect(MonitorLayout([tall, monitor("C", 1280, 0, 100, 100), short]).isContiguous, "C touches A only through B")
+        #expect(!MonitorLayout([tall, monitor("far", 700, 0, 640, 360)]).isContiguous)
+        #expect(!MonitorLayout([]).isContiguous)
+        #expect(short.frame.clamped(Point(x: 900, y: 600)) == Point(x: 900, y: 359))
+        #expect(tall.frame.clamped(Point(x: 900, y: 600)) == Point(x: 639, y: 479))
+        #expect(tall.frame.clamped(Point(x: 10.5, y: 20)) == Point(x: 10.5, y: 20))
+    }
 }

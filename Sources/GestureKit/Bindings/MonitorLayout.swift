@@ -19,6 +19,18 @@ public struct ScreenRect: Sendable, Hashable {
         point.x >= Double(x) && point.x < Double(x + width) && point.y >= Double(y) && point.y < Double(y + height)
     }
 
+    /// The pixel inside nearest to `point` (`point` itself inside).
+    public func clamped(_ point: Point) -> Point {
+        guard !isEmpty else { return point }
+        return Point(x: Swift.min(Swift.max(point.x, Double(x)), Double(x + width - 1)),
+                     y: Swift.min(Swift.max(point.y, Double(y)), Double(y + height - 1)))
+    }
+
+    /// Whether it overlaps `other` or shares a stretch of edge with it.
+    func touches(_ other: ScreenRect) -> Bool {
+        x <= other.x + other.width && other.x <= x + width && y <= other.y + other.height && other.y <= y + height
+    }
+
     /// How far `point` is from the nearest pixel inside; 0 inside.
     public func distance(to point: Point) -> Double {
         let dx = max(Double(x) - point.x, 0, point.x - Double(x + width))
@@ -105,6 +117,20 @@ public struct MonitorLayout: Sendable, Hashable {
 
     public func monitor(named name: String) -> Monitor? {
         monitors.first { $0.name == name }
+    }
+
+    /// Whether every monitor can be reached from every other through monitors that touch: X
+    /// then keeps the pointer on the monitors, holding it at the edge of the one it comes from
+    /// where it would go where none shows (below the shorter of two side by side). Where they
+    /// lie apart, X lets the pointer go anywhere on the root (RandR's contiguity).
+    public var isContiguous: Bool {
+        guard let first = monitors.first else { return false }
+        var reached = [first.frame]
+        var left = monitors.dropFirst().map(\.frame)
+        while let index = left.firstIndex(where: { frame in reached.contains { $0.touches(frame) } }) {
+            reached.append(left.remove(at: index))
+        }
+        return left.isEmpty
     }
 
     /// The monitor showing `point`: one containing it (the primary where several overlap,

@@ -102,6 +102,7 @@ public final class InputListener {
         rereadButtonMaps()
         source.screen = connection.screenSize
         monitors = randr.read()
+        source.monitors = monitors
     }
 
     /// What `event`, read at `now`, means; nothing for events the bridge does not use. A
@@ -259,6 +260,7 @@ public final class InputListener {
         let layout = randr.read()
         guard layout != monitors else { return [] }
         monitors = layout
+        source.monitors = layout
         return [.monitorsChanged(layout)]
     }
 

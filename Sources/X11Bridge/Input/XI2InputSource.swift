@@ -86,6 +86,20 @@ public struct XI2InputSource: Sendable {
     }
 
     public var screen: ScreenSize
+    /// The monitors: a pen's or touchscreen's position where no monitor shows is where X holds
+    /// the pointer, at the edge of the monitor it came from (`MonitorLayout.isContiguous`).
+    /// Found in review: a tablet spanning a tall monitor and a shorter one reported its presses
+    /// below the shorter one where no pointer was, and their ring and pulse, cut to a monitor,
+    /// were drawn nowhere.
+    public var monitors: MonitorLayout = .none {
+        didSet {
+            holdsOnMonitors = monitors.isContiguous
+            lastMonitor.removeAll()
+        }
+    }
+    private var holdsOnMonitors = false
+    /// Per device with absolute positions, the monitor its last position was on.
+    private var lastMonitor: [Int: ScreenRect] = [:]
     /// Hover samples in a row since the last contact event of another kind.
     public private(set) var hoverRun = 0
     /// Contacts that begin before this time are not followed, as those that began before the
@@ -336,6 +350,7 @@ public struct XI2InputSource: Sendable {
         if layout.hasAbsolutePosition, let xAxis = layout.xAxis, let yAxis = layout.yAxis {
             position = AxisMapping.point(x: values[xAxis.number] ?? xAxis.min, y: values[yAxis.number] ?? yAxis.min,
                                          xAxis: xAxis, yAxis: yAxis, screen: screen)
+            if holdsOnMonitors { position = heldOnMonitors(position, device: layout.id) }
         } else if let here = pointer() ?? pointerPositions[layout.id] {
             position = here
             pointerPositions[layout.id] = here
@@ -347,6 +362,17 @@ public struct XI2InputSource: Sendable {
         }
         position = Point(x: Self.traceExact(position.x), y: Self.traceExact(position.y))
         return ContactEvent(time: time, device: layout.id, contact: contact, phase: phase, position: position, pressure: pressure)
+    }
+
+    /// `point`, or where X holds the pointer when no monitor shows it: at the edge of the monitor
+    /// the device was last on, or of the nearest.
+    private mutating func heldOnMonitors(_ point: Point, device: Int) -> Point {
+        if let shown = monitors.monitors.first(where: { $0.frame.contains(point) }) {
+            lastMonitor[device] = shown.frame
+            return point
+        }
+        guard let frame = lastMonitor[device] ?? monitors.monitor(at: point)?.frame else { return point }
+        return frame.clamped(point)
     }
 
     /// A value as a trace stores it: JSONLine writes numbers rounded to millionths. Contacts

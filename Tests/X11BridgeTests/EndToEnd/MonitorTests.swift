@@ -238,3 +238,38 @@ struct MonitorTests {
         #expect(try doctorLines().isEmpty, "mapped to the left monitor")
     }
 }
+
+/// Two real outputs of different heights side by side (DUMMY0 640×480, DUMMY1 640×360 to its
+/// right, on a 1280×800 root): part of the root lies below the shorter, shown by no monitor.
+@Suite("A pen over the part of the root no monitor shows", .requiresXorg, .requiresXrandr, .serialized)
+final class MonitorDeadZoneTests: StageSuite {
+    /// Found in review of a HiDPI desktop: a tablet spanning a tall monitor and a shorter one
+    /// beside it (GNOME leaves a tablet with no screen of its own over all monitors) maps part of
+    /// itself below the shorter one, where no monitor shows anything. X holds the pointer on the
+    /// monitor it came from; the bridge reported the click where no pointer was, and drew no ring
+    /// nor pulse (cut to the nearest monitor, nothing was left of them).
+    @Test("a pen's deep press below the shorter of two monitors: the ring, the pulse and the reported click are where X holds the pointer")
+    func deepPressBelowShorterMonitor() throws {
+        let server = stage.server
+        try SplitMonitors.xrandr(["--fb", "1280x800", "--output", "DUMMY0", "--mode", "640x480", "--pos", "0x0"], server)
+        try SplitMonitors.xrandr(["--addmode", "DUMMY1", "640x360"], server)
+        try SplitMonitors.xrandr(["--fb", "1280x800", "--output", "DUMMY1", "--mode", "640x360", "--pos", "640x0"], server)
+        let screen = try #require(OverlayWindowLister(displayName: server.displayName))
+        defer { screen.close() }
+        let bridge = try stage.bridge()
+        try stage.pen.down(at: (900, 600), pressure: 0.1)
+        try stage.pen.press(to: 0.4)
+        let ring = screen.wait { !$0.isEmpty }
+        try stage.pen.press(to: 0.9)
+        #expect(bridge.waitForLines { !$0.actions.isEmpty }, "\(bridge.lines)")
+        let pulse = screen.wait { !$0.isEmpty }
+        try stage.pen.up()
+        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "\(bridge.lines)")
+        let press = try #require(buttonEvents(3, in: try stage.eventsUntilKeyTapped()).first)
+        #expect(press.rootX == 900 && press.rootY == 359, "where X holds the pointer: \(press)")
+        let action = try #require(bridge.actions.first)
+        #expect(action.x == 900 && action.y == 359, "\(action)")
+        #expect(ring.contains { $0.contains(x: 900, y: 359) }, "the ring: \(ring)")
+        #expect(pulse.contains { $0.contains(x: 900, y: 359) }, "the pulse: \(pulse)")
+    }
+}
