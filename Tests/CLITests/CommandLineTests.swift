@@ -16,9 +16,10 @@ final class BackgroundBridge {
     let process = Process()
     private let log = FileManager.default.temporaryDirectory.appendingPathComponent("bridge-\(UUID().uuidString).log")
 
-    init(_ arguments: [String], environment: [String: String]) throws {
-        let executable = try #require(GestureBridgeExecutable.url)
-        process.executableURL = executable
+    /// `executable`: another copy of the program (the built one when nil).
+    init(_ arguments: [String], environment: [String: String], executable: URL? = nil) throws {
+        let built = try #require(GestureBridgeExecutable.url)
+        process.executableURL = executable ?? built
         process.arguments = arguments
         process.environment = environment
         #expect(FileManager.default.createFile(atPath: log.path, contents: nil))

@@ -49,6 +49,30 @@ struct DoctorTests {
         #expect(running.first?.message.contains("(process \(bridge.process.processIdentifier))") == true, "\(running)")
     }
 
+    /// Found in review of an upgrade: a package replaces the program under a running bridge,
+    /// which goes on with the old one, and doctor said all was well.
+    @Test("doctor: a bridge whose program was replaced since it started (an upgrade) is a note that says to restart it", .requiresXorg)
+    func replacedProgram() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-upgrade-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let built = try #require(GestureBridgeExecutable.url)
+        let installed = folder.appendingPathComponent("gesture-bridge")
+        try FileManager.default.copyItem(at: built, to: installed)
+        let bridge = try BackgroundBridge(["run", "--dry-run", "--no-watch"], environment: server.clientEnvironment, executable: installed)
+        defer { bridge.stop() }
+        #expect(bridge.waitUntilListening())
+        // As dpkg does: the new file beside it, renamed over it.
+        let upgrade = folder.appendingPathComponent("gesture-bridge.dpkg-new")
+        try FileManager.default.copyItem(at: built, to: upgrade)
+        #expect(rename(upgrade.path, installed.path) == 0)
+        let running = try Self.doctor(environment: server.clientEnvironment).findings.filter { $0.check == .bridgeRunning }
+        #expect(running.map(\.status) == [.note], "\(running)")
+        #expect(running.first?.message.contains("systemctl --user restart gesture-bridge") == true, "\(running)")
+    }
+
     /// A learned-state file for `device` in `directory`, named as the bridge names it.
     static func writeState(_ body: String, device: String, in directory: String) throws {
         var hash: UInt32 = 2_166_136_261
