@@ -129,6 +129,7 @@ struct Doctor: ParsableCommand {
             findings += keyFindings(bindings, connection: connection)
             findings += volumeFindings(bindings)
             findings += Self.fixedThresholdFindings(bindings)
+            findings += Self.olderDefaultFindings(bindings)
         }
         // The findings, printed on the way out, say what is wrong.
         if findings.contains(where: { $0.status == .problem }) { throw CommandFailure.reported() }
@@ -214,6 +215,14 @@ struct Doctor: ParsableCommand {
         return bindings.bindings.compactMap { binding in
             guard case .deepPress(let configuration) = binding.recognizer, !configuration.learned else { return nil }
             return .note(.fixedThreshold, "binding \"\(binding.name)\" has a fixed threshold (\(configuration.threshold.formatted)): the bridge does not learn it for your hand; `threshold: learned` does (the built-in default's; `calibrate --write` writes a number on purpose)", binding: binding.name)
+        }
+    }
+
+    /// Bindings of the built-in default's names that act where it now leaves programs alone: a
+    /// config copied from an earlier default (`BindingSet.programsLeftAlone`).
+    static func olderDefaultFindings(_ bindings: BindingSet) -> [Finding] {
+        bindings.programsLeftAlone(by: ConfigLoader.builtInDefault).map { binding, programs in
+            .note(.config, "binding \"\(binding)\" acts in \(programs.joined(separator: ", ")), which the built-in default's \"\(binding)\" now leaves alone (on-screen keyboards, drawing programs): a config copied from an earlier default? Add them to its `except` list to leave them alone too (`gesture-bridge print-config --default` shows the default as it is now)", binding: binding)
         }
     }
 

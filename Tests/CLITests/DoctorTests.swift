@@ -259,6 +259,30 @@ struct DoctorTests {
         #expect(table.status == 0 && table.stdout.hasSuffix("GestureBridge can run here.\n"), "\(table.stdout)")
     }
 
+    /// Found in review of an upgrade: `make install` copies the default into the user's config
+    /// once; after an upgrade whose default leaves on-screen keyboards and drawing programs alone,
+    /// the copy went on acting there, and doctor said "ok".
+    @Test("on Xvfb with a config copied from an earlier default (no except lists): a note for each of its three bindings, naming what the default now leaves alone", .requiresXvfb)
+    func configFromEarlierDefault() throws {
+        let server = try XvfbDisplay()
+        defer { server.stop() }
+        let earlier = DefaultConfig.text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains("applications: {except:") && !$0.hasPrefix("                   ") }.joined(separator: "\n")
+        let config = try GestureBridgeExecutable.temporaryFile(earlier, suffix: ".yaml")
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let findings = try Self.doctor(["--config", config], environment: server.clientEnvironment).findings
+        // Xvfb has no pen nor touchscreen: that is the one problem.
+        #expect(findings.filter { $0.status == .problem }.map(\.check) == [.nothingListened], "\(findings)")
+        let notes = findings.filter { $0.check == .config && $0.status == .note }
+        #expect(notes.map(\.binding) == ["right-click", "volume", "touch-right-click"], "\(findings)")
+        #expect(notes.allSatisfy { $0.message.contains("onboard") && $0.message.contains("print-config --default") }, "\(notes)")
+        // The default as it is now: nothing to say.
+        let now = try GestureBridgeExecutable.temporaryFile(DefaultConfig.text, suffix: ".yaml")
+        defer { try? FileManager.default.removeItem(atPath: now) }
+        let current = try Self.doctor(["--config", now], environment: server.clientEnvironment).findings
+        #expect(!current.contains { $0.check == .config && $0.status == .note }, "\(current)")
+    }
+
     @Test("on Xvfb with a config naming a device that is not connected: a note with the name nearest it; exit 0", .requiresXvfb)
     func misspeltDevice() throws {
         let server = try XvfbDisplay()

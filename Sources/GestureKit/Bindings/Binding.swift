@@ -365,6 +365,26 @@ public struct BindingSet: Sendable, Hashable {
         }
     }
 
+    /// For a config written from an earlier built-in default (`make install` and `calibrate
+    /// --write` copy it): the programs `reference` (the built-in default now) leaves alone in a
+    /// binding of the same name and gesture, which this config's binding acts in, by binding.
+    /// Found in review of an upgrade: such a copy went on right-clicking in drawing programs and
+    /// on on-screen keyboards, which the new default leaves alone, and nothing said so.
+    public func programsLeftAlone(by reference: BindingSet) -> [(binding: String, programs: [String])] {
+        bindings.compactMap { binding in
+            guard let model = reference.bindings.first(where: { $0.name == binding.name && $0.recognizer.kind == binding.recognizer.kind }),
+                  case .except(let leftAlone) = model.applications else { return nil }
+            let own: [String]
+            switch binding.applications {
+            case .everywhere: own = []
+            case .except(let programs): own = programs
+            case .only: return nil
+            }
+            let missing = leftAlone.filter { program in !own.contains { ApplicationFilter.covers($0, program) } }
+            return missing.isEmpty ? nil : (binding.name, missing)
+        }
+    }
+
     /// What a shell would make of a command, and nothing does here (it runs without one): a
     /// program named with `~` or `$`, an argument that is only a shell's operator. For `check` to
     /// warn of, binding by binding: an operator may be meant for the program
