@@ -14,9 +14,9 @@ import CX11
 /// it: pressed together, they would turn Sticky Keys off; a modifier latched or locked already
 /// when its turn comes is left so (pressed again, Sticky Keys would lock it, or let go of its
 /// lock). Without any of these, a chord is pressed and let go at once. Chords go in the order
-/// asked, and only a few wait (`waitingLimit`): a knob bound to keys turns faster than Slow
-/// Keys lets them be typed, and a backlog of its chords would go on typing for seconds after the
-/// hand stopped, into whatever the person types meanwhile.
+/// asked, and only a few of one binding's wait (`waitingLimit`): a knob bound to keys turns
+/// faster than Slow Keys lets them be typed, and a backlog of its chords would go on typing for
+/// seconds after the hand stopped, into whatever the person types meanwhile.
 ///
 /// A value with no X calls: the performer reads the settings and the latches, and sends the steps.
 struct KeyStrokes {
@@ -80,18 +80,24 @@ struct KeyStrokes {
     /// The `add`s so far.
     private var added = 0
 
-    /// How many key actions may wait behind the one being typed. Each waits out Slow Keys' delay
-    /// for every key (0.3 s is usual, so some 0.6 s for ctrl+z) or Bounce Keys' since its key's
-    /// last release: two keep a knob's last steps within a second or two of the hand.
+    /// How many of one binding's turns may wait behind the chord being typed, each the key
+    /// actions it asked for at one moment (a deep press's list of keys is one turn, a knob's
+    /// every step another). Each chord waits out Slow Keys' delay for every key (0.3 s is usual,
+    /// so some 0.6 s for ctrl+z) or Bounce Keys' since its key's last release: two keep a knob's
+    /// last steps within a second or two of the hand.
     static let waitingLimit = 2
 
-    /// The key actions waiting, none of their keys pressed yet, not counting one partly typed.
-    var waiting: Int {
-        Set(chords.filter { $0.pressed == 0 && $0.action != chords.first?.action }.map(\.action)).count
+    /// The turns of `binding` waiting, none of their keys pressed yet, not counting the chord
+    /// being typed nor what it asks for `now` (its list's other keys).
+    func waiting(of binding: String, before now: Double) -> Int {
+        Set(chords.filter { $0.pressed == 0 && $0.action != chords.first?.action && $0.holder.gesture == binding && $0.asked < now }
+            .map(\.asked)).count
     }
 
-    /// Whether another key action would wait beyond `waitingLimit`: it is dropped instead.
-    var isFull: Bool { waiting >= Self.waitingLimit }
+    /// Whether a key action `binding` asks for `now` would wait beyond `waitingLimit`: it is
+    /// dropped instead. Found in review: counted over every binding, a deep press's fourth key,
+    /// or a key of another gesture behind a knob's, was dropped.
+    func isFull(for binding: String, at now: Double) -> Bool { waiting(of: binding, before: now) >= Self.waitingLimit }
 
     /// A chord to press and let go, once those before it are done; `modifiers`: which of its
     /// keys are modifiers, and their masks, latched one at a time where `timing` says so.

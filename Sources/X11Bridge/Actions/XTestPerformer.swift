@@ -107,9 +107,10 @@ public final class XTestPerformer: ActionPerformer {
                 send(.button(direction.button), down: false)
             }
         case .key(let combo):
-            // Before any keycode is lent for it.
-            guard !strokes.isFull else {
-                throw ActionFailure("not typed: \(strokes.waiting) key actions still wait for the keyboard's Slow Keys or Bounce Keys delay (AccessX accessibility settings), and more would go on typing long after the gesture; a knob bound to keys turns faster than they can be typed")
+            // Before any keycode is lent for it, and once what is due has gone.
+            sendKeys(dueBy: now)
+            guard !strokes.isFull(for: event.gesture, at: now) else {
+                throw ActionFailure("not typed: \(strokes.waiting(of: event.gesture, before: now)) earlier key actions of \(event.gesture) still wait for the keyboard's Slow Keys or Bounce Keys delay (AccessX accessibility settings), and more would go on typing long after the gesture; a knob bound to keys turns faster than they can be typed")
             }
             let chord = try keyboard.chord(for: combo, now: now)
             strokes.add(chord.keycodes, modifiers: chord.modifiers, by: holder, timing: KeyStrokes.Timing.read(connection.display), at: now)

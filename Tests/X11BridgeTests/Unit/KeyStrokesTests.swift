@@ -83,33 +83,62 @@ struct KeyStrokesTests {
         #expect(strokes.nextDeadline == nil, "dropped: the performer lets go of what is held")
     }
 
+    static let refresh = HeldInputs.Holder(ActionEvent(time: 0, gesture: "refresh", contact: ContactKey(device: 9, contact: 0),
+                                                       action: .key(KeyCombo(keys: ["F5"])), position: Point(x: 0, y: 0)))
+
     /// Found in review: with Slow Keys at 0.3 s, a knob bound to ctrl+z turned half a turn
     /// queued every step, and kept typing for 15 s after the hand stopped, into what the person
     /// typed meanwhile.
-    @Test("a knob's burst under SlowKeys: two key actions wait behind the one being typed, the rest are refused; room again as each goes")
+    @Test("a knob's burst under SlowKeys: two of its turns wait behind the chord being typed, the rest are refused; room again as each goes")
     func backlogBounded() {
         var strokes = KeyStrokes()
         let timing = KeyStrokes.Timing(slowKeys: 0.3, debounce: nil)
         var accepted = 0
-        for step in 0..<10 where !strokes.isFull {
-            strokes.add(Self.ctrlZ, by: Self.undo, timing: timing, at: 10 + Double(step) * 0.01)
+        for step in 0..<10 {
+            let now = 10 + Double(step) * 0.01
+            guard !strokes.isFull(for: "undo", at: now) else { continue }
+            strokes.add(Self.ctrlZ, by: Self.undo, timing: timing, at: now)
             accepted += 1
         }
         #expect(accepted == 1 + KeyStrokes.waitingLimit)
         #expect(strokes.due(at: 10.1) == [.press([37], by: Self.undo)])
-        #expect(strokes.isFull, "the one being typed does not count; the two behind it do")
+        #expect(strokes.isFull(for: "undo", at: 10.1), "the one being typed does not count; the two behind it do")
         #expect(strokes.due(at: 10.4201) == [.press([52], by: Self.undo)])
-        #expect(strokes.isFull)
+        #expect(strokes.isFull(for: "undo", at: 10.4201))
         #expect(strokes.due(at: 10.7402) == [.release(Self.ctrlZ, by: Self.undo), .press([37], by: Self.undo)])
-        #expect(!strokes.isFull, "the first went, the second is being typed: one waits")
+        #expect(!strokes.isFull(for: "undo", at: 10.75), "the first went, the second is being typed: one waits")
         strokes.add(Self.ctrlY, by: Self.undo, timing: timing, at: 10.75)
-        #expect(strokes.isFull)
+        #expect(strokes.isFull(for: "undo", at: 10.76))
+        // Another binding's keys are not the knob's backlog.
+        #expect(!strokes.isFull(for: "refresh", at: 10.76))
         // Latching modifiers, one action is several chords: it counts once.
         var latching = KeyStrokes()
         let sticky = KeyStrokes.Timing(slowKeys: 0.3, debounce: nil, latchesModifiers: true)
-        for _ in 0..<3 { latching.add(Self.ctrlZ, modifiers: [37: UInt32(ControlMask)], by: Self.undo, timing: sticky, at: 10) }
-        #expect(latching.waiting == 2)
+        for turn in 0..<3 { latching.add(Self.ctrlZ, modifiers: [37: UInt32(ControlMask)], by: Self.undo, timing: sticky, at: 10 + Double(turn)) }
+        #expect(latching.waiting(of: "undo", before: 13) == 2)
         _ = latching.due(at: 10)
-        #expect(latching.isFull, "the first action's latch went; its letter and the two after it still wait")
+        #expect(latching.isFull(for: "undo", at: 13), "the first turn's latch went; its letter and the two turns after it still wait")
+    }
+
+    /// Found in review of the bound: counted over every binding at once, a deep press bound to
+    /// four keys lost its fourth, and a key of another gesture behind a knob's was dropped.
+    @Test("a gesture's list of keys asked at one moment is one turn, however long; another binding's key waits behind a knob's backlog, not refused")
+    func oneTurnWhole() {
+        var strokes = KeyStrokes()
+        let timing = KeyStrokes.Timing(slowKeys: 0.3, debounce: nil)
+        var accepted = 0
+        for keys: [UInt8] in [[37, 46], [37, 54], [37, 28], [37, 55]] where !strokes.isFull(for: "undo", at: 10) {
+            strokes.add(keys, by: Self.undo, timing: timing, at: 10)
+            accepted += 1
+        }
+        #expect(accepted == 4)
+        let bounce = KeyStrokes.Timing(slowKeys: nil, debounce: 0.5)
+        var knob = KeyStrokes()
+        for step in 0..<6 {
+            let now = 10 + Double(step) * 0.05
+            _ = knob.due(at: now)
+            if !knob.isFull(for: "undo", at: now) { knob.add(Self.ctrlZ, by: Self.undo, timing: bounce, at: now) }
+        }
+        #expect(!knob.isFull(for: "refresh", at: 10.3))
     }
 }
