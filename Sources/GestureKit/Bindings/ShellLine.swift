@@ -20,13 +20,15 @@ enum ShellLine {
         return nil
     }
 
-    /// The shell line that runs `argv` as a person would have typed it: operators and a
-    /// leading `~/` or `$NAME` left for the shell, every other word quoted where it needs it.
+    /// The shell line that runs `argv` as a person would have typed it: operators, and a word's
+    /// leading `~` or `$NAME`, left for the shell (the program, a file a `>` writes, a program
+    /// after `&&`), every other word quoted where it needs it.
     static func line(_ argv: [String]) -> String {
         argv.enumerated().map { index, word in
             if index > 0, operators.contains(word) { return word }
-            if index == 0, word.hasPrefix("~/") { return "~/" + quoted(String(word.dropFirst(2))) }
-            if index == 0, word.hasPrefix("$") { return doubleQuoted(word) }
+            if word == "~" { return word }
+            if word.hasPrefix("~/") { return "~/" + quoted(String(word.dropFirst(2))) }
+            if word.hasPrefix("$") { return doubleQuoted(word) }
             return quoted(word)
         }.joined(separator: " ")
     }

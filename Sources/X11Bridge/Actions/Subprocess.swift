@@ -90,6 +90,11 @@ public final class Subprocess {
     static func why(_ program: String, cannot code: Int32) -> String {
         let reason = String(cString: strerror(code))
         let named = program.contains("/")
+        // Found in review: a program written as for a shell loads (check warns of it), and
+        // failed at every gesture with no word of why.
+        if code == ENOENT, let first = program.first, first == "~" || first == "$" {
+            return "\(reason): the command runs without a shell, so \(first == "~" ? "`~`" : "`$`") is not expanded; name the program with its full path, or run it through a shell ([sh, -c, \"...\"]; `gesture-bridge check` shows the line)"
+        }
         switch code {
         case ENOENT where !named:
             return "\(reason) (not found in PATH)"

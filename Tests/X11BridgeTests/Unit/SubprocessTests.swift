@@ -66,6 +66,10 @@ struct SubprocessTests {
         #expect(failure([python]) == "cannot run \(python): the interpreter /nonexistent/python its #! line names is not there")
         #expect(failure([bare])?.hasPrefix("cannot run \(bare): Exec format error: not a program the system can start") == true, "\(failure([bare]) ?? "")")
         #expect(failure([folder.path + "/none"]) == "cannot run \(folder.path)/none: No such file or directory")
+        // Written as for a shell: it says there is none.
+        for program in ["~/bin/gesture-bridge-no-such", "$TERMINAL"] {
+            #expect(failure([program])?.contains("the command runs without a shell") == true, "\(failure([program]) ?? "")")
+        }
     }
 
     /// A signal set from /proc/<pid>/status, one bit per signal from bit 0 for signal 1.
