@@ -131,16 +131,23 @@ extension Recorder: EventLoopClient {
             case .devices(let changes):
                 // Another device given its id is not the one in the header: it is recorded only
                 // when it is the same (`comeBack`).
+                // Gone before the header was written too: it is in the header all the same, and
+                // comes back as itself (found in review: a pen switched off before the first
+                // contact and on after it was "not recorded").
                 for device in changes.removed where recorded.remove(device.id) != nil {
                     let headerID = headerIDs.removeValue(forKey: device.id) ?? device.id
-                    if headerWritten { gone[headerID] = headerDevices[headerID] }
+                    gone[headerID] = headerDevices[headerID]
                     report(.deviceRemoved(device))
                 }
                 let recordable = changes.added.filter { $0.inputDevice?.kind != .touchpad }
                 let wanted = recordable.filter { deviceFilter?($0) ?? true }
                 for device in wanted where !headerWritten {
                     recorded.insert(device.id)
-                    headerDevices[device.id] = device.inputDevice
+                    if let headerID = comeBack(device), headerID != device.id {
+                        headerIDs[device.id] = headerID
+                    } else {
+                        headerDevices[device.id] = device.inputDevice
+                    }
                     report(.deviceRecorded(device))
                 }
                 // The pen came: the header need wait no more.

@@ -127,6 +127,31 @@ final class CommandTests: ServerSuite {
         #expect(trace.events.contains { $0.device != touchID && $0.phase == .end }, "the pen's tap, after: \(trace.events)")
     }
 
+    /// Found in review of a long recording: a device switched off before the recording's first
+    /// contact was in the header, and once on again "came after the recording started".
+    @Test("record: the pen switched off before the first contact and on after it is recorded under its header id")
+    func recordOffBeforeFirstContact() throws {
+        let recording = try BridgeProcess(["record"], server: server, ready: .says("recording"))
+        let environment = BridgeProcess.environment(server)
+        let disable = try ChildProcess(executable: "/usr/bin/xinput", arguments: ["disable", VirtualPen.deviceName], environment: environment)
+        #expect(disable.waitForExit(timeout: 5) == 0)
+        let gone = Date().addingTimeInterval(3)
+        while !recording.log.contains("test-pen"), Date() < gone { usleep(10_000) }
+        try server.touch.tap(at: (200, 200), pressure: 0.5)
+        let enable = try ChildProcess(executable: "/usr/bin/xinput", arguments: ["enable", VirtualPen.deviceName], environment: environment)
+        #expect(enable.waitForExit(timeout: 5) == 0)
+        try server.pen.reconnect()
+        let deadline = Date().addingTimeInterval(3)
+        while !recording.log.contains("is back"), Date() < deadline { usleep(10_000) }
+        try server.pen.down(at: (100, 100), pressure: 0.5)
+        try server.pen.up()
+        #expect(recording.stop(with: SIGINT) == 0)
+        #expect(!recording.log.contains("came after the recording started"), "\(recording.log)")
+        let trace = try TraceReader.parse(recording.child.output, file: "recorded")
+        let penID = try #require(trace.header.devices.first { $0.name == VirtualPen.deviceName }?.id)
+        #expect(trace.events.filter { $0.device == penID && $0.phase != .hover }.map(\.phase) == [.begin, .end], "\(trace.events)")
+    }
+
     @Test("record --device with a name no device has lists the devices there are")
     func recordUnknownDevice() throws {
         let recording = try BridgeProcess(["record", "--device", "test-tablet"], server: server, ready: .immediately)
