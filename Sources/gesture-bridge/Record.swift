@@ -13,7 +13,8 @@ struct Record: ParsableCommand {
             a pen on xf86-input-libinput, which appears when it first comes near the tablet, is \
             waited for (what comes before it is kept); one plugged in later is not, but for one \
             of them switched off and on, or plugged in again: it is recorded again under its id \
-            in the header.
+            in the header. With --device the trace holds that device alone, and replays without \
+            the others (a pen hovering near a finger's press makes it a palm's live).
 
             A trace holds every pen stroke, which is handwriting: -o creates the file readable \
             by you alone (mode 0600), and never overwrites one unless --force is given.
@@ -87,7 +88,7 @@ struct Record: ParsableCommand {
             case .deviceBack(let device, let headerID):
                 logger.notice("device \(device.id) \"\(device.name)\" is back; recorded again\(headerID == device.id ? "" : " as device \(headerID), its id in the trace")")
             case .deviceRemoved(let device):
-                logger.notice("device \(device.id) \"\(device.name)\" went away; its contacts end as cancelled")
+                logger.notice("device \(device.id) \"\(device.name)\" went away; a contact it still had down ends as cancelled")
             case .screenResized(let size):
                 logger.warning("the screen is now \(size.width.formatted)x\(size.height.formatted); the trace header keeps the first size")
             case .xError(let error):

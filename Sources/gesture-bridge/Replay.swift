@@ -14,8 +14,11 @@ struct Replay: ParsableCommand {
             the same learned levels (`threshold: learned` starts from nothing here: give \
             --state with each device's file `run` kept, in ~/.local/state/gesture-bridge/), \
             no binding limited to some applications (a trace keeps no windows: `except` \
-            always applies, `only` never) and no other program's grab (a menu's, a screen \
-            locker's) having the presses. A trace without a `screen` in its header (one written by \
+            always applies, `only` never), no other program's grab (a menu's, a screen \
+            locker's) having the presses, every device listened to recorded (not `record \
+            --device`: a pen hovering makes a finger's press a palm's), a desktop at scale 1 with \
+            no device mapped to part of the screen, pressure that moves, and no device gone \
+            within 0.3 s of a lift (docs/trace-format.md says why). A trace without a `screen` in its header (one written by \
             hand) replays as on a 1920x1080 screen: a knob placed by the screen's corners or \
             edges, and a device's mapped area, are placed on that.
 
