@@ -18,6 +18,14 @@ final class HeldBackFreezeTests: StageSuite {
         }
     }
 
+    /// A bridge, the pen's id, and another client's keyboard grab freezing the pointer, which
+    /// the caller closes.
+    func bridgeUnderFreeze() throws -> (BridgeProcess, pen: Int, PointerFreezingKeyboardGrab) {
+        let bridge = try stage.bridge(["--verbose"])
+        let pen = try bridge.deviceID(VirtualPen.deviceName)
+        return (bridge, pen, try PointerFreezingKeyboardGrab(server: stage.server, window: stage.window.window))
+    }
+
     /// After a freeze: a light tap reaches the window whole, a deep press right-clicks, and
     /// nothing stays held.
     func expectAsEver(_ bridge: BridgeProcess, sourceLocation: SourceLocation = #_sourceLocation) throws {
@@ -36,9 +44,7 @@ final class HeldBackFreezeTests: StageSuite {
 
     @Test("a deep tap lifted while another client freezes the pointer: the window gets it once the freeze ends, one decision, then all as ever")
     func deepTapLiftedDuringFreeze() throws {
-        let bridge = try stage.bridge(["--verbose"])
-        let pen = try bridge.deviceID(VirtualPen.deviceName)
-        let grab = try PointerFreezingKeyboardGrab(server: stage.server, window: stage.window.window)
+        let (bridge, pen, grab) = try bridgeUnderFreeze()
         defer { grab.close() }
         try pressDeep(at: (300, 300))
         usleep(100_000)
@@ -53,9 +59,7 @@ final class HeldBackFreezeTests: StageSuite {
 
     @Test("a light press held still while another client freezes the pointer, lifted before it ends: one decision line, the tap whole")
     func ringThenReleaseLiftedDuringFreeze() throws {
-        let bridge = try stage.bridge(["--verbose"])
-        let pen = try bridge.deviceID(VirtualPen.deviceName)
-        let grab = try PointerFreezingKeyboardGrab(server: stage.server, window: stage.window.window)
+        let (bridge, pen, grab) = try bridgeUnderFreeze()
         defer { grab.close() }
         try stage.pen.down(at: (300, 300), pressure: 0.3)
         usleep(700_000)
@@ -70,9 +74,7 @@ final class HeldBackFreezeTests: StageSuite {
 
     @Test("a firm landing's claim held back by a freeze, the side button then squeezed: one decision, nothing frozen, then all as ever")
     func claimThenSideButtonDuringFreeze() throws {
-        let bridge = try stage.bridge(["--verbose"])
-        let pen = try bridge.deviceID(VirtualPen.deviceName)
-        let grab = try PointerFreezingKeyboardGrab(server: stage.server, window: stage.window.window)
+        let (bridge, pen, grab) = try bridgeUnderFreeze()
         defer { grab.close() }
         try pressDeep(at: (300, 300))
         usleep(100_000)
