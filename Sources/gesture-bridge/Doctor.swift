@@ -19,7 +19,7 @@ struct Doctor: ParsableCommand {
             With --json, each finding is a line of JSON: what was checked (`check`: config, \
             session, xinput, xtest, bridge-running, compositor, pen-awaited, no-devices, pressure, \
             dead-pressure, no-pressure, missing-device, unlistened, nothing-listened, mapping, \
-            fixed-threshold, volume, key, learned-state), its `status` (ok, note, problem), the `device`, \
+            fixed-threshold, volume, key, command, learned-state), its `status` (ok, note, problem), the `device`, \
             `binding` or `key` it is about where it is about one, and its `message`.
 
             Example:
@@ -128,6 +128,7 @@ struct Doctor: ParsableCommand {
         if let bindings {
             findings += keyFindings(bindings, connection: connection)
             findings += volumeFindings(bindings)
+            findings += Self.commandFindings(bindings, path: ProcessEnvironment.current["PATH"])
             findings += Self.fixedThresholdFindings(bindings)
             findings += Self.olderDefaultFindings(bindings)
         }
@@ -223,6 +224,29 @@ struct Doctor: ParsableCommand {
     static func olderDefaultFindings(_ bindings: BindingSet) -> [Finding] {
         bindings.programsLeftAlone(by: ConfigLoader.builtInDefault).map { binding, programs in
             .note(.config, "binding \"\(binding)\" acts in \(programs.joined(separator: ", ")), which the built-in default's \"\(binding)\" now leaves alone (on-screen keyboards, drawing programs): a config copied from an earlier default? Add them to its `except` list to leave them alone too (`gesture-bridge print-config --default` shows the default as it is now)", binding: binding)
+        }
+    }
+
+    /// The programs bindings' commands run that cannot be found or run here, looked up as the
+    /// bridge would in `path` (a service's PATH may differ from this shell's: a note, not a
+    /// problem). Found in review: a command misspelt or not installed said nothing until a
+    /// gesture failed.
+    static func commandFindings(_ bindings: BindingSet, path: String?) -> [Finding] {
+        let directories = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init).filter { !$0.isEmpty }
+        var seen: Set<String> = []
+        return bindings.bindings.flatMap { binding in
+            binding.everyAction.compactMap { action -> Finding? in
+                guard case .command(let argv) = action, let program = argv.first, seen.insert(program).inserted else { return nil }
+                if let first = program.first, first == "~" || first == "$" {
+                    return .note(.command, "binding \"\(binding.name)\" runs `\(program)`, which is looked for as written: the command runs without a shell (`gesture-bridge check` shows the shell line to write)", binding: binding.name)
+                }
+                if program.contains("/") {
+                    guard access(program, X_OK) != 0 else { return nil }
+                    return .note(.command, "binding \"\(binding.name)\" runs \(program), which \(access(program, F_OK) == 0 ? "is not executable (chmod +x)" : "is not there")", binding: binding.name)
+                }
+                guard !directories.contains(where: { access("\($0)/\(program)", X_OK) == 0 }) else { return nil }
+                return .note(.command, "binding \"\(binding.name)\" runs \(program), which is not found in PATH (\(directories.joined(separator: ":"))): install it, or name it with its full path", binding: binding.name)
+            }
         }
     }
 

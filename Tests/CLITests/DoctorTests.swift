@@ -283,6 +283,27 @@ struct DoctorTests {
         #expect(!current.contains { $0.check == .config && $0.status == .note }, "\(current)")
     }
 
+    /// Found in review: a command misspelt, or not installed, said nothing until a gesture failed.
+    @Test("on Xvfb, commands whose program is not in PATH, not there, or written as for a shell: a note for each, naming its binding; a program that runs, none; exit 0", .requiresXvfb)
+    func commandPrograms() throws {
+        let server = try XvfbDisplay()
+        defer { server.stop() }
+        let config = try GestureBridgeExecutable.temporaryFile("""
+            bindings:
+              - {name: missing, gesture: long-press, devices: [mouse], action: {command: [gesture-bridge-no-such-program, x]}}
+              - {name: gone, gesture: long-press, devices: [mouse], duration: 1, action: {command: [/nonexistent/notify]}}
+              - {name: tilde, gesture: long-press, devices: [mouse], duration: 2, action: {command: ["~/bin/notify"]}}
+              - {name: present, gesture: long-press, devices: [mouse], duration: 3, action: {command: [true]}}
+            """, suffix: ".yaml")
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let (status, findings) = try Self.doctor(["--config", config], environment: server.clientEnvironment)
+        #expect(status == 0, "\(findings)")
+        let commands = findings.filter { $0.check == .command }
+        #expect(commands.map(\.binding) == ["missing", "gone", "tilde"] && commands.allSatisfy { $0.status == .note }, "\(findings)")
+        #expect(commands.first?.message.contains("not found in PATH") == true, "\(commands)")
+        #expect(commands.last?.message.contains("without a shell") == true, "\(commands)")
+    }
+
     @Test("on Xvfb with a config naming a device that is not connected: a note with the name nearest it; exit 0", .requiresXvfb)
     func misspeltDevice() throws {
         let server = try XvfbDisplay()

@@ -208,7 +208,7 @@ public struct Binding: Sendable, Hashable {
     }
 
     /// Every action the binding can fire, whatever fires it.
-    var everyAction: [Action] {
+    public var everyAction: [Action] {
         onStart + onEnd + (steps.map { $0.increase + $0.decrease } ?? []) + onCrossUp + onCrossDown
     }
 

@@ -42,6 +42,8 @@ public struct DoctorFindingLine: Codable, Sendable, Hashable {
         case volume
         /// A key a binding sends (`binding`: the first that sends it; `key`).
         case key
+        /// A program a binding's command runs that cannot be found or run here (`binding`).
+        case command
         /// A learned-state file not read: damaged, unreadable, or another version's.
         case learnedState = "learned-state"
     }
