@@ -114,8 +114,14 @@ public struct GestureEngine: Sendable {
 
     /// Teaches the learners every lesson still waiting out `lessonGrace`: the bridge stops.
     public mutating func learnPending(into outputs: inout [EngineOutput]) {
-        let lessons = pendingLessons
-        pendingLessons.removeAll()
+        learnPending(where: { _ in true }, into: &outputs)
+    }
+
+    /// Teaches the waiting lessons that `chosen` picks, in the order they came.
+    private mutating func learnPending(where chosen: (PendingLesson) -> Bool, into outputs: inout [EngineOutput]) {
+        let lessons = pendingLessons.filter(chosen)
+        guard !lessons.isEmpty else { return }
+        pendingLessons.removeAll(where: chosen)
         for lesson in lessons { learn(lesson, into: &outputs) }
     }
 
@@ -223,11 +229,7 @@ public struct GestureEngine: Sendable {
                                 handedOver reason: ReleaseReason? = nil, into outputs: inout [EngineOutput]) {
         // The device is still here: its lessons waiting are taught before this contact reads
         // its levels.
-        if pendingLessons.contains(where: { $0.deviceID == key.device }) {
-            let lessons = pendingLessons.filter { $0.deviceID == key.device }
-            pendingLessons.removeAll { $0.deviceID == key.device }
-            for lesson in lessons { learn(lesson, into: &outputs) }
-        }
+        learnPending(where: { $0.deviceID == key.device }, into: &outputs)
         var reason = reason
         // A hand resting where a hovering pen writes (`PalmRule`): its fingers together are one
         // palm, held back with no gesture, not fingers for the application at once.
