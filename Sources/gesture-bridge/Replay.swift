@@ -17,8 +17,8 @@ struct Replay: ParsableCommand {
             always applies, `only` never), no other program's grab (a menu's, a screen \
             locker's) having the presses, every device listened to recorded (not `record \
             --device`: a pen hovering makes a finger's press a palm's), a desktop at scale 1 with \
-            no device mapped to part of the screen, pressure that moves, and no device gone \
-            within 0.3 s of a lift (docs/trace-format.md says why). A trace without a `screen` in its header (one written by \
+            no device mapped to part of the screen, and no device gone within 0.3 s of a lift \
+            (docs/trace-format.md says why). A trace without a `screen` in its header (one written by \
             hand) replays as on a 1920x1080 screen: a knob placed by the screen's corners or \
             edges, and a device's mapped area, are placed on that.
 

@@ -42,6 +42,46 @@ struct ReplayTests {
         ])
     }
 
+    @Test("a pen whose declared pressure stayed at its minimum over two contacts replays as one without pressure, as the live bridge takes it, until it presses")
+    func pressureThatNeverMoves() throws {
+        let still = (0..<3).map { index in
+            let start = Double(index)
+            return """
+                {"t":\(start),"device":6,"contact":0,"phase":"begin","x":110,"y":100,"pressure":0}
+                {"t":\(start + 0.6),"device":6,"contact":0,"phase":"move","x":110,"y":100,"pressure":0}
+                {"t":\(start + 0.7),"device":6,"contact":0,"phase":"end","x":110,"y":100,"pressure":0}
+                """
+        }.joined(separator: "\n")
+        // The fourth presses (its pressure counts again from the next contact), the fifth deep.
+        let lines = try replay(still + """
+
+            {"t":3,"device":6,"contact":0,"phase":"begin","x":110,"y":100,"pressure":0}
+            {"t":3.05,"device":6,"contact":0,"phase":"move","x":110,"y":100,"pressure":900}
+            {"t":3.1,"device":6,"contact":0,"phase":"end","x":110,"y":100,"pressure":0}
+            {"t":4,"device":6,"contact":0,"phase":"begin","x":110,"y":100,"pressure":100}
+            {"t":4.05,"device":6,"contact":0,"phase":"move","x":110,"y":100,"pressure":900}
+            {"t":4.1,"device":6,"contact":0,"phase":"end","x":110,"y":100,"pressure":0}
+            """)
+        let held = [0.0, 1.0].flatMap { start in [
+            #"{"t":\#(start.formatted()),"gesture":"volume","recognizer":"knob","state":"failed","device":6,"contact":0,"x":110,"y":100,"force":0}"#,
+            #"{"t":\#((start + 0.5).formatted()),"gesture":"right-click","recognizer":"deep-press","state":"failed","device":6,"contact":0,"x":110,"y":100}"#,
+            #"{"t":\#((start + 0.5).formatted()),"decision":"release","reason":"timeout","device":6,"contact":0,"held":0.5}"#,
+        ] }
+        // Without pressure: nothing waits for a deep press, and the press that brings it back
+        // right-clicks nothing (the live bridge did not hold it).
+        let unheld = [2, 3].flatMap { start in [
+            #"{"t":\#(start),"gesture":"volume","recognizer":"knob","state":"failed","device":6,"contact":0,"x":110,"y":100}"#,
+            #"{"t":\#(start),"decision":"release","reason":"no-gesture","device":6,"contact":0,"held":0}"#,
+        ] }
+        expectSameLines(lines, held + unheld + [
+            #"{"t":4,"gesture":"volume","recognizer":"knob","state":"failed","device":6,"contact":0,"x":110,"y":100,"force":0.1}"#,
+            #"{"t":4.05,"decision":"claim","winner":"right-click","device":6,"contact":0,"held":0.05}"#,
+            #"{"t":4.05,"gesture":"right-click","recognizer":"deep-press","state":"began","device":6,"contact":0,"x":110,"y":100,"force":0.9}"#,
+            #"{"t":4.05,"gesture":"right-click","device":6,"contact":0,"action":"click","button":3,"x":110,"y":100}"#,
+            #"{"t":4.1,"gesture":"right-click","recognizer":"deep-press","state":"ended","device":6,"contact":0,"x":110,"y":100,"force":0}"#,
+        ])
+    }
+
     @Test("a light tap replays to a failed deep press and no action")
     func lightTap() throws {
         let lines = try replay("""

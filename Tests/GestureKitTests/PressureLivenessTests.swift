@@ -1,6 +1,5 @@
 import GestureKit
 import Testing
-@testable import X11Bridge
 
 /// The fallback when a driver does not say what a device is: a declared pressure axis that
 /// never moves over two contacts in a row counts as none, until it moves.

@@ -1,22 +1,21 @@
-import GestureKit
-
 /// Whether a device's declared pressure axis ever moves: the fallback when its driver does not
 /// say what it is. A device whose contacts keep reading their minimum pressure (a puck or pad
 /// an unknown driver declares pressure for) would have every press held back for a deep press
 /// that cannot come; after `deadContacts` such contacts in a row it counts as having no
-/// pressure, and the first sample above the minimum brings its pressure back.
-struct PressureLiveness {
+/// pressure, and the first sample above the minimum brings its pressure back. The live bridge
+/// and a trace's replay both follow it, so a replay decides as the bridge did.
+public struct PressureLiveness: Sendable {
     /// Contacts in a row whose pressure never left the minimum before a device counts as dead.
-    static let deadContacts = 2
+    public static let deadContacts = 2
 
-    enum Change: Sendable, Hashable {
+    public enum Change: Sendable, Hashable {
         /// The device's pressure axis never moved: treat it as without pressure.
         case dead(Int)
         /// It moved after all: its pressure counts again.
         case alive(Int)
     }
 
-    private struct Watch {
+    private struct Watch: Sendable {
         /// The device's pressure range, looked up once; nil: nothing to watch.
         let range: PressureRange?
         var stillContacts = 0
@@ -57,20 +56,22 @@ struct PressureLiveness {
 
     private var watches: [Int: Watch] = [:]
 
+    public init() {}
+
     /// Follows one contact event; `range` (the device's pressure range, nil for none) is asked
     /// only the first time a device is seen. Each sample updates its watch in place.
-    mutating func observe(_ event: ContactEvent, range: () -> PressureRange?) -> Change? {
+    public mutating func observe(_ event: ContactEvent, range: () -> PressureRange?) -> Change? {
         if watches[event.device] == nil { watches[event.device] = Watch(range: range()) }
         return watches[event.device, default: Watch(range: nil)].observe(event)
     }
 
     /// Whether the device's pressure counts as dead now.
-    func isDead(_ device: Int) -> Bool {
+    public func isDead(_ device: Int) -> Bool {
         watches[device]?.dead ?? false
     }
 
     /// Forgets a device that went away or changed: its range is looked up again.
-    mutating func remove(_ device: Int) {
+    public mutating func remove(_ device: Int) {
         watches[device] = nil
     }
 }
