@@ -7,17 +7,20 @@ import X11Bridge
 /// Logging and display opening shared by the commands that talk to the X server.
 enum CommandLogging {
     /// Log lines on standard error: with their priority for the journal when it is the
-    /// journal's stream (`JournalLogHandler`), else stamped with the time and level.
-    static func logger(verbose: Bool) -> Logger {
+    /// journal's stream (`JournalLogHandler`), else stamped with the time and level. Through
+    /// `detached` (`run`'s), a stderr nobody reads never stops the caller; it is finished
+    /// before the process ends.
+    static func logger(verbose: Bool, detached: DetachedWriter? = nil) -> Logger {
         let level: Logger.Level = verbose ? .debug : .info
         let journal = JournalLogHandler.standardErrorIsJournal(environment: ProcessEnvironment.current)
         LoggingSystem.bootstrap { label in
             if journal {
-                var handler = JournalLogHandler()
+                var handler = JournalLogHandler(output: detached)
                 handler.logLevel = level
                 return handler
             }
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = detached.map { StreamLogHandler(label: label, stream: DetachedStream(writer: $0)) }
+                ?? StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }

@@ -1,5 +1,6 @@
 import Glibc
 import Logging
+import X11Bridge
 
 /// Log lines for the systemd journal, used when standard error is the journal's stream (the
 /// installed user unit's): each line begins with its syslog priority, `<4>` for a warning,
@@ -8,6 +9,8 @@ import Logging
 struct JournalLogHandler: LogHandler {
     var logLevel: Logger.Level = .info
     var metadata: Logger.Metadata = [:]
+    /// Where the lines go, when not straight to standard error.
+    var output: DetachedWriter?
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
@@ -18,6 +21,10 @@ struct JournalLogHandler: LogHandler {
         var all = metadata
         if let metadata = event.metadata { all.merge(metadata) { $1 } }
         let text = Self.entry(level: event.level, message: "\(event.message)", metadata: all) + "\n"
+        if let output {
+            output.write(text: text)
+            return
+        }
         // One write: lines of two threads never interleave within a message.
         _ = text.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
     }

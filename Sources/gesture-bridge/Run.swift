@@ -32,9 +32,13 @@ struct Run: ParsableCommand {
             config that last loaded from that file (kept in ~/.local/state/gesture-bridge/configs/) \
             until it is mended; with none kept, it does not start.
 
+            Its output never holds it up: with nobody reading it (a terminal paused by Ctrl-S, \
+            a pipe into a pager) lines wait, and beyond a megabyte are dropped, which the log \
+            says; on a full disk they are no longer written, said once, and the gestures go on.
+
             Exit status: 0 when stopped by Ctrl-C or SIGTERM; 1 when it cannot start (no X \
             display, a broken config never loaded before, a missing extension, a bridge it \
-            replaces that does not go) or cannot write its output; 69 when the connection to the \
+            replaces that does not go) or its output's reader is gone (a pipe into `head`); 69 when the connection to the \
             X server is lost while it runs (the server exited or crashed), so that a service \
             manager can start it again; 75 when another gesture-bridge runs on the display, or \
             takes it over; 78 in a Wayland session (the environment says so, or the X server is \
@@ -89,7 +93,14 @@ struct Run: ParsableCommand {
         // signalfd should read must not be delivered to some other thread instead. SIGPIPE
         // stays blocked so a closed output pipe is a write error, not a death with a button held.
         SignalDescriptor.block(SignalDescriptor.runSignals + [SIGPIPE])
-        let logger = CommandLogging.logger(verbose: verbose)
+        // Neither output is written from the event loop (`DetachedWriter`); what waits goes out
+        // before the process ends, unless its reader still does not read.
+        let output = DetachedWriter(descriptor: STDOUT_FILENO), errors = DetachedWriter(descriptor: STDERR_FILENO)
+        defer {
+            output.finish(timeout: Self.finishTimeout)
+            errors.finish(timeout: Self.finishTimeout)
+        }
+        let logger = CommandLogging.logger(verbose: verbose, detached: errors)
         let keptConfigs = KeptConfig.user()
         let keeping = DispatchQueue(label: "gesture-bridge.kept-config")
         let (bindings, source, rejected) = try Self.startingConfig(config, kept: keptConfigs)
@@ -110,7 +121,7 @@ struct Run: ParsableCommand {
                                       running: rejected == nil ? bindings : nil)
         session.claim?.publish(watchedConfig: reloader.watch?.path, on: connection)
         let reporter = RunReporter(style: json ? .json : .human, bindings: bindings, verbose: verbose, logger: logger,
-                                   output: .standardOutput,
+                                   output: output,
                                    events: RunEventJSON(config: source, watching: reloader.watch?.path))
         let performer: any ActionPerformer = dryRun
             ? DryRunPerformer { logger.info("\($0)") }
@@ -202,11 +213,14 @@ struct Run: ParsableCommand {
             throw CommandFailure.reported(exitStatus: ConnectionLoss.exitStatus)
         }
         connection.close()
-        if let failure = reporter.output.failure {
+        if let failure = output.failure, failure.readerGone {
             logger.error("stopped: cannot write the output: \(failure)")
             throw CommandFailure.reported()
         }
     }
+
+    /// How long the bridge, stopping, waits for its output and log lines to be written.
+    static let finishTimeout = 2.0
 
     /// The config to start with, and where it comes from: the file's, kept for later
     /// (`KeptConfig`); for a file that does not load (a bad edit saved, and the bridge started

@@ -6,18 +6,20 @@ import X11Bridge
 
 /// Turns what the bridge reports into output lines (stdout) and log messages (stderr).
 final class RunReporter {
-    let output: LineWriter
+    let output: DetachedWriter
     private var formatter: OutputFormatter
     private var bindings: BindingSet
     private var devices: [Int: X11Device] = [:]
     private let verbose: Bool
     private let logger: Logger
-    /// Stops the bridge when the output can no longer be written.
+    /// Stops the bridge when the output's reader is gone.
     var stop: () -> Void = {}
+    /// Whether the output's failure was said.
+    private var failureSaid = false
     /// The bridge's own events as JSON, with `--json`.
     private let events: RunEventJSON?
 
-    init(style: OutputFormatter.Style, bindings: BindingSet, verbose: Bool, logger: Logger, output: LineWriter,
+    init(style: OutputFormatter.Style, bindings: BindingSet, verbose: Bool, logger: Logger, output: DetachedWriter,
          events: RunEventJSON? = nil) {
         self.formatter = OutputFormatter(style: style)
         self.events = style == .json ? events : nil
@@ -31,7 +33,7 @@ final class RunReporter {
     }
 
     func handle(_ event: BridgeEvent) {
-        for line in events?.line(for: event, bindings: bindings) ?? [] where !output.write(line) { stop() }
+        for line in events?.line(for: event, bindings: bindings) ?? [] { emit(line) }
         switch event {
         case .started(let sources, let screen, let monitors):
             remember(sources)
@@ -39,9 +41,7 @@ final class RunReporter {
             describe(monitors)
             describeListening()
         case .engine(let output):
-            if let line = formatter.line(for: output), !self.output.write(line) {
-                stop()
-            }
+            if let line = formatter.line(for: output) { emit(line) }
             describeIfVerbose(output)
         case .devicesChanged(let changes):
             // Gone first: a device seen gone and back in one reading went before it came.
@@ -93,7 +93,7 @@ final class RunReporter {
             logger.warning("\(error.description)")
         case .inputOwnership(let ownership):
             if verbose { logger.info("\(ownership)") }
-            if formatter.style == .json, !self.output.write(ownership.json) { stop() }
+            if formatter.style == .json { emit(ownership.json) }
         case .motionUnheard(let device):
             if verbose { logger.info("device \(device): no gesture follows this stroke; its motion goes unread until the lift") }
         case .pressureDead(let device, let name, let dead):
@@ -104,6 +104,26 @@ final class RunReporter {
             }
         case .stopping(let signal):
             logger.info("stopping\(signal.map { " on \(Self.signalName($0))" } ?? "")")
+        }
+    }
+
+    /// Hands an output line to the writer. A reader gone (a pipe into `head` closed) stops the
+    /// bridge, as it stops any program writing there; output that cannot be written otherwise
+    /// (a full disk) is said once, and the gestures go on: losing its lines must not take the
+    /// gestures from the person at the desk. Lines dropped while nothing read them are said.
+    private func emit(_ line: String) {
+        guard output.write(line) else {
+            guard let failure = output.failure else { return }
+            if failure.readerGone { return stop() }
+            if !failureSaid {
+                failureSaid = true
+                logger.warning("the output lines are no longer written (\(failure)); the gestures go on")
+            }
+            return
+        }
+        let dropped = output.takeDropped()
+        if dropped > 0 {
+            logger.warning("\(dropped) output line\(dropped == 1 ? " was" : "s were") dropped: nothing read the output for a while; the gestures went on")
         }
     }
 

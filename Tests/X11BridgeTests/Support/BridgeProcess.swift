@@ -37,9 +37,11 @@ final class BridgeProcess {
     }
 
     /// `umask` (`"002"`): the command runs under that file mode mask, as a shell set to it starts it.
-    /// `ownProcessGroup`: as a job of a shell with job control (`ChildProcess`).
+    /// `ownProcessGroup`: as a job of a shell with job control (`ChildProcess`). `outputFile`:
+    /// its standard output is that file (`/dev/full`), as a shell's `>` makes it.
     init(_ arguments: [String], displayName: String, environment: [String: String] = [:],
-         ready: Readiness = .listening, typesInput: Bool = false, umask: String? = nil, ownProcessGroup: Bool = false) throws {
+         ready: Readiness = .listening, typesInput: Bool = false, umask: String? = nil, ownProcessGroup: Bool = false,
+         outputFile: String? = nil) throws {
         guard let executable = Self.executable else {
             throw ChildProcessError(message: "gesture-bridge is not built beside the tests; run `swift build` first")
         }
@@ -47,8 +49,9 @@ final class BridgeProcess {
             throw ChildProcessError(message: "only `run --json` says it listens: \(arguments.joined(separator: " "))")
         }
         let environment = Self.environment(displayName).merging(environment) { $1 }
-        if let umask {
-            child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "umask \(umask) && exec \"$0\" \"$@\"", executable] + arguments,
+        if umask != nil || outputFile != nil {
+            let script = (umask.map { "umask \($0) && " } ?? "") + #"exec "$0" "$@""# + (outputFile.map { " > '\($0)'" } ?? "")
+            child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script, executable] + arguments,
                                      environment: environment, typesInput: typesInput)
         } else {
             child = try ChildProcess(executable: executable, arguments: arguments, environment: environment, typesInput: typesInput,
@@ -170,6 +173,13 @@ final class BridgeProcess {
     /// The id the server gave the device named `name`, as the bridge listed it.
     func deviceID(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
         try #require(device(named: name)?.id, "the bridge lists no device \(name): \(lines)", sourceLocation: sourceLocation)
+    }
+
+    /// The pipe from the bridge's standard output holds only `bytes` from now on
+    /// (`ChildProcess.limitOutputPipe`); what it printed so far is read first.
+    func limitOutputPipe(to bytes: Int32) -> Bool {
+        _ = child.output
+        return child.limitOutputPipe(to: bytes)
     }
 
     /// Sends `signal` and waits for the exit status.

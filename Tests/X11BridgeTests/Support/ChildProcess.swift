@@ -89,6 +89,19 @@ final class ChildProcess {
         return errorReader.text
     }
 
+    /// Makes the pipe from the child's standard output hold only `bytes` (at least a page):
+    /// a child writing more than that while the test does not read waits, as it would with
+    /// a reader who stopped reading. False when the kernel refuses (more is waiting in it).
+    func limitOutputPipe(to bytes: Int32) -> Bool {
+        // F_SETPIPE_SZ, which Glibc's module leaves out (fcntl(2)).
+        fcntl(outputReader.readEnd, 1031, bytes) >= 0
+    }
+
+    /// Closes the test's end of the pipe from the child's standard output (`OutputPipe.closeReadEnd`).
+    func closeOutput() {
+        outputReader.closeReadEnd()
+    }
+
     /// Waits until `condition` holds for (stdout, stderr), reading as output arrives.
     @discardableResult
     func waitForOutput(timeout: Double, until condition: (String, String) -> Bool) -> Bool {
@@ -147,7 +160,7 @@ final class ChildProcess {
 
 /// A pipe from a child's output; the test reads it without blocking.
 final class OutputPipe {
-    let readEnd: Int32
+    private(set) var readEnd: Int32
     private(set) var writeEnd: Int32
     private var bytes: [UInt8] = []
     private(set) var isClosed = false
@@ -163,7 +176,16 @@ final class OutputPipe {
 
     deinit {
         closeWriteEnd()
+        closeReadEnd()
+    }
+
+    /// The test stops reading for good, as a pipe's reader that exits: the child's next write
+    /// there fails (EPIPE).
+    func closeReadEnd() {
+        guard readEnd >= 0 else { return }
         close(readEnd)
+        readEnd = -1
+        isClosed = true
     }
 
     func closeWriteEnd() {

@@ -1,0 +1,124 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// Writes text to a descriptor from a thread of its own, so that a reader who stops reading
+/// never stops the bridge. Found in review: with its output on a terminal paused by Ctrl-S, or
+/// on a pipe into a pager, the bridge waited in a write from its event loop; every press it
+/// held back stayed frozen, for every application, and the signals that would stop it went
+/// unread. Here the loop hands the text over and goes on. At most `limit` bytes wait; text
+/// beyond that is dropped, whole, and counted (`takeDropped`). A write that fails (a full disk,
+/// a pipe whose reader is gone) ends the writing, and `failure` says why.
+///
+/// Make it after the process's signals are blocked: its thread inherits the mask, and a signal
+/// the loop reads must not be delivered there.
+public final class DetachedWriter: Sendable {
+    /// Why the writing ended.
+    public struct Failure: Sendable, Hashable, CustomStringConvertible {
+        /// The `errno` of the write that failed.
+        public let code: Int32
+
+        /// Whether the reader closed its end (a pipe into `head`): nobody reads what comes next.
+        public var readerGone: Bool { code == EPIPE }
+
+        public var description: String { String(cString: strerror(code)) }
+    }
+
+    private struct State {
+        var waiting = 0
+        var dropped = 0
+        var failure: Failure?
+    }
+
+    /// What may wait unwritten, by default: some thousands of lines.
+    public static let defaultLimit = 1 << 20
+
+    public let descriptor: Int32
+    private let limit: Int
+    private let state = Mutex(State())
+    private let queue: DispatchQueue
+
+    public init(descriptor: Int32, limit: Int = DetachedWriter.defaultLimit) {
+        self.descriptor = descriptor
+        self.limit = limit
+        queue = DispatchQueue(label: "gesture-bridge.output.\(descriptor)")
+    }
+
+    /// Hands `line` and a line end over to be written; returns at once. False once the writing
+    /// has failed (`failure`); a line dropped because too much waits still returns true.
+    @discardableResult
+    public func write(_ line: String) -> Bool {
+        write(text: line + "\n")
+    }
+
+    /// Text as it is, with whatever line ends it holds.
+    @discardableResult
+    public func write(text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let accepted: Bool? = state.withLock { state in
+            guard state.failure == nil else { return nil }
+            guard state.waiting + bytes.count <= limit else {
+                state.dropped += 1
+                return false
+            }
+            state.waiting += bytes.count
+            return true
+        }
+        guard let accepted else { return false }
+        if accepted { queue.async { self.writeNow(bytes) } }
+        return true
+    }
+
+    /// Why the writing ended; nil while it goes on.
+    public var failure: Failure? {
+        state.withLock { $0.failure }
+    }
+
+    /// The texts dropped since last asked because too much waited unwritten.
+    public func takeDropped() -> Int {
+        state.withLock { state in
+            defer { state.dropped = 0 }
+            return state.dropped
+        }
+    }
+
+    /// Waits until everything handed over is written, or `timeout` seconds pass; false then
+    /// (a reader who still does not read: what waits is lost as the process ends).
+    @discardableResult
+    public func finish(timeout: Double) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        return done.wait(timeout: .now() + timeout) == .success
+    }
+
+    private func writeNow(_ bytes: [UInt8]) {
+        defer { state.withLock { $0.waiting -= bytes.count } }
+        guard state.withLock({ $0.failure == nil }) else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            }
+            if written < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                state.withLock { $0.failure = Failure(code: code) }
+                return
+            }
+            offset += written
+        }
+    }
+}
+
+/// A `TextOutputStream` for a log handler whose lines go through a `DetachedWriter`.
+public struct DetachedStream: TextOutputStream, Sendable {
+    public let writer: DetachedWriter
+
+    public init(writer: DetachedWriter) {
+        self.writer = writer
+    }
+
+    public mutating func write(_ string: String) {
+        writer.write(text: string)
+    }
+}
