@@ -39,7 +39,7 @@ struct Calibrate: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The device to calibrate, by id or name (see `gesture-bridge devices`); needed when several report pressure.", valueName: "name-or-id"))
+    @Option(help: ArgumentHelp("The device to calibrate, by id or name (see `gesture-bridge devices`); needed when several report pressure and a deep press of the config listens to more than one.", valueName: "name-or-id"))
     var device: String?
 
     @Flag(help: "Put the binding into the config file instead of printing it.")
@@ -87,7 +87,8 @@ struct Calibrate: ParsableCommand {
         defer { connection.close() }
         let signals = try CommandLogging.bridgeSignals { printError("gesture-bridge: error: \($0)") }
         let session = InputListener(connection: connection)
-        let chosen = try chooseDevice(session.catalog.contactSources, tablets: session.catalog.tabletsAwaitingPen)
+        let chosen = try chooseDevice(session.catalog.contactSources, tablets: session.catalog.tabletsAwaitingPen,
+                                      bindings: (try? config.load())?.0)
         let overlay: FeedbackOverlay?
         do {
             overlay = try FeedbackOverlay(connection: connection)
@@ -181,9 +182,12 @@ struct Calibrate: ParsableCommand {
         }
     }
 
-    /// The pressure device to calibrate: the one named, or the only one there is.
+    /// The pressure device to calibrate: the one named, or the only one there is, or the only
+    /// one a deep press of `bindings` listens to. Found in review: once a libinput pen's eraser
+    /// end had been used, its device (which no binding of the default listens to) made
+    /// calibrate refuse with "several devices report pressure".
     /// `tablets`: pen tablets whose pen has not come near yet (`DeviceCatalog.tabletsAwaitingPen`).
-    private func chooseDevice(_ sources: [X11Device], tablets: [X11Device]) throws -> X11Device {
+    private func chooseDevice(_ sources: [X11Device], tablets: [X11Device], bindings: BindingSet?) throws -> X11Device {
         let withPressure = sources.filter { $0.inputDevice?.pressure != nil }
         if let device {
             guard let found = sources.first(where: { Record.matches($0, device) }) else {
@@ -202,6 +206,10 @@ struct Calibrate: ParsableCommand {
                 }
                 throw CommandFailure.error("no device reports pressure: connect a pen tablet or a pressure-sensing touchscreen (`gesture-bridge devices` shows what is there)")
             }
+            let deepPressed = withPressure.filter { device in
+                device.inputDevice.map { bindings?.calibrationBase(for: $0) != nil } ?? false
+            }
+            if deepPressed.count == 1, let only = deepPressed.first { return only }
             let names = withPressure.map { "\($0.id) \"\($0.name)\"" }.joined(separator: ", ")
             throw CommandFailure.error("several devices report pressure (\(names)); choose one with --device")
         }

@@ -347,6 +347,20 @@ final class CalibrateTests: ServerSuite {
         #expect(unknown.child.errorOutput.contains("test-pen"))
     }
 
+    /// Found in review: under libinput, a pen's eraser end once used is a pressure device of its
+    /// own, which no binding of the default listens to, and calibrate refused to choose.
+    @Test("several pressure devices, one of them a deep press's: calibrate takes that one")
+    func onlyDeepPressedDevice() throws {
+        let penOnly = try temporaryConfig("""
+            bindings:
+              - {name: pen-click, gesture: deep-press, devices: [pen], threshold: 0.7, action: {click: right}}
+              - {name: finger-hold, gesture: long-press, devices: [touch], action: {click: right}}
+            """)
+        let calibrate = try BridgeProcess(["calibrate", "--config", penOnly], server: server, ready: .says("Calibrating "))
+        #expect(calibrate.child.errorOutput.contains("Calibrating \(VirtualPen.deviceName) "), "\(calibrate.child.errorOutput)")
+        #expect(calibrate.stop(with: SIGINT) == 130)
+    }
+
     @Test("while calibrating, the force ring shows where the pen presses, and goes when it lifts")
     func showsTheRing() throws {
         let screen = try #require(OverlayWindowLister(displayName: server.displayName))

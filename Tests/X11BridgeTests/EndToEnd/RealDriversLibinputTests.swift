@@ -37,6 +37,18 @@ struct RealDriversLibinputTests {
         let calibrate = try BridgeProcess(["calibrate"], displayName: stage.server.displayName, ready: .immediately)
         #expect(calibrate.child.waitForExit(timeout: 10) == 1)
         #expect(calibrate.child.errorOutput.contains("Hover the pen over the tablet once"), "\(calibrate.child.errorOutput)")
+        // Found in review: `devices` listed no tablet at all then, and doctor said nothing of
+        // the other devices (a touchscreen a pen-only config leaves alone).
+        let (listStatus, listed) = try stage.command(["devices"])
+        #expect(listStatus == 0 && listed.contains("\"\(stage.server.tabletDeviceName ?? "?")\" is a pen tablet whose pen has not come near"), "\(listed)")
+        let penOnly = try temporaryConfig("""
+            bindings:
+              - {name: pen-click, gesture: deep-press, devices: [pen], threshold: 0.7, action: {click: right}}
+            """)
+        let (_, penOnlyDoctor) = try stage.command(["doctor", "--json", "--config", penOnly])
+        let findings = try penOnlyDoctor.split(separator: "\n").map { try JSONDecoder().decode(DoctorFindingLine.self, from: Data($0.utf8)) }
+        #expect(findings.contains { $0.check == .unlistened && $0.device == stage.server.touchDeviceName }, "\(findings)")
+        #expect(!findings.contains { [.noDevices, .noPressure, .nothingListened].contains($0.check) }, "\(findings)")
 
         try Self.introducePen(stage)
         devices = try stage.listedDevices()
