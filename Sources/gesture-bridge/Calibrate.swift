@@ -70,8 +70,7 @@ struct Calibrate: ParsableCommand {
             return "The bridge running\(process) does not read its config again when it changes (`run --no-watch`): "
                 + "`kill -HUP` makes it, if this is the file it runs."
         }
-        func file(_ path: String) -> String { SymbolicLinks.realPath(path) ?? SymbolicLinks.finalTarget(of: path) ?? path }
-        guard file(watched) == file(path) else {
+        guard SymbolicLinks.sameFile(watched, path) else {
             return "The bridge running\(process) reads \(watched), not this file: run it with `--config \(path)` for the binding to apply."
         }
         return "The running bridge reads it by itself."

@@ -100,6 +100,16 @@ struct Doctor: ParsableCommand {
                     removed since it started (an upgrade): it goes on with the old one until restarted, \
                     `systemctl --user restart gesture-bridge` (or `gesture-bridge run --replace`, or a new login)
                     """))
+            } else if let watched = running.watchedConfig, let checked = Self.watchedPath(of: source),
+                      !SymbolicLinks.sameFile(watched, checked) {
+                // Found in review of a config kept in dotfiles: an XDG_CONFIG_HOME set in the
+                // shell alone, or a bridge run with another --config; this checked one file,
+                // the bridge read another, and edits did nothing with no word of why.
+                findings.append(.note(.bridgeRunning, """
+                    a gesture-bridge runs on DISPLAY=\(name)\(running.process.map { " (process \($0))" } ?? ""), but it reads \(watched), \
+                    not \(checked) checked here: edits to this one do nothing there (its environment's XDG_CONFIG_HOME, \
+                    or its --config, differs; `gesture-bridge run --replace --config \(checked)` runs this one)
+                    """))
             } else {
                 findings.append(.ok(.bridgeRunning, "a gesture-bridge runs on DISPLAY=\(name)\(running.process.map { " (process \($0))" } ?? "")"))
             }
@@ -134,6 +144,15 @@ struct Doctor: ParsableCommand {
         }
         // The findings, printed on the way out, say what is wrong.
         if findings.contains(where: { $0.status == .problem }) { throw CommandFailure.reported() }
+    }
+
+    /// The file a bridge running `source` watches: the file, or for the built-in default the
+    /// user's config path, where a file created is loaded (`run`'s watch); nil for none.
+    static func watchedPath(of source: ConfigSource) -> String? {
+        switch source.anchored() {
+        case .file(let path): path
+        case .builtInDefault: ConfigSource.userConfigPath()
+        }
     }
 
     /// A finding as the table prints it.

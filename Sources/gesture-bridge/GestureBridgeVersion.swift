@@ -10,6 +10,9 @@
 /// for pressure-thresholds by default, command-failed naming its binding and argv, key actions
 /// beyond two waiting on Slow Keys dropped, a command written as for a shell warned of by
 /// `check`, earlier learned-state files with longer windows read.
+/// 0.18.0: output and log lines written off the event loop (a full disk no longer stops
+/// `run`), kept configs found by the file's one spelling, replay taking a pressure that never
+/// moves for none, calibrate choosing the device a deep press listens to.
 enum GestureBridgeVersion {
-    static let current = "0.17.0"
+    static let current = "0.18.0"
 }

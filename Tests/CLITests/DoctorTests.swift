@@ -73,6 +73,31 @@ struct DoctorTests {
         #expect(running.first?.message.contains("systemctl --user restart gesture-bridge") == true, "\(running)")
     }
 
+    /// Found in review of a config kept in dotfiles: an XDG_CONFIG_HOME set in the shell alone,
+    /// or a bridge run with another --config, and doctor said all was well while the person's
+    /// edits did nothing.
+    @Test("doctor: a running bridge that reads another config file than the one checked is a note naming the file it reads; the same file through a link is fine", .requiresXorg)
+    func bridgeReadsAnotherConfig() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-two-configs-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let running = folder + "/running.yaml", other = folder + "/other.yaml", link = folder + "/link.yaml"
+        for path in [running, other] {
+            try DefaultConfig.text.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(chmod(path, 0o600) == 0)
+        }
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: running)
+        let bridge = try BackgroundBridge(["run", "--dry-run", "--config", running], environment: server.clientEnvironment)
+        defer { bridge.stop() }
+        #expect(bridge.waitUntilListening())
+        let elsewhere = try Self.doctor(["--config", other], environment: server.clientEnvironment).findings.filter { $0.check == .bridgeRunning }
+        #expect(elsewhere.map(\.status) == [.note] && elsewhere.first?.message.contains("it reads \(running)") == true, "\(elsewhere)")
+        let same = try Self.doctor(["--config", link], environment: server.clientEnvironment).findings.filter { $0.check == .bridgeRunning }
+        #expect(same.map(\.status) == [.ok], "\(same)")
+    }
+
     /// A learned-state file for `device` in `directory`, named as the bridge names it.
     static func writeState(_ body: String, device: String, in directory: String) throws {
         var hash: UInt32 = 2_166_136_261

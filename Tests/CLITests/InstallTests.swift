@@ -5,11 +5,12 @@ import Testing
 struct InstallTests {
     /// `destdir`: an install staged there (DESTDIR).
     /// `path`: the PATH it runs with, instead of the tests'.
+    /// `configHome`: the XDG_CONFIG_HOME it runs with (none by default).
     static func script(_ name: String, _ arguments: [String], home: String, destdir: String? = nil,
-                       path: String? = nil) throws -> (status: Int32, output: String) {
+                       path: String? = nil, configHome: String? = nil) throws -> (status: Int32, output: String) {
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home
-        environment["XDG_CONFIG_HOME"] = nil
+        environment["XDG_CONFIG_HOME"] = configHome
         environment["XDG_STATE_HOME"] = nil
         environment["DESTDIR"] = destdir
         if let path { environment["PATH"] = path }
@@ -137,6 +138,40 @@ struct InstallTests {
         }
         let config = try String(contentsOfFile: "\(home)/.config/gesture-bridge/config.yaml", encoding: .utf8)
         #expect(config.hasPrefix("# mine"))
+    }
+
+    /// Found in review of a config kept in a dotfiles repository: on a branch without the
+    /// file, `install -D` replaced the link with a copy of the default (the repository's file
+    /// never read again), and a folder link leading nowhere stopped the install half-way.
+    @Test("a config, or its folder, that is a link leading nowhere is left as it is, and the install completes", arguments: [
+        ".config/gesture-bridge/config.yaml", ".config/gesture-bridge",
+    ])
+    func danglingConfigLink(link: String) throws {
+        let binary = try #require(GestureBridgeExecutable.url).path
+        let home = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let path = "\(home)/\(link)"
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "\(home)/dotfiles/gesture-bridge/somewhere")
+        let install = try Self.script("install", ["--binary", binary], home: home)
+        #expect(install.status == 0, "\(install.output)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path) == "\(home)/dotfiles/gesture-bridge/somewhere")
+        #expect(!exists("\(home)/dotfiles"), "nothing written where the link leads")
+        #expect(exists("\(home)/.local/share/gesture-bridge/installed-files"), "the install completed")
+        #expect(try Self.script("uninstall", [], home: home).status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path) == "\(home)/dotfiles/gesture-bridge/somewhere")
+    }
+
+    @Test("a relative XDG_CONFIG_HOME counts as unset, as the bridge takes it: the config and the unit go under ~/.config")
+    func relativeConfigHome() throws {
+        let binary = try #require(GestureBridgeExecutable.url).path
+        let home = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let install = try Self.script("install", ["--binary", binary], home: home, configHome: "~/.xdg")
+        #expect(install.status == 0, "\(install.output)")
+        #expect(exists("\(home)/.config/gesture-bridge/config.yaml") && exists("\(home)/.config/systemd/user/gesture-bridge.service"))
+        #expect(!exists(GestureBridgeExecutable.repositoryRoot.appendingPathComponent("~").path), "nothing under the repository")
+        #expect(try Self.script("uninstall", [], home: home, configHome: "~/.xdg").status == 0)
     }
 
     @Test("a prefix install uses system locations; uninstall of nothing says so")

@@ -28,6 +28,9 @@ public struct ChaosOutcome: Sendable {
     /// Touch choices the server refused for the moment, the master having switched to a device
     /// without touches (`ownership: deferred`), and sent again: a race the protocol leaves open.
     public var deferredTouchChoices: Int
+    /// How late the harness itself was in a step that failed (seconds past a pause's end,
+    /// beyond `EpisodeRun.lateLimit`): its stimulus was not the one planned. Nil when on time.
+    public var lateStimulus: Double?
 
     public var passed: Bool { failures.isEmpty }
 }

@@ -52,7 +52,8 @@ public struct ChaosPlayer {
         }
         return ChaosOutcome(episode: episode, failures: run.failures, windowLog: run.windowLog, bridgeOutput: bridge.lines,
                             bridgeLog: bridge.log, xErrors: bridge.count(.xError), mergedTaps: run.mergedTaps,
-                            deferredTouchChoices: bridge.outputLines.ownerships.filter { $0.ownership == .deferred }.count)
+                            deferredTouchChoices: bridge.outputLines.ownerships.filter { $0.ownership == .deferred }.count,
+                            lateStimulus: run.lateStimulus)
     }
 }
 
@@ -70,6 +71,15 @@ struct EpisodeRun {
     var windowLog: [String] = []
     /// Devices disabled and enabled in this episode: not driven again.
     var replugged: Set<ChaosDevice> = []
+    /// The most the harness overslept one of its pauses in the step being played: a machine
+    /// too busy to run the harness on time changes the stimulus (a deep press's samples 286 ms
+    /// apart levels off at a light force: seed 168, episode 44).
+    private var stepLateness = 0.0
+    /// The most it overslept in a step that then failed (`lateLimit`): the stimulus was not the
+    /// one planned, and the episode is played again (`ChaosOutcome.lateStimulus`).
+    var lateStimulus: Double?
+    /// How far past its time a pause may end and the stimulus still count as planned.
+    static let lateLimit = 0.15
     private var nextTouchID: UInt32 = 0
     /// The knob's center: 150 pixels in from the right and top edges (the default config).
     var knobCenter: ChaosPoint { ChaosPoint(x: Double(server.width) - 150, y: 150) }
@@ -105,6 +115,11 @@ struct EpisodeRun {
     }
 
     mutating func play(_ step: ChaosStep) throws {
+        let failuresBefore = failures.count
+        stepLateness = 0
+        defer {
+            if failures.count > failuresBefore, stepLateness > Self.lateLimit { lateStimulus = max(lateStimulus ?? 0, stepLateness) }
+        }
         betweenGestures()
         if step.handsOverFromThePen(after: self.step.map { episode.steps[..<$0] } ?? []) {
             try layPenAside()
@@ -309,8 +324,12 @@ struct EpisodeRun {
         return nextTouchID
     }
 
-    func pause(_ seconds: Double) {
-        if seconds > 0 { usleep(UInt32(seconds * 1_000_000)) }
+    mutating func pause(_ seconds: Double) {
+        guard seconds > 0 else { return }
+        let start = DispatchTime.now().uptimeNanoseconds
+        usleep(UInt32(seconds * 1_000_000))
+        let slept = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        stepLateness = max(stepLateness, slept - seconds)
     }
 
     /// Puts `device` down at `point` with `force`; returns the touch id for a touch.

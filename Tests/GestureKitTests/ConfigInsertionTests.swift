@@ -33,6 +33,17 @@ struct ConfigInsertionTests {
         #expect(text.replacingOccurrences(of: Self.binding, with: "") == Self.config)
     }
 
+    /// Found in review of a config kept in dotfiles: saved by a Windows editor with a byte order
+    /// mark and CRLF, the file's first line `bindings:` was not found.
+    @Test("a file with a byte order mark and Windows line ends: the binding goes first, the mark and the line ends kept")
+    func byteOrderMark() throws {
+        let config = "\u{FEFF}bindings:\r\n  - name: rc\r\n    gesture: deep-press\r\n    action: {click: right}\r\n"
+        let text = try ConfigInsertion.insert(Self.binding, named: Self.name, into: config, file: "c.yaml")
+        #expect(text.hasPrefix("\u{FEFF}bindings:\r\n  - name: \(Self.name)\r\n"), "\(text)")
+        #expect(!text.contains { $0 == "\n" }, "every line ends in CRLF")
+        #expect(try ConfigLoader.parse(text, file: "c.yaml").bindings.map(\.name) == [Self.name, "rc"])
+    }
+
     @Test("a second calibration of the same device replaces the first")
     func replaces() throws {
         let once = try ConfigInsertion.insert(Self.binding, named: Self.name, into: Self.config, file: "c.yaml")

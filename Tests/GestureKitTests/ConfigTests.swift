@@ -234,6 +234,16 @@ struct ConfigTests {
         #expect(problems("bindings: 3").first?.message.contains("must be a list") == true)
     }
 
+    /// Found in review of a config kept in dotfiles: a tab-indented list said only libyaml's
+    /// "found character that cannot start any token".
+    @Test("a line indented with a tab: the syntax error says so, and which line")
+    func tabIndented() {
+        let tabbed = problems("bindings:\n\t- {name: r, gesture: deep-press, action: {click: right}}\n")
+        #expect(tabbed.count == 1 && tabbed.first?.message.contains("line 2 is indented with a tab") == true, "\(tabbed)")
+        let spaced = problems("bindings:\n  - name: [unclosed\n")
+        #expect(spaced.first?.message.contains("tab") == false, "\(spaced)")
+    }
+
     /// Found in review: written as the docs' flow form but unquoted, `{color: #ff3366}` lost its
     /// closing brace to a comment, and the error pointed at the next line with libyaml's words.
     @Test("a colour left unquoted in a flow mapping: the syntax error says a `#` began a comment, and on which line")

@@ -52,6 +52,36 @@ struct KeptConfigTests {
         #expect(folder.kept.path(for: folder.config) != folder.kept.path(for: folder.path + "/config-yaml"))
     }
 
+    /// Found in review of a config kept in dotfiles: an XDG_CONFIG_HOME ending in `/`, or the
+    /// file reached through a linked folder, found nothing kept, and the bridge did not start.
+    @Test("the copy kept for a file is found however its path is spelled: through a linked folder, with `//`")
+    func spelledOtherwise() throws {
+        let folder = try Folder()
+        try folder.write(Self.middle)
+        let linked = folder.path + "/linked"
+        try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: folder.path)
+        #expect(folder.kept.keep(folder.config, loadedAs: try ConfigLoader.load(path: folder.config)))
+        try folder.write("bindings: [")
+        for spelled in [linked + "/config.yaml", folder.path + "//config.yaml"] {
+            #expect(folder.kept.load(for: spelled)?.bindings.bindings.map(\.name) == ["hard-press"], "\(spelled)")
+        }
+    }
+
+    @Test("a copy kept under the path as spelled (before 0.18) is still found")
+    func keptUnderTheSpelling() throws {
+        let folder = try Folder()
+        let linked = folder.path + "/linked"
+        try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: folder.path)
+        try FileManager.default.createDirectory(atPath: folder.kept.directory, withIntermediateDirectories: true)
+        // Where 0.17 kept it: the hash of the path as given.
+        let spelled = linked + "/config.yaml"
+        let old = folder.kept.directory + "/" + FileContents.name(for: spelled.unicodeScalars.suffix(60), hashing: spelled) + ".yaml"
+        try Self.middle.write(toFile: old, atomically: true, encoding: .utf8)
+        #expect(chmod(old, 0o600) == 0)
+        try folder.write("bindings: [")
+        #expect(folder.kept.load(for: spelled)?.path == old)
+    }
+
     @Test("a kept copy others could change is refused, as any config is")
     func keptCopyTrusted() throws {
         let folder = try Folder()

@@ -59,6 +59,9 @@ public enum ConfigInsertion {
 
     /// `bindings:` at the start of a line, with nothing after it but a comment: a block list.
     private static func isBindingsHeader(_ line: String) -> Bool {
+        // A file saved with a byte order mark (Windows editors) has it before the first line:
+        // YAML reads past it, and so does this (found in review: "no `bindings:` list").
+        let line = line.hasPrefix("\u{FEFF}") ? String(line.dropFirst()) : line
         guard line.hasPrefix("bindings:") else { return false }
         let rest = String(line.dropFirst("bindings:".count)).trimmingSpaces
         return rest.isEmpty || rest.hasPrefix("#")

@@ -208,7 +208,9 @@ struct ConfigParser {
         switch error {
         case .syntax(let problem, let mark):
             let hint = commentInFlow(before: mark.line, in: text)
-                .map { "; line \($0): a `#` after a space starts a comment in YAML, which cut off the rest of the line (quote a colour: `\"#ff3366\"`)" } ?? ""
+                .map { "; line \($0): a `#` after a space starts a comment in YAML, which cut off the rest of the line (quote a colour: `\"#ff3366\"`)" }
+                ?? indentedWithTab(near: mark.line, in: text)
+                .map { "; line \($0) is indented with a tab, which YAML does not allow: indent with spaces" } ?? ""
             return ConfigIssue(line: mark.line, column: mark.column, message: "YAML syntax: \(problem)\(hint)")
         case .duplicateKeys(let duplicates, let mark):
             let keys = duplicates.map { "`\($0)`" }.joined(separator: ", ")
@@ -225,6 +227,15 @@ struct ConfigParser {
     /// parser stumbles at the end of that line or on the next. Nil when there is none, or
     /// when the flow continues on purpose over lines (a comment there is theirs, and what it
     /// holds would not close the brackets left open).
+    /// The line, of `line` and the one before it, whose indentation holds a tab. Found in
+    /// review: a tab-indented list said only "found character that cannot start any token".
+    static func indentedWithTab(near line: Int, in text: String) -> Int? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return [line, line - 1].first { number in
+            number >= 1 && number <= lines.count && lines[number - 1].prefix { $0 == " " || $0 == "\t" }.contains("\t")
+        }
+    }
+
     static func commentInFlow(before line: Int, in text: String) -> Int? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         for number in [line, line - 1] where number >= 1 && number <= lines.count {

@@ -17,8 +17,14 @@ public struct KeptConfig: Sendable {
     }
 
     /// Where the config that loaded from `config` (an absolute path) is kept: letters and digits
-    /// of its path kept, anything else a dash, and a hash of the whole path.
+    /// of its path kept, anything else a dash, and a hash of the whole path; the path as the
+    /// file's one spelling (`SymbolicLinks.canonical`). Found in review: the same file reached
+    /// through a linked folder, or an XDG_CONFIG_HOME ending in `/`, found no copy kept.
     public func path(for config: String) -> String {
+        path(named: SymbolicLinks.canonical(config))
+    }
+
+    private func path(named config: String) -> String {
         directory + "/" + FileContents.name(for: config.unicodeScalars.suffix(60), hashing: config) + ".yaml"
     }
 
@@ -42,8 +48,11 @@ public struct KeptConfig: Sendable {
     /// The config last kept for `config`, loaded as any config is (a copy others could change
     /// is refused); nil when none is kept, or it does not load any more.
     public func load(for config: String, keyNames: (any KeyNames)? = nil) -> (bindings: BindingSet, path: String)? {
-        let kept = path(for: config)
-        guard let bindings = try? ConfigLoader.load(path: kept, keyNames: keyNames) else { return nil }
-        return (bindings, kept)
+        // Kept before 0.18 under the path as it was spelled.
+        let canonical = path(for: config), spelled = path(named: config)
+        for kept in canonical == spelled ? [canonical] : [canonical, spelled] {
+            if let bindings = try? ConfigLoader.load(path: kept, keyNames: keyNames) { return (bindings, kept) }
+        }
+        return nil
     }
 }

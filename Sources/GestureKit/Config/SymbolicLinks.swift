@@ -64,6 +64,20 @@ public enum SymbolicLinks {
         return links
     }
 
+    /// The one spelling of the file at `path`, whether it exists or not: every link resolved,
+    /// a link that leads nowhere taken to where it leads, `//` and a folder's trailing `/` gone.
+    public static func canonical(_ path: String) -> String {
+        if let real = realPath(path) ?? finalTarget(of: path) { return real }
+        let (directory, fileName) = split(path)
+        guard let folder = realPath(directory) else { return path }
+        return (folder == "/" ? "" : folder) + "/" + fileName
+    }
+
+    /// Whether two paths name the same file (`canonical`).
+    public static func sameFile(_ first: String, _ second: String) -> Bool {
+        canonical(first) == canonical(second)
+    }
+
     /// The real path of `path`, every link resolved; nil when it does not exist.
     public static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
