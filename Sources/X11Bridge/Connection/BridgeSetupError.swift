@@ -9,6 +9,8 @@ public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible
     /// environment the session did not give DISPLAY.
     case noDisplay(service: Bool)
     case cannotOpenDisplay(String)
+    /// The display opens without its screen number, and has no such screen: `screens` it has.
+    case noSuchScreen(display: String, screen: Int, screens: Int)
     case xinputMissing(display: String)
     case xinputTooOld(display: String, major: Int, minor: Int)
     case xtestMissing(display: String)
@@ -26,7 +28,7 @@ public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible
     public var exitStatus: Int32 {
         switch self {
         case .waylandSession: return Self.wrongSessionStatus
-        case .noDisplay, .cannotOpenDisplay, .xinputMissing, .xinputTooOld, .xtestMissing, .selectionFailed, .didNotHandOver: return 1
+        case .noDisplay, .cannotOpenDisplay, .noSuchScreen, .xinputMissing, .xinputTooOld, .xtestMissing, .selectionFailed, .didNotHandOver: return 1
         case .alreadyRunning: return InstanceClaim.exitStatus
         }
     }
@@ -61,6 +63,9 @@ public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible
                 cannot open the X display "\(name)". Check that the X server is running and that you \
                 may connect to it (XAUTHORITY, or `xhost` for another user).
                 """
+        case .noSuchScreen(let display, let screen, let screens):
+            let has = screens == 1 ? "screen 0 only" : "screens 0 to \(screens - 1)"
+            return "the X display \(display) has no screen \(screen): it has \(has). Set DISPLAY=\(display) (or \(display).0)."
         case .xinputMissing(let display):
             return "the X server on \(display) has no XInput extension; GestureBridge needs XInput 2.2 for pens and touch."
         case .xinputTooOld(let display, let major, let minor):

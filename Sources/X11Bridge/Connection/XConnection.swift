@@ -69,13 +69,27 @@ public final class XConnection {
         loss.watch(display)
     }
 
+    /// Why `name` (`:1.2`, `host:1.2`) did not open when its display opens without the screen
+    /// number and has no such screen; nil else. Found in review: a screen number the server
+    /// does not have (a typo, a nested server started with one screen) was told to check that
+    /// the server runs and may be connected to, which it did and could.
+    private static func noSuchScreen(in name: String) -> BridgeSetupError? {
+        guard let colon = name.lastIndex(of: ":"), let dot = name[colon...].lastIndex(of: "."),
+              let screen = Int(name[name.index(after: dot)...]) else { return nil }
+        let base = String(name[..<dot])
+        guard let display = XOpenDisplay(base) else { return nil }
+        defer { XCloseDisplay(display) }
+        let screens = Int(XScreenCount(display))
+        return screen >= screens ? .noSuchScreen(display: base, screen: screen, screens: screens) : nil
+    }
+
     /// Opens `name` and checks XInput 2.2 (and XTest when required). Installs the error
     /// handler that collects errors instead of exiting, and the one that notes a lost connection
     /// (`loss`) instead of exiting.
     public static func open(name: String, requirements: Requirements) throws(BridgeSetupError) -> XConnection {
         XErrorLog.install()
         guard let display = XOpenDisplay(name) else {
-            throw .cannotOpenDisplay(name)
+            throw noSuchScreen(in: name) ?? .cannotOpenDisplay(name)
         }
         // Before anything can arrive: from here on Xlib leaves events in XCB's queue, where
         // `nextEvent` reads them. Xlib asks XCB to keep its requests' errors for it (instead of

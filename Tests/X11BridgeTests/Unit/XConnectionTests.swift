@@ -113,6 +113,23 @@ struct DisplayCheckTests {
         }
     }
 
+    /// Found in review of nested servers: a screen number the server does not have was told to
+    /// check that the server runs and may be connected to.
+    @Test("a screen number the display does not have is named, with the screens it has", .requiresXorg)
+    func noSuchScreen() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        XlibThreads.initialize()
+        #expect(throws: BridgeSetupError.noSuchScreen(display: server.displayName, screen: 5, screens: 1)) {
+            try XConnection.open(name: server.displayName + ".5", requirements: .init(xtest: false))
+        }
+        #expect(throws: BridgeSetupError.cannotOpenDisplay(":4093.1")) {
+            try XConnection.open(name: ":4093.1", requirements: .init(xtest: false))
+        }
+        let screenZero = try XConnection.open(name: server.displayName + ".0", requirements: .init(xtest: false))
+        screenZero.close()
+    }
+
     @Test("a Wayland session is named and the way out explained", arguments: [
         ["WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"],
         ["XDG_SESSION_TYPE": "wayland", "DISPLAY": ":0"],
