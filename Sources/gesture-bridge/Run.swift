@@ -172,6 +172,10 @@ struct Run: ParsableCommand {
             }
         }
         reporter.stop = { [unowned bridge] in bridge.stop() }
+        reporter.flush = {
+            output.finish(timeout: Self.finishTimeout)
+            errors.finish(timeout: Self.finishTimeout)
+        }
         do {
             try bridge.run(signals: signals)
         } catch {

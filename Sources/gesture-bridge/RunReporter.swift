@@ -14,6 +14,9 @@ final class RunReporter {
     private let logger: Logger
     /// Stops the bridge when the output's reader is gone.
     var stop: () -> Void = {}
+    /// Writes out what waits of the output and the log: the bridge is about to stop itself
+    /// (Ctrl-Z), and a stopped process's threads write nothing.
+    var flush: () -> Void = {}
     /// Whether the output's failure was said.
     private var failureSaid = false
     /// The bridge's own events as JSON, with `--json`.
@@ -77,6 +80,7 @@ final class RunReporter {
             logger.notice("SIGHUP: there is no config file to read again (running the built-in default)")
         case .suspended:
             logger.notice("stopped (Ctrl-Z): every press and touch goes to the applications as without the bridge until it is continued (`fg`)")
+            flush()
         case .resumed:
             logger.notice("continued: listening again")
         case .configurationFileRemoved(let path):

@@ -2,13 +2,16 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// Writes text to a descriptor from a thread of its own, so that a reader who stops reading
-/// never stops the bridge. Found in review: with its output on a terminal paused by Ctrl-S, or
-/// on a pipe into a pager, the bridge waited in a write from its event loop; every press it
-/// held back stayed frozen, for every application, and the signals that would stop it went
-/// unread. Here the loop hands the text over and goes on. At most `limit` bytes wait; text
-/// beyond that is dropped, whole, and counted (`takeDropped`). A write that fails (a full disk,
-/// a pipe whose reader is gone) ends the writing, and `failure` says why.
+/// Writes text to a descriptor without ever waiting for its reader, so that a reader who stops
+/// reading never stops the bridge. Found in review: with its output on a terminal paused by
+/// Ctrl-S, or on a pipe into a pager, the bridge waited in a write from its event loop; every
+/// press it held back stayed frozen, for every application, and the signals that would stop it
+/// went unread. While the descriptor takes text at once (`poll` says so, and nothing waits
+/// before it) a line is written there and then, so it is out before whatever the caller does
+/// next (an action's line before its click, as readers of `--json` rely on); else it waits, in
+/// order, for a thread of the writer's own. At most `limit` bytes wait; text beyond that is
+/// dropped, whole, and counted (`takeDropped`). A write that fails (a full disk, a pipe whose
+/// reader is gone) ends the writing, and `failure` says why.
 ///
 /// Make it after the process's signals are blocked: its thread inherits the mask, and a signal
 /// the loop reads must not be delivered there.
@@ -57,6 +60,11 @@ public final class DetachedWriter: Sendable {
         let bytes = Array(text.utf8)
         let accepted: Bool? = state.withLock { state in
             guard state.failure == nil else { return nil }
+            // A line a pipe or terminal takes whole at once (it has a page free): written now.
+            if state.waiting == 0, bytes.count <= Self.directLimit, takesTextNow() {
+                if let code = Self.write(bytes, to: descriptor) { state.failure = Failure(code: code) }
+                return false
+            }
             guard state.waiting + bytes.count <= limit else {
                 state.dropped += 1
                 return false
@@ -66,7 +74,34 @@ public final class DetachedWriter: Sendable {
         }
         guard let accepted else { return false }
         if accepted { queue.async { self.writeNow(bytes) } }
-        return true
+        return failure == nil
+    }
+
+    /// The most written at once from the caller's thread: what a pipe that reports room takes
+    /// without waiting (PIPE_BUF).
+    static let directLimit = 4096
+
+    /// Whether the descriptor takes text now without waiting.
+    private func takesTextNow() -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLOUT) != 0
+    }
+
+    /// Writes all of `bytes`; the `errno` of a write that failed, nil when all went out.
+    private static func write(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            }
+            if written < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                return code
+            }
+            offset += written
+        }
+        return nil
     }
 
     /// Why the writing ended; nil while it goes on.
@@ -92,20 +127,14 @@ public final class DetachedWriter: Sendable {
     }
 
     private func writeNow(_ bytes: [UInt8]) {
-        defer { state.withLock { $0.waiting -= bytes.count } }
-        guard state.withLock({ $0.failure == nil }) else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-            }
-            if written < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                state.withLock { $0.failure = Failure(code: code) }
-                return
-            }
-            offset += written
+        guard state.withLock({ $0.failure == nil }) else {
+            state.withLock { $0.waiting -= bytes.count }
+            return
+        }
+        let failed = Self.write(bytes, to: descriptor)
+        state.withLock { state in
+            state.waiting -= bytes.count
+            if let failed, state.failure == nil { state.failure = Failure(code: failed) }
         }
     }
 }
