@@ -217,6 +217,8 @@ struct Run: ParsableCommand {
             throw CommandFailure.reported(exitStatus: ConnectionLoss.exitStatus)
         }
         connection.close()
+        // What waits is written first: its failure counts too.
+        output.finish(timeout: Self.finishTimeout)
         if let failure = output.failure, failure.readerGone {
             logger.error("stopped: cannot write the output: \(failure)")
             throw CommandFailure.reported()

@@ -73,7 +73,10 @@ struct ChaosCommand: ParsableCommand {
             // The harness, too late to drive the press planned, failed its own stimulus: the
             // episode is played again, and judged by that.
             if !outcome.passed, let late = outcome.lateStimulus {
-                FileHandle.standardError.write(Data("chaos: \(episode.name): the harness was \(Int(late * 1000)) ms late in a step that failed; playing it again\n".utf8))
+                // Said all the same: a real failure may come with a busy moment.
+                for failure in outcome.failures {
+                    FileHandle.standardError.write(Data("chaos: (the harness \(Int(late * 1000)) ms late, played again) \(failure)\n".utf8))
+                }
                 replayed += 1
                 outcome = try player.play(episode)
             }

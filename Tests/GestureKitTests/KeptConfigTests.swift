@@ -67,6 +67,22 @@ struct KeptConfigTests {
         }
     }
 
+    /// Found in review of the day: keyed by the link's final target, a config a home manager
+    /// points at a new target with each change lost its last good copy at the first bad one.
+    @Test("a config that is a link pointed at a new target, broken there: the copy kept from the target before")
+    func linkRetargeted() throws {
+        let folder = try Folder()
+        let first = folder.path + "/generation-1.yaml", second = folder.path + "/generation-2.yaml"
+        try Self.middle.write(toFile: first, atomically: true, encoding: .utf8)
+        try "bindings: [".write(toFile: second, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: folder.config, withDestinationPath: first)
+        #expect(folder.kept.keep(folder.config, loadedAs: try ConfigLoader.load(path: folder.config)))
+        try FileManager.default.removeItem(atPath: folder.config)
+        try FileManager.default.createSymbolicLink(atPath: folder.config, withDestinationPath: second)
+        let loaded = try ConfigLoader.load(path: first)
+        #expect(folder.kept.load(for: folder.config)?.bindings.bindings.map(\.onStart) == loaded.bindings.map(\.onStart))
+    }
+
     @Test("a copy kept under the path as spelled (before 0.18) is still found")
     func keptUnderTheSpelling() throws {
         let folder = try Folder()

@@ -17,11 +17,13 @@ public struct KeptConfig: Sendable {
     }
 
     /// Where the config that loaded from `config` (an absolute path) is kept: letters and digits
-    /// of its path kept, anything else a dash, and a hash of the whole path; the path as the
-    /// file's one spelling (`SymbolicLinks.canonical`). Found in review: the same file reached
-    /// through a linked folder, or an XDG_CONFIG_HOME ending in `/`, found no copy kept.
+    /// of its path kept, anything else a dash, and a hash of the whole path, in its folder's real
+    /// path (`SymbolicLinks.inRealFolder`). Found in review: the same file reached through a
+    /// linked folder, or an XDG_CONFIG_HOME ending in `/`, found no copy kept. The file's own
+    /// link is not followed: a home manager points it at a new target with every change, and
+    /// the copy is the last good config of the file the person names.
     public func path(for config: String) -> String {
-        path(named: SymbolicLinks.canonical(config))
+        path(named: SymbolicLinks.inRealFolder(config))
     }
 
     private func path(named config: String) -> String {
@@ -39,6 +41,10 @@ public struct KeptConfig: Sendable {
         do {
             try FileContents.makeDirectories(directory)
             try FileContents.replace(kept, with: bytes)
+            // A copy kept before 0.18 under the path as spelled would be found should this
+            // one go: it is older.
+            let spelled = path(named: config)
+            if spelled != kept { unlink(spelled) }
             return true
         } catch {
             return false

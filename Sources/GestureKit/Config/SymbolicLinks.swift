@@ -67,7 +67,12 @@ public enum SymbolicLinks {
     /// The one spelling of the file at `path`, whether it exists or not: every link resolved,
     /// a link that leads nowhere taken to where it leads, `//` and a folder's trailing `/` gone.
     public static func canonical(_ path: String) -> String {
-        if let real = realPath(path) ?? finalTarget(of: path) { return real }
+        realPath(path) ?? finalTarget(of: path) ?? inRealFolder(path)
+    }
+
+    /// `path` in its folder's real path (`//`, a trailing `/` and the folders' links resolved),
+    /// the file's own name kept, link or not.
+    public static func inRealFolder(_ path: String) -> String {
         let (directory, fileName) = split(path)
         guard let folder = realPath(directory) else { return path }
         return (folder == "/" ? "" : folder) + "/" + fileName

@@ -7,7 +7,8 @@ import Synchronization
 /// Ctrl-S, or on a pipe into a pager, the bridge waited in a write from its event loop; every
 /// press it held back stayed frozen, for every application, and the signals that would stop it
 /// went unread. While the descriptor takes text at once (`poll` says so, and nothing waits
-/// before it) a line is written there and then, so it is out before whatever the caller does
+/// before it) a line is written there and then (but never to a terminal: `poll` there says
+/// only that some room is left, and a longer line waits for the rest), so it is out before whatever the caller does
 /// next (an action's line before its click, as readers of `--json` rely on); else it waits, in
 /// order, for a thread of the writer's own. At most `limit` bytes wait; text beyond that is
 /// dropped, whole, and counted (`takeDropped`). A write that fails (a full disk, a pipe whose
@@ -38,12 +39,17 @@ public final class DetachedWriter: Sendable {
 
     public let descriptor: Int32
     private let limit: Int
+    /// Whether a line may be written from the caller's thread when there is room: not to a
+    /// terminal (found in review: a terminal's program that stopped reading, not by Ctrl-S,
+    /// left the loop waiting in the write `poll` had allowed).
+    private let writesAtOnce: Bool
     private let state = Mutex(State())
     private let queue: DispatchQueue
 
     public init(descriptor: Int32, limit: Int = DetachedWriter.defaultLimit) {
         self.descriptor = descriptor
         self.limit = limit
+        writesAtOnce = isatty(descriptor) == 0
         queue = DispatchQueue(label: "gesture-bridge.output.\(descriptor)")
     }
 
@@ -61,7 +67,7 @@ public final class DetachedWriter: Sendable {
         let accepted: Bool? = state.withLock { state in
             guard state.failure == nil else { return nil }
             // A line a pipe or terminal takes whole at once (it has a page free): written now.
-            if state.waiting == 0, bytes.count <= Self.directLimit, takesTextNow() {
+            if writesAtOnce, state.waiting == 0, bytes.count <= Self.directLimit, takesTextNow() {
                 if let code = Self.write(bytes, to: descriptor) { state.failure = Failure(code: code) }
                 return false
             }
@@ -109,9 +115,11 @@ public final class DetachedWriter: Sendable {
         state.withLock { $0.failure }
     }
 
-    /// The texts dropped since last asked because too much waited unwritten.
+    /// The texts dropped because too much waited unwritten, once all that waited is written
+    /// (the reader reads again); 0 until then, and once told.
     public func takeDropped() -> Int {
         state.withLock { state in
+            guard state.waiting == 0 else { return 0 }
             defer { state.dropped = 0 }
             return state.dropped
         }
@@ -127,6 +135,12 @@ public final class DetachedWriter: Sendable {
     }
 
     private func writeNow(_ bytes: [UInt8]) {
+        // A reader gone is a write error here, whatever mask the queue's thread was made with:
+        // never the death of the process, with a button held.
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
         guard state.withLock({ $0.failure == nil }) else {
             state.withLock { $0.waiting -= bytes.count }
             return

@@ -1,0 +1,104 @@
+import Dispatch
+import Foundation
+import Glibc
+import Testing
+@testable import X11Bridge
+
+/// `run`'s output and log lines never wait for their reader (`DetachedWriter`).
+@Suite("Writing lines nobody reads")
+struct DetachedWriterTests {
+    /// A pipe, both ends; the caller closes them.
+    static func pipeEnds() throws -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        return (ends[0], ends[1])
+    }
+
+    /// Everything readable on `descriptor` now.
+    static func drain(_ descriptor: Int32) -> String {
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Found in review of the day: a terminal whose program stopped reading (not by Ctrl-S) left
+    /// the caller waiting in a write `poll` had allowed, as much room as there was being less
+    /// than the line.
+    @Test("a terminal nobody reads: a thousand lines handed over without waiting")
+    func terminalUnread() {
+        // A terminal's two ends, as posix_openpt, unlockpt (TIOCSPTLCK) and ptsname (TIOCGPTN) make them.
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        let terminal = master >= 0 && ioctl(master, 0x4004_5431, &unlock) == 0 && ioctl(master, 0x8004_5430, &number) == 0
+            ? open("/dev/pts/\(number)", O_WRONLY | O_NOCTTY) : -1
+        defer {
+            close(master)
+            close(terminal)
+        }
+        guard terminal >= 0 else {
+            Issue.record("no terminal to write to")
+            return
+        }
+        let writer = DetachedWriter(descriptor: terminal)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            for _ in 0..<1000 { writer.write(String(repeating: "x", count: 99)) }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 2) == .success, "the caller waited for the terminal")
+        // What waits is read, so the writer's thread writes nothing once the descriptors close.
+        var rounds = 0
+        while !writer.finish(timeout: 0.01), rounds < 500 {
+            _ = Self.drain(master)
+            rounds += 1
+        }
+        #expect(writer.finish(timeout: 0), "all written once read")
+    }
+
+    @Test("a pipe that fills: lines beyond the limit dropped, told once the rest is read, with their number; then lines go on")
+    func droppedToldOnce() throws {
+        let ends = try Self.pipeEnds()
+        defer { close(ends.read) }
+        _ = fcntl(ends.write, 1031, 4096)  // F_SETPIPE_SZ: one page
+        let writer = DetachedWriter(descriptor: ends.write, limit: 1024)
+        defer { close(ends.write) }
+        let line = String(repeating: "y", count: 99)
+        var dropped = 0
+        for _ in 0..<200 {
+            #expect(writer.write(line))
+            dropped += writer.takeDropped()
+        }
+        #expect(dropped == 0, "nothing told while nothing is read")
+        var read = ""
+        for _ in 0..<100 where !writer.finish(timeout: 0.01) { read += Self.drain(ends.read) }
+        read += Self.drain(ends.read)
+        let written = read.split(separator: "\n").count
+        let told = writer.takeDropped()
+        #expect(written + told == 200 && told > 100, "\(written) written, \(told) told dropped")
+        #expect(writer.takeDropped() == 0, "told once")
+        #expect(writer.write("after"))
+        #expect(writer.finish(timeout: 1))
+        #expect(Self.drain(ends.read) == "after\n")
+    }
+
+    /// (A reader gone: `UnreadOutputTests.outputReaderGone`, in a process that blocks SIGPIPE
+    /// as `run` does.)
+    @Test("while the pipe has room a line is written before write returns")
+    func atOnce() throws {
+        let ends = try Self.pipeEnds()
+        defer {
+            close(ends.write)
+            close(ends.read)
+        }
+        let writer = DetachedWriter(descriptor: ends.write)
+        #expect(writer.write("now"))
+        #expect(Self.drain(ends.read) == "now\n", "out before write returned")
+    }
+}
