@@ -80,7 +80,8 @@ final class PenAndTouchTests: StageSuite {
         #expect(left.filter { Int($0.sourceID) == pen }.map(\.kind) == [.buttonPress, .buttonRelease], "\(events)\n\(bridge.log)")
         #expect(left.filter { Int($0.sourceID) == touch }.isEmpty, "\(events)\n\(bridge.log)")
         #expect(bridge.events(.xError).isEmpty, "\(bridge.lines)")
-        withKnownIssue("Xorg keeps the button it emulates for a touch accepted after its end down (README, known limits)") {
+        // Not every time: on a loaded machine X had let go of it once by then.
+        withKnownIssue("Xorg keeps the button it emulates for a touch accepted after its end down (README, known limits)", isIntermittent: true) {
             #expect(stage.window.pointerState()?.buttonsHeld == [], "\(events)")
         } when: { penPress == .heldByBridge }
         // A touch at a person's pace after it arrives whole.

@@ -70,18 +70,22 @@ struct DetachedWriterTests {
         let writer = DetachedWriter(descriptor: ends.write, limit: 1024)
         defer { close(ends.write) }
         let line = String(repeating: "y", count: 99)
-        var dropped = 0
+        // Told only once what waited is written: into the pipe's page as it filled (on a loaded
+        // machine), then once it is read.
+        var tellings: [Int] = []
         for _ in 0..<200 {
             #expect(writer.write(line))
-            dropped += writer.takeDropped()
+            tellings.append(writer.takeDropped())
         }
-        #expect(dropped == 0, "nothing told while nothing is read")
         var read = ""
         for _ in 0..<100 where !writer.finish(timeout: 0.01) { read += Self.drain(ends.read) }
         read += Self.drain(ends.read)
         let written = read.split(separator: "\n").count
-        let told = writer.takeDropped()
+        tellings.append(writer.takeDropped())
+        tellings.removeAll { $0 == 0 }
+        let told = tellings.reduce(0, +)
         #expect(written + told == 200 && told > 100, "\(written) written, \(told) told dropped")
+        #expect(tellings.count <= 3, "not a telling a line: \(tellings)")
         #expect(writer.takeDropped() == 0, "told once")
         #expect(writer.write("after"))
         #expect(writer.finish(timeout: 1))
