@@ -68,7 +68,7 @@ public final class DetachedWriter: Sendable {
             guard state.failure == nil else { return nil }
             // A line a pipe or terminal takes whole at once (it has a page free): written now.
             if writesAtOnce, state.waiting == 0, bytes.count <= Self.directLimit, takesTextNow() {
-                if let code = Self.write(bytes, to: descriptor) { state.failure = Failure(code: code) }
+                if let code = LineWriter.writeWhole(bytes, to: descriptor) { state.failure = Failure(code: code) }
                 return false
             }
             guard state.waiting + bytes.count <= limit else {
@@ -91,23 +91,6 @@ public final class DetachedWriter: Sendable {
     private func takesTextNow() -> Bool {
         var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
         return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLOUT) != 0
-    }
-
-    /// Writes all of `bytes`; the `errno` of a write that failed, nil when all went out.
-    private static func write(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-            }
-            if written < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                return code
-            }
-            offset += written
-        }
-        return nil
     }
 
     /// Why the writing ended; nil while it goes on.
@@ -145,7 +128,7 @@ public final class DetachedWriter: Sendable {
             state.withLock { $0.waiting -= bytes.count }
             return
         }
-        let failed = Self.write(bytes, to: descriptor)
+        let failed = LineWriter.writeWhole(bytes, to: descriptor)
         state.withLock { state in
             state.waiting -= bytes.count
             if let failed, state.failure == nil { state.failure = Failure(code: failed) }

@@ -51,20 +51,29 @@ public final class LineWriter {
     @discardableResult
     public func write(text: String) -> Bool {
         guard failure == nil else { return false }
-        var bytes = Array(text.utf8)
+        if let code = Self.writeWhole(Array(text.utf8), to: descriptor) {
+            failure = String(cString: strerror(code))
+            return false
+        }
+        return true
+    }
+
+    /// Writes all of `bytes` to `descriptor`, waiting as it must; the `errno` of a write that
+    /// failed, nil when all went out.
+    static func writeWhole(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
+            let written = bytes.withUnsafeBytes { buffer in
                 Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
             }
             if written < 0 {
-                if errno == EINTR { continue }
-                failure = String(cString: strerror(errno))
-                return false
+                let code = errno
+                if code == EINTR { continue }
+                return code
             }
             offset += written
         }
-        return true
+        return nil
     }
 }
 
