@@ -48,4 +48,43 @@ struct PressureLivenessTests {
         liveness.remove(9)
         #expect(Self.contact(&liveness, pressure: 0).isEmpty)
     }
+
+    /// The engine with the built-in bindings and one pen, `Pen` (device 9), found dead by two
+    /// still contacts.
+    static func engineWithDeadPen() -> GestureEngine {
+        let pen = InputDevice(id: 9, name: "Pen", kind: .pen, pressure: range)
+        var engine = GestureEngine(configuration: ConfigLoader.builtInDefault, devices: [pen])
+        var outputs: [EngineOutput] = []
+        let changes = (0..<2).flatMap { index in
+            [ContactPhase.begin, .move, .end].compactMap { phase in
+                engine.handle(ContactEvent(time: Double(index) + (phase == .begin ? 0 : 0.6), device: 9, contact: 0, phase: phase,
+                                           position: Point(x: 1, y: 1), pressure: 0), into: &outputs)
+            }
+        }
+        #expect(changes == [.dead(9)])
+        #expect(engine.devices[9]?.pressure == nil)
+        return engine
+    }
+
+    @Test("the engine uses a dead device without pressure: a hover's pressure does not bring it back, a mapping elsewhere keeps it, a device declared anew is watched afresh")
+    func inTheEngine() {
+        var engine = Self.engineWithDeadPen()
+        var outputs: [EngineOutput] = []
+        // libinput's hover can carry the pressure the tip last had.
+        let hover = ContactEvent(time: 3, device: 9, contact: 0, phase: .hover, position: Point(x: 1, y: 1), pressure: 800)
+        #expect(engine.handle(hover, into: &outputs) == nil)
+        #expect(engine.devices[9]?.pressure == nil)
+        var mapped = InputDevice(id: 9, name: "Pen", kind: .pen, pressure: Self.range)
+        mapped.mappedArea = MappedArea(x: 0, y: 0, width: 0.5, height: 1)
+        engine.addDevice(mapped)
+        #expect(engine.devices[9]?.pressure == nil, "mapped elsewhere, still found dead")
+        #expect(engine.devices[9]?.mappedArea == mapped.mappedArea)
+        let declaredAnew = InputDevice(id: 9, name: "Pen", kind: .pen, pressure: PressureRange(min: 0, max: 65535))
+        engine.addDevice(declaredAnew)
+        #expect(engine.devices[9]?.pressure == declaredAnew.pressure, "a new declaration is taken at its word")
+        var again = Self.engineWithDeadPen()
+        again.removeDevice(9, at: 3, into: &outputs)
+        again.addDevice(InputDevice(id: 9, name: "Pen", kind: .pen, pressure: Self.range))
+        #expect(again.devices[9]?.pressure == Self.range, "plugged out and in again")
+    }
 }

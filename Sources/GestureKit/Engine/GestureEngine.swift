@@ -14,7 +14,14 @@ public struct GestureEngine: Sendable {
     /// down. A contact keeps the scale it began with; a change applies to contacts from then on.
     /// `.unscaled` (a trace replayed): the config's pixels are the screen's.
     public var scale: DesktopScale
+    /// The devices as the engine uses them: as added, but for one whose declared pressure was
+    /// found never to move (`PressureLiveness`), which is used without its pressure.
     public private(set) var devices: [Int: InputDevice] = [:]
+    /// The devices as added (`addDevice`), pressure and all.
+    private var declaredDevices: [Int: InputDevice] = [:]
+    /// Which devices' declared pressure has never moved (the fallback when a driver does not
+    /// say what its axis is), followed here so that the live bridge and a replay agree.
+    private var pressureLiveness = PressureLiveness()
     private var contacts: [ContactKey: TrackedContact] = [:]
     /// When and where each pen or eraser was last heard hovering above the screen (`PalmRule`).
     private var pensHovering: [Int: (time: Double, position: Point)] = [:]
@@ -39,7 +46,7 @@ public struct GestureEngine: Sendable {
         self.monitors = monitors
         self.scale = scale
         self.learning = learning
-        for device in devices { self.devices[device.id] = device }
+        for device in devices { addDevice(device) }
     }
 
     /// The earliest time at which `advance(to:)` has something to do.
@@ -88,8 +95,23 @@ public struct GestureEngine: Sendable {
 
     // MARK: Devices and configuration
 
+    /// A device new or changed, or mapped elsewhere. One whose declaration changed (its
+    /// pressure axis, its kind, its name) is watched afresh for pressure that never moves; one
+    /// only mapped elsewhere keeps what was found.
     public mutating func addDevice(_ device: InputDevice) {
-        devices[device.id] = device
+        if let previous = declaredDevices[device.id], !device.isDeclared(like: previous) {
+            pressureLiveness.remove(device.id)
+        }
+        declaredDevices[device.id] = device
+        devices[device.id] = inUse(device)
+    }
+
+    /// `device` as the engine uses it: without its pressure while that is found dead.
+    private func inUse(_ device: InputDevice) -> InputDevice {
+        guard pressureLiveness.isDead(device.id) else { return device }
+        var withoutPressure = device
+        withoutPressure.pressure = nil
+        return withoutPressure
     }
 
     /// Forgets a device; its contacts are cancelled.
@@ -102,6 +124,8 @@ public struct GestureEngine: Sendable {
                    into: &outputs)
         }
         devices[id] = nil
+        declaredDevices[id] = nil
+        pressureLiveness.remove(id)
         pensHovering[id] = nil
     }
 
@@ -133,20 +157,40 @@ public struct GestureEngine: Sendable {
 
     // MARK: Input
 
-    /// Handles one event, first firing any timers due by its time.
-    public mutating func handle(_ event: ContactEvent, into outputs: inout [EngineOutput]) {
+    /// Handles one event, first firing any timers due by its time. Returns the device's
+    /// pressure found dead or alive again by it (`PressureLiveness`): from the device's next
+    /// contact on, the engine uses it so (the contact that showed it goes on as it began).
+    @discardableResult
+    public mutating func handle(_ event: ContactEvent, into outputs: inout [EngineOutput]) -> PressureLiveness.Change? {
         handle(event, handedOver: nil, into: &outputs)
     }
 
     /// Handles a contact's begin that is the application's from the start (`reason`: X gave its
     /// press to the application, `ReleaseReason.anotherButton`): its owning gestures never see
     /// it, watching ones do. Any other event is handled as ever.
+    @discardableResult
     public mutating func handle(_ event: ContactEvent, handedOverAtBegin reason: ReleaseReason,
-                                into outputs: inout [EngineOutput]) {
+                                into outputs: inout [EngineOutput]) -> PressureLiveness.Change? {
         handle(event, handedOver: reason, into: &outputs)
     }
 
-    private mutating func handle(_ event: ContactEvent, handedOver reason: ReleaseReason?, into outputs: inout [EngineOutput]) {
+    private mutating func handle(_ event: ContactEvent, handedOver reason: ReleaseReason?,
+                                 into outputs: inout [EngineOutput]) -> PressureLiveness.Change? {
+        // A pen hovering says nothing of its tip's pressure (libinput's hover can carry the
+        // pressure the tip last had).
+        let change = event.phase == .hover ? nil
+            : pressureLiveness.observe(event) { [declaredDevices] in declaredDevices[event.device]?.pressure }
+        follow(event, handedOver: reason, into: &outputs)
+        switch change {
+        case .dead(let id)?, .alive(let id)?:
+            if let device = declaredDevices[id] { devices[id] = inUse(device) }
+        case nil:
+            break
+        }
+        return change
+    }
+
+    private mutating func follow(_ event: ContactEvent, handedOver reason: ReleaseReason?, into outputs: inout [EngineOutput]) {
         if let next = nextDeadline, next <= event.time {
             advance(to: event.time, into: &outputs)
         }

@@ -24,4 +24,11 @@ public struct InputDevice: Sendable, Hashable {
     }
 
     public var hasPressure: Bool { pressure != nil }
+
+    /// Whether `other` is this device, mapped to the same or another part of the screen.
+    public func isDeclared(like other: InputDevice) -> Bool {
+        var mapped = other
+        mapped.mappedArea = mappedArea
+        return mapped == self
+    }
 }

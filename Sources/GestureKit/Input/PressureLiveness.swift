@@ -2,8 +2,8 @@
 /// say what it is. A device whose contacts keep reading their minimum pressure (a puck or pad
 /// an unknown driver declares pressure for) would have every press held back for a deep press
 /// that cannot come; after `deadContacts` such contacts in a row it counts as having no
-/// pressure, and the first sample above the minimum brings its pressure back. The live bridge
-/// and a trace's replay both follow it, so a replay decides as the bridge did.
+/// pressure, and the first sample above the minimum brings its pressure back. `GestureEngine`
+/// follows it, so a trace's replay decides as the live bridge did.
 public struct PressureLiveness: Sendable {
     /// Contacts in a row whose pressure never left the minimum before a device counts as dead.
     public static let deadContacts = 2

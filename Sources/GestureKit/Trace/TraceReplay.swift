@@ -19,33 +19,18 @@ public enum TraceReplay {
 public struct TraceReplayer {
     private var engine: GestureEngine
     private var lastTime: Double?
-    /// The devices as the header declares them.
-    private let declared: [Int: InputDevice]
-    /// A declared pressure axis that never moves counts as none, as in the live bridge.
-    private var liveness = PressureLiveness()
 
     public init(header: TraceHeader, configuration: BindingSet, learning: PressLearning = PressLearning()) {
         engine = GestureEngine(configuration: configuration, devices: header.devices, screen: header.screen ?? .fallback,
                                learning: learning)
-        declared = Dictionary(header.devices.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
     }
 
     /// What the replay learned so far.
     public var learning: PressLearning { engine.learning }
 
     public mutating func handle(_ event: ContactEvent, into outputs: inout [EngineOutput]) {
-        let change = liveness.observe(event) { [declared] in declared[event.device]?.pressure }
         engine.handle(event, into: &outputs)
         lastTime = event.time
-        // From the device's next contact on, as the live bridge does.
-        switch change {
-        case .dead(let id)?, .alive(let id)?:
-            guard var device = declared[id] else { break }
-            if liveness.isDead(id) { device.pressure = nil }
-            engine.addDevice(device)
-        case nil:
-            break
-        }
     }
 
     /// Timers due by the end of the recording still fire (a long press held to the end).

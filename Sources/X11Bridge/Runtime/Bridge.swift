@@ -28,8 +28,6 @@ public final class Bridge {
     private var stopRequested = false
     /// Whether another bridge took the display over, which stopped this one (`InstanceClaim`).
     public private(set) var wasTakenOver = false
-    /// Which devices' declared pressure has never moved (the fallback when a driver does not say).
-    private var pressureLiveness = PressureLiveness()
     private var volumeRing = VolumeRing()
     /// Force rings held back until their contact is known to be the bridge's.
     private var heldBack = HeldBackOutputs()
@@ -351,9 +349,8 @@ extension Bridge: EventLoopClient {
     /// One contact event, with everything it tells the ownership classes and the engine.
     private func handle(_ event: ContactEvent, at time: Double) {
         let handedOverAtBegin = tellOwnership(about: event, now: time)
-        let liveness = pressureLiveness.observe(event) { [session] in session.device(event.device)?.pressureAxis?.pressureRange }
         var outputs: [EngineOutput] = []
-        if let handedOverAtBegin {
+        let liveness = if let handedOverAtBegin {
             engine.handle(event, handedOverAtBegin: handedOverAtBegin, into: &outputs)
         } else {
             engine.handle(event, into: &outputs)
@@ -404,7 +401,6 @@ extension Bridge: EventLoopClient {
                     engine.removeDevice(device.id, at: time, into: &outputs)
                     process(outputs, now: time)
                 }
-                for device in changes.removed + changes.updated { pressureLiveness.remove(device.id) }
                 for device in changes.added + changes.updated + changes.remapped { updateEngine(device.id) }
                 reconcileGrabs()
                 report(.devicesChanged(changes))
@@ -461,18 +457,15 @@ extension Bridge: EventLoopClient {
         if showsContacts { showActiveContacts() }
     }
 
-    /// Gives the engine the device `id` as the catalog has it now (`InputDevice`), without its
-    /// pressure while that is found dead: the one place the engine's devices come from.
-    @discardableResult
-    private func updateEngine(_ id: Int) -> InputDevice? {
-        guard var input = session.device(id)?.inputDevice else { return nil }
-        if pressureLiveness.isDead(id) { input.pressure = nil }
+    /// Gives the engine the device `id` as the catalog has it now (`InputDevice`): the one
+    /// place the engine's devices come from.
+    private func updateEngine(_ id: Int) {
+        guard let input = session.device(id)?.inputDevice else { return }
         engine.addDevice(input)
-        return input
     }
 
-    /// A device's pressure found dead, or alive again: the engine sees it without pressure, or
-    /// with it, from its next contact on, and the grabs follow what listens to it now.
+    /// A device's pressure found dead, or alive again: the engine uses it so from its next
+    /// contact on, and the grabs follow what listens to it now.
     private func apply(_ liveness: PressureLiveness.Change?) {
         let (id, dead): (Int, Bool)
         switch liveness {
@@ -480,9 +473,8 @@ extension Bridge: EventLoopClient {
         case .alive(let device)?: (id, dead) = (device, false)
         case nil: return
         }
-        guard let input = updateEngine(id) else { return }
         reconcileGrabs()
-        report(.pressureDead(device: id, name: input.name, dead: dead))
+        report(.pressureDead(device: id, name: engine.devices[id]?.name ?? "device \(id)", dead: dead))
     }
 
     /// A device list read while the bridge had a device grabbed on its own for a kept stroke
