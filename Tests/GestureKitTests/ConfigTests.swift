@@ -307,6 +307,52 @@ struct ConfigTests {
         #expect(error?.description.contains("cannot read the config file") == true)
     }
 
+    /// Found in review: a config saved as Windows-1252 (an accented name) said only "not UTF-8
+    /// text", with no line to look at.
+    @Test("a file in another encoding: the error names the line and column of the first byte that is not UTF-8")
+    func notUTF8() throws {
+        let path = NSTemporaryDirectory() + "config-latin1-\(getpid()).yaml"
+        let text = Array("# réglages\nbindings:\n  - {name: \"clic ".utf8) + [0x64, 0xE9, 0x70] + Array("\", gesture: deep-press, action: {click: right}}\n".utf8)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(text)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let error = #expect(throws: ConfigError.self) { try ConfigLoader.load(path: path) }
+        #expect(error?.issues.map { [$0.line, $0.column] } == [[3, 19]], "\(String(describing: error))")
+        #expect(error?.issues.first?.message.contains("0xE9") == true)
+        // Cut short at the end of the file, a sequence is not UTF-8 either.
+        let cut = Array("learn: true\n".utf8) + [0xC3]
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(cut)))
+        let end = #expect(throws: ConfigError.self) { try ConfigLoader.load(path: path) }
+        #expect(end?.issues.map { [$0.line, $0.column] } == [[2, 1]])
+    }
+
+    /// Found in review of a config kept in dotfiles: `bindings: !include more.yaml` read as the
+    /// text `more.yaml` (the error then spoke of a list), `!secret` as the name after it.
+    @Test("a tag that is none of YAML's own types is refused where it is written; YAML's own still read")
+    func unsupportedTags() {
+        let include = problems("learn: true\nbindings: !include more.yaml\n")
+        #expect(include.map { [$0.line, $0.column] } == [[2, 11]], "\(include)")
+        #expect(include.first?.message.contains("`!include`") == true)
+        let secret = problems(binding("    action: {command: [notify-send, !secret token]}\n"))
+        #expect(secret.count == 1 && secret.first?.message.contains("`!secret`") == true, "\(secret)")
+        let binary = problems("bindings: !!binary aGVsbG8=\n")
+        #expect(binary.first?.message.contains("`!!binary`") == true, "\(binary)")
+        let core = problems("decision-timeout: !!float 0.3\nlearn: !!bool true\nbindings: !!seq\n  - !!map {name: !!str r, gesture: deep-press, action: {click: right}}\n")
+        #expect(core.isEmpty, "\(core)")
+    }
+
+    /// Found in review: an error in a node under an anchor was told again for every alias of it.
+    @Test("an error under an anchor is told once, however many aliases use it")
+    func anchorErrorOnce() {
+        let aliased = problems("""
+            bindings:
+              - {name: a, gesture: deep-press, threshold: &hard 7, action: {click: right}}
+              - {name: b, gesture: deep-press, threshold: *hard, action: {click: middle}}
+              - {name: c, gesture: deep-press, threshold: *hard, action: {key: ctrl+z}}
+            """)
+        #expect(aliased.count == 1, "\(aliased)")
+        #expect(aliased.first?.line == 2)
+    }
+
     @Test("print-config's rendering parses back to the same bindings")
     func renderRoundTrip() throws {
         let custom = try ConfigLoader.parse("""

@@ -7,7 +7,10 @@ public enum ConfigLoader {
         parser.keyNames = keyNames
         let result = parser.parseDocument(text)
         guard let result, parser.issues.isEmpty else {
-            throw ConfigError(file: file, issues: parser.issues.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+            // A node under an anchor is checked at each alias of it: its issue is told once.
+            var told = Set<ConfigIssue>()
+            let issues = parser.issues.filter { told.insert($0).inserted }
+            throw ConfigError(file: file, issues: issues.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
         }
         return result
     }
@@ -24,9 +27,47 @@ public enum ConfigLoader {
             throw ConfigError(file: path, issues: [], unreadable: "cannot read the config file: \(error.reason)")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw ConfigError(file: path, issues: [], unreadable: "the config file is not UTF-8 text")
+            throw ConfigError(file: path, issues: [notUTF8(bytes)])
         }
         return try parse(text, file: path, keyNames: keyNames)
+    }
+
+    /// Where `bytes` stop being UTF-8, as an issue at that line and column (an editor's, in
+    /// characters): a file saved as Latin-1 or Windows-1252, whose accented letters are one byte.
+    static func notUTF8(_ bytes: [UInt8]) -> ConfigIssue {
+        var line = 1
+        var lineStart = 0
+        var index = 0
+        while index < bytes.count {
+            let length = validSequenceLength(bytes, at: index)
+            guard length > 0 else { break }
+            if bytes[index] == 0x0A {
+                line += 1
+                lineStart = index + 1
+            }
+            index += length
+        }
+        let before = String(decoding: bytes[lineStart..<index], as: UTF8.self)
+        let byte = index < bytes.count ? bytes[index] : 0
+        let hex = String(byte, radix: 16, uppercase: true)
+        return ConfigIssue(line: line, column: before.count + 1,
+                           message: "the config file is not UTF-8 text here (byte 0x\(hex)): it was saved in another encoding, such as Latin-1 or Windows-1252; save it as UTF-8")
+    }
+
+    /// The length of the UTF-8 sequence at `index`, or 0 where none begins.
+    private static func validSequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
+        let lead = bytes[index]
+        let length: Int
+        switch lead {
+        case 0x00...0x7F: return 1
+        case 0xC2...0xDF: length = 2
+        case 0xE0...0xEF: length = 3
+        case 0xF0...0xF4: length = 4
+        default: return 0
+        }
+        guard index + length <= bytes.count,
+              String(validating: bytes[index..<index + length], as: UTF8.self) != nil else { return 0 }
+        return length
     }
 
     /// The bindings a user gets without a config file of their own.

@@ -215,6 +215,9 @@ struct ConfigParser {
         case .duplicateKeys(let duplicates, let mark):
             let keys = duplicates.map { "`\($0)`" }.joined(separator: ", ")
             return ConfigIssue(line: mark.line, column: mark.column, message: "\(keys) is given twice in the same mapping; keep one")
+        case .unsupportedTag(let tag, let mark):
+            return ConfigIssue(line: mark.line, column: mark.column,
+                               message: "the tag `\(tag)` is not read here: a config is one file of plain values (no includes, no secrets or custom types); write the value itself")
         case .unreadable(let problem):
             return ConfigIssue(line: 1, column: 1, message: "cannot read the text: \(problem)")
         case .outOfMemory:

@@ -6,6 +6,8 @@ enum YAMLError: Error, Sendable, Equatable {
     case syntax(problem: String, at: YAMLMark)
     /// The same keys twice in one mapping, sorted, at the first of them.
     case duplicateKeys([String], at: YAMLMark)
+    /// A tag that is none of YAML's own types (`!include`, `!!binary`), as written.
+    case unsupportedTag(String, at: YAMLMark)
     /// libyaml could not decode the text itself.
     case unreadable(String)
     case outOfMemory
@@ -115,6 +117,7 @@ private struct Composer {
             let string = data.value.map { String(decoding: UnsafeBufferPointer(start: $0, count: data.length), as: UTF8.self) } ?? ""
             // A quoted scalar without a tag is a string, as if tagged so.
             let tag = data.quoted_implicit != 0 ? "tag:yaml.org,2002:str" : Self.text(data.tag)
+            try Self.check(tag: tag, at: mark)
             let node = YAMLNode.scalar(.init(string: string, style: style, explicitTag: tag, mark: mark))
             try close(node, anchor: Self.text(data.anchor))
         case YAML_ALIAS_EVENT:
@@ -124,9 +127,11 @@ private struct Composer {
             try close(node, anchor: nil)
         case YAML_SEQUENCE_START_EVENT:
             let data = event.data.sequence_start
+            try Self.check(tag: Self.text(data.tag), at: mark)
             try push(.sequence(items: [], anchor: Self.text(data.anchor), tag: Self.text(data.tag), mark: mark))
         case YAML_MAPPING_START_EVENT:
             let data = event.data.mapping_start
+            try Self.check(tag: Self.text(data.tag), at: mark)
             try push(.mapping(pairs: [], key: nil, anchor: Self.text(data.anchor), tag: Self.text(data.tag), mark: mark))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             switch open.popLast() {
@@ -152,6 +157,17 @@ private struct Composer {
             throw .syntax(problem: "nested more than \(YAMLDocument.maximumDepth) levels deep", at: mark)
         }
         open.append(collection)
+    }
+
+    /// Refuses a tag that is none of YAML's own types: a config is one file of plain values, and
+    /// a tag another program reads (Home Assistant's `!include`, `!secret`) would otherwise be
+    /// read as the text after it.
+    private static func check(tag: String?, at mark: YAMLMark) throws(YAMLError) {
+        guard let tag, tag != "!" else { return }
+        let core = "tag:yaml.org,2002:"
+        if tag.hasPrefix(core), ["str", "bool", "int", "float", "null", "merge", "timestamp", "value", "seq", "map"]
+            .contains(String(tag.dropFirst(core.count))) { return }
+        throw .unsupportedTag(tag.hasPrefix(core) ? "!!" + tag.dropFirst(core.count) : tag, at: mark)
     }
 
     /// A finished node: remembered under its anchor, then added to the collection it is in.
