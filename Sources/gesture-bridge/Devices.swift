@@ -66,18 +66,16 @@ struct Devices: ParsableCommand {
     /// said and the config that last loaded from it (`KeptConfig`), which a bridge started now
     /// runs, or none (`set` nil: which bindings listen is not known). `failed`: it did not load.
     static func bindings(_ option: ConfigOption) -> (set: BindingSet?, failed: Bool) {
-        do {
-            return (try option.load().0, false)
-        } catch {
-            printError("\(error)")
-            let source = option.source().anchored()
-            if case .file(let path) = source, let last = KeptConfig.user()?.load(for: path, keyNames: XKeysymNames()) {
-                printError("gesture-bridge: BINDINGS shows the config that last loaded from \(path) (kept as \(last.path)), which a bridge started now runs until the file is mended")
-                return (last.bindings, true)
-            }
+        let source = option.source().anchored()
+        let start = StartingConfig(source, kept: KeptConfig.user(), keyNames: XKeysymNames())
+        guard let error = start.error else { return (start.bindings, false) }
+        printError("\(error)")
+        if let standIn = start.standIn(for: source) {
+            printError("gesture-bridge: BINDINGS shows \(standIn), which a bridge started now runs until the file is mended")
+        } else {
             printError("gesture-bridge: BINDINGS cannot say which bindings listen until the config loads")
-            return (nil, true)
         }
+        return (start.bindings, true)
     }
 
     private func printTable(_ devices: [X11Device], bindings: BindingSet?, learning: PressLearning) {

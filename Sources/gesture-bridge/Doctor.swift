@@ -50,17 +50,16 @@ struct Doctor: ParsableCommand {
         }
 
         let source = config.source()
-        var bindings: BindingSet?
-        do {
-            bindings = try source.load(keyNames: XKeysymNames())
-            findings.append(.ok(.config, "config \(source): \(bindings?.bindings.count ?? 0) bindings"))
-        } catch {
-            if case .file(let path) = source.anchored(), let kept = KeptConfig.user()?.load(for: path, keyNames: XKeysymNames()) {
-                bindings = kept.bindings
-                findings.append(.problem(.config, "config \(source) is broken: the bridge runs the config that last loaded from it (kept as \(kept.path)) until it is mended:\n" + error.description))
-            } else {
-                findings.append(.problem(.config, "config \(source) is broken (the bridge will not start with it):\n" + error.description))
-            }
+        let start = StartingConfig(source.anchored(), kept: KeptConfig.user(), keyNames: XKeysymNames())
+        let bindings = start.bindings
+        switch start {
+        case .loaded(let loaded):
+            findings.append(.ok(.config, "config \(source): \(loaded.bindings.count) bindings"))
+        case .kept(_, _, let error), .builtInMeanwhile(let error):
+            findings.append(.problem(.config, "config \(source) is broken: the bridge runs \(start.standIn(for: source) ?? "") until it is mended:\n"
+                                     + error.description))
+        case .failed(let error):
+            findings.append(.problem(.config, "config \(source) is broken (the bridge will not start with it):\n" + error.description))
         }
 
         let name: String

@@ -160,7 +160,7 @@ struct Run: ParsableCommand {
             reporter.handle(event)
             if case .started = event, let rejected {
                 reporter.handle(.configurationRejected(source: source.description, message: rejected.message))
-                logger.warning("running the config that last loaded from \(source) (kept as \(rejected.kept)) until the file is mended: \(noWatch ? "SIGHUP reads it again" : "it is read again as soon as it changes")")
+                logger.warning("running \(rejected.standIn) until the file is mended: \(noWatch ? "SIGHUP reads it again" : "it is read again as soon as it changes")")
             }
             // Kept away from the loop, as the learned state is (`LearnedStateSaver`): a write and
             // its fsync on a slow disk would freeze every press the bridge holds back meanwhile.
@@ -230,22 +230,21 @@ struct Run: ParsableCommand {
 
     /// The config to start with, and where it comes from: the file's, kept for later
     /// (`KeptConfig`); for a file that does not load (a bad edit saved, and the bridge started
-    /// after it, at a login or a restart), the config that last loaded from it, with what is
-    /// wrong (`rejected`), so a bad edit never leaves a person without the gestures they had.
-    /// With nothing kept for it, the file's errors as file:line:column and exit status 1.
+    /// after it, at a login or a restart), what stands in for it (`StartingConfig`: the config
+    /// that last loaded from it, or the built-in default for the user's own file left a link
+    /// leading nowhere), with what is wrong (`rejected`), so a bad edit never leaves a person
+    /// without the gestures they had. With nothing to stand in, the file's errors as
+    /// file:line:column and exit status 1.
     static func startingConfig(_ option: ConfigOption, kept: KeptConfig?)
-        throws -> (BindingSet, ConfigSource, rejected: (message: String, kept: String)?) {
+        throws -> (BindingSet, ConfigSource, rejected: (message: String, standIn: String)?) {
         let source = option.source().anchored()
-        do {
-            let bindings = try source.load(keyNames: XKeysymNames())
+        let start = StartingConfig(source, kept: kept, keyNames: XKeysymNames())
+        guard let bindings = start.bindings else { throw CommandFailure(start.error?.description ?? "the config does not load") }
+        guard let error = start.error, let standIn = start.standIn(for: source) else {
             if case .file(let path) = source { kept?.keep(path, loadedAs: bindings, keyNames: XKeysymNames()) }
             return (bindings, source, nil)
-        } catch {
-            guard case .file(let path) = source, let last = kept?.load(for: path, keyNames: XKeysymNames()) else {
-                throw CommandFailure(error.description)
-            }
-            return (last.bindings, source, (error.description, last.path))
         }
+        return (bindings, source, (error.description, standIn))
     }
 
     /// The watch on the config file; for the built-in default, on the user's file that may

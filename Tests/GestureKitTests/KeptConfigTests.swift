@@ -106,4 +106,30 @@ struct KeptConfigTests {
         #expect(chmod(folder.kept.path(for: folder.config), 0o666) == 0)
         #expect(folder.kept.load(for: folder.config) == nil)
     }
+
+    @Test("what a bridge started now runs: the file; the copy kept for it; for the user's own file a link leading nowhere, the built-in default meanwhile; else nothing")
+    func startingConfig() throws {
+        let folder = try Folder()
+        let home = folder.path + "/home"
+        try FileManager.default.createDirectory(atPath: home + "/gesture-bridge", withIntermediateDirectories: true)
+        let user = home + "/gesture-bridge/config.yaml", target = folder.path + "/dotfiles.yaml"
+        let environment = ["XDG_CONFIG_HOME": home, "HOME": folder.path]
+        #expect(symlink(target, user) == 0)
+        #expect(ConfigSource.resolve(explicit: nil, environment: environment) == .file(user), "a link leading nowhere is still the user's file")
+        let meanwhile = StartingConfig(.file(user), kept: folder.kept, environment: environment)
+        guard case .builtInMeanwhile(let error) = meanwhile else { Issue.record("\(meanwhile)"); return }
+        #expect(error.description.contains("is a link to \(target), which does not exist"), "\(error)")
+        #expect(meanwhile.bindings == ConfigLoader.builtInDefault)
+        // Named with --config, or a file that is no link, it stands for nothing.
+        #expect(StartingConfig(.file(target), kept: folder.kept, environment: environment).bindings == nil)
+        try Self.middle.write(toFile: target, atomically: true, encoding: .utf8)
+        let loaded = StartingConfig(.file(user), kept: folder.kept, environment: environment)
+        #expect(loaded.error == nil && loaded.bindings?.bindings.first?.name == "hard-press")
+        #expect(folder.kept.keep(user, loadedAs: try #require(loaded.bindings)))
+        #expect(unlink(target) == 0)
+        guard case .kept(let bindings, let keptAt, _) = StartingConfig(.file(user), kept: folder.kept, environment: environment) else {
+            Issue.record("the copy kept is not used"); return
+        }
+        #expect(bindings == loaded.bindings && keptAt == folder.kept.path(for: user))
+    }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Reads configs: a file, text, or the built-in default.
 public enum ConfigLoader {
     /// Parses config text; `file` names it in error messages, and `keyNames` (if given) says
@@ -24,6 +26,9 @@ public enum ConfigLoader {
         do {
             bytes = try FileContents.read(path)
         } catch {
+            if error.code == ENOENT, let end = SymbolicLinks.end(from: path) {
+                throw ConfigError(file: path, issues: [], unreadable: "the config file is a link to \(end), which does not exist")
+            }
             throw ConfigError(file: path, issues: [], unreadable: "cannot read the config file: \(error.reason)")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {

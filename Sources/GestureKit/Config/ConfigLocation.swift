@@ -7,9 +7,11 @@ public enum ConfigSource: Sendable, Hashable, CustomStringConvertible {
     case builtInDefault
 
     /// `--config` when given; else `$XDG_CONFIG_HOME/gesture-bridge/config.yaml` (or
-    /// `~/.config/...`) when that file exists; else the built-in default.
+    /// `~/.config/...`) when that file exists, or is a link however it leads nowhere (a
+    /// dotfiles checkout on a branch without the file: the person's config, mended later, not
+    /// the built-in default's); else the built-in default.
     public static func resolve(explicit: String?, environment: [String: String] = ProcessEnvironment.current,
-                               fileExists: (String) -> Bool = { access($0, F_OK) == 0 }) -> ConfigSource {
+                               fileExists: (String) -> Bool = { access($0, F_OK) == 0 || SymbolicLinks.isLink($0) }) -> ConfigSource {
         if let explicit { return .file(explicit) }
         if let user = userConfigPath(environment: environment), fileExists(user) { return .file(user) }
         return .builtInDefault

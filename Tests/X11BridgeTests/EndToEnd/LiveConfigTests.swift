@@ -277,6 +277,42 @@ final class LiveConfigTests: StageSuite {
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 
+    /// Found in review of a config kept in dotfiles: the user's config, a link into a checkout
+    /// on a branch without the file, read as no config at all: the bridge ran the built-in
+    /// default though a copy of the config that last loaded was kept, and said nothing.
+    @Test("the user's config a link leading nowhere: the bridge runs the config last kept, says the link leads nowhere, and loads the file once it is there")
+    func danglingUserLink() throws {
+        let home = try ConfigDirectory(), dotfiles = try ConfigDirectory()
+        let state = home.path + "/state", file = home.path + "/gesture-bridge/config.yaml"
+        let target = dotfiles.path + "/gesture-bridge.yaml"
+        try FileManager.default.createDirectory(atPath: home.path + "/gesture-bridge", withIntermediateDirectories: true)
+        try LiveSessionTests.config(click: "middle").write(toFile: target, atomically: false, encoding: .utf8)
+        #expect(symlink(target, file) == 0)
+        let environment = ["XDG_CONFIG_HOME": home.path, "XDG_STATE_HOME": state]
+        let first = try stage.bridge(environment: environment)
+        #expect(first.events(.listening).first?.config == file, "\(first.lines)")
+        #expect(first.stop(with: SIGINT) == 0)
+
+        #expect(unlink(target) == 0)
+        let bridge = try stage.bridge(environment: environment)
+        #expect(bridge.events(.listening).first?.config == file, "\(bridge.lines)")
+        #expect(bridge.waitForEvents(.configRejected), "\(bridge.log)")
+        let message = bridge.events(.configRejected).first?.message ?? ""
+        #expect(message.contains("is a link to \(target), which does not exist"), "\(message)")
+        try stage.expectDeepPress(at: (200, 200), gives: 2, not: 3, "the middle click last kept, not the default's right-click")
+        try LiveSessionTests.config(click: "right").write(toFile: target, atomically: true, encoding: .utf8)
+        #expect(Self.reloaded(bridge, file), "\(bridge.log)")
+        try stage.expectDeepPress(at: (250, 200), gives: 3, not: 2)
+        #expect(bridge.stop(with: SIGINT) == 0)
+
+        // Nothing kept: the built-in default meanwhile, not a bridge that refuses to start.
+        #expect(unlink(target) == 0)
+        let fresh = try stage.bridge(environment: ["XDG_CONFIG_HOME": home.path, "XDG_STATE_HOME": home.path + "/elsewhere"])
+        #expect(fresh.waitForEvents(.configRejected), "\(fresh.log)")
+        try stage.expectDeepPress(at: (300, 200), gives: 3, "the built-in default's right-click")
+        #expect(fresh.stop(with: SIGINT) == 0)
+    }
+
     @Test("a config saved writable by the group is refused, the old bindings kept; `chmod go-w`, as the message says, loads it")
     func refusedThenTrusted() throws {
         let bridge = try Self.runBridge(stage, directory, clicking: "right")
