@@ -20,6 +20,7 @@ final class LearnedStateSaver: Sendable {
     /// The newest state of each device not written yet.
     private let pending = Mutex<[String: HandLearner]>([:])
     private let queue = DispatchQueue(label: "gesture-bridge.learned-state")
+    private let failure = FailureTold()
 
     /// Where the state is kept.
     var directory: String { store.directory }
@@ -65,8 +66,11 @@ final class LearnedStateSaver: Sendable {
         if !learner.calibrated, store.keptLearner(for: device)?.calibrated == true { return }
         do {
             try store.save(device: device, learner: learner)
+            failure.worked()
         } catch {
-            logger.warning("cannot keep what was learned: \(error.description)")
+            // A read-only or full home fails every save: said once, until one works.
+            let message = "cannot keep what was learned: \(error.description)"
+            if failure.shouldTell(message) { logger.warning("\(message); said again only once a save worked meanwhile") }
         }
     }
 }

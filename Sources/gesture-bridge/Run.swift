@@ -104,6 +104,10 @@ struct Run: ParsableCommand {
         let keptConfigs = KeptConfig.user()
         let keeping = DispatchQueue(label: "gesture-bridge.kept-config")
         let (bindings, source, rejected) = try Self.startingConfig(config, kept: keptConfigs)
+        let keepFailure = FailureTold()
+        if rejected == nil, case .file(let path) = source, let keptConfigs {
+            Self.tell(keptConfigs.keep(path, loadedAs: bindings, keyNames: XKeysymNames()), keepFailure, logger)
+        }
         let connection = try CommandLogging.openDisplay(requirements: .init(xtest: !dryRun), logger: logger)
         let signals = try CommandLogging.bridgeSignals(SignalDescriptor.runSignals) { logger.error("\($0)") }
         // One bridge per display: a second would act on every gesture again.
@@ -165,7 +169,7 @@ struct Run: ParsableCommand {
             // Kept away from the loop, as the learned state is (`LearnedStateSaver`): a write and
             // its fsync on a slow disk would freeze every press the bridge holds back meanwhile.
             if case .configurationReloaded(_, let reloaded) = event, case .file(let path) = reloader.source, let keptConfigs {
-                keeping.async { keptConfigs.keep(path, loadedAs: reloaded, keyNames: XKeysymNames()) }
+                keeping.async { Self.tell(keptConfigs.keep(path, loadedAs: reloaded, keyNames: XKeysymNames()), keepFailure, logger) }
             }
             if case .engine(.learned(let change)) = event {
                 saver?.save(change.learner, of: change.key)
@@ -228,8 +232,8 @@ struct Run: ParsableCommand {
     /// How long the bridge, stopping, waits for its output and log lines to be written.
     static let finishTimeout = 2.0
 
-    /// The config to start with, and where it comes from: the file's, kept for later
-    /// (`KeptConfig`); for a file that does not load (a bad edit saved, and the bridge started
+    /// The config to start with, and where it comes from: the file's (kept for later by the
+    /// caller, `KeptConfig`); for a file that does not load (a bad edit saved, and the bridge started
     /// after it, at a login or a restart), what stands in for it (`StartingConfig`: the config
     /// that last loaded from it, or the built-in default for the user's own file left a link
     /// leading nowhere), with what is wrong (`rejected`), so a bad edit never leaves a person
@@ -240,11 +244,17 @@ struct Run: ParsableCommand {
         let source = option.source().anchored()
         let start = StartingConfig(source, kept: kept, keyNames: XKeysymNames())
         guard let bindings = start.bindings else { throw CommandFailure(start.error?.description ?? "the config does not load") }
-        guard let error = start.error, let standIn = start.standIn(for: source) else {
-            if case .file(let path) = source { kept?.keep(path, loadedAs: bindings, keyNames: XKeysymNames()) }
-            return (bindings, source, nil)
-        }
+        guard let error = start.error, let standIn = start.standIn(for: source) else { return (bindings, source, nil) }
         return (bindings, source, (error.description, standIn))
+    }
+
+    /// Logs a config that could not be kept, once until one is kept again.
+    private static func tell(_ keeping: KeptConfig.Keeping, _ told: FailureTold, _ logger: Logger) {
+        switch keeping {
+        case .kept: told.worked()
+        case .changedSince: break
+        case .failed(let message): if told.shouldTell(message) { logger.warning("\(message)") }
+        }
     }
 
     /// The watch on the config file; for the built-in default, on the user's file that may

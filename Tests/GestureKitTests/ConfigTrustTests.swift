@@ -98,9 +98,14 @@ struct ConfigTrustTests {
                 chown(file, stranger, gid_t(0))
                 let problem = try #require(ConfigTrust.problem(forConfigAt: file))
                 #expect(problem.contains("belongs to another user (uid 54321)"), "\(problem)")
+                #expect(problem.contains("`chown 0 "), "root may take it over: \(problem)")
+                // Anyone else cannot: a copy of their own is what they can make.
+                let pupil = try #require(ConfigTrust.problem(forConfigAt: file, user: 2002))
+                #expect(!pupil.contains("chown") && pupil.contains("`cp \(file) "), "\(pupil)")
             } else {
                 let problem = try #require(ConfigTrust.problem(forConfigAt: file, user: me + 1))
                 #expect(problem.contains("belongs to another user (uid \(me))"), "\(problem)")
+                #expect(!problem.contains("chown") && problem.contains("`cp \(file) "), "\(problem)")
             }
         }
     }

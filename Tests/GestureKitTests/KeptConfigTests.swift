@@ -26,12 +26,32 @@ struct KeptConfigTests {
         }
     }
 
+    /// Found in review of a school lab: with a full home, a config that loaded was never kept,
+    /// and a bridge started on a broken edit later ran an older copy as "the config that last
+    /// loaded".
+    @Test("a copy that cannot be written says why, and the copy kept before is named as the last copy kept, with when")
+    func cannotKeep() throws {
+        let folder = try Folder()
+        try folder.write(Self.middle)
+        #expect(folder.kept.keep(folder.config, loadedAs: try ConfigLoader.load(path: folder.config)) == .kept)
+        try folder.write(Self.right)
+        let blocked = KeptConfig(directory: folder.config + "/configs")
+        guard case .failed(let message) = blocked.keep(folder.config, loadedAs: try ConfigLoader.load(path: folder.config)) else {
+            Issue.record("a copy that cannot be written counts as kept"); return
+        }
+        #expect(message.contains("cannot keep a copy of \(folder.config)"), "\(message)")
+        try folder.write("bindings: [oops\n")
+        let start = StartingConfig(.file(folder.config), kept: folder.kept)
+        let standIn = try #require(start.standIn(for: .file(folder.config)))
+        #expect(standIn.hasPrefix("the last copy kept of \(folder.config) (\(folder.kept.path(for: folder.config)), kept 20"), "\(standIn)")
+    }
+
     @Test("kept when the file still holds what loaded; read back as loaded, readable by the user alone")
     func keptAndReadBack() throws {
         let folder = try Folder()
         try folder.write(Self.middle)
         let loaded = try ConfigLoader.load(path: folder.config)
-        #expect(folder.kept.keep(folder.config, loadedAs: loaded))
+        #expect(folder.kept.keep(folder.config, loadedAs: loaded) == .kept)
         try folder.write("bindings: [")
         let back = try #require(folder.kept.load(for: folder.config))
         #expect(back.bindings.bindings.map(\.onStart) == loaded.bindings.map(\.onStart))
@@ -45,9 +65,9 @@ struct KeptConfigTests {
         try folder.write(Self.middle)
         let loaded = try ConfigLoader.load(path: folder.config)
         try folder.write(Self.right)
-        #expect(!folder.kept.keep(folder.config, loadedAs: loaded))
+        #expect(folder.kept.keep(folder.config, loadedAs: loaded) == .changedSince)
         #expect(folder.kept.load(for: folder.config) == nil)
-        #expect(folder.kept.keep(folder.config, loadedAs: try ConfigLoader.load(path: folder.config)))
+        #expect(folder.kept.keep(folder.config, loadedAs: try ConfigLoader.load(path: folder.config)) == .kept)
         #expect(folder.kept.load(for: folder.path + "/other.yaml") == nil)
         #expect(folder.kept.path(for: folder.config) != folder.kept.path(for: folder.path + "/config-yaml"))
     }
@@ -60,7 +80,7 @@ struct KeptConfigTests {
         try folder.write(Self.middle)
         let linked = folder.path + "/linked"
         try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: folder.path)
-        #expect(folder.kept.keep(folder.config, loadedAs: try ConfigLoader.load(path: folder.config)))
+        #expect(folder.kept.keep(folder.config, loadedAs: try ConfigLoader.load(path: folder.config)) == .kept)
         try folder.write("bindings: [")
         for spelled in [linked + "/config.yaml", folder.path + "//config.yaml"] {
             #expect(folder.kept.load(for: spelled)?.bindings.bindings.map(\.name) == ["hard-press"], "\(spelled)")
@@ -76,7 +96,7 @@ struct KeptConfigTests {
         try Self.middle.write(toFile: first, atomically: true, encoding: .utf8)
         try "bindings: [".write(toFile: second, atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: folder.config, withDestinationPath: first)
-        #expect(folder.kept.keep(folder.config, loadedAs: try ConfigLoader.load(path: folder.config)))
+        #expect(folder.kept.keep(folder.config, loadedAs: try ConfigLoader.load(path: folder.config)) == .kept)
         try FileManager.default.removeItem(atPath: folder.config)
         try FileManager.default.createSymbolicLink(atPath: folder.config, withDestinationPath: second)
         let loaded = try ConfigLoader.load(path: first)
@@ -102,7 +122,7 @@ struct KeptConfigTests {
     func keptCopyTrusted() throws {
         let folder = try Folder()
         try folder.write(Self.middle)
-        #expect(folder.kept.keep(folder.config, loadedAs: try ConfigLoader.load(path: folder.config)))
+        #expect(folder.kept.keep(folder.config, loadedAs: try ConfigLoader.load(path: folder.config)) == .kept)
         #expect(chmod(folder.kept.path(for: folder.config), 0o666) == 0)
         #expect(folder.kept.load(for: folder.config) == nil)
     }
@@ -125,7 +145,7 @@ struct KeptConfigTests {
         try Self.middle.write(toFile: target, atomically: true, encoding: .utf8)
         let loaded = StartingConfig(.file(user), kept: folder.kept, environment: environment)
         #expect(loaded.error == nil && loaded.bindings?.bindings.first?.name == "hard-press")
-        #expect(folder.kept.keep(user, loadedAs: try #require(loaded.bindings)))
+        #expect(folder.kept.keep(user, loadedAs: try #require(loaded.bindings)) == .kept)
         #expect(unlink(target) == 0)
         guard case .kept(let bindings, let keptAt, _) = StartingConfig(.file(user), kept: folder.kept, environment: environment) else {
             Issue.record("the copy kept is not used"); return

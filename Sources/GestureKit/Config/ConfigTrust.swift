@@ -48,8 +48,12 @@ public enum ConfigTrust {
                                 isDirectory: Bool) -> String? {
         let consequence = "its bindings' `command` actions would run as you"
         if status.st_uid != user && status.st_uid != 0 {
-            return "\(what) belongs to another user (uid \(status.st_uid)), who could change it: \(consequence); "
-                + "use a config of your own, or take it over with `chown \(user) \(path)`"
+            // Only root may give a file away: anyone else copies it (found in review of a school
+            // lab, where a config copied from a friend's account was advised a `chown`).
+            let remedy = user == 0 ? "use a config of your own, or take it over with `chown \(user) \(path)`"
+                : isDirectory ? "keep the config in a folder of your own"
+                : "copy it to a file of your own (`cp \(path) ~/.config/gesture-bridge/config.yaml`) and use that"
+            return "\(what) belongs to another user (uid \(status.st_uid)), who could change it: \(consequence); \(remedy)"
         }
         let writableByOthers = status.st_mode & (S_IWGRP | S_IWOTH) != 0
         let sticky = isDirectory && status.st_mode & S_ISVTX != 0

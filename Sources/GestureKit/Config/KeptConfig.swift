@@ -30,14 +30,24 @@ public struct KeptConfig: Sendable {
         directory + "/" + FileContents.name(for: config.unicodeScalars.suffix(60), hashing: config) + ".yaml"
     }
 
+    /// Whether a config that loaded was kept.
+    public enum Keeping: Sendable, Equatable {
+        case kept
+        /// The file changed since it loaded: the next load keeps it.
+        case changedSince
+        /// It could not be written (a full or read-only home): a copy kept before stays, older
+        /// than what loaded since.
+        case failed(String)
+    }
+
     /// Keeps what `config` holds now when it is what loaded as `bindings` (read again: the
-    /// file may have changed since, and then the next load keeps it); true when kept.
+    /// file may have changed since, and then the next load keeps it).
     @discardableResult
-    public func keep(_ config: String, loadedAs bindings: BindingSet, keyNames: (any KeyNames)? = nil) -> Bool {
+    public func keep(_ config: String, loadedAs bindings: BindingSet, keyNames: (any KeyNames)? = nil) -> Keeping {
         guard let bytes = try? FileContents.read(config), let text = String(validating: bytes, as: UTF8.self),
-              (try? ConfigLoader.parse(text, file: config, keyNames: keyNames)) == bindings else { return false }
+              (try? ConfigLoader.parse(text, file: config, keyNames: keyNames)) == bindings else { return .changedSince }
         let kept = path(for: config)
-        if let old = try? FileContents.read(kept), old == bytes { return true }
+        if let old = try? FileContents.read(kept), old == bytes { return .kept }
         do {
             try FileContents.makeDirectories(directory)
             try FileContents.replace(kept, with: bytes)
@@ -45,10 +55,23 @@ public struct KeptConfig: Sendable {
             // one go: it is older.
             let spelled = path(named: config)
             if spelled != kept { unlink(spelled) }
-            return true
+            return .kept
         } catch {
-            return false
+            return .failed("cannot keep a copy of \(config) in \(directory) (\(error.reason)): a bridge started on a broken edit of it would run an older copy, or none")
         }
+    }
+
+    /// When the copy at `kept` was written, as local time (`2026-11-29 09:47`); nil when unknown.
+    public static func keptWhen(_ kept: String) -> String? {
+        var status = stat()
+        guard stat(kept, &status) == 0 else { return nil }
+        var seconds = status.st_mtim.tv_sec
+        var local = tm()
+        guard localtime_r(&seconds, &local) != nil else { return nil }
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M", &local)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The config last kept for `config`, loaded as any config is (a copy others could change

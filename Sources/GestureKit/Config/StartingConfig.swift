@@ -49,12 +49,14 @@ public enum StartingConfig: Sendable {
         }
     }
 
-    /// What runs instead of the file, in words ("the config that last loaded from …"); nil when
+    /// What runs instead of the file, in words ("the last copy kept of …"); nil when
     /// the file's own config runs, or none.
     public func standIn(for source: ConfigSource) -> String? {
         switch self {
         case .loaded, .failed: nil
-        case .kept(_, let keptAt, _): "the config that last loaded from \(source) (kept as \(keptAt))"
+        // Said as the copy it is: one that could not be kept (a full home) left an older one.
+        case .kept(_, let keptAt, _):
+            "the last copy kept of \(source) (\(keptAt)\(KeptConfig.keptWhen(keptAt).map { ", kept \($0)" } ?? ""))"
         case .builtInMeanwhile: "the built-in default"
         }
     }

@@ -313,6 +313,24 @@ final class LiveConfigTests: StageSuite {
         #expect(fresh.stop(with: SIGINT) == 0)
     }
 
+    /// Found in review of a school lab: a home that is full or read-only kept no copy of any
+    /// config that loaded, and said nothing; each save would now say it, so it is said once.
+    @Test("a home where no copy of the config can be kept: each edit still loads, and the bridge says once that none is kept")
+    func copyNotKept() throws {
+        let blocker = directory.path + "/state-is-a-file"
+        #expect(FileManager.default.createFile(atPath: blocker, contents: Data()))
+        try directory.writeNew(LiveSessionTests.config(click: "right"))
+        let bridge = try stage.bridge(["--config", directory.file], environment: ["XDG_STATE_HOME": blocker])
+        for (index, click) in ["middle", "right", "middle"].enumerated() {
+            try directory.replaceByRename(LiveSessionTests.config(click: click))
+            #expect(Self.reloaded(bridge, directory.file, count: index + 1), "\(bridge.log)")
+        }
+        try stage.expectDeepPress(at: (200, 200), gives: 2, not: 3)
+        #expect(bridge.stop(with: SIGINT) == 0)
+        let told = bridge.log.components(separatedBy: "cannot keep a copy of \(directory.file)").count - 1
+        #expect(told == 1, "\(bridge.log)")
+    }
+
     @Test("a config saved writable by the group is refused, the old bindings kept; `chmod go-w`, as the message says, loads it")
     func refusedThenTrusted() throws {
         let bridge = try Self.runBridge(stage, directory, clicking: "right")
