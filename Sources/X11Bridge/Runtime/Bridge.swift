@@ -306,12 +306,17 @@ public final class Bridge {
         missingMonitors = Set(missing)
     }
 
-    /// Warns of bindings naming a device that is not connected (a typo, a renamed device): all
+    /// Warns of bindings naming a device that is not connected (a typo, a renamed device, not a
+    /// device disabled): all
     /// of them, or only those missing since the last check, or whose nearest connected name
     /// changed. A device that comes by that name clears it.
     private func checkDevices(reportingAll: Bool) {
         let devices = engine.devices.values.sorted { $0.id < $1.id }
-        let missing = engine.configuration.missingDevices(among: devices).map {
+        // A device disabled is connected: a server whose VT is switched away from (another
+        // user's session, fast user switching) disables them all, and a tablet switched off
+        // by its owner is theirs to switch on. Found in review of a shared lab.
+        let disabled = session.catalog.devices.filter { !$0.isEnabled }.compactMap(\.inputDevice)
+        let missing = engine.configuration.missingDevices(among: devices + disabled).map {
             MissingDevice(binding: $0.binding, name: $0.name, suggestion: $0.suggestion)
         }
         let connected = devices.map(\.name)

@@ -62,26 +62,23 @@ final class MissingDeviceTests: StageSuite {
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 
-    @Test("a named device not connected at start is warned of; once it comes, a reload says nothing; gone again, it is warned of again")
-    func comesLater() throws {
-        #expect(try stage.runTool("/usr/bin/xinput", ["disable", VirtualTouchscreen.deviceName]) == 0)
+    /// Found in review of a shared lab: a server whose VT is switched away from disables its
+    /// devices, and every switch warned that the tablet was not connected. (A device removed
+    /// is warned of: `misspeltThenFixed`'s names are of devices not there at all.)
+    @Test("a named device disabled (a VT switched away, a tablet switched off) is connected: not warned of at start, nor as it is disabled again; its bindings act once it is enabled")
+    func disabledIsConnected() throws {
+        #expect(try stage.runTool("/usr/bin/xinput", ["disable", VirtualPen.deviceName]) == 0)
         try directory.writeNew(Self.config(pen: VirtualPen.deviceName, other: VirtualTouchscreen.deviceName))
         let bridge = try stage.bridge(["--no-watch", "--config", directory.file])
-        #expect(bridge.waitForEvents(.deviceMissing), "\(bridge.lines)")
-        let missing = try #require(bridge.events(.deviceMissing).first)
-        #expect(missing.binding == "tablet-hold")
-        #expect(missing.name == VirtualTouchscreen.deviceName)
-        #expect(missing.connected == [VirtualPen.deviceName])
-        #expect(missing.suggestion == nil)
+        #expect(bridge.events(.listening).count == 1, "\(bridge.lines)")
 
-        try ReplugOwnershipTests.plugBack(VirtualTouchscreen.deviceName, on: stage, bridge)
+        try ReplugOwnershipTests.plugBack(VirtualPen.deviceName, on: stage, bridge)
+        try stage.expectDeepPress(at: (200, 200), gives: 3, not: 1)
+        try ReplugOwnershipTests.unplug(VirtualPen.deviceName, on: stage, bridge)
+        #expect(bridge.events(.deviceDisabled).map(\.name) == [VirtualPen.deviceName], "its own stimulus: \(bridge.lines)")
         bridge.child.kill(signal: SIGHUP)
         #expect(bridge.waitForEvents(.configReloaded), "\(bridge.lines)")
-        #expect(!bridge.waitForEvents(.deviceMissing, count: 2, timeout: 0.3), "\(bridge.lines)")
-
-        try ReplugOwnershipTests.unplug(VirtualTouchscreen.deviceName, on: stage, bridge)
-        #expect(bridge.waitForEvents(.deviceMissing, count: 2), "\(bridge.lines)")
-        #expect(bridge.events(.deviceMissing).map(\.name) == [VirtualTouchscreen.deviceName, VirtualTouchscreen.deviceName])
+        #expect(!bridge.waitForEvents(.deviceMissing, timeout: 0.3), "\(bridge.lines)")
         ReplugOwnershipTests.expectNoFault(bridge)
         #expect(bridge.stop(with: SIGINT) == 0)
     }
