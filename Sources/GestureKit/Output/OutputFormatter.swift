@@ -87,7 +87,7 @@ public struct OutputFormatter: Sendable {
         case .levelledOff: return "its force levelled off at an ordinary level"
         case .limit: return "the hold limit passed"
         case .ended: return "it lifted first"
-        case .anotherButton: return "another button of its device went down"
+        case .anotherButton: return "another button of its device, or another program's grab, had it (a side button, a menu, a game, a screen locker)"
         case .anotherFinger: return "another finger touched the screen beside it"
         case .penDown: return "it touched while the pen was down (a palm)"
         case .penNear: return "it touched while a pen hovered (a palm)"

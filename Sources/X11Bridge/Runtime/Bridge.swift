@@ -578,6 +578,11 @@ extension Bridge: EventLoopClient {
                                               otherButtonDown: otherButtonDown, at: event.time)
                 return otherButtonDown ? .anotherButton : nil
             } else if isTouchContact(event.device), let master {
+                // Another client holds the touches (a gesture daemon's grab on the root, which
+                // the bridge could not share): each is that client's or the application's, as
+                // without the bridge, and no owning gesture may act on it (a deep press's
+                // right-click beside the application's button 1 left that held). Found in review.
+                if touchOwnership.isGrabRefused { return .anotherButton }
                 // Taken now, before this touch counts among them.
                 let besideApplicationTouch = touchOwnership.applicationHoldsTouch(onMaster: master)
                 touchOwnership.contactBegan(device: event.device, touch: event.contact, master: master, serial: session.lastSerial,

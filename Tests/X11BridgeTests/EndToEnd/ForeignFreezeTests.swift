@@ -94,4 +94,49 @@ final class ForeignFreezeTests: StageSuite {
         #expect(buttonEvents(1, in: events).isEmpty, "the deep press's touch is the bridge's: \(events)")
         #expect(bridge.lines.filter { $0.ownership?.ownership == .cannotHold }.count == 1, "said once")
     }
+
+    /// Found in review of an evening of games: with a gesture daemon's touch grab on the root
+    /// (the bridge's refused), a finger's deep press reached the application as a left press
+    /// and right-clicked too, the left release never coming; a knob's turn dragged the window
+    /// while volume keys went out.
+    @Test("another client holds the touch grab: a finger's deep press and a knob's turn are the application's alone, nothing held")
+    func touchesOfAnotherClient() throws {
+        let other = try #require(XOpenDisplay(stage.server.displayName))
+        defer { XCloseDisplay(other) }
+        var bits: [UInt8] = [0, 0, 0b0011_1100, 0]
+        var modifiers = XIGrabModifiers(modifiers: Int32(bitPattern: UInt32(XIAnyModifier)), status: 0)
+        let failed = bits.withUnsafeMutableBufferPointer { buffer in
+            var mask = XIEventMask(deviceid: XIAllMasterDevices, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
+            return XIGrabTouchBegin(other, XIAllMasterDevices, XDefaultRootWindow(other), 0, &mask, 1, &modifiers)
+        }
+        XSync(other, 0)
+        #expect(failed == 0, "the other client holds the touch grab")
+        let bridge = try stage.bridge()
+        #expect(bridge.ownership { $0.ownership == .cannotHold }?.input == .touch, "\(bridge.lines)")
+        let touch = try bridge.deviceID(VirtualTouchscreen.deviceName)
+        stage.window.drain()
+        try stage.touch.begin(at: (500, 300), pressure: 0.1)
+        for force in [0.3, 0.6, 0.95] {
+            usleep(20_000)
+            try stage.touch.update(pressure: force)
+        }
+        usleep(300_000)
+        try stage.touch.end()
+        // The knob's ring by the top-right corner, turned a half circle.
+        let center = (x: 1130.0, y: 150.0)
+        try stage.touch.begin(at: (center.x + 60, center.y), pressure: 0.2)
+        for step in 1...12 {
+            let angle = Double(step) * .pi / 12
+            usleep(15_000)
+            try stage.touch.update(to: (center.x + 60 * cos(angle), center.y + 60 * sin(angle)), pressure: 0.2)
+        }
+        try stage.touch.end()
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(bridge.lines.filter { $0.action != nil }.isEmpty, "no action of the bridge's: \(bridge.lines)")
+        #expect(bridge.decisions.filter { $0.device == touch }.allSatisfy { $0.decision == .release }, "\(bridge.lines)")
+        #expect(buttonEvents(3, in: events).isEmpty, "\(events)")
+        let left = buttonEvents(1, in: events)
+        #expect(left.filter { $0.kind == .buttonPress }.count == left.filter { $0.kind == .buttonRelease }.count, "\(events)")
+        #expect(stage.buttonsStillHeld() == [], "nothing stays held")
+    }
 }
