@@ -109,7 +109,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("fuse3"), .linkedLibrary("pthread")]
         ),
         // Tests/PreloadShims: stat_shim.c, the LD_PRELOAD library the libinput tests put into
-        // their Xorg, and fsync_gate.c, which holds a bridge's fsync for the slow-disk tests, are
+        // their Xorg, fsync_gate.c, which holds a bridge's fsync for the slow-disk tests, and
+        // flock_fails.c, a home without file locks, are
         // no targets: SwiftPM links every shared library it makes against the Swift runtime
         // (swiftrt.o needs libswiftCore), which would load the runtime and libstdc++ into the X
         // server. The test support compiles them with the system C compiler instead

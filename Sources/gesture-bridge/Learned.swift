@@ -64,7 +64,19 @@ struct Learned: ParsableCommand {
             }
             // One running where this display cannot be reached (a shell over ssh, a console,
             // another session of the same user) keeps the state in use all the same.
-            if store.isInUse() {
+            // Where locks cannot be asked (a network home without a lock manager), the bridges
+            // running as this user on this machine are what is known (found in review of a
+            // school lab: the reset was said done, and the bridge wrote it all back).
+            if case .unknown(let reason) = store.use(), let process = BridgeProcesses.runningAsThisUser().first {
+                throw CommandFailure("""
+                    error: a gesture-bridge (process \(process)) runs as you, and whether it keeps what it \
+                    learned in \(store.directory) cannot be told (locks cannot be taken there: \(reason)): it \
+                    would write it back at its next change or when it stops, so nothing was forgotten. Stop it \
+                    first (`systemctl --user stop gesture-bridge` if the service runs it, else `pkill -x \
+                    gesture-bridge`), forget, then start it again.
+                    """)
+            }
+            if store.use() == .inUse {
                 throw CommandFailure("""
                     error: a gesture-bridge is running and keeps what it learned in \(store.directory) \
                     (on a display this shell cannot reach): it would write it back at its next change or \

@@ -1,6 +1,7 @@
 import Foundation
 import GestureKit
 import Testing
+import XorgTestSupport
 
 /// `replay` learns as `run` does, from nothing or from `--state`, never touching the user's
 /// state; `learned` lists and resets the kept state (issue 24).
@@ -283,12 +284,21 @@ struct LearnedCommandTests {
             #expect(refused.status == 1 && !refused.stdout.contains("forgot"), "\(refused.stdout)\(refused.stderr)")
             #expect(refused.stderr.contains("a gesture-bridge is running and keeps what it learned in \(directory)"), "\(refused.stderr)")
         }
+        // Found in review of a school lab: where locks cannot be taken (a network home without
+        // a lock manager), a reset from a console said it forgot, and the bridge wrote it back.
+        let withoutLocks = plain.filter { $0.key != "DISPLAY" }.merging(["LD_PRELOAD": try PreloadShim.flockFails.library()]) { $1 }
+        let noLocks = try GestureBridgeExecutable.run(["learned", "--reset", "Light Pen"], environment: withoutLocks)
+        #expect(noLocks.status == 1 && !noLocks.stdout.contains("forgot"), "\(noLocks.stdout)\(noLocks.stderr)")
+        #expect(noLocks.stderr.contains("a gesture-bridge (process \(bridge.processIdentifier)) runs as you"), "\(noLocks.stderr)")
         let listed = try GestureBridgeExecutable.run(["learned", "--json"], environment: environment)
         #expect(listed.status == 0, "listing still works: \(listed.stderr)")
         #expect(try decodedLines(LearnedStateLine.self, listed.stdout).map(\.device) == ["Light Pen"], "nothing forgotten")
 
         bridge.terminate()
         bridge.waitUntilExit()
+        let forgotWithoutLocks = try GestureBridgeExecutable.run(["learned", "--reset", "Light Pen"], environment: withoutLocks)
+        #expect(forgotWithoutLocks.status == 0, "no bridge runs: \(forgotWithoutLocks.stdout)\(forgotWithoutLocks.stderr)")
+        try LearnedStateStore(directory: directory).save(device: "Light Pen", learner: learner)
         let forgot = try GestureBridgeExecutable.run(["learned", "--reset-all"], environment: environment)
         #expect(forgot.status == 0 && forgot.stdout.contains("forgot what was learned for Light Pen"), "\(forgot.stdout)\(forgot.stderr)")
 

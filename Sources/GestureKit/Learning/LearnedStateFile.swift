@@ -183,15 +183,25 @@ public struct LearnedStateStore: Sendable {
     }
 
     /// Whether a running bridge holds the store (`holdInUse`).
-    public func isInUse() -> Bool {
+    public enum Use: Sendable, Equatable {
+        case free
+        case inUse
+        /// The lock could not be asked (a network home folder without a lock manager: ENOLCK),
+        /// so a bridge holding it could not have taken it either: nothing is known.
+        case unknown(reason: String)
+    }
+
+    /// Whether a running bridge holds the store (`holdInUse`).
+    public func use() -> Use {
         let descriptor = open(directory + "/" + Self.inUseName, O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { return .free }
         defer { close(descriptor) }
         if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
             flock(descriptor, LOCK_UN)
-            return false
+            return .free
         }
-        return errno == EWOULDBLOCK
+        let code = errno
+        return code == EWOULDBLOCK ? .inUse : .unknown(reason: String(cString: strerror(code)))
     }
 
     /// What was loaded; the files found damaged (renamed to `….damaged` where `load` sets them

@@ -13,6 +13,8 @@ public enum PreloadShim: String, Sendable, CaseIterable {
     case stat = "stat_shim"
     /// Holds `fsync` until the test says go (`fsync_gate.c`): a disk that does not answer.
     case fsyncGate = "fsync_gate"
+    /// Fails every `flock` with ENOLCK (`flock_fails.c`): a network home without a lock manager.
+    case flockFails = "flock_fails"
 
     private static let built = Mutex<[PreloadShim: Result<String, RealDriverError>]>([:])
 
