@@ -17,7 +17,7 @@ struct Doctor: ParsableCommand {
             that any binding listens to.
 
             With --json, each finding is a line of JSON: what was checked (`check`: config, \
-            session, xinput, xtest, bridge-running, compositor, pen-awaited, no-devices, pressure, \
+            session, xinput, xtest, screens, bridge-running, compositor, pen-awaited, no-devices, pressure, \
             dead-pressure, no-pressure, missing-device, unlistened, nothing-listened, mapping, \
             fixed-threshold, volume, key, command, learned-state), its `status` (ok, note, problem), the `device`, \
             `binding` or `key` it is about where it is about one, and its `message`.
@@ -89,6 +89,7 @@ struct Doctor: ParsableCommand {
             ? .ok(.xtest, "XTest: the bridge can send clicks, keys and scrolling")
             : .problem(.xtest, "the X server has no XTest extension: the bridge can recognize gestures but not act on them (enable the XTEST extension in the server)"))
 
+        if let advice = connection.otherScreensAdvice { findings.append(.note(.screens, advice)) }
         // Everything can be fine and nothing listen: the service failed, or never started.
         if let running = InstanceClaim.runningBridge(on: connection) {
             // Found in review of an upgrade: the package replaced the program, and the bridge

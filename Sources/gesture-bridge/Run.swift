@@ -120,6 +120,7 @@ struct Run: ParsableCommand {
         for process in session.claim?.replaced ?? [] {
             logger.info("took display \(connection.displayName) over from the gesture-bridge\(process.map { " (process \($0))" } ?? "") that ran on it")
         }
+        if let advice = connection.otherScreensAdvice { logger.warning("\(advice)") }
         logger.info("config: \(source)")
         let reloader = ConfigReloader(source: source, watch: noWatch ? nil : Self.watch(source, logger: logger),
                                       running: rejected == nil ? bindings : nil)

@@ -13,6 +13,25 @@ struct DoctorTests {
         return (run.status, try decodedLines(DoctorFindingLine.self, run.stdout))
     }
 
+    /// Found in review of a two-screen server: the bridge covered screen 0 alone and nothing
+    /// said so.
+    @Test("on a server with two screens: a note that the bridge covers the one of DISPLAY; one screen, no such note", .requiresXvfb)
+    func twoScreens() throws {
+        let server = try XvfbDisplay(extraArguments: ["-screen", "1", "800x600x24"])
+        defer { server.stop() }
+        for (display, screen) in [(server.displayName, 0), (server.displayName + ".1", 1)] {
+            let (_, findings) = try Self.doctor(environment: ["DISPLAY": display, "HOME": NSTemporaryDirectory(), "PATH": "/usr/bin:/bin"])
+            let notes = findings.filter { $0.check == .screens }
+            #expect(notes.map(\.status) == [.note], "\(findings)")
+            #expect(notes.first?.message.contains("2 screens") == true && notes.first?.message.contains("screen \(screen) ") == true,
+                    "\(notes)")
+        }
+        let single = try XvfbDisplay()
+        defer { single.stop() }
+        let (_, findings) = try Self.doctor(environment: ["DISPLAY": single.displayName, "HOME": NSTemporaryDirectory(), "PATH": "/usr/bin:/bin"])
+        #expect(!findings.contains { $0.check == .screens }, "\(findings)")
+    }
+
     @Test("on a session with a pen and a touchscreen: pressure devices listed, keys typeable, whether a bridge runs there said, exit 0", .requiresXorg)
     func healthySession() throws {
         let server = try HeadlessXorg()

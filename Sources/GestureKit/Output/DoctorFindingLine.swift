@@ -15,6 +15,8 @@ public struct DoctorFindingLine: Codable, Sendable, Hashable {
         case session
         case xinput
         case xtest
+        /// A server with several screens, of which the bridge covers one.
+        case screens
         /// Whether a gesture-bridge runs on the display now.
         case bridgeRunning = "bridge-running"
         case compositor

@@ -49,6 +49,19 @@ public final class XConnection {
     /// `nextEvent` hands them out before anything newer.
     private var setAside: [UnsafeMutablePointer<xcb_generic_event_t>] = []
 
+    /// How many screens the server has (a root window each); the bridge covers `screenNumber`.
+    public var screenCount: Int { Int(XScreenCount(display)) }
+
+    /// What a person should know of a server with several screens (one per monitor, each its
+    /// own root window, as a multi-seat or "Zaphod" setup makes); nil for one. Found in review:
+    /// the bridge covered one and said nothing.
+    public var otherScreensAdvice: String? {
+        guard screenCount > 1 else { return nil }
+        return "the X server has \(screenCount) screens, each its own desktop: the bridge covers screen \(screenNumber) " +
+            "(DISPLAY=\(displayName)) alone; presses and touches on the others reach their applications as without it, " +
+            "and a device mapped to another screen is read as on this one"
+    }
+
     /// The minimum XInput version: raw touch events and touch ownership arrived in 2.2.
     public static let requiredXInput = (major: 2, minor: 2)
 
