@@ -1,3 +1,4 @@
+import GestureKit
 import Glibc
 
 /// The `gesture-bridge run` processes of this user on this machine, found in `/proc`: what a
@@ -5,6 +6,19 @@ import Glibc
 /// home folder without a lock manager). A bridge on another machine sharing the home is not
 /// seen.
 enum BridgeProcesses {
+    /// Those whose environment puts their learned state in `directory` (`LearnedStateStore.user`).
+    static func keepingLearning(in directory: String) -> [Int32] {
+        runningAsThisUser().filter { process in
+            guard let environment = arguments(of: "/proc/\(process)/environ") else { return false }
+            let pairs = environment.compactMap { entry -> (String, String)? in
+                guard let equals = entry.firstIndex(of: "=") else { return nil }
+                return (String(entry[..<equals]), String(entry[entry.index(after: equals)...]))
+            }
+            let theirs = LearnedStateStore.user(environment: Dictionary(pairs) { first, _ in first })?.directory
+            return theirs.map { SymbolicLinks.sameFile($0, directory) || $0 == directory } ?? false
+        }
+    }
+
     static func runningAsThisUser() -> [Int32] {
         guard let folder = opendir("/proc") else { return [] }
         defer { closedir(folder) }
@@ -22,15 +36,21 @@ enum BridgeProcesses {
         return found.sorted()
     }
 
-    /// A process's arguments, as `/proc/PID/cmdline` holds them (each ended by a NUL).
+    /// A process's arguments or environment, as `/proc/PID/cmdline` and `environ` hold them
+    /// (each ended by a NUL).
     private static func arguments(of path: String) -> [Substring]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
+        var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = read(descriptor, &buffer, buffer.count)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer.prefix(count), as: UTF8.self).split(separator: "\0", omittingEmptySubsequences: false)
+        while bytes.count < 1 << 20 {
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { break }
+            bytes += buffer.prefix(count)
+        }
+        guard !bytes.isEmpty else { return nil }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\0", omittingEmptySubsequences: false)
             .dropLast().map { $0 }
     }
 }

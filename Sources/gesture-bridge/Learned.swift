@@ -67,7 +67,7 @@ struct Learned: ParsableCommand {
             // Where locks cannot be asked (a network home without a lock manager), the bridges
             // running as this user on this machine are what is known (found in review of a
             // school lab: the reset was said done, and the bridge wrote it all back).
-            if case .unknown(let reason) = store.use(), let process = BridgeProcesses.runningAsThisUser().first {
+            if case .unknown(let reason) = store.use(), let process = BridgeProcesses.keepingLearning(in: store.directory).first {
                 throw CommandFailure("""
                     error: a gesture-bridge (process \(process)) runs as you, and whether it keeps what it \
                     learned in \(store.directory) cannot be told (locks cannot be taken there: \(reason)): it \
