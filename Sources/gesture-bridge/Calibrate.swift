@@ -175,7 +175,7 @@ struct Calibrate: ParsableCommand {
         guard let store = LearnedStateStore.user() else { return }
         do {
             try store.markCalibrated(device: device)
-            printError("Learning leaves \(device) alone until `gesture-bridge learned --reset \"\(device)\"`.")
+            printError("Learning leaves \(device) alone until `gesture-bridge learned --reset \(ShellLine.quoted(device))`.")
         } catch {
             printError("warning: cannot mark \(device) calibrated, so learning may still move it: \(error.description)")
         }

@@ -32,7 +32,10 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
-        let (bindings, source) = try config.load(positional: file == "-" ? "/dev/stdin" : file)
+        // `-` reads standard input, named either way (found in review: `--config -` did not).
+        var option = config
+        option.config = nil
+        let (bindings, source) = try option.load(positional: (file ?? config.config).map { $0 == "-" ? "/dev/stdin" : $0 })
         print("\(source): OK, \(bindings.bindings.count) binding\(bindings.bindings.count == 1 ? "" : "s"), decision timeout \(bindings.decisionTimeout.formatted) s, hold limit \(bindings.holdLimit.formatted) s")
         for binding in bindings.bindings {
             let devices = binding.devices.isEmpty ? "all devices" : binding.devices.map(\.description).joined(separator: ", ")

@@ -108,7 +108,7 @@ struct Doctor: ParsableCommand {
                 findings.append(.note(.bridgeRunning, """
                     a gesture-bridge runs on DISPLAY=\(name)\(running.process.map { " (process \($0))" } ?? ""), but it reads \(watched), \
                     not \(checked) checked here: edits to this one do nothing there (its environment's XDG_CONFIG_HOME, \
-                    or its --config, differs; `gesture-bridge run --replace --config \(checked)` runs this one)
+                    or its --config, differs; `gesture-bridge run --replace --config \(ShellLine.quoted(checked))` runs this one)
                     """))
             } else {
                 findings.append(.ok(.bridgeRunning, "a gesture-bridge runs on DISPLAY=\(name)\(running.process.map { " (process \($0))" } ?? "")"))
@@ -172,7 +172,7 @@ struct Doctor: ParsableCommand {
         guard frames.count > 1 else { return [] }
         let names = monitors.monitors.map(\.name).joined(separator: ", ")
         return devices.filter { $0.kind == .touch && $0.touch?.mode == .direct && $0.mappedArea == nil }.map { device in
-            .note(.mapping, "touchscreen \"\(device.name)\" spans all \(frames.count) monitors (\(names)): a touch lands away from the finger, and the volume knob is in the desktop's corner rather than the touchscreen's. Map it to its own monitor: `xinput map-to-output \"\(device.name)\" MONITOR` (desktops such as GNOME and KDE do it themselves)", device: device.name)
+            .note(.mapping, "touchscreen \"\(device.name)\" spans all \(frames.count) monitors (\(names)): a touch lands away from the finger, and the volume knob is in the desktop's corner rather than the touchscreen's. Map it to its own monitor: `xinput map-to-output \(ShellLine.quoted(device.name)) MONITOR` (desktops such as GNOME and KDE do it themselves)", device: device.name)
         }
     }
 

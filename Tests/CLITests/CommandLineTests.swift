@@ -285,19 +285,24 @@ struct CommandLineTests {
     @Test("check - reads standard input; analyze of a trace with no devices says so")
     func standardInputAndEmptyTrace() throws {
         let executable = try #require(GestureBridgeExecutable.url, "gesture-bridge is built")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["check", "-"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(DefaultConfig.text.utf8))
-        try input.fileHandleForWriting.close()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(printed.hasPrefix("/dev/stdin: OK, 3 bindings"), "\(printed)")
+        // Found in review of odd names: `--config -` looked for a file named `-`.
+        for arguments in [["check", "-"], ["check", "--config", "-"]] {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            let input = Pipe(), output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            input.fileHandleForWriting.write(Data(DefaultConfig.text.utf8))
+            try input.fileHandleForWriting.close()
+            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(arguments)")
+            #expect(printed.hasPrefix("/dev/stdin: OK, 3 bindings"), "\(arguments): \(printed)")
+        }
+        let empty = try GestureBridgeExecutable.run(["check", "--config", ""])
+        #expect(empty.status == 1 && empty.stderr.contains("the config file's name is empty"), "\(empty.stderr)")
 
         let trace = try GestureBridgeExecutable.temporaryFile("{\"trace\":1,\"devices\":[]}\n", suffix: ".jsonl")
         let analyzed = try GestureBridgeExecutable.run(["analyze", trace])

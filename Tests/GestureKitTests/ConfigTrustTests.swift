@@ -122,8 +122,25 @@ struct ConfigTrustTests {
         }
     }
 
-    @Test("a directory is no config: no advice about its mode, even for /tmp, which anyone may write")
+    @Test("a directory is no config: no advice about its mode, even for /tmp, which anyone may write; nor a device anyone may write")
     func directory() {
         #expect(ConfigTrust.problem(forConfigAt: "/tmp") == nil)
+        // Found in review: `--config /dev/null` was advised `chmod go-w /dev/null`.
+        #expect(ConfigTrust.problem(forConfigAt: "/dev/null") == nil)
+    }
+
+    /// Found in review of odd names: a path with a space or a quote, pasted from the advice,
+    /// ran `chmod` on other paths, or left the shell waiting for a closing quote.
+    @Test("the advice's command names the file as one shell word, whatever its name")
+    func adviceQuoted() throws {
+        try Self.withConfig { directory, _ in
+            let odd = directory + "/dir with space/it's.yaml"
+            try FileManager.default.createDirectory(atPath: directory + "/dir with space", withIntermediateDirectories: false)
+            try Self.config.write(toFile: odd, atomically: false, encoding: .utf8)
+            chmod(odd, 0o666)
+            let problem = try #require(ConfigTrust.problem(forConfigAt: odd))
+            let quoted = "'" + directory + "/dir with space/it'\\''s.yaml'"
+            #expect(problem.contains("`chmod go-w \(quoted)`"), "\(problem)")
+        }
     }
 }

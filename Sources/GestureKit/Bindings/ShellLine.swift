@@ -1,7 +1,7 @@
 /// A command's argv as a shell would have read it, for a config that seems to want one: the
 /// bridge runs commands without a shell (`Action.command`), so `~`, `$HOME` and `|` mean nothing
 /// there.
-enum ShellLine {
+public enum ShellLine {
     /// A shell's operators: an argument that is only one of these was likely meant for a shell.
     static let operators: Set<String> = ["|", "||", "&", "&&", ";", ">", ">>", "<", "2>", "2>&1", "&>"]
 
@@ -34,7 +34,7 @@ enum ShellLine {
     }
 
     /// `word` as one shell word: as it is when every character is plain, else in single quotes.
-    static func quoted(_ word: String) -> String {
+    public static func quoted(_ word: String) -> String {
         let plain = word.unicodeScalars.allSatisfy { scalar in
             scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_./=:,+@%".unicodeScalars.contains(scalar)
         }

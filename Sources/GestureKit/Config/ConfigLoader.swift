@@ -19,6 +19,9 @@ public enum ConfigLoader {
 
     /// Reads and parses the file at `path`; refuses a file others could change (`ConfigTrust`).
     public static func load(path: String, keyNames: (any KeyNames)? = nil) throws(ConfigError) -> BindingSet {
+        guard !path.isEmpty else {
+            throw ConfigError(file: "--config ''", issues: [], unreadable: "the config file's name is empty: name a file")
+        }
         if let distrust = ConfigTrust.problem(forConfigAt: path) {
             throw ConfigError(file: path, issues: [], unreadable: "refusing the config: \(distrust)")
         }

@@ -13,8 +13,10 @@ public enum ConfigTrust {
     public static func problem(forConfigAt path: String, user: uid_t = geteuid()) -> String? {
         guard let file = SymbolicLinks.realPath(path) else { return nil }
         var status = stat()
-        // A directory is no config: reading it says so, rather than advice about its mode.
-        guard stat(file, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else { return nil }
+        // Only a file is judged by its mode: a directory is no config (reading it says so), and
+        // a device (`/dev/null`, `/dev/stdin`) or a pipe is written by whoever may; advice to
+        // `chmod` one would break it for everybody (found in review).
+        guard stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         let named = file == path ? path : "\(path) (\(file))"
         if let problem = problem(with: status, of: "the config file \(named)", fixing: file, user: user, isDirectory: false) {
             return problem
@@ -50,9 +52,9 @@ public enum ConfigTrust {
         if status.st_uid != user && status.st_uid != 0 {
             // Only root may give a file away: anyone else copies it (found in review of a school
             // lab, where a config copied from a friend's account was advised a `chown`).
-            let remedy = user == 0 ? "use a config of your own, or take it over with `chown \(user) \(path)`"
+            let remedy = user == 0 ? "use a config of your own, or take it over with `chown \(user) \(ShellLine.quoted(path))`"
                 : isDirectory ? "keep the config in a folder of your own"
-                : "copy it to a file of your own (`cp \(path) ~/.config/gesture-bridge/config.yaml`) and use that"
+                : "copy it to a file of your own (`cp \(ShellLine.quoted(path)) ~/.config/gesture-bridge/config.yaml`) and use that"
             return "\(what) belongs to another user (uid \(status.st_uid)), who could change it: \(consequence); \(remedy)"
         }
         let writableByOthers = status.st_mode & (S_IWGRP | S_IWOTH) != 0
@@ -60,7 +62,7 @@ public enum ConfigTrust {
         if writableByOthers && !sticky {
             let mode = String(status.st_mode & 0o7777, radix: 8)
             return "\(what) can be changed by other users (mode \(String(repeating: "0", count: max(0, 4 - mode.count)) + mode)): "
-                + "\(consequence); fix it with `chmod go-w \(path)`"
+                + "\(consequence); fix it with `chmod go-w \(ShellLine.quoted(path))`"
         }
         return nil
     }
