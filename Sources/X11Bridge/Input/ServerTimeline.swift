@@ -24,6 +24,8 @@ struct ServerTimeline: Sendable {
     let drift: Double
     /// A stamp this far behind the newest means the server's clock jumped back.
     static let staleness = 5.0
+    /// Milliseconds in the 32-bit count's turn (49.7 days).
+    private static let wrap = 4_294_967_296.0
 
     /// Bridge seconds minus server seconds, at the least-delayed event; nil before the first.
     private var offset: Double?
@@ -32,6 +34,8 @@ struct ServerTimeline: Sendable {
     /// The newest timestamp seen, and it in seconds counted on past the 32-bit wrap.
     private var lastStamp: UInt32?
     private var lastServer = 0.0
+    /// When the newest timestamp was read, on the bridge's clock.
+    private var lastRead = 0.0
     /// The last time given out: times never go back.
     private var lastTime = -Double.infinity
 
@@ -49,10 +53,19 @@ struct ServerTimeline: Sendable {
     }
 
     private mutating func carry(_ stamp: UInt32, readAt now: Double) -> Double {
-        // The count wraps after 49.7 days: timestamps are told apart by their signed distance
-        // from the newest, so a wrap reads as a step forward and an event stamped a little
-        // before the newest as a step back.
-        let server = lastStamp.map { lastServer + Double(Int32(bitPattern: stamp &- $0)) / 1000 } ?? Double(stamp) / 1000
+        // The count wraps after 49.7 days: a timestamp is as far from the newest as, of the
+        // distances its 32 bits allow, the one nearest the time the bridge saw pass since it
+        // read the newest. A wrap mid-press reads as a step forward, an event stamped a little
+        // before the newest as a step back, and the first input after an idle longer than the
+        // wrap (a session on a VT switched away from all summer) as that long after: told
+        // apart by the signed distance alone, it was dated 49.7 days early, and every contact
+        // from then on found its timers already due. Found in review.
+        let server = lastStamp.map { last in
+            let raw = Double(stamp &- last)
+            let elapsed = Swift.max(0, now - lastRead) * 1000
+            let turns = ((elapsed - raw) / Self.wrap).rounded()
+            return lastServer + (raw + turns * Self.wrap) / 1000
+        } ?? Double(stamp) / 1000
         // A stamp far older than the newest: the server's clock jumped back. (A stamp merely
         // read late is the bridge's delay, whatever its length: a swapping machine's backlog
         // keeps its spacing.)
@@ -61,6 +74,7 @@ struct ServerTimeline: Sendable {
         if server >= lastServer || jumpedBack || lastStamp == nil {
             lastStamp = stamp
             lastServer = server
+            lastRead = now
         }
         let measured = now - server
         var current = measured

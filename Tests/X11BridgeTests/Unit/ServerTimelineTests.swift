@@ -42,6 +42,22 @@ struct ServerTimelineTests {
         #expect(abs(timeline.time(ofStamp: 48, readAt: 7.100) - 7.058) < 1e-4)
     }
 
+    /// Found in review of clocks over weeks: after more than 49.7 days without input (a
+    /// session on a VT switched away from all summer), a stamp's signed distance read as a small
+    /// step, every event was dated 49.7 days early, and every contact found its timers due.
+    @Test("input after 56 idle days, and after 80, is dated at its reading, its samples their spacing apart", arguments: [56.0, 80.0])
+    func idleBeyondWrap(days: Double) {
+        var timeline = ServerTimeline(drift: 0)
+        #expect(timeline.time(ofStamp: 10_000, readAt: 100.002) == 100.002)
+        let idle = days * 86_400
+        let stamp = UInt(UInt32(truncatingIfNeeded: UInt64(10_000 + idle * 1000)))
+        let now = 100.002 + idle
+        #expect(abs(timeline.time(ofStamp: stamp, readAt: now) - now) < 0.01)
+        #expect(abs(timeline.time(ofStamp: stamp + 20, readAt: now + 0.021) - (now + 0.020)) < 0.01)
+        // A sample stamped a little before the newest is still a step back, not a turn on.
+        #expect(abs(timeline.time(ofStamp: stamp + 10, readAt: now + 0.022) - (now + 0.020)) < 0.01)
+    }
+
     /// Found in review: the first sample of the backlog, more than 5 s late, was taken for a
     /// server clock that had jumped, and the whole backlog was dated at its reading: a long
     /// press made in the last second of the stall read as a tap.
