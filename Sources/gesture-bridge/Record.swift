@@ -58,6 +58,26 @@ struct Record: ParsableCommand {
         SignalDescriptor.block(SignalDescriptor.bridgeSignals + [SIGPIPE])
         let logger = CommandLogging.logger(verbose: false)
         let connection = try CommandLogging.openDisplay(requirements: .init(xtest: false), logger: logger)
+        let signals = try CommandLogging.bridgeSignals { logger.error("\($0)") }
+        let session = InputListener(connection: connection)
+        // The device is found before the file is made: a name mistyped leaves a trace of last
+        // week's as it was, and the retry needs no --force (found in review).
+        if let device {
+            let sources = session.catalog.contactSources
+            let matching = sources.filter { Self.matches($0, device) }
+            // A touchpad's contacts have no word in the trace format (its readers know pens,
+            // erasers, touchscreens and mice): the recording would hold nothing.
+            if let touchpad = matching.first, matching.allSatisfy({ $0.inputDevice?.kind == .touchpad }) {
+                throw CommandFailure.error("device \(touchpad.id) \"\(touchpad.name)\" is a touchpad, which a trace cannot hold (it records pens, erasers, touchscreens and mice); `gesture-bridge devices` lists them")
+            }
+            guard !matching.isEmpty else {
+                let known = sources.filter { $0.inputDevice?.kind != .touchpad }.map { "\($0.id) \"\($0.name)\"" }.joined(separator: ", ")
+                // A libinput tablet's pen has no device until it comes near.
+                let hover = session.catalog.tabletsAwaitingPen.isEmpty ? ""
+                    : "; a pen on \(session.catalog.tabletsAwaitingPen.map { "\"\($0.name)\"" }.joined(separator: ", ")) appears once it has come near the tablet: hover it there once, and try again"
+                throw CommandFailure.error("no device \"\(device)\" to record; the devices are: \(known.isEmpty ? "none" : known)\(hover)")
+            }
+        }
         let writer: LineWriter
         if let output {
             do {
@@ -68,8 +88,6 @@ struct Record: ParsableCommand {
         } else {
             writer = .standardOutput
         }
-        let signals = try CommandLogging.bridgeSignals { logger.error("\($0)") }
-        let session = InputListener(connection: connection)
         var recorderReference: Recorder?
         let recorder = Recorder(session: session, write: { line in
             if !writer.write(line) { recorderReference?.stop() }
@@ -100,23 +118,7 @@ struct Record: ParsableCommand {
         })
         recorderReference = recorder
         recorder.duration = seconds
-        if let device {
-            let sources = session.catalog.contactSources
-            let matching = sources.filter { Self.matches($0, device) }
-            // A touchpad's contacts have no word in the trace format (its readers know pens,
-            // erasers, touchscreens and mice): the recording would hold nothing.
-            if let touchpad = matching.first, matching.allSatisfy({ $0.inputDevice?.kind == .touchpad }) {
-                throw CommandFailure.error("device \(touchpad.id) \"\(touchpad.name)\" is a touchpad, which a trace cannot hold (it records pens, erasers, touchscreens and mice); `gesture-bridge devices` lists them")
-            }
-            guard !matching.isEmpty else {
-                let known = sources.filter { $0.inputDevice?.kind != .touchpad }.map { "\($0.id) \"\($0.name)\"" }.joined(separator: ", ")
-                // A libinput tablet's pen has no device until it comes near.
-                let hover = session.catalog.tabletsAwaitingPen.isEmpty ? ""
-                    : "; a pen on \(session.catalog.tabletsAwaitingPen.map { "\"\($0.name)\"" }.joined(separator: ", ")) appears once it has come near the tablet: hover it there once, and try again"
-                throw CommandFailure.error("no device \"\(device)\" to record; the devices are: \(known.isEmpty ? "none" : known)\(hover)")
-            }
-            recorder.deviceFilter = { Self.matches($0, device) }
-        }
+        if let device { recorder.deviceFilter = { Self.matches($0, device) } }
         do {
             try recorder.run(signals: signals)
         } catch {

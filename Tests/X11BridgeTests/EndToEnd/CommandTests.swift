@@ -158,6 +158,21 @@ final class CommandTests: ServerSuite {
         #expect(recording.child.waitForExit(timeout: 5) == 1)
         #expect(recording.log.contains("no device \"test-tablet\""))
         #expect(recording.log.contains("test-pen"))
+
+        // Found in review of odd names: the file was made (emptied, with --force) before the
+        // device was looked for: last week's trace lost, or the retry refused.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let kept = folder + "/last-week.jsonl", fresh = folder + "/new.jsonl"
+        try String(repeating: "x", count: 100).write(toFile: kept, atomically: false, encoding: .utf8)
+        for (file, force) in [(kept, true), (fresh, false)] {
+            let run = try BridgeProcess(["record", "--device", "test-tablet", "-o", file] + (force ? ["--force"] : []),
+                                        server: server, ready: .immediately)
+            #expect(run.child.waitForExit(timeout: 5) == 1)
+        }
+        #expect((try? FileManager.default.attributesOfItem(atPath: kept)[.size] as? Int) == 100, "the old trace kept whole")
+        #expect(!FileManager.default.fileExists(atPath: fresh), "no empty file left behind")
     }
 
     @Suite("a recorded session")
