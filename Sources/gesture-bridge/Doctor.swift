@@ -69,7 +69,6 @@ struct Doctor: ParsableCommand {
             findings.append(.problem(.session, error.description))
             throw CommandFailure.reported()
         }
-        findings.append(.ok(.session, "X11 session on DISPLAY=\(name)"))
 
         let connection: XConnection
         do {
@@ -84,10 +83,13 @@ struct Doctor: ParsableCommand {
             throw CommandFailure.reported()
         }
         defer { connection.close() }
+        // Said once the display opened (found in review: a display refused, by its cookie, was
+        // both an ok session and a problem).
+        findings.append(.ok(.session, "X11 session on DISPLAY=\(name)"))
         findings.append(.ok(.xinput, "XInput \(connection.xinputVersion.major).\(connection.xinputVersion.minor) (2.2 needed for touch)"))
         findings.append(connection.hasXTest
             ? .ok(.xtest, "XTest: the bridge can send clicks, keys and scrolling")
-            : .problem(.xtest, "the X server has no XTest extension: the bridge can recognize gestures but not act on them (enable the XTEST extension in the server)"))
+            : .problem(.xtest, "the X server has no XTest extension: the bridge cannot send clicks, keys or scrolling, and `gesture-bridge run` does not start without --dry-run, which only prints the gestures (enable the XTEST extension in the server)"))
 
         if let advice = connection.otherScreensAdvice { findings.append(.note(.screens, advice)) }
         // Everything can be fine and nothing listen: the service failed, or never started.

@@ -42,7 +42,8 @@ struct Run: ParsableCommand {
             X server is lost while it runs (the server exited or crashed), so that a service \
             manager can start it again; 75 when another gesture-bridge runs on the display, or \
             takes it over; 78 in a Wayland session (the environment says so, or the X server is \
-            Xwayland), which the installed service does not start again on.
+            Xwayland) or on an X server without XInput 2.2 (a remote desktop's, such as x2go's), \
+            which the installed service does not start again on.
 
             Examples:
               gesture-bridge run
@@ -75,7 +76,7 @@ struct Run: ParsableCommand {
     var replace = false
 
     @Flag(help: ArgumentHelp("Started by the desktop session's autostart entry: where there is nothing for it to do, it says why and exits with status 0.",
-                             discussion: "In a session the bridge cannot run in (Wayland: status 78 without it), and beside a gesture-bridge already running on the display or taking it over (the systemd user service: status 75 without it). The session then lists no failed start (`systemctl --user --failed`, where systemd runs the autostart entries)."))
+                             discussion: "In a session the bridge cannot run in (Wayland, or an X server without XInput 2.2: status 78 without it), and beside a gesture-bridge already running on the display or taking it over (the systemd user service: status 75 without it). The session then lists no failed start (`systemctl --user --failed`, where systemd runs the autostart entries)."))
     var autostart = false
 
     func run() throws {

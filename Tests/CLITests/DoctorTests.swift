@@ -378,8 +378,15 @@ struct DoctorTests {
         let problems = findings.filter { $0.status == .problem }
         #expect(problems.map(\.check) == [.xtest] && problems.first?.message.contains("enable the XTEST extension in the server") == true,
                 "\(findings)")
+        // Found in review of remote desktops: it said the bridge would recognize gestures,
+        // where `run` does not start at all.
+        #expect(problems.first?.message.contains("does not start without --dry-run") == true, "\(findings)")
         let table = try GestureBridgeExecutable.run(["doctor", "--config", config], environment: server.clientEnvironment)
         #expect(table.status == 1 && table.stdout.hasSuffix("1 problem to fix first.\n"), "\(table.stdout)")
+
+        // A display that does not open is no ok session as well as a problem.
+        let refused = try Self.doctor(environment: ["DISPLAY": ":4097", "HOME": NSTemporaryDirectory()])
+        #expect(refused.findings.filter { $0.check == .session }.map(\.status) == [.problem], "\(refused.findings)")
     }
 
     @Test("doctor --help names every check a --json finding can have")

@@ -27,8 +27,11 @@ public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible
     /// started before the session gave the user manager DISPLAY is started again).
     public var exitStatus: Int32 {
         switch self {
-        case .waylandSession: return Self.wrongSessionStatus
-        case .noDisplay, .cannotOpenDisplay, .noSuchScreen, .xinputMissing, .xinputTooOld, .xtestMissing, .selectionFailed, .didNotHandOver: return 1
+        // A server without XInput 2.2 (x2go's nxagent has 1.3) never will have it: as a Wayland
+        // session, a session the bridge cannot run in, which the service does not start again
+        // on and the autostart entry does not list as failed (found in review of remote desktops).
+        case .waylandSession, .xinputMissing, .xinputTooOld: return Self.wrongSessionStatus
+        case .noDisplay, .cannotOpenDisplay, .noSuchScreen, .xtestMissing, .selectionFailed, .didNotHandOver: return 1
         case .alreadyRunning: return InstanceClaim.exitStatus
         }
     }
@@ -69,7 +72,7 @@ public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible
         case .xinputMissing(let display):
             return "the X server on \(display) has no XInput extension; GestureBridge needs XInput 2.2 for pens and touch."
         case .xinputTooOld(let display, let major, let minor):
-            return "the X server on \(display) has XInput \(major).\(minor); GestureBridge needs XInput 2.2 or newer (Xorg 1.12 and later have it)."
+            return "the X server on \(display) has XInput \(major).\(minor); GestureBridge needs XInput 2.2 or newer for pens and touch, which Xorg has (since 1.12) and some remote desktops' servers do not (x2go's): run it in the session of a local Xorg."
         case .xtestMissing(let display):
             return """
                 the X server on \(display) has no XTEST extension, so GestureBridge cannot send clicks or \
