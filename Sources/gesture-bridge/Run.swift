@@ -17,7 +17,8 @@ struct Run: ParsableCommand {
             ~/.config/gesture-bridge/config.yaml when that exists, else the built-in default. \
             Devices without pressure still get the bindings that need none (knob, long press).
 
-            Ctrl-C or SIGTERM stops it, releasing anything it holds pressed. The config file is \
+            Ctrl-C or SIGTERM stops it, releasing anything it holds pressed, and so does closing \
+            the terminal it runs in (or losing the ssh connection). The config file is \
             read again whenever it changes (saved in place or replaced by an editor), and on \
             SIGHUP: a broken file is reported with file:line:column and the old bindings stay. \
             Running the built-in default, it loads ~/.config/gesture-bridge/config.yaml as soon \
@@ -177,6 +178,7 @@ struct Run: ParsableCommand {
                 saver?.save(change.learner, of: change.key)
             }
         }
+        bridge.terminal = ControllingTerminal()
         reporter.stop = { [unowned bridge] in bridge.stop() }
         reporter.flush = {
             output.finish(timeout: Self.finishTimeout)

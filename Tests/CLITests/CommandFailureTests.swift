@@ -118,4 +118,59 @@ struct ClosedOutputTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "status \(process.terminationStatus) (137: killed, Ctrl-C unheard)")
     }
+
+    /// Found in review of remote desktops: the terminal closed (its window, an ssh connection
+    /// lost), the bridge took the SIGHUP for a reload and went on acting, unseen, and the next
+    /// `run` was told another one ran.
+    @Test("run in a terminal: SIGHUP while the terminal is there reloads; the terminal closing stops the bridge", .requiresXvfb)
+    func terminalClosed() throws {
+        let server = try XvfbDisplay()
+        defer { server.stop() }
+        let bridge = try #require(GestureBridgeExecutable.url)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("terminal-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let output = folder + "/run.jsonl", pidFile = folder + "/pid"
+        // script gives the bridge a terminal of its own, as a terminal window does.
+        let terminal = Process()
+        terminal.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        terminal.arguments = ["-q", "-c", "echo $$ > '\(pidFile)'; exec '\(bridge.path)' run --json --dry-run > '\(output)' 2>/dev/null", "/dev/null"]
+        terminal.environment = server.clientEnvironment.merging(["HOME": folder, "XDG_CONFIG_HOME": folder + "/config"]) { $1 }
+        let input = Pipe()
+        terminal.standardInput = input
+        terminal.standardOutput = FileHandle.nullDevice
+        terminal.standardError = FileHandle.nullDevice
+        try terminal.run()
+        defer { if terminal.isRunning { kill(terminal.processIdentifier, SIGKILL); terminal.waitUntilExit() } }
+        func events() -> [RunEventLine] {
+            (try? decodedLines(OutputLine.self, (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""))?.compactMap(\.event) ?? []
+        }
+        func waitFor(_ condition: () -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(10)
+            while !condition() {
+                guard Date() < deadline else { return false }
+                usleep(20_000)
+            }
+            return true
+        }
+        #expect(waitFor { events().contains { $0.event == .listening } }, "the bridge did not start")
+        let process = try #require(Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+        // A reload asked for: the terminal is still there.
+        kill(process, SIGHUP)
+        #expect(waitFor { events().contains { $0.event == .reloadUnavailable } }, "\(events())")
+        #expect(!events().contains { $0.event == .stopping })
+
+        // The terminal goes: the bridge stops, and says so where its output goes.
+        kill(terminal.processIdentifier, SIGKILL)
+        func exited() -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(process)/stat", encoding: .utf8) else { return true }
+            return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+        }
+        #expect(waitFor(exited), "the bridge goes on after its terminal closed")
+        #expect(events().contains { $0.event == .stopping }, "\(events())")
+        // One left running holds what Foundation waits on for script's exit.
+        if !exited() { kill(process, SIGKILL) }
+        terminal.waitUntilExit()
+        _ = input
+    }
 }

@@ -26,6 +26,8 @@ public final class Bridge {
     private let grabs: GrabReconciler
     private let report: (BridgeEvent) -> Void
     private var stopRequested = false
+    /// The terminal run from, if any: its closing stops the bridge, where SIGHUP else reloads.
+    public var terminal: ControllingTerminal?
     /// Whether another bridge took the display over, which stopped this one (`InstanceClaim`).
     public private(set) var wasTakenOver = false
     private var volumeRing = VolumeRing()
@@ -61,7 +63,8 @@ public final class Bridge {
     }
 
     /// Listens until SIGINT or SIGTERM arrives on `signals` (or `stop()` is called), then lets
-    /// go of anything held and returns. SIGHUP reloads the config.
+    /// go of anything held and returns. SIGHUP reloads the config, but stops a bridge whose
+    /// terminal closed (`terminal`).
     public func run(signals: SignalDescriptor?) throws(BridgeSetupError) {
         performer.releaseLeftovers(xtestPointer: session.catalog.xtestPointer.map { ($0.id, $0.buttonCount) })
         // The desktop's scale (`Xft.dpi`) sizes the feedback and the gestures' pixel distances alike.
@@ -689,6 +692,10 @@ extension Bridge: EventLoopClient {
 
     func signalReceived(_ signal: Int32) {
         switch signal {
+        case SIGHUP where terminal?.hungUp == true:
+            guard !stopRequested else { return }
+            stopRequested = true
+            report(.stopping(signal: signal))
         case SIGHUP:
             apply(reloader?.hangUp() ?? .unavailable)
         case SIGTSTP:
