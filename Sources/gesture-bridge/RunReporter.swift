@@ -96,7 +96,10 @@ final class RunReporter {
         case .xError(let error):
             logger.warning("\(error.description)")
         case .inputOwnership(let ownership):
-            if verbose { logger.info("\(ownership)") }
+            // Said without --verbose too: a gesture program holding the touches turns every
+            // touch gesture off (found in review), and another client's button grab lets a
+            // deep press click as well.
+            if case .cannotHold = ownership { logger.warning("\(ownership)") } else if verbose { logger.info("\(ownership)") }
             if formatter.style == .json { emit(ownership.json) }
         case .motionUnheard(let device):
             if verbose { logger.info("device \(device): no gesture follows this stroke; its motion goes unread until the lift") }

@@ -100,12 +100,42 @@ struct ConfigTrustTests {
                 #expect(problem.contains("belongs to another user (uid 54321)"), "\(problem)")
                 #expect(problem.contains("`chown 0 "), "root may take it over: \(problem)")
                 // Anyone else cannot: a copy of their own is what they can make.
-                let pupil = try #require(ConfigTrust.problem(forConfigAt: file, user: 2002))
-                #expect(!pupil.contains("chown") && pupil.contains("`cp \(file) "), "\(pupil)")
+                let pupil = try #require(ConfigTrust.problem(forConfigAt: file, user: 2002, environment: ["HOME": "/nonexistent"]))
+                #expect(!pupil.contains("chown") && pupil.contains("`cp \(file) ~/gesture-bridge.yaml`"), "\(pupil)")
             } else {
-                let problem = try #require(ConfigTrust.problem(forConfigAt: file, user: me + 1))
+                let problem = try #require(ConfigTrust.problem(forConfigAt: file, user: me + 1, environment: ["HOME": "/nonexistent"]))
                 #expect(problem.contains("belongs to another user (uid \(me))"), "\(problem)")
                 #expect(!problem.contains("chown") && problem.contains("`cp \(file) "), "\(problem)")
+            }
+        }
+    }
+
+    /// Found in review of the day's changes: a plain `cp` onto the user's own config failed as
+    /// "the same file" when that was a link to the friend's file, or was the file itself.
+    @Test("the user's own config, another user's file or a link to one: the advice, run, leaves a copy of their own in its place")
+    func copyInPlace() throws {
+        try Self.withConfig { directory, friends in
+            let home = directory + "/home", own = home + "/gesture-bridge/config.yaml"
+            try FileManager.default.createDirectory(atPath: home + "/gesture-bridge", withIntermediateDirectories: true)
+            // As root, the files are given to a stranger; else they are this user's, and the
+            // pupil another.
+            let pupil: uid_t = geteuid() == 0 ? 2002 : geteuid() + 1
+            for linked in [true, false] {
+                unlink(own)
+                if linked { #expect(symlink(friends, own) == 0) } else { try Self.config.write(toFile: own, atomically: false, encoding: .utf8) }
+                if geteuid() == 0 { chown(friends, 54321, 0); chown(own, 54321, 0) }
+                let advice = try #require(ConfigTrust.problem(forConfigAt: own, user: pupil, environment: ["XDG_CONFIG_HOME": home]))
+                // The advice's command is its last quoted part.
+                let parts = advice.split(separator: "`", omittingEmptySubsequences: false)
+                let command = try #require(parts.count >= 3 ? String(parts[parts.count - 2]) : nil, "\(advice)")
+                #expect(command.hasPrefix("cp "), "\(advice)")
+                let shell = Process()
+                shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+                shell.arguments = ["-c", command]
+                try shell.run()
+                shell.waitUntilExit()
+                #expect(shell.terminationStatus == 0, "\(command)")
+                #expect(!SymbolicLinks.isLink(own) && (try? String(contentsOfFile: own, encoding: .utf8)) == Self.config, "\(command)")
             }
         }
     }

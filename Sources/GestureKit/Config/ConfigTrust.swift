@@ -10,7 +10,8 @@ import Glibc
 public enum ConfigTrust {
     /// Why the file at `path` cannot be trusted by `user`, with how to fix it; nil when it can,
     /// or when it cannot be examined (reading it then says what is wrong).
-    public static func problem(forConfigAt path: String, user: uid_t = geteuid()) -> String? {
+    public static func problem(forConfigAt path: String, user: uid_t = geteuid(),
+                               environment: [String: String] = ProcessEnvironment.current) -> String? {
         guard let file = SymbolicLinks.realPath(path) else { return nil }
         var status = stat()
         // Only a file is judged by its mode: a directory is no config (reading it says so), and
@@ -18,7 +19,8 @@ public enum ConfigTrust {
         // `chmod` one would break it for everybody (found in review).
         guard stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         let named = file == path ? path : "\(path) (\(file))"
-        if let problem = problem(with: status, of: "the config file \(named)", fixing: file, user: user, isDirectory: false) {
+        if let problem = problem(with: status, of: "the config file \(named)", fixing: file, user: user, isDirectory: false,
+                                 copyTo: copyAdvice(for: path, file: file, environment: environment)) {
             return problem
         }
         let directory = SymbolicLinks.split(file).directory
@@ -46,15 +48,29 @@ public enum ConfigTrust {
         return links.compactMap { SymbolicLinks.realPath(SymbolicLinks.split($0).directory) }
     }
 
+    /// How a person who is not root makes a copy of their own of `file` (reached as `path`):
+    /// their own config's path (or a link there) made a copy in place, its folder kept; any
+    /// other file copied beside their home, named with `--config`. Found in review: a plain
+    /// `cp` onto the user's config failed as "the same file" through a link, and in a folder
+    /// not made yet.
+    private static func copyAdvice(for path: String, file: String, environment: [String: String]) -> String {
+        if let own = ConfigSource.userConfigPath(environment: environment), SymbolicLinks.sameFile(own, path) {
+            let fresh = ShellLine.quoted(own + ".new")
+            return "make it a copy of your own: `cp \(ShellLine.quoted(file)) \(fresh) && mv \(fresh) \(ShellLine.quoted(own))`"
+        }
+        return "copy it to a file of your own and name that: `cp \(ShellLine.quoted(file)) ~/gesture-bridge.yaml`, then "
+            + "`--config ~/gesture-bridge.yaml`"
+    }
+
     private static func problem(with status: stat, of what: String, fixing path: String, user: uid_t,
-                                isDirectory: Bool) -> String? {
+                                isDirectory: Bool, copyTo copyAdvice: String? = nil) -> String? {
         let consequence = "its bindings' `command` actions would run as you"
         if status.st_uid != user && status.st_uid != 0 {
             // Only root may give a file away: anyone else copies it (found in review of a school
             // lab, where a config copied from a friend's account was advised a `chown`).
             let remedy = user == 0 ? "use a config of your own, or take it over with `chown \(user) \(ShellLine.quoted(path))`"
                 : isDirectory ? "keep the config in a folder of your own"
-                : "copy it to a file of your own (`cp \(ShellLine.quoted(path)) ~/.config/gesture-bridge/config.yaml`) and use that"
+                : copyAdvice ?? "keep the config in a folder of your own"
             return "\(what) belongs to another user (uid \(status.st_uid)), who could change it: \(consequence); \(remedy)"
         }
         let writableByOthers = status.st_mode & (S_IWGRP | S_IWOTH) != 0

@@ -37,7 +37,7 @@ public enum OwnershipReport: Sendable, Hashable, CustomStringConvertible {
         case .holding(.touch): return "holding touches until a gesture decides"
         case .cannotHold(.press): return "cannot grab button 1 (another client holds it): a deep press may also click"
         case .cannotHold(.touch):
-            return "cannot grab touches (another client holds the touch grab): a deep press may also touch the application"
+            return "cannot grab touches (another client holds the touch grab, a gesture program such as touchegg): the touches are its or the applications', and no touch gesture of the bridge's acts until it lets go"
         case .kept(let key, let input, let gesture, let held):
             return "\(Self.name(key, input)) kept for \(gesture), held \(Self.duration(held))"
         case .replayed(let key, let input, let reason, let held):
