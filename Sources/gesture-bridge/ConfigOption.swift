@@ -6,7 +6,7 @@ import X11Bridge
 /// the file given; else the user's own (`$XDG_CONFIG_HOME/gesture-bridge/config.yaml`, by
 /// default `~/.config/gesture-bridge/config.yaml`) when it exists; else the built-in default.
 struct ConfigOption: ParsableArguments {
-    static let fallback = "default: ~/.config/gesture-bridge/config.yaml when it exists, else the built-in default"
+    static let fallback = "default: ~/.config/gesture-bridge/config.yaml when it exists (or is a link, whatever it leads to), else the built-in default"
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The config file (\(Self.fallback)).", valueName: "file"),
             completion: .file())

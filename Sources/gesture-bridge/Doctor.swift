@@ -18,7 +18,7 @@ struct Doctor: ParsableCommand {
 
             With --json, each finding is a line of JSON: what was checked (`check`: config, \
             session, xinput, xtest, screens, bridge-running, compositor, pen-awaited, no-devices, pressure, \
-            dead-pressure, no-pressure, missing-device, unlistened, nothing-listened, mapping, \
+            dead-pressure, no-pressure, missing-device, switched-off, unlistened, nothing-listened, mapping, \
             fixed-threshold, volume, key, command, learned-state), its `status` (ok, note, problem), the `device`, \
             `binding` or `key` it is about where it is about one, and its `message`.
 
@@ -135,7 +135,7 @@ struct Doctor: ParsableCommand {
             findings.append(.note(.penAwaited, DeviceCatalog.awaitingPenAdvice(tablet), device: tablet.name))
         }
         findings += deviceFindings(catalog.contactSources, awaitingPen: !catalog.tabletsAwaitingPen.isEmpty, bindings: bindings,
-                                   learning: learned.learning)
+                                   learning: learned.learning, disabled: catalog.devices.filter { !$0.isEnabled })
         findings += Self.mappingFindings(catalog.contactSources, monitors: connection.monitors)
         if let bindings {
             findings += keyFindings(bindings, connection: connection)
@@ -182,7 +182,8 @@ struct Doctor: ParsableCommand {
     /// would reach a gesture.
     /// `awaitingPen`: a pen tablet's pen has yet to come near it (noted already), so what is
     /// missing now is there once it has.
-    private func deviceFindings(_ devices: [X11Device], awaitingPen: Bool, bindings: BindingSet?, learning: PressLearning) -> [Finding] {
+    private func deviceFindings(_ devices: [X11Device], awaitingPen: Bool, bindings: BindingSet?, learning: PressLearning,
+                                disabled: [X11Device] = []) -> [Finding] {
         let seeDevices = "`gesture-bridge devices` shows what each device reports"
         // The pen's device comes with its pen: what it would say is not missing. Found in
         // review: every other device went unsaid meanwhile (a touchscreen no binding listens to).
@@ -216,7 +217,15 @@ struct Doctor: ParsableCommand {
         }
         guard let bindings else { return findings }
         // A name the config gives that no device has: a typo, or a device not plugged in.
-        for missing in bindings.missingDevices(among: devices.compactMap(\.inputDevice)) {
+        // A device switched off is connected, as `run` counts it (a VT switched away from
+        // disables them all): said as switched off, not as missing.
+        let switchedOff = disabled.compactMap(\.inputDevice)
+        let absent = Set(bindings.missingDevices(among: devices.compactMap(\.inputDevice) + switchedOff).map(\.name))
+        for missing in bindings.missingDevices(among: devices.compactMap(\.inputDevice)) where !absent.contains(missing.name) {
+            findings.append(.note(.switchedOff, "binding \(missing.binding) names the device \"\(missing.name)\", which is switched off (disabled in X, as a display whose session another user has switched to disables its devices): it listens to it once it is on (`xinput enable \(ShellLine.quoted(missing.name))`)",
+                                  device: missing.name, binding: missing.binding))
+        }
+        for missing in bindings.missingDevices(among: devices.compactMap(\.inputDevice)) where absent.contains(missing.name) {
             let hint = missing.suggestion.map { " (did you mean \"\($0)\"?)" } ?? ""
             findings.append(.note(.missingDevice, "binding \(missing.binding) names the device \"\(missing.name)\", which is not connected\(hint): it listens to none by that name until one comes; \(seeDevices)",
                                   device: missing.name, binding: missing.binding))

@@ -68,9 +68,12 @@ final class LearnedStateSaver: Sendable {
             try store.save(device: device, learner: learner)
             failure.worked()
         } catch {
-            // A read-only or full home fails every save: said once, until one works.
-            let message = "cannot keep what was learned: \(error.description)"
-            if failure.shouldTell(message) { logger.warning("\(message); said again only once a save worked meanwhile") }
+            // A read-only or full home fails every save, each device's: said once, by its
+            // reason, until one works (found in review: a pen and a touchscreen alternating
+            // said it at every change).
+            if failure.shouldTell(error.reason) {
+                logger.warning("cannot keep what was learned: \(error.description); said again only once a save worked meanwhile")
+            }
         }
     }
 }

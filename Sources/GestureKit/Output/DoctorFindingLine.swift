@@ -32,6 +32,8 @@ public struct DoctorFindingLine: Codable, Sendable, Hashable {
         case noPressure = "no-pressure"
         /// A binding names a device that is not connected (`binding`, `device`).
         case missingDevice = "missing-device"
+        /// A binding names a device that is connected but switched off (`binding`, `device`).
+        case switchedOff = "switched-off"
         /// No binding listens to a device (`device`).
         case unlistened
         /// No binding listens to any device here.

@@ -71,6 +71,12 @@ final class MissingDeviceTests: StageSuite {
         try directory.writeNew(Self.config(pen: VirtualPen.deviceName, other: VirtualTouchscreen.deviceName))
         let bridge = try stage.bridge(["--no-watch", "--config", directory.file])
         #expect(bridge.events(.listening).count == 1, "\(bridge.lines)")
+        // doctor says it as run counts it: switched off, not missing.
+        let doctor = try BridgeProcess(["doctor", "--json", "--config", directory.file], server: stage.server, ready: .immediately)
+        _ = doctor.child.waitForExit(timeout: 10)
+        let findings = doctor.child.output.split(separator: "\n").compactMap { try? JSONDecoder().decode(DoctorFindingLine.self, from: Data($0.utf8)) }
+        #expect(!findings.contains { $0.check == .missingDevice && $0.device == VirtualPen.deviceName }, "\(findings)")
+        #expect(findings.contains { $0.check == .switchedOff && $0.device == VirtualPen.deviceName }, "\(findings)")
 
         try ReplugOwnershipTests.plugBack(VirtualPen.deviceName, on: stage, bridge)
         try stage.expectDeepPress(at: (200, 200), gives: 3, not: 1)
