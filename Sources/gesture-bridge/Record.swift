@@ -35,7 +35,7 @@ struct Record: ParsableCommand {
 
     // Unconditional: `--seconds -1` reaches `validate`, which says what is wrong, rather than
     // reading as a missing value followed by an unknown option.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds (of the machine awake: a suspend does not count).", valueName: "n"))
     var seconds: Double?
 
     @Flag(help: "Replace the -o file if it exists.")

@@ -53,11 +53,12 @@ struct DetachedWriterTests {
             done.signal()
         }
         #expect(done.wait(timeout: .now() + 2) == .success, "the caller waited for the terminal")
-        // What waits is read, so the writer's thread writes nothing once the descriptors close.
-        var rounds = 0
-        while !writer.finish(timeout: 0.01), rounds < 500 {
+        // What waits is read, so the writer's thread writes nothing once the descriptors close:
+        // read until it is all written, however slowly a loaded machine lets the writer's
+        // thread go (a full run once took over 500 rounds of 10 ms).
+        let deadline = DispatchTime.now() + 60
+        while !writer.finish(timeout: 0.01), DispatchTime.now() < deadline {
             _ = Self.drain(master)
-            rounds += 1
         }
         #expect(writer.finish(timeout: 0), "all written once read")
     }
