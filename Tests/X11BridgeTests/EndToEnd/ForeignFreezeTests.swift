@@ -66,16 +66,7 @@ final class ForeignFreezeTests: StageSuite {
     @Test("another client's touch grab, gone after the bridge started: the bridge holds touches again from the next touch's end")
     func touchGrabTakenAgain() throws {
         let other = try #require(XOpenDisplay(stage.server.displayName))
-        var bits: [UInt8] = [0, 0, 0b0011_1100, 0]
-        var modifiers = XIGrabModifiers(modifiers: Int32(bitPattern: UInt32(XIAnyModifier)), status: 0)
-        let failed = bits.withUnsafeMutableBufferPointer { buffer in
-            var mask = XIEventMask(deviceid: XIAllMasterDevices, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
-            return XIGrabTouchBegin(other, XIAllMasterDevices, XDefaultRootWindow(other), 0, &mask, 1, &modifiers)
-        }
-        XSync(other, 0)
-        #expect(failed == 0, "the other client holds the touch grab")
-        let bridge = try stage.bridge()
-        #expect(bridge.ownership { $0.ownership == .cannotHold }?.input == .touch, "\(bridge.lines)")
+        let bridge = try Self.bridgeBeside(touchGrabOf: other, on: stage)
         // A touch while the other client still holds the grab: tried again at its end, refused,
         // and not said again.
         try stage.touch.tap(at: (150, 150), pressure: 0.2)
@@ -103,16 +94,7 @@ final class ForeignFreezeTests: StageSuite {
     func touchesOfAnotherClient() throws {
         let other = try #require(XOpenDisplay(stage.server.displayName))
         defer { XCloseDisplay(other) }
-        var bits: [UInt8] = [0, 0, 0b0011_1100, 0]
-        var modifiers = XIGrabModifiers(modifiers: Int32(bitPattern: UInt32(XIAnyModifier)), status: 0)
-        let failed = bits.withUnsafeMutableBufferPointer { buffer in
-            var mask = XIEventMask(deviceid: XIAllMasterDevices, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
-            return XIGrabTouchBegin(other, XIAllMasterDevices, XDefaultRootWindow(other), 0, &mask, 1, &modifiers)
-        }
-        XSync(other, 0)
-        #expect(failed == 0, "the other client holds the touch grab")
-        let bridge = try stage.bridge()
-        #expect(bridge.ownership { $0.ownership == .cannotHold }?.input == .touch, "\(bridge.lines)")
+        let bridge = try Self.bridgeBeside(touchGrabOf: other, on: stage)
         let touch = try bridge.deviceID(VirtualTouchscreen.deviceName)
         stage.window.drain()
         try stage.touch.begin(at: (500, 300), pressure: 0.1)
@@ -138,5 +120,21 @@ final class ForeignFreezeTests: StageSuite {
         let left = buttonEvents(1, in: events)
         #expect(left.filter { $0.kind == .buttonPress }.count == left.filter { $0.kind == .buttonRelease }.count, "\(events)")
         #expect(stage.buttonsStillHeld() == [], "nothing stays held")
+    }
+
+    /// Takes the root's touch grab for `other` (as a gesture daemon such as touchegg holds
+    /// it), then starts a bridge, which is refused the grab and says so.
+    static func bridgeBeside(touchGrabOf other: OpaquePointer, on stage: Stage) throws -> BridgeProcess {
+        var bits: [UInt8] = [0, 0, 0b0011_1100, 0]
+        var modifiers = XIGrabModifiers(modifiers: Int32(bitPattern: UInt32(XIAnyModifier)), status: 0)
+        let failed = bits.withUnsafeMutableBufferPointer { buffer in
+            var mask = XIEventMask(deviceid: XIAllMasterDevices, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
+            return XIGrabTouchBegin(other, XIAllMasterDevices, XDefaultRootWindow(other), 0, &mask, 1, &modifiers)
+        }
+        XSync(other, 0)
+        #expect(failed == 0, "the other client holds the touch grab")
+        let bridge = try stage.bridge()
+        #expect(bridge.ownership { $0.ownership == .cannotHold }?.input == .touch, "\(bridge.lines)")
+        return bridge
     }
 }
