@@ -80,14 +80,24 @@ final class BridgeProcess {
     }
 
     static func environment(_ displayName: String) -> [String: String] {
-        [
+        // A folder of its own holds where its config would be and its state: a bridge with no
+        // config watches the nearest folder above that path for one to come, and in the
+        // temporary directory itself every file another test made woke it (a count of its
+        // wakeups read 48 where 1 is the bridge's own).
+        let own = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-home-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: own, withIntermediateDirectories: true)
+        } catch {
+            Issue.record("a test bridge's own folder could not be made: \(error)")
+        }
+        return [
             "DISPLAY": displayName,
             "PATH": "/usr/local/bin:/usr/bin:/bin",
             "HOME": FileManager.default.temporaryDirectory.path,
-            "XDG_CONFIG_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-no-config").path,
+            "XDG_CONFIG_HOME": own.appendingPathComponent("no-config").path,
             // Every bridge learns from nothing: a state kept by an earlier test (or run) would
             // move its deep press's levels.
-            "XDG_STATE_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-state-\(UUID().uuidString)").path,
+            "XDG_STATE_HOME": own.appendingPathComponent("state").path,
         ]
     }
 
@@ -221,7 +231,11 @@ func timeless(_ line: OutputLine) -> String? {
 
 /// A config file in the temporary directory, for the bridge to run.
 func temporaryConfig(_ text: String) throws -> String {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-\(UUID().uuidString).yaml")
+    // In a folder of its own: the bridge watches the folder holding its config, and every file
+    // another test made in the temporary directory itself woke it.
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let url = folder.appendingPathComponent("config.yaml")
     try text.write(to: url, atomically: true, encoding: .utf8)
     return url.path
 }
