@@ -138,9 +138,11 @@ struct Calibrate: ParsableCommand {
                     print(suggestion.binding(forDevice: chosen.name), terminator: "")
                     throw error
                 }
-                let binding = suggestion.binding(forDevice: chosen.name, basedOn: Self.deepPress(in: now.bindings, for: chosen))
+                let name = ThresholdSuggestion.bindingName(forDevice: chosen.name, among: now.bindings.bindings)
+                let binding = suggestion.binding(forDevice: chosen.name, basedOn: Self.deepPress(in: now.bindings, for: chosen),
+                                                 named: name)
                 do {
-                    try now.write(binding, named: ThresholdSuggestion.bindingName(forDevice: chosen.name))
+                    try now.write(binding, named: name)
                 } catch {
                     // A file that cannot be written (a link into a read-only store) loses nothing
                     // of the session: the binding goes where a refused write puts it.
@@ -150,8 +152,10 @@ struct Calibrate: ParsableCommand {
                 printError(Self.runningBridgeNote(writtenTo: now.path, on: connection))
                 Self.markCalibrated(chosen.learningKey)
             } else {
-                let current = (try? config.load()).flatMap { Self.deepPress(in: $0.0, for: chosen) }
-                print(suggestion.binding(forDevice: chosen.name, basedOn: current), terminator: "")
+                let loaded = try? config.load()
+                let current = loaded.flatMap { Self.deepPress(in: $0.0, for: chosen) }
+                let name = ThresholdSuggestion.bindingName(forDevice: chosen.name, among: loaded?.0.bindings ?? [])
+                print(suggestion.binding(forDevice: chosen.name, basedOn: current, named: name), terminator: "")
             }
             // Last: a picture that cannot be saved loses nothing of the calibration.
             if let plot, let pictured {

@@ -59,6 +59,25 @@ struct ConfigInsertionTests {
         #expect(twice.replacingOccurrences(of: other, with: "") == Self.config)
     }
 
+    /// Found in review of odd names: two devices whose names differ only in what a binding's name
+    /// leaves out got one name, and calibrating the second took the first one's binding away.
+    @Test("calibrating a device whose name reads as another's in a binding's name: both bindings stay, each its own device's")
+    func namesThatReadAlike() throws {
+        let suggestion = try #require(ThresholdSuggestion(ordinaryPeaks: [0.2, 0.3], hardPeaks: [0.8, 0.9]))
+        var text = Self.config
+        for device in ["ELAN Touchscreen", "ELAN-Touchscreen", "ELAN Touchscreen", "ELAN Touchscreen-2"] {
+            let bindings = try ConfigLoader.parse(text, file: "c.yaml").bindings
+            let name = ThresholdSuggestion.bindingName(forDevice: device, among: bindings)
+            text = try ConfigInsertion.insert(suggestion.binding(forDevice: device, named: name), named: name, into: text, file: "c.yaml")
+        }
+        let bindings = try ConfigLoader.parse(text, file: "c.yaml").bindings
+        // The first device, calibrated again, kept its own name and went first again.
+        let names = ["right-click-elan-touchscreen-2-2", "right-click-elan-touchscreen", "right-click-elan-touchscreen-2"]
+        #expect(bindings.map(\.name) == names + ["right-click", "undo"], "\(text)")
+        #expect(bindings.prefix(3).map(\.devices) == [[.named("ELAN Touchscreen-2")], [.named("ELAN Touchscreen")],
+                                                      [.named("ELAN-Touchscreen")]], "one binding each: \(text)")
+    }
+
     /// Found in review: a comment between the calibrated binding and the next was taken away
     /// with the old binding, and a file with Windows line ends was refused as having no list.
     @Test("calibrating again keeps the comments after the old binding; a file with CRLF line ends keeps them")

@@ -95,12 +95,12 @@ public struct ThresholdSuggestion: Sendable, Hashable {
     /// gives the device now, with all it says besides the levels kept (where it applies, what
     /// it does, its slop and feedback), or else the built-in right-click. Named after the
     /// device, so a later calibration of the same device replaces it.
-    public func deepPress(forDevice device: String, basedOn current: Binding? = nil) -> Binding {
+    public func deepPress(forDevice device: String, basedOn current: Binding? = nil, named name: String? = nil) -> Binding {
         var binding = current ?? Binding(name: "", recognizer: .deepPress(.init()), feedback: [.pulse, .ring],
                                          onStart: [.click(button: 3)])
         var slop = DeepPressRecognizer.Configuration.Keys.slop.standard
         if case .deepPress(let configuration)? = current?.recognizer { slop = configuration.slop }
-        binding.name = Self.bindingName(forDevice: device)
+        binding.name = name ?? Self.bindingName(forDevice: device)
         binding.devices = [.named(device)]
         binding.recognizer = .deepPress(.init(threshold: threshold, release: release, slop: slop, ordinary: ordinary))
         return binding
@@ -108,8 +108,8 @@ public struct ThresholdSuggestion: Sendable, Hashable {
 
     /// `deepPress(forDevice:basedOn:)` as YAML lines of an item of the `bindings:` list
     /// (indented two spaces), ready to paste or to insert.
-    public func binding(forDevice device: String, basedOn current: Binding? = nil) -> String {
-        let binding = deepPress(forDevice: device, basedOn: current)
+    public func binding(forDevice device: String, basedOn current: Binding? = nil, named name: String? = nil) -> String {
+        let binding = deepPress(forDevice: device, basedOn: current, named: name)
         var lines = ConfigRenderer.item(binding)
         // The name is letters, digits and dashes (`bindingName`): written plain, as a person would.
         lines[0] = "  - name: \(binding.name)"
@@ -128,6 +128,22 @@ public struct ThresholdSuggestion: Sendable, Hashable {
         }
         while slug.last == "-" { slug.removeLast() }
         return "right-click-" + (slug.isEmpty ? "device" : slug)
+    }
+
+    /// The name `device`'s binding takes among `bindings` (a config's): `bindingName(forDevice:)`,
+    /// unless a binding of that name is not this device's alone, when the first of `-2`, `-3`, …
+    /// that is free or is. Found in review: two devices whose names differ only in what a name
+    /// leaves out ("ELAN Touchscreen" and "ELAN-Touchscreen", letters beyond ASCII) got one
+    /// name, and calibrating the second replaced the first one's binding.
+    public static func bindingName(forDevice device: String, among bindings: [Binding]) -> String {
+        let base = bindingName(forDevice: device)
+        var name = base
+        var number = 1
+        while let existing = bindings.first(where: { $0.name == name }), existing.devices != [.named(device)] {
+            number += 1
+            name = "\(base)-\(number)"
+        }
+        return name
     }
 
     /// The `fraction` percentile (0...1) by the nearest-rank method; nil for no values.
