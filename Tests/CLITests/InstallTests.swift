@@ -73,6 +73,9 @@ struct InstallTests {
         // found the unit refusing to start.
         #expect(prevented.contains("69"), "the X server gone (ConnectionLoss)")
         #expect(values("Restart") == ["on-failure"])
+        // Found in review of a machine short of memory: a browser a gesture started, killed by
+        // the kernel for want of memory, stopped the unit, the bridge with it.
+        #expect(values("OOMPolicy") == ["continue"], "a program a command started, killed for want of memory, stops the bridge")
         #expect(values("StartLimitBurst").compactMap { Int($0) }.first.map { $0 <= 10 } == true)
         #expect(values("StartLimitIntervalSec").compactMap { Int($0) }.first.map { $0 >= 30 } == true)
     }
