@@ -173,4 +173,57 @@ struct ClosedOutputTests {
         terminal.waitUntilExit()
         _ = input
     }
+
+    /// Found in review of remote desktops: a bridge left running after its terminal closed
+    /// (`run &`, then `disown` or `exit`: the shell passes the hang-up on to none of it) took the
+    /// `kill -HUP` meant to reload its config for the terminal closing, and stopped.
+    @Test("run in the background of a terminal that closed: a later SIGHUP from elsewhere reloads, it does not stop", .requiresXvfb)
+    func backgroundAfterTerminalClosed() throws {
+        let server = try XvfbDisplay()
+        defer { server.stop() }
+        let bridge = try #require(GestureBridgeExecutable.url)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("terminal-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let output = folder + "/run.jsonl", pidFile = folder + "/pid"
+        // A shell with job control in script's terminal starts the bridge as a background job
+        // (a process group of its own), then waits to be hung up.
+        let shell = "set -m; '\(bridge.path)' run --json --dry-run > '\(output)' 2>/dev/null & echo $! > '\(pidFile)'; exec sleep 600"
+        let terminal = Process()
+        terminal.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        terminal.arguments = ["-q", "-c", shell, "/dev/null"]
+        terminal.environment = server.clientEnvironment.merging(["HOME": folder, "XDG_CONFIG_HOME": folder + "/config", "SHELL": "/bin/sh"]) { $1 }
+        let input = Pipe()
+        terminal.standardInput = input
+        terminal.standardOutput = FileHandle.nullDevice
+        terminal.standardError = FileHandle.nullDevice
+        try terminal.run()
+        defer { if terminal.isRunning { kill(terminal.processIdentifier, SIGKILL); terminal.waitUntilExit() } }
+        func events() -> [RunEventLine] {
+            (try? decodedLines(OutputLine.self, (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""))?.compactMap(\.event) ?? []
+        }
+        func waitFor(_ condition: () -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(10)
+            while !condition() {
+                guard Date() < deadline else { return false }
+                usleep(20_000)
+            }
+            return true
+        }
+        #expect(waitFor { events().contains { $0.event == .listening } }, "the bridge did not start")
+        let process = try #require(Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { kill(process, SIGKILL) }
+        // The terminal goes; the background job is not told.
+        kill(terminal.processIdentifier, SIGKILL)
+        usleep(300_000)
+        #expect(!events().contains { $0.event == .stopping }, "the hang-up reached the background job: \(events())")
+        // A reload asked for from elsewhere, as a person does after editing the config.
+        kill(process, SIGHUP)
+        #expect(waitFor { events().contains { $0.event == .reloadUnavailable } }, "\(events())")
+        #expect(!events().contains { $0.event == .stopping }, "it stopped: \(events())")
+        kill(process, SIGTERM)
+        #expect(waitFor { events().contains { $0.event == .stopping } }, "\(events())")
+        terminal.waitUntilExit()
+        _ = input
+    }
 }

@@ -690,12 +690,12 @@ extension Bridge: EventLoopClient {
         takeVolumeReports(now: clock.now)
     }
 
-    func signalReceived(_ signal: Int32) {
-        switch signal {
-        case SIGHUP where terminal?.hungUp == true:
+    func signalReceived(_ signal: ReceivedSignal) {
+        switch signal.number {
+        case SIGHUP where terminal?.closed(by: signal) == true:
             guard !stopRequested else { return }
             stopRequested = true
-            report(.stopping(signal: signal))
+            report(.stopping(signal: signal.number))
         case SIGHUP:
             apply(reloader?.hangUp() ?? .unavailable)
         case SIGTSTP:
@@ -703,7 +703,7 @@ extension Bridge: EventLoopClient {
         default:
             guard !stopRequested else { return }
             stopRequested = true
-            report(.stopping(signal: signal))
+            report(.stopping(signal: signal.number))
         }
     }
 

@@ -141,8 +141,8 @@ extension CalibrationRun: EventLoopClient {
         if descriptor == input { readInput(descriptor) }
     }
 
-    func signalReceived(_ signal: Int32) {
-        outcome = .interrupted(signal: signal)
+    func signalReceived(_ signal: ReceivedSignal) {
+        outcome = .interrupted(signal: signal.number)
     }
 
     func xErrors(_ errors: [XProtocolError]) {

@@ -18,6 +18,16 @@ public struct ControllingTerminal: Sendable {
     /// opens). A reload's `kill -HUP` leaves it there.
     public var hungUp: Bool { atStart && !Self.isOpen }
 
+    /// Whether `signal`, a SIGHUP, is the terminal closing: the terminal is gone, and the kernel
+    /// sent it as the terminal hung up, or the session's leader passed it on (a shell sends it to
+    /// its jobs as its terminal closes). One sent from anywhere else asks for a reload: found in
+    /// review, a bridge left running after its terminal closed (`run &`, then `disown` or `exit`)
+    /// stopped at the `kill -HUP` meant to reload it.
+    public func closed(by signal: ReceivedSignal) -> Bool {
+        guard signal.number == SIGHUP, hungUp else { return false }
+        return signal.sentByKernel || signal.sender == getsid(0)
+    }
+
     private static var isOpen: Bool {
         let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return false }

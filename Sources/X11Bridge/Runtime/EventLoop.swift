@@ -17,7 +17,7 @@ protocol EventLoopClient: AnyObject {
     /// Appends the client's descriptors that come and go (running commands' pipes).
     func addPassingDescriptors(to list: inout [Int32])
     func descriptorReady(_ descriptor: Int32)
-    func signalReceived(_ signal: Int32)
+    func signalReceived(_ signal: ReceivedSignal)
     func xErrors(_ errors: [XProtocolError])
     var isStopping: Bool { get }
     /// Whether the loop may leave the X connection unread for a while after a read, while

@@ -190,7 +190,7 @@ extension Recorder: EventLoopClient {
     func addPassingDescriptors(to list: inout [Int32]) {}
     func descriptorReady(_ descriptor: Int32) {}
 
-    func signalReceived(_ signal: Int32) {
+    func signalReceived(_ signal: ReceivedSignal) {
         // SIGHUP has no config to reload here; a terminal closing should end the recording whole.
         stopRequested = true
     }

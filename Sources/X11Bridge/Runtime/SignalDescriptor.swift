@@ -56,14 +56,15 @@ public final class SignalDescriptor {
 
     /// The signals received since the last read, each once, in the order they first came;
     /// empty when none.
-    public func read() -> [Int32] {
-        var received: [Int32] = []
+    public func read() -> [ReceivedSignal] {
+        var received: [ReceivedSignal] = []
         var info = signalfd_siginfo()
         let size = MemoryLayout<signalfd_siginfo>.size
         while withUnsafeMutableBytes(of: &info, { Glibc.read(descriptor, $0.baseAddress, $0.count) }) == size {
-            received.append(Int32(bitPattern: info.ssi_signo))
+            received.append(ReceivedSignal(number: Int32(bitPattern: info.ssi_signo), sender: pid_t(bitPattern: info.ssi_pid),
+                                           sentByKernel: info.ssi_code == SI_KERNEL))
         }
-        return Self.coalesced(received)
+        return Self.coalesced(received, by: \.number)
     }
 
     /// `received` with each signal once, where it first came. The kernel keeps a signal pending
@@ -71,8 +72,12 @@ public final class SignalDescriptor {
     /// first is read in the same loop: Ctrl-Z twice at once would then stop the bridge twice, the
     /// second time once `fg` continued it.
     public static func coalesced(_ received: [Int32]) -> [Int32] {
+        coalesced(received, by: \.self)
+    }
+
+    static func coalesced<Signal>(_ received: [Signal], by number: KeyPath<Signal, Int32>) -> [Signal] {
         var seen = Set<Int32>()
-        return received.filter { seen.insert($0).inserted }
+        return received.filter { seen.insert($0[keyPath: number]).inserted }
     }
 
     private static func signalSet(_ signals: [Int32]) -> sigset_t {
@@ -80,5 +85,20 @@ public final class SignalDescriptor {
         sigemptyset(&set)
         for signal in signals { sigaddset(&set, signal) }
         return set
+    }
+}
+
+/// A signal read from a `SignalDescriptor`, with who sent it.
+public struct ReceivedSignal: Sendable, Hashable {
+    public var number: Int32
+    /// The process that sent it (0 for the kernel's own).
+    public var sender: pid_t
+    /// Sent by the kernel itself: a terminal hanging up sends its session's leader SIGHUP so.
+    public var sentByKernel: Bool
+
+    public init(number: Int32, sender: pid_t = 0, sentByKernel: Bool = false) {
+        self.number = number
+        self.sender = sender
+        self.sentByKernel = sentByKernel
     }
 }

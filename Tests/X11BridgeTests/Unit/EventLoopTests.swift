@@ -298,7 +298,7 @@ final class RecordingLoopClient: EventLoopClient {
     func addLastingDescriptors(to list: inout [Int32]) {}
     func addPassingDescriptors(to list: inout [Int32]) {}
     func descriptorReady(_ descriptor: Int32) {}
-    func signalReceived(_ signal: Int32) {}
+    func signalReceived(_ signal: ReceivedSignal) {}
     func xErrors(_ errors: [XProtocolError]) {}
     var isStopping: Bool { stopRequested }
 
