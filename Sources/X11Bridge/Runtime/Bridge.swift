@@ -666,6 +666,9 @@ extension Bridge: EventLoopClient {
         return engineDue
     }
 
+    /// The engine's: its timers decide contacts (`fireTimers`).
+    var nextDecidingDeadline: Double? { engine.nextDeadline }
+
     var nextDeadline: Double? {
         // Asked on every wakeup: no array for four optionals.
         func earlier(_ a: Double?, _ b: Double?) -> Double? { a.map { first in b.map { Swift.min(first, $0) } ?? first } ?? b }

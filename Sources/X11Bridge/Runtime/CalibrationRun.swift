@@ -130,6 +130,8 @@ extension CalibrationRun: EventLoopClient {
     }
 
     var nextDeadline: Double? { overlay?.nextDeadline }
+    /// Only the overlay's frames: nothing decided by a timer.
+    var nextDecidingDeadline: Double? { nil }
 
     func addLastingDescriptors(to list: inout [Int32]) {
         if let input { list.append(input) }

@@ -11,6 +11,11 @@ protocol EventLoopClient: AnyObject {
     /// date the input still to be read.
     func fireTimers(at now: Double) -> Bool
     var nextDeadline: Double? { get }
+    /// The next timer that decides by the input's time (a contact's decision timeout, a long
+    /// press): before it fires the loop makes a round trip, which brings in input the server
+    /// stamped but had not sent yet (its main thread busy with another client's request while
+    /// its input thread read a lift). Nil when none is set.
+    var nextDecidingDeadline: Double? { get }
     /// Appends the client's own descriptors that stay open while the loop runs (the config
     /// file watch), or close for good.
     func addLastingDescriptors(to list: inout [Int32])
@@ -146,7 +151,7 @@ final class EventLoop<Input: EventLoopInput, Waiter: EventLoopWaiter, Clock: Eve
         // Dropped if its connection breaks (the server went away, which the X connection
         // notices on its own).
         var bell = input.contactBell
-        // Whether this pass has made its round trip for a timer long overdue.
+        // Whether this pass has made its round trip for a timer about to judge, or long overdue.
         var caughtUp = false
         // A lost server ends the loop too: the connection is dead, and its descriptor would
         // read as ready forever.
@@ -183,11 +188,18 @@ final class EventLoop<Input: EventLoopInput, Waiter: EventLoopWaiter, Clock: Eve
                 handled += 1
                 if !changes.isEmpty { client.handle(changes, at: now) }
             }
-            // A timer long overdue: the loop was kept from running, and the server may hold more
-            // of the backlog than the socket did (it writes the rest once the socket has
-            // drained). One round trip, whose reply comes behind all it had, brings that in
-            // before the timer judges a contact whose lift is in it.
-            if !caughtUp, let deadline = client.nextDeadline, clock.now - deadline > Self.overdue {
+            // A timer about to judge a contact, or any timer long overdue: the server may hold
+            // input the socket does not show yet. Its main thread busy with another client's
+            // request (a slow drawing, pages read back from swap), its input thread went on
+            // stamping the contact's input, a lift among it, which the server sends only once
+            // free; or the loop was kept from running, and the server holds more of the backlog
+            // than the socket did (it writes the rest once the socket has drained). One round
+            // trip, whose reply comes behind all it had, brings that in before the timer judges
+            // a contact whose lift is in it. (Found in review of a machine short of memory: a
+            // tap made while the server was busy for 0.6 s became a long press's right-click.)
+            let judging = client.nextDecidingDeadline.map { $0 <= clock.now } ?? false
+            let overdue = client.nextDeadline.map { clock.now - $0 > Self.overdue } ?? false
+            if !caughtUp, judging || overdue {
                 caughtUp = true
                 connection.sync()
                 if connection.hasPendingInput {

@@ -186,6 +186,8 @@ extension Recorder: EventLoopClient {
     }
 
     var nextDeadline: Double? { duration.map { startTime + $0 } }
+    /// A recording decides nothing: its end takes what came before it as the socket shows it.
+    var nextDecidingDeadline: Double? { nil }
     func addLastingDescriptors(to list: inout [Int32]) {}
     func addPassingDescriptors(to list: inout [Int32]) {}
     func descriptorReady(_ descriptor: Int32) {}

@@ -177,4 +177,40 @@ struct RealDriversLibinputTests {
         #expect(stage.window.pointerState()?.buttonsHeld == [])
         RealDriverChecks.expectNoFault(bridge)
     }
+
+    /// Found in review of a machine short of memory: the server's main thread busy for most of
+    /// a second with another client's request (a slow drawing; pages read back from swap do the
+    /// same), its input thread went on reading the touchscreen and stamping it. A 150 ms tap
+    /// made then was judged at the long press's deadline, its lift stamped but not yet sent: a
+    /// right-click where the person tapped, and button 1 held after it. (The inputtest driver
+    /// reads its socket as the main thread runs, so only a real driver shows it.)
+    @Test("a 150 ms tap while the server's main thread is busy for a second with another client's drawing: the tap, no long press")
+    func tapWhileTheServerDraws() throws {
+        let stage = try RealDriverStage(.libinput, touchPressure: false)
+        defer { stage.stop() }
+        let bridge = try stage.bridge()
+        let touch = try stage.touch()
+        let touchID = try bridge.deviceID(try #require(stage.server.touchDeviceName))
+        let drawing = try SlowDrawing(displayName: stage.server.displayName, lasting: 1.2)
+        defer { drawing.close() }
+        stage.window.drain()
+        try touch.begin(at: (400, 300), pressure: 0.3)
+        usleep(50_000)
+        drawing.send()
+        usleep(100_000)
+        try touch.end()
+        let took = drawing.waitUntilDrawn()
+        #expect(took >= 0.8, "the server was busy \(took) s from 0.05 s into the touch, past the long press's 0.6 s")
+        let events = stage.window.events(waitingUpTo: 3) { buttonEvents(1, in: $0).count >= 2 }
+        let left = buttonEvents(1, in: events)
+        #expect(left.map(\.kind) == [.buttonPress, .buttonRelease], "the tap: \(events)\n\(bridge.lines)")
+        #expect(buttonEvents(3, in: events).isEmpty, "no right-click: \(events)\n\(bridge.lines)")
+        // Handed back as it lifted, 0.15 s in by the server's stamps: the lift was stamped as
+        // the finger lifted, during the drawing.
+        let decisions = bridge.decisions.filter { $0.device == touchID }
+        #expect(decisions.map(\.decision) == [.release] && decisions.allSatisfy { $0.reason == .ended && $0.held < 0.4 },
+                "\(bridge.lines)")
+        #expect(stage.window.pointerState()?.buttonsHeld == [])
+        RealDriverChecks.expectNoFault(bridge)
+    }
 }
