@@ -31,14 +31,16 @@ struct Run: ParsableCommand {
             A config file that does not load as the bridge starts (a bad edit saved while no \
             bridge ran, or refused by the one that did) is reported, and the bridge runs the \
             config that last loaded from that file (kept in ~/.local/state/gesture-bridge/configs/) \
-            until it is mended; with none kept, it does not start.
+            until it is mended; with none kept, your own config \
+            (~/.config/gesture-bridge/config.yaml) runs the built-in default meanwhile, and a \
+            file named with --config does not start.
 
             Its output never holds it up: with nobody reading it (a terminal paused by Ctrl-S, \
             a pipe into a pager) lines wait, and beyond a megabyte are dropped, which the log \
             says; on a full disk they are no longer written, said once, and the gestures go on.
 
             Exit status: 0 when stopped by Ctrl-C or SIGTERM; 1 when it cannot start (no X \
-            display, a broken config never loaded before, a missing extension, a bridge it \
+            display, a --config file that never loaded, a missing extension, a bridge it \
             replaces that does not go) or its output's reader is gone (a pipe into `head`); 69 when the connection to the \
             X server is lost while it runs (the server exited or crashed), so that a service \
             manager can start it again; 75 when another gesture-bridge runs on the display, or \
@@ -239,8 +241,8 @@ struct Run: ParsableCommand {
     /// The config to start with, and where it comes from: the file's (kept for later by the
     /// caller, `KeptConfig`); for a file that does not load (a bad edit saved, and the bridge started
     /// after it, at a login or a restart), what stands in for it (`StartingConfig`: the config
-    /// that last loaded from it, or the built-in default for the user's own file left a link
-    /// leading nowhere), with what is wrong (`rejected`), so a bad edit never leaves a person
+    /// that last loaded from it, or, with none kept, the built-in default for the user's own
+    /// file), with what is wrong (`rejected`), so a bad edit never leaves a person
     /// without the gestures they had. With nothing to stand in, the file's errors as
     /// file:line:column and exit status 1.
     static func startingConfig(_ option: ConfigOption, kept: KeptConfig?)

@@ -140,7 +140,7 @@ struct KeptConfigTests {
         guard case .builtInMeanwhile(let error) = meanwhile else { Issue.record("\(meanwhile)"); return }
         #expect(error.description.contains("is a link to \(target), which does not exist"), "\(error)")
         #expect(meanwhile.bindings == ConfigLoader.builtInDefault)
-        // Named with --config, or a file that is no link, it stands for nothing.
+        // Named with --config, it stands for nothing.
         #expect(StartingConfig(.file(target), kept: folder.kept, environment: environment).bindings == nil)
         try Self.middle.write(toFile: target, atomically: true, encoding: .utf8)
         let loaded = StartingConfig(.file(user), kept: folder.kept, environment: environment)
@@ -151,5 +151,31 @@ struct KeptConfigTests {
             Issue.record("the copy kept is not used"); return
         }
         #expect(bindings == loaded.bindings && keptAt == folder.kept.path(for: user))
+    }
+
+    /// Found in review of a config written for someone else: their first config, saved over
+    /// ssh with a typo (or made group-writable by an ssh session's umask), never loaded, and
+    /// from the next login they had no gestures at all: `run` refused to start.
+    @Test("the user's own file never loaded, nothing kept (a first config saved broken, or refused for who may change it): the built-in default meanwhile")
+    func firstUserFileBroken() throws {
+        let folder = try Folder()
+        let home = folder.path + "/home"
+        try FileManager.default.createDirectory(atPath: home + "/gesture-bridge", withIntermediateDirectories: true)
+        let user = home + "/gesture-bridge/config.yaml"
+        let environment = ["XDG_CONFIG_HOME": home, "HOME": folder.path]
+        try "bindings:\n  - name: volume\n    gesture: knob\n    steps: {increase: {volume: +5%}\n"
+            .write(toFile: user, atomically: true, encoding: .utf8)
+        let broken = StartingConfig(.file(user), kept: folder.kept, environment: environment)
+        guard case .builtInMeanwhile(let error) = broken else { Issue.record("\(broken)"); return }
+        #expect(error.description.contains("\(user):"), "located in the file: \(error)")
+        #expect(broken.bindings == ConfigLoader.builtInDefault)
+        #expect(broken.standIn(for: .file(user)) == "the built-in default")
+        try Self.middle.write(toFile: user, atomically: true, encoding: .utf8)
+        #expect(chmod(user, 0o664) == 0)
+        let refused = StartingConfig(.file(user), kept: folder.kept, environment: environment)
+        guard case .builtInMeanwhile = refused else { Issue.record("\(refused)"); return }
+        #expect(refused.bindings == ConfigLoader.builtInDefault)
+        // The same file named with --config stands for nothing: the person asked for it.
+        #expect(StartingConfig(.file(user), kept: folder.kept, environment: [:]).bindings == nil)
     }
 }

@@ -8,8 +8,11 @@ public enum StartingConfig: Sendable {
     case loaded(BindingSet)
     /// The file does not load; the config that last loaded from it, kept at `keptAt`.
     case kept(BindingSet, keptAt: String, error: ConfigError)
-    /// The user's own file is a link leading nowhere (a dotfiles checkout on a branch without
-    /// it), nothing kept for it: the built-in default, as with no file, until it is mended.
+    /// The user's own file does not load, nothing kept for it (a first config saved broken, or
+    /// refused for who may change it; a link leading nowhere, a dotfiles checkout on a branch
+    /// without it): the built-in default, as with no file, until it is mended. Found in review
+    /// of a config written for someone else: their first config saved with a typo left them no
+    /// gestures at all from the next login.
     case builtInMeanwhile(error: ConfigError)
     /// The file does not load, and nothing stands in for it.
     case failed(ConfigError)
@@ -23,8 +26,7 @@ public enum StartingConfig: Sendable {
             guard case .file(let path) = source else { self = .failed(error); return }
             if let last = kept?.load(for: path, keyNames: keyNames) {
                 self = .kept(last.bindings, keptAt: last.path, error: error)
-            } else if path == ConfigSource.userConfigPath(environment: environment), access(path, F_OK) != 0,
-                      SymbolicLinks.isLink(path) {
+            } else if path == ConfigSource.userConfigPath(environment: environment) {
                 self = .builtInMeanwhile(error: error)
             } else {
                 self = .failed(error)
