@@ -56,7 +56,7 @@ struct Doctor: ParsableCommand {
         case .loaded(let loaded):
             findings.append(.ok(.config, "config \(source): \(loaded.bindings.count) bindings"))
         case .kept(_, _, let error), .builtInMeanwhile(let error):
-            findings.append(.problem(.config, "config \(source) is broken: the bridge runs \(start.standIn(for: source) ?? "") until it is mended:\n"
+            findings.append(.problem(.config, "config \(source) is broken: a bridge started now runs \(start.standIn(for: source) ?? "") until it is mended:\n"
                                      + error.description))
         case .failed(let error):
             findings.append(.problem(.config, "config \(source) is broken (the bridge will not start with it):\n" + error.description))
