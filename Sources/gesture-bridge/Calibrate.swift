@@ -129,6 +129,7 @@ struct Calibrate: ParsableCommand {
             // No threshold keeps overlapping groups apart: written, it would right-click on
             // ordinary contacts, and the calibrated mark would keep learning from mending it.
             let refused = write && suggestion.overlaps
+            var distrust: String?
             if write && !refused {
                 // Read again: what was edited in the file while the person pressed is kept.
                 let now: Target
@@ -149,8 +150,15 @@ struct Calibrate: ParsableCommand {
                     print(binding, terminator: "")
                     throw error
                 }
-                printError(Self.runningBridgeNote(writtenTo: now.path, on: connection))
-                Self.markCalibrated(chosen.learningKey)
+                // Written where the bridge would refuse it (a folder an ssh session's umask left
+                // group-writable): said, and learning left as it is, since the calibrated binding
+                // does not run until the file is trusted. Found in review: calibrate said the
+                // bridge read it by itself, and marked the pen calibrated, learning frozen.
+                distrust = ConfigTrust.problem(forConfigAt: now.path)
+                if distrust == nil {
+                    printError(Self.runningBridgeNote(writtenTo: now.path, on: connection))
+                    Self.markCalibrated(chosen.learningKey)
+                }
             } else {
                 let loaded = try? config.load()
                 let current = loaded.flatMap { Self.deepPress(in: $0.0, for: chosen) }
@@ -163,6 +171,10 @@ struct Calibrate: ParsableCommand {
             }
             if refused {
                 throw CommandFailure.error("the groups overlap, so nothing was written; the binding is on standard output")
+            }
+            if let distrust {
+                throw CommandFailure.error("the bridge will not read the config as it is, so it runs without the calibration "
+                                           + "until then: \(distrust)")
             }
         }
     }

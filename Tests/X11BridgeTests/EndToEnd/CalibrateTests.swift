@@ -303,6 +303,22 @@ final class CalibrateTests: ServerSuite {
         }
     }
 
+    /// Found in review of a caregiver's setup: into a folder an ssh session's umask left
+    /// group-writable, calibrate wrote the binding, said the running bridge read it by itself
+    /// and marked the pen calibrated, while the bridge refused the file: learning was frozen at
+    /// the default's levels, and no calibration ran.
+    @Test("--write into a folder the group may write: the binding written, exit 1 for the file the bridge will not read, not marked calibrated")
+    func groupWritableFolder() throws {
+        try calibrateWriting { server, directory, path, calibrate in
+            #expect(chmod(directory, 0o775) == 0)
+            try Self.pressBothGroups(server, calibrate, exitStatus: 1)
+            let written = try ConfigLoader.parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
+            #expect(written.bindings.first?.name == "right-click-test-pen", "the calibration kept in the file: \(written.bindings)")
+            #expect(!FileManager.default.fileExists(atPath: directory + "/state"), "no learned state marked calibrated")
+            #expect(chmod(directory, 0o755) == 0)
+        }
+    }
+
     @Test("the X server gone half-way (a logout, a crash): exit 69, the config byte for byte as it was, nothing marked calibrated")
     func serverGoneChangesNothing() throws {
         try calibrateWriting { server, directory, path, calibrate in
