@@ -136,7 +136,7 @@ struct Doctor: ParsableCommand {
         }
         findings += deviceFindings(catalog.contactSources, awaitingPen: !catalog.tabletsAwaitingPen.isEmpty, bindings: bindings,
                                    learning: learned.learning, disabled: catalog.devices.filter { !$0.isEnabled })
-        findings += Self.mappingFindings(catalog.contactSources, monitors: connection.monitors)
+        findings += Self.mappingFindings(catalog.contactSources, monitors: connection.monitors, screen: connection.screenSize)
         if let bindings {
             findings += keyFindings(bindings, connection: connection)
             findings += volumeFindings(bindings)
@@ -168,13 +168,29 @@ struct Doctor: ParsableCommand {
 
     /// Touchscreens that reach every monitor of several: the panel's positions are spread over
     /// the whole desktop, so a touch lands away from the finger, and a knob measured from the
-    /// screen's corners is where the desktop's corner is.
-    static func mappingFindings(_ devices: [X11Device], monitors: MonitorLayout) -> [Finding] {
-        let frames = Set(monitors.monitors.map { [$0.frame.x, $0.frame.y, $0.frame.width, $0.frame.height] })
-        guard frames.count > 1 else { return [] }
+    /// screen's corners is where the desktop's corner is. Not where one monitor shows all the
+    /// others do (mirrored for a projector): the touchscreen covers that one, the panel, and
+    /// mapped to it, it spans the whole screen as it did. Found in review of a classroom: the
+    /// advice, followed, squeezed every touch into the projector's smaller picture. And
+    /// touchscreens mapped to an area no monitor shows now: mapped beside a projector since
+    /// unplugged, `xinput map-to-output` mapped them once, and every touch lands short.
+    static func mappingFindings(_ devices: [X11Device], monitors: MonitorLayout, screen: ScreenSize) -> [Finding] {
+        let frames = Set(monitors.monitors.map(\.frame))
         let names = monitors.monitors.map(\.name).joined(separator: ", ")
-        return devices.filter { $0.kind == .touch && $0.touch?.mode == .direct && $0.mappedArea == nil }.map { device in
-            .note(.mapping, "touchscreen \"\(device.name)\" spans all \(frames.count) monitors (\(names)): a touch lands away from the finger, and the volume knob is in the desktop's corner rather than the touchscreen's. Map it to its own monitor: `xinput map-to-output \(ShellLine.quoted(device.name)) MONITOR` (desktops such as GNOME and KDE do it themselves)", device: device.name)
+        let mapCommand = { (device: X11Device) in "`xinput map-to-output \(ShellLine.quoted(device.name)) MONITOR`" }
+        let showsAll = frames.contains { outer in frames.allSatisfy { outer.intersection($0) == $0 } }
+        return devices.filter { $0.kind == .touch && $0.touch?.mode == .direct }.compactMap { device -> Finding? in
+            guard let area = device.mappedArea else {
+                guard frames.count > 1, !showsAll else { return nil }
+                return .note(.mapping, "touchscreen \"\(device.name)\" spans all \(frames.count) monitors (\(names)): a touch lands away from the finger, and the volume knob is in the desktop's corner rather than the touchscreen's. Map it to its own monitor: \(mapCommand(device)) (desktops such as GNOME and KDE do it themselves)", device: device.name)
+            }
+            let mapped = area.frame(on: screen)
+            let matches = { (frame: ScreenRect) in
+                abs(frame.x - mapped.x) <= 2 && abs(frame.y - mapped.y) <= 2 && abs(frame.width - mapped.width) <= 2
+                    && abs(frame.height - mapped.height) <= 2
+            }
+            guard !frames.isEmpty, !frames.contains(where: matches) else { return nil }
+            return .note(.mapping, "touchscreen \"\(device.name)\" is mapped to \(mapped.width)x\(mapped.height)+\(mapped.x)+\(mapped.y), which no monitor shows now (\(names)): the monitors changed since it was mapped, and a touch lands away from the finger. Map it again: \(mapCommand(device))", device: device.name)
         }
     }
 

@@ -186,4 +186,19 @@ struct DesktopScaleTests {
         #expect(corner.resolve(screen: ScreenSize(width: 1920, height: 2160), monitors: MonitorLayout([top, below]), scale: 1.5).center
                     == Point(x: 1695, y: 225))
     }
+
+    /// Found in review of a classroom: a 1024x768 projector of unknown size mirrored and made
+    /// primary took the laptop's panel's scale over its part of the panel, and the pulse there
+    /// was 43% smaller than a hand's width away.
+    @Test("mirrored with a projector of unknown size as primary: the feedback's scale is the same all over the laptop's panel")
+    func mirroredScale() {
+        let projector = Monitor(name: "HDMI-1", frame: ScreenRect(x: 0, y: 0, width: 1024, height: 768),
+                                widthMillimeters: 0, heightMillimeters: 0, isPrimary: true)
+        let laptop = Monitor(name: "eDP-1", frame: ScreenRect(x: 0, y: 0, width: 1920, height: 1080),
+                             widthMillimeters: 309, heightMillimeters: 174)
+        let layout = MonitorLayout([projector, laptop])
+        let scale = DesktopScale.desktop(resourceDPI: nil)
+        #expect(scale.factor(at: Point(x: 500, y: 400), monitors: layout) == 1.75)
+        #expect(scale.factor(at: Point(x: 1500, y: 900), monitors: layout) == 1.75)
+    }
 }

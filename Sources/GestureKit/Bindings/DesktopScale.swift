@@ -25,7 +25,10 @@ public enum DesktopScale: Sendable, Hashable {
         case .desktop(let resourceDPI?):
             return Self.factor(dpi: resourceDPI)
         case .desktop(nil):
-            return Self.physicalFactor(dpi: monitors.monitor(at: point)?.dpi)
+            // Where mirrored monitors overlap, the largest's, as the feedback is cut to it
+            // (`MonitorLayout.visibleArea`): found in review of a classroom, a projector of
+            // unknown size made primary shrank the pulse over its part of the laptop's panel.
+            return Self.physicalFactor(dpi: (monitors.largestMonitor(containing: point) ?? monitors.monitor(at: point))?.dpi)
         case .requested(let resourceDPI):
             return Self.factor(dpi: resourceDPI)
         }

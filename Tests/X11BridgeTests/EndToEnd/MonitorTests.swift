@@ -239,6 +239,38 @@ struct MonitorTests {
     }
 }
 
+extension MonitorTests {
+    /// Found in review of a classroom: mirrored for a projector (its smaller picture inside the
+    /// laptop panel's), doctor told a touchscreen covering the panel to map itself, and only
+    /// mapping it to the projector silenced it, which squeezed every touch into that picture;
+    /// a touchscreen mapped beside a projector since unplugged was said nothing of, its touches
+    /// landing short.
+    @Test("doctor: mirrored monitors, a touchscreen covering the panel is not told to map itself; mapped to an area no monitor shows now, it is told to map again")
+    func doctorMirroredAndStaleMapping() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        func mapping() throws -> [DoctorFindingLine] {
+            let doctor = try BridgeProcess(["doctor", "--json"], server: server, ready: .immediately)
+            #expect(doctor.child.waitForExit(timeout: 10) == 0, "\(doctor.child.output)")
+            return try doctor.printed(DoctorFindingLine.self).filter { $0.check == .mapping }
+        }
+        // The panel shows the whole screen, the projector the top-left 1024x768 of it.
+        try SplitMonitors.xrandr(["--setmonitor", "PANEL", SplitMonitors.geometry(x: 0, y: 0, width: server.width, height: server.height),
+                                  SplitMonitors.output], server)
+        try SplitMonitors.xrandr(["--setmonitor", "PROJECTOR", SplitMonitors.geometry(x: 0, y: 0, width: 1024, height: 768), "none"], server)
+        #expect(try mapping().isEmpty, "the touchscreen covers the panel, as mirrored")
+        // Mapped to the left half of the screen, as beside a projector, which is gone now.
+        try SplitMonitors.xrandr(["--delmonitor", "PROJECTOR"], server)
+        let xinput = try ChildProcess(executable: "/usr/bin/xinput", arguments: ["set-prop", VirtualTouchscreen.deviceName,
+                                      "Coordinate Transformation Matrix", "0.5", "0", "0", "0", "1", "0", "0", "0", "1"],
+                                      environment: BridgeProcess.environment(server))
+        #expect(xinput.waitForExit(timeout: 5) == 0)
+        let stale = try mapping()
+        #expect(stale.count == 1 && stale.allSatisfy { $0.device == VirtualTouchscreen.deviceName && $0.message.contains("xinput map-to-output") },
+                "\(stale)")
+    }
+}
+
 /// Two real outputs of different heights side by side (DUMMY0 640×480, DUMMY1 640×360 to its
 /// right, on a 1280×800 root): part of the root lies below the shorter, shown by no monitor.
 @Suite("A pen over the part of the root no monitor shows", .requiresXorg, .requiresXrandr, .serialized)
