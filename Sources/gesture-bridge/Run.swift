@@ -226,6 +226,19 @@ struct Run: ParsableCommand {
             connection.close()
             throw CommandFailure.reported(exitStatus: ConnectionLoss.exitStatus)
         }
+        // The bridge it took over from is gone for good: the service does not restart one that
+        // handed its display over, and the autostart entry's ran once. Found in review of a
+        // caregiver's setup: a bridge run over ssh to watch a person's presses, stopped, left
+        // them no gestures until their next login, and nothing said so.
+        let replaced = session.claim?.replaced ?? []
+        if !replaced.isEmpty {
+            let which = replaced.compactMap { $0.map { "process \($0)" } }.joined(separator: ", ")
+            logger.warning("""
+                the gesture-bridge this one took display \(connection.displayName) over from\(which.isEmpty ? "" : " (\(which))") \
+                does not run any more, so no bridge runs there now: `systemctl --user start gesture-bridge` starts \
+                the service again, or a new login the session's
+                """)
+        }
         connection.close()
         // What waits is written first: its failure counts too.
         output.finish(timeout: Self.finishTimeout)

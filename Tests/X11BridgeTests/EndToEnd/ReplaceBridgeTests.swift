@@ -24,6 +24,10 @@ final class ReplaceBridgeTests: StageSuite {
         #expect(new.actions.count == 1, "\(new.lines)")
         #expect(old.actions.isEmpty, "\(old.lines)")
         #expect(new.stop(with: SIGTERM) == 0)
+        // Found in review of a caregiver's setup: run over ssh to watch a person's presses, then
+        // stopped, it left them no bridge until their next login, and said nothing of it.
+        #expect(new.log.contains("process \(old.child.pid)) does not run any more") && new.log.contains("systemctl --user start gesture-bridge"),
+                "how to have the bridge it replaced back: \(new.log)")
     }
 
     @Test("run --replace while the running bridge holds a pen press back: the press reaches the window whole, nothing stays held, the new one acts")
