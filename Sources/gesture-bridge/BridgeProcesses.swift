@@ -9,14 +9,25 @@ enum BridgeProcesses {
     /// Those whose environment puts their learned state in `directory` (`LearnedStateStore.user`).
     static func keepingLearning(in directory: String) -> [Int32] {
         runningAsThisUser().filter { process in
-            guard let environment = arguments(of: "/proc/\(process)/environ") else { return false }
-            let pairs = environment.compactMap { entry -> (String, String)? in
-                guard let equals = entry.firstIndex(of: "=") else { return nil }
-                return (String(entry[..<equals]), String(entry[entry.index(after: equals)...]))
-            }
-            let theirs = LearnedStateStore.user(environment: Dictionary(pairs) { first, _ in first })?.directory
+            guard let environment = environment(of: process) else { return false }
+            let theirs = LearnedStateStore.user(environment: environment)?.directory
             return theirs.map { SymbolicLinks.sameFile($0, directory) || $0 == directory } ?? false
         }
+    }
+
+    /// Each, with the display its environment names (nil when it names none, or cannot be read).
+    static func displays() -> [(process: Int32, display: String?)] {
+        runningAsThisUser().map { ($0, environment(of: $0)?["DISPLAY"]) }
+    }
+
+    /// A process's environment as it started.
+    private static func environment(of process: Int32) -> [String: String]? {
+        guard let entries = arguments(of: "/proc/\(process)/environ") else { return nil }
+        let pairs = entries.compactMap { entry -> (String, String)? in
+            guard let equals = entry.firstIndex(of: "=") else { return nil }
+            return (String(entry[..<equals]), String(entry[entry.index(after: equals)...]))
+        }
+        return Dictionary(pairs) { first, _ in first }
     }
 
     static func runningAsThisUser() -> [Int32] {

@@ -67,6 +67,13 @@ struct Doctor: ParsableCommand {
             name = try DisplayCheck.displayName(environment: ProcessEnvironment.current)
         } catch {
             findings.append(.problem(.session, error.description))
+            // Over ssh (no DISPLAY): where this user's bridges run, and how to look at that
+            // session. Found in review of a caregiver's setup: doctor could not say whether one ran.
+            for (process, display) in BridgeProcesses.displays() {
+                findings.append(.note(.session, display.map {
+                    "gesture-bridge runs as process \(process) on DISPLAY=\($0): `DISPLAY=\(ShellLine.quoted($0)) gesture-bridge doctor` examines that session"
+                } ?? "gesture-bridge runs as process \(process), on a display its environment does not name"))
+            }
             throw CommandFailure.reported()
         }
 

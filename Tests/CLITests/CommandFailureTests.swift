@@ -49,6 +49,34 @@ struct CommandFailureTests {
         #expect(problems.map(\.check) == [.session] && problems.first?.message.contains("DISPLAY is not set") == true, "\(json.stdout)")
     }
 
+    /// Found in review of a caregiver's setup: over ssh, with no DISPLAY, doctor could not say
+    /// whether the person's bridge ran, nor on which display to look.
+    @Test("doctor without DISPLAY, while a bridge of this user runs: names its process and display, and the command that examines that session", .requiresXvfb)
+    func doctorWithoutDisplayNamesRunningBridge() throws {
+        let server = try XvfbDisplay()
+        defer { server.stop() }
+        let executable = try #require(GestureBridgeExecutable.url)
+        let bridge = Process()
+        bridge.executableURL = executable
+        bridge.arguments = ["run", "--json", "--dry-run"]
+        bridge.environment = server.clientEnvironment
+        let output = Pipe()
+        bridge.standardOutput = output
+        bridge.standardError = FileHandle.nullDevice
+        try bridge.run()
+        defer {
+            bridge.interrupt()
+            bridge.waitUntilExit()
+        }
+        // Running once it says it listens.
+        _ = output.fileHandleForReading.availableData
+        let json = try GestureBridgeExecutable.run(["doctor", "--json"], environment: Self.environment(without: ["DISPLAY"]))
+        #expect(json.status == 1, "\(json.stderr)")
+        let notes = try decodedLines(DoctorFindingLine.self, json.stdout).filter { $0.check == .session && $0.status == .note }
+        #expect(notes.contains { $0.message.contains("process \(bridge.processIdentifier) on DISPLAY=\(server.displayName)")
+            && $0.message.contains("DISPLAY=\(server.displayName) gesture-bridge doctor") }, "\(json.stdout)")
+    }
+
     @Test("a mistake on the command line: ArgumentParser's `Error:` with the usage, status 64")
     func commandLineMistake() throws {
         let run = try GestureBridgeExecutable.run(["run", "--no-such-option"])
