@@ -81,8 +81,11 @@ public struct DeviceCatalog: Sendable, Hashable {
         }
         for device in old.contactSources {
             if after[device.id] == nil {
-                // Report the device as it is now (disabled, floating) when it still exists.
-                changes.removed.append(self[device.id] ?? device)
+                // Report the device as it is now (disabled, floating) when it still exists, and
+                // by its old self when its id is another device's now (found in review of a
+                // tablet PC: its cover's keyboard, back first with the touchpad's id, was
+                // reported removed).
+                changes.removed.append(self[device.id].flatMap { $0.name == device.name ? $0 : nil } ?? device)
             } else if leftMeanwhile.contains(device.id) {
                 var gone = device
                 gone.isEnabled = false

@@ -73,6 +73,19 @@ struct DeviceCatalogTests {
         #expect(changes.updated.isEmpty)
     }
 
+    /// Found in review of a tablet PC: a cover re-attached, its keyboard back first with the id
+    /// its touchpad had, was reported removed, while the touchpad was what went.
+    @Test("an id the cover's touchpad had, now its keyboard's: the touchpad is reported gone, not the keyboard")
+    func removedDeviceNamedByItsOldSelf() {
+        let touchpad = DeviceFixtures.mouse
+        var keyboard = X11Device(id: touchpad.id, name: "Surface Type Cover Keyboard", use: .slaveKeyboard, attachment: 3)
+        keyboard.kind = DeviceClassifier.kind(of: keyboard)
+        let before = DeviceCatalog(devices: [DeviceFixtures.pen, touchpad])
+        let after = DeviceCatalog(devices: [DeviceFixtures.pen, keyboard])
+        let changes = after.changes(since: before, leftMeanwhile: [touchpad.id])
+        #expect(changes.removed.map(\.name) == [touchpad.name])
+    }
+
     @Test("a device that merely moved has not changed")
     func movementIsNotAChange() {
         var moved = DeviceFixtures.pen
