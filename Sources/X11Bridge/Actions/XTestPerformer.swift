@@ -39,11 +39,17 @@ public final class XTestPerformer: ActionPerformer {
     /// beyond the device's is an X error).
     public func releaseLeftovers(xtestPointer: (id: Int, buttonCount: Int)?) {
         self.xtestPointer = xtestPointer?.id
-        let left = HeldButtonsMarker.read(on: connection)
-        HeldButtonsMarker.clear(on: connection)
+        let left = HeldMark.buttons.read(on: connection)
+        HeldMark.buttons.clear(on: connection)
         let buttonCount = min(xtestPointer?.buttonCount ?? 0, 255)
         for button in left where button >= 1 && button <= buttonCount {
             XTestFakeButtonEvent(connection.display, UInt32(button), 0, 0)
+        }
+        // The keys of a chord Slow Keys spread over time, the same way (X's keycodes are 8-255).
+        let keys = HeldMark.keys.read(on: connection)
+        HeldMark.keys.clear(on: connection)
+        for keycode in keys where keycode >= 8 {
+            XTestFakeKeyEvent(connection.display, UInt32(keycode), 0, 0)
         }
         connection.flush()
     }
@@ -62,17 +68,25 @@ public final class XTestPerformer: ActionPerformer {
         throw ActionFailure("button \(button) is held down by another program through XTest (a MouseKeys button lock, an on-screen keyboard's drag): a click now would let go of it, so none is sent (if no program should hold it, `xdotool mouseup \(physical)` lets go of it)")
     }
 
-    /// The XTEST pointer's buttons last written on the root window as held.
-    private var published: [Int] = []
+    /// The XTEST pointer's buttons and keyboard's keycodes last written on the root window as held.
+    private var published: (buttons: [Int], keys: [Int]) = ([], [])
 
-    /// Writes the XTEST pointer's buttons the bridge holds on the root window when they
-    /// changed, in the same stream as the presses and releases, so a bridge killed between
-    /// any two requests leaves a mark that names exactly what it left held.
+    /// Writes the XTEST pointer's buttons and the XTEST keyboard's keys the bridge holds on the
+    /// root window when they changed, in the same stream as the presses and releases, so a
+    /// bridge killed between any two requests leaves a mark that names exactly what it left held.
     private func publishHeld() {
         let buttons = pressedAs.values.sorted()
-        guard buttons != published else { return }
-        HeldButtonsMarker.write(buttons, on: connection)
-        published = buttons
+        if buttons != published.buttons {
+            HeldMark.buttons.write(buttons, on: connection)
+            published.buttons = buttons
+        }
+        let keys = held.inputs.compactMap { input -> Int? in
+            if case .keycode(let keycode) = input { return Int(keycode) } else { return nil }
+        }.sorted()
+        if keys != published.keys {
+            HeldMark.keys.write(keys, on: connection)
+            published.keys = keys
+        }
     }
 
     public func perform(_ event: ActionEvent, now: Double) throws(ActionFailure) {
@@ -223,6 +237,7 @@ public final class XTestPerformer: ActionPerformer {
 
     public func tick(now: Double) {
         sendKeys(dueBy: now)
+        publishHeld()
         launcher.tick(now: now)
         volume.tick(now: now)
         connection.flush()

@@ -1,13 +1,20 @@
 import CX11
 
-/// The XTEST pointer's buttons a bridge holds, as a property of the root window
-/// (`_GESTURE_BRIDGE_HELD_BUTTONS`, CARDINAL): what X keeps held after the bridge is gone, and
-/// all that a bridge starting after it lets go of (`XTestPerformer.releaseLeftovers`).
-enum HeldButtonsMarker {
-    static let property = "_GESTURE_BRIDGE_HELD_BUTTONS"
+/// What the XTEST devices hold for a bridge, as a property of the root window: the pointer's
+/// buttons (`_GESTURE_BRIDGE_HELD_BUTTONS`) and the keyboard's keycodes
+/// (`_GESTURE_BRIDGE_HELD_KEYS`), each a CARDINAL list. X keeps them held after the bridge is
+/// gone, and they are all that a bridge starting after it lets go of
+/// (`XTestPerformer.releaseLeftovers`).
+struct HeldMark: Sendable {
+    let property: String
 
-    /// The buttons the mark names; none when there is none, or it is not a list of buttons.
-    static func read(on connection: XConnection) -> [Int] {
+    static let buttons = HeldMark(property: "_GESTURE_BRIDGE_HELD_BUTTONS")
+    /// Keys are held only across a chord Slow Keys or Sticky Keys spread over time: a bridge
+    /// killed then (the kernel short of memory) left Ctrl down for the rest of the session.
+    static let keys = HeldMark(property: "_GESTURE_BRIDGE_HELD_KEYS")
+
+    /// The buttons or keycodes the mark names; none when there is none, or it is not such a list.
+    func read(on connection: XConnection) -> [Int] {
         let display = connection.display
         let atom = XInternAtom(display, property, 1)
         guard atom != 0 else { return [] }
@@ -26,12 +33,12 @@ enum HeldButtonsMarker {
         }
     }
 
-    /// Marks `buttons` as the ones held; none removes the mark.
-    static func write(_ buttons: [Int], on connection: XConnection) {
-        guard !buttons.isEmpty else { return clear(on: connection) }
+    /// Marks `values` as the ones held; none removes the mark.
+    func write(_ values: [Int], on connection: XConnection) {
+        guard !values.isEmpty else { return clear(on: connection) }
         let display = connection.display
-        let values = buttons.map { UInt($0) }
-        values.withUnsafeBufferPointer { buffer in
+        let longs = values.map { UInt($0) }
+        longs.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: UInt8.self) { bytes in
                 _ = XChangeProperty(display, connection.root, XInternAtom(display, property, 0), XA_CARDINAL, 32,
                                     PropModeReplace, bytes.baseAddress, Int32(buffer.count))
@@ -39,7 +46,7 @@ enum HeldButtonsMarker {
         }
     }
 
-    static func clear(on connection: XConnection) {
+    func clear(on connection: XConnection) {
         let atom = XInternAtom(connection.display, property, 1)
         guard atom != 0 else { return }
         XDeleteProperty(connection.display, connection.root, atom)
