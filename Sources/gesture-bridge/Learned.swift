@@ -156,8 +156,13 @@ struct Learned: ParsableCommand {
                 return "today's levels still fit (threshold \(start)), \(counts)"
             }
             // Found in review: "from 18 ordinary contacts ...: it waits for 12" read as a contradiction.
+            // Found in review of a week of learning: a heavy hand's taps, each right-clicking,
+            // were nowhere in it.
+            let quick = learner.unjudgedQuick.count
+            let quickSoFar = quick == 0 ? "" : "; \(quick) quick press\(quick == 1 ? "" : "es") that reached the threshold wait to be "
+                + "judged, and \(LearningRule.quickTaps) before a dozen ordinary contacts are taken for this hand's taps"
             return "nothing learned yet (threshold \(start)), \(counts): it waits for \(LearningRule.minimumOrdinary) ordinary contacts "
-                + "apart, \(learner.ordinaryPeaks.count) so far (taps in a quick run count as one)"
+                + "apart, \(learner.ordinaryPeaks.count) so far (taps in a quick run count as one)\(quickSoFar)"
         }
         return "threshold \(levels.threshold.formatted), release \(levels.release.formatted), ordinary "
             + "\(levels.ordinary.formatted), \(counts)"

@@ -317,6 +317,36 @@ struct HandLearningTests {
         #expect(tapsClicked.count <= 30, "the taps that right-clicked before the learner had enough of them: \(tapsClicked)")
     }
 
+    /// Found in review of a week of learning: a heavy hand's quick presses waited for two dozen
+    /// in one run, and a bridge restarted every fifteen contacts (a short session a day) forgot
+    /// them at each stop: every tap right-clicked for good.
+    @Test("a hand whose every tap reaches 0.7, the bridge restarted every 15 contacts (its state kept and read back as run does): its taps stop right-clicking as in one long run")
+    func heavierTapsAcrossRestarts() throws {
+        var random = SplitMix64(seed: 1)
+        var learning = PressLearning()
+        var last: (trace: HandTrace, outputs: [EngineOutput]) = (HandTrace(), [])
+        for _ in 0..<10 {
+            var trace = HandTrace()
+            for index in 0..<15 {
+                trace.add(index % 10 == 9 ? .deliberate(peak: Double.random(in: 0.95...1, using: &random))
+                                          : .sharpTap(peak: Double.random(in: 0.72...0.85, using: &random)), random: &random)
+            }
+            var replayer = TraceReplayer(header: trace.trace.header, configuration: try Self.defaults(), learning: learning)
+            var outputs: [EngineOutput] = []
+            for event in trace.trace.events { replayer.handle(event, into: &outputs) }
+            replayer.finish(into: &outputs)
+            learning = PressLearning()
+            for (key, learner) in replayer.learning.devices {
+                let (device, kept) = try #require(LearnedStateFile.decode(LearnedStateFile.encode(device: key, learner: learner)))
+                learning.devices[device] = kept
+            }
+            last = (trace, outputs)
+        }
+        let clicked = last.trace.rightClicked(in: last.outputs)
+        let taps = last.trace.contacts.indices.filter { !last.trace.contacts[$0].isDeliberate && clicked.contains($0) }
+        #expect(taps.isEmpty, "the tenth session, after 126 taps before it: \(taps.count) of its 14 taps right-clicked")
+    }
+
     /// Found in review: the first version took a dozen quick presses before a dozen ordinary
     /// contacts for a heavy hand's taps: a person trying the deep press a dozen times on a fresh
     /// device had the threshold at 0.9 for good.

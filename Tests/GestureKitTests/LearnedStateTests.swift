@@ -62,6 +62,28 @@ struct LearnedStateTests {
         #expect(LearnedStateFile.decode(text + "still 31\n") == nil, "repeated")
     }
 
+    /// Found in review of a week of learning: a heavy hand's quick presses, waiting for two
+    /// dozen to show its taps reach the threshold, were forgotten at every stop.
+    @Test("quick presses still to be judged are kept, as version 3; without any a file is version 2 as before; a bad line is refused")
+    func quickKept() throws {
+        var learner = HandLearner()
+        for peak in [0.78, 0.81, 0.75] { learner.record(.quick(peak: peak)); _ = learner.settle() }
+        learner.record(.ordinary(peak: 0.3))
+        learner.record(.quick(peak: 0.8))
+        _ = learner.settle()
+        #expect(learner.unjudgedQuick == [0.78, 0.81, 0.75, 0.8] && learner.unjudgedQuickAfter == [0, 0, 0, 1])
+        let text = LearnedStateFile.encode(device: "Pen", learner: learner)
+        #expect(text.contains("\nversion 3\n") && text.hasSuffix("\nquick 0.78 0.81 0.75 0.8\nquick-after 0 0 0 1\n"), "\(text)")
+        let (_, read) = try #require(LearnedStateFile.decode(text))
+        #expect(read.unjudgedQuick == learner.unjudgedQuick && read.unjudgedQuickAfter == learner.unjudgedQuickAfter)
+        #expect(LearnedStateFile.encode(device: "Pen", learner: Self.learned()).contains("\nversion 2\n"))
+        for bad in ["quick-after 0 0 0\n", "quick-after 0 0 1 0\n", "quick-after 0 0 0 5\n", "quick-after 0 0 0 x\n"] {
+            #expect(LearnedStateFile.decode(text.replacingOccurrences(of: "quick-after 0 0 0 1\n", with: bad)) == nil, "\(bad)")
+        }
+        #expect(LearnedStateFile.decode(text.replacingOccurrences(of: "quick-after 0 0 0 1\n", with: "")) == nil, "half of it")
+        #expect(LearnedStateFile.decode(text.replacingOccurrences(of: "quick 0.78", with: "quick 1.78")) == nil)
+    }
+
     @Test("damaged files are refused: missing or repeated lines, levels out of bounds, numbers that are not")
     func damaged() throws {
         let good = LearnedStateFile.encode(device: "Pen", learner: Self.learned())
@@ -213,7 +235,7 @@ struct LearnedStateTests {
         try Self.withStore { store, directory in
             try store.save(device: "Pen A", learner: Self.learned())
             let path = directory + "/" + store.fileName(for: "Pen A")
-            let newer = "version 3\ndevice Pen A\nsomething new 1 2 3\n"
+            let newer = "version \(LearnedStateFile.readable.upperBound + 1)\ndevice Pen A\nsomething new 1 2 3\n"
             try newer.write(toFile: path, atomically: true, encoding: .utf8)
             let loaded = store.load(settingAside: true)
             #expect(loaded.otherVersion == [path] && loaded.damaged.isEmpty && loaded.learning.devices.isEmpty)

@@ -169,10 +169,13 @@ public struct HandLearner: Sendable, Hashable {
     /// remembered to tell them apart, oldest first, the newest `LearningRule.quickTaps`: judged
     /// as `unjudgedPeaks` are, or, should `LearningRule.quickTaps` of them come with fewer than
     /// a dozen ordinary contacts among them (each tap of a run counted), all taken for this
-    /// hand's ordinary contacts (its taps reach the threshold). Not kept in the state file.
+    /// hand's ordinary contacts (its taps reach the threshold). Kept in the state file: found in
+    /// review of a week of learning, a heavy hand whose bridge saw fewer than two dozen taps a
+    /// run (a short session a day) started counting again at each, and every tap right-clicked
+    /// for good.
     public private(set) var unjudgedQuick: [Double] = []
     /// Beside `unjudgedQuick`, one each: how many ordinary contacts the device had had before it.
-    private var unjudgedQuickAfter: [Int] = []
+    public private(set) var unjudgedQuickAfter: [Int] = []
     /// Contacts recorded since the levels last had a chance to move.
     private var unsettled = 0
     /// When the last ordinary contact lifted, for the next to join it (`LearningRule.run`); nil
@@ -184,14 +187,23 @@ public struct HandLearner: Sendable, Hashable {
     /// Rebuilds a learner from its saved state; nil when the state is not one the rule could
     /// have reached (a damaged file). `heldStill`: which ordinary peaks, by position in increasing
     /// order, were held still (none in a state kept before they were told apart).
+    /// `quick`: the quick presses still to be judged (`unjudgedQuick`), each with the ordinary
+    /// contacts there had been before it (`unjudgedQuickAfter`).
     public init?(ordinaryPeaks: [Double], heldStill: [Int] = [], deliberatePeaks: [Double], ordinaryContacts: Int,
-                 deliberatePresses: Int, levels: PressLevels?, moving: Bool, calibrated: Bool) {
+                 deliberatePresses: Int, levels: PressLevels?, moving: Bool, calibrated: Bool,
+                 quick: [(peak: Double, after: Int)] = []) {
         let valid = 0.0...1.0
         guard ordinaryPeaks.count <= LearningRule.ordinaryWindow, deliberatePeaks.count <= LearningRule.deliberateWindow,
               ordinaryPeaks.allSatisfy(valid.contains), deliberatePeaks.allSatisfy(valid.contains),
               ordinaryContacts >= ordinaryPeaks.count, deliberatePresses >= deliberatePeaks.count,
               heldStill.allSatisfy(ordinaryPeaks.indices.contains),
               zip(heldStill, heldStill.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
+        // Only while too few ordinary contacts are remembered to judge them, as the rule keeps them.
+        guard quick.isEmpty || ordinaryPeaks.count < LearningRule.minimumOrdinary, quick.count <= LearningRule.quickTaps,
+              quick.allSatisfy({ valid.contains($0.peak) && (0...ordinaryContacts).contains($0.after) }),
+              zip(quick, quick.dropFirst()).allSatisfy({ $0.after <= $1.after }) else { return nil }
+        unjudgedQuick = quick.map(\.peak)
+        unjudgedQuickAfter = quick.map(\.after)
         if let levels {
             guard LearningRule.bounds.contains(levels.threshold), levels.release >= 0, levels.release < levels.threshold,
                   levels.ordinary >= 0, levels.ordinary < levels.threshold else { return nil }

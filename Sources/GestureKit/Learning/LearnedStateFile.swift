@@ -24,13 +24,25 @@ import Glibc
 ///
 /// A file without that line (every file written before it was) has none: it reads as before.
 ///
-/// Version 2 files are written; version 1 files (written before the `still` line, and before a
-/// state under the name alone could only be a device without ids) are read as well, their
-/// newest peaks as many as the rule keeps, and written anew as version 2. An older gesture-bridge leaves a version 2 file alone (`otherVersion`).
+/// And, only when quick presses wait to be judged (`HandLearner.unjudgedQuick`), their peaks
+/// and how many ordinary contacts came before each, as version 3 (a version 2 reader leaves it
+/// alone rather than take the lines for damage):
+///
+/// ```
+/// quick 0.78 0.81
+/// quick-after 0 0
+/// ```
+///
+/// Version 2 files are written, or 3 with quick presses; version 1 files (written before the
+/// `still` line, and before a state under the name alone could only be a device without ids)
+/// are read as well, their newest peaks as many as the rule keeps, and written anew as version
+/// 2. An older gesture-bridge leaves a file of a version it does not know alone (`otherVersion`).
 public enum LearnedStateFile {
     public static let version = 2
+    /// The version of a file that keeps quick presses to be judged.
+    public static let quickVersion = 3
     /// The versions this gesture-bridge reads.
-    public static let readable: ClosedRange<Int> = 1...2
+    public static let readable: ClosedRange<Int> = 1...3
 
     /// Whether `text` holds a state kept under a device's name alone by a version that put no
     /// ids in the key (version 1): the state of a device that may have ids now, which it
@@ -42,8 +54,9 @@ public enum LearnedStateFile {
 
     public static func encode(device: String, learner: HandLearner) -> String {
         func numbers(_ values: [Double]) -> String { values.map { JSONLine.number(HandLearner.rounded($0)) }.joined(separator: " ") }
+        let quick = learner.unjudgedQuick
         var lines = ["# gesture-bridge: the deep press learned for one device (gesture-bridge learned --reset)",
-                     "version \(version)",
+                     "version \(quick.isEmpty ? version : quickVersion)",
                      "device \(device)"]
         if let levels = learner.levels {
             lines.append("levels \(numbers([levels.threshold, levels.release, levels.ordinary]))")
@@ -57,6 +70,10 @@ public enum LearnedStateFile {
         lines.append("deliberate \(numbers(learner.deliberatePeaks))")
         let heldStill = learner.heldStill
         if !heldStill.isEmpty { lines.append("still \(heldStill.map(String.init).joined(separator: " "))") }
+        if !quick.isEmpty {
+            lines.append("quick \(numbers(quick))")
+            lines.append("quick-after \(learner.unjudgedQuickAfter.map(String.init).joined(separator: " "))")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -78,7 +95,15 @@ public enum LearnedStateFile {
             guard let positions = positions(text), !positions.isEmpty else { return nil }
             heldStill = positions
         }
-        guard fields.count == (fields["still"] == nil ? 8 : 9), fields["version"].flatMap({ Int($0) }).map(readable.contains) == true, let device = fields["device"], !device.isEmpty,
+        // Written only in version 3, both or neither, one number each.
+        var quick: [(peak: Double, after: Int)] = []
+        if fields["version"] == "\(quickVersion)" {
+            guard let peaks = fields["quick"].flatMap(numbers), let after = fields["quick-after"].map(integers),
+                  !peaks.isEmpty, peaks.count == after.count else { return nil }
+            quick = Array(zip(peaks, after))
+        }
+        let expected = 8 + (fields["still"] == nil ? 0 : 1) + (quick.isEmpty ? 0 : 2)
+        guard fields.count == expected, fields["version"].flatMap({ Int($0) }).map(readable.contains) == true, let device = fields["device"], !device.isEmpty,
               let moving = fields["moving"].flatMap(Bool.init), let calibrated = fields["calibrated"].flatMap(Bool.init),
               let counts = fields["contacts"].map(integers), counts.count == 2,
               var ordinary = fields["ordinary"].flatMap(numbers), var deliberate = fields["deliberate"].flatMap(numbers),
@@ -96,7 +121,8 @@ public enum LearnedStateFile {
         }
         guard let learner = HandLearner(ordinaryPeaks: ordinary, heldStill: heldStill, deliberatePeaks: deliberate,
                                         ordinaryContacts: counts[0],
-                                        deliberatePresses: counts[1], levels: levels, moving: moving, calibrated: calibrated)
+                                        deliberatePresses: counts[1], levels: levels, moving: moving, calibrated: calibrated,
+                                        quick: quick)
         else { return nil }
         return (device, learner)
     }
