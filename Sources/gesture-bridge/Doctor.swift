@@ -213,6 +213,13 @@ struct Doctor: ParsableCommand {
         let penToCome = awaitingPen && devices.allSatisfy { $0.pressureAxis?.pressureRange == nil }
         if awaitingPen && devices.isEmpty { return [] }
         guard !devices.isEmpty else {
+            // All switched off, as a display whose session another user has switched to (a VT
+            // switched away from) disables every one: connected all the same, as `run` counts
+            // them. Found in review of fast user switching: a PROBLEM and status 1.
+            let off = disabled.filter { $0.inputDevice != nil }.map { "\"\($0.name)\"" }
+            guard off.isEmpty else {
+                return [.note(.switchedOff, "every pen, touchscreen and mouse here is switched off (\(off.joined(separator: ", ")): disabled in X, as a display whose session another user has switched to disables its devices. The bridge listens to them once they are on (`xinput enable NAME`, or switching back to this session)")]
+            }
             return [.problem(.noDevices, "no pen, touchscreen or mouse is connected: the bridge has nothing to listen to. Connect one (devices plugged in later join a running bridge); `xinput list` shows what the X server sees")]
         }
         var findings: [Finding] = []
@@ -268,10 +275,21 @@ struct Doctor: ParsableCommand {
     /// says "nothing learned yet" for ever (a config copied from an older default, 0.7, keeps
     /// a person from the learning a newer default has).
     static func fixedThresholdFindings(_ bindings: BindingSet) -> [Finding] {
-        guard bindings.learn else { return [] }
-        return bindings.bindings.compactMap { binding in
+        bindings.bindings.compactMap { binding in
             guard case .deepPress(let configuration) = binding.recognizer, !configuration.learned else { return nil }
-            return .note(.fixedThreshold, "binding \"\(binding.name)\" has a fixed threshold (\(configuration.threshold.formatted)): the bridge does not learn it for your hand; `threshold: learned` does (the built-in default's; `calibrate --write` writes a number on purpose)", binding: binding.name)
+            // A threshold lowered by hand for a light hand, its ordinary level following at half:
+            // a still press resting between the two (a scroll arrow held) waits for its lift.
+            // Found in review of a config written for someone else.
+            let ordinary = DeepPressRecognizer.Configuration.Keys.ordinary
+            let follows = configuration.ordinary == ordinary.standard(following: configuration.threshold)
+            let lowered = follows && configuration.threshold < PressLevels.start.threshold
+                ? " Its ordinary level follows at \(configuration.ordinary.formatted), half of it: a press resting between the two (a scroll arrow held) reaches the application only as it lifts; `ordinary:` set to what ordinary presses reach, or `calibrate --write`, measures it"
+                : ""
+            guard bindings.learn || !lowered.isEmpty else { return nil }
+            let learning = bindings.learn
+                ? ": the bridge does not learn it for your hand; `threshold: learned` does (the built-in default's; `calibrate --write` writes a number on purpose)."
+                : "."
+            return .note(.fixedThreshold, "binding \"\(binding.name)\" has a fixed threshold (\(configuration.threshold.formatted))\(learning)\(lowered)", binding: binding.name)
         }
     }
 

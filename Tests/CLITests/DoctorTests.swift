@@ -283,6 +283,25 @@ struct DoctorTests {
         #expect(table.status == 1 && table.stdout.hasSuffix("1 problem to fix first.\n"), "\(table.stdout)")
     }
 
+    /// Found in review of a config written for someone else: a threshold lowered by hand to
+    /// 0.3 for a light hand, its ordinary level following at 0.15, held every still press resting
+    /// at 0.2 (a scroll arrow held) until it lifted, and nothing said why.
+    @Test("a threshold lowered by hand with its ordinary level following at half: a note naming that level, learning or not; with `ordinary` set, none", .requiresXvfb)
+    func loweredThreshold() throws {
+        let server = try XvfbDisplay()
+        defer { server.stop() }
+        func fixed(_ text: String) throws -> [DoctorFindingLine] {
+            let config = try GestureBridgeExecutable.temporaryFile(text, suffix: ".yaml")
+            defer { try? FileManager.default.removeItem(atPath: config) }
+            return try Self.doctor(["--config", config], environment: server.clientEnvironment).findings.filter { $0.check == .fixedThreshold }
+        }
+        let lowered = "learn: false\nbindings:\n  - {name: menu, gesture: deep-press, devices: [pen], threshold: 0.3, action: {click: right}}\n"
+        let notes = try fixed(lowered)
+        #expect(notes.map(\.binding) == ["menu"] && notes.first?.message.contains("ordinary level follows at 0.15") == true, "\(notes)")
+        #expect(try fixed(lowered.replacingOccurrences(of: "threshold: 0.3,", with: "threshold: 0.3, ordinary: 0.22,")).isEmpty)
+        #expect(try fixed(lowered.replacingOccurrences(of: "0.3", with: "0.8")).isEmpty, "not lowered, not learning: nothing to say")
+    }
+
     @Test("on Xvfb with a config that binds the mouse: the pressure binding is named as idle, nothing is a problem; exit 0", .requiresXvfb)
     func mouseBindingWithoutPressure() throws {
         let server = try XvfbDisplay()

@@ -88,4 +88,20 @@ final class MissingDeviceTests: StageSuite {
         ReplugOwnershipTests.expectNoFault(bridge)
         #expect(bridge.stop(with: SIGINT) == 0)
     }
+
+    /// Found in review of fast user switching: with the session switched away from, every device
+    /// disabled, doctor said no pen, touchscreen or mouse was connected, a PROBLEM, status 1.
+    @Test("doctor on a display switched away from (every device disabled): they are said switched off, nothing is a problem")
+    func doctorWhileSwitchedAway() throws {
+        let names = [VirtualPen.deviceName, VirtualTouchscreen.deviceName]
+        for name in names { #expect(try stage.runTool("/usr/bin/xinput", ["disable", name]) == 0) }
+        defer { for name in names { _ = try? stage.runTool("/usr/bin/xinput", ["enable", name]) } }
+        let doctor = try BridgeProcess(["doctor", "--json"], server: stage.server, ready: .immediately)
+        let status = doctor.child.waitForExit(timeout: 10)
+        let findings = doctor.child.output.split(separator: "\n").compactMap { try? JSONDecoder().decode(DoctorFindingLine.self, from: Data($0.utf8)) }
+        #expect(!findings.contains { $0.check == .noDevices }, "\(findings)")
+        let off = findings.filter { $0.check == .switchedOff }
+        #expect(off.count == 1 && names.allSatisfy { name in off.contains { $0.message.contains(name) } }, "\(findings)")
+        #expect(status == 0, "\(findings)")
+    }
 }
