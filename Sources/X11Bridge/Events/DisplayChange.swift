@@ -43,6 +43,11 @@ extension XConnection {
     /// of another window, an XKB event that changes no map). `randr` says which code is its
     /// screen change.
     func decodeSessionEvent(_ event: borrowing XCBEvent, randr: RandRMonitors) -> DisplayChange? {
+        // One another client sent (`XSendEvent`, which any client may aim at any window) tells
+        // of nothing the server did: found in review, a made-up SelectionClear stopped the
+        // bridge as taken over (status 75, which no service restarts), and a made-up root
+        // ConfigureNotify of 200x150 moved every click to the top-left corner.
+        guard !event.isSynthetic else { return nil }
         switch Int32(event.code) {
         case XCB_CONFIGURE_NOTIFY:
             let configure = event.read(as: xcb_configure_notify_event_t.self).pointee

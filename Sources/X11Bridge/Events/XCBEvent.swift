@@ -21,6 +21,9 @@ public struct XCBEvent: ~Copyable {
     /// The event code, without the bit that marks events sent by another client.
     public var code: UInt8 { pointer.pointee.response_type & 0x7f }
 
+    /// Whether another client made it up (`XSendEvent`): it says nothing of what the server did.
+    public var isSynthetic: Bool { pointer.pointee.response_type & 0x80 != 0 }
+
     /// The serial of the last request the server had processed when it made the event (its
     /// low 32 bits): the event happened after every request with a lower serial took effect.
     public var serial: UInt32 { pointer.pointee.full_sequence }

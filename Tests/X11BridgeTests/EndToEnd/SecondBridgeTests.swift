@@ -9,6 +9,39 @@ import XorgTestSupport
 /// entry start one.
 @Suite("One bridge per display", .requiresXorg, .serialized)
 final class SecondBridgeTests: StageSuite {
+    /// Found in review of X's protocol edges: any client may send any window any core event
+    /// (`XSendEvent`). A made-up SelectionClear of the display's claim stopped the bridge as
+    /// taken over (status 75, which the service does not restart), and a made-up root
+    /// ConfigureNotify of 200x150 put every click in the top-left corner until a real resize.
+    @Test("another client's made-up SelectionClear of the claim and ConfigureNotify of the root: the bridge runs on, its right-click where the pen pressed")
+    func syntheticEvents() throws {
+        let bridge = try stage.bridge()
+        let other = try #require(XOpenDisplay(stage.server.displayName))
+        defer { XCloseDisplay(other) }
+        let claim = XInternAtom(other, "_GESTURE_BRIDGE", 0)
+        let owner = XGetSelectionOwner(other, claim)
+        #expect(owner != 0, "the bridge holds the display's claim")
+        var clear = XEvent()
+        clear.xselectionclear = XSelectionClearEvent(type: SelectionClear, serial: 0, send_event: 1, display: other, window: owner,
+                                                     selection: claim, time: UInt(CurrentTime))
+        #expect(XSendEvent(other, owner, 0, 0, &clear) != 0)
+        let root = XDefaultRootWindow(other)
+        var configure = XEvent()
+        configure.xconfigure = XConfigureEvent(type: ConfigureNotify, serial: 0, send_event: 1, display: other, event: root, window: root,
+                                               x: 0, y: 0, width: 200, height: 150, border_width: 0, above: 0, override_redirect: 0)
+        #expect(XSendEvent(other, root, 0, StructureNotifyMask, &configure) != 0)
+        XSync(other, 0)
+        // Sent and read: the bridge has had them by the time a round trip of its own comes back.
+        #expect(try bridge.waitUntilAsleep(quiet: 0.2))
+        #expect(bridge.child.waitForExit(timeout: 0.5) == nil, "the bridge stopped: \(bridge.log)")
+        #expect(bridge.events(.screenResized).isEmpty, "\(bridge.lines)")
+        try ReplugOwnershipTests.expectRightClickOnly(stage, bridge, by: .pen, at: (400, 300))
+        let clicks = buttonEvents(3, in: stage.window.drain())
+        #expect(clicks.isEmpty || clicks.allSatisfy { $0.rootX == 400 && $0.rootY == 300 }, "\(clicks)")
+        #expect(bridge.actions.last.map { $0.x == 400 && $0.y == 300 } == true, "\(bridge.lines)")
+        #expect(bridge.stop(with: SIGTERM) == 0)
+    }
+
     @Test("a second bridge on the display names the first, exits with status 75, and a deep press right-clicks once")
     func secondRefused() throws {
         let first = try stage.bridge()
