@@ -11,7 +11,8 @@ public enum OwnershipReport: Sendable, Hashable, CustomStringConvertible {
 
     /// From now on, presses (or touches) wait for a gesture's decision.
     case holding(Input)
-    /// Another client holds the grab: a deep press may also reach the application.
+    /// Another client holds the grab: its contacts are that client's or the applications', and
+    /// no gesture of the bridge's acts on them until it lets go.
     case cannotHold(Input)
     /// A held contact kept for `gesture`: the application never sees it. `held`: seconds,
     /// nil when its beginning was not seen.
@@ -35,7 +36,8 @@ public enum OwnershipReport: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .holding(.press): return "holding pen and mouse presses until a gesture decides"
         case .holding(.touch): return "holding touches until a gesture decides"
-        case .cannotHold(.press): return "cannot grab button 1 (another client holds it): a deep press may also click"
+        case .cannotHold(.press):
+            return "cannot grab button 1 (another client holds it, a gesture program or another gesture-bridge): pen and mouse presses are its or the applications', and no press gesture of the bridge's acts until it lets go"
         case .cannotHold(.touch):
             return "cannot grab touches (another client holds the touch grab, a gesture program such as touchegg): the touches are its or the applications', and no touch gesture of the bridge's acts until it lets go"
         case .kept(let key, let input, let gesture, let held):

@@ -574,6 +574,11 @@ extension Bridge: EventLoopClient {
         case .begin:
             let master = session.device(event.device)?.master
             if isPointerContact(event.device) {
+                // Another client holds the button grab (a gesture daemon's, started first): its
+                // presses are that client's or the application's, as without the bridge, and no
+                // owning gesture acts on them, as for touches. Found in review: a deep press
+                // right-clicked beside the press the other client had (two bridges: twice).
+                if pointerOwnership.isGrabRefused { return .anotherButton }
                 // The bridge's own press is on the master of X's virtual pointer only (MPX).
                 let ownPress = performer.holdsButton && master != nil && master == session.catalog.xtestPointer?.master
                 let otherButtonDown = ownPress || master.map { session.holdsOtherButtons(onMaster: $0) } == true

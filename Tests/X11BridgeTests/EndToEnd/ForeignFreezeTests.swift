@@ -122,6 +122,42 @@ final class ForeignFreezeTests: StageSuite {
         #expect(stage.buttonsStillHeld() == [], "nothing stays held")
     }
 
+    /// Found in review of X's protocol edges: with another client's button-1 grab on the root
+    /// (a gesture program's, or a second bridge's), the bridge's refused, a pen's deep press
+    /// still right-clicked beside the press that client had: with two bridges, twice.
+    @Test("another client holds the button grab: a pen's deep press is that client's alone, no right-click of the bridge's, nothing held")
+    func buttonGrabOfAnotherClient() throws {
+        let other = try #require(XOpenDisplay(stage.server.displayName))
+        defer { XCloseDisplay(other) }
+        var bits: [UInt8] = [0b0011_0000, 0]
+        var modifiers = XIGrabModifiers(modifiers: Int32(bitPattern: UInt32(XIAnyModifier)), status: 0)
+        let failed = bits.withUnsafeMutableBufferPointer { buffer in
+            var mask = XIEventMask(deviceid: XIAllMasterDevices, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
+            return XIGrabButton(other, XIAllMasterDevices, 1, XDefaultRootWindow(other), 0, GrabModeAsync, GrabModeAsync, 0, &mask, 1,
+                                &modifiers)
+        }
+        XSync(other, 0)
+        #expect(failed == 0, "the other client holds the button grab")
+        let bridge = try stage.bridge()
+        #expect(bridge.ownership { $0.ownership == .cannotHold }?.input == .press, "\(bridge.lines)")
+        let pen = try bridge.deviceID(VirtualPen.deviceName)
+        stage.window.drain()
+        try stage.pen.down(at: (300, 300), pressure: 0.1)
+        for force in [0.3, 0.6, 0.95] {
+            usleep(20_000)
+            try stage.pen.press(to: force)
+        }
+        usleep(300_000)
+        try stage.pen.up()
+        #expect(bridge.waitForLines { $0.decisions.contains { $0.device == pen } }, "its own stimulus: the press was seen \(bridge.lines)")
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(bridge.actions.isEmpty, "no action of the bridge's: \(bridge.lines)")
+        #expect(bridge.decisions.filter { $0.device == pen }.allSatisfy { $0.decision == .release && $0.reason == .anotherButton },
+                "\(bridge.lines)")
+        #expect(buttonEvents(3, in: events).isEmpty, "\(events)")
+        #expect(stage.buttonsStillHeld() == [], "nothing stays held")
+    }
+
     /// Takes the root's touch grab for `other` (as a gesture daemon such as touchegg holds
     /// it), then starts a bridge, which is refused the grab and says so.
     static func bridgeBeside(touchGrabOf other: OpaquePointer, on stage: Stage) throws -> BridgeProcess {
