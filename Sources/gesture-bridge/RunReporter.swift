@@ -119,7 +119,15 @@ final class RunReporter {
     /// (a full disk) is said once, and the gestures go on: losing its lines must not take the
     /// gestures from the person at the desk. Lines dropped while nothing read them are said.
     private func emit(_ line: String) {
-        guard output.write(line) else {
+        // Lines dropped while nothing read them, said where they are missing, before the line
+        // that follows the gap: a reader of `--json` that paused (found in review) lost a
+        // press's `ended` and action lines with nothing in the stream to say so.
+        let marker: ((Int) -> String)? = formatter.style == .json ? { JSONLineEncoder.line(RunEventLine.outputDropped(lines: $0)) } : nil
+        let (goesOn, dropped) = output.write(line, markingDropped: marker)
+        if dropped > 0 {
+            logger.warning("\(dropped) output line\(dropped == 1 ? " was" : "s were") dropped: nothing read the output for a while; the gestures went on")
+        }
+        guard goesOn else {
             guard let failure = output.failure else { return }
             if failure.readerGone { return stop() }
             if !failureSaid {
@@ -127,10 +135,6 @@ final class RunReporter {
                 logger.warning("the output lines are no longer written (\(failure)); the gestures go on")
             }
             return
-        }
-        let dropped = output.takeDropped()
-        if dropped > 0 {
-            logger.warning("\(dropped) output line\(dropped == 1 ? " was" : "s were") dropped: nothing read the output for a while; the gestures went on")
         }
     }
 

@@ -27,6 +27,7 @@ public struct RunEventLine: Codable, Sendable, Hashable {
         case pressureAlive = "pressure-alive"
         case suspended
         case resumed
+        case outputDropped = "output-dropped"
         case stopping
     }
 
@@ -75,6 +76,8 @@ public struct RunEventLine: Codable, Sendable, Hashable {
     public var message: String?
     /// `stopping`: the signal's name, nil when none.
     public var signal: String?
+    /// `output-dropped`: how many lines were dropped where it stands.
+    public var lines: Int?
 
     private init(_ event: Event) {
         self.event = event
@@ -221,12 +224,20 @@ extension RunEventLine {
         line.signal = signal
         return line
     }
+
+    /// Where lines are missing: a reader that stopped reading let more wait than the output
+    /// keeps (`DetachedWriter`), and `lines` were dropped there.
+    public static func outputDropped(lines: Int) -> Self {
+        var line = Self(.outputDropped)
+        line.lines = lines
+        return line
+    }
 }
 
 extension RunEventLine {
     private enum CodingKeys: String, CodingKey {
         case event, config, watching, screen, monitors, devices, device, id, name, width, height, binding, monitor,
-             connected, suggestion, source, bindings, path, reason, kind, argv, message, signal
+             connected, suggestion, source, bindings, path, reason, kind, argv, message, signal, lines
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -290,6 +301,8 @@ extension RunEventLine {
         case .pressureDead, .pressureAlive:
             try container.encode(deviceID, forKey: .device)
             try container.encode(name, forKey: .name)
+        case .outputDropped:
+            try container.encode(lines, forKey: .lines)
         case .stopping:
             try container.encode(signal, forKey: .signal)
         }
@@ -363,6 +376,8 @@ extension RunEventLine {
         case .pressureDead, .pressureAlive:
             deviceID = try required(.device)
             name = try required(.name)
+        case .outputDropped:
+            lines = try required(.lines)
         case .stopping:
             signal = try nullable(.signal)
         }

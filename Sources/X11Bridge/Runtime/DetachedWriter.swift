@@ -83,6 +83,16 @@ public final class DetachedWriter: Sendable {
         return failure == nil
     }
 
+    /// `line`, as `write` takes it, and before it, where lines were dropped since the last
+    /// telling, the line `marker` makes of their number: all that waited is written by then
+    /// (`takeDropped`), so the marker stands where they are missing. Whether the writing goes
+    /// on, and how many were dropped (0: none).
+    public func write(_ line: String, markingDropped marker: ((Int) -> String)?) -> (goesOn: Bool, dropped: Int) {
+        let dropped = takeDropped()
+        if dropped > 0, let marker { write(marker(dropped)) }
+        return (write(line), dropped)
+    }
+
     /// The most written at once from the caller's thread: what a pipe that reports room takes
     /// without waiting (PIPE_BUF).
     static let directLimit = 4096

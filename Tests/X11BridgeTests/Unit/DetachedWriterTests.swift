@@ -93,6 +93,29 @@ struct DetachedWriterTests {
         #expect(Self.drain(ends.read) == "after\n")
     }
 
+    /// Found in review of a `--json` reader: a reader that paused lost a press's `ended` and
+    /// action lines with nothing in the stream to say so.
+    @Test("lines dropped while nothing read them are marked where they are missing, before the next line, with their number")
+    func droppedMarkedInStream() throws {
+        let ends = try Self.pipeEnds()
+        defer {
+            close(ends.read)
+            close(ends.write)
+        }
+        _ = fcntl(ends.write, 1031, 4096)  // F_SETPIPE_SZ: one page
+        let writer = DetachedWriter(descriptor: ends.write, limit: 8192)
+        for index in 0..<400 { writer.write(String(repeating: "x", count: 60) + " \(index)") }
+        var read = ""
+        for _ in 0..<500 where !writer.finish(timeout: 0.01) { read += Self.drain(ends.read) }
+        read += Self.drain(ends.read)
+        let kept = read.split(separator: "\n").count
+        let (goesOn, dropped) = writer.write("after", markingDropped: { "dropped \($0)" })
+        #expect(goesOn && dropped > 0 && kept + dropped == 400, "\(kept) written, \(dropped) dropped")
+        #expect(writer.finish(timeout: 1))
+        #expect(Self.drain(ends.read) == "dropped \(dropped)\nafter\n")
+        #expect(writer.write("later", markingDropped: { "dropped \($0)" }) == (true, 0), "told once")
+    }
+
     /// (A reader gone: `UnreadOutputTests.outputReaderGone`, in a process that blocks SIGPIPE
     /// as `run` does.)
     @Test("while the pipe has room a line is written before write returns")
