@@ -22,7 +22,8 @@ struct Devices: ParsableCommand {
               gesture-bridge devices --config my-config.yaml --json
 
             A config that does not load is said, and the devices listed all the same (exit \
-            status 1), with the bindings of the config that last loaded from that file, or "?" \
+            status 1), with the bindings a bridge started now runs: the config that last loaded \
+            from that file, else for your own config the built-in default, else "?" \
             (`listened` and `bindings` null with --json).
             """
     )

@@ -51,7 +51,7 @@ final class CommandTests: ServerSuite {
     /// Found in review of the docs against behaviour: `devices` printed only the config's
     /// error, while `doctor` and the bridge's own warning send a person to it to find the name
     /// of the device their binding mistypes.
-    @Test("devices with the user's config broken: the error with its place, the devices listed all the same, BINDINGS from the config that last loaded (or ?, and null in --json), exit status 1")
+    @Test("devices with a config broken: the error with its place, the devices listed all the same, BINDINGS from what a bridge started now runs (the config that last loaded; for the user's own, else the built-in default; for a --config file, else ?, and null in --json), exit status 1")
     func devicesWithBrokenConfig() throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("devices-broken-\(getpid())")
         defer { try? FileManager.default.removeItem(at: home) }
@@ -61,13 +61,24 @@ final class CommandTests: ServerSuite {
         #expect(FileManager.default.createFile(atPath: file, contents: Data("bindings: [\n".utf8), attributes: [.posixPermissions: 0o600]))
         let environment = ["XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
                            "XDG_STATE_HOME": home.appendingPathComponent("state").path]
-        let listing = try BridgeProcess(["devices", "--json"], server: server, environment: environment, ready: .immediately)
+        // The user's own, never loaded, nothing kept: a bridge started now runs the built-in default.
+        let own = try BridgeProcess(["devices", "--json"], server: server, environment: environment, ready: .immediately)
+        #expect(own.child.waitForExit(timeout: 5) == 1)
+        let ownPen = try #require(try own.printed(DeviceLine.self).first { $0.name == "test-pen" }, "\(own.outputLines)")
+        let defaults = Set(ConfigLoader.builtInDefault.bindings.map(\.name))
+        #expect(ownPen.listened == true && ownPen.bindings.map { !$0.isEmpty && Set($0).isSubset(of: defaults) } == true,
+                "\(ownPen)\n\(own.log)")
+        #expect(own.log.contains("config.yaml:2:"), "the error, with its place: \(own.log)")
+        // Another file, named with --config: nothing stands in for it.
+        let named = home.appendingPathComponent("named.yaml").path
+        #expect(FileManager.default.createFile(atPath: named, contents: Data("bindings: [\n".utf8), attributes: [.posixPermissions: 0o600]))
+        let listing = try BridgeProcess(["devices", "--json", "--config", named], server: server, environment: environment, ready: .immediately)
         #expect(listing.child.waitForExit(timeout: 5) == 1)
         let listed = try listing.printed(DeviceLine.self)
         #expect(Set(listed.map(\.name)).isSuperset(of: ["test-pen", "test-touch"]), "\(listing.outputLines)")
         #expect(listed.allSatisfy { $0.listened == nil && $0.bindings == nil }, "which bindings listen is not known: \(listing.outputLines)")
-        #expect(listing.log.contains("config.yaml:2:"), "the error, with its place: \(listing.log)")
-        let table = try BridgeProcess(["devices"], server: server, environment: environment, ready: .immediately)
+        #expect(listing.log.contains("named.yaml:2:"), "the error, with its place: \(listing.log)")
+        let table = try BridgeProcess(["devices", "--config", named], server: server, environment: environment, ready: .immediately)
         #expect(table.child.waitForExit(timeout: 5) == 1)
         #expect(table.outputLines.contains { $0.contains("test-pen") && $0.hasSuffix("?") }, "\(table.outputLines)")
 
