@@ -181,7 +181,7 @@ struct Run: ParsableCommand {
             }
         }
         bridge.terminal = ControllingTerminal()
-        reporter.stop = { [unowned bridge] in bridge.stop() }
+        reporter.stop = { [unowned bridge] in bridge.stop(.outputClosed) }
         reporter.flush = {
             output.finish(timeout: Self.finishTimeout)
             errors.finish(timeout: Self.finishTimeout)

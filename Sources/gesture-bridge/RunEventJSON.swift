@@ -57,8 +57,8 @@ struct RunEventJSON {
             return [.motionUnheard(device: device)]
         case .pressureDead(let device, let name, let dead):
             return [.pressure(dead: dead, device: device, name: name)]
-        case .stopping(let signal):
-            return [.stopping(signal: signal.map(RunReporter.signalName))]
+        case .stopping(let signal, let reason):
+            return [.stopping(signal: signal.map(RunReporter.signalName), reason: reason.rawValue)]
         case .engine, .inputOwnership:
             // Printed by the output formatter and as ownership objects.
             return []

@@ -109,7 +109,7 @@ final class RunReporter {
             } else {
                 logger.notice("\"\(name)\" (device \(device)) reports pressure after all: its pressure gestures are back")
             }
-        case .stopping(let signal):
+        case .stopping(let signal, _):
             logger.info("stopping\(signal.map { " on \(Self.signalName($0))" } ?? "")")
         }
     }

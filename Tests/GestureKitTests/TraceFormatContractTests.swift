@@ -184,7 +184,7 @@ struct TraceFormatContractTests {
         (.message(.xError, "BadWindow"), #"{"event":"x-error","message":"BadWindow"}"#),
         (.motionUnheard(device: 6), #"{"event":"motion-unheard","device":6}"#),
         (.pressure(dead: true, device: 6, name: "test-pen"), #"{"event":"pressure-dead","device":6,"name":"test-pen"}"#),
-        (.stopping(signal: nil), #"{"event":"stopping","signal":null}"#),
-        (.stopping(signal: "SIGTERM"), #"{"event":"stopping","signal":"SIGTERM"}"#),
+        (.stopping(signal: nil, reason: "taken-over"), #"{"event":"stopping","signal":null,"reason":"taken-over"}"#),
+        (.stopping(signal: "SIGTERM", reason: "signal"), #"{"event":"stopping","signal":"SIGTERM","reason":"signal"}"#),
     ]
 }

@@ -65,7 +65,7 @@ public struct RunEventLine: Codable, Sendable, Hashable {
     public var bindings: [String]?
     /// `config-removed`, `config-unwatched`.
     public var path: String?
-    /// `config-unwatched`, `released-held-input`.
+    /// `config-unwatched`, `released-held-input`, `stopping`.
     public var reason: String?
     /// `action-failed`: the action's kind and its fields, as its action line says them.
     public var kind: String?
@@ -219,9 +219,11 @@ extension RunEventLine {
         return line
     }
 
-    public static func stopping(signal: String?) -> Self {
+    /// `reason`: `signal`, `terminal-closed`, `taken-over`, `server-lost` or `output-closed`.
+    public static func stopping(signal: String?, reason: String) -> Self {
         var line = Self(.stopping)
         line.signal = signal
+        line.reason = reason
         return line
     }
 
@@ -305,6 +307,7 @@ extension RunEventLine {
             try container.encode(lines, forKey: .lines)
         case .stopping:
             try container.encode(signal, forKey: .signal)
+            try container.encode(reason, forKey: .reason)
         }
     }
 
@@ -380,6 +383,7 @@ extension RunEventLine {
             lines = try required(.lines)
         case .stopping:
             signal = try nullable(.signal)
+            reason = try required(.reason)
         }
     }
 }

@@ -91,14 +91,20 @@ public final class Bridge {
         checkDevices(reportingAll: true)
         let loop = EventLoop(session: session, signals: signals, clock: clock)
         loop.run(self)
+        // Said before the contacts still down end, which the server's going ends too.
+        if session.connection.isLost, !stopRequested {
+            stopRequested = true
+            report(.stopping(signal: nil, reason: .serverLost))
+        }
         shutdown()
     }
 
-    /// Asks the loop to stop after the event being handled; call it from the bridge's thread.
-    public func stop() {
+    /// Asks the loop to stop after the event being handled, for `reason`; call it from the
+    /// bridge's thread.
+    public func stop(_ reason: StopReason) {
         guard !stopRequested else { return }
         stopRequested = true
-        report(.stopping(signal: nil))
+        report(.stopping(signal: nil, reason: reason))
     }
 
     /// How much earlier than the moment it is continued the bridge follows contacts again: an
@@ -448,7 +454,7 @@ extension Bridge: EventLoopClient {
                 settleHeldBack(ContactKey(device: grabbed.source, contact: grabbed.touchID), now: time)
             case .takenOver:
                 wasTakenOver = true
-                stop()
+                stop(.takenOver)
             case .resourcesChanged:
                 feedback?.resourcesChanged()
                 // Contacts from now on; those down keep the scale they began with.
@@ -703,7 +709,7 @@ extension Bridge: EventLoopClient {
         case SIGHUP where terminal?.closed(by: signal) == true:
             guard !stopRequested else { return }
             stopRequested = true
-            report(.stopping(signal: signal.number))
+            report(.stopping(signal: signal.number, reason: .terminalClosed))
         case SIGHUP:
             apply(reloader?.hangUp() ?? .unavailable)
         case SIGTSTP:
@@ -711,7 +717,7 @@ extension Bridge: EventLoopClient {
         default:
             guard !stopRequested else { return }
             stopRequested = true
-            report(.stopping(signal: signal.number))
+            report(.stopping(signal: signal.number, reason: .signal))
         }
     }
 

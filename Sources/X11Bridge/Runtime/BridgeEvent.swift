@@ -52,6 +52,23 @@ public enum BridgeEvent: Sendable {
     /// A device's declared pressure never moved over several contacts (`PressureLiveness`):
     /// it counts as without pressure until it does (`dead` false then).
     case pressureDead(device: Int, name: String, dead: Bool)
-    /// A stop was requested: by `signal` (SIGINT, SIGTERM), or by the owner when nil.
-    case stopping(signal: Int32?)
+    /// The bridge stops, for `reason`: by `signal` (SIGINT, SIGTERM, SIGHUP as its terminal
+    /// closed), or nil.
+    case stopping(signal: Int32?, reason: StopReason)
+}
+
+/// Why the bridge stops, as `run --json`'s `stopping` line says it: a reader of the stream
+/// cannot see the exit status. Found in review of a `--json` consumer: the X server gone
+/// printed no `stopping` line at all, and another bridge taking over a `signal` of null.
+public enum StopReason: String, Sendable, Hashable {
+    /// SIGINT or SIGTERM (Ctrl-C, a service stopped).
+    case signal
+    /// The terminal it ran in closed (SIGHUP from it).
+    case terminalClosed = "terminal-closed"
+    /// Another gesture-bridge took the display over (`run --replace`).
+    case takenOver = "taken-over"
+    /// The connection to the X server was lost (the server exited or crashed).
+    case serverLost = "server-lost"
+    /// The output's reader is gone (a pipe into `head` closed).
+    case outputClosed = "output-closed"
 }

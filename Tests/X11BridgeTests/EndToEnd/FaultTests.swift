@@ -323,6 +323,12 @@ final class FaultTests: StageSuite {
             #expect(bridge.log.contains("next login"))
             // Xlib's own last words ("X connection to :N broken") are not what the user reads.
             #expect(!bridge.log.contains("X connection to"), "\(bridge.log)")
+            // Found in review of a --json reader: the stream said nothing of why it ended, and
+            // the press still down ended as if lifted, with nothing before it to say otherwise.
+            let stopping = bridge.lines.firstIndex { $0.event?.event == .stopping }
+            #expect(stopping.flatMap { bridge.lines[$0].event?.reason } == "server-lost", "\(bridge.lines)")
+            #expect(stopping.map { index in !bridge.lines[..<index].contains { $0.decision != nil } } == true,
+                    "said before the press's end: \(bridge.lines)")
             print("bridge exited \(Int(elapsed * 1000)) ms after its X server was killed, status \(String(describing: status))")
         }
 

@@ -16,6 +16,7 @@ final class ReplaceBridgeTests: StageSuite {
         let new = try stage.bridge(["--replace"])
         #expect(old.child.waitForExit(timeout: 5) == 75, "\(old.log)")
         #expect(old.log.contains("another gesture-bridge took over display \(stage.server.displayName)"), "\(old.log)")
+        #expect(old.events(.stopping).map(\.reason) == ["taken-over"], "the stream says why: \(old.lines)")
         #expect(new.log.contains("took display \(stage.server.displayName) over from the gesture-bridge (process \(old.child.pid))"),
                 "\(new.log)")
         #expect(!new.lines.contains { $0.ownership?.ownership == .cannotHold }, "it holds its grabs: \(new.lines)")
