@@ -27,6 +27,33 @@ struct FileContentsTests {
         #expect(text.split(separator: "\n").last?.hasPrefix("VmFlags:") == true)
     }
 
+    /// Found in review of the bridge's security: another user's named pipe, held open by a
+    /// writer that wrote nothing, kept the bridge reading it for good, deaf to SIGTERM.
+    @Test("a named pipe whose writer writes nothing: given up after the wait, with words that say so; one whose writer writes and goes: read whole")
+    func silentPipe() throws {
+        let path = NSTemporaryDirectory() + "file-contents-fifo-\(getpid())"
+        defer { unlink(path) }
+        #expect(mkfifo(path, 0o600) == 0)
+        let writer = open(path, O_RDWR | O_CLOEXEC)
+        #expect(writer >= 0)
+        let started = Date()
+        do {
+            _ = try FileContents.read(path, pipeWait: 0.2)
+            Issue.record("read a pipe nobody wrote to")
+        } catch {
+            #expect(error.code == ETIMEDOUT && error.reason.contains("writes nothing"), "\(error.reason)")
+        }
+        #expect(Date().timeIntervalSince(started) < 3, "given up after the wait")
+        // A writer that writes, and goes a moment later: all it wrote, then the end.
+        let text = Array("bindings: []\n".utf8)
+        #expect(text.withUnsafeBytes { Glibc.write(writer, $0.baseAddress, $0.count) } == text.count)
+        Thread {
+            usleep(100_000)
+            close(writer)
+        }.start()
+        #expect(try FileContents.read(path, pipeWait: 2) == text)
+    }
+
     @Test("a missing file and a folder: the system's words")
     func unreadable() {
         #expect(throws: FileReadError.self) { try FileContents.read("/nonexistent-\(getpid())/config.yaml") }

@@ -8,11 +8,22 @@ package enum FileContents {
     /// or grew since is read on a page at a time. (A fixed 64 KiB chunk, zero-filled for every
     /// file, stayed in the bridge's heap as dirty pages for its whole life once the config or
     /// the learned state had been read.)
-    package static func read(_ path: String) throws(FileReadError) -> [UInt8] {
-        let descriptor = try openForReading(path)
+    ///
+    /// A pipe (process substitution, `<(…)`, or a named pipe) is read as its writer writes, for
+    /// at most `pipeWait` seconds from one piece to the next: found in review, a named pipe whose
+    /// writer held it open and wrote nothing left the bridge reading it for good, deaf to
+    /// SIGTERM, every press it held back frozen.
+    package static func read(_ path: String, pipeWait: Double = 5) throws(FileReadError) -> [UInt8] {
+        let descriptor = try openForReading(path, blocking: false)
         defer { close(descriptor) }
         var status = stat()
-        let size = fstat(descriptor, &status) == 0 ? max(Int(status.st_size), 0) : 0
+        let known = fstat(descriptor, &status) == 0
+        let size = known ? max(Int(status.st_size), 0) : 0
+        // A regular file (and a /proc file) has its bytes at once: read as usual, waiting.
+        if known, status.st_mode & S_IFMT == S_IFREG {
+            let flags = fcntl(descriptor, F_GETFL)
+            if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
+        }
         var contents: [UInt8] = []
         var room = size > 0 ? size + 1 : 4096
         while true {
@@ -26,6 +37,12 @@ package enum FileContents {
             if count == 0 { return contents }
             if count < 0 {
                 if code == EINTR { continue }
+                if code == EAGAIN {
+                    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                    let ready = poll(&entry, 1, Int32(pipeWait * 1000))
+                    if ready > 0 || (ready < 0 && errno == EINTR) { continue }
+                    throw FileReadError(code: ETIMEDOUT)
+                }
                 throw FileReadError(code: code)
             }
             let spare = contents.capacity - contents.count
@@ -38,9 +55,10 @@ extension FileContents {
     /// Opens `path` to read, without waiting for a writer: a named pipe nobody writes to
     /// (`mkfifo`) would hold `open` for ever; opened so, it reads as empty. Reads then wait for
     /// data as usual (process substitution, `<(…)`, still reads whole).
-    package static func openForReading(_ path: String) throws(FileReadError) -> Int32 {
+    package static func openForReading(_ path: String, blocking: Bool = true) throws(FileReadError) -> Int32 {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw FileReadError(code: errno) }
+        guard blocking else { return descriptor }
         let flags = fcntl(descriptor, F_GETFL)
         if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
         return descriptor
@@ -105,5 +123,12 @@ extension FileContents {
 package struct FileReadError: Error {
     package var code: Int32
 
-    package var reason: String { code == ENOENT ? "no such file" : String(cString: strerror(code)) }
+    package var reason: String {
+        switch code {
+        case ENOENT: "no such file"
+        // `FileContents.read`'s own: a pipe whose writer stopped writing.
+        case ETIMEDOUT: "nothing more came from it for seconds (a pipe whose writer holds it open and writes nothing)"
+        default: String(cString: strerror(code))
+        }
+    }
 }
