@@ -159,6 +159,47 @@ struct ConfigTrustTests {
         #expect(ConfigTrust.problem(forConfigAt: "/dev/null") == nil)
     }
 
+    /// Found in review of the bridge's security: another user's named pipe, made where a
+    /// config in a sticky folder was (/tmp, which only lets a file's owner replace it) and fed,
+    /// passed as "no file", and ran his bindings' commands as the user.
+    @Test("a named pipe of another user is refused; the user's own, and a device root owns, are read")
+    func anotherUsersPipe() throws {
+        try Self.withConfig { directory, file in
+            chmod(directory, 0o1777)
+            let pipe = directory + "/pipe.yaml"
+            #expect(mkfifo(pipe, 0o644) == 0)
+            #expect(ConfigTrust.problem(forConfigAt: pipe) == nil, "the user's own pipe (process substitution is one)")
+            let me = geteuid()
+            let reader: uid_t = me == 0 ? 4321 : me + 1
+            if me == 0 { #expect(chown(pipe, 54321, 0) == 0) }
+            let problem = try #require(ConfigTrust.problem(forConfigAt: pipe, user: reader))
+            #expect(problem.contains("pipe or device of another user"), "\(problem)")
+            #expect(ConfigTrust.problem(forConfigAt: "/dev/null", user: reader) == nil)
+            chmod(directory, 0o700)
+        }
+    }
+
+    /// Found in review of the bridge's security: the folders above the config's were not
+    /// looked at, and one of a group that may write a folder above swapped the user's folder
+    /// for one of theirs between the look and the read, one read in twenty.
+    @Test("a folder above the config's that others may write (not sticky) is refused; a sticky one is not")
+    func foldersAbove() throws {
+        try Self.withConfig { directory, _ in
+            let mine = directory + "/mine"
+            #expect(mkdir(mine, 0o755) == 0)
+            let file = mine + "/config.yaml"
+            try Self.config.write(toFile: file, atomically: false, encoding: .utf8)
+            chmod(file, 0o644)
+            #expect(ConfigTrust.problem(forConfigAt: file) == nil)
+            chmod(directory, 0o2775)
+            let problem = try #require(ConfigTrust.problem(forConfigAt: file))
+            #expect(problem.contains("the directory \(directory) above the config file"), "\(problem)")
+            chmod(directory, 0o1777)
+            #expect(ConfigTrust.problem(forConfigAt: file) == nil)
+            chmod(directory, 0o700)
+        }
+    }
+
     /// Found in review of odd names: a path with a space or a quote, pasted from the advice,
     /// ran `chmod` on other paths, or left the shell waiting for a closing quote.
     @Test("the advice's command names the file as one shell word, whatever its name")

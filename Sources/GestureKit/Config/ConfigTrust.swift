@@ -14,14 +14,27 @@ public enum ConfigTrust {
                                environment: [String: String] = ProcessEnvironment.current) -> String? {
         guard let file = SymbolicLinks.realPath(path) else { return nil }
         var status = stat()
-        // Only a file is judged by its mode: a directory is no config (reading it says so), and
-        // a device (`/dev/null`, `/dev/stdin`) or a pipe is written by whoever may; advice to
-        // `chmod` one would break it for everybody (found in review).
-        guard stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard stat(file, &status) == 0 else { return nil }
         let named = file == path ? path : "\(path) (\(file))"
-        if let problem = problem(with: status, of: "the config file \(named)", fixing: file, user: user, isDirectory: false,
-                                 copyTo: copyAdvice(for: path, file: file, environment: environment)) {
-            return problem
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR:
+            // No config: reading it says so.
+            return nil
+        case S_IFREG:
+            if let problem = problem(with: status, of: "the config file \(named)", fixing: file, user: user, isDirectory: false,
+                                     copyTo: copyAdvice(for: path, file: file, environment: environment)) {
+                return problem
+            }
+        default:
+            // A device (`/dev/null`, `/dev/stdin`) or a pipe is written by whoever may: judged by
+            // its owner alone, as advice to `chmod` one would break it for everybody. Found in
+            // review: another user's named pipe, made where a config was and fed, ran his
+            // bindings' commands as the user.
+            if status.st_uid != user && status.st_uid != 0 {
+                return "the config file \(named) is a pipe or device of another user (uid \(status.st_uid)), who writes what it reads: "
+                    + "its bindings' `command` actions would run as you; keep the config in a file of your own"
+            }
+            return nil
         }
         let directory = SymbolicLinks.split(file).directory
         guard stat(directory, &status) == 0 else { return nil }
@@ -36,7 +49,33 @@ public enum ConfigTrust {
                 return problem
             }
         }
+        // The folders above them too, as OpenSSH's StrictModes asks: whoever may write one may
+        // swap the folder below it for one of theirs between this look and the read. Found in
+        // review: a group-writable folder above the user's own let one of the group feed it
+        // their config, one read in twenty.
+        let holding = [directory] + linkFolders(from: path)
+        var seen = Set(holding)
+        for folder in holding {
+            for above in Self.folders(above: folder) where seen.insert(above).inserted {
+                guard stat(above, &status) == 0 else { continue }
+                if let problem = problem(with: status, of: "the directory \(above) above the config file", fixing: above,
+                                         user: user, isDirectory: true) {
+                    return problem
+                }
+            }
+        }
         return nil
+    }
+
+    /// The folders above `folder` (a real path), nearest first, `/` last.
+    private static func folders(above folder: String) -> [String] {
+        var parts = folder.split(separator: "/").map(String.init)
+        var found: [String] = []
+        while !parts.isEmpty {
+            parts.removeLast()
+            found.append("/" + parts.joined(separator: "/"))
+        }
+        return found
     }
 
     /// The folders (real paths) holding each symbolic link on the way from `path` to the file:
@@ -77,8 +116,11 @@ public enum ConfigTrust {
         let sticky = isDirectory && status.st_mode & S_ISVTX != 0
         if writableByOthers && !sticky {
             let mode = String(status.st_mode & 0o7777, radix: 8)
+            // Root's folder is not the user's to change (a shared folder an administrator made).
+            let remedy = status.st_uid == user ? "fix it with `chmod go-w \(ShellLine.quoted(path))`"
+                : "keep the config in a folder only you (and root) may change"
             return "\(what) can be changed by other users (mode \(String(repeating: "0", count: max(0, 4 - mode.count)) + mode)): "
-                + "\(consequence); fix it with `chmod go-w \(ShellLine.quoted(path))`"
+                + "\(consequence); \(remedy)"
         }
         return nil
     }
