@@ -375,9 +375,11 @@ private struct Target {
         return true
     }
 
-    /// `text` as the whole of a new or emptied file of `mode`.
+    /// `text` as the whole of a new file of `mode`: never one already there, nor through a
+    /// link (found in review: a link planted at the backup's name beside a config in /tmp had
+    /// the old config written over the file it led to, where the kernel follows such links).
     private static func write(_ text: String, to path: String, mode: mode_t) -> Bool {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard descriptor >= 0 else { return false }
         // The umask may have taken bits away (never added any): the mode asked for, exactly.
         guard fchmod(descriptor, mode) == 0 else {
