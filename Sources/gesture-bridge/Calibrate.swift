@@ -118,7 +118,7 @@ struct Calibrate: ParsableCommand {
         case .interrupted(let signal):
             throw CommandFailure("\nstopped: nothing was changed", exitStatus: 128 + signal)
         case .deviceLost:
-            throw CommandFailure("\(chosen.name) went away before the end: nothing was changed")
+            throw CommandFailure("\(chosen.name) went away before the end (unplugged, or switched off, as when another session takes the screen): nothing was changed")
         case .serverLost(let message):
             throw CommandFailure("\nstopped: \(message) before the end: nothing was changed", exitStatus: ConnectionLoss.exitStatus)
         case .finished(let calibration):
