@@ -377,6 +377,43 @@ struct KnobRecognizerTests {
         #expect(script.decisions.first == .claimed(by: "volume"), "\(script.decisions)")
     }
 
+    /// Found in review of a knob all day: once turning, a sample a pixel past the outer edge
+    /// dropped the angle, and a full turn along the edge lost a third of its steps.
+    @Test("a full turn along the built-in ring's outer edge, straying 2 px past it now and then, steps as a turn on the ring does")
+    func fullTurnAlongTheOuterEdge() throws {
+        let script = try Self.defaultScript()
+        let finger = script.touchscreen
+        func point(_ swept: Double) -> Spot { spot(around: Self.builtInCenter, radius: 112 + 10 * sin(swept / 40), degrees: 90 + swept) }
+        finger.down(at: point(0), force: 0.1)
+        for swept in stride(from: 3.0, through: 357, by: 3) { finger.aFrameLater().move(to: point(swept)) }
+        finger.aFrameLater().lift()
+        let onTheRing = try Self.defaultScript()
+        let steady = onTheRing.touchscreen
+        steady.down(at: spot(around: Self.builtInCenter, radius: 75, degrees: 90), force: 0.1)
+        for swept in stride(from: 3.0, through: 357, by: 3) {
+            steady.aFrameLater().move(to: spot(around: Self.builtInCenter, radius: 75, degrees: 90 + swept))
+        }
+        steady.aFrameLater().lift()
+        #expect(volumeKeys(script).count == volumeKeys(onTheRing).count && volumeKeys(script).count >= 20,
+                "along the edge \(volumeKeys(script).count), on the ring \(volumeKeys(onTheRing).count)")
+    }
+
+    /// Found in review of a knob all day: the first step back took the backlash on top of a
+    /// whole step, and every turn back cost a step: nudging the volume up and back again left it
+    /// louder each time.
+    @Test("turned clockwise on the built-in ring and back to where it began: as many steps down as up", arguments: [52.0, 60, 76, 104])
+    func thereAndBack(degrees: Double) throws {
+        let script = try Self.defaultScript()
+        let finger = script.touchscreen
+        let at = { (swept: Double) in spot(around: Self.builtInCenter, radius: 75, degrees: 90 + swept) }
+        finger.down(at: at(0), force: 0.1)
+        for swept in stride(from: 2.0, through: degrees, by: 2) { finger.aFrameLater().move(to: at(swept)) }
+        for swept in stride(from: degrees - 2, through: 0, by: -2) { finger.aFrameLater().move(to: at(swept)) }
+        finger.aFrameLater().lift()
+        let keys = volumeKeys(script)
+        #expect(!keys.isEmpty && keys.filter { $0 == "up" }.count == keys.filter { $0 == "down" }.count, "\(keys)")
+    }
+
     /// Arms a bare knob (center (500, 500), ring 40...200) on `points`; the states it reports
     /// until its first.
     static func armingStates(_ points: [Point], activation degrees: Double) -> [GestureState] {

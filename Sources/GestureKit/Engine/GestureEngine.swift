@@ -715,13 +715,20 @@ public struct GestureEngine: Sendable {
         // A step up after one down takes the backlash too, and the other way.
         var up: Double { steps.step + (slot.lastStep < 0 ? backlash : 0) }
         var down: Double { steps.step + (slot.lastStep > 0 ? backlash : 0) }
+        // The backlash only makes the first step back late: once it has come, the carried angle
+        // counts from where that step would have come without it, so the steps after it come
+        // where they came on the way there, and turning back to where the turn began undoes
+        // every step. Found in review: each turn back cost a step, and nudging the volume up
+        // and back again left it louder each time.
         while slot.carried >= up - tolerance {
             slot.carried -= up
+            if slot.lastStep < 0 { slot.carried += backlash }
             slot.lastStep = 1
             fire(steps.increase)
         }
         while slot.carried <= -down + tolerance {
             slot.carried += down
+            if slot.lastStep > 0 { slot.carried -= backlash }
             slot.lastStep = -1
             fire(steps.decrease)
         }

@@ -170,7 +170,12 @@ public struct KnobRecognizer: GestureRecognizer {
         case .up(.arming, let sample), .cancel(.arming, let sample):
             return phase.finish(GestureReport(.failed, at: sample))
         case .move(.turning(let lastAngle), let sample):
-            guard configuration.contains(sample.position) else {
+            // A circle along the outer edge strays out a few pixels, as it did while the knob
+            // waited to begin: still turning. Found in review: a full turn along the edge lost a
+            // third of its steps, with no ring drawn to show where the edge is.
+            let distance = sample.position.distance(to: configuration.center)
+            let strayed = distance > configuration.outerRadius && distance <= configuration.outerRadius + configuration.straySlack
+            guard configuration.contains(sample.position) || strayed else {
                 phase = .watching(.turning(lastAngle: nil))
                 return .nothing
             }
