@@ -149,6 +149,7 @@ struct Doctor: ParsableCommand {
             findings += volumeFindings(bindings)
             findings += Self.commandFindings(bindings, path: ProcessEnvironment.current["PATH"])
             findings += Self.fixedThresholdFindings(bindings)
+            findings += Self.knobAtTouchDownFindings(bindings)
             findings += Self.olderDefaultFindings(bindings)
         }
         // The findings, printed on the way out, say what is wrong.
@@ -290,6 +291,16 @@ struct Doctor: ParsableCommand {
                 ? ": the bridge does not learn it for your hand; `threshold: learned` does (the built-in default's; `calibrate --write` writes a number on purpose)."
                 : "."
             return .note(.fixedThreshold, "binding \"\(binding.name)\" has a fixed threshold (\(configuration.threshold.formatted))\(learning)\(lowered)", binding: binding.name)
+        }
+    }
+
+    /// Knobs that begin as a contact goes down on their ring (`activation` 0) and own it:
+    /// every click and tap there is theirs. Found in review of a knob all day: a scroll knob
+    /// written with its center and actions alone ate every click on its ring, mouse clicks too.
+    static func knobAtTouchDownFindings(_ bindings: BindingSet) -> [Finding] {
+        bindings.bindings.compactMap { binding in
+            guard case .knob(let knob) = binding.recognizer, knob.activation == 0, binding.ownsContact else { return nil }
+            return .note(.config, "binding \"\(binding.name)\" is a knob that begins as a contact goes down on its ring (`activation` 0) and owns it: every click and tap there is the knob's, none the application's; `activation: 30`, as the built-in knob's, leaves them to it", binding: binding.name)
         }
     }
 

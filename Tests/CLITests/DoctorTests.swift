@@ -302,6 +302,24 @@ struct DoctorTests {
         #expect(try fixed(lowered.replacingOccurrences(of: "0.3", with: "0.8")).isEmpty, "not lowered, not learning: nothing to say")
     }
 
+    /// Found in review of a knob all day: a knob written with its center and actions alone
+    /// begins at touch-down and ate every click on its ring, unsaid.
+    @Test("a knob that begins at touch-down (activation 0) is noted as owning every click on its ring; one with an activation is not", .requiresXvfb)
+    func knobAtTouchDown() throws {
+        let server = try XvfbDisplay()
+        defer { server.stop() }
+        func notes(_ text: String) throws -> [DoctorFindingLine] {
+            let config = try GestureBridgeExecutable.temporaryFile(text, suffix: ".yaml")
+            defer { try? FileManager.default.removeItem(atPath: config) }
+            return try Self.doctor(["--config", config], environment: server.clientEnvironment).findings
+                .filter { $0.check == .config && $0.binding == "wheel" }
+        }
+        let knob = "bindings:\n  - {name: wheel, gesture: knob, center: [640, 400], clockwise: {scroll: down}, counterclockwise: {scroll: up}}\n"
+        let found = try notes(knob)
+        #expect(found.map(\.status) == [.note], "\(found)")
+        #expect(try notes(knob.replacingOccurrences(of: "center: [640, 400],", with: "center: [640, 400], activation: 30,")).isEmpty)
+    }
+
     @Test("on Xvfb with a config that binds the mouse: the pressure binding is named as idle, nothing is a problem; exit 0", .requiresXvfb)
     func mouseBindingWithoutPressure() throws {
         let server = try XvfbDisplay()
