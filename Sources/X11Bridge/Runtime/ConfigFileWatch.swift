@@ -87,6 +87,9 @@ public final class ConfigFileWatch {
         var child: String
         /// It holds a link on the way to the file: its mode matters to the trust.
         var holdsLink = false
+        /// A folder above that others may change now, for which the config is refused
+        /// (`ConfigTrust`): its mode mended (`chmod go-w` there, as the refusal advises) loads it.
+        var othersMayChange = false
         var watch: Int32 = -1
     }
 
@@ -148,7 +151,8 @@ public final class ConfigFileWatch {
                 if Self.saysGone(bytes, watch: watch.id) { directoryGone = true }
             }
             if waypoints.contains(where: {
-                Self.mentions(bytes, watch: $0.watch, named: $0.child) || ($0.holdsLink && Self.saysModeChanged(bytes, watch: $0.watch))
+                Self.mentions(bytes, watch: $0.watch, named: $0.child)
+                    || (($0.holdsLink || $0.othersMayChange) && Self.saysModeChanged(bytes, watch: $0.watch))
             }) {
                 changes.insert(.file)
             }
@@ -242,8 +246,8 @@ public final class ConfigFileWatch {
                 // for what comes and goes in it: a home folder's files would wake the bridge.
                 // One holding a link is watched for its mode too (`chmod go-w` there, as a
                 // refusal advises, loads the config).
-                let mask = way.child.isEmpty ? IN_MOVE_SELF | IN_DELETE_SELF
-                    : IN_CREATE | IN_MOVED_TO | (way.holdsLink ? IN_ATTRIB : 0)
+                let mask = (way.child.isEmpty ? IN_MOVE_SELF | IN_DELETE_SELF : IN_CREATE | IN_MOVED_TO)
+                    | (way.holdsLink || way.othersMayChange ? IN_ATTRIB : 0)
                 willWatch?(way.folder)
                 way.watch = inotify_add_watch(descriptor, way.folder, UInt32(mask | IN_ONLYDIR | IN_MASK_ADD))
                 if way.watch >= 0 {
@@ -319,11 +323,22 @@ public final class ConfigFileWatch {
 
     /// Each folder above `folder` (a real path), up to the root, to be watched for itself
     /// moving or going (an empty `child`).
+    /// Whether others than the user and root may change `folder`: writable by group or others
+    /// and not sticky, or another user's. Found in review: a folder above the config's that
+    /// refused it, mended as the refusal said, was not watched for it, and the config stayed
+    /// refused until the next login.
+    private static func othersMayChange(_ folder: String) -> Bool {
+        var status = stat()
+        guard stat(folder, &status) == 0 else { return false }
+        let writable = status.st_mode & (S_IWGRP | S_IWOTH) != 0 && status.st_mode & S_ISVTX == 0
+        return writable || (status.st_uid != geteuid() && status.st_uid != 0)
+    }
+
     private static func ancestors(of folder: String) -> [Waypoint] {
         var above: [Waypoint] = []
         var current = split(folder).directory
         while current != "/", current != ".", !current.isEmpty {
-            above.append(Waypoint(folder: current, child: ""))
+            above.append(Waypoint(folder: current, child: "", othersMayChange: othersMayChange(current)))
             current = split(current).directory
         }
         return above

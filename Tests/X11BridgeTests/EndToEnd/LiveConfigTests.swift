@@ -351,6 +351,28 @@ final class LiveConfigTests: StageSuite {
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 
+    /// Found in review of the day's diff: refused for a folder above its own that the group
+    /// may write (folders above are judged now), the config stayed refused after `chmod go-w`
+    /// there, as the refusal advises, until the file itself changed.
+    @Test("a config refused for a folder above that the group may write: `chmod go-w` on that folder loads it")
+    func refusedForFolderAbove() throws {
+        let inner = directory.path + "/inner"
+        #expect(mkdir(inner, 0o755) == 0)
+        let file = inner + "/config.yaml"
+        try LiveSessionTests.config(click: "right").write(toFile: file, atomically: false, encoding: .utf8)
+        let bridge = try stage.bridge(["--config", file])
+        #expect(chmod(directory.path, 0o775) == 0)
+        defer { chmod(directory.path, 0o755) }
+        try LiveSessionTests.config(click: "middle").write(toFile: file, atomically: false, encoding: .utf8)
+        #expect(bridge.waitForEvents(.configRejected), "\(bridge.lines)")
+        let message = bridge.events(.configRejected).first?.message ?? ""
+        #expect(message.contains("chmod go-w \(directory.path)"), "\(message)")
+        #expect(chmod(directory.path, 0o755) == 0)
+        #expect(Self.reloaded(bridge, file), "\(bridge.lines)")
+        try stage.expectDeepPress(at: (250, 200), gives: 2, not: 3)
+        #expect(bridge.stop(with: SIGINT) == 0)
+    }
+
     @Test("--no-watch leaves a changed file alone until SIGHUP")
     func noWatch() throws {
         let bridge = try Self.runBridge(stage, directory, clicking: "right", options: ["--no-watch"])
