@@ -202,6 +202,72 @@ struct ClosedOutputTests {
         _ = input
     }
 
+    /// Found in review of the day's diff: run as a terminal's own command (`xterm -e`, a
+    /// launcher with Terminal=true), the bridge got the emulator's SIGHUP, with the kernel's
+    /// hang-up merged into it, and took it for a reload asked from elsewhere: it ran on after
+    /// its window closed.
+    @Test("run as a terminal's command: the terminal's own SIGHUP, then its closing, stops the bridge", .requiresXvfb)
+    func terminalCommandClosed() throws {
+        let server = try XvfbDisplay()
+        defer { server.stop() }
+        let bridge = try #require(GestureBridgeExecutable.url)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("terminal-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let output = folder + "/run.jsonl"
+        // A terminal's two ends, as posix_openpt, unlockpt (TIOCSPTLCK) and ptsname (TIOCGPTN) make them.
+        // Close-on-exec: a copy in the bridge would keep the terminal open once this one closes.
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        try #require(master >= 0 && ioctl(master, 0x4004_5431, &unlock) == 0 && ioctl(master, 0x8004_5430, &number) == 0)
+        var masterOpen = true
+        defer { if masterOpen { close(master) } }
+        // The bridge as the emulator's command: a session of its own, the terminal its
+        // controlling one (opened as its standard input after setsid), this process its parent.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, 0x80)  // POSIX_SPAWN_SETSID, a macro Swift does not import
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/pts/\(number)", O_RDWR, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let words = [bridge.path, "run", "--json", "--dry-run"]
+        var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let environment = server.clientEnvironment.merging(["HOME": folder, "XDG_CONFIG_HOME": folder + "/config"]) { $1 }
+        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        var process: pid_t = 0
+        try #require(posix_spawn(&process, bridge.path, &actions, &attributes, &argv, &envp) == 0)
+        defer { kill(process, SIGKILL); waitpid(process, nil, 0) }
+        func events() -> [RunEventLine] {
+            (try? decodedLines(OutputLine.self, (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""))?.compactMap(\.event) ?? []
+        }
+        func waitFor(_ condition: () -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(10)
+            while !condition() {
+                guard Date() < deadline else { return false }
+                usleep(20_000)
+            }
+            return true
+        }
+        #expect(waitFor { events().contains { $0.event == .listening } }, "the bridge did not start")
+        // As xterm closing its window: SIGHUP to its command, then the terminal closed, before
+        // the bridge reads the signal (stopped meanwhile, so the order is sure).
+        kill(process, SIGSTOP)
+        kill(process, SIGHUP)
+        close(master)
+        masterOpen = false
+        kill(process, SIGCONT)
+        var status: Int32 = 0
+        #expect(waitFor { waitpid(process, &status, WNOHANG) == process }, "it runs on after its terminal closed: \(events())")
+        #expect(events().last?.event == .stopping && events().last?.reason == "terminal-closed", "\(events())")
+    }
+
     /// Found in review of remote desktops: a bridge left running after its terminal closed
     /// (`run &`, then `disown` or `exit`: the shell passes the hang-up on to none of it) took the
     /// `kill -HUP` meant to reload its config for the terminal closing, and stopped.

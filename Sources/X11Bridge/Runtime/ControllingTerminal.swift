@@ -8,10 +8,14 @@ import Glibc
 public struct ControllingTerminal: Sendable {
     /// Whether the process had a controlling terminal when this was made.
     public let atStart: Bool
+    /// The process that started it: a terminal emulator running it as its command (`xterm -e`)
+    /// is, and sends it SIGHUP itself as its window closes.
+    public let parent: pid_t
 
     /// Asked now, as the bridge starts.
     public init() {
         atStart = Self.isOpen
+        parent = getppid()
     }
 
     /// Whether a terminal the bridge had is gone (its session lost it: `/dev/tty` no longer
@@ -23,9 +27,13 @@ public struct ControllingTerminal: Sendable {
     /// its jobs as its terminal closes). One sent from anywhere else asks for a reload: found in
     /// review, a bridge left running after its terminal closed (`run &`, then `disown` or `exit`)
     /// stopped at the `kill -HUP` meant to reload it.
+    /// A terminal emulator whose command the bridge is (`xterm -e gesture-bridge run`) sends it
+    /// SIGHUP itself, then closes the terminal, whose own hang-up the kernel merges into the one
+    /// waiting: the sender read is the emulator, the bridge's parent (found in review: such a
+    /// bridge went on running after its window closed).
     public func closed(by signal: ReceivedSignal) -> Bool {
         guard signal.number == SIGHUP, hungUp else { return false }
-        return signal.sentByKernel || signal.sender == getsid(0)
+        return signal.sentByKernel || signal.sender == getsid(0) || (parent > 1 && signal.sender == parent)
     }
 
     private static var isOpen: Bool {
