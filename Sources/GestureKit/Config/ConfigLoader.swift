@@ -18,7 +18,8 @@ public enum ConfigLoader {
     }
 
     /// Reads and parses the file at `path`; refuses a file others could change (`ConfigTrust`).
-    public static func load(path: String, keyNames: (any KeyNames)? = nil) throws(ConfigError) -> BindingSet {
+    /// `pipeWait`: for a pipe, how long to wait for its writer's next bytes (`FileContents.read`).
+    public static func load(path: String, keyNames: (any KeyNames)? = nil, pipeWait: Double? = nil) throws(ConfigError) -> BindingSet {
         guard !path.isEmpty else {
             throw ConfigError(file: "--config ''", issues: [], unreadable: "the config file's name is empty: name a file")
         }
@@ -27,7 +28,7 @@ public enum ConfigLoader {
         }
         let bytes: [UInt8]
         do {
-            bytes = try FileContents.read(path)
+            bytes = try FileContents.read(path, pipeWait: pipeWait)
         } catch {
             if error.code == ENOENT, let end = SymbolicLinks.end(from: path) {
                 throw ConfigError(file: path, issues: [], unreadable: "the config file is a link to \(end), which does not exist")

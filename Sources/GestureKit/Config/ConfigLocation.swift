@@ -52,9 +52,9 @@ public enum ConfigSource: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The config; `keyNames` (if given) says which keys `{key: ...}` may name.
-    public func load(keyNames: (any KeyNames)? = nil) throws(ConfigError) -> BindingSet {
+    public func load(keyNames: (any KeyNames)? = nil, pipeWait: Double? = nil) throws(ConfigError) -> BindingSet {
         switch self {
-        case .file(let path): return try ConfigLoader.load(path: path, keyNames: keyNames)
+        case .file(let path): return try ConfigLoader.load(path: path, keyNames: keyNames, pipeWait: pipeWait)
         case .builtInDefault: return ConfigLoader.builtInDefault
         }
     }

@@ -9,11 +9,13 @@ package enum FileContents {
     /// file, stayed in the bridge's heap as dirty pages for its whole life once the config or
     /// the learned state had been read.)
     ///
-    /// A pipe (process substitution, `<(…)`, or a named pipe) is read as its writer writes, for
-    /// at most `pipeWait` seconds from one piece to the next: found in review, a named pipe whose
-    /// writer held it open and wrote nothing left the bridge reading it for good, deaf to
-    /// SIGTERM, every press it held back frozen.
-    package static func read(_ path: String, pipeWait: Double = 5) throws(FileReadError) -> [UInt8] {
+    /// A pipe (process substitution, `<(…)`, or a named pipe) is read as its writer writes, and
+    /// with `pipeWait`, for at most that many seconds from one piece to the next: a running
+    /// bridge's reload (found in review: a named pipe whose writer held it open and wrote nothing
+    /// left the bridge reading it for good, deaf to SIGTERM, every press it held back frozen).
+    /// Without it, as long as the writer takes (`gpg -d … | gesture-bridge check -` asking for a
+    /// passphrase).
+    package static func read(_ path: String, pipeWait: Double? = nil) throws(FileReadError) -> [UInt8] {
         let descriptor = try openForReading(path, blocking: false)
         defer { close(descriptor) }
         var status = stat()
@@ -39,7 +41,7 @@ package enum FileContents {
                 if code == EINTR { continue }
                 if code == EAGAIN {
                     var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                    let ready = poll(&entry, 1, Int32(pipeWait * 1000))
+                    let ready = poll(&entry, 1, pipeWait.map { Int32($0 * 1000) } ?? -1)
                     if ready > 0 || (ready < 0 && errno == EINTR) { continue }
                     throw FileReadError(code: ETIMEDOUT)
                 }

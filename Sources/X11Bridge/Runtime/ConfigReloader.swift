@@ -57,9 +57,11 @@ public final class ConfigReloader {
     private var running: BindingSet?
 
     /// `running`: the bindings the bridge starts with, when they are `source`'s as it is now.
+    /// `pipeWait`: how long a reload waits for a pipe's writer's next bytes (`FileContents.read`).
     public init(source: ConfigSource, watch: ConfigFileWatch?, running: BindingSet? = nil, settleTime: Double = 0.1,
-                writingTime: Double = 10) {
+                writingTime: Double = 10, pipeWait: Double = 5) {
         self.source = source
+        self.pipeWait = pipeWait
         self.watch = watch
         self.running = running
         self.settleTime = settleTime
@@ -135,9 +137,13 @@ public final class ConfigReloader {
         return stat(path, &status) == 0 && status.st_size == 0
     }
 
+    /// How long a reload waits for a pipe's writer's next bytes: read from the event loop, a
+    /// pipe whose writer stalls must not hold it for good.
+    private let pipeWait: Double
+
     private func load(_ file: ConfigSource) -> Outcome {
         do {
-            let configuration = try file.load(keyNames: XKeysymNames())
+            let configuration = try file.load(keyNames: XKeysymNames(), pipeWait: pipeWait)
             // A file that appeared where the built-in default ran is now the one SIGHUP reads.
             source = file
             running = configuration

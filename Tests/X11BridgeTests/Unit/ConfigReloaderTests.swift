@@ -329,4 +329,24 @@ struct ConfigReloaderTests {
             #expect(Self.names(reloader.hangUp()) == ["one"])
         }
     }
+
+    /// Found in review of the bridge's security: a config that is a named pipe, held open by a
+    /// writer that writes nothing, kept a reload reading it for good, the event loop with it.
+    @Test("SIGHUP with the config a named pipe whose writer writes nothing: rejected after the wait, the bindings running kept")
+    func silentPipe() throws {
+        try ConfigFileWatchTests.inDirectory { directory in
+            let path = directory + "/config.yaml"
+            #expect(mkfifo(path, 0o600) == 0)
+            let writer = open(path, O_RDWR | O_CLOEXEC)
+            defer { close(writer) }
+            let reloader = ConfigReloader(source: .file(path), watch: try ConfigFileWatch(path: path), pipeWait: 0.3)
+            let started = Date()
+            guard case .rejected(_, let message) = reloader.hangUp() else {
+                Issue.record("a silent pipe was not refused")
+                return
+            }
+            #expect(message.contains("writes nothing"), "\(message)")
+            #expect(Date().timeIntervalSince(started) < 3, "given up after its wait")
+        }
+    }
 }
