@@ -15,9 +15,13 @@ enum BridgeProcesses {
         }
     }
 
-    /// Each, with the display its environment names (nil when it names none, or cannot be read).
-    static func displays() -> [(process: Int32, display: String?)] {
-        runningAsThisUser().map { ($0, environment(of: $0)?["DISPLAY"]) }
+    /// Each, with the display its environment names and the X authority file it reaches it by
+    /// (nil when it names none, or cannot be read).
+    static func displays() -> [(process: Int32, display: String?, authority: String?)] {
+        runningAsThisUser().map { process in
+            let environment = environment(of: process)
+            return (process, environment?["DISPLAY"], environment?["XAUTHORITY"])
+        }
     }
 
     /// A process's environment as it started.

@@ -69,9 +69,11 @@ struct Doctor: ParsableCommand {
             findings.append(.problem(.session, error.description))
             // Over ssh (no DISPLAY): where this user's bridges run, and how to look at that
             // session. Found in review of a caregiver's setup: doctor could not say whether one ran.
-            for (process, display) in BridgeProcesses.displays() {
+            for (process, display, authority) in BridgeProcesses.displays() {
+                // With the cookie it reaches the server by (GDM keeps it out of the home folder).
+                let cookie = authority.map { " XAUTHORITY=\(ShellLine.quoted($0))" } ?? ""
                 findings.append(.note(.session, display.map {
-                    "gesture-bridge runs as process \(process) on DISPLAY=\($0): `DISPLAY=\(ShellLine.quoted($0)) gesture-bridge doctor` examines that session"
+                    "gesture-bridge runs as process \(process) on DISPLAY=\($0): `DISPLAY=\(ShellLine.quoted($0))\(cookie) gesture-bridge doctor` examines that session"
                 } ?? "gesture-bridge runs as process \(process), on a display its environment does not name"))
             }
             throw CommandFailure.reported()
@@ -193,9 +195,12 @@ struct Doctor: ParsableCommand {
                 return .note(.mapping, "touchscreen \"\(device.name)\" spans all \(frames.count) monitors (\(names)): a touch lands away from the finger, and the volume knob is in the desktop's corner rather than the touchscreen's. Map it to its own monitor: \(mapCommand(device)) (desktops such as GNOME and KDE do it themselves)", device: device.name)
             }
             let mapped = area.frame(on: screen)
+            // Within a twentieth of the monitor: a touchscreen calibrated through its matrix
+            // (a small offset, a scale of 1.02) is mapped to its monitor still. Found in review.
             let matches = { (frame: ScreenRect) in
-                abs(frame.x - mapped.x) <= 2 && abs(frame.y - mapped.y) <= 2 && abs(frame.width - mapped.width) <= 2
-                    && abs(frame.height - mapped.height) <= 2
+                let x = max(2, frame.width / 20), y = max(2, frame.height / 20)
+                return abs(frame.x - mapped.x) <= x && abs(frame.y - mapped.y) <= y && abs(frame.width - mapped.width) <= x
+                    && abs(frame.height - mapped.height) <= y
             }
             guard !frames.isEmpty, !frames.contains(where: matches) else { return nil }
             return .note(.mapping, "touchscreen \"\(device.name)\" is mapped to \(mapped.width)x\(mapped.height)+\(mapped.x)+\(mapped.y), which no monitor shows now (\(names)): the monitors changed since it was mapped, and a touch lands away from the finger. Map it again: \(mapCommand(device))", device: device.name)

@@ -268,6 +268,13 @@ extension MonitorTests {
         let stale = try mapping()
         #expect(stale.count == 1 && stale.allSatisfy { $0.device == VirtualTouchscreen.deviceName && $0.message.contains("xinput map-to-output") },
                 "\(stale)")
+        // Only calibrated (a small offset and scale, as a kiosk's calibration tool sets): its
+        // own monitor still, nothing to map again (found in review of the day's diff).
+        let calibrate = try ChildProcess(executable: "/usr/bin/xinput", arguments: ["set-prop", VirtualTouchscreen.deviceName,
+                                         "Coordinate Transformation Matrix", "1.02", "0", "0.01", "0", "1.02", "0.005", "0", "0", "1"],
+                                         environment: BridgeProcess.environment(server))
+        #expect(calibrate.waitForExit(timeout: 5) == 0)
+        #expect(try mapping().isEmpty)
     }
 }
 
