@@ -16,19 +16,31 @@ final class SlowDrawing {
         guard let display = XOpenDisplay(displayName) else { throw RecorderWindowError.cannotOpenDisplay(displayName) }
         self.display = display
         let root = XDefaultRootWindow(display)
-        pixmap = XCreatePixmap(display, root, 2000, 2000, UInt32(XDefaultDepth(display, XDefaultScreen(display))))
+        let pixmap = XCreatePixmap(display, root, 2000, 2000, UInt32(XDefaultDepth(display, XDefaultScreen(display))))
         var values = XGCValues()
         values.line_width = 100
-        context = XCreateGC(display, pixmap, UInt(GCLineWidth), &values)
+        guard let context = XCreateGC(display, pixmap, UInt(GCLineWidth), &values) else {
+            XCloseDisplay(display)
+            throw RecorderWindowError.cannotOpenDisplay("\(displayName): no graphics context")
+        }
+        self.pixmap = pixmap
+        self.context = context
         // As many as fit one request of the core protocol's size (each arc 12 bytes).
         let count = min(20_000, (Int(XMaxRequestSize(display)) * 4 - 16) / 12)
-        arcs = Self.arcs(count: count, size: 300)
-        let trial = Date()
-        XDrawArcs(display, pixmap, context, &arcs, Int32(arcs.count))
-        XSync(display, 0)
-        // The time an arc takes grows with its size: sized for `lasting`, within the pixmap.
-        let scale = lasting / max(0.001, Date().timeIntervalSince(trial))
-        arcs = Self.arcs(count: count, size: min(1900, Int(300 * scale)))
+        // A drawing's time is some fixed part and a part that grows with its arcs' size
+        // (measured: 0.78 s at 300, 1.25 s at 600, 3.43 s at 1900): two drawings tell both, and
+        // the size for `lasting` follows, within the pixmap.
+        func timed(_ size: Int) -> Double {
+            var trial = SlowDrawing.arcs(count: count, size: size)
+            let started = Date()
+            XDrawArcs(display, pixmap, context, &trial, Int32(trial.count))
+            XSync(display, 0)
+            return Date().timeIntervalSince(started)
+        }
+        let small = timed(300), large = timed(600)
+        let perSize = max(1e-6, (large - small) / 300)
+        let fixed = small - 300 * perSize
+        arcs = SlowDrawing.arcs(count: count, size: min(1900, max(300, Int((lasting - fixed) / perSize))))
     }
 
     private static func arcs(count: Int, size: Int) -> [XArc] {
