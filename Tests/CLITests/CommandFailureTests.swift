@@ -155,32 +155,22 @@ struct ClosedOutputTests {
         let server = try XvfbDisplay()
         defer { server.stop() }
         let bridge = try #require(GestureBridgeExecutable.url)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("terminal-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let output = folder + "/run.jsonl", pidFile = folder + "/pid"
+        let run = try TerminalRun(server)
+        let (folder, output) = (run.folder, run.output)
+        func events() -> [RunEventLine] { run.events() }
+        func waitFor(_ condition: () -> Bool) -> Bool { TerminalRun.waitFor(condition) }
+        let pidFile = folder + "/pid"
         // script gives the bridge a terminal of its own, as a terminal window does.
         let terminal = Process()
         terminal.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         terminal.arguments = ["-q", "-c", "echo $$ > '\(pidFile)'; exec '\(bridge.path)' run --json --dry-run > '\(output)' 2>/dev/null", "/dev/null"]
-        terminal.environment = server.clientEnvironment.merging(["HOME": folder, "XDG_CONFIG_HOME": folder + "/config"]) { $1 }
+        terminal.environment = run.environment
         let input = Pipe()
         terminal.standardInput = input
         terminal.standardOutput = FileHandle.nullDevice
         terminal.standardError = FileHandle.nullDevice
         try terminal.run()
         defer { if terminal.isRunning { kill(terminal.processIdentifier, SIGKILL); terminal.waitUntilExit() } }
-        func events() -> [RunEventLine] {
-            (try? decodedLines(OutputLine.self, (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""))?.compactMap(\.event) ?? []
-        }
-        func waitFor(_ condition: () -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(10)
-            while !condition() {
-                guard Date() < deadline else { return false }
-                usleep(20_000)
-            }
-            return true
-        }
         #expect(waitFor { events().contains { $0.event == .listening } }, "the bridge did not start")
         let process = try #require(Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
         // A reload asked for: the terminal is still there.
@@ -211,10 +201,10 @@ struct ClosedOutputTests {
         let server = try XvfbDisplay()
         defer { server.stop() }
         let bridge = try #require(GestureBridgeExecutable.url)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("terminal-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let output = folder + "/run.jsonl"
+        let run = try TerminalRun(server)
+        let output = run.output
+        func events() -> [RunEventLine] { run.events() }
+        func waitFor(_ condition: () -> Bool) -> Bool { TerminalRun.waitFor(condition) }
         // A terminal's two ends, as posix_openpt, unlockpt (TIOCSPTLCK) and ptsname (TIOCGPTN) make them.
         // Close-on-exec: a copy in the bridge would keep the terminal open once this one closes.
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
@@ -238,23 +228,12 @@ struct ClosedOutputTests {
         let words = [bridge.path, "run", "--json", "--dry-run"]
         var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        let environment = server.clientEnvironment.merging(["HOME": folder, "XDG_CONFIG_HOME": folder + "/config"]) { $1 }
+        let environment = run.environment
         var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
         var process: pid_t = 0
         try #require(posix_spawn(&process, bridge.path, &actions, &attributes, &argv, &envp) == 0)
         defer { kill(process, SIGKILL); waitpid(process, nil, 0) }
-        func events() -> [RunEventLine] {
-            (try? decodedLines(OutputLine.self, (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""))?.compactMap(\.event) ?? []
-        }
-        func waitFor(_ condition: () -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(10)
-            while !condition() {
-                guard Date() < deadline else { return false }
-                usleep(20_000)
-            }
-            return true
-        }
         #expect(waitFor { events().contains { $0.event == .listening } }, "the bridge did not start")
         // As xterm closing its window: SIGHUP to its command, then the terminal closed, before
         // the bridge reads the signal (stopped meanwhile, so the order is sure).
@@ -276,34 +255,24 @@ struct ClosedOutputTests {
         let server = try XvfbDisplay()
         defer { server.stop() }
         let bridge = try #require(GestureBridgeExecutable.url)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("terminal-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let output = folder + "/run.jsonl", pidFile = folder + "/pid"
+        let run = try TerminalRun(server)
+        let (folder, output) = (run.folder, run.output)
+        func events() -> [RunEventLine] { run.events() }
+        func waitFor(_ condition: () -> Bool) -> Bool { TerminalRun.waitFor(condition) }
+        let pidFile = folder + "/pid"
         // A shell with job control in script's terminal starts the bridge as a background job
         // (a process group of its own), then waits to be hung up.
         let shell = "set -m; '\(bridge.path)' run --json --dry-run > '\(output)' 2>/dev/null & echo $! > '\(pidFile)'; exec sleep 600"
         let terminal = Process()
         terminal.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         terminal.arguments = ["-q", "-c", shell, "/dev/null"]
-        terminal.environment = server.clientEnvironment.merging(["HOME": folder, "XDG_CONFIG_HOME": folder + "/config", "SHELL": "/bin/sh"]) { $1 }
+        terminal.environment = run.environment.merging(["SHELL": "/bin/sh"]) { $1 }
         let input = Pipe()
         terminal.standardInput = input
         terminal.standardOutput = FileHandle.nullDevice
         terminal.standardError = FileHandle.nullDevice
         try terminal.run()
         defer { if terminal.isRunning { kill(terminal.processIdentifier, SIGKILL); terminal.waitUntilExit() } }
-        func events() -> [RunEventLine] {
-            (try? decodedLines(OutputLine.self, (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""))?.compactMap(\.event) ?? []
-        }
-        func waitFor(_ condition: () -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(10)
-            while !condition() {
-                guard Date() < deadline else { return false }
-                usleep(20_000)
-            }
-            return true
-        }
         #expect(waitFor { events().contains { $0.event == .listening } }, "the bridge did not start")
         let process = try #require(Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
         defer { kill(process, SIGKILL) }
@@ -319,5 +288,38 @@ struct ClosedOutputTests {
         #expect(waitFor { events().contains { $0.event == .stopping } }, "\(events())")
         terminal.waitUntilExit()
         _ = input
+    }
+}
+
+/// A terminal test's folder of its own, where the bridge's `--json` output goes and its config
+/// would be; its events read back as they come.
+final class TerminalRun {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("terminal-\(UUID().uuidString)").path
+    var output: String { folder + "/run.jsonl" }
+    /// The server's, with the home and config folder here.
+    let environment: [String: String]
+
+    init(_ server: XvfbDisplay) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        environment = server.clientEnvironment.merging(["HOME": folder, "XDG_CONFIG_HOME": folder + "/config"]) { $1 }
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// The events the bridge printed so far.
+    func events() -> [RunEventLine] {
+        (try? decodedLines(OutputLine.self, (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""))?.compactMap(\.event) ?? []
+    }
+
+    /// Whether `condition` holds within ten seconds.
+    static func waitFor(_ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while !condition() {
+            guard Date() < deadline else { return false }
+            usleep(20_000)
+        }
+        return true
     }
 }

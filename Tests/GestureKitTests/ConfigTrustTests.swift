@@ -182,7 +182,7 @@ struct ConfigTrustTests {
     /// Found in review of the bridge's security: the folders above the config's were not
     /// looked at, and one of a group that may write a folder above swapped the user's folder
     /// for one of theirs between the look and the read, one read in twenty.
-    @Test("a folder above the config's that others may write (not sticky) is refused; a sticky one is not")
+    @Test("a folder above the config's that others may write (not sticky) is refused; a sticky one is not, nor one only the user's own group may write")
     func foldersAbove() throws {
         try Self.withConfig { directory, _ in
             let mine = directory + "/mine"
@@ -191,11 +191,22 @@ struct ConfigTrustTests {
             try Self.config.write(toFile: file, atomically: false, encoding: .utf8)
             chmod(file, 0o644)
             #expect(ConfigTrust.problem(forConfigAt: file) == nil)
-            chmod(directory, 0o2775)
+            chmod(directory, 0o2777)
             let problem = try #require(ConfigTrust.problem(forConfigAt: file))
             #expect(problem.contains("the directory \(directory) above the config file"), "\(problem)")
             chmod(directory, 0o1777)
             #expect(ConfigTrust.problem(forConfigAt: file) == nil)
+            // Writable by a group: refused but for the user's own private group (Debian's and
+            // Ubuntu's umask 002 leaves `~/.config` so), which nobody else is in.
+            chmod(directory, 0o775)
+            var status = stat()
+            #expect(stat(directory, &status) == 0)
+            let own = ConfigTrust.isPrivateGroup(status.st_gid, of: geteuid())
+            #expect((ConfigTrust.problem(forConfigAt: file) == nil) == own, "the folder's group \(status.st_gid) private: \(own)")
+            if geteuid() == 0 {
+                #expect(chown(directory, uid_t.max, 4242) == 0)
+                #expect(ConfigTrust.problem(forConfigAt: file) != nil, "a group of others")
+            }
             chmod(directory, 0o700)
         }
     }

@@ -59,12 +59,34 @@ public enum ConfigTrust {
             for above in Self.folders(above: folder) where seen.insert(above).inserted {
                 guard stat(above, &status) == 0 else { continue }
                 if let problem = problem(with: status, of: "the directory \(above) above the config file", fixing: above,
-                                         user: user, isDirectory: true) {
+                                         user: user, isDirectory: true, privateGroupAllowed: true) {
                     return problem
                 }
             }
         }
         return nil
+    }
+
+    /// Whether `group` is `user`'s own: their primary group, of their name, with no members
+    /// listed (a user private group).
+    static func isPrivateGroup(_ gid: gid_t, of user: uid_t) -> Bool {
+        var account = passwd()
+        var accountResult: UnsafeMutablePointer<passwd>?
+        var accountBuffer = [CChar](repeating: 0, count: 4096)
+        guard getpwuid_r(user, &account, &accountBuffer, accountBuffer.count, &accountResult) == 0, accountResult != nil,
+              account.pw_gid == gid, let userName = account.pw_name.map({ String(cString: $0) }) else { return false }
+        var entry = Glibc.group()
+        var entryResult: UnsafeMutablePointer<Glibc.group>?
+        var entryBuffer = [CChar](repeating: 0, count: 16384)
+        guard getgrgid_r(gid, &entry, &entryBuffer, entryBuffer.count, &entryResult) == 0, entryResult != nil,
+              entry.gr_name.map({ String(cString: $0) }) == userName else { return false }
+        // No member listed but, at most, the user.
+        var index = 0
+        while let member = entry.gr_mem?[index] {
+            if String(cString: member) != userName { return false }
+            index += 1
+        }
+        return true
     }
 
     /// The folders above `folder` (a real path), nearest first, `/` last.
@@ -101,8 +123,11 @@ public enum ConfigTrust {
             + "`--config ~/gesture-bridge.yaml`"
     }
 
+    /// `privateGroupAllowed`: writable by the user's own group, which nobody else is in (a user
+    /// private group, as Debian and Ubuntu give each user, whose umask 002 makes `~/.config`
+    /// group-writable), counts as the user's alone.
     private static func problem(with status: stat, of what: String, fixing path: String, user: uid_t,
-                                isDirectory: Bool, copyTo copyAdvice: String? = nil) -> String? {
+                                isDirectory: Bool, copyTo copyAdvice: String? = nil, privateGroupAllowed: Bool = false) -> String? {
         let consequence = "its bindings' `command` actions would run as you"
         if status.st_uid != user && status.st_uid != 0 {
             // Only root may give a file away: anyone else copies it (found in review of a school
@@ -112,7 +137,8 @@ public enum ConfigTrust {
                 : copyAdvice ?? "keep the config in a folder of your own"
             return "\(what) belongs to another user (uid \(status.st_uid)), who could change it: \(consequence); \(remedy)"
         }
-        let writableByOthers = status.st_mode & (S_IWGRP | S_IWOTH) != 0
+        let groupWritable = status.st_mode & S_IWGRP != 0 && !(privateGroupAllowed && isPrivateGroup(status.st_gid, of: user))
+        let writableByOthers = groupWritable || status.st_mode & S_IWOTH != 0
         let sticky = isDirectory && status.st_mode & S_ISVTX != 0
         if writableByOthers && !sticky {
             let mode = String(status.st_mode & 0o7777, radix: 8)

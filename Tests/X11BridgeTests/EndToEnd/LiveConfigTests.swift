@@ -351,17 +351,17 @@ final class LiveConfigTests: StageSuite {
         #expect(bridge.stop(with: SIGINT) == 0)
     }
 
-    /// Found in review of the day's diff: refused for a folder above its own that the group
-    /// may write (folders above are judged now), the config stayed refused after `chmod go-w`
+    /// Found in review of the day's diff: refused for a folder above its own that others may
+    /// write (folders above are judged now), the config stayed refused after `chmod go-w`
     /// there, as the refusal advises, until the file itself changed.
-    @Test("a config refused for a folder above that the group may write: `chmod go-w` on that folder loads it")
+    @Test("a config refused for a folder above that others may write: `chmod go-w` on that folder loads it")
     func refusedForFolderAbove() throws {
         let inner = directory.path + "/inner"
         #expect(mkdir(inner, 0o755) == 0)
         let file = inner + "/config.yaml"
         try LiveSessionTests.config(click: "right").write(toFile: file, atomically: false, encoding: .utf8)
         let bridge = try stage.bridge(["--config", file])
-        #expect(chmod(directory.path, 0o775) == 0)
+        #expect(chmod(directory.path, 0o777) == 0)
         defer { chmod(directory.path, 0o755) }
         try LiveSessionTests.config(click: "middle").write(toFile: file, atomically: false, encoding: .utf8)
         #expect(bridge.waitForEvents(.configRejected), "\(bridge.lines)")
