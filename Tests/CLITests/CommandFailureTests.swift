@@ -152,27 +152,13 @@ struct ClosedOutputTests {
     /// `run` was told another one ran.
     @Test("run in a terminal: SIGHUP while the terminal is there reloads; the terminal closing stops the bridge", .requiresXvfb)
     func terminalClosed() throws {
-        let server = try XvfbDisplay()
-        defer { server.stop() }
-        let bridge = try #require(GestureBridgeExecutable.url)
-        let run = try TerminalRun(server)
-        let (folder, output) = (run.folder, run.output)
-        func events() -> [RunEventLine] { run.events() }
-        func waitFor(_ condition: () -> Bool) -> Bool { TerminalRun.waitFor(condition) }
-        let pidFile = folder + "/pid"
+        let run = try TerminalRun()
         // script gives the bridge a terminal of its own, as a terminal window does.
-        let terminal = Process()
-        terminal.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        terminal.arguments = ["-q", "-c", "echo $$ > '\(pidFile)'; exec '\(bridge.path)' run --json --dry-run > '\(output)' 2>/dev/null", "/dev/null"]
-        terminal.environment = run.environment
-        let input = Pipe()
-        terminal.standardInput = input
-        terminal.standardOutput = FileHandle.nullDevice
-        terminal.standardError = FileHandle.nullDevice
-        try terminal.run()
-        defer { if terminal.isRunning { kill(terminal.processIdentifier, SIGKILL); terminal.waitUntilExit() } }
+        let terminal = try run.script("echo $$ > '\(run.pidFile)'; exec '\(run.bridge)' run --json --dry-run > '\(run.output)' 2>/dev/null")
+        defer { run.end(terminal) }
+        let (events, waitFor) = (run.events, TerminalRun.waitFor)
         #expect(waitFor { events().contains { $0.event == .listening } }, "the bridge did not start")
-        let process = try #require(Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let process = try run.started()
         // A reload asked for: the terminal is still there.
         kill(process, SIGHUP)
         #expect(waitFor { events().contains { $0.event == .reloadUnavailable } }, "\(events())")
@@ -189,7 +175,6 @@ struct ClosedOutputTests {
         // One left running holds what Foundation waits on for script's exit.
         if !exited() { kill(process, SIGKILL) }
         terminal.waitUntilExit()
-        _ = input
     }
 
     /// Found in review of the day's diff: run as a terminal's own command (`xterm -e`, a
@@ -198,13 +183,8 @@ struct ClosedOutputTests {
     /// its window closed.
     @Test("run as a terminal's command: the terminal's own SIGHUP, then its closing, stops the bridge", .requiresXvfb)
     func terminalCommandClosed() throws {
-        let server = try XvfbDisplay()
-        defer { server.stop() }
-        let bridge = try #require(GestureBridgeExecutable.url)
-        let run = try TerminalRun(server)
-        let output = run.output
-        func events() -> [RunEventLine] { run.events() }
-        func waitFor(_ condition: () -> Bool) -> Bool { TerminalRun.waitFor(condition) }
+        let run = try TerminalRun()
+        let (events, waitFor, output) = (run.events, TerminalRun.waitFor, run.output)
         // A terminal's two ends, as posix_openpt, unlockpt (TIOCSPTLCK) and ptsname (TIOCGPTN) make them.
         // Close-on-exec: a copy in the bridge would keep the terminal open once this one closes.
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
@@ -225,14 +205,14 @@ struct ClosedOutputTests {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/pts/\(number)", O_RDWR, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let words = [bridge.path, "run", "--json", "--dry-run"]
+        let words = [run.bridge, "run", "--json", "--dry-run"]
         var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let environment = run.environment
         var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
         var process: pid_t = 0
-        try #require(posix_spawn(&process, bridge.path, &actions, &attributes, &argv, &envp) == 0)
+        try #require(posix_spawn(&process, run.bridge, &actions, &attributes, &argv, &envp) == 0)
         defer { kill(process, SIGKILL); waitpid(process, nil, 0) }
         #expect(waitFor { events().contains { $0.event == .listening } }, "the bridge did not start")
         // As xterm closing its window: SIGHUP to its command, then the terminal closed, before
@@ -252,29 +232,14 @@ struct ClosedOutputTests {
     /// `kill -HUP` meant to reload its config for the terminal closing, and stopped.
     @Test("run in the background of a terminal that closed: a later SIGHUP from elsewhere reloads, it does not stop", .requiresXvfb)
     func backgroundAfterTerminalClosed() throws {
-        let server = try XvfbDisplay()
-        defer { server.stop() }
-        let bridge = try #require(GestureBridgeExecutable.url)
-        let run = try TerminalRun(server)
-        let (folder, output) = (run.folder, run.output)
-        func events() -> [RunEventLine] { run.events() }
-        func waitFor(_ condition: () -> Bool) -> Bool { TerminalRun.waitFor(condition) }
-        let pidFile = folder + "/pid"
+        let run = try TerminalRun()
         // A shell with job control in script's terminal starts the bridge as a background job
         // (a process group of its own), then waits to be hung up.
-        let shell = "set -m; '\(bridge.path)' run --json --dry-run > '\(output)' 2>/dev/null & echo $! > '\(pidFile)'; exec sleep 600"
-        let terminal = Process()
-        terminal.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        terminal.arguments = ["-q", "-c", shell, "/dev/null"]
-        terminal.environment = run.environment.merging(["SHELL": "/bin/sh"]) { $1 }
-        let input = Pipe()
-        terminal.standardInput = input
-        terminal.standardOutput = FileHandle.nullDevice
-        terminal.standardError = FileHandle.nullDevice
-        try terminal.run()
-        defer { if terminal.isRunning { kill(terminal.processIdentifier, SIGKILL); terminal.waitUntilExit() } }
+        let terminal = try run.script("set -m; '\(run.bridge)' run --json --dry-run > '\(run.output)' 2>/dev/null & echo $! > '\(run.pidFile)'; exec sleep 600")
+        defer { run.end(terminal) }
+        let (events, waitFor) = (run.events, TerminalRun.waitFor)
         #expect(waitFor { events().contains { $0.event == .listening } }, "the bridge did not start")
-        let process = try #require(Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let process = try run.started()
         defer { kill(process, SIGKILL) }
         // The terminal goes; the background job is not told.
         kill(terminal.processIdentifier, SIGKILL)
@@ -287,25 +252,56 @@ struct ClosedOutputTests {
         kill(process, SIGTERM)
         #expect(waitFor { events().contains { $0.event == .stopping } }, "\(events())")
         terminal.waitUntilExit()
-        _ = input
     }
 }
 
-/// A terminal test's folder of its own, where the bridge's `--json` output goes and its config
-/// would be; its events read back as they come.
+/// A terminal test's X server and folder of its own, where the bridge's `--json` output goes
+/// and its config would be; its events read back as they come.
 final class TerminalRun {
+    let server: XvfbDisplay
+    let bridge: String
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("terminal-\(UUID().uuidString)").path
     var output: String { folder + "/run.jsonl" }
+    /// Where a command run in `script` writes the bridge's process id.
+    var pidFile: String { folder + "/pid" }
     /// The server's, with the home and config folder here.
     let environment: [String: String]
 
-    init(_ server: XvfbDisplay) throws {
+    init() throws {
+        bridge = try #require(GestureBridgeExecutable.url).path
+        server = try XvfbDisplay()
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         environment = server.clientEnvironment.merging(["HOME": folder, "XDG_CONFIG_HOME": folder + "/config"]) { $1 }
     }
 
     deinit {
+        server.stop()
         try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// `command` run by `sh` in a terminal of its own that `script` makes, as a terminal window does.
+    func script(_ command: String) throws -> Process {
+        let terminal = Process()
+        terminal.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        terminal.arguments = ["-q", "-c", command, "/dev/null"]
+        terminal.environment = environment.merging(["SHELL": "/bin/sh"]) { $1 }
+        terminal.standardInput = Pipe()
+        terminal.standardOutput = FileHandle.nullDevice
+        terminal.standardError = FileHandle.nullDevice
+        try terminal.run()
+        return terminal
+    }
+
+    /// The terminal gone, whatever the test left.
+    func end(_ terminal: Process) {
+        guard terminal.isRunning else { return }
+        kill(terminal.processIdentifier, SIGKILL)
+        terminal.waitUntilExit()
+    }
+
+    /// The bridge's process id, as the command wrote it.
+    func started() throws -> Int32 {
+        try #require(Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
     /// The events the bridge printed so far.
