@@ -57,7 +57,9 @@ struct VolumeControlTests {
         let real = try #require(SoundServer.tool("pactl"))
         return """
             case "$1" in
-            get-volume) \(real) get-sink-volume @DEFAULT_SINK@ | grep -o '[0-9]*%' | sort -n | tail -1 | awk '{ printf "Volume: %.2f\\n", $1 / 100 }';;
+            get-volume) \(real) get-sink-volume @DEFAULT_SINK@ | grep -o '[0-9]*%' | sort -n | tail -1 | awk '{ printf "Volume: %.2f", $1 / 100 }'
+                if \(real) get-sink-mute @DEFAULT_SINK@ | grep -q yes; then echo " [MUTED]"; else echo; fi;;
+            set-mute) exec \(real) set-sink-mute @DEFAULT_SINK@ "$3";;
             set-volume) exec \(real) set-sink-volume @DEFAULT_SINK@ "$(awk "BEGIN { print int($3 * 100 + 0.5) }")%";;
             *) exec \(real) "$@";;
             esac
@@ -197,6 +199,23 @@ struct VolumeControlTests {
         _ = try Self.apply([.adjust(percent: 5)], with: control)
         #expect(control.tool == .pactl)
         #expect(try server.channelPercents() == [25, 65])
+    }
+
+    /// Found in review of a knob all day: turned down while muted (which never unmutes), the
+    /// knob's ring showed 40%, 35%, … while nothing was heard.
+    @Test("wpctl reads the output muted: the report says muted, no level a ring would show; unmuted, levels again")
+    func mutedReadsNoLevel() throws {
+        let server = try SoundServer()
+        try server.setVolume(percent: 40)
+        let path = try server.path(withStandIn: "wpctl", running: try Self.pipeWireWpctl())
+        let control = Self.control(server, tools: [.wpctl], path: path)
+        _ = try Self.apply([.mute], with: control)
+        let lowered = try Self.apply([.adjust(percent: -5)], with: control)
+        #expect(try server.isMuted() && server.volumePercent() == 35, "the stimulus: muted, lowered")
+        #expect(Self.levels(lowered).isEmpty && lowered.contains(.muted), "\(lowered)")
+        let raised = try Self.apply([.adjust(percent: 5)], with: control)
+        #expect(try !server.isMuted())
+        #expect(Self.levels(raised).last == 40, "\(raised)")
     }
 
     /// Found in review: pactl failing once (PipeWire's PulseAudio layer restarting) left wpctl

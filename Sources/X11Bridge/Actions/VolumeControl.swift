@@ -6,6 +6,9 @@ public enum VolumeReport: Sendable, Hashable {
     /// The default output's level as read back, 0...1 (above 1 only if something else
     /// turned it past 100%).
     case level(Double)
+    /// The default output is muted, as read back (wpctl says so; pactl's read does not): its
+    /// level says nothing of what is heard.
+    case muted
     /// The change asked for by `event` could not be made.
     case failed(ActionEvent, ActionFailure)
 }
@@ -403,7 +406,7 @@ public final class VolumeControl {
             failureReported = false
             lastLevel = level
             lastMuted = child.tool.muted(in: text)
-            reports.append(.level(level))
+            reports.append(lastMuted == true ? .muted : .level(level))
             startNextChange(errand.waiting, now: now)
         case .changing(_, let change, let waiting, let rereads):
             if succeeded {

@@ -297,6 +297,7 @@ public final class Bridge {
         for volumeReport in performer.takeVolumeReports() {
             switch volumeReport {
             case .level(let level): show(volumeRing.levelRead(level), now: now)
+            case .muted: show(volumeRing.levelUnknown(), now: now)
             case .failed(let event, let failure):
                 report(.actionFailed(event, failure))
                 show(volumeRing.changeFailed(), now: now)

@@ -50,6 +50,13 @@ struct VolumeRing {
     /// read says nothing of the volume now, so no turning knob's ring shows it; a level read
     /// later brings them back.
     mutating func changeFailed() -> [Feedback] {
+        levelUnknown()
+    }
+
+    /// The level read says nothing of what is heard (the output muted: found in review, the
+    /// ring showed 40%, 35%, … while nothing was audible), or nothing was read: no turning
+    /// knob's ring shows a level until one is read again.
+    mutating func levelUnknown() -> [Feedback] {
         level = nil
         return turning.keys.sorted().map { .progressEnded($0) }
     }
