@@ -302,10 +302,20 @@ struct Doctor: ParsableCommand {
     /// Knobs that begin as a contact goes down on their ring (`activation` 0) and own it:
     /// every click and tap there is theirs. Found in review of a knob all day: a scroll knob
     /// written with its center and actions alone ate every click on its ring, mouse clicks too.
+    /// And knobs asked for a `ring` with no `volume` action: the ring a knob draws is the volume
+    /// level it reads back, so nothing is drawn (found in review of a knob all day).
     static func knobAtTouchDownFindings(_ bindings: BindingSet) -> [Finding] {
-        bindings.bindings.compactMap { binding in
-            guard case .knob(let knob) = binding.recognizer, knob.activation == 0, binding.ownsContact else { return nil }
-            return .note(.config, "binding \"\(binding.name)\" is a knob that begins as a contact goes down on its ring (`activation` 0) and owns it: every click and tap there is the knob's, none the application's; `activation: 30`, as the built-in knob's, leaves them to it", binding: binding.name)
+        bindings.bindings.flatMap { binding -> [Finding] in
+            guard case .knob(let knob) = binding.recognizer else { return [] }
+            var findings: [Finding] = []
+            if knob.activation == 0, binding.ownsContact {
+                findings.append(.note(.config, "binding \"\(binding.name)\" is a knob that begins as a contact goes down on its ring (`activation` 0) and owns it: every click and tap there is the knob's, none the application's; `activation: 30`, as the built-in knob's, leaves them to it", binding: binding.name))
+            }
+            let changesVolume = binding.everyAction.contains { if case .volume = $0 { return true } else { return false } }
+            if binding.feedback.contains(.ring), !changesVolume {
+                findings.append(.note(.config, "binding \"\(binding.name)\" asks for a ring, which a knob draws only to show the volume level its `volume` actions read back; it has none (keys such as XF86AudioRaiseVolume are not read back), so nothing is drawn", binding: binding.name))
+            }
+            return findings
         }
     }
 

@@ -318,6 +318,10 @@ struct DoctorTests {
         let found = try notes(knob)
         #expect(found.map(\.status) == [.note], "\(found)")
         #expect(try notes(knob.replacingOccurrences(of: "center: [640, 400],", with: "center: [640, 400], activation: 30,")).isEmpty)
+        // Found in review of a knob all day: a ring asked on a knob without volume actions drew
+        // nothing, unsaid.
+        let ringed = try notes(knob.replacingOccurrences(of: "center: [640, 400],", with: "center: [640, 400], activation: 30, feedback: [ring],"))
+        #expect(ringed.count == 1 && ringed.first?.message.contains("nothing is drawn") == true, "\(ringed)")
     }
 
     @Test("on Xvfb with a config that binds the mouse: the pressure binding is named as idle, nothing is a problem; exit 0", .requiresXvfb)
