@@ -36,9 +36,8 @@ public final class Bridge {
     /// The knobs' monitors found missing at the last check, so a change that leaves them
     /// missing does not repeat the warning.
     private var missingMonitors: Set<MissingMonitor> = []
-    /// The device names bindings give that no device had at the last check, so a change that
-    /// leaves them missing does not repeat the warning.
-    private var missingDevices: Set<MissingDevice> = []
+    /// The device names bindings give that no device has, and which were ever here.
+    private var missingDevices = MissingDeviceWatch()
 
     public init(session: InputListener, configuration: BindingSet, performer: any ActionPerformer,
                 feedback: (any FeedbackPresenter)? = nil, showsContacts: Bool = false,
@@ -316,10 +315,10 @@ public final class Bridge {
         missingMonitors = Set(missing)
     }
 
-    /// Warns of bindings naming a device that is not connected (a typo, a renamed device, not a
-    /// device disabled): all
-    /// of them, or only those missing since the last check, or whose nearest connected name
-    /// changed. A device that comes by that name clears it.
+    /// Warns of bindings naming a device that is not connected and never was since the start
+    /// (a typo, a renamed device; not a device disabled, nor one gone asleep): all of them, or
+    /// only those missing since the last check, or whose nearest connected name changed
+    /// (`MissingDeviceWatch`).
     private func checkDevices(reportingAll: Bool) {
         let devices = engine.devices.values.sorted { $0.id < $1.id }
         // A device disabled is connected: a server whose VT is switched away from (another
@@ -327,13 +326,12 @@ public final class Bridge {
         // by its owner is theirs to switch on. Found in review of a shared lab.
         let disabled = session.catalog.devices.filter { !$0.isEnabled }.compactMap(\.inputDevice)
         let missing = engine.configuration.missingDevices(among: devices + disabled).map {
-            MissingDevice(binding: $0.binding, name: $0.name, suggestion: $0.suggestion)
+            MissingDeviceWatch.Missing(binding: $0.binding, name: $0.name, suggestion: $0.suggestion)
         }
         let connected = devices.map(\.name)
-        for item in missing where reportingAll || !missingDevices.contains(item) {
+        for item in missingDevices.check(missing, connected: connected + disabled.map(\.name), reportingAll: reportingAll) {
             report(.deviceMissing(binding: item.binding, name: item.name, connected: connected, suggestion: item.suggestion))
         }
-        missingDevices = Set(missing)
     }
 
     /// Applies what a reload came to: new bindings for contacts that begin from now on (and
@@ -738,13 +736,6 @@ extension Bridge: EventLoopClient {
     }
 
     var isStopping: Bool { stopRequested }
-}
-
-/// A binding's device name that no connected device has, with the nearest name there is.
-private struct MissingDevice: Hashable {
-    var binding: String
-    var name: String
-    var suggestion: String?
 }
 
 /// A knob whose center names a monitor that is not connected.
