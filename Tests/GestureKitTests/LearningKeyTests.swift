@@ -114,6 +114,58 @@ struct LearningKeyTests {
         #expect(engine.learning.devices["Pen"]?.levels == light, "the plain pen keeps its own")
     }
 
+    /// Found in review of a week with a Bluetooth tablet: a Wacom Intuos BT is 056a:0377 over
+    /// Bluetooth and 056a:0376 over its cable, by one name. Plugged in to charge, it learned
+    /// from nothing (a light hand's deep presses gone until it had learned again), and a
+    /// calibration made over one link did not hold over the other.
+    @Test("one tablet over its cable and over Bluetooth (one name, one vendor, two product ids): the other link starts from what one learned, calibration included; another vendor's namesake does not")
+    func otherLink() throws {
+        var configuration = try ConfigLoader.parse(DefaultConfig.text, file: DefaultConfig.name)
+        configuration.learn = true
+        let name = "Wacom Intuos BT S Pen"
+        let cable = InputDevice(id: 2, name: name, kind: .pen, pressure: PressureRange(min: 0, max: 1000),
+                                product: DeviceProduct(vendor: 0x056a, product: 0x0376))
+        let radio = InputDevice(id: 3, name: name, kind: .pen, pressure: PressureRange(min: 0, max: 1000),
+                                product: DeviceProduct(vendor: 0x056a, product: 0x0377))
+        let namesake = InputDevice(id: 4, name: name, kind: .pen, pressure: PressureRange(min: 0, max: 1000),
+                                   product: DeviceProduct(vendor: 0x256c, product: 0x0377))
+        var engine = GestureEngine(configuration: configuration, devices: [cable, radio, namesake])
+        var time = 0.0
+        var outputs: [EngineOutput] = []
+        func press(_ device: Int, through forces: [Double], lastingAtLeast hold: Double = 0.06) {
+            let step = hold / Double(forces.count + 1)
+            let at = Point(x: 100, y: 100)
+            outputs += engine.handle(ContactEvent(time: time, device: device, contact: 0, phase: .begin, position: at, pressure: 20))
+            for (index, force) in forces.enumerated() {
+                outputs += engine.handle(ContactEvent(time: time + Double(index + 1) * step, device: device, contact: 0, phase: .move,
+                                                      position: at, pressure: force * 1000))
+            }
+            outputs += engine.handle(ContactEvent(time: time + hold, device: device, contact: 0, phase: .end, position: at, pressure: 0))
+            time += hold + 0.8
+        }
+        func rightClicked() -> Bool { outputs.contains { if case .action = $0 { true } else { false } } }
+        // A light hand's 40 taps over Bluetooth teach a low threshold.
+        for index in 0..<40 { press(3, through: [0.08 + Double(index % 5) * 0.02]) }
+        let light = try #require(engine.learning.devices[radio.learningKey]?.levels)
+        #expect(light.threshold < 0.45, "\(light)")
+        // Over the cable, its first press, still to 0.45: a deep press for this hand.
+        outputs = []
+        press(2, through: (1...10).map { Double($0) * 0.045 }, lastingAtLeast: 0.4)
+        #expect(rightClicked(), "the cable's link learned from nothing: \(outputs)")
+        // Another vendor's pen of that name is another pen: today's levels (0.7) leave it alone.
+        outputs = []
+        press(4, through: (1...10).map { Double($0) * 0.045 }, lastingAtLeast: 0.4)
+        #expect(!rightClicked(), "\(outputs)")
+
+        // Calibrated over one link, learning moves neither.
+        var calibrated = LearnedStateTests.learned()
+        calibrated.calibrated = true
+        let learning = PressLearning(devices: [cable.learningKey: calibrated])
+        #expect(learning.learner(for: radio)?.calibrated == true)
+        #expect(learning.learner(name: name, product: radio.product)?.calibrated == true)
+        #expect(learning.learner(for: namesake) == nil)
+    }
+
     @Test("the store: a name-only file is read for the key, moved over to the key's file when saved; reset by name or key")
     func storeMigrates() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("learned-\(UUID().uuidString)/gesture-bridge").path

@@ -47,8 +47,24 @@ extension PressLearning {
     /// different devices both called "Pen").
     public func learner(name: String, product: DeviceProduct?, nameAloneInUse: Bool = false) -> HandLearner? {
         if let own = devices[LearningKey.key(name: name, product: product)] { return own }
-        guard product != nil, !nameAloneInUse, keptBeforeIDs.contains(name) else { return nil }
-        return devices[name]
+        guard let product else { return nil }
+        if !nameAloneInUse, keptBeforeIDs.contains(name), let kept = devices[name] { return kept }
+        return otherLink(name: name, product: product)
+    }
+
+    /// The learner of the same device over its other link, where it has none of its own yet:
+    /// one kept under this name and vendor with another product id (a Wacom Intuos BT is
+    /// 056a:0377 over Bluetooth and 056a:0376 over its cable, by one name). The hand is the same:
+    /// the device starts from what it learned there (calibrated there, it is calibrated here)
+    /// and learns on under its own key. Of several, the one that saw the most contacts.
+    func otherLink(name: String, product: DeviceProduct) -> HandLearner? {
+        var best: HandLearner?
+        for (key, learner) in devices.sorted(by: { $0.key < $1.key }) {
+            guard let kept = LearningKey.product(of: key), kept.vendor == product.vendor, kept != product,
+                  LearningKey.name(of: key) == name else { continue }
+            if best.map({ learner.ordinaryContacts > $0.ordinaryContacts }) ?? true { best = learner }
+        }
+        return best
     }
 
     /// The learner kept for `device` (`learner(name:product:)`), with no other device connected.
@@ -60,7 +76,11 @@ extension PressLearning {
     public func learner(for device: InputDevice, among connected: some Sequence<InputDevice>) -> HandLearner? {
         if let own = devices[device.learningKey] { return own }
         // Asked on every contact's begin: the devices looked through only where it can matter.
-        guard device.product != nil, keptBeforeIDs.contains(device.name) else { return nil }
-        return connected.contains { $0.name == device.name && $0.product == nil } ? nil : devices[device.name]
+        guard let product = device.product else { return nil }
+        if keptBeforeIDs.contains(device.name), !connected.contains(where: { $0.name == device.name && $0.product == nil }),
+           let kept = devices[device.name] {
+            return kept
+        }
+        return otherLink(name: device.name, product: product)
     }
 }
