@@ -86,5 +86,13 @@ struct PressureLivenessTests {
         again.removeDevice(9, at: 3, into: &outputs)
         again.addDevice(InputDevice(id: 9, name: "Pen", kind: .pen, pressure: Self.range))
         #expect(again.devices[9]?.pressure == Self.range, "plugged out and in again")
+        var switched = Self.engineWithDeadPen()
+        switched.removeDevice(9, disabled: true, at: 3, into: &outputs)
+        #expect(switched.devices[9] == nil)
+        switched.addDevice(InputDevice(id: 9, name: "Pen", kind: .pen, pressure: Self.range))
+        #expect(switched.devices[9]?.pressure == nil, "disabled and enabled again (a VT switch), still found dead")
+        switched.removeDevice(9, disabled: true, at: 4, into: &outputs)
+        switched.addDevice(declaredAnew)
+        #expect(switched.devices[9]?.pressure == declaredAnew.pressure, "enabled declared anew: taken at its word")
     }
 }

@@ -114,8 +114,10 @@ public struct GestureEngine: Sendable {
         return withoutPressure
     }
 
-    /// Forgets a device; its contacts are cancelled.
-    public mutating func removeDevice(_ id: Int, at time: Double, into outputs: inout [EngineOutput]) {
+    /// Forgets a device; its contacts are cancelled. `disabled`: it is still there, switched
+    /// off (a VT switched away from, `xinput disable`), and what was found of its pressure holds
+    /// when it is enabled again declared as it was; a device unplugged is watched afresh.
+    public mutating func removeDevice(_ id: Int, disabled: Bool = false, at time: Double, into outputs: inout [EngineOutput]) {
         // Its last lift may be X letting go of it as it went.
         pendingLessons.removeAll { $0.deviceID == id }
         for key in contacts.keys.sorted() where key.device == id {
@@ -124,8 +126,10 @@ public struct GestureEngine: Sendable {
                    into: &outputs)
         }
         devices[id] = nil
-        declaredDevices[id] = nil
-        pressureLiveness.remove(id)
+        if !disabled {
+            declaredDevices[id] = nil
+            pressureLiveness.remove(id)
+        }
         pensHovering[id] = nil
     }
 

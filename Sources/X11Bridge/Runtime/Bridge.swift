@@ -411,7 +411,10 @@ extension Bridge: EventLoopClient {
                     touchOwnership.end(device: device.id)
                     heldBack.drop(device: device.id)
                     var outputs: [EngineOutput] = []
-                    engine.removeDevice(device.id, at: time, into: &outputs)
+                    // Switched off, not gone (every device at a VT switch): a pressure found dead
+                    // stays so, where every switch back had it found dead again, two contacts late.
+                    let disabled = session.catalog[device.id].map { !$0.isEnabled && $0.name == device.name } ?? false
+                    engine.removeDevice(device.id, disabled: disabled, at: time, into: &outputs)
                     process(outputs, now: time)
                 }
                 for device in changes.added + changes.updated + changes.remapped { updateEngine(device.id) }

@@ -52,6 +52,32 @@ final class DeadPressureTests: StageSuite {
         #expect(bridge.ownerships.filter { $0.ownership == .bug }.isEmpty, "\(bridge.lines)")
     }
 
+    /// Found in review of fast user switching: a switch away and back disables and enables every
+    /// device, and the bridge watched a pressure it had found dead afresh, so the first two still
+    /// presses after every switch back waited out the decision timeout again.
+    @Test("the pen's pressure found dead, the pen disabled and enabled (a VT switched away from and back): its next still press is handed over at once")
+    func deadAcrossASwitch() throws {
+        let bridge = try stage.bridge(["--json"])
+        let pen = try bridge.deviceID("test-pen")
+        func decisions() -> [DecisionLine] { bridge.decisions.filter { $0.device == pen } }
+        for index in 0..<2 {
+            try stage.pen.down(at: (400, 300), pressure: 0)
+            #expect(bridge.waitForLines { _ in decisions().count > index }, "\(bridge.lines)")
+            try stage.pen.up()
+            let released = { (events: [RecordedEvent]) in buttonEvents(1, in: events).filter { $0.kind == .buttonRelease }.count > index }
+            #expect(released(stage.window.events(until: released)), "press \(index + 1) reached the window whole")
+        }
+        #expect(bridge.waitForEvents(.pressureDead), "\(bridge.lines)")
+        try ReplugOwnershipTests.unplug(VirtualPen.deviceName, on: stage, bridge)
+        try ReplugOwnershipTests.plugBack(VirtualPen.deviceName, on: stage, bridge)
+        try stage.pen.down(at: (400, 300), pressure: 0)
+        #expect(bridge.waitForLines { _ in decisions().count >= 3 }, "\(bridge.lines)")
+        try stage.pen.up()
+        let third = try #require(decisions().dropFirst(2).first, "\(decisions())")
+        #expect(third.reason == .failed && third.held < 0.1, "watched afresh after the switch: \(third)")
+        #expect(bridge.events(.pressureDead).count == 1, "\(bridge.lines)")
+    }
+
     @Test("a deep press only, the pen's pressure found dead: the press that brings it back reaches the window as it went, a left click, not also a right-click")
     func aliveByADeepPress() throws {
         let bridge = try stage.bridge(config: """
