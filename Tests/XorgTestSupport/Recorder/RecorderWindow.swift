@@ -195,10 +195,12 @@ public final class RecorderWindow {
 
     /// Takes the core pointer with an active grab on this window, as an open menu does (GTK's
     /// through XIGrabDevice): until `ungrabPointer`, every press, release and motion comes here,
-    /// and no passive grab activates. True when X granted it.
-    public func grabPointer() -> Bool {
+    /// and no passive grab activates. `touches`: the grab takes touch events too, as GTK 3's
+    /// menus do. True when X granted it.
+    public func grabPointer(touches: Bool = false) -> Bool {
         guard isConnected else { return false }
-        var mask = XI2EventMask([XI_ButtonPress, XI_ButtonRelease, XI_Motion].map(Int.init))
+        let touchEvents = touches ? [XI_TouchBegin, XI_TouchUpdate, XI_TouchEnd] : []
+        var mask = XI2EventMask(([XI_ButtonPress, XI_ButtonRelease, XI_Motion] + touchEvents).map(Int.init))
         let status = mask.bytes.withUnsafeMutableBufferPointer { buffer in
             var selection = XIEventMask(deviceid: Self.corePointer, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
             return XIGrabDevice(display, Self.corePointer, window, UInt(CurrentTime), 0, XIGrabModeAsync, XIGrabModeAsync,
