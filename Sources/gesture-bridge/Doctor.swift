@@ -150,7 +150,8 @@ struct Doctor: ParsableCommand {
             findings += keyFindings(bindings, connection: connection)
             findings += volumeFindings(bindings)
             findings += Self.commandFindings(bindings, path: ProcessEnvironment.current["PATH"])
-            findings += Self.fixedThresholdFindings(bindings)
+            let calibrated = Set(learned.learning.devices.filter(\.value.calibrated).keys.map(LearningKey.name(of:)))
+            findings += Self.fixedThresholdFindings(bindings, calibrated: calibrated)
             findings += Self.knobAtTouchDownFindings(bindings)
             findings += Self.olderDefaultFindings(bindings)
         }
@@ -280,14 +281,18 @@ struct Doctor: ParsableCommand {
     /// Deep presses with a number for `threshold`: learning leaves them alone, and `learned`
     /// says "nothing learned yet" for ever (a config copied from an older default, 0.7, keeps
     /// a person from the learning a newer default has).
-    static func fixedThresholdFindings(_ bindings: BindingSet) -> [Finding] {
+    /// `calibrated`: the names of devices `calibrate --write` measured; a binding for them alone
+    /// has the levels measured, whatever they read like.
+    static func fixedThresholdFindings(_ bindings: BindingSet, calibrated: Set<String> = []) -> [Finding] {
         bindings.bindings.compactMap { binding in
             guard case .deepPress(let configuration) = binding.recognizer, !configuration.learned else { return nil }
             // A threshold lowered by hand for a light hand, its ordinary level following at half:
             // a still press resting between the two (a scroll arrow held) waits for its lift.
-            // Found in review of a config written for someone else.
+            // Found in review of a config written for someone else. A light hand's calibration
+            // measures its ordinary level at half too (found in review of calibrating).
             let ordinary = DeepPressRecognizer.Configuration.Keys.ordinary
-            let follows = configuration.ordinary == ordinary.standard(following: configuration.threshold)
+            let measured = !binding.deviceNames.isEmpty && binding.deviceNames.allSatisfy(calibrated.contains)
+            let follows = !measured && configuration.ordinary == ordinary.standard(following: configuration.threshold)
             let lowered = follows && configuration.threshold < PressLevels.start.threshold
                 ? " Its ordinary level follows at \(configuration.ordinary.formatted), half of it: a press resting between the two (a scroll arrow held) reaches the application only as it lifts; `ordinary:` set to what ordinary presses reach, or `calibrate --write`, measures it"
                 : ""

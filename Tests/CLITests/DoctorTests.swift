@@ -302,6 +302,33 @@ struct DoctorTests {
         #expect(try fixed(lowered.replacingOccurrences(of: "0.3", with: "0.8")).isEmpty, "not lowered, not learning: nothing to say")
     }
 
+    /// Found in review of calibrating: a light hand's `calibrate --write` measures its ordinary
+    /// level at half its threshold (0.2 and 0.1), and doctor took that for a threshold lowered
+    /// by hand and told the person to run `calibrate --write`.
+    @Test("a light hand's calibrated binding (its device marked calibrated): no note of a lowered threshold; the same binding for a device not calibrated has it", .requiresXvfb)
+    func calibratedLightHand() throws {
+        let server = try XvfbDisplay()
+        defer { server.stop() }
+        var environment = server.clientEnvironment
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-calibrated-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        environment["XDG_STATE_HOME"] = state
+        try Self.writeState("levels 0.25 0.2 0.125\nmoving false\ncalibrated true\ncontacts 8 3\nordinary 0.05 0.06 0.07 0.05 0.06\ndeliberate 0.33 0.35 0.34\n", device: "Light Pen",
+                            in: state + "/gesture-bridge")
+        func lowered(_ device: String) throws -> [DoctorFindingLine] {
+            let config = try GestureBridgeExecutable.temporaryFile("""
+                learn: false
+                bindings:
+                  - {name: right-click-light, gesture: deep-press, devices: [{name: "\(device)"}], threshold: 0.2, release: 0.15, ordinary: 0.1, action: {click: right}}
+                """, suffix: ".yaml")
+            defer { try? FileManager.default.removeItem(atPath: config) }
+            return try Self.doctor(["--config", config], environment: environment).findings
+                .filter { $0.check == .fixedThreshold && $0.message.contains("ordinary level follows") }
+        }
+        #expect(try lowered("Light Pen").isEmpty)
+        #expect(try lowered("Other Pen").count == 1)
+    }
+
     /// Found in review of a knob all day: a knob written with its center and actions alone
     /// begins at touch-down and ate every click on its ring, unsaid.
     @Test("a knob that begins at touch-down (activation 0) is noted as owning every click on its ring; one with an activation is not", .requiresXvfb)
