@@ -16,7 +16,8 @@ struct Learned: ParsableCommand {
             many contacts, or forgets one device's (--reset with its name, or the name and ids as \
             listed here) or \
             every device's (--reset-all): they start again from the config's levels, and a device \
-            `calibrate --write` marked calibrated learns again. A bridge running (it marks the \
+            `calibrate --write` marked calibrated learns again once the binding it wrote is gone \
+            from the config (a number for `threshold` is never learned). A bridge running (it marks the \
             folder in use, in-use.lock) would write what it has back at its next change or its \
             stop, so while one runs --reset and --reset-all forget nothing: they say which runs \
             and how to stop it, from a shell that cannot reach its display too.
