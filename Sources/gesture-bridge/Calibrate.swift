@@ -13,7 +13,8 @@ struct Calibrate: ParsableCommand {
             you usually do; then press deliberately hard a few times. The force ring shows \
             where you press and how hard. Each step ends by itself after its contacts, or when \
             you press Enter (once it has one). The application under the pen gets every stroke \
-            as usual: calibrating only listens.
+            as usual: calibrating only listens (a bridge running meanwhile still acts on them: \
+            it says so at the start).
 
             It then proposes a `threshold` between your two groups of presses, a `release` and \
             an `ordinary` level for that device, says how far apart the groups are, and warns \
@@ -96,6 +97,16 @@ struct Calibrate: ParsableCommand {
             overlay = nil
         }
         defer { overlay?.close() }
+        // Calibrating listens; a bridge running here still acts on the same presses (found in
+        // review of calibrating: each hard press right-clicked, three menus over the terminal).
+        if let running = InstanceClaim.runningBridge(on: connection) {
+            let process = running.process.map { " (pid \($0))" } ?? ""
+            printError("""
+                A bridge is running on this display\(process): it acts on these presses as ever (a hard one \
+                may right-click where you press). Press over an empty part of the desktop, or stop it \
+                for the session\(running.process.map { " (`kill \($0)`)" } ?? "") and start it again after.
+                """)
+        }
         let prompts = Prompts(ordinary: ordinary, hard: hard)
         let pictured = plot.flatMap { _ in chosen.inputDevice.map { SessionPicture(device: $0, config: config) } }
         guard let run = CalibrationRun(session: session, device: chosen, ordinary: ordinary, hard: hard, overlay: overlay,

@@ -188,6 +188,9 @@ final class CalibrateTests: ServerSuite {
         let bridge = try BridgeProcess(["run", "--json", "--config", other], server: server)
         try calibrateWriting { server, _, path, calibrate in
             try Self.pressBothGroups(server, calibrate)
+            // Found in review of calibrating: "calibrating only listens", and the bridge running
+            // right-clicked each hard press; the start names it.
+            #expect(calibrate.child.errorOutput.contains("running on this display (pid \(bridge.child.pid))"), "\(calibrate.child.errorOutput)")
             #expect(calibrate.child.errorOutput.contains("reads \(other), not this file"), "\(calibrate.child.errorOutput)")
             #expect(calibrate.child.errorOutput.contains("--config \(path)"), "\(calibrate.child.errorOutput)")
         }
