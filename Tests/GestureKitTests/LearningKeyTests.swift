@@ -91,15 +91,7 @@ struct LearningKeyTests {
         var time = 0.0
         var outputs: [EngineOutput] = []
         func press(_ device: Int, through forces: [Double], lastingAtLeast hold: Double = 0.06) {
-            let step = hold / Double(forces.count + 1)
-            let at = Point(x: 100, y: 100)
-            outputs += engine.handle(ContactEvent(time: time, device: device, contact: 0, phase: .begin, position: at, pressure: 20))
-            for (index, force) in forces.enumerated() {
-                outputs += engine.handle(ContactEvent(time: time + Double(index + 1) * step, device: device, contact: 0, phase: .move,
-                                                      position: at, pressure: force * 1000))
-            }
-            outputs += engine.handle(ContactEvent(time: time + hold, device: device, contact: 0, phase: .end, position: at, pressure: 0))
-            time += hold + 0.8
+            outputs += Self.press(&engine, device: device, through: forces, lastingAtLeast: hold, at: &time)
         }
         // A light hand's 40 taps on the plain pen teach it a low threshold.
         for index in 0..<40 { press(2, through: [0.08 + Double(index % 5) * 0.02]) }
@@ -133,15 +125,7 @@ struct LearningKeyTests {
         var time = 0.0
         var outputs: [EngineOutput] = []
         func press(_ device: Int, through forces: [Double], lastingAtLeast hold: Double = 0.06) {
-            let step = hold / Double(forces.count + 1)
-            let at = Point(x: 100, y: 100)
-            outputs += engine.handle(ContactEvent(time: time, device: device, contact: 0, phase: .begin, position: at, pressure: 20))
-            for (index, force) in forces.enumerated() {
-                outputs += engine.handle(ContactEvent(time: time + Double(index + 1) * step, device: device, contact: 0, phase: .move,
-                                                      position: at, pressure: force * 1000))
-            }
-            outputs += engine.handle(ContactEvent(time: time + hold, device: device, contact: 0, phase: .end, position: at, pressure: 0))
-            time += hold + 0.8
+            outputs += Self.press(&engine, device: device, through: forces, lastingAtLeast: hold, at: &time)
         }
         func rightClicked() -> Bool { outputs.contains { if case .action = $0 { true } else { false } } }
         // A light hand's 40 taps over Bluetooth teach a low threshold.
@@ -164,6 +148,22 @@ struct LearningKeyTests {
         #expect(learning.learner(for: radio)?.calibrated == true)
         #expect(learning.learner(name: name, product: radio.product)?.calibrated == true)
         #expect(learning.learner(for: namesake) == nil)
+    }
+
+    /// One contact of a pen whose pressure runs 0...1000: down at `time`, through `forces`
+    /// evenly over `hold`, lifted; `time` moves on past a pause. What the engine said.
+    static func press(_ engine: inout GestureEngine, device: Int, through forces: [Double], lastingAtLeast hold: Double,
+                      at time: inout Double) -> [EngineOutput] {
+        let step = hold / Double(forces.count + 1)
+        let at = Point(x: 100, y: 100)
+        var outputs = engine.handle(ContactEvent(time: time, device: device, contact: 0, phase: .begin, position: at, pressure: 20))
+        for (index, force) in forces.enumerated() {
+            outputs += engine.handle(ContactEvent(time: time + Double(index + 1) * step, device: device, contact: 0, phase: .move,
+                                                  position: at, pressure: force * 1000))
+        }
+        outputs += engine.handle(ContactEvent(time: time + hold, device: device, contact: 0, phase: .end, position: at, pressure: 0))
+        time += hold + 0.8
+        return outputs
     }
 
     @Test("the store: a name-only file is read for the key, moved over to the key's file when saved; reset by name or key")
