@@ -298,7 +298,8 @@ enum SessionStep: CustomStringConvertible {
     case hover(SessionDevice, SessionSample)
     /// The bridge's clock reached `at`: the engine's timers due by then fire.
     case timers(at: Double)
-    case unplug(SessionDevice, at: Double)
+    /// `disabled`: switched off (a VT switch), not gone: what was found of its pressure holds.
+    case unplug(SessionDevice, at: Double, disabled: Bool)
     case plug(SessionDevice, PressureVariant)
     case reload(SessionConfiguration)
     /// Another button of the contact's master went down (a pen's side button): the bridge
@@ -315,7 +316,7 @@ enum SessionStep: CustomStringConvertible {
         case let .cancel(contact, time): "\(contact) cancelled at \(time)"
         case let .hover(device, sample): "\(device) hovers \(sample)"
         case let .timers(time): "timers due by \(time) fire"
-        case let .unplug(device, time): "\(device) unplugged at \(time)"
+        case let .unplug(device, time, disabled): "\(device) \(disabled ? "disabled" : "unplugged") at \(time)"
         case let .plug(device, variant): "\(device) plugged in \(variant)"
         case let .reload(configuration): "config reloaded: \(configuration)"
         case let .anotherButton(contact, time): "another button of the \(contact) pressed at \(time)"
@@ -326,7 +327,7 @@ enum SessionStep: CustomStringConvertible {
     var time: Double? {
         switch self {
         case let .down(_, sample, _, _), let .move(_, sample), let .lift(_, sample), let .hover(_, sample): sample.time
-        case let .cancel(_, time), let .timers(time), let .unplug(_, time), let .anotherButton(_, time): time
+        case let .cancel(_, time), let .timers(time), let .unplug(_, time, _), let .anotherButton(_, time): time
         case .plug, .reload: nil
         }
     }
@@ -526,7 +527,7 @@ struct SessionGenerator {
         let stamp = nextStamp()
         let ahead = chance(mix.clockAhead) ? whole(1...50) : 0
         bridgeMilliseconds = max(bridgeMilliseconds, stamp + ahead)
-        steps.append(.unplug(device, at: seconds(bridgeMilliseconds)))
+        steps.append(.unplug(device, at: seconds(bridgeMilliseconds), disabled: chance(0.5)))
     }
 
     private mutating func sample(_ device: SessionDevice, at position: Point, force: Double) -> SessionSample {
@@ -644,9 +645,9 @@ struct SessionRun {
             case let .timers(time):
                 engine.advance(to: time, into: &outputs)
                 timersFiredUpTo = max(timersFiredUpTo, time)
-            case let .unplug(device, time):
+            case let .unplug(device, time, disabled):
                 guard plugged.contains(device) else { continue }
-                engine.removeDevice(device.rawValue, at: time, into: &outputs)
+                engine.removeDevice(device.rawValue, disabled: disabled, at: time, into: &outputs)
                 plugged.remove(device)
                 ending = checker.contactsDown.filter { $0.device == device.rawValue }
                 run.tally.contactsCutByUnplugging += ending.count
@@ -682,7 +683,7 @@ struct SessionRun {
                 run.broken = broken
                 return run
             }
-            if case .unplug(let device, _) = step { checker.unplugged(device.rawValue) }
+            if case .unplug(let device, _, _) = step { checker.unplugged(device.rawValue) }
             if let broken = checker.stepDone(engine) {
                 run.broken = broken
                 return run
