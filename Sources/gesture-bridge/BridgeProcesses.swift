@@ -3,8 +3,8 @@ import Glibc
 
 /// The `gesture-bridge run` processes of this user on this machine, found in `/proc`: what a
 /// command that changes the learned state asks where the store's lock cannot be (a network
-/// home folder without a lock manager). A bridge on another machine sharing the home is not
-/// seen.
+/// home folder without a lock manager), and what `doctor` asks of a running bridge's program.
+/// A bridge on another machine sharing the home is not seen.
 enum BridgeProcesses {
     /// Those whose environment puts their learned state in `directory` (`LearnedStateStore.user`).
     static func keepingLearning(in directory: String) -> [Int32] {
@@ -49,6 +49,17 @@ enum BridgeProcesses {
             found.append(process)
         }
         return found.sorted()
+    }
+
+    /// Whether the program process `process` runs was replaced or removed since it started: the
+    /// kernel names its file `(deleted)` then. False when it cannot be told (another machine's
+    /// display, another user's process).
+    static func programReplaced(process: Int) -> Bool {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/\(process)/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return false }
+        let target = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return target.hasSuffix(" (deleted)")
     }
 
     /// A process's arguments or environment, as `/proc/PID/cmdline` and `environ` hold them

@@ -105,7 +105,7 @@ struct Doctor: ParsableCommand {
         if let running = InstanceClaim.runningBridge(on: connection) {
             // Found in review of an upgrade: the package replaced the program, and the bridge
             // running went on with the old one while this said all was well.
-            if let process = running.process, Self.programReplaced(process: process) {
+            if let process = running.process, BridgeProcesses.programReplaced(process: process) {
                 findings.append(.note(.bridgeRunning, """
                     a gesture-bridge runs on DISPLAY=\(name) (process \(process)), but its program was replaced or \
                     removed since it started (an upgrade): it goes on with the old one until restarted, \
@@ -414,18 +414,5 @@ extension DoctorFindingLine {
 
     static func problem(_ check: Check, _ message: String, device: String? = nil, binding: String? = nil, key: String? = nil) -> Self {
         Self(check: check, status: .problem, device: device, binding: binding, key: key, message: message)
-    }
-}
-
-extension Doctor {
-    /// Whether the program process `process` runs was replaced or removed since it started: the
-    /// kernel names its file `(deleted)` then. False when it cannot be told (another machine's
-    /// display, another user's process).
-    static func programReplaced(process: Int) -> Bool {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/\(process)/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return false }
-        let target = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return target.hasSuffix(" (deleted)")
     }
 }
