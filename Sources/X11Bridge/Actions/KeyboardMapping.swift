@@ -43,13 +43,9 @@ public final class KeyboardMapping {
         var chord = Chord(keycodes: [])
         let names = combo.keysymNames
         let shiftNamed = names.contains { $0 == "Shift_L" || $0 == "Shift_R" }
-        // A key alone is text (`A`, `a`): typed as Caps Lock has it now, as a person's key is.
-        // With a modifier it is a shortcut, which applications read with Caps Lock set aside.
-        // Found in review of keys and modifiers: with Caps Lock on, `A` typed `a`.
-        let text = names.count == 1
         for name in names {
             let keysym = try Self.keysym(named: name, in: combo)
-            let (keycode, shifted) = try keycode(for: keysym, name: name, in: keymap, now: now, capsLockCounts: text)
+            let (keycode, shifted) = try keycode(for: keysym, name: name, in: keymap, now: now)
             if shifted && !shiftNamed, let shift = try? self.keycode(for: KeySym(XK_Shift_L), name: "Shift_L", in: keymap, now: now).0,
                !chord.keycodes.contains(shift) {
                 chord.keycodes.append(shift)
@@ -84,12 +80,12 @@ public final class KeyboardMapping {
     }
 
     private func keycode(for keysym: KeySym, name: String, in keymap: borrowing SendingKeymap,
-                         now: Double, capsLockCounts: Bool = false) throws(ActionFailure) -> (UInt8, shifted: Bool) {
+                         now: Double) throws(ActionFailure) -> (UInt8, shifted: Bool) {
         // A real key that types it in the layout in use first, whatever was lent for another
         // layout: a program that reads keycodes (a VM viewer, an RDP client, a game) takes a
         // spare keycode for no key at all. The lend stays the keysym's, for the next time no
         // key types it.
-        let typing = typingKeycode(for: keysym, in: keymap, capsLockCounts: capsLockCounts)
+        let typing = typingKeycode(for: keysym, in: keymap)
         if let typing, borrowed[keysym]?.keycode != typing.0 { return typing }
         if var entry = borrowed[keysym] {
             // A keymap loaded since took it back.
@@ -105,18 +101,17 @@ public final class KeyboardMapping {
     }
 
     /// The key that types `keysym` in the keyboard group (layout) in use now, with the locks
-    /// on now (NumLock; Caps Lock only where it `capsLockCounts`, a key typed alone: applications
-    /// set it aside for shortcuts), and whether it needs Shift: the first that types it alone, else the first that types it with
+    /// on now (NumLock; Caps Lock aside, which applications set aside for shortcuts), and
+    /// whether it needs Shift: the first that types it alone, else the first that types it with
     /// Shift. Nil when no key does: it sits on an AltGr level, or only in another layout (`z`
     /// while a German layout follows a US one is another key), or on a keypad level NumLock
     /// chooses; a borrowed key types it then. A modifier is its key, whatever level it sits on:
     /// what it does comes from the key, and Shift added would be one more modifier held.
-    private func typingKeycode(for keysym: KeySym, in keymap: borrowing SendingKeymap,
-                               capsLockCounts: Bool) -> (UInt8, shifted: Bool)? {
+    private func typingKeycode(for keysym: KeySym, in keymap: borrowing SendingKeymap) -> (UInt8, shifted: Bool)? {
         var state = XkbStateRec()
         let known = XkbGetState(connection.display, UInt32(XkbUseCoreKbd), &state) == Success
         let group = known ? UInt32(state.group) : 0
-        let locks = known ? UInt32(state.locked_mods) & (capsLockCounts ? ~0 : ~UInt32(LockMask)) : 0
+        let locks = known ? UInt32(state.locked_mods) & ~UInt32(LockMask) : 0
         let modifier = Self.isModifier(keysym)
         for added in [0, UInt32(ShiftMask)] {
             for keycode in keymap.keycodes {

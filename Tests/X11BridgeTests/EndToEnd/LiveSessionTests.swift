@@ -201,28 +201,6 @@ final class LiveSessionTests: StageSuite {
         #expect(bridge.stop(with: SIGTERM) == 0)
     }
 
-    /// Found in review of keys and modifiers: with Caps Lock on, a gesture bound to `A` typed
-    /// `a` (Shift added to Caps Lock), and one bound to `a` typed `A`.
-    @Test("Caps Lock on: a gesture bound to A types A, one bound to a types a; ctrl+z is still the z key with Ctrl alone")
-    func capsLockText() throws {
-        let lockKey: Int32 = 66
-        try stage.server.keyboard.tap(keycode: lockKey)
-        stage.window.drain()
-        // The stimulus: Caps Lock is on (a key typed reads as a capital).
-        try stage.server.keyboard.tap(keycode: 38)
-        #expect(Self.keysTyped(stage.window) == ["A"], "Caps Lock on")
-        // ctrl+z is the z key with Ctrl alone, as a person's own reads with Caps Lock on.
-        for (key, typed) in [("A", ["A"]), ("a", ["Shift_L", "a"]), ("ctrl+z", ["Control_L", "Z"])] {
-            let bridge = try stage.bridge(config: Self.keyConfig(key))
-            stage.window.drain()
-            try Self.deepPress(stage.server, at: (300, 300))
-            #expect(Self.keysTyped(stage.window) == typed, "\(key)")
-            #expect(bridge.events(.actionFailed).isEmpty, "\(bridge.lines)")
-            #expect(bridge.stop(with: SIGTERM) == 0)
-        }
-        try stage.server.keyboard.tap(keycode: lockKey)
-    }
-
     @Test("Ctrl held on the keyboard while a gesture sends ctrl+z: the application gets ctrl+z, and Ctrl is still held after")
     func heldModifier() throws {
         let bridge = try stage.bridge(config: Self.keyConfig("ctrl+z"))
