@@ -202,7 +202,7 @@ struct Calibrate: ParsableCommand {
         guard let store = LearnedStateStore.user() else { return }
         do {
             try store.markCalibrated(device: device)
-            printError("Learning leaves \(device) alone until `gesture-bridge learned --reset \(ShellLine.quoted(device))`.")
+            printError("Learning leaves \(device) alone until `gesture-bridge learned --reset \(ShellLine.quoted(device))` and this binding's removal.")
         } catch {
             printError("warning: cannot mark \(device) calibrated, so learning may still move it: \(error.description)")
         }

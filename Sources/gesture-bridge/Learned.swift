@@ -15,7 +15,8 @@ struct Learned: ParsableCommand {
             ("Wacom Intuos S Pen [056a:0374]"; `devices` shows them). This lists them, from how \
             many contacts, or forgets one device's (--reset with its name, or the name and ids as \
             listed here) or \
-            every device's (--reset-all): they start again from the config's levels, and a device \
+            every device's (--reset-all): they start again from the config's levels (one tablet \
+            over its other link, cable or Bluetooth, from what that link learned while it is kept), and a device \
             `calibrate --write` marked calibrated learns again once the binding it wrote is gone \
             from the config (a number for `threshold` is never learned). A bridge running (it marks the \
             folder in use, in-use.lock) would write what it has back at its next change or its \
@@ -89,8 +90,15 @@ struct Learned: ParsableCommand {
             if let problem = store.load(settingAside: false).unreadable {
                 throw CommandFailure("error: cannot read the learned state in \(problem), so nothing was forgotten")
             }
+            let kept = store.load(settingAside: false).learning
             let removed = store.reset(device: resetDevice)
             if let resetDevice, removed.isEmpty {
+                // A tablet over its other link starts from what it learned over the first, and
+                // `devices` and `doctor` show that under this link's ids (found in review).
+                if let product = LearningKey.product(of: resetDevice),
+                   let other = kept.otherLinkKey(name: LearningKey.name(of: resetDevice), product: product) {
+                    throw CommandFailure("error: nothing learned under `\(resetDevice)` itself: it starts from what `\(other)` learned, the same device over its other link (cable or Bluetooth). `--reset \(ShellLine.quoted(other))` forgets that; `--reset \(ShellLine.quoted(LearningKey.name(of: resetDevice)))` forgets both")
+                }
                 throw CommandFailure("error: nothing learned for `\(resetDevice)` in \(store.directory)")
             }
             for device in removed {
@@ -149,7 +157,7 @@ struct Learned: ParsableCommand {
         guard let learner else { return "nothing learned yet" }
         let counts = "from \(learner.ordinaryContacts) ordinary contact\(learner.ordinaryContacts == 1 ? "" : "s") and "
             + "\(learner.deliberatePresses) deliberate press\(learner.deliberatePresses == 1 ? "" : "es")"
-        if learner.calibrated { return "calibrated; learning waits for `gesture-bridge learned --reset`" }
+        if learner.calibrated { return "calibrated; learning waits for `gesture-bridge learned --reset` and the binding calibrate wrote gone" }
         guard let levels = learner.levels else {
             let start = PressLevels.start.threshold.formatted
             // The levels move once a dozen ordinary peaks are remembered (a run of quick taps is one).

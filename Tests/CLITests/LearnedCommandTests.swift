@@ -218,6 +218,30 @@ struct LearnedCommandTests {
 
     /// Found in review: --reset-all left damaged files, and the ones the bridge set aside, in
     /// place without a word, and every later command warned of them again.
+    /// Found in review of the day's diff: `devices` and `doctor` show a tablet over its other
+    /// link (Bluetooth) with what it learned over its cable, under the Bluetooth ids; reset by
+    /// those, `learned` said only that nothing was learned for them.
+    @Test("learned --reset of a tablet's other link, which has nothing of its own: exit 1 naming the link it learns from and how to forget it; by its name alone both go")
+    func resetOtherLink() throws {
+        let (_, environment, directory) = try Self.stateFolder()
+        let cable = "Wacom Intuos BT S Pen [056a:0376]", radio = "Wacom Intuos BT S Pen [056a:0377]"
+        try DoctorTests.writeState("""
+            levels 0.368 0.263 0.21
+            moving false
+            calibrated false
+            contacts 40 3
+            ordinary 0.18 0.12 0.1 0.08 0.06
+            deliberate 0.44 0.45 0.43
+
+            """, device: cable, in: directory)
+        let refused = try GestureBridgeExecutable.run(["learned", "--reset", radio], environment: environment)
+        #expect(refused.status == 1 && refused.stderr.contains("`\(cable)` learned"), "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).count == 1, "nothing forgotten")
+        let both = try GestureBridgeExecutable.run(["learned", "--reset", "Wacom Intuos BT S Pen", "--json"], environment: environment)
+        #expect(both.status == 0 && both.stdout.contains(cable), "\(both.stdout)\(both.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+    }
+
     @Test("learned --reset-all forgets everything: a damaged file and one set aside go too, each named")
     func resetAllDamaged() throws {
         let (_, environment, directory) = try Self.stateFolder()

@@ -58,13 +58,18 @@ extension PressLearning {
     /// the device starts from what it learned there (calibrated there, it is calibrated here)
     /// and learns on under its own key. Of several, the one that saw the most contacts.
     func otherLink(name: String, product: DeviceProduct) -> HandLearner? {
-        var best: HandLearner?
+        otherLinkKey(name: name, product: product).flatMap { devices[$0] }
+    }
+
+    /// The key `otherLink` takes its learner from; nil when there is none.
+    public func otherLinkKey(name: String, product: DeviceProduct) -> String? {
+        var best: (key: String, contacts: Int)?
         for (key, learner) in devices.sorted(by: { $0.key < $1.key }) {
             guard let kept = LearningKey.product(of: key), kept.vendor == product.vendor, kept != product,
                   LearningKey.name(of: key) == name else { continue }
-            if best.map({ learner.ordinaryContacts > $0.ordinaryContacts }) ?? true { best = learner }
+            if best.map({ learner.ordinaryContacts > $0.contacts }) ?? true { best = (key, learner.ordinaryContacts) }
         }
-        return best
+        return best?.key
     }
 
     /// The learner kept for `device` (`learner(name:product:)`), with no other device connected.
