@@ -18,6 +18,11 @@ enum YAMLDocument {
     /// Deeper nesting is refused rather than read: nothing a config holds comes near it, and a
     /// tree that deep would take more stack to take apart than a thread has.
     static let maximumDepth = 1000
+    /// More values than this, counted with every alias as the values it stands for, is
+    /// refused: a config has hundreds, and checking one visits each alias's values again (a 4 KB
+    /// file of aliases within aliases took 7 s and a gigabyte, a running bridge's reload as
+    /// long; found in review).
+    static let maximumValues = 100_000
 
     /// The root node, or nil for a text with no document (empty, or comments only).
     static func read(_ text: String) throws(YAMLError) -> YAMLNode? {
@@ -90,10 +95,12 @@ private struct Composer {
         var pairs: [(key: YAMLNode, value: YAMLNode)] = []
         /// A mapping's key read, waiting for its value.
         var key: YAMLNode?
+        /// The values in it so far, itself included, every alias counted as what it stands for.
+        var values = 1
     }
 
     private var open: [Open] = []
-    private var anchors: [String: YAMLNode] = [:]
+    private var anchors: [String: (node: YAMLNode, values: Int)] = [:]
     private var root: YAMLNode?
 
     /// The stream's single document: nil if it has none, an error if it has two.
@@ -127,12 +134,12 @@ private struct Composer {
             let tag = data.quoted_implicit != 0 ? "tag:yaml.org,2002:str" : Self.text(data.tag)
             try Self.check(tag: tag, at: mark)
             let node = YAMLNode.scalar(.init(string: string, style: style, explicitTag: tag, mark: mark))
-            try close(node, anchor: Self.text(data.anchor))
+            try close(node, values: 1, anchor: Self.text(data.anchor), at: mark)
         case YAML_ALIAS_EVENT:
-            guard let name = Self.text(event.data.alias.anchor), let node = anchors[name] else {
+            guard let name = Self.text(event.data.alias.anchor), let anchored = anchors[name] else {
                 throw .syntax(problem: "found undefined alias", at: mark)
             }
-            try close(node, anchor: nil)
+            try close(anchored.node, values: anchored.values, anchor: nil, at: mark)
         case YAML_SEQUENCE_START_EVENT:
             let data = event.data.sequence_start
             try Self.check(tag: Self.text(data.tag), at: mark)
@@ -147,10 +154,12 @@ private struct Composer {
             }
             switch collection.kind {
             case .sequence:
-                try close(.sequence(.init(items: collection.items, mark: collection.mark)), anchor: collection.anchor)
+                try close(.sequence(.init(items: collection.items, mark: collection.mark)), values: collection.values,
+                          anchor: collection.anchor, at: mark)
             case .mapping:
                 try Self.checkDuplicates(collection.pairs.map(\.key))
-                try close(.mapping(.init(pairs: collection.pairs, mark: collection.mark)), anchor: collection.anchor)
+                try close(.mapping(.init(pairs: collection.pairs, mark: collection.mark)), values: collection.values,
+                          anchor: collection.anchor, at: mark)
             }
         default:
             // libyaml sends nothing else inside a document.
@@ -176,13 +185,18 @@ private struct Composer {
         throw .unsupportedTag(tag.hasPrefix(core) ? "!!" + tag.dropFirst(core.count) : tag, at: mark)
     }
 
-    /// A finished node: remembered under its anchor, then added to the collection it is in.
-    private mutating func close(_ node: YAMLNode, anchor: String?) throws(YAMLError) {
-        if let anchor { anchors[anchor] = node }
+    /// A finished node of `values` values: remembered under its anchor, then added to the
+    /// collection it is in; `mark`: where it ends, for a collection grown past `maximumValues`.
+    private mutating func close(_ node: YAMLNode, values: Int, anchor: String?, at mark: YAMLMark) throws(YAMLError) {
+        if let anchor { anchors[anchor] = (node, values) }
         let parent = open.count - 1
         guard parent >= 0 else {
             root = node
             return
+        }
+        open[parent].values += values
+        guard open[parent].values <= YAMLDocument.maximumValues else {
+            throw .syntax(problem: "more than \(YAMLDocument.maximumValues) values, each alias counted as the values it stands for: aliases of aliases multiply what is read", at: mark)
         }
         switch open[parent].kind {
         case .sequence:
