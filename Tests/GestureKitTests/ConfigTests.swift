@@ -424,6 +424,15 @@ struct ConfigTests {
         #expect(issues.first?.message.contains("application") == true, "\(issues)")
     }
 
+    /// Found in review of a YAML power user's config: `devices: []`, written to switch a binding
+    /// off, listened to every device, mice too.
+    @Test("a device list that names nothing is an error where it is written", arguments: ["[]", "", "[pen, []]"])
+    func emptyDeviceList(list: String) {
+        let issues = problems(binding("    devices: \(list)\n"))
+        #expect(issues.count == 1 && issues.first?.line == 4, "\(issues)")
+        #expect(issues.first?.message.contains("device") == true, "\(issues)")
+    }
+
     @Test("the config comes from --config, else the XDG config file, else the built-in default")
     func configSource() {
         let environment = ["XDG_CONFIG_HOME": "/home/ada/.cfg", "HOME": "/home/ada"]

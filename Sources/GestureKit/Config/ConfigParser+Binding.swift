@@ -269,6 +269,12 @@ extension ConfigParser {
     private mutating func parseDevices(_ node: YAMLNode) -> [DeviceSelector] {
         let items: [YAMLNode]
         if case .sequence(let sequence) = node { items = Array(sequence) } else { items = [node] }
+        // Found in review of a YAML power user's config: `devices: []`, written to switch a
+        // binding off, listened to every device (mice too), as a binding without `devices` does.
+        guard !items.isEmpty else {
+            issues.append(issue(at: node, "`devices` names no device: leave it out for every device, or name some (pen, eraser, touch, mouse, touchpad, {name: \"device name\"}); to switch a binding off, remove it or comment it out"))
+            return []
+        }
         var selectors: [DeviceSelector] = []
         for item in items {
             if case .mapping(let map) = item {
