@@ -433,6 +433,18 @@ struct ConfigTests {
         #expect(issues.first?.message.contains("device") == true, "\(issues)")
     }
 
+    /// Found in review of a YAML power user's config: `threshold: "0.8"` was told it must be a
+    /// number, not `0.8`.
+    @Test("a number or a boolean written in quotes is refused saying that quoted it is text", arguments: [
+        "    threshold: \"0.8\"\n    action: {click: right}\n", "    action: {click: \"3\"}\n", "    action: {click: right}\n    owns-contact: 'false'\n",
+    ])
+    func quotedNumber(body: String) {
+        let issues = problems(binding(body))
+        #expect(issues.count == 1 && issues.first?.message.contains("quoted, it is text") == true, "\(issues)")
+        // Without the quotes, none.
+        #expect(problems(binding(body.replacingOccurrences(of: "\"", with: "").replacingOccurrences(of: "'", with: ""))).isEmpty)
+    }
+
     @Test("the config comes from --config, else the XDG config file, else the built-in default")
     func configSource() {
         let environment = ["XDG_CONFIG_HOME": "/home/ada/.cfg", "HOME": "/home/ada"]

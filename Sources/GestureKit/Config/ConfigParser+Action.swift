@@ -103,7 +103,7 @@ extension ConfigParser {
         if let word = node.scalar?.string, let button = Self.buttonNames[word] { return button }
         if let button = node.int, Action.buttons.contains(button) { return button }
         let word = node.scalar?.string ?? "this"
-        issues.append(issue(at: node, "a button is \(Action.buttons.lowerBound) to \(Action.buttons.upperBound) (8 and 9 are back and forward), or left, middle, right; not `\(word)`"
+        issues.append(issue(at: node, "a button is \(Action.buttons.lowerBound) to \(Action.buttons.upperBound) (8 and 9 are back and forward), or left, middle, right; not \(Self.shown(node))"
             + Suggestion.didYouMean(word, among: Self.buttonNames.keys.sorted())))
         return nil
     }

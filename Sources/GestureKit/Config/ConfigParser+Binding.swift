@@ -209,7 +209,7 @@ extension ConfigParser {
             ? "; did you mean `\(key.word)`?" : Suggestion.didYouMean(word, among: [key.word])
         let range = key.number.range
         issues.append(issue(at: node, "`\(key.name)` must be a number between \(range.lowerBound.formatted) and "
-            + "\(range.upperBound.formatted), or `\(key.word)`, not `\(word)`" + hint))
+            + "\(range.upperBound.formatted), or `\(key.word)`, not \(Self.shown(node))" + hint))
         return true
     }
 

@@ -138,11 +138,21 @@ struct ConfigParser {
         return scalar.string
     }
 
+    /// A value as a message shows it: its text, in quotes where it was quoted and would read as
+    /// a number or a boolean without them, with why that makes it no number (found in review:
+    /// `threshold: "0.8"` was told it must be a number, not `0.8`).
+    static func shown(_ node: YAMLNode) -> String {
+        guard let scalar = node.scalar else { return "`a list or mapping`" }
+        guard scalar.style == .quoted, scalar.explicitTag == "tag:yaml.org,2002:str",
+              [.int, .float, .bool].contains(YAMLTag.resolving(scalar.string)) else { return "`\(scalar.string)`" }
+        return "`\"\(scalar.string)\"` (quoted, it is text: write it without the quotes)"
+    }
+
     mutating func number(_ node: YAMLNode, _ what: String, in range: ClosedRange<Double>) -> Double? {
         // A whole number first, as YAML 1.1 reads it (`010` is 8, as `steps: 010` reads), then
         // anything else that is a number.
         guard let scalar = node.scalar, let value = node.int.map(Double.init) ?? node.float, !scalar.string.isEmpty else {
-            issues.append(issue(at: node, "`\(what)` must be a number, not `\(node.scalar?.string ?? "a list or mapping")`"))
+            issues.append(issue(at: node, "`\(what)` must be a number, not \(Self.shown(node))"))
             return nil
         }
         guard value.isFinite, range.contains(value) else {
@@ -182,7 +192,7 @@ struct ConfigParser {
 
     mutating func integer(_ node: YAMLNode, _ what: String, in range: ClosedRange<Int>) -> Int? {
         guard let value = node.int else {
-            issues.append(issue(at: node, "`\(what)` must be a whole number, not `\(node.scalar?.string ?? "a list or mapping")`"))
+            issues.append(issue(at: node, "`\(what)` must be a whole number, not \(Self.shown(node))"))
             return nil
         }
         guard range.contains(value) else {
@@ -194,7 +204,7 @@ struct ConfigParser {
 
     mutating func bool(_ node: YAMLNode, _ what: String) -> Bool? {
         guard let value = node.bool else {
-            issues.append(issue(at: node, "`\(what)` must be true or false, not `\(node.scalar?.string ?? "a list or mapping")`"))
+            issues.append(issue(at: node, "`\(what)` must be true or false, not \(Self.shown(node))"))
             return nil
         }
         return value
