@@ -242,6 +242,12 @@ struct ConfigTests {
         #expect(tabbed.count == 1 && tabbed.first?.message.contains("line 2 is indented with a tab") == true, "\(tabbed)")
         let spaced = problems("bindings:\n  - name: [unclosed\n")
         #expect(spaced.first?.message.contains("tab") == false, "\(spaced)")
+        // Found in review of a YAML power user's config: a file with Windows line ends was one
+        // line to this hint, and the comment's below, which said nothing.
+        let windows = problems("bindings:\r\n\t- {name: r, gesture: deep-press, action: {click: right}}\r\n")
+        #expect(windows.count == 1 && windows.first?.message.contains("line 2 is indented with a tab") == true, "\(windows)")
+        let comment = problems("learn: true\r\nfeedback: {color: #ff3366}\r\nbindings:\r\n  - {name: r, gesture: deep-press, action: {click: right}}\r\n")
+        #expect(comment.first?.message.contains("line 2: a `#` after a space starts a comment") == true, "\(comment)")
     }
 
     /// Found in review: written as the docs' flow form but unquoted, `{color: #ff3366}` lost its

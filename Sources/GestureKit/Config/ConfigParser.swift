@@ -235,22 +235,28 @@ struct ConfigParser {
         }
     }
 
-    /// The line, `line` or the one before it, whose comment begins inside a `{…}` or `[…]` it
-    /// left open (`feedback: {color: #ff3366}`): the comment took the closing bracket, and the
-    /// parser stumbles at the end of that line or on the next. Nil when there is none, or
-    /// when the flow continues on purpose over lines (a comment there is theirs, and what it
-    /// holds would not close the brackets left open).
+    /// A text's lines as libyaml counts them, so its places name them: a CRLF (Windows) file's
+    /// too (split at "\n" alone it was one line, and lost these hints: found in review).
+    static func lines(of text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    }
+
     /// The line, of `line` and the one before it, whose indentation holds a tab. Found in
     /// review: a tab-indented list said only "found character that cannot start any token".
     static func indentedWithTab(near line: Int, in text: String) -> Int? {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = Self.lines(of: text)
         return [line, line - 1].first { number in
             number >= 1 && number <= lines.count && lines[number - 1].prefix { $0 == " " || $0 == "\t" }.contains("\t")
         }
     }
 
+    /// The line, `line` or the one before it, whose comment begins inside a `{…}` or `[…]` it
+    /// left open (`feedback: {color: #ff3366}`): the comment took the closing bracket, and the
+    /// parser stumbles at the end of that line or on the next. Nil when there is none, or
+    /// when the flow continues on purpose over lines (a comment there is theirs, and what it
+    /// holds would not close the brackets left open).
     static func commentInFlow(before line: Int, in text: String) -> Int? {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = Self.lines(of: text)
         for number in [line, line - 1] where number >= 1 && number <= lines.count {
             var open = 0
             var quote: Character?
