@@ -137,16 +137,15 @@ struct ConfigTests {
         #expect(found.first?.message.contains("`name` is empty") == true, "\(found)")
     }
 
-    /// Found in review: `slop: 010` read as 10 and `steps: 010` as 8.
-    @Test("a number with a leading zero reads the same in every key: YAML 1.1's octal")
-    func leadingZero() throws {
-        let config = try ConfigLoader.parse(binding("    slop: 010\n    action: {scroll: up, steps: 010}\n", gesture: "squeeze"), file: "c.yaml")
-        guard case .squeeze(let squeeze) = config.bindings.first?.recognizer else {
-            Issue.record("not a squeeze")
-            return
-        }
-        #expect(squeeze.slop == 8)
-        #expect(config.bindings.first?.onStart == [.scroll(.up, steps: 8)])
+    /// Found in review: `slop: 010` read as 10 and `steps: 010` as 8; then both as YAML 1.1's
+    /// octal, 8, and `slop: 09` as 9 (found in review of a YAML power user's config): a person
+    /// padding a number means ten, so a leading zero is refused, in every key alike.
+    @Test("a number written with a leading zero is refused in every key, saying YAML reads it as octal", arguments: ["010", "09", "-07", "0_10"])
+    func leadingZero(number: String) throws {
+        let issues = problems(binding("    slop: \(number)\n    action: {scroll: up, steps: \(number)}\n", gesture: "squeeze"))
+        #expect(issues.map(\.line) == [4, 5] && issues.allSatisfy { $0.message.contains("leading zero") }, "\(issues)")
+        let plain = try ConfigLoader.parse(binding("    slop: 10\n    action: {scroll: up, steps: 0x10}\n", gesture: "squeeze"), file: "c.yaml")
+        #expect(plain.bindings.first?.onStart == [.scroll(.up, steps: 16)])
     }
 
     /// Found in review: print-config wrote DEL and the C1 controls raw (the output did not read

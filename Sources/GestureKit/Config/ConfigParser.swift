@@ -148,9 +148,21 @@ struct ConfigParser {
         return "`\"\(scalar.string)\"` (quoted, it is text: write it without the quotes)"
     }
 
+    /// Whether `node` is a plain number written with a leading zero (`010`, `09`), reported:
+    /// YAML 1.1 reads `010` as octal, 8, and `09` as 9, where a person padding a number means
+    /// ten and nine (found in review of a YAML power user's config).
+    private mutating func leadingZero(_ node: YAMLNode, _ what: String) -> Bool {
+        guard let scalar = node.scalar, scalar.style == .plain else { return false }
+        let digits = scalar.string.filter { $0 != "_" }.drop { $0 == "-" || $0 == "+" }
+        guard digits.count > 1, digits.first == "0", digits.dropFirst().first?.isWholeNumber == true else { return false }
+        issues.append(issue(at: node, "`\(what)` is written with a leading zero, which YAML reads as octal (`010` is 8): write it without the zero"))
+        return true
+    }
+
     mutating func number(_ node: YAMLNode, _ what: String, in range: ClosedRange<Double>) -> Double? {
-        // A whole number first, as YAML 1.1 reads it (`010` is 8, as `steps: 010` reads), then
-        // anything else that is a number.
+        guard !leadingZero(node, what) else { return nil }
+        // A whole number first, as YAML 1.1 reads it (`0x10` is 16), then anything else that
+        // is a number.
         guard let scalar = node.scalar, let value = node.int.map(Double.init) ?? node.float, !scalar.string.isEmpty else {
             issues.append(issue(at: node, "`\(what)` must be a number, not \(Self.shown(node))"))
             return nil
@@ -191,6 +203,7 @@ struct ConfigParser {
     }
 
     mutating func integer(_ node: YAMLNode, _ what: String, in range: ClosedRange<Int>) -> Int? {
+        guard !leadingZero(node, what) else { return nil }
         guard let value = node.int else {
             issues.append(issue(at: node, "`\(what)` must be a whole number, not \(Self.shown(node))"))
             return nil
