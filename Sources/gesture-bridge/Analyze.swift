@@ -66,10 +66,9 @@ struct Analyze: ParsableCommand {
         let recording = try openTrace(path: trace)
         var analysis = PressureAnalysis(header: recording.header)
         // The picture replays the trace with the config; the suggested binding keeps what the
-        // config's deep press for the device says besides its levels (a config that does not
-        // load only leaves the suggestion plain; `check` says what is wrong with it).
-        var pictured = try plot.map { _ in PressReplay(header: recording.header, configuration: try config.load().0) }
-        let bindings = try? config.load().0
+        // config's deep press for the device says besides its levels (`suggestionBase`).
+        let bindings = try config.suggestionBase()
+        var pictured = plot.map { _ in PressReplay(header: recording.header, configuration: bindings) }
         // A line the trace gets wrong (the last one cut short by a recording stopped while it
         // wrote) stops the reading there: what came before it is analyzed and shown, as
         // `replay` shows the gestures before it, and then its error.
@@ -86,7 +85,7 @@ struct Analyze: ParsableCommand {
             print("\(trace): the trace lists no devices, so there is nothing to analyze")
         }
         for stats in analysis.statistics {
-            let base = bindings?.calibrationBase(for: stats.device)
+            let base = bindings.calibrationBase(for: stats.device)
             print(json ? Self.json(stats, basedOn: base) : Self.describe(stats, basedOn: base))
         }
         if let plot, var pictured {

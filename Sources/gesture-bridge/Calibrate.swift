@@ -48,10 +48,12 @@ struct Calibrate: ParsableCommand {
 
     @OptionGroup var config: ConfigOption
 
-    @Option(help: ArgumentHelp("How many ordinary contacts to make.", valueName: "n"))
+    // Unconditional: `--hard -3` reaches `validate`, which says the range, rather than reading
+    // as a missing value (found in review).
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many ordinary contacts to make.", valueName: "n"))
     var ordinary = 5
 
-    @Option(help: ArgumentHelp("How many hard presses to make.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many hard presses to make.", valueName: "n"))
     var hard = 3
 
     @Option(help: ArgumentHelp("Also draw the session's contacts into this PNG file once it is over: each contact's force over time, which step counted it, the deep-press lines the config has for the device and those proposed.", valueName: "file.png"), completion: .file(extensions: ["png"]))
@@ -83,12 +85,15 @@ struct Calibrate: ParsableCommand {
         // The file to write, checked now: a broken config is reported before any pressing. It is
         // read again at the end, for the edits made meanwhile.
         if write { _ = try Target(config.source()) }
+        // Without --write, the binding printed builds on this (a --config that does not load
+        // stops here, before any pressing).
+        let base = write ? nil : try config.suggestionBase()
         let connection = try CommandLogging.openDisplay(requirements: .init(xtest: false), logger: logger)
         defer { connection.close() }
         let signals = try CommandLogging.bridgeSignals { printError("gesture-bridge: error: \($0)") }
         let session = InputListener(connection: connection)
         let chosen = try chooseDevice(session.catalog.contactSources, tablets: session.catalog.tabletsAwaitingPen,
-                                      bindings: (try? config.load())?.0)
+                                      bindings: base ?? (try? config.load())?.0)
         let overlay: FeedbackOverlay?
         do {
             overlay = try FeedbackOverlay(connection: connection)
@@ -171,9 +176,8 @@ struct Calibrate: ParsableCommand {
                     Self.markCalibrated(chosen.learningKey)
                 }
             } else {
-                let loaded = try? config.load()
-                let current = loaded.flatMap { Self.deepPress(in: $0.0, for: chosen) }
-                let name = ThresholdSuggestion.bindingName(forDevice: chosen.name, among: loaded?.0.bindings ?? [])
+                let current = base.flatMap { Self.deepPress(in: $0, for: chosen) }
+                let name = ThresholdSuggestion.bindingName(forDevice: chosen.name, among: base?.bindings ?? [])
                 print(suggestion.binding(forDevice: chosen.name, basedOn: current, named: name), terminator: "")
             }
             // Last: a picture that cannot be saved loses nothing of the calibration.

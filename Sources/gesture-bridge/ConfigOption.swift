@@ -18,6 +18,22 @@ struct ConfigOption: ParsableArguments {
         ConfigSource.resolve(explicit: config ?? positional)
     }
 
+    /// What a suggested binding (`analyze`, `calibrate`) builds on: the config --config names,
+    /// whose errors stop the command; else the user's own; else, or where it does not load
+    /// (said, with why), the built-in default, as a bridge started now runs. Found in review:
+    /// a config that did not load left the suggestion with no `applications`, so pasted in
+    /// it right-clicked in drawing programs the default leaves alone.
+    func suggestionBase() throws -> BindingSet {
+        if config != nil { return try load().0 }
+        do {
+            return try source().load(keyNames: XKeysymNames())
+        } catch {
+            printError(error.description)
+            printError("(the binding suggested builds on the built-in default's deep press, as a bridge started now runs it)")
+            return ConfigLoader.builtInDefault
+        }
+    }
+
     /// The config, or its errors printed as file:line:column and exit status 1.
     func load(positional: String? = nil) throws -> (BindingSet, ConfigSource) {
         let source = source(positional: positional)

@@ -105,6 +105,31 @@ struct AnalyzeTests {
         #expect(loaded.bindings.count == (try ConfigLoader.parse(DefaultConfig.text, file: "default.yaml")).bindings.count + 1)
     }
 
+    /// Found in review of the CLI's errors: a config that did not load was passed over in
+    /// silence, and the binding suggested then had no `applications`: pasted in, it
+    /// right-clicked in the drawing programs the default leaves alone.
+    @Test("a --config that does not load stops analyze, exit 1 naming it; the user's own broken config is said, and the binding builds on the built-in default's")
+    func brokenConfig() throws {
+        let path = try Self.recording(light: 20, hard: 10)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let named = try GestureBridgeExecutable.run(["analyze", path, "--config", "/nonexistent/mine.yaml"])
+        #expect(named.status == 1 && named.stderr.contains("/nonexistent/mine.yaml"), "\(named.stderr)")
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-analyze-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try FileManager.default.createDirectory(atPath: home + "/.config/gesture-bridge", withIntermediateDirectories: true)
+        let own = home + "/.config/gesture-bridge/config.yaml"
+        try "bindings: [oops\n".write(toFile: own, atomically: true, encoding: .utf8)
+        #expect(chmod(own, 0o600) == 0)
+        let run = try GestureBridgeExecutable.run(["analyze", path], environment: ["HOME": home, "PATH": "/usr/bin:/bin"])
+        #expect(run.status == 0 && run.stderr.contains(own), "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex { $0.contains("to put first under `bindings:`") }, "\(run.stdout)") + 1
+        let pasted = lines[start...].prefix { !$0.isEmpty }.joined(separator: "\n") + "\n"
+        let loaded = try ConfigLoader.parse(DefaultConfig.text.replacingOccurrences(of: "bindings:\n", with: "bindings:\n" + pasted), file: "pasted.yaml")
+        #expect(loaded.bindings.first?.applications == ConfigLoader.builtInDefault.bindings.first { $0.name == "right-click" }?.applications,
+                "\(pasted)")
+    }
+
     @Test("--json: two groups give a threshold between them, and a binding for the device that check accepts")
     func suggestionJSON() throws {
         let (analysis, output) = try Self.analyzeJSON(light: 20, hard: 10)

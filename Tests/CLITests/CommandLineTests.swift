@@ -238,6 +238,12 @@ struct CommandLineTests {
         (["replay", fixture, "--speed", "2"], "Unknown option '--speed'"),
         // Found in review: read as a missing value, then an unknown option.
         (["record", "--seconds", "-1"], "--seconds must be a positive number of seconds"),
+        // Found in review of the CLI's errors: "Missing value for '--hard <n>'" of a value given;
+        // and an empty --config named the working directory, "Is a directory".
+        (["calibrate", "--hard", "-3"], "--hard must be between 1 and 50, not -3"),
+        (["calibrate", "--ordinary", "-1"], "--ordinary must be between 1 and 50, not -1"),
+        (["run", "--config", ""], "the config file's name is empty"),
+        (["devices", "--config", ""], "the config file's name is empty"),
     ])
     func badInput(arguments: [String], message: String) throws {
         let run = try GestureBridgeExecutable.run(arguments)

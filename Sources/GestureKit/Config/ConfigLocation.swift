@@ -22,7 +22,8 @@ public enum ConfigSource: Sendable, Hashable, CustomStringConvertible {
     /// started in may have been removed and made again (a dotfiles checkout cloned anew).
     public func anchored(in workingDirectory: String? = nil,
                          environment: [String: String] = ProcessEnvironment.current) -> ConfigSource {
-        guard case .file(let path) = self, !path.hasPrefix("/") else { return self }
+        // An empty name stays empty, for the loader to say so (anchored, it named the directory).
+        guard case .file(let path) = self, !path.isEmpty, !path.hasPrefix("/") else { return self }
         guard let directory = workingDirectory ?? Self.currentDirectory(environment: environment) else { return self }
         return .file((directory.hasSuffix("/") ? directory : directory + "/") + path)
     }
