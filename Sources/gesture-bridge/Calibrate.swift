@@ -334,12 +334,16 @@ private struct Target {
         }
         exists = access(path, F_OK) == 0
         if exists {
+            let bytes: [UInt8]
             do {
-                text = String(decoding: try FileContents.read(path), as: UTF8.self)
+                bytes = try FileContents.read(path)
             } catch {
                 throw CommandFailure.error("cannot read \(path): \(error.reason)")
             }
             do {
+                // Not UTF-8 (a file saved as Latin-1) is refused as `check` refuses it: read on,
+                // its bytes became U+FFFD in the file and in the backup kept of it (found in review).
+                text = try ConfigLoader.text(of: bytes, file: path)
                 bindings = try ConfigLoader.parse(text, file: path, keyNames: XKeysymNames())
             } catch {
                 let advice = changedMeanwhile

@@ -252,6 +252,21 @@ struct CommandLineTests {
         #expect(run.stderr.contains(message), "stderr was: \(run.stderr)")
     }
 
+    /// Found in review of the CLI's errors: `calibrate --write` took a config saved as Latin-1,
+    /// which `check` and `run` refuse, and its bytes became U+FFFD in the file and its backup.
+    @Test("calibrate --write into a config that is not UTF-8: refused before any pressing, at the byte's place; the file untouched")
+    func calibrateIntoLatin1() throws {
+        let bytes = Array("# R".utf8) + [0xE9] + Array("glages\n".utf8) + Array(DefaultConfig.text.utf8)
+        let path = try GestureBridgeExecutable.temporaryFile("", suffix: ".yaml")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(chmod(path, 0o600) == 0)
+        let run = try GestureBridgeExecutable.run(["calibrate", "--write", "--config", path], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(run.status == 1 && run.stderr.contains("\(path):1:4: error: the config file is not UTF-8"), "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes))
+        #expect(!FileManager.default.fileExists(atPath: path + ".bak"))
+    }
+
     /// Found in review: output that could not be written (a full disk: `print-config --default >
     /// config.yaml`) exited 0, leaving an empty file behind a success.
     @Test("output to a full disk: an error that says so, exit 1", arguments: [

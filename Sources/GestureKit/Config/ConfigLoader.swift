@@ -35,10 +35,16 @@ public enum ConfigLoader {
             }
             throw ConfigError(file: path, issues: [], unreadable: "cannot read the config file: \(error.reason)")
         }
+        return try parse(try text(of: bytes, file: path), file: path, keyNames: keyNames)
+    }
+
+    /// A config file's bytes as text; not UTF-8 (a file saved as Latin-1), an error at the
+    /// place they stop being so.
+    public static func text(of bytes: [UInt8], file: String) throws(ConfigError) -> String {
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw ConfigError(file: path, issues: [notUTF8(bytes)])
+            throw ConfigError(file: file, issues: [notUTF8(bytes)])
         }
-        return try parse(text, file: path, keyNames: keyNames)
+        return text
     }
 
     /// Where `bytes` stop being UTF-8, as an issue at that line and column (an editor's, in
