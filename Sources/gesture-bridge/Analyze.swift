@@ -62,6 +62,10 @@ struct Analyze: ParsableCommand {
 
     @OptionGroup var config: ConfigOption
 
+    func validate() throws {
+        try PressPicture.validate(plot, reads: [trace] + config.readFile)
+    }
+
     func run() throws {
         let recording = try openTrace(path: trace)
         var analysis = PressureAnalysis(header: recording.header)

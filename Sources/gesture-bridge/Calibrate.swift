@@ -62,6 +62,7 @@ struct Calibrate: ParsableCommand {
     func validate() throws {
         guard (1...50).contains(ordinary) else { throw ValidationError("--ordinary must be between 1 and 50, not \(ordinary)") }
         guard (1...50).contains(hard) else { throw ValidationError("--hard must be between 1 and 50, not \(hard)") }
+        try PressPicture.validate(plot, reads: config.readFile)
     }
 
     /// Whether the bridge running on this display takes a binding written into `path` by itself:

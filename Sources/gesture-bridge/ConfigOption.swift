@@ -34,6 +34,12 @@ struct ConfigOption: ParsableArguments {
         }
     }
 
+    /// The config file read, if one is: none for the built-in default.
+    var readFile: [String] {
+        if case .file(let path) = source() { return [path] }
+        return []
+    }
+
     /// The config, or its errors printed as file:line:column and exit status 1.
     func load(positional: String? = nil) throws -> (BindingSet, ConfigSource) {
         let source = source(positional: positional)

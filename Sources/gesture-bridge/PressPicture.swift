@@ -11,6 +11,16 @@ enum PressPicture {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 
+    /// Refuses a `--plot` file that is one the command reads (its trace, its config, a state
+    /// file): drawn over, a recording was gone (found in review of the CLI's errors).
+    static func validate(_ plot: String?, reads inputs: [String]) throws {
+        guard let plot else { return }
+        for input in inputs where SymbolicLinks.sameFile(plot, input) {
+            let named = plot == input ? "" : " (\(input))"
+            throw ValidationError("--plot \(plot)\(named) is a file this command reads: name another file for the picture")
+        }
+    }
+
     /// Draws `presses` into `path`; a file that cannot be written is an error and exit status 1.
     static func save(_ presses: [PlottedPress], title: String, note: String? = nil, to path: String) throws {
         let layout = PlotLayout(presses: presses, title: title, note: note)

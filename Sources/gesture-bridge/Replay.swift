@@ -44,6 +44,10 @@ struct Replay: ParsableCommand {
     @Option(help: ArgumentHelp(PressPicture.help, valueName: "file.png"), completion: .file(extensions: ["png"]))
     var plot: String?
 
+    func validate() throws {
+        try PressPicture.validate(plot, reads: [trace] + state + config.readFile)
+    }
+
     func run() throws {
         let (configuration, _) = try config.load()
         var learning = PressLearning()

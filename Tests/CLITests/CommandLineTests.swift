@@ -244,6 +244,9 @@ struct CommandLineTests {
         (["calibrate", "--ordinary", "-1"], "--ordinary must be between 1 and 50, not -1"),
         (["run", "--config", ""], "the config file's name is empty"),
         (["devices", "--config", ""], "the config file's name is empty"),
+        // Found in review of the CLI's errors: the picture was drawn over the trace it read.
+        (["replay", fixture, "--plot", fixture], "is a file this command reads"),
+        (["analyze", fixture, "--plot", "./" + fixture], "is a file this command reads"),
     ])
     func badInput(arguments: [String], message: String) throws {
         let run = try GestureBridgeExecutable.run(arguments)
