@@ -247,6 +247,9 @@ struct CommandLineTests {
         // Found in review of the CLI's errors: the picture was drawn over the trace it read.
         (["replay", fixture, "--plot", fixture], "is a file this command reads"),
         (["analyze", fixture, "--plot", "./" + fixture], "is a file this command reads"),
+        // Found in review of the CLI's errors: read until memory ran out (a crash, or no end).
+        (["replay", "/dev/zero"], "/dev/zero:1: error: a line longer than 16 MiB"),
+        (["check", "/dev/zero"], "larger than 64 MiB"),
     ])
     func badInput(arguments: [String], message: String) throws {
         let run = try GestureBridgeExecutable.run(arguments)

@@ -15,6 +15,11 @@ package enum FileContents {
     /// left the bridge reading it for good, deaf to SIGTERM, every press it held back frozen).
     /// Without it, as long as the writer takes (`gpg -d … | gesture-bridge check -` asking for a
     /// passphrase).
+    ///
+    /// More than `limit` bytes is refused (`EFBIG`): no config or state file comes near it, and
+    /// `check /dev/zero` read on until memory ran out (found in review).
+    package static let limit = 64 << 20
+
     package static func read(_ path: String, pipeWait: Double? = nil) throws(FileReadError) -> [UInt8] {
         let descriptor = try openForReading(path, blocking: false)
         defer { close(descriptor) }
@@ -37,6 +42,7 @@ package enum FileContents {
             let code = errno
             contents.removeLast(room - max(count, 0))
             if count == 0 { return contents }
+            if contents.count > limit { throw FileReadError(code: EFBIG) }
             if count < 0 {
                 if code == EINTR { continue }
                 if code == EAGAIN {
@@ -48,7 +54,8 @@ package enum FileContents {
                 throw FileReadError(code: code)
             }
             let spare = contents.capacity - contents.count
-            room = size > 0 && contents.count >= size && spare > 0 ? spare : 4096
+            // A stream of unknown length is read in pieces that grow with it, up to a megabyte.
+            room = size > 0 && contents.count >= size && spare > 0 ? spare : max(4096, min(contents.count, 1 << 20))
         }
     }
 }
@@ -130,6 +137,7 @@ package struct FileReadError: Error {
         case ENOENT: "no such file"
         // `FileContents.read`'s own: a pipe whose writer stopped writing.
         case ETIMEDOUT: "nothing more came from it for seconds (a pipe whose writer holds it open and writes nothing)"
+        case EFBIG: "it is larger than \(FileContents.limit >> 20) MiB, which no config or state file is"
         default: String(cString: strerror(code))
         }
     }

@@ -143,6 +143,9 @@ public final class TraceStream {
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
+    /// The longest line read: a trace's are a few hundred bytes, its header a few kilobytes.
+    static let longestLine = 16 << 20
+
     /// Moves the unread bytes to the front and reads more after them, growing the buffer
     /// when one line fills it.
     private func fill() throws(TraceError) {
@@ -155,6 +158,12 @@ public final class TraceStream {
             end = unread
         }
         if end == buffer.count {
+            // A line no trace has (`replay /dev/zero`: one endless line, read until memory ran
+            // out; found in review).
+            guard buffer.count < Self.longestLine else {
+                throw TraceError(file: file, line: lineNumber + 1,
+                                 message: "a line longer than \(Self.longestLine >> 20) MiB, which no trace line is: is this a trace?")
+            }
             let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: buffer.count * 2)
             _ = larger.initialize(fromContentsOf: buffer)
             buffer.deallocate()
