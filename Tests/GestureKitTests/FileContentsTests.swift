@@ -70,4 +70,17 @@ struct FileContentsTests {
             #expect(error.code == EISDIR)
         }
     }
+
+    /// Found in review of the day's diff: a file of gigabytes named by mistake was read whole
+    /// before it was said too large, or ran the process out of memory.
+    @Test("a file over the limit is refused by its size before it is read; one at the limit's side is read")
+    func tooLarge() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("large-\(UUID().uuidString).yaml").path
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(truncate(path, 1 << 40) == 0)  // a terabyte, sparse
+        #expect { try FileContents.read(path) } throws: { ($0 as? FileReadError)?.code == EFBIG }
+        #expect(truncate(path, 4096) == 0)
+        #expect(try FileContents.read(path).count == 4096)
+    }
 }

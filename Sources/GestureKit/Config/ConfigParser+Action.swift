@@ -100,6 +100,8 @@ extension ConfigParser {
     }
 
     private mutating func parseButton(_ node: YAMLNode) -> Int? {
+        // `click: 010` was button 8, back (found in review of the day's diff).
+        guard !leadingZero(node, "a button") else { return nil }
         if let word = node.scalar?.string, let button = Self.buttonNames[word] { return button }
         if let button = node.int, Action.buttons.contains(button) { return button }
         let word = node.scalar?.string ?? "this"

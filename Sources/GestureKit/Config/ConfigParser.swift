@@ -151,11 +151,11 @@ struct ConfigParser {
     /// Whether `node` is a plain number written with a leading zero (`010`, `09`), reported:
     /// YAML 1.1 reads `010` as octal, 8, and `09` as 9, where a person padding a number means
     /// ten and nine (found in review of a YAML power user's config).
-    private mutating func leadingZero(_ node: YAMLNode, _ what: String) -> Bool {
+    mutating func leadingZero(_ node: YAMLNode, _ what: String) -> Bool {
         guard let scalar = node.scalar, scalar.style == .plain else { return false }
         let digits = scalar.string.filter { $0 != "_" }.drop { $0 == "-" || $0 == "+" }
         guard digits.count > 1, digits.first == "0", digits.dropFirst().first?.isWholeNumber == true else { return false }
-        issues.append(issue(at: node, "`\(what)` is written with a leading zero, which YAML reads as octal (`010` is 8): write it without the zero"))
+        issues.append(issue(at: node, "`\(what)` is written with a leading zero: write it without (YAML reads some such numbers as octal: `010` is 8)"))
         return true
     }
 

@@ -26,6 +26,9 @@ package enum FileContents {
         var status = stat()
         let known = fstat(descriptor, &status) == 0
         let size = known ? max(Int(status.st_size), 0) : 0
+        // Said too large by its size, before a byte is read (a file of gigabytes, named by
+        // mistake, was read whole first, or ran the process out of memory: found in review).
+        if size > limit { throw FileReadError(code: EFBIG) }
         // A regular file (and a /proc file) has its bytes at once: read as usual, waiting.
         if known, status.st_mode & S_IFMT == S_IFREG {
             let flags = fcntl(descriptor, F_GETFL)
