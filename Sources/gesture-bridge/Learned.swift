@@ -1,5 +1,6 @@
 import ArgumentParser
 import GestureKit
+import Glibc
 import X11Bridge
 
 struct Learned: ParsableCommand {
@@ -52,6 +53,14 @@ struct Learned: ParsableCommand {
     func run() throws {
         guard let store = stateDirectory.map(LearnedStateStore.init(directory:)) ?? LearnedStateStore.user() else {
             throw CommandFailure("error: neither XDG_STATE_HOME nor HOME is set: there is no learned state")
+        }
+        // A folder named that is not there is a mistyped name, not a state with nothing learned
+        // (found in review of the CLI's errors). The user's own may not exist yet.
+        if let named = stateDirectory {
+            var status = stat()
+            guard stat(named, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+                throw CommandFailure("error: --state-directory \(named): no such folder")
+            }
         }
         if resetAll || resetDevice != nil {
             if Self.isUsers(store), let running = Self.runningBridge() {

@@ -250,6 +250,8 @@ struct CommandLineTests {
         // Found in review of the CLI's errors: read until memory ran out (a crash, or no end).
         (["replay", "/dev/zero"], "/dev/zero:1: error: a line longer than 16 MiB"),
         (["check", "/dev/zero"], "larger than 64 MiB"),
+        // Found in review of the CLI's errors: a mistyped folder said that nothing was learned.
+        (["learned", "--state-directory", "/nonexistent/state"], "--state-directory /nonexistent/state: no such folder"),
     ])
     func badInput(arguments: [String], message: String) throws {
         let run = try GestureBridgeExecutable.run(arguments)

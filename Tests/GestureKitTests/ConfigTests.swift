@@ -473,6 +473,15 @@ struct ConfigTests {
         #expect(try ConfigLoader.parse(text, file: "c.yaml").exceptListGaps.isEmpty)
     }
 
+    /// Found in review of a YAML power user's config: `!!null threshold: 0.95` was passed over
+    /// (the default's threshold stood), and a second `threshold` so tagged was no duplicate.
+    @Test("a key tagged as another type is refused where it is written", arguments: ["    !!null threshold: 0.95\n", "    ? !!int threshold\n    : 0.3\n"])
+    func taggedKey(body: String) {
+        let issues = problems(binding(body + "    action: {click: right}\n"))
+        #expect(issues.count == 1 && issues.first?.line == 4 && issues.first?.message.contains("plain words") == true, "\(issues)")
+        #expect(problems(binding("    !!str threshold: 0.95\n    action: {click: right}\n")).isEmpty)
+    }
+
     @Test("the config comes from --config, else the XDG config file, else the built-in default")
     func configSource() {
         let environment = ["XDG_CONFIG_HOME": "/home/ada/.cfg", "HOME": "/home/ada"]

@@ -113,8 +113,15 @@ struct ConfigParser {
 
     mutating func checkKeys(_ map: YAMLNode.Mapping, allowed: [String], context: String, kind: RecognizerKind? = nil) {
         for (key, _) in map {
-            guard let word = key.scalar?.string else {
+            guard let scalar = key.scalar else {
                 issues.append(issue(at: key, "keys must be plain words"))
+                continue
+            }
+            let word = scalar.string
+            // A key tagged as another type (`!!null threshold:`) is not found by its word, and
+            // was passed over (found in review of a YAML power user's config).
+            guard scalar.resolvedTag == YAMLTag.resolving(word) else {
+                issues.append(issue(at: key, "keys must be plain words: `\(word)` is written as another type (a tag, or quotes around a number)"))
                 continue
             }
             guard !allowed.contains(word) else { continue }
