@@ -8,6 +8,9 @@ import XorgTestSupport
 /// output read as it comes. Stopped (SIGKILL at worst) when the test lets go of it, pass or fail.
 final class BridgeProcess {
     let child: ChildProcess
+    /// The folder of its own `environment` made for it, removed once it has stopped (left,
+    /// thousands a full run piled up in the temporary directory).
+    private let ownFolder: String?
 
     /// The executable built beside the test bundle.
     static var executable: String? {
@@ -48,7 +51,9 @@ final class BridgeProcess {
         if case .listening = ready, arguments.first != "run" || !arguments.contains("--json") {
             throw ChildProcessError(message: "only `run --json` says it listens: \(arguments.joined(separator: " "))")
         }
-        let environment = Self.environment(displayName).merging(environment) { $1 }
+        let base = Self.environment(displayName)
+        ownFolder = base[Self.ownFolderKey].map { ($0 as NSString).deletingLastPathComponent }
+        let environment = base.merging(environment) { $1 }
         if umask != nil || outputFile != nil {
             let script = (umask.map { "umask \($0) && " } ?? "") + #"exec "$0" "$@""# + (outputFile.map { " > '\($0)'" } ?? "")
             child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script, executable] + arguments,
@@ -72,7 +77,11 @@ final class BridgeProcess {
 
     deinit {
         child.stop()
+        if let ownFolder { try? FileManager.default.removeItem(atPath: ownFolder) }
     }
+
+    /// The variable whose folder's parent is the one `environment` made.
+    private static let ownFolderKey = "XDG_STATE_HOME"
 
     /// A clean environment: the test's display, and no user config or Wayland leaking in.
     static func environment(_ server: HeadlessXorg) -> [String: String] {
