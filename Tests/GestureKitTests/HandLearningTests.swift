@@ -75,6 +75,17 @@ struct HandLearningTests {
         outcome(days(seed: seed, spells), skip: skip, configuration: try defaults()).0
     }
 
+    /// `trace` replayed with the built-in default config: after the first `skip` contacts, every deep
+    /// press right-clicks, nothing else does, and the threshold never rises past `ceiling`.
+    @discardableResult
+    static func expectDeepPressesAlone(_ trace: HandTrace, skip: Int, thresholdAtMost ceiling: Double = 0.7, sourceLocation: SourceLocation = #_sourceLocation) throws -> Outcome {
+        let (outcome, outputs) = Self.outcome(trace, skip: skip, configuration: try defaults())
+        #expect(outcome.deliberateClicked == outcome.deliberate && outcome.ordinaryClicked == 0, "\(outcome)", sourceLocation: sourceLocation)
+        let learned = outputs.compactMap(\.learnedChange)
+        #expect(learned.allSatisfy { $0.levels.threshold <= ceiling }, "\(outcome): \(learned)", sourceLocation: sourceLocation)
+        return outcome
+    }
+
     /// The lowest threshold learning took the device to over a replay.
     static func lowestThreshold(_ outputs: [EngineOutput]) -> Double {
         outputs.compactMap(\.learnedChange).map(\.levels.threshold).min() ?? PressLevels.start.threshold
@@ -366,9 +377,7 @@ struct HandLearningTests {
                 trace.add(index % 2 == 0 ? quick() : .tap(peak: Double.random(in: 0.15...0.35, using: &random)), random: &random)
             }
         }
-        let (outcome, outputs) = Self.outcome(trace, skip: inARow ? 12 : 0, configuration: try Self.defaults())
-        #expect(outcome.deliberateClicked == outcome.deliberate && outcome.ordinaryClicked == 0, "\(outcome)")
-        #expect(outputs.compactMap(\.learnedChange).allSatisfy { $0.levels.threshold <= 0.7 }, "\(outcome)")
+        try Self.expectDeepPressesAlone(trace, skip: inARow ? 12 : 0)
     }
 
     /// Found in review (a long day): a sentence typed on an on-screen keyboard is one run of taps,
@@ -384,9 +393,8 @@ struct HandLearningTests {
             trace.addSentence(peaks: 0.15...0.3, random: &random)
             for _ in 0..<3 { trace.add(.quickPress(peak: Double.random(in: 0.8...0.95, using: &random)), random: &random, pause: 1.5) }
         }
-        let (outcome, outputs) = Self.outcome(trace, skip: 0, configuration: try Self.defaults())
-        #expect(outcome.deliberate == 60 && outcome.deliberateClicked == outcome.deliberate && outcome.ordinaryClicked == 0, "\(outcome)")
-        #expect(outputs.compactMap(\.learnedChange).allSatisfy { $0.levels.threshold <= 0.7 }, "\(outputs.compactMap(\.learnedChange))")
+        let outcome = try Self.expectDeepPressesAlone(trace, skip: 0)
+        #expect(outcome.deliberate == 60, "\(outcome)")
     }
 
     /// Found in review of the mend above (typed sentences): counting every contact the device
@@ -454,10 +462,8 @@ struct HandLearningTests {
             trace.add(index % 4 == 3 ? .quickPress(peak: Double.random(in: 0.85...0.95, using: &random))
                                      : HandTrace.Hand.typical.ordinaryContact(&random), random: &random)
         }
-        let (outcome, outputs) = Self.outcome(trace, skip: 0, configuration: try Self.defaults())
-        #expect(outcome.deliberateClicked == outcome.deliberate && outcome.deliberate == 30, "\(outcome)")
-        #expect(outcome.ordinaryClicked == 0, "\(outcome)")
-        #expect(outputs.compactMap(\.learnedChange).allSatisfy { $0.levels.threshold <= 0.7 }, "\(outcome)")
+        let outcome = try Self.expectDeepPressesAlone(trace, skip: 0)
+        #expect(outcome.deliberate == 30, "\(outcome)")
     }
 
     /// Found in review: a light hand pressing deep from its first contacts lifts each press
@@ -706,9 +712,7 @@ struct HandLearningTests {
           arguments: [1, 2, 3, 4, 5] as [UInt64], [20, 4])
     func firmHandKeepsItsDeepPresses(seed: UInt64, deliberateEvery: Int) throws {
         let trace = Self.days(seed: seed, [(.firm, 300, deliberateEvery)])
-        let (outcome, outputs) = Self.outcome(trace, skip: 0, configuration: try Self.defaults())
-        #expect(outcome.deliberateClicked == outcome.deliberate && outcome.ordinaryClicked == 0, "\(outcome)")
-        #expect(outputs.compactMap(\.learnedChange).allSatisfy { $0.levels.threshold <= 0.72 }, "\(outputs.compactMap(\.learnedChange))")
+        try Self.expectDeepPressesAlone(trace, skip: 0, thresholdAtMost: 0.72)
     }
 
     /// Quick taps in a run teach as one contact; taps a person's pause apart each teach.
