@@ -67,33 +67,25 @@ struct TraceFormatContractTests {
 
     @Test("every example line is a value of its type, and the output lines encode back byte for byte")
     func examples() throws {
+        // Each kind of line by a key of its own (the first that matches), and how it reads back.
+        let kindsByKey: [(key: String, kind: String, expect: (String) throws -> Void)] = [
+            ("trace", "header", { try Self.expectSameValue(TraceHeaderLine.self, $0) }),
+            ("phase", "event", { try Self.expectSameValue(TraceEventLine.self, $0) }),
+            ("recognizer", "gesture", { try Self.expectSameBytes(GestureLine.self, $0) }),
+            ("action", "action", { try Self.expectSameBytes(ActionLine.self, $0) }),
+            ("decision", "decision", { try Self.expectSameBytes(DecisionLine.self, $0) }),
+            ("learned", "learned", { try Self.expectSameBytes(LearnedLine.self, $0) }),
+            ("ownership", "ownership", { try Self.expectSameBytes(OwnershipLine.self, $0) }),
+        ]
         var kinds: [String] = []
         for line in try Self.exampleLines() {
             let keys = try Self.keys(line)
-            if keys.contains("trace") {
-                try Self.expectSameValue(TraceHeaderLine.self, line)
-                kinds.append("header")
-            } else if keys.contains("phase") {
-                try Self.expectSameValue(TraceEventLine.self, line)
-                kinds.append("event")
-            } else if keys.contains("recognizer") {
-                try Self.expectSameBytes(GestureLine.self, line)
-                kinds.append("gesture")
-            } else if keys.contains("action") {
-                try Self.expectSameBytes(ActionLine.self, line)
-                kinds.append("action")
-            } else if keys.contains("decision") {
-                try Self.expectSameBytes(DecisionLine.self, line)
-                kinds.append("decision")
-            } else if keys.contains("learned") {
-                try Self.expectSameBytes(LearnedLine.self, line)
-                kinds.append("learned")
-            } else if keys.contains("ownership") {
-                try Self.expectSameBytes(OwnershipLine.self, line)
-                kinds.append("ownership")
-            } else {
+            guard let known = kindsByKey.first(where: { keys.contains($0.key) }) else {
                 Issue.record("an example line of no known kind: \(line)")
+                continue
             }
+            try known.expect(line)
+            kinds.append(known.kind)
         }
         #expect(kinds == ["header", "event", "event", "event", "gesture", "action", "decision", "decision", "learned",
                           "ownership", "ownership", "ownership", "ownership"])
