@@ -103,10 +103,8 @@ struct ConfigFileWatchTests {
     @Test("the directory removed and made again: the removal and the new file are noticed, and its edits")
     func directoryRemovedAndMadeAgain() throws {
         try Self.inDirectory { root in
-            let directory = root + "/gesture-bridge", path = directory + "/config.yaml"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try "a".write(toFile: path, atomically: false, encoding: .utf8)
-            let watch = try ConfigFileWatch(path: path)
+            let directory = root + "/gesture-bridge"
+            let watch = try Self.watchedFile(directory, "a").watch
             try FileManager.default.removeItem(atPath: directory)
             #expect(Self.changes(watch) == [.file])
             #expect(!watch.watchesDirectory && !watch.fileExists)
@@ -121,10 +119,8 @@ struct ConfigFileWatchTests {
     @Test("a directory moved away: the file left behind it is gone, and the one written where it was is noticed")
     func directoryMovedAway() throws {
         try Self.inDirectory { root in
-            let directory = root + "/gesture-bridge", path = directory + "/config.yaml"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try "a".write(toFile: path, atomically: false, encoding: .utf8)
-            let watch = try ConfigFileWatch(path: path)
+            let directory = root + "/gesture-bridge"
+            let watch = try Self.watchedFile(directory, "a").watch
             #expect(rename(directory, root + "/old") == 0)
             #expect(Self.changes(watch) == [.file])
             try "x".write(toFile: root + "/old/config.yaml", atomically: false, encoding: .utf8)
@@ -340,9 +336,7 @@ struct ConfigFileWatchTests {
     @Test("a change of the file's or its directory's mode is noticed: `chmod go-w`, as a refused config is told, loads it")
     func modeChanges() throws {
         try Self.inDirectory { directory in
-            let path = directory + "/config.yaml"
-            try "a".write(toFile: path, atomically: false, encoding: .utf8)
-            let watch = try ConfigFileWatch(path: path)
+            let (path, watch) = try Self.watchedFile(directory, "a")
             #expect(chmod(path, 0o664) == 0)
             #expect(Self.changes(watch) == [.file])
             #expect(chmod(path, 0o644) == 0)
@@ -425,9 +419,7 @@ struct ConfigFileWatchTests {
     @Test("a file still open for writing stays so across reads, through a change of its mode, until its writer closes it")
     func writingKeptAcrossReads() throws {
         try Self.inDirectory { directory in
-            let path = directory + "/config.yaml"
-            try "a".write(toFile: path, atomically: false, encoding: .utf8)
-            let watch = try ConfigFileWatch(path: path)
+            let (path, watch) = try Self.watchedFile(directory, "a")
             let handle = try #require(FileHandle(forWritingAtPath: path))
             try handle.write(contentsOf: Data("b".utf8))
             #expect(Self.changes(watch, writerClosed: false) == [.file, .writing])
@@ -614,10 +606,8 @@ extension ConfigFileWatchTests {
     @Test("a waypoint folder removed in turn (rm -rf read mid-way), then made again: the new file is noticed")
     func waypointRemoved() throws {
         try Self.inDirectory { root in
-            let directory = root + "/dotfiles/bridge", path = directory + "/config.yaml"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try "a".write(toFile: path, atomically: false, encoding: .utf8)
-            let watch = try ConfigFileWatch(path: path)
+            let directory = root + "/dotfiles/bridge"
+            let (path, watch) = try Self.watchedFile(directory, "a")
             try FileManager.default.removeItem(atPath: directory)
             #expect(Self.changes(watch).contains(.file))     // read between the two steps of rm -rf
             try FileManager.default.removeItem(atPath: root + "/dotfiles")
