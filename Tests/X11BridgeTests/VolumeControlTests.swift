@@ -17,6 +17,13 @@ struct VolumeControlTests {
         return VolumeControl(tools: tools, environment: environment)
     }
 
+    /// A sound server whose output is at `percent`.
+    static func soundServer(at percent: Int) throws -> SoundServer {
+        let server = try SoundServer()
+        try server.setVolume(percent: percent)
+        return server
+    }
+
     static var now: Double { Date().timeIntervalSinceReferenceDate }
 
     /// Asks for each change in turn, waiting for the last to be done; the times given are
@@ -68,8 +75,7 @@ struct VolumeControlTests {
 
     @Test("+5% and -5% raise and lower the sink's volume, and the level read back says so")
     func raiseAndLower() throws {
-        let server = try SoundServer()
-        try server.setVolume(percent: 50)
+        let server = try Self.soundServer(at: 50)
         let control = Self.control(server)
 
         let raised = try Self.apply([.adjust(percent: 5)], with: control)
@@ -85,8 +91,7 @@ struct VolumeControlTests {
 
     @Test("raising stops at 100%, and a level someone else set above it is not raised further")
     func clampsAtFull() throws {
-        let server = try SoundServer()
-        try server.setVolume(percent: 97)
+        let server = try Self.soundServer(at: 97)
         let control = Self.control(server)
         _ = try Self.apply([.adjust(percent: 5)], with: control)
         #expect(try server.volumePercent() == 100)
@@ -106,8 +111,7 @@ struct VolumeControlTests {
 
     @Test("a burst of steps is merged: ten +2% steps run pactl three times, not twenty")
     func coalescesBursts() throws {
-        let server = try SoundServer()
-        try server.setVolume(percent: 30)
+        let server = try Self.soundServer(at: 30)
         let control = Self.control(server)
         let reports = try Self.apply(Array(repeating: .adjust(percent: 2), count: 10), with: control)
         #expect(try server.volumePercent() == 50)
@@ -118,8 +122,7 @@ struct VolumeControlTests {
     /// Found in review: the output stayed muted while the knob's ring showed the level rising.
     @Test("turned up while muted, the output is unmuted as a desktop's volume-up key does; turned down, it stays muted")
     func raiseUnmutes() throws {
-        let server = try SoundServer()
-        try server.setVolume(percent: 40)
+        let server = try Self.soundServer(at: 40)
         let control = Self.control(server)
         _ = try Self.apply([.mute], with: control)
         _ = try Self.apply([.adjust(percent: -5)], with: control)
@@ -139,8 +142,7 @@ struct VolumeControlTests {
     /// with it: turned up, the muted output stayed silent.
     @Test("muted at 100%, a raise still unmutes, and so does a level of 100%")
     func raiseAtFullUnmutes() throws {
-        let server = try SoundServer()
-        try server.setVolume(percent: 100)
+        let server = try Self.soundServer(at: 100)
         let control = Self.control(server)
         _ = try Self.apply([.mute], with: control)
         let raised = try Self.apply([.adjust(percent: 5)], with: control)
@@ -157,8 +159,7 @@ struct VolumeControlTests {
     /// 100%, so at 90% four steps up and two down ended at 100%.
     @Test("steps merged while a tool runs end where they would one at a time: at 90%, four +5% and two -5% end at 90%")
     func mergedStepsStopAtFull() throws {
-        let server = try SoundServer()
-        try server.setVolume(percent: 90)
+        let server = try Self.soundServer(at: 90)
         let control = Self.control(server)
         // Asked for at once, the last five wait for the first read and are merged.
         let reports = try Self.apply([.adjust(percent: 5), .adjust(percent: 5), .adjust(percent: 5), .adjust(percent: 5),
@@ -170,8 +171,7 @@ struct VolumeControlTests {
 
     @Test("a pactl that refuses to unmute: the raise is made all the same, the refusal said once")
     func unmuteRefused() throws {
-        let server = try SoundServer()
-        try server.setVolume(percent: 40)
+        let server = try Self.soundServer(at: 40)
         let real = try #require(SoundServer.tool("pactl"))
         let path = try server.path(withStandIn: "pactl", running: """
             case "$*" in *set-sink-mute*) echo 'Failure: Access denied' >&2; exit 1;; esac
@@ -205,8 +205,7 @@ struct VolumeControlTests {
     /// knob's ring showed 40%, 35%, … while nothing was heard.
     @Test("wpctl reads the output muted: the report says muted, no level a ring would show; unmuted, levels again")
     func mutedReadsNoLevel() throws {
-        let server = try SoundServer()
-        try server.setVolume(percent: 40)
+        let server = try Self.soundServer(at: 40)
         let path = try server.path(withStandIn: "wpctl", running: try Self.pipeWireWpctl())
         let control = Self.control(server, tools: [.wpctl], path: path)
         _ = try Self.apply([.mute], with: control)
@@ -222,8 +221,7 @@ struct VolumeControlTests {
     /// in use for the rest of the session, so every later step flattened the balance.
     @Test("after pactl fails once and wpctl stands in, a step a minute later goes through pactl again and keeps the balance")
     func returnsToPactl() throws {
-        let server = try SoundServer()
-        try server.setVolume(percent: 50)
+        let server = try Self.soundServer(at: 50)
         let real = try #require(SoundServer.tool("pactl"))
         let failedOnce = server.directory.appendingPathComponent("pactl-failed").path
         _ = try server.path(withStandIn: "wpctl", running: try Self.pipeWireWpctl())
@@ -249,8 +247,7 @@ struct VolumeControlTests {
     /// turn for the timeout, and the turn did nothing that anyone was told of.
     @Test("a pactl that hangs costs one timeout, not one at every turn of the knob")
     func hangingPactl() throws {
-        let server = try SoundServer()
-        try server.setVolume(percent: 50)
+        let server = try Self.soundServer(at: 50)
         _ = try server.path(withStandIn: "wpctl", running: try Self.pipeWireWpctl())
         // As with PULSE_SERVER on a host that does not answer, or a wedged pipewire-pulse.
         let path = try server.path(withStandIn: "pactl", running: "exec sleep 30")
@@ -291,8 +288,7 @@ struct VolumeControlTests {
 
     @Test("wpctl installed without PipeWire running: pactl does the change")
     func fallsBackToPactl() throws {
-        let server = try SoundServer()
-        try server.setVolume(percent: 50)
+        let server = try Self.soundServer(at: 50)
         // A wpctl that fails as the real one does when no PipeWire answers.
         let path = try server.path(withStandIn: "wpctl", running: "echo 'Could not connect to PipeWire' >&2\nexit 1")
         let control = Self.control(server, tools: [.wpctl, .pactl], path: path)
@@ -303,8 +299,7 @@ struct VolumeControlTests {
 
     @Test("a tool that hangs is killed after the timeout and the next one makes the change")
     func hangingTool() throws {
-        let server = try SoundServer()
-        try server.setVolume(percent: 50)
+        let server = try Self.soundServer(at: 50)
         var environment = server.clientEnvironment
         environment["PATH"] = try server.path(withStandIn: "wpctl", running: "exec sleep 30")
         let control = VolumeControl(tools: [.wpctl, .pactl], environment: environment, timeout: 0.5)
