@@ -33,75 +33,76 @@ struct VolumeRingTests {
         .action(ActionEvent(time: 1, gesture: gesture, contact: key, action: action, position: Point(x: 1200, y: 150)))
     }
 
+    /// A knob's ring fed as the bridge feeds it: every output, with its config (or the one
+    /// reloaded since), on `screen`.
+    struct TurnedKnob {
+        var ring = VolumeRing()
+        let configuration: BindingSet
+
+        mutating func observe(_ output: EngineOutput, under reloaded: BindingSet? = nil) -> [Feedback] {
+            ring.observe(output, configuration: reloaded ?? configuration, screen: VolumeRingTests.screen)
+        }
+    }
+
     @Test("the ring at the knob's center fills to each level read back, and goes when the contact lifts")
     func followsLevels() throws {
-        let configuration = try Self.configuration()
-        var ring = VolumeRing()
-        func observe(_ output: EngineOutput) -> [Feedback] {
-            ring.observe(output, configuration: configuration, screen: Self.screen)
-        }
-        #expect(observe(Self.report(.began)).isEmpty)
-        #expect(observe(Self.action(.volume(.adjust(percent: 5)))).isEmpty, "no level known yet")
-        #expect(ring.levelRead(0.4) == [.progress(Self.key, at: Self.center, fraction: 0.4)])
-        #expect(observe(Self.report(.changed)).isEmpty)
-        #expect(observe(Self.action(.volume(.adjust(percent: 5)))).isEmpty)
-        #expect(ring.levelRead(0.45) == [.progress(Self.key, at: Self.center, fraction: 0.45)])
-        #expect(observe(Self.report(.failed, gesture: "wheel")).isEmpty, "another binding on the contact ending leaves the ring")
-        #expect(ring.levelRead(0.45) == [.progress(Self.key, at: Self.center, fraction: 0.45)])
-        #expect(observe(Self.report(.ended)) == [.progressEnded(Self.key)])
-        #expect(ring.levelRead(0.5).isEmpty, "a read arriving after the lift shows nothing")
+        var knob = TurnedKnob(configuration: try Self.configuration())
+        #expect(knob.observe(Self.report(.began)).isEmpty)
+        #expect(knob.observe(Self.action(.volume(.adjust(percent: 5)))).isEmpty, "no level known yet")
+        #expect(knob.ring.levelRead(0.4) == [.progress(Self.key, at: Self.center, fraction: 0.4)])
+        #expect(knob.observe(Self.report(.changed)).isEmpty)
+        #expect(knob.observe(Self.action(.volume(.adjust(percent: 5)))).isEmpty)
+        #expect(knob.ring.levelRead(0.45) == [.progress(Self.key, at: Self.center, fraction: 0.45)])
+        #expect(knob.observe(Self.report(.failed, gesture: "wheel")).isEmpty, "another binding on the contact ending leaves the ring")
+        #expect(knob.ring.levelRead(0.45) == [.progress(Self.key, at: Self.center, fraction: 0.45)])
+        #expect(knob.observe(Self.report(.ended)) == [.progressEnded(Self.key)])
+        #expect(knob.ring.levelRead(0.5).isEmpty, "a read arriving after the lift shows nothing")
 
         // The next turn shows the last level at once.
         let next = ContactKey(device: 5, contact: 1)
-        #expect(observe(Self.report(.began, key: next)).isEmpty)
-        #expect(observe(Self.action(.volume(.adjust(percent: -5)), key: next)) == [.progress(next, at: Self.center, fraction: 0.5)])
-        #expect(observe(Self.report(.cancelled, key: next)) == [.progressEnded(next)])
+        #expect(knob.observe(Self.report(.began, key: next)).isEmpty)
+        #expect(knob.observe(Self.action(.volume(.adjust(percent: -5)), key: next)) == [.progress(next, at: Self.center, fraction: 0.5)])
+        #expect(knob.observe(Self.report(.cancelled, key: next)) == [.progressEnded(next)])
     }
 
     /// Found in review (a resume): with the sound server restarting, every change failed and
     /// the ring went on showing the level from before the suspend for the whole turn.
     @Test("a change that fails takes the level off the turning knob's ring; the next turn shows none until a level is read")
     func failureForgetsTheLevel() throws {
-        let configuration = try Self.configuration()
-        var ring = VolumeRing()
-        func observe(_ output: EngineOutput) -> [Feedback] {
-            ring.observe(output, configuration: configuration, screen: Self.screen)
-        }
-        _ = ring.levelRead(0.8)
-        #expect(observe(Self.report(.began)).isEmpty)
-        #expect(observe(Self.action(.volume(.adjust(percent: 5)))) == [.progress(Self.key, at: Self.center, fraction: 0.8)])
-        #expect(ring.changeFailed() == [.progressEnded(Self.key)])
-        #expect(observe(Self.report(.ended)) == [.progressEnded(Self.key)])
+        var knob = TurnedKnob(configuration: try Self.configuration())
+        _ = knob.ring.levelRead(0.8)
+        #expect(knob.observe(Self.report(.began)).isEmpty)
+        #expect(knob.observe(Self.action(.volume(.adjust(percent: 5)))) == [.progress(Self.key, at: Self.center, fraction: 0.8)])
+        #expect(knob.ring.changeFailed() == [.progressEnded(Self.key)])
+        #expect(knob.observe(Self.report(.ended)) == [.progressEnded(Self.key)])
 
         let next = ContactKey(device: 5, contact: 1)
-        #expect(observe(Self.report(.began, key: next)).isEmpty)
-        #expect(observe(Self.action(.volume(.adjust(percent: 5)), key: next)).isEmpty, "no level known since the failure")
-        #expect(ring.levelRead(0.85) == [.progress(next, at: Self.center, fraction: 0.85)])
+        #expect(knob.observe(Self.report(.began, key: next)).isEmpty)
+        #expect(knob.observe(Self.action(.volume(.adjust(percent: 5)), key: next)).isEmpty, "no level known since the failure")
+        #expect(knob.ring.levelRead(0.85) == [.progress(next, at: Self.center, fraction: 0.85)])
     }
 
     @Test("no level ring for knobs that send other actions, with feedback turned off, or on other gestures")
     func onlyForVolumeWithRing() throws {
-        var ring = VolumeRing()
-        let configuration = try Self.configuration()
-        _ = ring.levelRead(0.3)
-        #expect(ring.observe(Self.report(.began, gesture: "wheel"), configuration: configuration, screen: Self.screen).isEmpty)
-        #expect(ring.observe(Self.action(.scroll(.down, steps: 1), gesture: "wheel"), configuration: configuration,
-                             screen: Self.screen).isEmpty)
-        #expect(ring.observe(Self.report(.ended, gesture: "wheel"), configuration: configuration, screen: Self.screen).isEmpty)
+        var knob = TurnedKnob(configuration: try Self.configuration())
+        _ = knob.ring.levelRead(0.3)
+        #expect(knob.observe(Self.report(.began, gesture: "wheel")).isEmpty)
+        #expect(knob.observe(Self.action(.scroll(.down, steps: 1), gesture: "wheel")).isEmpty)
+        #expect(knob.observe(Self.report(.ended, gesture: "wheel")).isEmpty)
 
         let press = try ConfigLoader.parse("""
             bindings:
               - {name: loud, gesture: deep-press, feedback: [ring], action: {volume: +5%}}
             """, file: "t.yaml")
         let pressed = ContactKey(device: 7, contact: 0)
-        #expect(ring.observe(Self.report(.began, gesture: "loud", key: pressed), configuration: press, screen: Self.screen).isEmpty)
-        #expect(ring.observe(Self.action(.volume(.adjust(percent: 5)), gesture: "loud"), configuration: press,
-                             screen: Self.screen).isEmpty, "a deep press's ring is its force, not the level")
+        #expect(knob.observe(Self.report(.began, gesture: "loud", key: pressed), under: press).isEmpty)
+        #expect(knob.observe(Self.action(.volume(.adjust(percent: 5)), gesture: "loud"), under: press).isEmpty,
+                "a deep press's ring is its force, not the level")
 
         let quiet = try Self.configuration(feedback: "    feedback: [none]")
-        #expect(ring.observe(Self.report(.began), configuration: quiet, screen: Self.screen).isEmpty)
-        #expect(ring.observe(Self.action(.volume(.adjust(percent: 5))), configuration: quiet, screen: Self.screen).isEmpty)
-        #expect(ring.levelRead(0.35).isEmpty)
+        #expect(knob.observe(Self.report(.began), under: quiet).isEmpty)
+        #expect(knob.observe(Self.action(.volume(.adjust(percent: 5))), under: quiet).isEmpty)
+        #expect(knob.ring.levelRead(0.35).isEmpty)
     }
 
     /// Found in review: the ring's center was worked out again at the first volume step, from
