@@ -13,6 +13,11 @@ struct DoctorTests {
         return (run.status, try decodedLines(DoctorFindingLine.self, run.stdout))
     }
 
+    /// What `doctor --json` with `arguments` finds of a bridge running on the display.
+    static func bridgeRunning(_ arguments: [String] = [], environment: [String: String]) throws -> [DoctorFindingLine] {
+        try doctor(arguments, environment: environment).findings.filter { $0.check == .bridgeRunning }
+    }
+
     /// Found in review of a two-screen server: the bridge covered screen 0 alone and nothing
     /// said so.
     @Test("on a server with two screens: a note that the bridge covers the one of DISPLAY; one screen, no such note", .requiresXvfb)
@@ -63,7 +68,7 @@ struct DoctorTests {
         let bridge = try BackgroundBridge(["run", "--dry-run", "--no-watch"], environment: server.clientEnvironment)
         defer { bridge.stop() }
         #expect(bridge.waitUntilListening())
-        let running = try Self.doctor(environment: server.clientEnvironment).findings.filter { $0.check == .bridgeRunning }
+        let running = try Self.bridgeRunning(environment: server.clientEnvironment)
         #expect(running.map(\.status) == [.ok], "\(running)")
         #expect(running.first?.message.contains("(process \(bridge.process.processIdentifier))") == true, "\(running)")
     }
@@ -87,7 +92,7 @@ struct DoctorTests {
         let upgrade = folder.appendingPathComponent("gesture-bridge.dpkg-new")
         try FileManager.default.copyItem(at: built, to: upgrade)
         #expect(rename(upgrade.path, installed.path) == 0)
-        let running = try Self.doctor(environment: server.clientEnvironment).findings.filter { $0.check == .bridgeRunning }
+        let running = try Self.bridgeRunning(environment: server.clientEnvironment)
         #expect(running.map(\.status) == [.note], "\(running)")
         #expect(running.first?.message.contains("systemctl --user restart gesture-bridge") == true, "\(running)")
     }
@@ -111,9 +116,9 @@ struct DoctorTests {
         let bridge = try BackgroundBridge(["run", "--dry-run", "--config", running], environment: server.clientEnvironment)
         defer { bridge.stop() }
         #expect(bridge.waitUntilListening())
-        let elsewhere = try Self.doctor(["--config", other], environment: server.clientEnvironment).findings.filter { $0.check == .bridgeRunning }
+        let elsewhere = try Self.bridgeRunning(["--config", other], environment: server.clientEnvironment)
         #expect(elsewhere.map(\.status) == [.note] && elsewhere.first?.message.contains("it reads \(running)") == true, "\(elsewhere)")
-        let same = try Self.doctor(["--config", link], environment: server.clientEnvironment).findings.filter { $0.check == .bridgeRunning }
+        let same = try Self.bridgeRunning(["--config", link], environment: server.clientEnvironment)
         #expect(same.map(\.status) == [.ok], "\(same)")
     }
 
