@@ -217,24 +217,34 @@ struct MonitorTests {
         #expect(problems.map(\.check) == [.session] && problems.first?.message.contains("Xwayland") == true, "\(doctor.child.output)")
     }
 
+    /// What `doctor --json` on `server`, finding nothing wrong, says of the touchscreen's mapping.
+    static func doctorMapping(_ server: HeadlessXorg, sourceLocation: SourceLocation = #_sourceLocation) throws -> [DoctorFindingLine] {
+        let doctor = try BridgeProcess(["doctor", "--json"], server: server, ready: .immediately)
+        #expect(doctor.child.waitForExit(timeout: 10) == 0, "\(doctor.child.output)", sourceLocation: sourceLocation)
+        return try doctor.printed(DoctorFindingLine.self).filter { $0.check == .mapping }
+    }
+
+    /// The touchscreen's Coordinate Transformation Matrix set to `matrix`, row by row, as xinput sets it.
+    static func mapTouchscreen(_ matrix: [String], on server: HeadlessXorg, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let xinput = try ChildProcess(executable: "/usr/bin/xinput",
+                                      arguments: ["set-prop", VirtualTouchscreen.deviceName, "Coordinate Transformation Matrix"] + matrix,
+                                      environment: BridgeProcess.environment(server))
+        #expect(xinput.waitForExit(timeout: 5) == 0, sourceLocation: sourceLocation)
+    }
+
     @Test("doctor: a touchscreen that spans two monitors is named with the command that maps it to its own; mapped, it is not")
     func doctorNamesUnmappedTouchscreen() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
         func doctorLines() throws -> [DoctorFindingLine] {
-            let doctor = try BridgeProcess(["doctor", "--json"], server: server, ready: .immediately)
-            #expect(doctor.child.waitForExit(timeout: 10) == 0, "\(doctor.child.output)")
-            let mapping = try doctor.printed(DoctorFindingLine.self).filter { $0.check == .mapping }
+            let mapping = try Self.doctorMapping(server)
             #expect(mapping.allSatisfy { $0.device == VirtualTouchscreen.deviceName && $0.message.contains("xinput map-to-output") }, "\(mapping)")
             return mapping
         }
         #expect(try doctorLines().isEmpty, "one monitor: nothing to map")
         try SplitMonitors.halves(server)
         #expect(try doctorLines().count == 1)
-        let xinput = try ChildProcess(executable: "/usr/bin/xinput", arguments: ["set-prop", VirtualTouchscreen.deviceName,
-                                      "Coordinate Transformation Matrix", "0.5", "0", "0", "0", "1", "0", "0", "0", "1"],
-                                      environment: BridgeProcess.environment(server))
-        #expect(xinput.waitForExit(timeout: 5) == 0)
+        try Self.mapTouchscreen(["0.5", "0", "0", "0", "1", "0", "0", "0", "1"], on: server)
         #expect(try doctorLines().isEmpty, "mapped to the left monitor")
     }
 }
@@ -249,32 +259,21 @@ extension MonitorTests {
     func doctorMirroredAndStaleMapping() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
-        func mapping() throws -> [DoctorFindingLine] {
-            let doctor = try BridgeProcess(["doctor", "--json"], server: server, ready: .immediately)
-            #expect(doctor.child.waitForExit(timeout: 10) == 0, "\(doctor.child.output)")
-            return try doctor.printed(DoctorFindingLine.self).filter { $0.check == .mapping }
-        }
         // The panel shows the whole screen, the projector the top-left 1024x768 of it.
         try SplitMonitors.xrandr(["--setmonitor", "PANEL", SplitMonitors.geometry(x: 0, y: 0, width: server.width, height: server.height),
                                   SplitMonitors.output], server)
         try SplitMonitors.xrandr(["--setmonitor", "PROJECTOR", SplitMonitors.geometry(x: 0, y: 0, width: 1024, height: 768), "none"], server)
-        #expect(try mapping().isEmpty, "the touchscreen covers the panel, as mirrored")
+        #expect(try Self.doctorMapping(server).isEmpty, "the touchscreen covers the panel, as mirrored")
         // Mapped to the left half of the screen, as beside a projector, which is gone now.
         try SplitMonitors.xrandr(["--delmonitor", "PROJECTOR"], server)
-        let xinput = try ChildProcess(executable: "/usr/bin/xinput", arguments: ["set-prop", VirtualTouchscreen.deviceName,
-                                      "Coordinate Transformation Matrix", "0.5", "0", "0", "0", "1", "0", "0", "0", "1"],
-                                      environment: BridgeProcess.environment(server))
-        #expect(xinput.waitForExit(timeout: 5) == 0)
-        let stale = try mapping()
+        try Self.mapTouchscreen(["0.5", "0", "0", "0", "1", "0", "0", "0", "1"], on: server)
+        let stale = try Self.doctorMapping(server)
         #expect(stale.count == 1 && stale.allSatisfy { $0.device == VirtualTouchscreen.deviceName && $0.message.contains("xinput map-to-output") },
                 "\(stale)")
         // Only calibrated (a small offset and scale, as a kiosk's calibration tool sets): its
         // own monitor still, nothing to map again (found in review of the day's diff).
-        let calibrate = try ChildProcess(executable: "/usr/bin/xinput", arguments: ["set-prop", VirtualTouchscreen.deviceName,
-                                         "Coordinate Transformation Matrix", "1.02", "0", "0.01", "0", "1.02", "0.005", "0", "0", "1"],
-                                         environment: BridgeProcess.environment(server))
-        #expect(calibrate.waitForExit(timeout: 5) == 0)
-        #expect(try mapping().isEmpty)
+        try Self.mapTouchscreen(["1.02", "0", "0.01", "0", "1.02", "0.005", "0", "0", "1"], on: server)
+        #expect(try Self.doctorMapping(server).isEmpty)
     }
 }
 
