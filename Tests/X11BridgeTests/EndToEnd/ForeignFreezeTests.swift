@@ -35,6 +35,17 @@ final class PointerFreezingKeyboardGrab {
 
 @Suite("Another client's synchronous grab", .requiresXorg, .serialized)
 final class ForeignFreezeTests: StageSuite {
+    /// Down at `point` with 0.1, on through 0.3, 0.6 and 0.95 20 ms apart, held 300 ms, lifted.
+    func slowDeepPress(by presser: ReplugOwnershipTests.Presser, at point: PixelPoint) throws {
+        try presser.begin(stage, at: point, force: 0.1)
+        for force in [0.3, 0.6, 0.95] {
+            usleep(20_000)
+            try presser.press(stage, to: force)
+        }
+        usleep(300_000)
+        try presser.lift(stage)
+    }
+
     @Test("the pen presses deep while another client's keyboard grab freezes the pointer: once it ends, a right-click alone")
     func keyboardGrabFreezingPointer() throws {
         let bridge = try stage.bridge(["--verbose"])
@@ -97,13 +108,7 @@ final class ForeignFreezeTests: StageSuite {
         let bridge = try Self.bridgeBeside(touchGrabOf: other, on: stage)
         let touch = try bridge.deviceID(VirtualTouchscreen.deviceName)
         stage.window.drain()
-        try stage.touch.begin(at: (500, 300), pressure: 0.1)
-        for force in [0.3, 0.6, 0.95] {
-            usleep(20_000)
-            try stage.touch.update(pressure: force)
-        }
-        usleep(300_000)
-        try stage.touch.end()
+        try slowDeepPress(by: .touch, at: (500, 300))
         // The knob's ring by the top-right corner, turned a half circle.
         let center = (x: 1130.0, y: 150.0)
         try stage.touch.begin(at: (center.x + 60, center.y), pressure: 0.2)
@@ -142,13 +147,7 @@ final class ForeignFreezeTests: StageSuite {
         #expect(bridge.ownership { $0.ownership == .cannotHold }?.input == .press, "\(bridge.lines)")
         let pen = try bridge.deviceID(VirtualPen.deviceName)
         stage.window.drain()
-        try stage.pen.down(at: (300, 300), pressure: 0.1)
-        for force in [0.3, 0.6, 0.95] {
-            usleep(20_000)
-            try stage.pen.press(to: force)
-        }
-        usleep(300_000)
-        try stage.pen.up()
+        try slowDeepPress(by: .pen, at: (300, 300))
         #expect(bridge.waitForLines { $0.decisions.contains { $0.device == pen } }, "its own stimulus: the press was seen \(bridge.lines)")
         let events = try stage.eventsUntilKeyTapped()
         #expect(bridge.actions.isEmpty, "no action of the bridge's: \(bridge.lines)")
