@@ -9,21 +9,33 @@ import XorgTestSupport
 /// Found by a review of a day with accessibility tools.
 @Suite("Buttons another program holds through XTest", .requiresXorg, .serialized)
 final class OtherXTestClientsTests: StageSuite {
+    /// Another program holding `button` down through XTest, once the window has seen it; the
+    /// window's events drained after.
+    func anotherProgramHolding(_ button: Int32, sourceLocation: SourceLocation = #_sourceLocation) throws -> FaultTests.XTestTool {
+        let tool = try FaultTests.XTestTool(stage.server)
+        tool.button(UInt32(button), down: true)
+        #expect(stage.window.waitForEvents { !buttonEvents(button, in: $0).isEmpty }, sourceLocation: sourceLocation)
+        stage.window.drain()
+        return tool
+    }
+
+    /// Down at `point` with 0.1, then on through 0.4, 0.8 and 0.95 10 ms apart, left down.
+    func pressDeep(by presser: ReplugOwnershipTests.Presser, at point: PixelPoint) throws {
+        try presser.begin(stage, at: point, force: 0.1)
+        for force in [0.4, 0.8, 0.95] {
+            usleep(10_000)
+            try presser.press(stage, to: force)
+        }
+    }
+
     /// A finger's deep press while another program holds the right button: X drops the bridge's
     /// press of a button the device holds, and its release let go of the other's lock, a
     /// context menu never coming. It is a failed action now, said, and the lock stays.
     @Test("a finger's deep press while another program holds the right button through XTest: the action fails, said, and the program's button stays held")
     func rightClickWhileAnotherHoldsRight() throws {
         let bridge = try stage.bridge()
-        let tool = try FaultTests.XTestTool(stage.server)
-        tool.button(3, down: true)
-        #expect(stage.window.waitForEvents { !buttonEvents(3, in: $0).isEmpty })
-        stage.window.drain()
-        try stage.touch.begin(at: (640, 200), pressure: 0.1)
-        for force in [0.4, 0.8, 0.95] {
-            usleep(10_000)
-            try stage.touch.update(pressure: force)
-        }
+        let tool = try anotherProgramHolding(3)
+        try pressDeep(by: .touch, at: (640, 200))
         #expect(bridge.waitForEvents(.actionFailed), "\(bridge.lines)")
         try stage.touch.end()
         let events = try stage.eventsUntilKeyTapped()
@@ -43,15 +55,8 @@ final class OtherXTestClientsTests: StageSuite {
     func penPressWhileAnotherHoldsLeft() throws {
         let bridge = try stage.bridge()
         let pen = try bridge.deviceID(VirtualPen.deviceName)
-        let tool = try FaultTests.XTestTool(stage.server)
-        tool.button(1, down: true)
-        #expect(stage.window.waitForEvents { !buttonEvents(1, in: $0).isEmpty })
-        stage.window.drain()
-        try stage.pen.down(at: (600, 300), pressure: 0.1)
-        for force in [0.4, 0.8, 0.95] {
-            usleep(10_000)
-            try stage.pen.press(to: force)
-        }
+        let tool = try anotherProgramHolding(1)
+        try pressDeep(by: .pen, at: (600, 300))
         #expect(bridge.waitForLines { $0.decisions.contains { $0.device == pen } }, "\(bridge.lines)")
         // While the pen is down, the program's drag goes on, and nothing else comes.
         let whileDown = try stage.eventsUntilKeyTapped()
