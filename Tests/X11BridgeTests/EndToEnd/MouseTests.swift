@@ -43,6 +43,15 @@ final class MouseTests: MouseStageSuite {
         #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "\(bridge.lines)")
     }
 
+    /// The pen down at (300, 300) with 0.1, pressing on to 0.3: its press held back, undecided,
+    /// the bridge following its force when it returns.
+    func holdPenPressBack(_ bridge: BridgeProcess, pen penID: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try stage.pen.down(at: (300, 300), pressure: 0.1)
+        try stage.pen.press(to: 0.3)
+        #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "contact" && $0.device == penID } }, "\(bridge.lines)",
+                sourceLocation: sourceLocation)
+    }
+
     /// The pen eases back and lifts; the bridge has read the lift when it returns.
     func liftPen(_ bridge: BridgeProcess) throws {
         try stage.pen.press(to: 0.2)
@@ -200,10 +209,7 @@ final class MouseTests: MouseStageSuite {
     func clickDuringHeldPenPress(deep: Bool) throws {
         let (bridge, penID, mouseID) = try verboseBridge(config: ReplugOwnershipTests.config)
 
-        try stage.pen.down(at: (300, 300), pressure: 0.1)
-        try stage.pen.press(to: 0.3)
-        // Held back, undecided: the bridge follows the pen's force.
-        #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "contact" && $0.device == penID } }, "\(bridge.lines)")
+        try holdPenPressBack(bridge, pen: penID)
         #expect(buttonEvents(1, in: stage.window.drain()).isEmpty, "the pen's press is held back")
 
         try mouse.click()
@@ -249,9 +255,7 @@ final class MouseTests: MouseStageSuite {
           arguments: [true, false])
     func otherButtonsDuringHeldPenPress(deep: Bool) throws {
         let (bridge, penID, mouseID) = try verboseBridge(config: ReplugOwnershipTests.config)
-        try stage.pen.down(at: (300, 300), pressure: 0.1)
-        try stage.pen.press(to: 0.3)
-        #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "contact" && $0.device == penID } }, "\(bridge.lines)")
+        try holdPenPressBack(bridge, pen: penID)
         #expect(buttonEvents(1, in: stage.window.drain()).isEmpty, "the pen's press is held back")
 
         // The pen presses on at once, well within the time the bridge follows a press's force.
@@ -382,9 +386,7 @@ final class MouseTests: MouseStageSuite {
         let (bridge, penID, mouseID) = try verboseBridge(config: ReplugOwnershipTests.config)
         let mouse = try mouse
 
-        try stage.pen.down(at: (300, 300), pressure: 0.1)
-        try stage.pen.press(to: 0.3)
-        #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "contact" && $0.device == penID } }, "\(bridge.lines)")
+        try holdPenPressBack(bridge, pen: penID)
         try mouse.press()
         #expect(bridge.waitForLines { $0.events(.motionUnheard).contains { $0.deviceID == mouseID } }, "\(bridge.lines)")
         try liftPen(bridge)
@@ -423,11 +425,7 @@ final class MouseTests: MouseStageSuite {
                 action: {click: right}
             """)
         try stage.pen.down(at: (300, 300), pressure: 0.1)
-        for force in [0.3, 0.5, 0.65, 0.95] {
-            usleep(10_000)
-            try stage.pen.press(to: force)
-        }
-        #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "the pen's right-click: \(bridge.lines)")
+        try pressPenPastThreshold(through: [0.3, 0.5, 0.65, 0.95], bridge)
         stage.window.drain()
         try mouse.press()
         #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 }, "the mouse's long press: \(bridge.lines)")
