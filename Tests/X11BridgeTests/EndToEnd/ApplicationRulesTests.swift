@@ -13,8 +13,7 @@ struct Desktop {
 
     init(_ server: HeadlessXorg, touchAware: Bool = false) throws {
         let half = server.width / 2
-        drawing = try RecorderWindow(server: server, frame: WindowFrame(x: 0, y: 0, width: half, height: server.height),
-                                     wmClass: ("drawing", "Drawing"), title: "drawing", touchAware: touchAware)
+        drawing = try Self.leftHalf(of: server, wmClass: ("drawing", "Drawing"), title: "drawing", touchAware: touchAware)
         other = try RecorderWindow(server: server, frame: WindowFrame(x: half, y: 0, width: server.width - half, height: server.height),
                                    wmClass: ("notes", "Notes"), title: "notes", touchAware: touchAware)
     }
@@ -22,6 +21,13 @@ struct Desktop {
     func close() {
         drawing.close()
         other.close()
+    }
+
+    /// An application's window over the left half of `server`'s screen.
+    static func leftHalf(of server: HeadlessXorg, wmClass: (instance: String, className: String), title: String,
+                         touchAware: Bool = false) throws -> RecorderWindow {
+        try RecorderWindow(server: server, frame: WindowFrame(x: 0, y: 0, width: server.width / 2, height: server.height),
+                           wmClass: wmClass, title: title, touchAware: touchAware)
     }
 
     static let overDrawing: PixelPoint = (300, 400)
@@ -116,8 +122,7 @@ final class ApplicationRulesTests: DesktopSuite {
     /// default config leaves drawing programs alone.
     @Test("with the built-in default config a drawing program (Krita) gets the pen as it was made: a stroke begun slowly, each move where it was drawn with its pressure, and a deep press with no right-click; beside it the deep press right-clicks")
     func defaultConfigLeavesDrawingProgramsAlone() throws {
-        let krita = try RecorderWindow(server: server, frame: WindowFrame(x: 0, y: 0, width: server.width / 2, height: server.height),
-                                       wmClass: ("krita", "krita"), title: "krita", touchAware: false)
+        let krita = try Desktop.leftHalf(of: server, wmClass: ("krita", "krita"), title: "krita")
         defer { krita.close() }
         let bridge = try server.bridge()
         krita.drain()
@@ -157,8 +162,7 @@ final class ApplicationRulesTests: DesktopSuite {
     /// (or for its accents) above the ordinary force was held back until the lift.
     @Test("with the built-in default config an on-screen keyboard (onboard) gets a firm tap as a tap, no right-click, and a key held firmly at once")
     func defaultConfigLeavesOnScreenKeyboardsAlone() throws {
-        let keyboard = try RecorderWindow(server: server, frame: WindowFrame(x: 0, y: 0, width: server.width / 2, height: server.height),
-                                          wmClass: ("onboard", "Onboard"), title: "Onboard", touchAware: false)
+        let keyboard = try Desktop.leftHalf(of: server, wmClass: ("onboard", "Onboard"), title: "Onboard")
         defer { keyboard.close() }
         let bridge = try server.bridge()
         keyboard.drain()
