@@ -146,6 +146,17 @@ struct ArbitrationTests {
         if start != nil { script.forgetOutputs() }
     }
 
+    /// A touchscreen without pressure plugged in beside the script's: a palm on it can only rest.
+    static func plainTouchscreen(_ script: GestureScript) -> ScriptedDevice {
+        script.plug(InputDevice(id: 14, name: "Script Plain Touchscreen", kind: .touch, pressure: nil))
+    }
+
+    /// Nothing clicked, and the palm's touch went to the application, for `reason`.
+    static func expectPalmHandedOver(_ script: GestureScript, _ palm: ScriptedDevice, _ reason: ReleaseReason, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(script.actions.isEmpty, "\(script.actions)", sourceLocation: sourceLocation)
+        expectSequence(script.decisions(for: palm.key), [.released(reason)], sourceLocation: sourceLocation)
+    }
+
     /// A touch leaning on, a frame a step, past the default's learned threshold (0.7).
     static func leans(_ touch: ScriptedDevice) {
         for force in [0.4, 0.6, 0.75, 0.85] { touch.aFrameLater().press(to: force) }
@@ -156,12 +167,11 @@ struct ArbitrationTests {
     @Test("the pen writes; the palm rests on a touchscreen without pressure: its long press does not right-click, it is the application's")
     func palmLongPressWhilePenWrites() {
         let script = GestureScript(configuration: ConfigLoader.builtInDefault)
-        let palmScreen = script.plug(InputDevice(id: 14, name: "Script Plain Touchscreen", kind: .touch, pressure: nil))
+        let palmScreen = Self.plainTouchscreen(script)
         Self.penWrites(script, to: 400)
         palmScreen.down(at: (520, 460))
         for x in stride(from: 405.0, through: 500, by: 2) { script.pen.aFrameLater().move(to: (x, 300), force: 0.3) }
-        #expect(script.actions.isEmpty, "\(script.actions)")
-        expectSequence(script.decisions(for: palmScreen.key), [.released(.penDown)])
+        Self.expectPalmHandedOver(script, palmScreen, .penDown)
     }
 
     @Test("the pen writes; the palm leans on a pressure touchscreen past the threshold: no right-click under it")
@@ -171,8 +181,7 @@ struct ArbitrationTests {
         let palm = script.touchscreen
         palm.down(at: (520, 460), force: 0.2)
         Self.leans(palm)
-        #expect(script.actions.isEmpty, "\(script.actions)")
-        expectSequence(script.decisions(for: palm.key), [.released(.penDown)])
+        Self.expectPalmHandedOver(script, palm, .penDown)
     }
 
     @Test("the palm comes down first, the pen after it: once the pen's stroke is the application's, the touch held back goes to it, and leans past the threshold to no right-click")
@@ -184,8 +193,7 @@ struct ArbitrationTests {
         #expect(script.decisions(for: palm.key).isEmpty, "still held: the pen's press may yet be a deep press")
         Self.penWrites(script, to: 340, from: nil)
         Self.leans(palm)
-        #expect(script.actions.isEmpty, "\(script.actions)")
-        expectSequence(script.decisions(for: palm.key), [.released(.penDown)])
+        Self.expectPalmHandedOver(script, palm, .penDown)
     }
 
     /// Found in review: a pen's tap (lifted before anything was decided) never made the touch
@@ -194,15 +202,14 @@ struct ArbitrationTests {
     @Test("the palm rests, the pen taps beside it three times: the touch held back goes to the application at the first tap, no right-click")
     func palmWhilePenTaps() {
         let script = GestureScript(configuration: ConfigLoader.builtInDefault)
-        let palmScreen = script.plug(InputDevice(id: 14, name: "Script Plain Touchscreen", kind: .touch, pressure: nil))
+        let palmScreen = Self.plainTouchscreen(script)
         palmScreen.down(at: (520, 460))
         for _ in 0..<3 {
             script.pen.aFrameLater().down(at: (300, 300), force: 0.3)
             script.pen.aFrameLater().lift()
             script.clock.advance(by: 0.2)
         }
-        #expect(script.actions.isEmpty, "\(script.actions)")
-        expectSequence(script.decisions(for: palmScreen.key), [.released(.penDown)])
+        Self.expectPalmHandedOver(script, palmScreen, .penDown)
     }
 
     @Test("a finger's deep press with no pen down right-clicks as ever; a touch after the pen lifts is a gesture's again")
@@ -221,7 +228,7 @@ struct ArbitrationTests {
     @Test("the pen lifts between words and hovers; the palm rests on a touchscreen without pressure: no right-click, it is the application's at the decision timeout")
     func palmWhilePenHovers() {
         let script = GestureScript(configuration: ConfigLoader.builtInDefault)
-        let palmScreen = script.plug(InputDevice(id: 14, name: "Script Plain Touchscreen", kind: .touch, pressure: nil))
+        let palmScreen = Self.plainTouchscreen(script)
         Self.penWrites(script, to: 400)
         script.pen.aFrameLater().lift()
         for x in stride(from: 400.0, through: 420, by: 2) { script.pen.aFrameLater().hover(at: (x, 290)) }
@@ -229,8 +236,7 @@ struct ArbitrationTests {
         for x in stride(from: 420.0, through: 480, by: 1) { script.pen.aFrameLater().hover(at: (x, 290)) }
         script.clock.advance(by: 0.5)
         palmScreen.lift()
-        #expect(script.actions.isEmpty, "\(script.actions)")
-        expectSequence(script.decisions(for: palmScreen.key), [.released(.penNear)])
+        Self.expectPalmHandedOver(script, palmScreen, .penNear)
         let held = script.engineDecisions.first { $0.key == palmScreen.key }?.held
         #expect(held.map { abs($0 - ConfigLoader.builtInDefault.decisionTimeout) < 1e-9 } == true,
                 "held for the decision timeout: \(String(describing: held))")
@@ -249,8 +255,7 @@ struct ArbitrationTests {
         palm.aFrameLater().down(at: (520, 460), force: 0.2)
         Self.leans(palm)
         palm.aFrameLater().lift()
-        #expect(script.actions.isEmpty, "\(script.actions)")
-        expectSequence(script.decisions(for: palm.key), [.released(.penNear)])
+        Self.expectPalmHandedOver(script, palm, .penNear)
     }
 
     /// Found in review: a palm held to the decision timeout held a finger's scroll made while
@@ -323,7 +328,7 @@ struct ArbitrationTests {
     @Test("the palm comes down first and the pen comes to hover after it: the touch no longer right-clicks at 0.6 s, and is the application's at its decision timeout")
     func palmBeforeThePenComesNear() {
         let script = GestureScript(configuration: ConfigLoader.builtInDefault)
-        let palmScreen = script.plug(InputDevice(id: 14, name: "Script Plain Touchscreen", kind: .touch, pressure: nil))
+        let palmScreen = Self.plainTouchscreen(script)
         palmScreen.down(at: (520, 460))
         script.clock.advance(by: 0.3)
         #expect(script.decisions(for: palmScreen.key).isEmpty, "held: its long press may yet come")
