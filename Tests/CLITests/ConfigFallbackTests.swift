@@ -33,8 +33,7 @@ struct ConfigFallbackTests {
     @Test("print-config's help example, run as written, leaves a config that check accepts, under Debian's umask and Ubuntu's",
           arguments: ["022", "002"])
     func printConfigExample(umask: String) throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-home-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let home = URL(fileURLWithPath: try temporaryFolder("gesture-bridge-home"))
         defer { try? FileManager.default.removeItem(at: home) }
         let binary = try #require(GestureBridgeExecutable.url, "gesture-bridge is built").deletingLastPathComponent().path
         let environment = ["HOME": home.path, "PATH": binary + ":/usr/bin:/bin"]

@@ -79,8 +79,7 @@ struct DoctorTests {
     func replacedProgram() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-upgrade-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = URL(fileURLWithPath: try temporaryFolder("gesture-bridge-upgrade"))
         defer { try? FileManager.default.removeItem(at: folder) }
         let built = try #require(GestureBridgeExecutable.url)
         let installed = folder.appendingPathComponent("gesture-bridge")
@@ -104,8 +103,7 @@ struct DoctorTests {
     func bridgeReadsAnotherConfig() throws {
         let server = try HeadlessXorg()
         defer { server.stop() }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-two-configs-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder("gesture-bridge-two-configs")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let running = folder + "/running.yaml", other = folder + "/other.yaml", link = folder + "/link.yaml"
         for path in [running, other] {

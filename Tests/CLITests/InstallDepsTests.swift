@@ -9,8 +9,7 @@ struct InstallDepsTests {
     /// install when `aptFails`), a `dpkg-query` that finds nothing installed and a `sudo` that
     /// runs its command; returns the status, the output and each `apt-get` call's arguments.
     static func run(_ arguments: [String], aptFails: Bool = false) throws -> (status: Int32, output: String, calls: [[String]]) {
-        let bin = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-deps-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let bin = URL(fileURLWithPath: try temporaryFolder("gesture-bridge-deps"))
         defer { try? FileManager.default.removeItem(at: bin) }
         let log = bin.appendingPathComponent("apt-calls").path
         let tools = [

@@ -28,9 +28,7 @@ struct InstallTests {
     }
 
     static func temporaryDirectory() throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-install-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url.path
+        try temporaryFolder("gesture-bridge-install")
     }
 
     func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }

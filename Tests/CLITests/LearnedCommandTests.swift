@@ -76,9 +76,7 @@ struct LearnedCommandTests {
     }
 
     static func scratch() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-learned-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        try temporaryFolder("gesture-bridge-learned")
     }
 
     @Test("replay --json reports each change of the learned levels as a `learned` object, and never touches the user's state")

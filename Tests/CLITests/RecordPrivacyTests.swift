@@ -15,8 +15,7 @@ struct RecordPrivacyTests {
     func privateAndNotOverwritten() throws {
         let server = try XvfbDisplay()
         defer { server.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try temporaryFolder("record")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let trace = directory + "/pen.jsonl"
 
