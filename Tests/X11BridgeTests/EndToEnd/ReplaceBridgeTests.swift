@@ -21,10 +21,8 @@ final class ReplaceBridgeTests: StageSuite {
                 "\(new.log)")
         #expect(!new.lines.contains { $0.ownership?.ownership == .cannotHold }, "it holds its grabs: \(new.lines)")
 
-        try ReplugOwnershipTests.expectRightClickOnly(stage, new, by: .pen, at: (300, 300))
-        #expect(new.actions.count == 1, "\(new.lines)")
+        try SecondBridgeTests.expectActsAlone(stage, new)
         #expect(old.actions.isEmpty, "\(old.lines)")
-        #expect(new.stop(with: SIGTERM) == 0)
         // Found in review of a caregiver's setup: run over ssh to watch a person's presses, then
         // stopped, it left them no bridge until their next login, and said nothing of it.
         #expect(new.log.contains("process \(old.child.pid)) does not run any more") && new.log.contains("systemctl --user start gesture-bridge"),
@@ -47,9 +45,7 @@ final class ReplaceBridgeTests: StageSuite {
         #expect(stage.buttonsStillHeld() == [], "nothing stays held")
 
         #expect(try new.waitUntilAsleep(quiet: 0.05))
-        try ReplugOwnershipTests.expectRightClickOnly(stage, new, by: .pen, at: (320, 320))
-        #expect(new.actions.count == 1, "\(new.lines)")
-        #expect(new.stop(with: SIGTERM) == 0)
+        try SecondBridgeTests.expectActsAlone(stage, new, at: (320, 320))
     }
 
     /// The old bridge goes only once it has read that it lost the display (here it is stopped
@@ -66,25 +62,12 @@ final class ReplaceBridgeTests: StageSuite {
         #expect(new.waitForEvents(.listening, timeout: 5), "\(new.log)")
         #expect(!new.lines.contains { $0.ownership?.ownership == .cannotHold }, "it holds its grabs: \(new.lines)")
         #expect(!new.log.contains("grab"), "\(new.log)")
-        try ReplugOwnershipTests.expectRightClickOnly(stage, new, by: .pen, at: (300, 300))
-        #expect(new.actions.count == 1, "\(new.lines)")
-        #expect(new.stop(with: SIGTERM) == 0)
+        try SecondBridgeTests.expectActsAlone(stage, new)
     }
 
     @Test("the unit's run --replace and the autostart entry's run started at the same moment (a login): one runs, with its grabs, the other exits 75")
     func startedTogether() throws {
-        let bridges = try [["run", "--json", "--replace"], ["run", "--json"]].map {
-            try BridgeProcess($0, server: stage.server, ready: .immediately)
-        }
-        let deadline = Date().addingTimeInterval(8)
-        while Date() < deadline, bridges.allSatisfy({ $0.child.waitForExit(timeout: 0.05) == nil }) {}
-        let exited = bridges.filter { $0.child.waitForExit(timeout: 0.5) != nil }
-        #expect(exited.count == 1 && exited.first?.child.waitForExit(timeout: 0) == 75, "\(bridges.map(\.log))")
-        let running = try #require(bridges.first { $0.child.waitForExit(timeout: 0) == nil })
-        #expect(running.waitForEvents(.listening, timeout: 8), "\(running.lines)")
-        #expect(!running.lines.contains { $0.ownership?.ownership == .cannotHold }, "it holds its grabs: \(running.lines)")
-        try ReplugOwnershipTests.expectRightClickOnly(stage, running, by: .pen, at: (300, 300))
-        #expect(running.stop(with: SIGTERM) == 0)
+        try SecondBridgeTests.expectOneRuns([["run", "--json", "--replace"], ["run", "--json"]], on: stage, timeout: 8, listening: 8)
     }
 
     /// A bridge stopped with Ctrl-Z (or one too old to hear that it lost the display) stays.

@@ -9,6 +9,32 @@ import XorgTestSupport
 /// entry start one.
 @Suite("One bridge per display", .requiresXorg, .serialized)
 final class SecondBridgeTests: StageSuite {
+    /// The pen's deep press at `point` right-clicks once, `bridge` the only one acting; it then
+    /// stops cleanly.
+    static func expectActsAlone(_ stage: Stage, _ bridge: BridgeProcess, at point: PixelPoint = (300, 300),
+                                sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try ReplugOwnershipTests.expectRightClickOnly(stage, bridge, by: .pen, at: point, sourceLocation: sourceLocation)
+        #expect(bridge.actions.count == 1, "\(bridge.lines)", sourceLocation: sourceLocation)
+        #expect(bridge.stop(with: SIGTERM) == 0, sourceLocation: sourceLocation)
+    }
+
+    /// Bridges run with `commands` at the same moment: within `timeout` one exits 75, and the
+    /// other listens (within `listening`), holding its grabs, right-clicks, and stops cleanly.
+    static func expectOneRuns(_ commands: [[String]], on stage: Stage, timeout: Double, listening: Double = 3,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let bridges = try commands.map { try BridgeProcess($0, server: stage.server, ready: .immediately) }
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, bridges.allSatisfy({ $0.child.waitForExit(timeout: 0.05) == nil }) {}
+        let exited = bridges.filter { $0.child.waitForExit(timeout: 0.5) != nil }
+        #expect(exited.count == 1 && exited.first?.child.waitForExit(timeout: 0) == 75, "\(bridges.map(\.log))", sourceLocation: sourceLocation)
+        let running = try #require(bridges.first { $0.child.waitForExit(timeout: 0) == nil }, sourceLocation: sourceLocation)
+        #expect(running.waitForEvents(.listening, timeout: listening), "\(running.lines)", sourceLocation: sourceLocation)
+        #expect(!running.lines.contains { $0.ownership?.ownership == .cannotHold }, "it holds its grabs: \(running.lines)",
+                sourceLocation: sourceLocation)
+        try ReplugOwnershipTests.expectRightClickOnly(stage, running, by: .pen, at: (300, 300), sourceLocation: sourceLocation)
+        #expect(running.stop(with: SIGTERM) == 0, sourceLocation: sourceLocation)
+    }
+
     /// Found in review of X's protocol edges: any client may send any window any core event
     /// (`XSendEvent`). A made-up SelectionClear of the display's claim stopped the bridge as
     /// taken over (status 75, which the service does not restart), and a made-up root
@@ -51,9 +77,7 @@ final class SecondBridgeTests: StageSuite {
                 "\(second.log)")
         #expect(second.lines.isEmpty, "it never listened: \(second.lines)")
 
-        try ReplugOwnershipTests.expectRightClickOnly(stage, first, by: .pen, at: (300, 300))
-        #expect(first.actions.count == 1, "\(first.lines)")
-        #expect(first.stop(with: SIGTERM) == 0)
+        try Self.expectActsAlone(stage, first)
     }
 
     /// Found in review: the README offers Ctrl-Z to pause the bridge; a second bridge then said
@@ -79,23 +103,12 @@ final class SecondBridgeTests: StageSuite {
         first.child.kill(signal: SIGTERM)
         let second = try stage.bridge()
         #expect(first.child.waitForExit(timeout: 5) == 0, "\(first.log)")
-        try ReplugOwnershipTests.expectRightClickOnly(stage, second, by: .pen, at: (300, 300))
-        #expect(second.actions.count == 1, "\(second.lines)")
-        #expect(second.stop(with: SIGTERM) == 0)
+        try Self.expectActsAlone(stage, second)
     }
 
     @Test("two bridges started at the same moment (the service and the autostart entry at login): one runs, with its grabs, the other exits 75")
     func startedTogether() throws {
-        let bridges = try (0..<2).map { _ in try BridgeProcess(["run", "--json"], server: stage.server, ready: .immediately) }
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline, bridges.allSatisfy({ $0.child.waitForExit(timeout: 0.05) == nil }) {}
-        let exited = bridges.filter { $0.child.waitForExit(timeout: 0.5) != nil }
-        #expect(exited.count == 1 && exited.first?.child.waitForExit(timeout: 0) == 75, "\(bridges.map(\.log))")
-        let running = try #require(bridges.first { $0.child.waitForExit(timeout: 0) == nil })
-        #expect(running.waitForEvents(.listening), "\(running.lines)")
-        #expect(!running.lines.contains { $0.ownership?.ownership == .cannotHold }, "it holds its grabs: \(running.lines)")
-        try ReplugOwnershipTests.expectRightClickOnly(stage, running, by: .pen, at: (300, 300))
-        #expect(running.stop(with: SIGTERM) == 0)
+        try Self.expectOneRuns([["run", "--json"], ["run", "--json"]], on: stage, timeout: 5)
     }
 
     @Test("a bridge another takes the display from (two started at once) stops with status 75 and leaves nothing held")
