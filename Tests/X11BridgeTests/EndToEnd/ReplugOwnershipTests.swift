@@ -133,10 +133,10 @@ final class ReplugOwnershipTests: StageSuite {
         try pressOn(stage, by: presser)
     }
 
-    /// The deep press of the report after its first sample: on through 0.3 to 0.95, held,
-    /// eased back and lifted.
-    static func pressOn(_ stage: Stage, by presser: Presser) throws {
-        for force in [0.3, 0.5, 0.65, 0.95] {
+    /// The deep press of the report after its first sample: on through `forces` (0.3 to 0.95),
+    /// held, eased back and lifted.
+    static func pressOn(_ stage: Stage, by presser: Presser, through forces: [Double] = [0.3, 0.5, 0.65, 0.95]) throws {
+        for force in forces {
             usleep(10_000)
             try presser.press(stage, to: force)
         }
@@ -458,16 +458,7 @@ final class ReplugOwnershipTests: StageSuite {
         let rightClicksBefore = buttonEvents(3, in: stage.window.recordedEvents).count
         try Self.replug(VirtualPen.deviceName, on: stage, bridge)
         // The finger presses on past the threshold (or stays past it), eases back and lifts.
-        for force in [0.65, 0.95] {
-            usleep(10_000)
-            try stage.touch.update(pressure: force)
-        }
-        usleep(50_000)
-        for force in [0.6, 0.4, 0.2] {
-            usleep(10_000)
-            try stage.touch.update(pressure: force)
-        }
-        try stage.touch.end()
+        try Self.pressOn(stage, by: .touch, through: [0.65, 0.95])
         #expect(stage.window.waitForEvents { buttonEvents(3, in: $0).count >= 2 })
         let events = try stage.eventsUntilKeyTapped()
         // One right-click for the whole press, given before the re-plug or after it.
