@@ -144,6 +144,35 @@ final class OverlayCompositorTests: OverlaySuite {
         #expect(colours.allSatisfy { $0 == OverlayTestDisplay.background || $0.isBlend(of: [.pulse, .track]) }, "\(colours)")
     }
 
+    /// Found in review of a day under a compositor: picom with its shadows on (`--shadow`, or a
+    /// config's `shadow = true;`) shadows every window type but the desktop's, and the ring and
+    /// the pulse wore a dark square halo about 20 px wide while a press was held.
+    @Test("under picom with its shadows on, the ring and the pulse cast no shadow on the desktop around them", .requiresPicom)
+    func picomShadowsLeaveTheFeedbackAlone() throws {
+        let compositor = try OverlayCompositorProcess(on: screen, program: .picomWithShadows)
+        defer { compositor.stop() }
+        let overlay = try FeedbackOverlay(display: screen.display, screen: screen.connection.screenNumber,
+                                          compositorCheckInterval: 0)
+        defer { overlay.close() }
+        overlay.show(.progress(Self.pen, at: Point(x: 200, y: 200), fraction: 0.6), now: 0)
+        overlay.show(.pulse(.overlaid, at: Self.point, time: 0), now: 0)
+        #expect(try compositor.settle(), "the compositor has painted what was sent and sleeps")
+        let windows = screen.overlayWindows()
+        try #require(windows.count == 2)
+        let shot = screen.screenshot()
+        try shot.save(as: "overlay-compositor-picom-shadows")
+        for window in windows.map({ screen.attributes(of: $0) }) {
+            #expect(window.depth == 32, "composited")
+            let (left, top, middleX, middleY) = (Int(window.x), Int(window.y), Int(window.x + window.width / 2), Int(window.y + window.height / 2))
+            // picom's shadow lies up and to the left of its window by default: the desktop
+            // there, 1 to 20 px out, is the desktop's own colour.
+            let beside = (1...20).map { shot[left - $0, middleY] }
+            let above = (1...20).map { shot[middleX, top - $0] }
+            #expect(beside.allSatisfy { $0 == OverlayTestDisplay.background }, "left of the window at \(left),\(top): \(beside)")
+            #expect(above.allSatisfy { $0 == OverlayTestDisplay.background }, "above the window at \(left),\(top): \(above)")
+        }
+    }
+
     @Test("under a real compositor on a desktop at 192 DPI: the ring twice its size, antialiased, in 32-bit windows", .requiresCompositor)
     func doubleScaleComposited() throws {
         let compositor = try OverlayCompositorProcess(on: screen)

@@ -14,6 +14,8 @@ final class OverlayResources {
     let opaqueVisual: OverlayVisual
     let windowTypeProperty: Atom
     let windowType: Atom
+    /// picom's (and compton's) per-window shadow switches, under both the names it has read.
+    let shadowProperties: [Atom]
     private let compositorSelection: Atom
     private var translucentVisual: OverlayVisual?
     private var translucentVisualMissing = false
@@ -56,9 +58,14 @@ final class OverlayResources {
         // A compositor announces itself by owning this selection (EWMH).
         compositorSelection = XInternAtom(display, "_NET_WM_CM_S\(screen)", 0)
         windowTypeProperty = XInternAtom(display, "_NET_WM_WINDOW_TYPE", 0)
-        // Compositors give drag-and-drop icons neither shadows nor fades (picom's and
-        // compton's defaults), which is what a ring drawn over everything needs.
+        // Compositors give drag-and-drop icons no fades (picom's and compton's defaults), which
+        // is what a ring drawn over everything needs.
         windowType = XInternAtom(display, "_NET_WM_WINDOW_TYPE_DND", 0)
+        // Their shadows, though, are on for every type but the desktop's once shadows are on
+        // (`picom --shadow`, a config with `shadow = true;`): found in review, the ring and the
+        // pulse had a dark square halo about 20 px wide. A window whose shadow property is 0 gets
+        // none: `_COMPTON_SHADOW` (picom 9 and compton), `_PICOM_SHADOW` (later picom).
+        shadowProperties = [XInternAtom(display, "_COMPTON_SHADOW", 0), XInternAtom(display, "_PICOM_SHADOW", 0)]
     }
 
     private static func requireExtensions(_ display: OpaquePointer) throws(OverlayError) {

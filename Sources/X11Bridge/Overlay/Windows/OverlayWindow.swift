@@ -92,6 +92,13 @@ final class OverlayWindow {
             _ = XChangeProperty(display, window, resources.windowTypeProperty, XA_ATOM, 32, PropModeReplace,
                                 bytes.bindMemory(to: UInt8.self).baseAddress, Int32(types.count))
         }
+        let noShadow: [UInt] = [0]
+        for property in resources.shadowProperties {
+            noShadow.withUnsafeBytes { bytes in
+                _ = XChangeProperty(display, window, property, XA_CARDINAL, 32, PropModeReplace,
+                                    bytes.bindMemory(to: UInt8.self).baseAddress, 1)
+            }
+        }
     }
 
     /// Moves and resizes the window; the next `present` draws at the new place.
