@@ -67,20 +67,49 @@ struct ArbitrationTests {
         expectSequence(script.actions, [.click(button: 3, at: (100, 100))])
     }
 
-    @Test("watching gestures (force, pressure thresholds) keep running alongside the winner")
-    func nonOwningKeepRunning() {
+    /// Found in review of staged pressure: a pressure-thresholds binding beside the deep press
+    /// sent its stage keys before the right-click, and their way back after it, into the menu
+    /// the right-click opened: a brush grew with every right-click. A deep press delivers its
+    /// right-click and nothing else.
+    @Test("a contact an owning gesture wins ends its watching gestures (force, pressure thresholds) without their actions, those held with the press included")
+    func claimEndsWatching() {
         let script = GestureScript(
-            Binding(name: "pressure", recognizer: .force(.init())),
+            Binding(name: "pressure", recognizer: .force(.init()),
+                    steps: StepActions(step: 0.25, increase: [.key(KeyCombo(keys: ["ctrl", "plus"]))], decrease: [.key(KeyCombo(keys: ["ctrl", "minus"]))])),
             Self.deepPress("right-click", threshold: 0.75, button: 3),
-            Binding(name: "levels", recognizer: .pressureThresholds(.init(thresholds: [0.5]))))
+            Binding(name: "levels", recognizer: .pressureThresholds(.init(thresholds: [0.2, 0.4, 0.6])),
+                    onCrossUp: [.key(KeyCombo(keys: ["bracketright"]))], onCrossDown: [.key(KeyCombo(keys: ["bracketleft"]))]))
         script.pen.down(at: (100, 100), force: 0.1)
-        script.pen.press(frameByFrame: 0.8, 0.3)
+        script.pen.press(frameByFrame: 0.3, 0.5, 0.7, 0.8, 0.3)
         script.pen.aFrameLater().lift()
         expectSequence(script.decisions, [.claimed(by: "right-click")])
         expectSequence(script.gestureStates("right-click"), [.began, .ended])
-        expectSequence(script.gestureStates("pressure"), [.began, .changed, .changed, .ended])
-        expectSequence(script.crossings(of: "levels"), [.up(0), .down(0)])
-        expectSequence(script.gestureStates("levels"), [.began, .changed, .changed, .ended])
+        // The force gesture (first in the config) reads the sample the deep press begins on; the
+        // thresholds after it do not.
+        expectSequence(script.gestureStates("pressure"), [.began, .changed, .changed, .changed, .changed, .failed])
+        expectSequence(script.gestureStates("levels"), [.began, .changed, .changed, .changed, .failed])
+        expectSequence(script.actions, [.click(button: 3, at: (100, 100))])
+    }
+
+    /// Found in review of staged pressure (P7): the stage keys reached the application before
+    /// the press they belong to, which the deep press held back.
+    @Test("a watching gesture's actions wait with the press the deep press holds, and follow it once it is the application's")
+    func watchingWaitsForTheHandOver() {
+        let script = GestureScript(
+            Self.deepPress("right-click", threshold: 0.75, button: 3),
+            Binding(name: "levels", recognizer: .pressureThresholds(.init(thresholds: [0.2, 0.4])),
+                    onCrossUp: [.key(KeyCombo(keys: ["bracketright"]))], onCrossDown: [.key(KeyCombo(keys: ["bracketleft"]))]))
+        script.pen.down(at: (100, 100), force: 0.1)
+        script.pen.press(frameByFrame: 0.3, 0.45)
+        #expect(script.actions.isEmpty, "held with the press")
+        script.pen.aFrameLater().move(to: (200, 100), force: 0.45)   // a stroke: past the slop
+        expectSequence(script.decisions, [.released(.failed)])
+        let released = script.outputs.firstIndex { if case .decision = $0 { true } else { false } }
+        let firstKey = script.outputs.firstIndex { if case .action = $0 { true } else { false } }
+        #expect(released != nil && firstKey != nil && released! < firstKey!, "the press first, then its stage keys")
+        script.pen.aFrameLater().lift()
+        expectSequence(script.actions(of: "levels").map(\.description),
+                       ["key bracketright", "key bracketright", "key bracketleft", "key bracketleft"])
     }
 
     /// Found in review: each finger was decided on its own, so a pinch with a still thumb
@@ -182,6 +211,32 @@ struct ArbitrationTests {
         palm.down(at: (520, 460), force: 0.2)
         Self.leans(palm)
         Self.expectPalmHandedOver(script, palm, .penDown)
+    }
+
+    /// Found in review of staged pressure: a palm made no gesture but its watching ones: the
+    /// stage keys and zoom steps of its force went out in the middle of the pen's stroke.
+    @Test("the pen writes; a palm leaning on a pressure touchscreen, or resting while the pen hovers, fires no watching gesture's actions", arguments: [false, true])
+    func palmFiresNoWatchingActions(hovering: Bool) {
+        let stages = Binding(name: "brush", recognizer: .pressureThresholds(.init(thresholds: [0.2, 0.4])),
+                             onCrossUp: [.key(KeyCombo(keys: ["bracketright"]))], onCrossDown: [.key(KeyCombo(keys: ["bracketleft"]))])
+        let zoom = Binding(name: "zoom", recognizer: .force(.init()),
+                           steps: StepActions(step: 0.25, increase: [.key(KeyCombo(keys: ["ctrl", "plus"]))], decrease: [.key(KeyCombo(keys: ["ctrl", "minus"]))]))
+        let script = GestureScript(configuration: BindingSet(bindings: ConfigLoader.builtInDefault.bindings + [stages, zoom]))
+        Self.penWrites(script, to: 400)
+        if hovering {
+            script.pen.aFrameLater().lift()
+            for _ in 0..<5 {
+                script.clock.advance(by: 0.02)
+                script.pen.hover(at: (400, 290))
+            }
+        }
+        let palm = script.touchscreen
+        palm.aFrameLater().down(at: (520, 460), force: 0.1)
+        Self.leans(palm)
+        palm.aFrameLater().lift()
+        // The pen's own stroke keeps its stage keys (it lifted at the page's second word).
+        #expect(script.actionEvents.filter { $0.contact == palm.key }.isEmpty, "\(script.actions)")
+        expectSequence(script.decisions(for: palm.key), [.released(hovering ? .penNear : .penDown)])
     }
 
     @Test("the palm comes down first, the pen after it: once the pen's stroke is the application's, the touch held back goes to it, and leans past the threshold to no right-click")

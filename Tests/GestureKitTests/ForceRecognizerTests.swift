@@ -34,17 +34,42 @@ struct ForceRecognizerTests {
         #expect(zero.scaled(0) == 0)
     }
 
-    @Test("force step actions: one per step risen or fallen, the rest carried")
+    /// Found in review of staged pressure: the landing's force counted for nothing and a
+    /// touch's lift (which reports its last force) stepped nothing down, so each quick press
+    /// zoomed in one step more and each firm landing easing off zoomed out.
+    @Test("force step actions: one per step risen from nothing at the landing or fallen, the rest carried, and back to nothing at the lift")
     func forceSteps() {
         let script = GestureScript(Binding(
             name: "zoom", recognizer: .force(.init()),
             steps: StepActions(step: 0.125, increase: [.key(KeyCombo(keys: ["ctrl", "plus"]))],
                                decrease: [.key(KeyCombo(keys: ["ctrl", "minus"]))])))
+        func zoom() -> [String] { script.actions(of: "zoom").map(\.description) }
         script.pen.down(at: (100, 100), force: 0.25)
+        #expect(zoom() == ["key ctrl+plus", "key ctrl+plus"], "landing at two steps")
         script.pen.aFrameLater().press(to: 0.3125)  // half a step: carried
-        #expect(script.actions == [])
+        #expect(zoom().count == 2)
         script.pen.press(frameByFrame: 0.625, 0.375)
-        expectSequence(script.actions(of: "zoom").map(\.description),
-                       ["key ctrl+plus", "key ctrl+plus", "key ctrl+plus", "key ctrl+minus", "key ctrl+minus"])
+        expectSequence(zoom(), ["key ctrl+plus", "key ctrl+plus", "key ctrl+plus", "key ctrl+plus", "key ctrl+plus",
+                                "key ctrl+minus", "key ctrl+minus"])
+        script.pen.aFrameLater().lift()
+        #expect(zoom().filter { $0 == "key ctrl+minus" }.count == 5, "as many down as up: \(zoom())")
+    }
+
+    @Test("a touch lifted at its last force and a firm landing easing off both end where they began")
+    func forceStepsBalance() {
+        let script = GestureScript(Binding(
+            name: "zoom", recognizer: .force(.init()),
+            steps: StepActions(step: 0.25, increase: [.key(KeyCombo(keys: ["ctrl", "plus"]))],
+                               decrease: [.key(KeyCombo(keys: ["ctrl", "minus"]))])))
+        func count(_ key: String) -> Int { script.actions(of: "zoom").filter { $0.description == "key ctrl+" + key }.count }
+        script.touchscreen.down(at: (100, 100), force: 0.05)
+        script.touchscreen.press(frameByFrame: 0.2, 0.35, 0.45)
+        script.touchscreen.aFrameLater().lift()
+        #expect(count("plus") == 1 && count("minus") == 1)
+        script.clock.advance(by: 1)
+        script.touchscreen.down(at: (300, 100), force: 0.9)
+        script.touchscreen.press(frameByFrame: 0.6, 0.3, 0.02)
+        script.touchscreen.aFrameLater().lift()
+        #expect(count("plus") == 4 && count("minus") == 4, "a stab in and eased out: \(script.actions(of: "zoom"))")
     }
 }

@@ -102,25 +102,34 @@ struct ReplayTests {
               - {name: levels, gesture: pressure-thresholds, thresholds: [0.5, 0.25]}
               - {name: dial, gesture: knob, center: [100, 100], inner-radius: 10, outer-radius: 100, step: 45, clockwise: {scroll: down}}
             """, file: "t")
+        // The knob turned by one contact, the thresholds pressed by another off its ring: a
+        // contact the knob wins ends the watching gestures on it.
         let lines = try replay("""
             {"t":0,"device":6,"contact":0,"phase":"begin","x":150,"y":100,"pressure":0}
             {"t":0.1,"device":6,"contact":0,"phase":"move","x":100,"y":150,"pressure":600}
             {"t":0.2,"device":6,"contact":0,"phase":"end","x":100,"y":150,"pressure":0}
+            {"t":0.3,"device":6,"contact":1,"phase":"begin","x":500,"y":500,"pressure":0}
+            {"t":0.4,"device":6,"contact":1,"phase":"move","x":500,"y":500,"pressure":600}
+            {"t":0.5,"device":6,"contact":1,"phase":"end","x":500,"y":500,"pressure":0}
             """, config: config)
         expectSameLines(lines, [
             #"{"t":0,"gesture":"levels","recognizer":"pressure-thresholds","state":"began","device":6,"contact":0,"x":150,"y":100,"force":0}"#,
             #"{"t":0,"decision":"claim","winner":"dial","device":6,"contact":0,"held":0}"#,
+            #"{"t":0,"gesture":"levels","recognizer":"pressure-thresholds","state":"failed","device":6,"contact":0,"x":150,"y":100}"#,
             #"{"t":0,"gesture":"dial","recognizer":"knob","state":"began","device":6,"contact":0,"x":150,"y":100,"force":0,"angle":0,"rotation":0,"distance":50}"#,
-            #"{"t":0.1,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0.6,"threshold":0,"direction":"up"}"#,
-            #"{"t":0.1,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0.6,"threshold":1,"direction":"up"}"#,
             #"{"t":0.1,"gesture":"dial","recognizer":"knob","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0.6,"angle":1.570796,"rotation":1.570796,"distance":50}"#,
             // A knob's steps act where its contact went down.
             #"{"t":0.1,"gesture":"dial","device":6,"contact":0,"action":"scroll","direction":"down","steps":1,"x":150,"y":100}"#,
             #"{"t":0.1,"gesture":"dial","device":6,"contact":0,"action":"scroll","direction":"down","steps":1,"x":150,"y":100}"#,
-            #"{"t":0.2,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0,"threshold":1,"direction":"down"}"#,
-            #"{"t":0.2,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0,"threshold":0,"direction":"down"}"#,
-            #"{"t":0.2,"gesture":"levels","recognizer":"pressure-thresholds","state":"ended","device":6,"contact":0,"x":100,"y":150,"force":0}"#,
             #"{"t":0.2,"gesture":"dial","recognizer":"knob","state":"ended","device":6,"contact":0,"x":100,"y":150,"force":0,"angle":1.570796,"rotation":0,"distance":50}"#,
+            #"{"t":0.3,"gesture":"levels","recognizer":"pressure-thresholds","state":"began","device":6,"contact":1,"x":500,"y":500,"force":0}"#,
+            #"{"t":0.3,"gesture":"dial","recognizer":"knob","state":"failed","device":6,"contact":1,"x":500,"y":500,"force":0}"#,
+            #"{"t":0.3,"decision":"release","reason":"no-gesture","device":6,"contact":1,"held":0}"#,
+            #"{"t":0.4,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":1,"x":500,"y":500,"force":0.6,"threshold":0,"direction":"up"}"#,
+            #"{"t":0.4,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":1,"x":500,"y":500,"force":0.6,"threshold":1,"direction":"up"}"#,
+            #"{"t":0.5,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":1,"x":500,"y":500,"force":0,"threshold":1,"direction":"down"}"#,
+            #"{"t":0.5,"gesture":"levels","recognizer":"pressure-thresholds","state":"changed","device":6,"contact":1,"x":500,"y":500,"force":0,"threshold":0,"direction":"down"}"#,
+            #"{"t":0.5,"gesture":"levels","recognizer":"pressure-thresholds","state":"ended","device":6,"contact":1,"x":500,"y":500,"force":0}"#,
         ])
     }
 
@@ -136,13 +145,17 @@ struct ReplayTests {
             {"t":0.1,"device":6,"contact":0,"phase":"move","x":135,"y":135,"pressure":300}
             {"t":0.2,"device":6,"contact":0,"phase":"move","x":100,"y":150,"pressure":600}
             {"t":0.3,"device":6,"contact":0,"phase":"end","x":100,"y":150,"pressure":0}
+            {"t":0.4,"device":6,"contact":1,"phase":"begin","x":500,"y":500,"pressure":0}
+            {"t":0.5,"device":6,"contact":1,"phase":"move","x":500,"y":500,"pressure":600}
+            {"t":0.6,"device":6,"contact":1,"phase":"end","x":500,"y":500,"pressure":0}
             """, file: "t")
         let outputs = TraceReplay.run(trace, configuration: config)
         var readable = OutputFormatter(style: .human)
         readable.showsEveryChange = false
         let lines = outputs.compactMap(readable.line(for:))
         func count(_ text: String) -> Int { lines.filter { $0.contains(text) }.count }
-        #expect(count(" began ") == 2)
+        // The thresholds begin on both contacts; the knob's claim of the first ends them there.
+        #expect(count(" began ") == 3)
         #expect(count(" ended ") == 2)
         #expect(count("threshold 0 up") == 1)
         #expect(count("threshold 0 down") == 1)

@@ -464,15 +464,17 @@ public struct GestureEngine: Sendable {
         contact.device.kind == .touch && !contact.isDecided && !contact.isResting
     }
 
-    /// Holds an undecided touch back as a palm (`ContactHold.resting`): its owning gestures
-    /// fail, watching ones go on; it goes to the applications once its decision timeout has
-    /// passed (at once, if it has), when it moves past its slop, or when it ends.
+    /// Holds an undecided touch back as a palm (`ContactHold.resting`): its gestures fail,
+    /// watching ones too (a palm makes no gesture); it goes to the applications once its
+    /// decision timeout has passed (at once, if it has), when it moves past its slop, or when
+    /// it ends.
     private mutating func rest(_ key: ContactKey, at time: Double, into outputs: inout [EngineOutput]) {
         guard var contact = contacts[key], !contact.isDecided, !contact.isResting else { return }
         let position = contact.position
         for index in contact.slots.indices where contact.slots[index].active && contact.slots[index].owns {
             drop(&contact.slots[index], key: key, slotIndex: index, at: time, position: position, into: &outputs)
         }
+        endWatching(&contact, at: time, into: &outputs)
         stopFollowingForce(&contact)
         // As far as its gestures let it move before giving up on it: farther, it is a finger's
         // scroll or drag, the application's at once.
@@ -574,10 +576,34 @@ public struct GestureEngine: Sendable {
         timers.set(.decision(key), deadline: nil)
         timers.set(.hold(key), deadline: nil)
         outputs.append(.decision(report))
+        // The watching gestures' actions held with the press: after it, when the press is the
+        // application's; none when a gesture won it (a deep press delivers its right-click and
+        // nothing else) or it is a hand resting as the pen writes (a palm makes no gesture).
+        switch decision {
+        case .handedOver(.penDown), .handedOver(.penNear), .claimed:
+            endWatching(&contact, at: time, into: &outputs)
+        case .handedOver:
+            for var action in contact.heldActions {
+                action.time = time
+                outputs.append(.action(action))
+            }
+            contact.heldActions = []
+        case .undecided, .resting:
+            break
+        }
         if contact.device.kind.isPen, case .handedOver = decision {
             // The hand came down first and the pen's stroke, or its tap, is the application's
             // now: the touches held back go to it the same way, in the order they touched.
             handOverHeldTouches(where: Self.isHeldTouch, reason: .penDown, at: time, into: &outputs)
+        }
+    }
+
+    /// Ends the contact's watching gestures without their actions, those held back included.
+    private mutating func endWatching(_ contact: inout TrackedContact, at time: Double, into outputs: inout [EngineOutput]) {
+        contact.heldActions = []
+        let position = contact.position
+        for index in contact.slots.indices where contact.slots[index].active && !contact.slots[index].owns {
+            drop(&contact.slots[index], key: contact.key, slotIndex: index, at: time, position: position, into: &outputs)
         }
     }
 
@@ -625,7 +651,16 @@ public struct GestureEngine: Sendable {
                 if contact.slots[index].owns && report.state.isSuccess && !contact.isDecided {
                     claim(&contact, winner: index, report: report, into: &outputs)
                 }
-                deliver(report, slot: &contact.slots[index], key: key, into: &outputs)
+                guard !contact.slots[index].owns, !contact.isDecided else {
+                    deliver(report, slot: &contact.slots[index], key: key, into: &outputs)
+                    continue
+                }
+                // A watching gesture's actions wait with the press they belong to.
+                var delivered: [EngineOutput] = []
+                deliver(report, slot: &contact.slots[index], key: key, into: &delivered)
+                for output in delivered {
+                    if case .action(let action) = output { contact.heldActions.append(action) } else { outputs.append(output) }
+                }
             }
             showProgress(&contact.slots[index], key: key, input: input, into: &outputs)
         }
@@ -683,6 +718,11 @@ public struct GestureEngine: Sendable {
             // A knob that waited for its activation angle brings the turn so far.
             if let knob = report.knob, let steps = binding.steps {
                 step(by: knob.rotation * 180 / .pi, steps, backlash: Self.knobBacklash(at: knob.distance, step: steps.step, scale: slot.scale), slot: &slot, fire: fireStep)
+            } else if binding.recognizer.kind == .force, let steps = binding.steps, let force = report.force {
+                // The force rose from nothing to where the contact landed, as the thresholds a
+                // landing passes are crossed (found in review: a firm landing easing off
+                // stepped down only, a zoom out at every stab).
+                step(by: force, steps, backlash: 0, slot: &slot, fire: fire)
             }
         case .changed:
             if let crossing = report.crossing {
@@ -697,6 +737,13 @@ public struct GestureEngine: Sendable {
             }
             if let force = report.force { slot.lastForce = force }
         case .ended, .cancelled:
+            // And falls back to nothing at the lift: as many steps down as came up, as a lift
+            // lets go of every threshold reached (found in review: a touch's lift reports its
+            // last force, so every quick press zoomed in one step more).
+            if slot.began, binding.recognizer.kind == .force, let steps = binding.steps, let last = slot.lastForce {
+                step(by: -last, steps, backlash: 0, slot: &slot, fire: fire)
+                slot.lastForce = 0
+            }
             if slot.began { fire(binding.onEnd) }
         case .failed:
             break
