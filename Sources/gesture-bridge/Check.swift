@@ -55,7 +55,7 @@ struct Check: ParsableCommand {
                 printError("warning: \(gap.binding) acts in \(program), which \(others.joined(separator: ", ")) \(others.count == 1 ? "leaves" : "leave") alone; add \(program) to the except list of \(gap.binding) to leave it alone there too")
             }
         }
-        for (binding, message) in bindings.shellWarnings {
+        for (binding, message) in bindings.shellWarnings + bindings.bindingWarnings {
             printError("warning: \(binding): \(message)")
         }
     }

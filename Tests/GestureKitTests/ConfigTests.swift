@@ -28,6 +28,25 @@ struct ConfigTests {
         #expect(one.count == 1 && one[0].message.contains("put it under `bindings:`"), "\(one)")
     }
 
+    /// Found in review of staged pressure: both loaded, `check` said OK, and one never acted
+    /// while the other took every tap from the applications.
+    @Test("bindings that load but cannot do what they seem to: stage actions without thresholds, a watching gesture made to own its contacts")
+    func bindingWarnings() throws {
+        let config = try ConfigLoader.parse("""
+            bindings:
+              - {name: stages, gesture: pressure-thresholds, up: {key: bracketright}, down: {key: bracketleft}}
+              - {name: every-change, gesture: pressure-thresholds, action: {key: a}}
+              - {name: zoom, gesture: force, owns-contact: true, step: 0.2, up: {key: ctrl+plus}}
+              - {name: levels, gesture: pressure-thresholds, thresholds: [0.5], up: {key: b}}
+              - {name: right-click, gesture: deep-press, owns-contact: true, action: {click: right}}
+            """, file: "t")
+        let warnings = config.bindingWarnings
+        #expect(warnings.map(\.binding) == ["stages", "zoom"], "\(warnings)")
+        #expect(warnings.first?.message.contains("`thresholds` lists none") == true)
+        #expect(warnings.last?.message.contains("every tap and stroke") == true)
+        #expect(ConfigLoader.builtInDefault.bindingWarnings.isEmpty)
+    }
+
     /// Found in review: a misspelt gesture hid every other problem of
     /// its binding, so a config took a round of fixing for each.
     @Test("a misspelt gesture does not hide its binding's other problems: each is reported at its line, each with the word meant")
@@ -373,8 +392,8 @@ struct ConfigTests {
                 hysteresis: 0.05
                 up: [{scroll: up, steps: 2}, {command: [notify-send, "a b"]}]
                 down: {key: ctrl+z}
-              - {name: f, gesture: force, maximum: 0.5, step: 0.2, up: {press: 2}, on-end: {release: 2}, owns-contact: true}
-              - {name: s, gesture: squeeze, applications: {except: [mpv]}, feedback: [ring]}
+              - {name: f, gesture: force, maximum: 0.5, step: 0.2, up: {press: 2}, on-end: {release: 2}}
+              - {name: s, gesture: squeeze, applications: {except: [mpv]}, feedback: [ring], owns-contact: false}
             """, file: "custom.yaml")
         for config in [ConfigLoader.builtInDefault, custom] {
             let text = ConfigRenderer.render(config)

@@ -415,6 +415,22 @@ public struct BindingSet: Sendable, Hashable {
         }
     }
 
+    /// Bindings that load but cannot do what they seem to ask, with why (`check` warns of
+    /// them; not errors, as a config that loaded before must load after an upgrade). Found in
+    /// review of staged pressure: `check` said OK to both.
+    public var bindingWarnings: [(binding: String, message: String)] {
+        bindings.compactMap { binding -> (String, String)? in
+            if case .pressureThresholds(let settings) = binding.recognizer, settings.thresholds.isEmpty,
+               !(binding.onCrossUp.isEmpty && binding.onCrossDown.isEmpty) {
+                return (binding.name, "its up and down actions never come: they are fired as the force crosses a threshold, and `thresholds` lists none (an empty list reports every change, crossing nothing)")
+            }
+            if binding.ownsContact, !binding.recognizer.kind.ownsContactByDefault {
+                return (binding.name, "a \(binding.recognizer.kind.rawValue) gesture begins as a contact touches down, and owning its contacts it wins each one: every tap and stroke on its devices is its, none the applications'; leave `owns-contact` out unless that is meant")
+            }
+            return nil
+        }
+    }
+
     /// The knobs whose center names a monitor `monitors` lacks, with that monitor's name, in
     /// binding order: those knobs are measured from the root's corners until it comes.
     public func missingMonitors(in monitors: MonitorLayout) -> [(binding: String, monitor: String)] {
