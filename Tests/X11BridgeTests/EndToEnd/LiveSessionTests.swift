@@ -227,6 +227,61 @@ final class LiveSessionTests: StageSuite {
         }
     }
 
+    /// A pen with a brush's stages (pressure-thresholds) beside the deep press.
+    static let stagesConfig = """
+        bindings:
+          - {name: right-click, gesture: deep-press, devices: [pen], threshold: 0.8, action: {click: right}}
+          - {name: brush, gesture: pressure-thresholds, devices: [pen], thresholds: [0.2, 0.4, 0.6], up: {key: bracketright}, down: {key: bracketleft}}
+        """
+
+    /// Everything the window gets up to a fence key (`c`) the keyboard taps once `arrived` has
+    /// come and `bridge` sleeps (its keys go one at a time, paced): what the bridge sent is
+    /// there by then.
+    func eventsUpToAFence(_ bridge: BridgeProcess, after arrived: ([RecordedEvent]) -> Bool,
+                          sourceLocation: SourceLocation = #_sourceLocation) throws -> [RecordedEvent] {
+        #expect(arrived(stage.window.events(until: arrived)), "the gesture's click arrived", sourceLocation: sourceLocation)
+        #expect(try bridge.waitUntilAsleep(quiet: 0.1), "the bridge has sent all it had to", sourceLocation: sourceLocation)
+        try stage.server.keyboard.tap(keycode: 54)
+        return stage.window.events { $0.contains { $0.kind == .keyRelease && $0.keysymName == "c" } }
+    }
+
+    /// Found in review of staged pressure (live): the stage keys went before the right-click,
+    /// and their way back after it, into the menu it opened: a brush grew with every one.
+    @Test("a pen pressed through a brush's stages to the deep press: the window gets the right-click alone, no stage key before or after it")
+    func stagesGiveWayToTheDeepPress() throws {
+        let bridge = try stage.bridge(config: Self.stagesConfig)
+        stage.window.drain()
+        try stage.server.pen.down(at: (300, 300), pressure: 0.1)
+        for pressure in [0.3, 0.5, 0.7, 0.9] { try stage.server.pen.press(to: pressure) }
+        try stage.server.pen.up()
+        let events = try eventsUpToAFence(bridge) { $0.contains { $0.kind == .buttonRelease && $0.detail == 3 } }
+        // The stimulus: the bridge read the stages crossed on the way to the deep press.
+        #expect(bridge.gestures.filter { $0.gesture == "brush" && $0.direction == .up }.count == 3, "\(bridge.lines)")
+        #expect(events.filter { $0.kind == .buttonPress }.map(\.detail) == [3], "\(events)")
+        #expect(events.filter { $0.kind == .keyPress }.compactMap(\.keysymName) == ["c"], "only the fence: \(events)")
+        #expect(bridge.stop(with: SIGTERM) == 0)
+    }
+
+    /// Found in review of staged pressure (live): while the deep press held the pen's press
+    /// back, its stage keys reached the window before it (a brush resized before the stroke).
+    @Test("a stroke pressed to the brush's second stage: the window gets the pen's press first, then the stage keys, then their way back at the lift")
+    func stageKeysFollowTheirPress() throws {
+        let bridge = try stage.bridge(config: Self.stagesConfig)
+        stage.window.drain()
+        try stage.server.pen.down(at: (300, 300), pressure: 0.1)
+        for pressure in [0.3, 0.5] { try stage.server.pen.press(to: pressure) }
+        for x in stride(from: 310.0, through: 400, by: 10) { try stage.server.pen.move(to: (x, 300), pressure: 0.5) }
+        try stage.server.pen.up()
+        let events = try eventsUpToAFence(bridge) { $0.filter { $0.kind == .keyRelease && $0.keysymName == "bracketleft" }.count == 2 }
+        #expect(bridge.gestures.filter { $0.gesture == "brush" && $0.direction == .up }.count == 2, "the stimulus: \(bridge.lines)")
+        let press = events.firstIndex { $0.kind == .buttonPress && $0.detail == 1 }
+        let firstKey = events.firstIndex { $0.kind == .keyPress }
+        #expect(press != nil && firstKey != nil && press! < firstKey!, "the press first: \(events)")
+        #expect(events.filter { $0.kind == .keyPress }.compactMap(\.keysymName) == ["bracketright", "bracketright", "bracketleft", "bracketleft", "c"],
+                "\(events)")
+        #expect(bridge.stop(with: SIGTERM) == 0)
+    }
+
     @Test("Ctrl held on the keyboard while a gesture sends ctrl+z: the application gets ctrl+z, and Ctrl is still held after")
     func heldModifier() throws {
         let bridge = try stage.bridge(config: Self.keyConfig("ctrl+z"))
