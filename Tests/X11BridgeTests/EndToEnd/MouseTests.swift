@@ -56,7 +56,7 @@ final class MouseTests: MouseStageSuite {
     func liftPen(_ bridge: BridgeProcess) throws {
         try stage.pen.press(to: 0.2)
         try stage.pen.up()
-        #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "contact" && $0.state == .ended } }, "\(bridge.lines)")
+        #expect(bridge.waitForLines { ReplugOwnershipTests.contactOver($0) }, "\(bridge.lines)")
     }
 
     /// The pen is the bridge's as ever: a tap arrives whole, a deep press right-clicks alone,

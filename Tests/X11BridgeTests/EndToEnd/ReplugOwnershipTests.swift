@@ -237,12 +237,20 @@ final class ReplugOwnershipTests: StageSuite {
         return device
     }
 
+    /// Whether `lines` show a contact of `device` (any device: nil) over: the watching gesture
+    /// (`contact`) ends with it, or, where the deep press won the contact (which ends the
+    /// watching gestures), the deep press does.
+    static func contactOver(_ lines: [OutputLine], device: Int? = nil) -> Bool {
+        lines.gestures.contains { line in
+            ["contact", "right-click"].contains(line.gesture) && (device == nil || line.device == device)
+                && [.ended, .cancelled].contains(line.state)
+        }
+    }
+
     /// The bridge has seen the contact of `device` end: the server lifts a disabled device's
-    /// contacts (or the bridge cancels them as the device goes), and the watching gesture ends.
+    /// contacts (or the bridge cancels them as the device goes).
     static func expectContactOver(_ bridge: BridgeProcess, device: Int, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(bridge.waitForLines { lines in
-            lines.gestures.contains { $0.gesture == "contact" && $0.device == device && [.ended, .cancelled].contains($0.state) }
-        }, "\(bridge.lines)", sourceLocation: sourceLocation)
+        #expect(bridge.waitForLines { contactOver($0, device: device) }, "\(bridge.lines)", sourceLocation: sourceLocation)
     }
 
     /// `presser` is the bridge's as ever: two deep presses right-click alone, a light tap arrives
@@ -378,8 +386,7 @@ final class ReplugOwnershipTests: StageSuite {
         #expect(bridge.waitForLines { Self.sightings(of: VirtualPen.deviceName, .deviceAdded, in: $0) > added }, "\(bridge.lines)")
         // The bridge read the tap, after it had taken the grab again.
         let penID = try bridge.deviceID(VirtualPen.deviceName)
-        #expect(bridge.waitForLines { $0.gestures.contains { $0.gesture == "contact" && $0.device == penID && $0.state == .ended } },
-                "\(bridge.lines)")
+        #expect(bridge.waitForLines { Self.contactOver($0, device: penID) }, "\(bridge.lines)")
         #expect(bridge.ownerships.filter { $0.device == penID }.isEmpty, "the tap met no grab: \(bridge.ownerships)")
         try Self.expectAsEver(stage, bridge, by: .pen)
     }
