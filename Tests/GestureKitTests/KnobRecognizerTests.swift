@@ -416,6 +416,19 @@ struct KnobRecognizerTests {
 
     /// Arms a bare knob (center (500, 500), ring 40...200) on `points`; the states it reports
     /// until its first.
+    /// Found in review of the seeds: a circle along the outer edge that strayed past it every
+    /// other sample never began (the strays counted only once the knob turned).
+    @Test("arming along the outer edge, every other sample 4 px past it: the knob begins; a drag well past it still fails")
+    func armingCountsStraysPastTheOuterEdge() {
+        let wobbling = stride(from: 0.0, through: 120, by: 3).enumerated().map { index, degrees in
+            let p = spot(around: (500, 500), radius: index % 2 == 0 ? 196 : 204, degrees: degrees)
+            return Point(x: p.x, y: p.y)
+        }
+        #expect(Self.armingStates(wobbling, activation: 30) == [.began])
+        let away = stride(from: 190.0, through: 300, by: 5).map { Point(x: 500 + $0, y: 500) }
+        #expect(Self.armingStates(away, activation: 30) == [.failed])
+    }
+
     static func armingStates(_ points: [Point], activation degrees: Double) -> [GestureState] {
         var knob = KnobRecognizer(.init(center: Point(x: 500, y: 500), innerRadius: 40, outerRadius: 200, activation: degrees * .pi / 180))
         for (index, point) in points.enumerated() {

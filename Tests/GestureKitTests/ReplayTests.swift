@@ -115,7 +115,7 @@ struct ReplayTests {
         expectSameLines(lines, [
             #"{"t":0,"gesture":"levels","recognizer":"pressure-thresholds","state":"began","device":6,"contact":0,"x":150,"y":100,"force":0}"#,
             #"{"t":0,"decision":"claim","winner":"dial","device":6,"contact":0,"held":0}"#,
-            #"{"t":0,"gesture":"levels","recognizer":"pressure-thresholds","state":"failed","device":6,"contact":0,"x":150,"y":100}"#,
+            #"{"t":0,"gesture":"levels","recognizer":"pressure-thresholds","state":"cancelled","device":6,"contact":0,"x":150,"y":100}"#,
             #"{"t":0,"gesture":"dial","recognizer":"knob","state":"began","device":6,"contact":0,"x":150,"y":100,"force":0,"angle":0,"rotation":0,"distance":50}"#,
             #"{"t":0.1,"gesture":"dial","recognizer":"knob","state":"changed","device":6,"contact":0,"x":100,"y":150,"force":0.6,"angle":1.570796,"rotation":1.570796,"distance":50}"#,
             // A knob's steps act where its contact went down.

@@ -598,12 +598,30 @@ public struct GestureEngine: Sendable {
         }
     }
 
-    /// Ends the contact's watching gestures without their actions, those held back included.
+    /// Ends the contact's watching gestures without their actions, those held back included
+    /// (so none was sent, and no end action has anything to undo): one begun is `cancelled`,
+    /// as a continuous gesture ends (found in review: `failed` after `began` broke the promise
+    /// a reader of `--json` pairs its stages by), one not begun `failed`.
     private mutating func endWatching(_ contact: inout TrackedContact, at time: Double, into outputs: inout [EngineOutput]) {
         contact.heldActions = []
+        let key = contact.key
         let position = contact.position
         for index in contact.slots.indices where contact.slots[index].active && !contact.slots[index].owns {
-            drop(&contact.slots[index], key: contact.key, slotIndex: index, at: time, position: position, into: &outputs)
+            guard contact.slots[index].began else {
+                drop(&contact.slots[index], key: key, slotIndex: index, at: time, position: position, into: &outputs)
+                continue
+            }
+            var slot = contact.slots[index]
+            slot.active = false
+            timers.set(.recognizer(key, slot: index), deadline: nil)
+            let report = GestureReport(state: .cancelled, time: time, position: position)
+            outputs.append(.gesture(GestureEvent(gesture: slot.binding.name, recognizer: slot.binding.recognizer.kind,
+                                                 device: key.device, contact: key.contact, report: report)))
+            if slot.shownProgress != nil {
+                slot.shownProgress = nil
+                outputs.append(.feedback(.progressEnded(key)))
+            }
+            contact.slots[index] = slot
         }
     }
 

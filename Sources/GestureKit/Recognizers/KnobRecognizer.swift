@@ -144,12 +144,18 @@ public struct KnobRecognizer: GestureRecognizer {
             phase = .watching(.arming(lastAngle: angle, turned: 0, curl: curl))
             return .nothing
         case .move(.arming(let lastAngle, let turned, var curl), let sample):
-            guard configuration.contains(sample.position) else {
-                // Well out past the ring before the knob began: a drag away from it (a circle
-                // along the outer edge strays out a few pixels).
-                if sample.position.distance(to: configuration.center) > configuration.outerRadius + configuration.straySlack {
+            // A circle along the outer edge strays out a few pixels, and those samples turn the
+            // knob as ones on the ring do (found in review: a circle wobbling across the default
+            // ring's edge, every other sample 4 px past it, never began).
+            let distance = sample.position.distance(to: configuration.center)
+            let strayed = distance > configuration.outerRadius && distance <= configuration.outerRadius + configuration.straySlack
+            guard configuration.contains(sample.position) || strayed else {
+                // Well out past the ring before the knob began: a drag away from it.
+                if distance > configuration.outerRadius + configuration.straySlack {
                     return phase.finish(GestureReport(.failed, at: sample))
                 }
+                // Through the inner disc, where a pixel swings the angle: looked at again
+                // once back on the ring.
                 curl.interrupt()
                 phase = .watching(.arming(lastAngle: nil, turned: turned, curl: curl))
                 return .nothing

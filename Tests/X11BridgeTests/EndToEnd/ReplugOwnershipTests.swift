@@ -237,14 +237,15 @@ final class ReplugOwnershipTests: StageSuite {
         return device
     }
 
-    /// Whether `lines` show a contact of `device` (any device: nil) over: the watching gesture
-    /// (`contact`) ends with it, or, where the deep press won the contact (which ends the
-    /// watching gestures), the deep press does.
+    /// Whether `lines` show the last contact of `device` (any device: nil) over: the watching
+    /// gesture (`contact`) ends with it, or, where the deep press won the contact (which
+    /// cancels the watching gestures as it begins), the deep press does. So the last line of
+    /// either that is not a `failed` one (a gesture that never began) is an end.
     static func contactOver(_ lines: [OutputLine], device: Int? = nil) -> Bool {
-        lines.gestures.contains { line in
-            ["contact", "right-click"].contains(line.gesture) && (device == nil || line.device == device)
-                && [.ended, .cancelled].contains(line.state)
+        let last = lines.gestures.last { line in
+            ["contact", "right-click"].contains(line.gesture) && (device == nil || line.device == device) && line.state != .failed
         }
+        return last.map { [.ended, .cancelled].contains($0.state) } ?? false
     }
 
     /// The bridge has seen the contact of `device` end: the server lifts a disabled device's
