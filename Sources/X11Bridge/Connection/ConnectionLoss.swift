@@ -8,8 +8,10 @@ import Glibc
 /// display's exit handler; Xlib's defaults print "X connection to :0 broken" and exit with
 /// status 1. The process-wide handler installed here only returns (it keeps no state), and
 /// each connection's exit handler gets its own `ConnectionLoss` as user data and raises its
-/// flag. From then on Xlib treats the display as dead: requests are dropped and nothing
-/// blocks, so the event loop sees the flag and the program exits with `exitStatus`.
+/// flag. From then on Xlib treats the display as dead: nothing blocks, but what is sent stays
+/// in its 16 KiB buffer, and a request that would overflow it crashes inside Xlib. So nothing
+/// is sent once the flag is up (the bridge's handling of input and timers, its shutdown and
+/// the feedback look first), the event loop sees it, and the program exits with `exitStatus`.
 ///
 /// libX11 before 1.8 has no per-display exit handler, and its I/O error handler must not
 /// return; there the handler says which display was lost and exits with `exitStatus` itself.

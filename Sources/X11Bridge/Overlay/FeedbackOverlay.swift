@@ -50,7 +50,11 @@ public final class FeedbackOverlay {
     /// screen, where it draws. Creates no windows until there is something to show.
     public convenience init(connection: XConnection) throws(OverlayError) {
         try self.init(display: connection.display, screen: connection.screenNumber)
+        loss = connection.loss
     }
+
+    /// The connection's loss, once known: from then on the overlay sends nothing (`sending`).
+    private var loss: ConnectionLoss?
 
     /// The overlay on `display`'s `screen` (a test's own connection).
     convenience init(display: OpaquePointer, screen: Int32) throws(OverlayError) {
@@ -250,6 +254,10 @@ public final class FeedbackOverlay {
 
     /// Runs `body`, noting the serials of the requests it sends (`sent`).
     private func sending(takingDown: Bool = false, _ body: () -> Void) {
+        // Xlib keeps a lost connection's requests in its buffer, and a request that would
+        // overflow it crashes inside Xlib (found in review: the bridge, drawing as the server
+        // went, died of a bad pointer instead of exiting with status 69).
+        guard loss?.isLost != true else { return }
         let start = resources.nextRequestSerial
         body()
         let end = resources.nextRequestSerial

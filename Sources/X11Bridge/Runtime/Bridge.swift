@@ -150,6 +150,8 @@ public final class Bridge {
         var lessons: [EngineOutput] = []
         engine.learnPending(into: &lessons)
         process(lessons, now: now)
+        // With the server gone there is nothing to let go of, and nothing sent would reach it.
+        guard !session.connection.isLost else { return }
         grabs.releaseAll(reason: "the bridge is stopping")
         releaseHeld(reason: "the bridge is stopping")
         performer.shutdown()
@@ -259,6 +261,9 @@ public final class Bridge {
 
     private func act(on output: EngineOutput, now: Double) {
         report(.engine(output))
+        // A lost connection keeps what is sent in Xlib's buffer, and one request too many
+        // crashes inside Xlib: said, not done (the loop stops at the next event).
+        guard !session.connection.isLost else { return }
         defer {
             show(volumeRing.observe(output, configuration: engine.configuration, screen: engine.screen, monitors: engine.monitors),
                  now: now)
@@ -393,7 +398,8 @@ extension Bridge: EventLoopClient {
     }
 
     func handle(_ changes: [InputChange], at time: Double) {
-        for change in changes {
+        // What was read before the server went is not acted on: nothing sent would reach it.
+        for change in changes where !session.connection.isLost {
             switch change {
             case .contact(let event) where event.phase == .hover:
                 // A pen above the screen: no input of anybody's to hold; it tells the engine
@@ -659,6 +665,7 @@ extension Bridge: EventLoopClient {
     }
 
     func fireTimers(at now: Double) -> Bool {
+        guard !session.connection.isLost else { return false }
         let engineDue = engine.nextDeadline.map { $0 <= now } ?? false
         if engineDue {
             checkAwaitingContacts(now: now)

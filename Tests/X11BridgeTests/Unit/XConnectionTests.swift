@@ -80,6 +80,28 @@ final class XConnectionTests: XvfbSuite {
         #expect(ownership.absorb(errors).isEmpty)
     }
 
+    /// Found in review under a slowed bridge: Xlib keeps a lost connection's requests in its
+    /// 16 KiB buffer, and the one that would overflow it crashed inside Xlib: the bridge,
+    /// drawing as the server went, died of a bad pointer instead of exiting with status 69.
+    @Test("once the connection is lost the feedback sends nothing: a burst of rings and pulses drawn after it does not crash")
+    func feedbackAfterLoss() throws {
+        let overlay = try FeedbackOverlay(connection: connection)
+        let pen = ContactKey(device: 2, contact: 0)
+        overlay.show(.pulse(pen, at: Point(x: 100, y: 100), time: 0), now: 0)
+        connection.sync()
+        // The server's end of the socket as a crash leaves it: the next round trip finds it gone.
+        #expect(Glibc.shutdown(connection.fileDescriptor, Int32(SHUT_RDWR)) == 0)
+        connection.sync()
+        #expect(connection.isLost)
+        for index in 0..<3000 {
+            let now = Double(index) * 0.016
+            overlay.show(.progress(pen, at: Point(x: Double(100 + index % 300), y: 200), fraction: Double(index % 10) / 10), now: now)
+            if index % 50 == 0 { overlay.show(.pulse(pen, at: Point(x: 300, y: 300), time: now), now: now) }
+            overlay.tick(now: now)
+        }
+        overlay.close()
+    }
+
     @Test("a refused request with a reply is an error too, never taken for a lost connection")
     func replyErrors() throws {
         let missing: Window = 0x7fff_fff0
