@@ -100,10 +100,16 @@ struct Run: ParsableCommand {
         // Neither output is written from the event loop (`DetachedWriter`); what waits goes out
         // before the process ends, unless its reader still does not read.
         let output = DetachedWriter(descriptor: STDOUT_FILENO), errors = DetachedWriter(descriptor: STDERR_FILENO)
-        defer {
-            output.finish(timeout: Self.finishTimeout)
-            errors.finish(timeout: Self.finishTimeout)
+        // Stopping, both are given `finishTimeout` in all, from the first wait on (found in
+        // review: each wait took its own, and with both unread SIGTERM took 6 s).
+        var stopDeadline: DispatchTime?
+        func finishOutputs() {
+            let deadline = stopDeadline ?? .now() + Self.finishTimeout
+            stopDeadline = deadline
+            output.finish(by: deadline)
+            errors.finish(by: deadline)
         }
+        defer { finishOutputs() }
         let logger = CommandLogging.logger(verbose: verbose, detached: errors)
         let keptConfigs = KeptConfig.user()
         let keeping = DispatchQueue(label: "gesture-bridge.kept-config")
@@ -183,8 +189,9 @@ struct Run: ParsableCommand {
         bridge.terminal = ControllingTerminal()
         reporter.stop = { [unowned bridge] in bridge.stop(.outputClosed) }
         reporter.flush = {
-            output.finish(timeout: Self.finishTimeout)
-            errors.finish(timeout: Self.finishTimeout)
+            let deadline = DispatchTime.now() + Self.finishTimeout
+            output.finish(by: deadline)
+            errors.finish(by: deadline)
         }
         do {
             try bridge.run(signals: signals)
@@ -241,14 +248,15 @@ struct Run: ParsableCommand {
         }
         connection.close()
         // What waits is written first: its failure counts too.
-        output.finish(timeout: Self.finishTimeout)
+        finishOutputs()
         if let failure = output.failure, failure.readerGone {
             logger.error("stopped: cannot write the output: \(failure)")
             throw CommandFailure.reported()
         }
     }
 
-    /// How long the bridge, stopping, waits for its output and log lines to be written.
+    /// How long the bridge, stopping (or stopped by Ctrl-Z), waits for its output and log lines
+    /// to be written, both together.
     static let finishTimeout = 2.0
 
     /// The config to start with, and where it comes from: the file's (kept for later by the

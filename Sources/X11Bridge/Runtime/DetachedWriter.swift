@@ -122,9 +122,15 @@ public final class DetachedWriter: Sendable {
     /// (a reader who still does not read: what waits is lost as the process ends).
     @discardableResult
     public func finish(timeout: Double) -> Bool {
+        finish(by: .now() + timeout)
+    }
+
+    /// As `finish(timeout:)`, until `deadline`: writers that share one wait share one deadline.
+    @discardableResult
+    public func finish(by deadline: DispatchTime) -> Bool {
         let done = DispatchSemaphore(value: 0)
         queue.async { done.signal() }
-        return done.wait(timeout: .now() + timeout) == .success
+        return done.wait(timeout: deadline) == .success
     }
 
     private func writeNow(_ bytes: [UInt8]) {

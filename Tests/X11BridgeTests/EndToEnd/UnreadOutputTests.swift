@@ -56,6 +56,26 @@ final class UnreadOutputTests: StageSuite {
         #expect(bridge.actions.count >= 3, "\(bridge.lines)")
     }
 
+    /// Found in review (a sanitizer's run): with both outputs unread, stopping waited for each
+    /// in turn, and for the output twice: SIGTERM took 6 s, where `run` gives them 2 s.
+    @Test("both outputs unread (a terminal paused with Ctrl-S holds both): SIGTERM stops it within the 2 s it gives them")
+    func bothUnreadStopPromptly() throws {
+        let bridge = try stage.bridge(["--verbose"])
+        #expect(bridge.limitOutputPipe(to: 4096))
+        #expect(bridge.limitErrorPipe(to: 4096))
+        stage.window.drain()
+        try deepPressesThenTap(20)
+        expectRightClicks(20, detail: "")
+        let unread = bridge.child.unreadBytes
+        #expect(unread.output > 0 && unread.error > 0, "nothing of either was read: \(unread)")
+        let start = Date()
+        bridge.child.kill(signal: SIGTERM)
+        #expect(bridge.child.waitForExit(timeout: 10) == 0)
+        let took = Date().timeIntervalSince(start)
+        #expect(took < 4.5, "SIGTERM took \(took) s (each wait its own 2 s: 6)")
+        #expect(bridge.actions.count >= 3, "it printed past what the pipe held: \(bridge.lines)")
+    }
+
     @Test("its output's reader gone (a pipe into `head` closed): it stops at its next line, status 1, nothing held")
     func outputReaderGone() throws {
         let bridge = try stage.bridge()

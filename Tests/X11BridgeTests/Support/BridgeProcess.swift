@@ -201,6 +201,12 @@ final class BridgeProcess {
         return child.limitOutputPipe(to: bytes)
     }
 
+    /// As `limitOutputPipe`, for its standard error (the log).
+    func limitErrorPipe(to bytes: Int32) -> Bool {
+        _ = child.errorOutput
+        return child.limitErrorPipe(to: bytes)
+    }
+
     /// Sends `signal` and waits for the exit status.
     func stop(with signal: Int32) -> Int32? {
         child.kill(signal: signal)

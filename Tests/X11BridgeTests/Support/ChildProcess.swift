@@ -97,6 +97,20 @@ final class ChildProcess {
         fcntl(outputReader.readEnd, 1031, bytes) >= 0
     }
 
+    /// As `limitOutputPipe`, for the child's standard error.
+    func limitErrorPipe(to bytes: Int32) -> Bool {
+        fcntl(errorReader.readEnd, 1031, bytes) >= 0
+    }
+
+    /// The bytes waiting unread in the pipes from the child's standard output and error.
+    var unreadBytes: (output: Int32, error: Int32) {
+        func waiting(_ pipe: OutputPipe) -> Int32 {
+            var count: Int32 = 0
+            return ioctl(pipe.readEnd, UInt(FIONREAD), &count) == 0 ? count : -1
+        }
+        return (waiting(outputReader), waiting(errorReader))
+    }
+
     /// Closes the test's end of the pipe from the child's standard output (`OutputPipe.closeReadEnd`).
     func closeOutput() {
         outputReader.closeReadEnd()
