@@ -134,6 +134,9 @@ struct ConfigSchemaTests {
                     expected = (base * 50).rounded() / 100
                 } else if key.standard.hasSuffix(" ÷ 4") {
                     expected = base / 4
+                } else if key.standard.hasSuffix(", at least \(try #require(key.below)) ÷ 2") {
+                    let amount = try #require(key.standard.split(separator: ",").first?.split(separator: " ").last.flatMap { Double($0) })
+                    expected = Swift.max(base - amount, base / 2)
                 } else {
                     let amount = try #require(key.standard.split(separator: " ").last.flatMap { Double($0) })
                     expected = Swift.max(0, base - amount)
@@ -157,7 +160,7 @@ struct ConfigSchemaTests {
         #expect(abs(c.release - 0.75) < 1e-12 && c.ordinary == 0.45)
         let low = try ConfigLoader.parse(Self.binding(.deepPress, "    threshold: 0.1\n"), file: "t")
         guard case .deepPress(let lowPress) = try #require(low.bindings.first).recognizer else { return }
-        #expect(lowPress.release == 0, "a release below 0 is 0, the least the range takes")
+        #expect(lowPress.release == 0.05, "at least half the threshold: a release of 0 would never come")
     }
 
     @Test("`threshold: learned` starts at today's levels; `learn: false` still reads")

@@ -11,6 +11,20 @@ struct DeepPressRecognizerTests {
     var pen: ScriptedDevice { script.pen }
     var states: [GestureState] { script.gestureStates("right-click") }
 
+    /// Found in review of the seeds: `release` left out at threshold − 0.15 was 0 for a
+    /// threshold of 0.15 or less, and a force never falls below 0: the press ended only at the
+    /// lift, its end action (a button's release) waiting for it however lightly the pen rested.
+    @Test("a light deep press's release left out is half its threshold at least, so easing off ends it", arguments: [0.1, 0.15, 0.2])
+    func lightThresholdRelease(threshold: Double) {
+        let configuration = DeepPressRecognizer.Configuration(threshold: threshold)
+        #expect(configuration.release == max(threshold - 0.15, threshold / 2))
+        var recognizer = DeepPressRecognizer(configuration)
+        let origin = Point(x: 0, y: 0)
+        #expect(recognizer.handle(.down(ContactSample(time: 0, position: origin, force: threshold + 0.05))).reports.map(\.state) == [.began])
+        #expect(recognizer.handle(.move(ContactSample(time: 0.1, position: origin, force: 0.01))).reports.map(\.state) == [.ended])
+        #expect(DeepPressRecognizer.Configuration(threshold: 0.7).release == 0.55, "as ever at the default's levels")
+    }
+
     @Test("pressing exactly to the threshold begins the deep press; a hair less does not")
     func thresholdIsInclusive() {
         pen.down(at: (100, 100), force: 0.1)

@@ -49,7 +49,9 @@ public struct NumberKey: Sendable, Hashable {
 public struct DependentNumberKey: Sendable, Hashable {
     /// How the value follows the key it depends on when it is left out.
     public enum Rule: Sendable, Hashable {
-        /// That key's value less this much, never below the lowest value accepted.
+        /// That key's value less this much, but never below half of it (found in review of the
+        /// seeds: a deep press at 0.1 had a release of 0, which no force falls below, so it
+        /// ended only at the lift).
         case less(Double)
         /// Half that key's value, to hundredths (`HoldPolicy.defaultOrdinary`).
         case half
@@ -76,7 +78,7 @@ public struct DependentNumberKey: Sendable, Hashable {
     public func standard(following value: Double) -> Double {
         switch rule {
         // To a billionth: 0.7 less 0.15 is 0.55 in the printed config, not 0.5499999999999999.
-        case .less(let amount): return Swift.max(range.lowerBound, ((value - amount) * 1e9).rounded() / 1e9)
+        case .less(let amount): return Swift.max(range.lowerBound, ((Swift.max(value - amount, value / 2)) * 1e9).rounded() / 1e9)
         case .half: return HoldPolicy.defaultOrdinary(threshold: value)
         case .quarter: return value / 4
         }
@@ -84,7 +86,7 @@ public struct DependentNumberKey: Sendable, Hashable {
 
     public var entry: ConfigKey {
         let standard = switch rule {
-        case .less(let amount): "\(base) − \(amount.formatted)"
+        case .less(let amount): "\(base) − \(amount.formatted), at least \(base) ÷ 2"
         case .half: "\(base) ÷ 2, to hundredths"
         case .quarter: "\(base) ÷ 4"
         }
