@@ -95,6 +95,21 @@ struct ReplayTests {
         ])
     }
 
+    /// Found in review of the seeds: a hand-written trace leaving `pressure` out of a move
+    /// where it did not change (as X does) read as force 0: the deep press ended mid-hold.
+    @Test("a move of a pressure device without pressure keeps the contact's last: a deep press held through it goes on")
+    func moveWithoutPressure() throws {
+        let lines = try replay("""
+            {"t":0,"device":6,"contact":0,"phase":"begin","x":100,"y":100,"pressure":100}
+            {"t":0.01,"device":6,"contact":0,"phase":"move","x":100,"y":100,"pressure":800}
+            {"t":0.02,"device":6,"contact":0,"phase":"move","x":101,"y":100}
+            {"t":0.03,"device":6,"contact":0,"phase":"end","x":101,"y":100,"pressure":0}
+            """)
+        let ended = lines.filter { $0.contains(#""state":"ended""#) }
+        #expect(ended.count == 1 && ended[0].contains(#""t":0.03"#), "the deep press ends at the lift: \(lines)")
+        #expect(lines.filter { $0.contains(#""action":"click""#) }.count == 1, "\(lines)")
+    }
+
     @Test("knob and thresholds lines carry angle, rotation, distance, threshold and direction")
     func knobAndThresholdLines() throws {
         let config = try ConfigLoader.parse("""

@@ -83,6 +83,17 @@ struct TraceTests {
         #expect(error(Self.header + "\n" + #"{"t":0,"device":6,"x":1e9"#)?.message.contains("not valid JSON") == true)
     }
 
+    /// Found in review of the seeds: the iPhone recording (a JSON list of forces, one a line)
+    /// given to replay was told its first line `[` is not JSON, and nothing of what a trace is.
+    @Test("a JSON file of another shape is told it is not a trace and what a trace's first line is")
+    func otherJSONIsNotATrace() {
+        for text in ["[\n  0,\n  0.05\n]", "[0, 0.05, 0.1]", "{\"forces\": [0, 0.1]}"] {
+            let error = error(text)
+            #expect(error?.line == 1 && error?.message.contains("first line must be the header") == true
+                    || error?.message.contains("this is not a trace, whose first line is its header") == true, "\(text): \(String(describing: error))")
+        }
+    }
+
     @Test("a missing file is a clear error")
     func missingFile() {
         let error = #expect(throws: TraceError.self, "loaded a missing file") {

@@ -44,10 +44,16 @@ package struct TraceLineParser {
             let shown = String(line.prefix(60)).unicodeScalars.map { scalar in
                 scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? scalar.escaped(asASCII: true) : String(scalar)
             }.joined()
-            throw TraceError(file: file, line: lineNumber, message: "not valid JSON: \(shown)")
+            // Found in review: a JSON file of another shape (a list of forces over several
+            // lines) was told its `[` is not JSON, which it is, and nothing of what a trace is.
+            let notATrace = header == nil
+                ? "; this is not a trace, whose first line is its header {\"trace\":1,\"devices\":[...]} and each line after it one event (docs/trace-format.md)"
+                : ""
+            throw TraceError(file: file, line: lineNumber, message: "not valid JSON: \(shown)\(notATrace)")
         }
         guard case .object(let object) = value else {
-            throw TraceError(file: file, line: lineNumber, message: "each line must be a JSON object")
+            let notATrace = header == nil ? "; this is not a trace, whose first line is its header {\"trace\":1,\"devices\":[...]}" : ""
+            throw TraceError(file: file, line: lineNumber, message: "each line must be a JSON object\(notATrace)")
         }
         var fields = Fields(object: object, file: file, line: lineNumber)
         guard header != nil else {

@@ -19,6 +19,8 @@ public enum TraceReplay {
 public struct TraceReplayer {
     private var engine: GestureEngine
     private var lastTime: Double?
+    /// Each contact's pressure last given, while it is down.
+    private var lastPressure: [ContactKey: Double] = [:]
 
     public init(header: TraceHeader, configuration: BindingSet, learning: PressLearning = PressLearning()) {
         engine = GestureEngine(configuration: configuration, devices: header.devices, screen: header.screen ?? .fallback,
@@ -29,6 +31,21 @@ public struct TraceReplayer {
     public var learning: PressLearning { engine.learning }
 
     public mutating func handle(_ event: ContactEvent, into outputs: inout [EngineOutput]) {
+        var event = event
+        let key = ContactKey(device: event.device, contact: event.contact)
+        // A move of a device with pressure that gives none keeps the pressure it had, as X
+        // leaves out a valuator that did not change (found in review: a hand-written trace
+        // read it as 0, ending a deep press mid-hold).
+        switch (event.phase, event.pressure) {
+        case (.begin, let pressure?), (.move, let pressure?):
+            lastPressure[key] = pressure
+        case (.move, nil):
+            event.pressure = lastPressure[key]
+        case (.end, _), (.cancel, _):
+            lastPressure[key] = nil
+        case (.begin, nil), (.hover, _):
+            break
+        }
         engine.handle(event, into: &outputs)
         lastTime = event.time
     }
