@@ -47,6 +47,36 @@ struct ConfigTests {
         #expect(ConfigLoader.builtInDefault.bindingWarnings.isEmpty)
     }
 
+    /// Found in review of staged pressure and of the seeds: README's squeeze added beside the
+    /// default's deep press never came, nor did stages above it, and `check` said OK.
+    @Test("an owning press another on the same contacts always beats, and stages above it, are warned of; elsewhere they are not")
+    func shadowedBindingsWarned() throws {
+        let config = try ConfigLoader.parse("""
+            bindings:
+              - {name: right-click, gesture: deep-press, devices: [pen], threshold: learned, action: {click: right}}
+              - {name: undo, gesture: squeeze, devices: [pen], threshold: 0.85, action: {key: ctrl+z}}
+              - {name: brush, gesture: pressure-thresholds, devices: [pen], thresholds: [0.3, 0.8], up: {key: bracketright}}
+              - {name: touch-undo, gesture: squeeze, devices: [touch], threshold: 0.85, action: {key: ctrl+z}}
+              - {name: low, gesture: pressure-thresholds, devices: [pen], thresholds: [0.3, 0.5], up: {key: a}}
+            """, file: "t")
+        let warnings = Dictionary(uniqueKeysWithValues: config.bindingWarnings.map { ($0.binding, $0.message) })
+        #expect(Set(warnings.keys) == ["undo", "brush"], "\(warnings)")
+        #expect(warnings["undo"]?.contains("right-click") == true && warnings["undo"]?.contains("0.7") == true)
+        #expect(warnings["brush"]?.contains("thresholds 0.8 never come") == true, "\(warnings)")
+
+        // README's squeeze, added to the built-in default (whose deep press leaves on-screen
+        // keyboards alone): warned of; limited to an application the deep press leaves alone, not.
+        var withSqueeze = ConfigLoader.builtInDefault
+        let squeeze = try #require(config.bindings.first { $0.name == "undo" })
+        withSqueeze.bindings.append(squeeze)
+        #expect(withSqueeze.bindingWarnings.map(\.binding) == ["undo"], "\(withSqueeze.bindingWarnings)")
+        var onKeyboard = squeeze
+        onKeyboard.applications = .only(["onboard"])
+        var withKeyboardSqueeze = ConfigLoader.builtInDefault
+        withKeyboardSqueeze.bindings.append(onKeyboard)
+        #expect(withKeyboardSqueeze.bindingWarnings.isEmpty, "\(withKeyboardSqueeze.bindingWarnings)")
+    }
+
     /// Found in review: a misspelt gesture hid every other problem of
     /// its binding, so a config took a round of fixing for each.
     @Test("a misspelt gesture does not hide its binding's other problems: each is reported at its line, each with the word meant")

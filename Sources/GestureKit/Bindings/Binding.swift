@@ -427,8 +427,51 @@ public struct BindingSet: Sendable, Hashable {
             if binding.ownsContact, !binding.recognizer.kind.ownsContactByDefault {
                 return (binding.name, "a \(binding.recognizer.kind.rawValue) gesture begins as a contact touches down, and owning its contacts it wins each one: every tap and stroke on its devices is its, none the applications'; leave `owns-contact` out unless that is meant")
             }
+            return shadowWarning(for: binding).map { (binding.name, $0) }
+        }
+    }
+
+    /// Why `binding` never acts on a press another owning pressure gesture on the same contacts
+    /// takes first: a deep press or squeeze whose threshold is lower (the first to begin wins
+    /// the contact), or stages at or above it (a contact a gesture wins ends the watching ones).
+    /// Only where the other surely listens to the same contacts: on every device of this one (or
+    /// every device), in some application this one acts in. Found in review of staged pressure:
+    /// README's squeeze at 0.85 added beside the default's deep press never came, and `check`
+    /// said OK.
+    private func shadowWarning(for binding: Binding) -> String? {
+        func pressLevel(_ other: Binding) -> (threshold: Double, learned: Bool)? {
+            guard other.ownsContact else { return nil }
+            switch other.recognizer {
+            case .deepPress(let settings): return (settings.threshold, settings.learned)
+            case .squeeze(let settings): return (settings.threshold, false)
+            default: return nil
+            }
+        }
+        let own: [Double]
+        switch binding.recognizer {
+        case .deepPress, .squeeze:
+            guard let level = pressLevel(binding) else { return nil }
+            own = [level.threshold]
+        case .pressureThresholds(let settings) where !(binding.onCrossUp.isEmpty && binding.onCrossDown.isEmpty):
+            own = settings.thresholds
+        default:
             return nil
         }
+        let covers = { (other: Binding) in
+            other.devices.isEmpty || (!binding.devices.isEmpty && binding.devices.allSatisfy(other.devices.contains))
+        }
+        for other in bindings where other.name != binding.name && covers(other)
+            && other.applications.overlaps(binding.applications) {
+            guard let level = pressLevel(other), let first = own.min() else { continue }
+            let beaten = binding.recognizer.kind == .pressureThresholds ? own.filter { $0 >= level.threshold } : (first > level.threshold ? own : [])
+            guard !beaten.isEmpty else { continue }
+            let learning = level.learned ? " to start with (it learns the hand from there)" : ""
+            let place = other.applications == .everywhere ? "" : " where \(other.name) acts"
+            return binding.recognizer.kind == .pressureThresholds
+                ? "its thresholds \(beaten.map(\.formatted).joined(separator: ", ")) never come\(place): \(other.name) takes the press first, at \(level.threshold.formatted)\(learning), and a contact a gesture takes ends the watching ones"
+                : "it never comes\(place): \(other.name) listens to the same contacts and begins first, at \(level.threshold.formatted)\(learning), and the first gesture to begin takes the contact"
+        }
+        return nil
     }
 
     /// The knobs whose center names a monitor `monitors` lacks, with that monitor's name, in

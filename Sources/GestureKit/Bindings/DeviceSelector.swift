@@ -39,6 +39,15 @@ public enum PressureRequirement: String, Sendable, Hashable, CaseIterable {
 /// when it begins (instance or class name, case-insensitive, as touchegg and easystroke
 /// users write them, a version after a dash left out).
 public enum ApplicationFilter: Sendable, Hashable {
+    /// Whether some application's windows pass both filters (names compared as written).
+    public func overlaps(_ other: ApplicationFilter) -> Bool {
+        switch (self, other) {
+        case (.only(let these), .only(let those)): !Set(these).isDisjoint(with: those)
+        case (.only(let these), .except(let those)), (.except(let those), .only(let these)): !Set(these).isSubset(of: those)
+        case (.everywhere, _), (_, .everywhere), (.except, .except): true
+        }
+    }
+
     case everywhere
     /// Only in these applications; nowhere when the window is unknown.
     case only([String])
