@@ -68,7 +68,7 @@ struct Run: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Also print every change of a gesture (a knob's angle, a force), and log ownership decisions, strokes no gesture follows any more (their motion goes unread), feedback and anything the engine found impossible.")
     var verbose = false
 
-    @Flag(help: "Show a circle under every pen and finger touching the screen, sized by its force.")
+    @Flag(help: "Show a circle under every pen and finger touching the screen, sized by its force (for screencasts and teaching). It reads every sample of a stroke and of a hovering pen, which the bridge otherwise leaves unread or reads in batches: more CPU while it shows.")
     var showTouches = false
 
     @Flag(name: .customLong("no-watch"), help: "Do not read the config file again when it changes (SIGHUP still does).")

@@ -13,7 +13,7 @@ final class OverlayContactsTests: OverlaySuite {
         let finger = ContactKey(device: 14, contact: 7)
         let penPoint = Point(x: 250, y: 250)
         let fingerPoint = Point(x: 550, y: 350)
-        overlay.showContacts([ActiveContact(key: pen, position: penPoint, force: 0.8), ActiveContact(key: finger, position: fingerPoint, force: nil)])
+        overlay.showContacts([ActiveContact(key: pen, position: penPoint, force: 0.8), ActiveContact(key: finger, position: fingerPoint, force: nil)], now: 0)
         #expect(screen.overlayWindows().count == 2)
         #expect(overlay.nextDeadline == nil)
 
@@ -30,15 +30,50 @@ final class OverlayContactsTests: OverlaySuite {
         #expect((inside[OverlayTestDisplay.background] ?? 0) > inside.values.reduce(0, +) / 2, "\(inside)")
         #expect(screen.windowUnderPointer(x: 250, y: 250) == screen.application)
 
-        overlay.showContacts([ActiveContact(key: pen, position: Point(x: 300, y: 260), force: 0.1)])
+        overlay.showContacts([ActiveContact(key: pen, position: Point(x: 300, y: 260), force: 0.1)], now: 0.1)
         #expect(screen.overlayWindows().count == 1, "the lifted finger's circle is gone")
         let later = screen.screenshot()
         #expect(later.histogram(around: fingerPoint, within: 60).keys.count == 1)
         let lighter = try #require(later.distances(of: .contact, around: Point(x: 300, y: 260), within: 52).filter { $0 < 30 }.max())
         #expect(lighter < penOutline - 15, "less force, smaller circle: \(lighter)")
 
-        overlay.showContacts([])
+        overlay.showContacts([], now: 0.2)
         #expect(screen.overlayWindows().isEmpty)
+        screen.expectNoErrors()
+    }
+
+    /// Found in review of a screencast with `--show-touches`: each sample redrew its circle, and
+    /// without a compositor five fingers at 120 Hz kept Xorg busy for seconds.
+    @Test("a circle that changes is redrawn once a frame, its latest state when the frame comes; a lift takes it down at once")
+    func circlesOncePerFrame() throws {
+        let overlay = try screen.openOverlay()
+        defer { overlay.close() }
+        let pen = ContactKey(device: 12, contact: 0)
+        let finger = ContactKey(device: 14, contact: 0)
+        overlay.showContacts([ActiveContact(key: pen, position: Point(x: 250, y: 250), force: 0.2),
+                              ActiveContact(key: finger, position: Point(x: 550, y: 350), force: 0.2)], now: 0)
+        screen.connection.sync()
+        let drawn = screen.overlayWindows()
+        try #require(drawn.count == 2)
+        let frameOf = { (window: Window) in (self.screen.attributes(of: window).x, self.screen.attributes(of: window).y) }
+        let before = drawn.map(frameOf)
+        // Samples within the frame move nothing yet; the circle is due at the frame's end.
+        for (index, x) in [260.0, 270, 280].enumerated() {
+            overlay.showContacts([ActiveContact(key: pen, position: Point(x: x, y: 250), force: 0.2 + Double(index) * 0.1),
+                                  ActiveContact(key: finger, position: Point(x: 550, y: 350), force: 0.2)], now: 0.01 * Double(index + 1))
+        }
+        screen.connection.sync()
+        #expect(screen.overlayWindows().map(frameOf).elementsEqual(before, by: ==), "not redrawn within the frame")
+        let due = try #require(overlay.nextDeadline)
+        #expect(abs(due - FeedbackOverlay.shapedFrameInterval) < 1e-9, "due at the frame's end: \(due)")
+        overlay.tick(now: due)
+        screen.connection.sync()
+        let centers = screen.overlayWindows().map { screen.attributes(of: $0) }.map { Int($0.x + $0.width / 2) }
+        #expect(centers.sorted() == [280, 550], "the pen's circle at its latest sample's place: \(centers)")
+        #expect(overlay.nextDeadline == nil)
+        // The finger lifts within the pen's next frame: its circle goes at once.
+        overlay.showContacts([ActiveContact(key: pen, position: Point(x: 290, y: 250), force: 0.5)], now: due + 0.01)
+        #expect(screen.overlayWindows().count == 1)
         screen.expectNoErrors()
     }
 

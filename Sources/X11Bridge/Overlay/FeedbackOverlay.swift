@@ -33,7 +33,7 @@ public final class FeedbackOverlay {
 
     private var pulses: [RunningPulse] = []
     private var rings: [ContactKey: ShownRing] = [:]
-    private var markers: [ContactKey: (marker: ContactMarker, window: OverlayWindow)] = [:]
+    private var markers: [ContactKey: ShownMarker] = [:]
     private var closed = false
     /// When the overlay last looked whether the compositor is still there (engine time).
     private var lookedForCompositor = -Double.infinity
@@ -106,6 +106,9 @@ public final class FeedbackOverlay {
         for shown in rings.values where shown.pending != nil {
             earliest = Swift.min(earliest ?? .infinity, shown.nextFrame)
         }
+        for shown in markers.values where shown.pending != nil {
+            earliest = Swift.min(earliest ?? .infinity, shown.nextFrame)
+        }
         if let look = compositorLookDue { earliest = Swift.min(earliest ?? .infinity, look) }
         return earliest
     }
@@ -127,13 +130,18 @@ public final class FeedbackOverlay {
             lookedForCompositor = now
             sending { fallBackIfCompositorLeft(lookingNow: true) }
         }
-        guard !pulses.isEmpty || rings.values.contains(where: { $0.pending != nil }) else { return }
+        guard !pulses.isEmpty || rings.values.contains(where: { $0.pending != nil })
+            || markers.values.contains(where: { $0.pending != nil }) else { return }
         sending { drawFrames(now: now) }
     }
 
     private func drawFrames(now: Double) {
         fallBackIfCompositorLeft()
         for (key, shown) in rings {
+            guard let pending = shown.pending, now >= shown.nextFrame else { continue }
+            draw(pending, for: key, now: now)
+        }
+        for (key, shown) in markers {
             guard let pending = shown.pending, now >= shown.nextFrame else { continue }
             draw(pending, for: key, now: now)
         }
@@ -155,13 +163,18 @@ public final class FeedbackOverlay {
     }
 
     /// The touch view: one circle per active contact, sized and labelled by its force.
-    /// Pass every active contact each time; contacts left out are taken off the screen.
-    public func showContacts(_ contacts: [ActiveContact]) {
+    /// Pass every active contact each time, `now` on the engine's clock; contacts left out are
+    /// taken off the screen at once. A circle that changes is redrawn at most once a frame (as
+    /// the force ring: a shaped window's every redraw makes the server reshape every window
+    /// beneath), its latest state drawn when its frame comes (`tick`). Found in review: redrawn
+    /// at every sample, five fingers at 120 Hz kept Xorg busy for seconds, the circles trailing
+    /// 11 s behind, and a deep press right-clicked 6 s late.
+    public func showContacts(_ contacts: [ActiveContact], now: Double) {
         guard !closed else { return }
-        sending { showMarkers(contacts) }
+        sending { showMarkers(contacts, now: now) }
     }
 
-    private func showMarkers(_ contacts: [ActiveContact]) {
+    private func showMarkers(_ contacts: [ActiveContact], now: Double) {
         fallBackIfCompositorLeft()
         var active: Set<ContactKey> = []
         for contact in contacts {
@@ -169,24 +182,37 @@ public final class FeedbackOverlay {
             active.insert(contact.key)
             let marker = ContactMarker(center: position, force: contact.force, scale: style(at: position).scale)
             if let shown = markers[contact.key] {
-                guard shown.marker != marker else { continue }
-                guard let frame = frame(around: position, halfSize: marker.halfSize) else {
-                    shown.window.destroy()
-                    markers[contact.key] = nil
+                guard shown.marker != marker else {
+                    markers[contact.key]?.pending = nil
                     continue
                 }
-                shown.window.move(to: frame)
-                shown.window.present(marker.shapes)
-                markers[contact.key] = (marker, shown.window)
+                guard now >= shown.nextFrame else {
+                    markers[contact.key]?.pending = marker
+                    continue
+                }
+                draw(marker, for: contact.key, now: now)
             } else if let window = newWindow(around: position, halfSize: marker.halfSize) {
                 window.present(marker.shapes)
-                markers[contact.key] = (marker, window)
+                markers[contact.key] = ShownMarker(marker: marker, window: window, nextFrame: now + Self.frameInterval(of: window))
             }
         }
         for key in markers.keys where !active.contains(key) {
             markers.removeValue(forKey: key)?.window.destroy()
         }
         resources.flush()
+    }
+
+    /// Redraws a shown circle as `marker`, or takes it down where no monitor shows its place.
+    private func draw(_ marker: ContactMarker, for key: ContactKey, now: Double) {
+        guard let shown = markers[key] else { return }
+        guard let frame = frame(around: marker.center, halfSize: marker.halfSize) else {
+            shown.window.destroy()
+            markers[key] = nil
+            return
+        }
+        shown.window.move(to: frame)
+        shown.window.present(marker.shapes)
+        markers[key] = ShownMarker(marker: marker, window: shown.window, nextFrame: now + Self.frameInterval(of: shown.window))
     }
 
     /// The monitors feedback is cut to, as last read (RandR 1.5; empty without it). Each
@@ -365,4 +391,13 @@ private struct ShownRing {
     let window: OverlayWindow
     var nextFrame: Double
     var pending: ProgressRing?
+}
+
+/// A contact's circle on the screen (`FeedbackOverlay.showContacts`): its window, when it may
+/// be redrawn next, and the state to draw then.
+private struct ShownMarker {
+    var marker: ContactMarker
+    let window: OverlayWindow
+    var nextFrame: Double
+    var pending: ContactMarker?
 }

@@ -123,6 +123,9 @@ public final class Bridge {
         for event in session.pause(at: now) {
             handle(event, at: now)
         }
+        // The circles of the contacts just ended go before it stops (found in review: they
+        // stayed on the screen, frozen, while it was stopped and after `fg`).
+        if showsContacts { showActiveContacts(now: now) }
         grabs.releaseAll(reason: "the bridge is stopped (Ctrl-Z)")
         releaseHeld(reason: "the bridge is stopped (Ctrl-Z)")
         feedback?.tick(now: now)
@@ -476,7 +479,7 @@ extension Bridge: EventLoopClient {
         }
         grabs.settle()
         if motionDeferred { reconcileMotion() }
-        if showsContacts { showActiveContacts() }
+        if showsContacts { showActiveContacts(now: time) }
     }
 
     /// Gives the engine the device `id` as the catalog has it now (`InputDevice`): the one
@@ -640,8 +643,17 @@ extension Bridge: EventLoopClient {
         return nil
     }
 
-    private func showActiveContacts() {
-        feedback?.showContacts(engine.contactsDown)
+    /// The pens' and fingers' contacts for the touch view (`--show-touches`): a mouse's or
+    /// touchpad's pointer shows where it is already (found in review: every mouse drag had a
+    /// circle, where help and README promise pens and fingers).
+    private func showActiveContacts(now: Double) {
+        let shown = engine.contactsDown.filter { contact in
+            switch engine.devices[contact.key.device]?.kind {
+            case .pen, .eraser, .touch: true
+            case .mouse, .touchpad, nil: false
+            }
+        }
+        feedback?.showContacts(shown, now: now)
     }
 
     /// Hover samples in a row, with no contact event among them, before a lull: 50 ms at

@@ -9,7 +9,7 @@ public protocol FeedbackPresenter: AnyObject {
     var nextDeadline: Double? { get }
     func tick(now: Double)
     /// The touch view: every active contact with its normalized force; contacts left out go.
-    func showContacts(_ contacts: [ActiveContact])
+    func showContacts(_ contacts: [ActiveContact], now: Double)
     /// The config's colour, size and pulse length; set at start and on every reload.
     var look: FeedbackLook { get set }
     /// The root window was resized or its monitors changed: feedback from now on is cut to

@@ -26,6 +26,51 @@ struct ShowTouchesTests {
         #expect(screen.wait { $0.isEmpty }.isEmpty)
         _ = bridge
     }
+
+    /// Found in review of a screencast: Ctrl-Z with fingers down left their circles on the
+    /// screen, frozen, while the bridge was stopped and after `fg`, until the next touch.
+    @Test("Ctrl-Z with a finger and the pen down takes their circles away before the bridge stops; none comes back with fg")
+    func ctrlZTakesCirclesAway() throws {
+        let server = try HeadlessXorg()
+        defer { server.stop() }
+        let screen = try #require(OverlayWindowLister(displayName: server.displayName))
+        defer { screen.close() }
+        let bridge = try BridgeProcess(["run", "--json", "--show-touches"], server: server, ownProcessGroup: true)
+        try server.touch.begin(at: (400, 300), pressure: 0.3)
+        try server.pen.down(at: (800, 300), pressure: 0.3)
+        #expect(screen.waitForMarker(at: (400, 300)) && screen.waitForMarker(at: (800, 300)), "the stimulus: both shown")
+        StoppedBridgeTests.ctrlZ(bridge)
+        #expect(screen.visibleOverlayFrames().isEmpty, "nothing left on the screen while it is stopped: \(screen.visibleOverlayFrames())")
+        try server.touch.end()
+        try server.pen.up()
+        StoppedBridgeTests.fg(bridge)
+        #expect(try bridge.waitUntilAsleep(quiet: 0.1))
+        #expect(screen.visibleOverlayFrames().isEmpty, "\(screen.visibleOverlayFrames())")
+        #expect(bridge.stop(with: SIGTERM) == 0)
+    }
+
+    /// Found in review of a screencast: a mouse held and dragged showed a circle, where help
+    /// and README promise pens and fingers (the pointer shows where a mouse is).
+    @Test("a mouse button held and dragged shows no circle; a pen's touch after it does")
+    func mouseShowsNoCircle() throws {
+        let server = try HeadlessXorg(mouse: true)
+        defer { server.stop() }
+        let screen = try #require(OverlayWindowLister(displayName: server.displayName))
+        defer { screen.close() }
+        let bridge = try server.bridge(["--show-touches", "--verbose"])
+        let mouse = try #require(server.mouse)
+        try mouse.press()
+        try mouse.move(by: 40, 20)
+        try mouse.move(by: 40, 20)
+        // The stimulus: the server has the mouse's button down, and the bridge has read it all.
+        #expect(screen.pointerButtonsHeld().contains(1))
+        #expect(try bridge.waitUntilAsleep(quiet: 0.1))
+        #expect(screen.visibleOverlayFrames().isEmpty, "\(screen.visibleOverlayFrames())")
+        try mouse.release()
+        try server.pen.down(at: (400, 300), pressure: 0.3)
+        #expect(screen.waitForMarker(at: (400, 300)))
+        try server.pen.up()
+    }
 }
 
 extension OverlayWindowLister {
@@ -64,6 +109,15 @@ final class OverlayWindowLister {
     /// Polls until `condition` holds or `timeout` passes; returns the last frames seen.
     func wait(timeout: Double = 3, until condition: ([Frame]) -> Bool) -> [Frame] {
         poll(timeout: timeout, every: 0.02, visibleOverlayFrames, until: condition)
+    }
+
+    /// The core pointer's buttons held down now, as the server says.
+    func pointerButtonsHeld() -> [Int] {
+        var root: Window = 0, child: Window = 0
+        var rootX: Int32 = 0, rootY: Int32 = 0, x: Int32 = 0, y: Int32 = 0
+        var mask: UInt32 = 0
+        XQueryPointer(display, XDefaultRootWindow(display), &root, &child, &rootX, &rootY, &x, &y, &mask)
+        return (1...5).filter { mask & (UInt32(Button1Mask) << UInt32($0 - 1)) != 0 }
     }
 
     func visibleOverlayFrames() -> [Frame] {
