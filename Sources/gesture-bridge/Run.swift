@@ -168,8 +168,11 @@ struct Run: ParsableCommand {
         for path in loaded.otherVersion {
             logger.warning("the learned state \(path) was written by another version of gesture-bridge; left as it is, so its device learns without keeping (`gesture-bridge learned --reset` of that device removes it, to keep it again)")
         }
-        let saver = store.map { LearnedStateSaver(store: $0, leftAlone: Set(loaded.otherVersion + loaded.unreadableFiles.map(\.path)),
-                                                   logger: logger) }
+        // A folder that could not be read is never written (found in review: said so, and the
+        // learning of earlier runs was written over at the first save).
+        let saver = loaded.unreadable != nil ? nil : store.map {
+            LearnedStateSaver(store: $0, leftAlone: Set(loaded.otherVersion + loaded.unreadableFiles.map(\.path)), logger: logger)
+        }
         let bridge = Bridge(session: session, configuration: bindings, performer: performer, feedback: overlay,
                             showsContacts: showTouches, reloader: reloader, learning: loaded.learning) { event in
             reporter.handle(event)

@@ -9,6 +9,37 @@ import XorgTestSupport
 /// the disk answered.
 @Suite("A slow disk", .requiresXorg, .serialized)
 final class SlowDiskTests: StageSuite {
+    /// Found in review of a machine short of resources: a state folder that could not be read
+    /// at start (a home on a server that did not answer) was said to keep nothing, and the
+    /// learning of earlier runs in it was written over at the first save.
+    @Test("a state folder that cannot be read at start is never written: what earlier runs learned stays as it was")
+    func unreadableFolderKept() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-disk-\(UUID().uuidString)").path
+        let state = folder + "/state", learned = state + "/gesture-bridge"
+        try FileManager.default.createDirectory(atPath: learned, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let earlier = "what an earlier run learned\n"
+        try earlier.write(toFile: learned + "/earlier.learned", atomically: true, encoding: .utf8)
+        // The learned state's files (the bridge's in-use mark comes and goes beside them).
+        func listing() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: learned).filter { $0.hasSuffix(".learned") }.sorted()
+        }
+        let before = try listing()
+        let bridge = try stage.bridge(environment: ["LD_PRELOAD": try PreloadShim.opendirFails.library(),
+                                                    "GESTUREBRIDGE_UNLISTABLE": learned, "XDG_STATE_HOME": state])
+        #expect(bridge.log.contains("cannot read the learned state"), "the stimulus: the folder could not be read: \(bridge.log)")
+        for tap in 0..<3 {
+            try stage.pen.down(at: (200 + 20 * Double(tap), 300), pressure: 0.08)
+            try stage.pen.up()
+            #expect(bridge.waitForLines { $0.decisions.count > tap }, "\(bridge.lines)")
+        }
+        // Stopping saves what each device learned since the start: nothing, into this folder.
+        #expect(bridge.stop(with: SIGTERM) == 0, "\(bridge.log)")
+        let after = try listing()
+        #expect(after == before, "\(after) against \(before)")
+        #expect(try String(contentsOfFile: learned + "/earlier.learned", encoding: .utf8) == earlier)
+    }
+
     @Test("while the learned state waits on the disk, a tap reaches the window; once the disk answers, the state is kept")
     func tapWhileSaving() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-disk-\(UUID().uuidString)").path

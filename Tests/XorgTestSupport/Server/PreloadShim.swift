@@ -15,6 +15,9 @@ public enum PreloadShim: String, Sendable, CaseIterable {
     case fsyncGate = "fsync_gate"
     /// Fails every `flock` with ENOLCK (`flock_fails.c`): a network home without a lock manager.
     case flockFails = "flock_fails"
+    /// Fails the listing of one folder with EIO (`opendir_fails.c`): a home on a server that
+    /// does not answer.
+    case opendirFails = "opendir_fails"
 
     private static let built = Mutex<[PreloadShim: Result<String, RealDriverError>]>([:])
 
