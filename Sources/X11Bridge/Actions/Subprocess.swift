@@ -104,6 +104,12 @@ public final class Subprocess {
             return "the interpreter\(interpreter) its #! line names is not there"
         case ENOEXEC:
             return "\(reason): not a program the system can start (a script needs a #! line naming its interpreter, or run it as [sh, \(program)])"
+        // Found in review of a machine short of resources: the bare "Resource temporarily
+        // unavailable" named nothing a person could act on.
+        case EAGAIN:
+            return "\(reason): the system refused another process (your user's limit, `ulimit -u`, or the session's TasksMax is reached: programs left running, commands of gestures that never end among them)"
+        case EMFILE, ENFILE:
+            return "\(reason): no file descriptor was left to start it with (`ulimit -n`)"
         default:
             return reason
         }

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Testing
-import X11Bridge
+@testable import X11Bridge
 
 @Suite("Children are started, reaped and their ends decoded in one place")
 struct SubprocessTests {
@@ -70,6 +70,10 @@ struct SubprocessTests {
         for program in ["~/bin/gesture-bridge-no-such", "$TERMINAL"] {
             #expect(failure([program])?.contains("the command runs without a shell") == true, "\(failure([program]) ?? "")")
         }
+        // Found in review of a machine short of resources: out of processes or descriptors,
+        // the bare error named nothing to act on.
+        #expect(Subprocess.why("sleep", cannot: EAGAIN).contains("ulimit -u"))
+        #expect(Subprocess.why("sleep", cannot: EMFILE).contains("ulimit -n"))
     }
 
     /// A signal set from /proc/<pid>/status, one bit per signal from bit 0 for signal 1.
