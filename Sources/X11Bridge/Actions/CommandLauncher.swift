@@ -40,8 +40,16 @@ public final class CommandLauncher {
     /// Starts `argv`, the command of the binding named `binding`.
     public func launch(_ argv: [String], for binding: String, now: Double) throws(ActionFailure) {
         guard runningCount < Self.runningLimit else {
+            // Which bindings' commands still run, and how to end them (found in review: a knob's
+            // `sleep` that never ended held every other binding's commands back, unnamed).
+            let running = Array(watched.values) + Array(unwatched.values)
+            let holders = Dictionary(grouping: running, by: \.binding).map { binding, commands in
+                let programs = Set(commands.compactMap(\.argv.first)).sorted().joined(separator: ", ")
+                return "\(commands.count) of \(binding) (\(programs))"
+            }.sorted().joined(separator: "; ")
+            let pids = running.map { String($0.process.pid) }.sorted().joined(separator: " ")
             throw ActionFailure("\(argv.first ?? "the command") was not started: the \(Self.runningLimit) commands "
-                                + "gestures started last are all still running")
+                                + "gestures started last are all still running: \(holders); `kill \(pids)` ends them")
         }
         let process = try Subprocess(argv, output: 2)
         let command = Command(process: process, argv: argv, binding: binding)

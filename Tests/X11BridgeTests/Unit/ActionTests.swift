@@ -94,7 +94,10 @@ struct ActionTests {
             let launcher = CommandLauncher()
             for _ in 0..<CommandLauncher.runningLimit { try launcher.launch(waiting, for: "note", now: 0) }
             #expect(launcher.runningCount == 32)
-            #expect(throws: ActionFailure.self) { try launcher.launch(["true"], for: "note", now: 0) }
+            // Found in review of a machine short of resources: the refusal named none of them.
+            let refusal = #expect(throws: ActionFailure.self) { try launcher.launch(["true"], for: "right-click", now: 0) }
+            #expect(refusal?.message.contains("32 of note (sh)") == true && refusal?.message.contains("`kill ") == true,
+                    "\(refusal?.message ?? "")")
             #expect(launcher.runningCount == 32)
             #expect(FileManager.default.createFile(atPath: go, contents: nil))
             try waitForExit(launcher)
