@@ -133,7 +133,7 @@ struct Run: ParsableCommand {
         if let advice = connection.otherScreensAdvice { logger.warning("\(advice)") }
         logger.info("config: \(source)")
         let reloader = ConfigReloader(source: source, watch: noWatch ? nil : Self.watch(source, logger: logger),
-                                      running: rejected == nil ? bindings : nil)
+                                      watching: noWatch ? nil : Self.watchedPath(source), running: rejected == nil ? bindings : nil)
         session.claim?.publish(watchedConfig: reloader.watch?.path, on: connection)
         let reporter = RunReporter(style: json ? .json : .human, bindings: bindings, verbose: verbose, logger: logger,
                                    output: output,
@@ -289,15 +289,16 @@ struct Run: ParsableCommand {
 
     /// The watch on the config file; for the built-in default, on the user's file that may
     /// be created later, when its directory exists.
-    private static func watch(_ source: ConfigSource, logger: Logger) -> ConfigFileWatch? {
-        let path: String
+    /// The file a running bridge watches: its config, or the user's file to come.
+    private static func watchedPath(_ source: ConfigSource) -> String? {
         switch source {
-        case .file(let file):
-            path = file
-        case .builtInDefault:
-            guard let user = ConfigSource.userConfigPath() else { return nil }
-            path = user
+        case .file(let file): file
+        case .builtInDefault: ConfigSource.userConfigPath()
         }
+    }
+
+    private static func watch(_ source: ConfigSource, logger: Logger) -> ConfigFileWatch? {
+        guard let path = watchedPath(source) else { return nil }
         do {
             let watch = try ConfigFileWatch(path: path)
             if case .builtInDefault = source {

@@ -103,7 +103,11 @@ public final class ConfigFileWatch {
         }
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else {
-            throw ConfigWatchError(path: path, reason: "inotify is unavailable: \(String(cString: strerror(errno)))")
+            // EMFILE here is the kernel's count of inotify instances, not `ulimit -n` (found in
+            // review: "Too many open files" sent a person to the wrong limit).
+            let code = errno
+            let limit = code == EMFILE ? " (the inotify instances your user may have, fs.inotify.max_user_instances, are used up by other programs)" : ""
+            throw ConfigWatchError(path: path, reason: "inotify is unavailable: \(String(cString: strerror(code)))\(limit)")
         }
         self.path = path
         self.directory = directory

@@ -58,15 +58,18 @@ public final class ConfigReloader {
 
     /// `running`: the bindings the bridge starts with, when they are `source`'s as it is now.
     /// `pipeWait`: how long a reload waits for a pipe's writer's next bytes (`FileContents.read`).
-    public init(source: ConfigSource, watch: ConfigFileWatch?, running: BindingSet? = nil, settleTime: Double = 0.1,
-                writingTime: Double = 10, pipeWait: Double = 5) {
+    /// `watching`: the file meant to be watched where `watch` could not be made (SIGHUP tries
+    /// again; found in review: a watch that failed at start, the kernel's inotify instances used
+    /// up by another program, was never taken once they were back).
+    public init(source: ConfigSource, watch: ConfigFileWatch?, watching: String? = nil, running: BindingSet? = nil,
+                settleTime: Double = 0.1, writingTime: Double = 10, pipeWait: Double = 5) {
         self.source = source
         self.pipeWait = pipeWait
         self.watch = watch
         self.running = running
         self.settleTime = settleTime
         self.writingTime = writingTime
-        watchedPath = watch?.path
+        watchedPath = watch?.path ?? watching
         fileWasThere = watch?.fileExists ?? false
     }
 

@@ -149,6 +149,24 @@ struct ConfigReloaderTests {
         }
     }
 
+    /// Found in review of a machine short of resources: a watch that could not be made at start
+    /// (the user's inotify instances used up by another program) was never taken, SIGHUP or not.
+    @Test("a watch that could not be made at start is taken on SIGHUP, and edits after it are noticed; with --no-watch none is")
+    func watchFailedAtStartThenHangUp() throws {
+        try Self.watchingGood { path, _ in
+            let reloader = ConfigReloader(source: .file(path), watch: nil, watching: path)
+            #expect(reloader.watch == nil)
+            try Self.other.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(Self.names(reloader.hangUp()) == ["two"])
+            #expect(reloader.watch != nil, "watched from the SIGHUP on")
+            try Self.good.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(Self.names(Self.afterChange(reloader, at: 20)) == ["one"])
+            let unwatched = ConfigReloader(source: .file(path), watch: nil)
+            _ = unwatched.hangUp()
+            #expect(unwatched.watch == nil, "run --no-watch: SIGHUP reads, and nothing more")
+        }
+    }
+
     @Test("a file its writer keeps open is read all the same once it has been left alone a while")
     func fileKeptOpen() throws {
         try Self.watchingGood { path, reloader in
