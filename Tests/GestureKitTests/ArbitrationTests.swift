@@ -186,6 +186,22 @@ struct ArbitrationTests {
         expectSequence(script.decisions(for: palm.key), [.released(reason)], sourceLocation: sourceLocation)
     }
 
+    /// The pen lifts and hovers still above the page, its samples 20 ms apart.
+    static func penLiftsAndHovers(_ script: GestureScript) {
+        script.pen.aFrameLater().lift()
+        for _ in 0..<5 {
+            script.clock.advance(by: 0.02)
+            script.pen.hover(at: (400, 290))
+        }
+    }
+
+    /// A palm down at (520, 460) with `force`, leaning on past the threshold, and lifting.
+    static func palmLeans(_ palm: ScriptedDevice, from force: Double) {
+        palm.aFrameLater().down(at: (520, 460), force: force)
+        leans(palm)
+        palm.aFrameLater().lift()
+    }
+
     /// A touch leaning on, a frame a step, past the default's learned threshold (0.7).
     static func leans(_ touch: ScriptedDevice) {
         for force in [0.4, 0.6, 0.75, 0.85] { touch.aFrameLater().press(to: force) }
@@ -223,17 +239,9 @@ struct ArbitrationTests {
                            steps: StepActions(step: 0.25, increase: [.key(KeyCombo(keys: ["ctrl", "plus"]))], decrease: [.key(KeyCombo(keys: ["ctrl", "minus"]))]))
         let script = GestureScript(configuration: BindingSet(bindings: ConfigLoader.builtInDefault.bindings + [stages, zoom]))
         Self.penWrites(script, to: 400)
-        if hovering {
-            script.pen.aFrameLater().lift()
-            for _ in 0..<5 {
-                script.clock.advance(by: 0.02)
-                script.pen.hover(at: (400, 290))
-            }
-        }
+        if hovering { Self.penLiftsAndHovers(script) }
         let palm = script.touchscreen
-        palm.aFrameLater().down(at: (520, 460), force: 0.1)
-        Self.leans(palm)
-        palm.aFrameLater().lift()
+        Self.palmLeans(palm, from: 0.1)
         // The pen's own stroke keeps its stage keys (it lifted at the page's second word).
         #expect(script.actionEvents.filter { $0.contact == palm.key }.isEmpty, "\(script.actions)")
         expectSequence(script.decisions(for: palm.key), [.released(hovering ? .penNear : .penDown)])
@@ -301,15 +309,9 @@ struct ArbitrationTests {
     func palmDeepPressWhilePenHovers() {
         let script = GestureScript(configuration: ConfigLoader.builtInDefault)
         Self.penWrites(script, to: 400)
-        script.pen.aFrameLater().lift()
-        for _ in 0..<5 {
-            script.clock.advance(by: 0.02)
-            script.pen.hover(at: (400, 290))
-        }
+        Self.penLiftsAndHovers(script)
         let palm = script.touchscreen
-        palm.aFrameLater().down(at: (520, 460), force: 0.2)
-        Self.leans(palm)
-        palm.aFrameLater().lift()
+        Self.palmLeans(palm, from: 0.2)
         Self.expectPalmHandedOver(script, palm, .penNear)
     }
 

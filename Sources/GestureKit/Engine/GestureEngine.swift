@@ -607,21 +607,8 @@ public struct GestureEngine: Sendable {
         let key = contact.key
         let position = contact.position
         for index in contact.slots.indices where contact.slots[index].active && !contact.slots[index].owns {
-            guard contact.slots[index].began else {
-                drop(&contact.slots[index], key: key, slotIndex: index, at: time, position: position, into: &outputs)
-                continue
-            }
-            var slot = contact.slots[index]
-            slot.active = false
-            timers.set(.recognizer(key, slot: index), deadline: nil)
-            let report = GestureReport(state: .cancelled, time: time, position: position)
-            outputs.append(.gesture(GestureEvent(gesture: slot.binding.name, recognizer: slot.binding.recognizer.kind,
-                                                 device: key.device, contact: key.contact, report: report)))
-            if slot.shownProgress != nil {
-                slot.shownProgress = nil
-                outputs.append(.feedback(.progressEnded(key)))
-            }
-            contact.slots[index] = slot
+            drop(&contact.slots[index], key: key, slotIndex: index, at: time, position: position,
+                 reporting: contact.slots[index].began ? .cancelled : .failed, into: &outputs)
         }
     }
 
@@ -640,12 +627,13 @@ public struct GestureEngine: Sendable {
         return !held.isEmpty
     }
 
-    /// Takes an owning recognizer out of the running: it reports `failed`.
+    /// Takes a recognizer out of the running: it reports `failed` (an owning one that lost, or
+    /// one that never began), or `cancelled` (a watching one that began: `endWatching`).
     private mutating func drop(_ slot: inout RecognizerSlot, key: ContactKey, slotIndex: Int, at time: Double,
-                               position: Point, into outputs: inout [EngineOutput]) {
+                               position: Point, reporting state: GestureState = .failed, into outputs: inout [EngineOutput]) {
         slot.active = false
         timers.set(.recognizer(key, slot: slotIndex), deadline: nil)
-        let report = GestureReport(state: .failed, time: time, position: position)
+        let report = GestureReport(state: state, time: time, position: position)
         outputs.append(.gesture(GestureEvent(gesture: slot.binding.name, recognizer: slot.binding.recognizer.kind,
                                              device: key.device, contact: key.contact, report: report)))
         if slot.shownProgress != nil {
