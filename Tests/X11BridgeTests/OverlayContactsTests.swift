@@ -1,7 +1,7 @@
 import CX11
 @testable import GestureKit
 import Testing
-import X11Bridge
+@testable import X11Bridge
 
 @Suite("The touch view on an X screen", .requiresOverlayXvfb)
 final class OverlayContactsTests: OverlaySuite {
@@ -74,6 +74,27 @@ final class OverlayContactsTests: OverlaySuite {
         // The finger lifts within the pen's next frame: its circle goes at once.
         overlay.showContacts([ActiveContact(key: pen, position: Point(x: 290, y: 250), force: 0.5)], now: due + 0.01)
         #expect(screen.overlayWindows().count == 1)
+        screen.expectNoErrors()
+    }
+
+    /// Found in review of a screencast: a finger at the top of the screen (a browser's tabs)
+    /// showed no force at all, its label above the circle cut off by the monitor's edge.
+    @Test("a contact at the top of the screen shows its force label under its circle")
+    func labelAtTheTop() throws {
+        let overlay = try screen.openOverlay()
+        defer { overlay.close() }
+        let top = Point(x: 400, y: 8)
+        overlay.showContacts([ActiveContact(key: ContactKey(device: 12, contact: 0), position: top, force: 0.73)], now: 0)
+        let shot = screen.screenshot()
+        try shot.save(as: "overlay-contacts-top")
+        // The circle's outline at 0.73 (`ContactMarker.radius`), the label a gap under it.
+        let outline = ContactMarker.baseRadius + ContactMarker.forceRadius * 0.73 + ContactMarker.lineWidth
+        let bottom = Int(top.y + outline) + 1
+        var below = 0
+        for y in bottom...(bottom + 20) {
+            for x in (Int(top.x) - 20)...(Int(top.x) + 20) where shot[x, y] == .contact { below += 1 }
+        }
+        #expect(below > 10, "the label under the circle: \(below) pixels")
         screen.expectNoErrors()
     }
 

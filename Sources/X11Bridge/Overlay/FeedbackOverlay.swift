@@ -180,7 +180,8 @@ public final class FeedbackOverlay {
         for contact in contacts {
             guard let position = Self.usable(contact.position) else { continue }
             active.insert(contact.key)
-            let marker = ContactMarker(center: position, force: contact.force, scale: style(at: position).scale)
+            let marker = ContactMarker(center: position, force: contact.force, scale: style(at: position).scale,
+                                       visibleTop: Double(resources.visibleArea(at: position).y))
             if let shown = markers[contact.key] {
                 guard shown.marker != marker else {
                     markers[contact.key]?.pending = nil

@@ -18,11 +18,16 @@ struct ContactMarker: Sendable, Hashable {
     /// Normalized force, nil for a device without pressure.
     var force: Double?
     var scale = 1.0
+    /// The label under the circle, not above it: a contact near the top of its monitor (a
+    /// browser's tabs), whose label above would be cut off. Found in review of a screencast.
+    var labelBelow = false
 
-    init(center: Point, force: Double?, scale: Double = 1) {
+    /// `visibleTop`: the top of the area the marker is shown in (its monitor's).
+    init(center: Point, force: Double?, scale: Double = 1, visibleTop: Double = -.infinity) {
         self.center = center
         self.force = force.map { $0.isFinite ? min(max($0, 0), 1) : 0 }
         self.scale = scale
+        labelBelow = self.force != nil && center.y - radius - (Self.labelGap + Self.labelSize) * scale < visibleTop
     }
 
     /// The largest circle, the gap and the label's height above it, with pixels to spare.
@@ -49,8 +54,9 @@ struct ContactMarker: Sendable, Hashable {
             .ring(center: center, radius: radius, lineWidth: Self.lineWidth * scale, color: OverlayPalette.contact),
         ]
         if let label {
-            let above = Point(x: center.x, y: center.y - radius - Self.labelGap * scale)
-            shapes.append(.label(label, center: above, size: Self.labelSize * scale, color: OverlayPalette.contact))
+            let offset = radius + Self.labelGap * scale
+            let place = Point(x: center.x, y: labelBelow ? center.y + offset : center.y - offset)
+            shapes.append(.label(label, center: place, size: Self.labelSize * scale, color: OverlayPalette.contact))
         }
         return shapes
     }
