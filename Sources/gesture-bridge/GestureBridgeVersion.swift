@@ -13,6 +13,9 @@
 /// 0.18.0: output and log lines written off the event loop (a full disk no longer stops
 /// `run`), kept configs found by the file's one spelling, replay taking a pressure that never
 /// moves for none, calibrate choosing the device a deep press listens to.
+/// 0.19.0: watching gestures' actions waiting with the press an owning one holds, and none at
+/// all from a contact a gesture wins or a palm's; force steps from and back to nothing; a deep
+/// press's release at least half its threshold; the touch view redrawn once a frame.
 enum GestureBridgeVersion {
-    static let current = "0.18.0"
+    static let current = "0.19.0"
 }
