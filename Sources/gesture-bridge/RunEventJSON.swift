@@ -45,6 +45,9 @@ struct RunEventJSON {
             return [.configRemoved(path: path)]
         case .configurationUnwatched(let path, let reason):
             return [.configUnwatched(path: path, reason: reason)]
+        case .configurationWatched:
+            // Said in the log only: the `--json` lines stay as docs/trace-format.md lists them.
+            return []
         case .actionFailed(let action, let failure):
             return [.actionFailed(binding: action.gesture, action: action.action, message: "\(failure)")]
         case .commandFailed(let failure):

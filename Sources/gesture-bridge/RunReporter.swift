@@ -87,6 +87,8 @@ final class RunReporter {
             logger.notice("\(path) was removed; keeping the bindings already running")
         case .configurationUnwatched(let path, let reason):
             logger.warning("no longer noticing changes to \(path): \(reason)")
+        case .configurationWatched(let path):
+            logger.info("reloading \(path) whenever it changes again")
         case .actionFailed(let action, let failure):
             logger.error("\(action.gesture): \(action.action) failed: \(failure)")
         case .commandFailed(let failure):

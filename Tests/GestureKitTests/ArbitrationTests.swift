@@ -91,6 +91,38 @@ struct ArbitrationTests {
         expectSequence(script.actions, [.click(button: 3, at: (100, 100))])
     }
 
+    /// Found by the review of the day's change: a watching squeeze recognized while the deep
+    /// press held the press dropped its action when the deep press won, and still sent its
+    /// `on-end` at the lift (a mute toggled at every right-click); its pulse showed too.
+    @Test("a watching squeeze recognized while the press is held, then a deep press wins: neither its action, its on-end nor its pulse comes")
+    func watchingSqueezeClaimedSendsNothing() {
+        let script = GestureScript(
+            Self.deepPress("right-click", threshold: 0.75, button: 3),
+            Binding(name: "mute", recognizer: .squeeze(.init(threshold: 0.5)), ownsContact: false, feedback: [.pulse],
+                    onStart: [.volume(.toggleMute)], onEnd: [.volume(.toggleMute)]))
+        script.pen.down(at: (100, 100), force: 0.1)
+        script.pen.press(frameByFrame: 0.3, 0.6, 0.8)
+        script.pen.aFrameLater().lift()
+        expectSequence(script.decisions, [.claimed(by: "right-click")])
+        expectSequence(script.actions, [.click(button: 3, at: (100, 100))])
+        let pulses = script.outputs.filter { if case .feedback(.pulse) = $0 { true } else { false } }
+        #expect(pulses.count <= 1, "the right-click's pulse at most: \(pulses)")
+    }
+
+    @Test("a watching squeeze recognized while the press is held, which then goes to the application: its action after the press, its on-end at the lift")
+    func watchingSqueezeHandedOver() {
+        let script = GestureScript(
+            Self.deepPress("right-click", threshold: 0.75, button: 3),
+            Binding(name: "mute", recognizer: .squeeze(.init(threshold: 0.5)), ownsContact: false,
+                    onStart: [.volume(.toggleMute)], onEnd: [.volume(.toggleMute)]))
+        script.pen.down(at: (100, 100), force: 0.1)
+        script.pen.press(frameByFrame: 0.3, 0.6)
+        script.pen.aFrameLater().move(to: (200, 100), force: 0.6)   // a stroke: past the slop
+        script.pen.aFrameLater().lift()
+        expectSequence(script.decisions, [.released(.failed)])
+        #expect(script.actions(of: "mute") == [.volume(.toggleMute), .volume(.toggleMute)])
+    }
+
     /// Found in review of staged pressure (P7): the stage keys reached the application before
     /// the press they belong to, which the deep press held back.
     @Test("a watching gesture's actions wait with the press the deep press holds, and follow it once it is the application's")
@@ -245,6 +277,30 @@ struct ArbitrationTests {
         // The pen's own stroke keeps its stage keys (it lifted at the page's second word).
         #expect(script.actionEvents.filter { $0.contact == palm.key }.isEmpty, "\(script.actions)")
         expectSequence(script.decisions(for: palm.key), [.released(hovering ? .penNear : .penDown)])
+    }
+
+    /// Found by the review of the day's change: a palm's watching gestures ended as it came to
+    /// rest, so a finger's scroll made beside a hovering pen (past the slop: no palm) lost them.
+    @Test("a touch beside a hovering pen that moves past its slop is a finger's: its stage keys come; one that stays, a palm's: none")
+    func scrollBesideHoveringPenKeepsWatching() {
+        func session(moving: Bool) -> [Action] {
+            let stages = Binding(name: "brush", recognizer: .pressureThresholds(.init(thresholds: [0.2, 0.4])),
+                                 onCrossUp: [.key(KeyCombo(keys: ["bracketright"]))], onCrossDown: [.key(KeyCombo(keys: ["bracketleft"]))])
+            let script = GestureScript(configuration: BindingSet(bindings: ConfigLoader.builtInDefault.bindings + [stages]))
+            Self.penWrites(script, to: 400)
+            Self.penLiftsAndHovers(script)
+            let finger = script.touchscreen
+            finger.aFrameLater().down(at: (520, 460), force: 0.1)
+            finger.press(frameByFrame: 0.25, 0.45)
+            if moving {
+                for x in stride(from: 530.0, through: 620, by: 10) { finger.aFrameLater().move(to: (x, 460), force: 0.45) }
+            }
+            finger.aFrameLater().lift()
+            expectSequence(script.decisions(for: finger.key), [.released(.penNear)])
+            return script.actionEvents.filter { $0.contact == finger.key }.map(\.action)
+        }
+        #expect(session(moving: true).count == 4, "the scroll's two stages up and down")
+        #expect(session(moving: false).isEmpty, "a palm makes no gesture")
     }
 
     @Test("the palm comes down first, the pen after it: once the pen's stroke is the application's, the touch held back goes to it, and leans past the threshold to no right-click")

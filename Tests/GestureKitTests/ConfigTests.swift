@@ -75,6 +75,18 @@ struct ConfigTests {
         var withKeyboardSqueeze = ConfigLoader.builtInDefault
         withKeyboardSqueeze.bindings.append(onKeyboard)
         #expect(withKeyboardSqueeze.bindingWarnings.isEmpty, "\(withKeyboardSqueeze.bindingWarnings)")
+
+        // Found by the review of the day's change: the squeeze moved below the deep press's
+        // threshold takes every pen right-click, and check said nothing; so at one threshold,
+        // listed first.
+        for threshold in [0.6, 0.7] {
+            var lower = squeeze
+            lower.recognizer = .squeeze(.init(threshold: threshold))
+            var config = ConfigLoader.builtInDefault
+            config.bindings.insert(lower, at: 0)
+            let warning = config.bindingWarnings.first { $0.binding == "right-click" }
+            #expect(warning?.message.contains("it never comes on pen") == true, "\(threshold): \(config.bindingWarnings)")
+        }
     }
 
     /// Found in review: a misspelt gesture hid every other problem of

@@ -434,8 +434,8 @@ public struct BindingSet: Sendable, Hashable {
     /// Why `binding` never acts on a press another owning pressure gesture on the same contacts
     /// takes first: a deep press or squeeze whose threshold is lower (the first to begin wins
     /// the contact), or stages at or above it (a contact a gesture wins ends the watching ones).
-    /// Only where the other surely listens to the same contacts: on every device of this one (or
-    /// every device), in some application this one acts in. Found in review of staged pressure:
+    /// Where both listen: on the devices both name (any, where neither does), in some
+    /// application both act in. Found in review of staged pressure:
     /// README's squeeze at 0.85 added beside the default's deep press never came, and `check`
     /// said OK.
     private func shadowWarning(for binding: Binding) -> String? {
@@ -457,16 +457,25 @@ public struct BindingSet: Sendable, Hashable {
         default:
             return nil
         }
-        let covers = { (other: Binding) in
-            other.devices.isEmpty || (!binding.devices.isEmpty && binding.devices.allSatisfy(other.devices.contains))
-        }
-        for other in bindings where other.name != binding.name && covers(other)
-            && other.applications.overlaps(binding.applications) {
+        guard let position = bindings.firstIndex(where: { $0.name == binding.name }) else { return nil }
+        for (index, other) in bindings.enumerated() where index != position && other.applications.overlaps(binding.applications) {
             guard let level = pressLevel(other), let first = own.min() else { continue }
-            let beaten = binding.recognizer.kind == .pressureThresholds ? own.filter { $0 >= level.threshold } : (first > level.threshold ? own : [])
+            // The devices both listen to: where this one never comes.
+            let shared: [DeviceSelector]
+            switch (binding.devices.isEmpty, other.devices.isEmpty) {
+            case (true, true): shared = []
+            case (true, false): shared = other.devices
+            case (false, true): shared = binding.devices
+            case (false, false): shared = binding.devices.filter(other.devices.contains)
+                guard !shared.isEmpty else { continue }
+            }
+            // At one threshold both begin on one sample, and the one listed first wins.
+            let beatenPress = first > level.threshold || (first == level.threshold && index < position)
+            let beaten = binding.recognizer.kind == .pressureThresholds ? own.filter { $0 >= level.threshold } : (beatenPress ? own : [])
             guard !beaten.isEmpty else { continue }
             let learning = level.learned ? " to start with (it learns the hand from there)" : ""
-            let place = other.applications == .everywhere ? "" : " where \(other.name) acts"
+            let onDevices = shared.isEmpty || shared == binding.devices ? "" : " on " + shared.map(\.description).joined(separator: ", ")
+            let place = onDevices + (other.applications == .everywhere ? "" : " where \(other.name) acts")
             return binding.recognizer.kind == .pressureThresholds
                 ? "its thresholds \(beaten.map(\.formatted).joined(separator: ", ")) never come\(place): \(other.name) takes the press first, at \(level.threshold.formatted)\(learning), and a contact a gesture takes ends the watching ones"
                 : "it never comes\(place): \(other.name) listens to the same contacts and begins first, at \(level.threshold.formatted)\(learning), and the first gesture to begin takes the contact"

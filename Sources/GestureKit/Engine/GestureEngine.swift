@@ -464,17 +464,17 @@ public struct GestureEngine: Sendable {
         contact.device.kind == .touch && !contact.isDecided && !contact.isResting
     }
 
-    /// Holds an undecided touch back as a palm (`ContactHold.resting`): its gestures fail,
-    /// watching ones too (a palm makes no gesture); it goes to the applications once its
-    /// decision timeout has passed (at once, if it has), when it moves past its slop, or when
-    /// it ends.
+    /// Holds an undecided touch back as a palm (`ContactHold.resting`): its owning gestures
+    /// fail; the watching ones go on, their actions held: none come from a palm, and they
+    /// follow a finger's scroll (one that moves past its slop); it goes to the applications
+    /// once its decision timeout has passed (at once, if it has), when it moves past its slop,
+    /// or when it ends.
     private mutating func rest(_ key: ContactKey, at time: Double, into outputs: inout [EngineOutput]) {
         guard var contact = contacts[key], !contact.isDecided, !contact.isResting else { return }
         let position = contact.position
         for index in contact.slots.indices where contact.slots[index].active && contact.slots[index].owns {
             drop(&contact.slots[index], key: key, slotIndex: index, at: time, position: position, into: &outputs)
         }
-        endWatching(&contact, at: time, into: &outputs)
         stopFollowingForce(&contact)
         // As far as its gestures let it move before giving up on it: farther, it is a finger's
         // scroll or drag, the application's at once.
@@ -558,6 +558,8 @@ public struct GestureEngine: Sendable {
     private mutating func decide(_ contact: inout TrackedContact, _ decision: ContactHold, at time: Double,
                                  takingBack: Bool = false, into outputs: inout [EngineOutput]) {
         let key = contact.key
+        // A touch held as a palm that moved past its slop is a finger's scroll after all.
+        let scrolledAway = contact.restingMovedAway
         let held = time - contact.start
         let report: ContactDecision
         switch (contact.hold, decision) {
@@ -580,14 +582,12 @@ public struct GestureEngine: Sendable {
         // application's; none when a gesture won it (a deep press delivers its right-click and
         // nothing else) or it is a hand resting as the pen writes (a palm makes no gesture).
         switch decision {
+        case .handedOver(.penNear) where scrolledAway:
+            releaseHeld(&contact, at: time, into: &outputs)
         case .handedOver(.penDown), .handedOver(.penNear), .claimed:
             endWatching(&contact, at: time, into: &outputs)
         case .handedOver:
-            for var action in contact.heldActions {
-                action.time = time
-                outputs.append(.action(action))
-            }
-            contact.heldActions = []
+            releaseHeld(&contact, at: time, into: &outputs)
         case .undecided, .resting:
             break
         }
@@ -598,15 +598,35 @@ public struct GestureEngine: Sendable {
         }
     }
 
+    /// The watching gestures' actions and pulses held with the press, after its decision, at
+    /// its time.
+    private func releaseHeld(_ contact: inout TrackedContact, at time: Double, into outputs: inout [EngineOutput]) {
+        for output in contact.heldActions {
+            switch output {
+            case .action(var action):
+                action.time = time
+                outputs.append(.action(action))
+            case .feedback(.pulse(let key, let point, _)):
+                outputs.append(.feedback(.pulse(key, at: point, time: time)))
+            default:
+                outputs.append(output)
+            }
+        }
+        contact.heldActions = []
+    }
+
     /// Ends the contact's watching gestures without their actions, those held back included
-    /// (so none was sent, and no end action has anything to undo): one begun is `cancelled`,
-    /// as a continuous gesture ends (found in review: `failed` after `began` broke the promise
-    /// a reader of `--json` pairs its stages by), one not begun `failed`.
+    /// (so none was sent, and no end action has anything to undo: a discrete one recognized
+    /// already ends with no `on-end` either, found in review): one begun is `cancelled`, as a
+    /// continuous gesture ends (found in review: `failed` after `began` broke the promise a
+    /// reader of `--json` pairs its stages by), one not begun `failed`.
     private mutating func endWatching(_ contact: inout TrackedContact, at time: Double, into outputs: inout [EngineOutput]) {
         contact.heldActions = []
         let key = contact.key
         let position = contact.position
-        for index in contact.slots.indices where contact.slots[index].active && !contact.slots[index].owns {
+        for index in contact.slots.indices where !contact.slots[index].owns {
+            contact.slots[index].endsWithContact = false
+            guard contact.slots[index].active else { continue }
             drop(&contact.slots[index], key: key, slotIndex: index, at: time, position: position,
                  reporting: contact.slots[index].began ? .cancelled : .failed, into: &outputs)
         }
@@ -661,11 +681,15 @@ public struct GestureEngine: Sendable {
                     deliver(report, slot: &contact.slots[index], key: key, into: &outputs)
                     continue
                 }
-                // A watching gesture's actions wait with the press they belong to.
+                // A watching gesture's actions and pulse wait with the press they belong to (found
+                // in review: a pulse showed for a gesture whose action a deep press then dropped).
                 var delivered: [EngineOutput] = []
                 deliver(report, slot: &contact.slots[index], key: key, into: &delivered)
                 for output in delivered {
-                    if case .action(let action) = output { contact.heldActions.append(action) } else { outputs.append(output) }
+                    switch output {
+                    case .action, .feedback(.pulse): contact.heldActions.append(output)
+                    default: outputs.append(output)
+                    }
                 }
             }
             showProgress(&contact.slots[index], key: key, input: input, into: &outputs)

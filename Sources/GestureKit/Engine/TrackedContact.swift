@@ -95,13 +95,13 @@ struct TrackedContact: Sendable {
     /// `stopFollowingForce` change it, each with the timers that go with it.
     private(set) var hold: ContactHold = .undecided(nil)
 
-    /// The actions of its watching gestures (`owns-contact: false`) while it is held back
+    /// The actions and pulses of its watching gestures (`owns-contact: false`) while it is held back
     /// (undecided or resting), in order: they go to the applications after the press they
     /// belong to once it is handed over, at that moment, and never once a gesture claims it or
     /// it is found a palm's (`GestureEngine.decide`). Found in review: a pressure-thresholds binding beside
     /// the deep press sent its stage keys before the right-click and their way back after it,
     /// into the menu the right-click opened (a brush grew with every right-click).
-    var heldActions: [ActionEvent] = []
+    var heldActions: [EngineOutput] = []
 
     var hasActiveOwner: Bool { slots.contains { $0.active && $0.owns } }
 

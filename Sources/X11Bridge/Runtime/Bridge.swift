@@ -732,7 +732,14 @@ extension Bridge: EventLoopClient {
             stopRequested = true
             report(.stopping(signal: signal.number, reason: .terminalClosed))
         case SIGHUP:
+            let watched = reloader?.watch?.path
             apply(reloader?.hangUp() ?? .unavailable)
+            // A watch taken again (lost, or never made at start) is said, and published for
+            // `calibrate --write`, which tells whether the bridge reads its edits.
+            if let path = reloader?.watch?.path, path != watched {
+                session.claim?.publish(watchedConfig: path, on: session.connection)
+                report(.configurationWatched(path: path))
+            }
         case SIGTSTP:
             suspend()
         default:

@@ -36,6 +36,8 @@ public enum BridgeEvent: Sendable {
     case configurationFileRemoved(path: String)
     /// Changes to the config file are no longer noticed (its directory went away).
     case configurationUnwatched(path: String, reason: String)
+    /// SIGHUP took the watch of the config file `path` again (lost, or never made at start).
+    case configurationWatched(path: String)
     case actionFailed(ActionEvent, ActionFailure)
     /// A command an action started ended badly (a non-zero status, a signal): its binding, its
     /// argv, its pid and how it ended. Reported by the performer, after its action.

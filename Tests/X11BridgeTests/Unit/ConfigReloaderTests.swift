@@ -164,6 +164,12 @@ struct ConfigReloaderTests {
             let unwatched = ConfigReloader(source: .file(path), watch: nil)
             _ = unwatched.hangUp()
             #expect(unwatched.watch == nil, "run --no-watch: SIGHUP reads, and nothing more")
+            // The watch taken knows the file is there: its removal, before any edit, is news
+            // (found by the review of the day's change).
+            let again = ConfigReloader(source: .file(path), watch: nil, watching: path)
+            _ = again.hangUp()
+            try FileManager.default.removeItem(atPath: path)
+            if case .fileRemoved? = Self.afterChange(again, at: 30) {} else { Issue.record("the removal was not told") }
         }
     }
 
