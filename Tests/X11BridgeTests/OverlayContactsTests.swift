@@ -89,11 +89,7 @@ final class OverlayContactsTests: OverlaySuite {
         try shot.save(as: "overlay-contacts-top")
         // The circle's outline at 0.73 (`ContactMarker.radius`), the label a gap under it.
         let outline = ContactMarker.baseRadius + ContactMarker.forceRadius * 0.73 + ContactMarker.lineWidth
-        let bottom = Int(top.y + outline) + 1
-        var below = 0
-        for y in bottom...(bottom + 20) {
-            for x in (Int(top.x) - 20)...(Int(top.x) + 20) where shot[x, y] == .contact { below += 1 }
-        }
+        let below = Self.contactPixels(in: shot, rows: (Int(top.y + outline) + 1)..., around: top.x)
         #expect(below > 10, "the label under the circle: \(below) pixels")
         screen.expectNoErrors()
     }
@@ -101,9 +97,14 @@ final class OverlayContactsTests: OverlaySuite {
     /// Contact-coloured pixels in a strip above a circle, where the label goes.
     static func labelPixels(in shot: OverlayScreenshot, above center: Point, outline: Double) -> Int {
         let bottom = Int(center.y - outline) - 3
+        return contactPixels(in: shot, rows: (bottom - 20)..., around: center.x)
+    }
+
+    /// Contact-coloured pixels in the 21 rows from `rows`' first, 20 px either side of `x`.
+    static func contactPixels(in shot: OverlayScreenshot, rows: PartialRangeFrom<Int>, around x: Double) -> Int {
         var count = 0
-        for y in (bottom - 20)...bottom {
-            for x in (Int(center.x) - 20)...(Int(center.x) + 20) where shot[x, y] == .contact {
+        for row in rows.lowerBound...(rows.lowerBound + 20) {
+            for column in (Int(x) - 20)...(Int(x) + 20) where shot[column, row] == .contact {
                 count += 1
             }
         }
