@@ -344,4 +344,25 @@ struct VolumeControlTests {
         #expect(failures.first?.hasPrefix("pactl is not installed; wpctl is not installed. Changing the volume needs pactl or wpctl") == true, "\(failures)")
         #expect(failures.first?.contains("pulseaudio-utils") == true)
     }
+
+    /// Found in review of a machine at its process limit: tools installed but unable to start
+    /// were answered with advice to install them.
+    @Test("both tools installed but unable to start: the error says why, and gives no advice to install them")
+    func toolsThatCannotStart() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-tools-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Executable, and no program the system can start (no #! line).
+        for tool in ["pactl", "wpctl"] {
+            let path = folder.appendingPathComponent(tool).path
+            try "echo 50%\n".write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(chmod(path, 0o755) == 0)
+        }
+        let control = VolumeControl(environment: ["PATH": folder.path])
+        control.request(.adjust(percent: 5), for: Self.event(.adjust(percent: 5)), now: Self.now)
+        let failures = Self.failures(control.takeReports())
+        #expect(failures.count == 1)
+        #expect(failures.first?.contains("Exec format error") == true, "\(failures)")
+        #expect(failures.first?.contains("pulseaudio-utils") == false, "\(failures)")
+    }
 }

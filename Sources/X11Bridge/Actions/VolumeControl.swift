@@ -456,10 +456,13 @@ public final class VolumeControl {
         }
         toolIndex = 0
         // Either tool will do; a machine with ALSA alone (no sound server) has none to ask.
+        // Where they are installed (but could not start, or failed), installing them is no
+        // advice (found in review of a machine at its process limit).
         let tried = tools.map(\.rawValue).joined(separator: " or ")
+        let install = tools.contains { location(of: $0) == nil }
+            ? ": wpctl comes with PipeWire (wireplumber), pactl with pulseaudio-utils" : ""
         finishFailed(ActionFailure("\(errand.problems.joined(separator: "; ")). Changing the volume needs \(tried)"
-            + " with a sound server running in this session (PipeWire or PulseAudio; ALSA alone has none): wpctl comes"
-            + " with PipeWire (wireplumber), pactl with pulseaudio-utils"), errand)
+            + " with a sound server running in this session (PipeWire or PulseAudio; ALSA alone has none)\(install)"), errand)
     }
 
     /// Reports `failure` (once, until a tool answers again) and drops the waiting changes.
