@@ -37,12 +37,16 @@ struct ForceRecognizerTests {
     /// Found in review of staged pressure: the landing's force counted for nothing and a
     /// touch's lift (which reports its last force) stepped nothing down, so each quick press
     /// zoomed in one step more and each firm landing easing off zoomed out.
+    /// A force binding that zooms in (ctrl+plus) and out (ctrl+minus) a step each `step`.
+    static func zoom(step: Double) -> Binding {
+        Binding(name: "zoom", recognizer: .force(.init()),
+                steps: StepActions(step: step, increase: [.key(KeyCombo(keys: ["ctrl", "plus"]))],
+                                   decrease: [.key(KeyCombo(keys: ["ctrl", "minus"]))]))
+    }
+
     @Test("force step actions: one per step risen from nothing at the landing or fallen, the rest carried, and back to nothing at the lift")
     func forceSteps() {
-        let script = GestureScript(Binding(
-            name: "zoom", recognizer: .force(.init()),
-            steps: StepActions(step: 0.125, increase: [.key(KeyCombo(keys: ["ctrl", "plus"]))],
-                               decrease: [.key(KeyCombo(keys: ["ctrl", "minus"]))])))
+        let script = GestureScript(Self.zoom(step: 0.125))
         func zoom() -> [String] { script.actions(of: "zoom").map(\.description) }
         script.pen.down(at: (100, 100), force: 0.25)
         #expect(zoom() == ["key ctrl+plus", "key ctrl+plus"], "landing at two steps")
@@ -57,10 +61,7 @@ struct ForceRecognizerTests {
 
     @Test("a touch lifted at its last force and a firm landing easing off both end where they began")
     func forceStepsBalance() {
-        let script = GestureScript(Binding(
-            name: "zoom", recognizer: .force(.init()),
-            steps: StepActions(step: 0.25, increase: [.key(KeyCombo(keys: ["ctrl", "plus"]))],
-                               decrease: [.key(KeyCombo(keys: ["ctrl", "minus"]))])))
+        let script = GestureScript(Self.zoom(step: 0.25))
         func count(_ key: String) -> Int { script.actions(of: "zoom").filter { $0.description == "key ctrl+" + key }.count }
         script.touchscreen.down(at: (100, 100), force: 0.05)
         script.touchscreen.press(frameByFrame: 0.2, 0.35, 0.45)
