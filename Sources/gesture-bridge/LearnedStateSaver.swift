@@ -2,15 +2,15 @@ import Dispatch
 import GestureKit
 import Logging
 import Synchronization
+import X11Bridge
 
 /// Keeps the devices' learned state on disk, away from the event loop. A save is a dozen file
 /// system calls and an `fsync`, which a busy disk or a network home folder can stretch to
 /// seconds, and while the loop waits the bridge reads nothing: every press it holds back stays
 /// frozen. So the loop hands each change over and goes on, and one writer thread saves, the
 /// newest state of each device only: a slow disk leaves at most one write waiting per device.
-///
-/// Start it after the bridge's signals are blocked: its thread inherits the mask, and a signal
-/// the loop reads must not be delivered there.
+/// The thread is a `SerialWorker`'s, shared with the other writes to disk: at the process limit,
+/// where none can be made, the state waits, and is written as the bridge stops.
 final class LearnedStateSaver: Sendable {
     private let store: LearnedStateStore
     /// Files another version wrote, and files that could not be read (said once at start),
@@ -19,7 +19,7 @@ final class LearnedStateSaver: Sendable {
     private let logger: Logger
     /// The newest state of each device not written yet.
     private let pending = Mutex<[String: HandLearner]>([:])
-    private let queue = DispatchQueue(label: "gesture-bridge.learned-state")
+    private let worker: SerialWorker
     private let failure = FailureTold()
 
     /// Where the state is kept.
@@ -28,8 +28,9 @@ final class LearnedStateSaver: Sendable {
     /// How long the bridge waits, stopping, for what is still to be written.
     static let finishTimeout = 10.0
 
-    init(store: LearnedStateStore, leftAlone: Set<String>, logger: Logger) {
+    init(store: LearnedStateStore, leftAlone: Set<String>, worker: SerialWorker, logger: Logger) {
         self.store = store
+        self.worker = worker
         self.leftAlone = leftAlone
         self.logger = logger
     }
@@ -40,16 +41,22 @@ final class LearnedStateSaver: Sendable {
             defer { pending[device] = learner }
             return pending.isEmpty
         }
-        // A writer busy with the others takes this one too.
-        if wasIdle { queue.async { self.writePending() } }
+        // A writer busy with the others takes this one too; a writer with no thread yet is
+        // tried again.
+        if wasIdle || worker.threadFailure != nil {
+            worker.submit { self.writePending() }
+        }
     }
 
     /// Waits until everything handed over is written, or `timeout` seconds pass; false then
-    /// (a disk that does not answer: the state not written is lost, as the log says).
+    /// (a disk that does not answer: the state not written is lost, as the log says). With no
+    /// thread to write it (the process limit), it is written here.
     func finish(timeout: Double = finishTimeout) -> Bool {
-        let done = DispatchSemaphore(value: 0)
-        queue.async { done.signal() }
-        return done.wait(timeout: .now() + timeout) == .success
+        if worker.finish(by: .now() + timeout) { return true }
+        guard worker.threadFailure != nil else { return false }
+        for work in worker.takeWaitingWithoutThread() { work() }
+        writePending()
+        return true
     }
 
     private func writePending() {

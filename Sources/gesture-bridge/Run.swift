@@ -112,7 +112,8 @@ struct Run: ParsableCommand {
         defer { finishOutputs() }
         let logger = CommandLogging.logger(verbose: verbose, detached: errors)
         let keptConfigs = KeptConfig.user()
-        let keeping = DispatchQueue(label: "gesture-bridge.kept-config")
+        // Writes to disk (kept configs, learned state) are made on a thread of their own.
+        let disk = SerialWorker(), threadTold = FailureTold()
         let (bindings, source, rejected) = try Self.startingConfig(config, kept: keptConfigs)
         let keepFailure = FailureTold()
         if rejected == nil, case .file(let path) = source, let keptConfigs {
@@ -171,7 +172,8 @@ struct Run: ParsableCommand {
         // A folder that could not be read is never written (found in review: said so, and the
         // learning of earlier runs was written over at the first save).
         let saver = loaded.unreadable != nil ? nil : store.map {
-            LearnedStateSaver(store: $0, leftAlone: Set(loaded.otherVersion + loaded.unreadableFiles.map(\.path)), logger: logger)
+            LearnedStateSaver(store: $0, leftAlone: Set(loaded.otherVersion + loaded.unreadableFiles.map(\.path)), worker: disk,
+                              logger: logger)
         }
         let bridge = Bridge(session: session, configuration: bindings, performer: performer, feedback: overlay,
                             showsContacts: showTouches, reloader: reloader, learning: loaded.learning) { event in
@@ -183,10 +185,14 @@ struct Run: ParsableCommand {
             // Kept away from the loop, as the learned state is (`LearnedStateSaver`): a write and
             // its fsync on a slow disk would freeze every press the bridge holds back meanwhile.
             if case .configurationReloaded(_, let reloaded) = event, case .file(let path) = reloader.source, let keptConfigs {
-                keeping.async { Self.tell(keptConfigs.keep(path, loadedAs: reloaded, keyNames: XKeysymNames()), keepFailure, logger) }
+                disk.submit { Self.tell(keptConfigs.keep(path, loadedAs: reloaded, keyNames: XKeysymNames()), keepFailure, logger) }
             }
             if case .engine(.learned(let change)) = event {
                 saver?.save(change.learner, of: change.key)
+            }
+            switch event {
+            case .configurationReloaded, .engine(.learned): Self.tell(threadFailure: disk.threadFailure, threadTold, logger)
+            default: break
             }
         }
         bridge.terminal = ControllingTerminal()
@@ -206,10 +212,11 @@ struct Run: ParsableCommand {
                 throw CommandFailure.reported()
             }
         }
-        // A config that loaded just before the stop is kept before the process ends.
-        let kept = DispatchSemaphore(value: 0)
-        keeping.async { kept.signal() }
-        _ = kept.wait(timeout: .now() + 2)
+        // A config that loaded just before the stop is kept before the process ends; with no
+        // thread to keep it (the process limit), here.
+        if !disk.finish(by: .now() + 2), disk.threadFailure != nil {
+            for work in disk.takeWaitingWithoutThread() { work() }
+        }
         // The contacts since the last change of levels are kept too, however the bridge stopped
         // (the X server gone at a logout or a crash included), before the display is let go:
         // a bridge started next reads them.
@@ -279,6 +286,18 @@ struct Run: ParsableCommand {
     }
 
     /// Logs a config that could not be kept, once until one is kept again.
+    /// Says once, until a thread could be made again, that what is to be written to disk
+    /// waits for want of one.
+    private static func tell(threadFailure: Int32?, _ told: FailureTold, _ logger: Logger) {
+        guard let threadFailure else { return told.worked() }
+        guard told.shouldTell("\(threadFailure)") else { return }
+        logger.warning("""
+            cannot start a thread to write the kept config and the learned state (\(String(cString: strerror(threadFailure)))): \
+            \(threadFailure == EAGAIN ? "the user's process limit (`ulimit -u`, or the session's TasksMax) is reached; " : "")\
+            they are written once one can be made, or as the bridge stops
+            """)
+    }
+
     private static func tell(_ keeping: KeptConfig.Keeping, _ told: FailureTold, _ logger: Logger) {
         switch keeping {
         case .kept: told.worked()

@@ -12,10 +12,9 @@ import Synchronization
 /// next (an action's line before its click, as readers of `--json` rely on); else it waits, in
 /// order, for a thread of the writer's own. At most `limit` bytes wait; text beyond that is
 /// dropped, whole, and counted (`takeDropped`). A write that fails (a full disk, a pipe whose
-/// reader is gone) ends the writing, and `failure` says why.
-///
-/// Make it after the process's signals are blocked: its thread inherits the mask, and a signal
-/// the loop reads must not be delivered there.
+/// reader is gone) ends the writing, and `failure` says why. The thread is a `SerialWorker`'s:
+/// at the process limit, where none can be made, lines wait (up to `limit`) and handing one
+/// over still returns at once.
 public final class DetachedWriter: Sendable {
     /// Why the writing ended.
     public struct Failure: Sendable, Hashable, CustomStringConvertible {
@@ -44,13 +43,13 @@ public final class DetachedWriter: Sendable {
     /// left the loop waiting in the write `poll` had allowed).
     private let writesAtOnce: Bool
     private let state = Mutex(State())
-    private let queue: DispatchQueue
+    private let worker: SerialWorker
 
     public init(descriptor: Int32, limit: Int = DetachedWriter.defaultLimit) {
         self.descriptor = descriptor
         self.limit = limit
         writesAtOnce = isatty(descriptor) == 0
-        queue = DispatchQueue(label: "gesture-bridge.output.\(descriptor)")
+        worker = SerialWorker()
     }
 
     /// Hands `line` and a line end over to be written; returns at once. False once the writing
@@ -79,7 +78,7 @@ public final class DetachedWriter: Sendable {
             return true
         }
         guard let accepted else { return false }
-        if accepted { queue.async { self.writeNow(bytes) } }
+        if accepted { worker.submit { self.writeNow(bytes) } }
         return failure == nil
     }
 
@@ -119,7 +118,8 @@ public final class DetachedWriter: Sendable {
     }
 
     /// Waits until everything handed over is written, or `timeout` seconds pass; false then
-    /// (a reader who still does not read: what waits is lost as the process ends).
+    /// (a reader who still does not read, or no thread to write it at the process limit: what
+    /// waits is lost as the process ends).
     @discardableResult
     public func finish(timeout: Double) -> Bool {
         finish(by: .now() + timeout)
@@ -128,18 +128,12 @@ public final class DetachedWriter: Sendable {
     /// As `finish(timeout:)`, until `deadline`: writers that share one wait share one deadline.
     @discardableResult
     public func finish(by deadline: DispatchTime) -> Bool {
-        let done = DispatchSemaphore(value: 0)
-        queue.async { done.signal() }
-        return done.wait(timeout: deadline) == .success
+        worker.finish(by: deadline)
     }
 
     private func writeNow(_ bytes: [UInt8]) {
-        // A reader gone is a write error here, whatever mask the queue's thread was made with:
-        // never the death of the process, with a button held.
-        var pipeSignal = sigset_t()
-        sigemptyset(&pipeSignal)
-        sigaddset(&pipeSignal, SIGPIPE)
-        pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+        // A reader gone is a write error here (the worker's thread blocks SIGPIPE with every
+        // other signal): never the death of the process, with a button held.
         guard state.withLock({ $0.failure == nil }) else {
             state.withLock { $0.waiting -= bytes.count }
             return

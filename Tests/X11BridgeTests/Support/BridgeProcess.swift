@@ -41,10 +41,11 @@ final class BridgeProcess {
 
     /// `umask` (`"002"`): the command runs under that file mode mask, as a shell set to it starts it.
     /// `ownProcessGroup`: as a job of a shell with job control (`ChildProcess`). `outputFile`:
-    /// its standard output is that file (`/dev/full`), as a shell's `>` makes it.
+    /// its standard output is that file (`/dev/full`), as a shell's `>` makes it. `user`: it
+    /// runs as that user, its own folder theirs.
     init(_ arguments: [String], displayName: String, environment: [String: String] = [:],
          ready: Readiness = .listening, typesInput: Bool = false, umask: String? = nil, ownProcessGroup: Bool = false,
-         outputFile: String? = nil) throws {
+         outputFile: String? = nil, user: OtherUser? = nil) throws {
         guard let executable = Self.executable else {
             throw ChildProcessError(message: "gesture-bridge is not built beside the tests; run `swift build` first")
         }
@@ -54,7 +55,15 @@ final class BridgeProcess {
         let base = Self.environment(displayName)
         ownFolder = base[Self.ownFolderKey].map { ($0 as NSString).deletingLastPathComponent }
         let environment = base.merging(environment) { $1 }
-        if umask != nil || outputFile != nil {
+        if let user {
+            if let ownFolder, chown(ownFolder, user.uid, user.gid) != 0 {
+                throw ChildProcessError(message: "cannot give \(ownFolder) to uid \(user.uid): \(String(cString: strerror(errno)))")
+            }
+            let limit = user.processLimit.map { ["/usr/bin/prlimit", "--nproc=\($0):\($0)", "--"] } ?? []
+            let command = limit + ["/usr/bin/setpriv", "--reuid=\(user.uid)", "--regid=\(user.gid)", "--clear-groups", "--", executable]
+            child = try ChildProcess(executable: command[0], arguments: Array(command.dropFirst()) + arguments,
+                                     environment: environment, typesInput: typesInput)
+        } else if umask != nil || outputFile != nil {
             let script = (umask.map { "umask \($0) && " } ?? "") + #"exec "$0" "$@""# + (outputFile.map { " > '\($0)'" } ?? "")
             child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script, executable] + arguments,
                                      environment: environment, typesInput: typesInput)
@@ -73,6 +82,17 @@ final class BridgeProcess {
             child.stop()
             throw ChildProcessError(message: "gesture-bridge \(arguments.joined(separator: " ")) did not start: \(log)")
         }
+    }
+
+    /// A user other than root for a command to run as.
+    struct OtherUser {
+        let uid: uid_t
+        let gid: gid_t
+        /// At most this many processes and threads of the user (`ulimit -u`), which binds
+        /// only users other than root.
+        var processLimit: Int?
+
+        static let nobody = OtherUser(uid: 65534, gid: 65534)
     }
 
     deinit {
