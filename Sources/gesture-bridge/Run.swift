@@ -87,8 +87,14 @@ struct Run: ParsableCommand {
             try runBridge()
         } catch let failure as CommandFailure
                     where autostart && [BridgeSetupError.wrongSessionStatus, InstanceClaim.exitStatus].contains(failure.exitStatus) {
-            // Said as it would be, minus the failure: nothing here needed this bridge.
-            if !failure.message.isEmpty { printError(failure.message) }
+            // Said as it would be, minus the failure: nothing here needed this bridge. A session
+            // the bridge cannot run in is the reason it has no gestures: a warning where the
+            // journal files it (found in review of a Wayland user's week: filed as info, the
+            // README's `journalctl -p warning` never showed it).
+            guard !failure.message.isEmpty else { return }
+            let level: Logger.Level = failure.exitStatus == BridgeSetupError.wrongSessionStatus ? .warning : .notice
+            let journal = JournalLogHandler.standardErrorIsJournal(environment: ProcessEnvironment.current)
+            printError(journal ? JournalLogHandler.entry(level: level, message: failure.message) : failure.message)
         }
     }
 

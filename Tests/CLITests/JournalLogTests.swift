@@ -28,11 +28,7 @@ struct JournalLogTests {
         let errors = Pipe()
         var environment = server.clientEnvironment
         environment["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
-        if journal {
-            var status = stat()
-            #expect(fstat(errors.fileHandleForWriting.fileDescriptor, &status) == 0)
-            environment["JOURNAL_STREAM"] = "\(status.st_dev):\(status.st_ino)"
-        }
+        if journal { environment["JOURNAL_STREAM"] = journalStream(errors) }
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
@@ -40,6 +36,39 @@ struct JournalLogTests {
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, text)
+    }
+
+    /// `JOURNAL_STREAM` naming `pipe`, as systemd names the journal's stream.
+    static func journalStream(_ pipe: Pipe) -> String {
+        var status = stat()
+        #expect(fstat(pipe.fileHandleForWriting.fileDescriptor, &status) == 0)
+        return "\(status.st_dev):\(status.st_ino)"
+    }
+
+    /// Found in review of a Wayland user's week: the autostart entry's bridge in a Wayland
+    /// session said why it did nothing at the journal's info priority, where the README's
+    /// `journalctl -p warning` never shows it.
+    @Test("run --autostart in a Wayland session exits 0 and says why as a warning on the journal's stream")
+    func autostartInWaylandWarns() throws {
+        let bridge = try #require(GestureBridgeExecutable.url)
+        let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-runtime-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        // The compositor's socket, as far as the bridge looks.
+        #expect(FileManager.default.createFile(atPath: runtime + "/wayland-0", contents: nil))
+        let process = Process(), errors = Pipe()
+        process.executableURL = bridge
+        process.arguments = ["run", "--autostart"]
+        process.environment = ["DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": runtime,
+                               "XDG_STATE_HOME": runtime + "/state", "JOURNAL_STREAM": Self.journalStream(errors)]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        let lines = text.split(separator: "\n")
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("<4>") }, "\(text)")
     }
 
     /// Runs 2 s with a config naming a device that is not there: a `device-missing` warning at

@@ -2,9 +2,10 @@ import GestureKit
 
 /// Why the bridge cannot start in this session, worded for the person who ran it.
 public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// `variable` is what gave the Wayland session away (`WAYLAND_DISPLAY=wayland-0`, or the
-    /// X server being Xwayland).
+    /// `variable` is what gave the Wayland session away (`WAYLAND_DISPLAY=wayland-0`).
     case waylandSession(variable: String)
+    /// The X server on `display` is Xwayland, as `sign` shows, whatever the environment says.
+    case xwaylandServer(display: String, sign: String)
     /// `service`: the bridge runs as a systemd service (`INVOCATION_ID` is set), whose
     /// environment the session did not give DISPLAY.
     case noDisplay(service: Bool)
@@ -30,11 +31,18 @@ public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible
         // A server without XInput 2.2 (x2go's nxagent has 1.3) never will have it: as a Wayland
         // session, a session the bridge cannot run in, which the service does not start again
         // on and the autostart entry does not list as failed (found in review of remote desktops).
-        case .waylandSession, .xinputMissing, .xinputTooOld: return Self.wrongSessionStatus
+        case .waylandSession, .xwaylandServer, .xinputMissing, .xinputTooOld: return Self.wrongSessionStatus
         case .noDisplay, .cannotOpenDisplay, .noSuchScreen, .xtestMissing, .selectionFailed, .didNotHandOver: return 1
         case .alreadyRunning: return InstanceClaim.exitStatus
         }
     }
+
+    /// Why a Wayland session will not do.
+    static let x11Only = """
+        GestureBridge is X11-only: under Wayland an X client sees the pen and touches only over \
+        other X clients' windows, and its clicks reach only those, so most applications would \
+        get no gesture.
+        """
 
     /// See `exitStatus`; dist/gesture-bridge.service names it.
     public static let wrongSessionStatus: Int32 = 78
@@ -43,11 +51,16 @@ public enum BridgeSetupError: Error, Sendable, Hashable, CustomStringConvertible
         switch self {
         case .waylandSession(let variable):
             return """
-                this is a Wayland session (\(variable)). GestureBridge is X11-only: under Wayland an \
-                X client can neither see other applications' input nor send input to them. Log out \
+                this is a Wayland session (\(variable)). \(Self.x11Only) Log out \
                 and choose an X11 session at the login screen (for example "GNOME on Xorg" or \
-                "Plasma (X11)"), then run it again. If the session really is X11, unset \
-                WAYLAND_DISPLAY and XDG_SESSION_TYPE.
+                "Plasma (X11)"), then run it again. If the session really is X11, set \
+                XDG_SESSION_TYPE=x11 (for the service: `systemctl --user set-environment XDG_SESSION_TYPE=x11`).
+                """
+        case .xwaylandServer(let display, let sign):
+            return """
+                the X server on \(display) is Xwayland, a Wayland session's X server (\(sign)). \
+                \(Self.x11Only) Run it in an X11 session, with DISPLAY naming its X server: at the \
+                login screen, a session such as "GNOME on Xorg" or "Plasma (X11)".
                 """
         case .noDisplay(service: false):
             return """

@@ -115,7 +115,7 @@ public final class XConnection {
         xcb_discard_reply(xcb, xcb_get_input_focus(xcb).sequence)
         if let sign = xwaylandSign(display) {
             XCloseDisplay(display)
-            throw .waylandSession(variable: "the X server on \(name) is Xwayland: \(sign)")
+            throw .xwaylandServer(display: name, sign: sign)
         }
         var opcode: Int32 = 0
         var firstEvent: Int32 = 0

@@ -182,6 +182,42 @@ struct DisplayCheckTests {
         }
     }
 
+    /// Found in review of a Wayland user's week: a systemd user manager that outlived a Wayland
+    /// login kept its variables into the X11 login after it, and every bridge started there (the
+    /// service, the autostart entry) refused, telling the user to choose X11.
+    @Test("Wayland variables with no compositor's socket, or in a session that says it is X11, do not refuse an X11 session")
+    func staleWaylandVariables() throws {
+        let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-runtime-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        // Left over: no socket.
+        #expect(try DisplayCheck.displayName(environment: ["DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": runtime]) == ":0")
+        #expect(try DisplayCheck.displayName(environment: ["DISPLAY": ":0", "XDG_SESSION_TYPE": "wayland", "XDG_RUNTIME_DIR": runtime]) == ":0")
+        #expect(try DisplayCheck.displayName(environment: ["DISPLAY": ":0", "WAYLAND_DISPLAY": runtime + "/wayland-1"]) == ":0")
+        // The compositor there: a Wayland session.
+        #expect(FileManager.default.createFile(atPath: runtime + "/wayland-0", contents: nil))
+        #expect(throws: BridgeSetupError.waylandSession(variable: "WAYLAND_DISPLAY=wayland-0")) {
+            try DisplayCheck.displayName(environment: ["DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": runtime])
+        }
+        #expect(throws: BridgeSetupError.waylandSession(variable: "XDG_SESSION_TYPE=wayland")) {
+            try DisplayCheck.displayName(environment: ["DISPLAY": ":0", "XDG_SESSION_TYPE": "wayland", "XDG_RUNTIME_DIR": runtime])
+        }
+        // A compositor nested in an X11 desktop (weston's X11 backend) sets WAYLAND_DISPLAY for
+        // its own terminals; the session is X11 (the server itself is asked next).
+        #expect(try DisplayCheck.displayName(environment: ["DISPLAY": ":0", "XDG_SESSION_TYPE": "x11", "WAYLAND_DISPLAY": "wayland-0",
+                                                          "XDG_RUNTIME_DIR": runtime]) == ":0")
+    }
+
+    /// Found in review of a Wayland user's week: told by the server alone (over ssh, under
+    /// sudo), the advice was to unset variables the session never set.
+    @Test("Xwayland told by the server is named as such, with no advice about variables")
+    func xwaylandByTheServer() {
+        let error = BridgeSetupError.xwaylandServer(display: ":0", sign: "its monitor is XWAYLAND0")
+        #expect(error.exitStatus == BridgeSetupError.wrongSessionStatus)
+        #expect(error.description.contains("Xwayland") && error.description.contains("X11 session"), "\(error)")
+        #expect(!error.description.contains("WAYLAND_DISPLAY") && !error.description.contains("XDG_SESSION_TYPE"), "\(error)")
+    }
+
     @Test("no DISPLAY says how to set it: from a terminal, or, run as the systemd service, in the session's start-up")
     func noDisplay() {
         #expect(throws: BridgeSetupError.noDisplay(service: false)) { try DisplayCheck.displayName(environment: ["DISPLAY": ""]) }
