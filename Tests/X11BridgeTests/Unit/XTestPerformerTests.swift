@@ -193,6 +193,21 @@ final class XTestPerformerTests: XvfbSuite {
         return (keyPresses(by: application, within: 0.5), performer.isHolding)
     }
 
+    /// Found in review of a Turkish locale: `ctrl+ı` (the dotless i, a key of its own on a
+    /// Turkish keyboard) was upper-cased to the ASCII `I` X knows, and sent as Ctrl+Shift+I:
+    /// a browser's developer tools opened.
+    @Test("ctrl+ı and ctrl+ß send that character's key with Ctrl: no Shift, no capital ASCII letter")
+    func nonASCIICharacterKeys() throws {
+        for (character, upper) in [("ı", "I"), ("ß", "S")] {
+            let (presses, holding) = try keyPresses(sending: [["ctrl", character]], apart: 0)
+            #expect(presses.count == 2 && presses.last?.control == true, "\(character): \(presses)")
+            #expect(!presses.contains { $0.0 == upper || $0.0 == "Shift_L" || $0.0 == "Shift_R" }, "\(character): \(presses)")
+            #expect(!holding)
+        }
+        let name = KeyboardMapping.keysym(named: "ı").flatMap { XKeysymToString($0) }.map { String(cString: $0) }
+        #expect(name == "U0131" || name == "idotless", "\(String(describing: name))")
+    }
+
     /// Found in review: with SlowKeys on (a desktop's accessibility settings, for a hand that
     /// presses keys by mistake), the server takes a key only once it has been held the delay,
     /// and the bridge pressed and let go of each key at once: no key action arrived at all.
