@@ -1,5 +1,6 @@
 import CX11
 import GestureKit
+import Glibc
 
 extension XConnection {
     /// The WM_CLASS of the application window at a root position, for per-application bindings.
@@ -87,7 +88,17 @@ extension XConnection {
             if let name = hint.res_name { XFree(name) }
             if let className = hint.res_class { XFree(className) }
         }
-        return WindowClass(instance: hint.res_name.map { String(cString: $0) } ?? "",
-                           className: hint.res_class.map { String(cString: $0) } ?? "")
+        let instance: UnsafeMutablePointer<CChar>? = hint.res_name, className: UnsafeMutablePointer<CChar>? = hint.res_class
+        return WindowClass(instance: instance.map { Self.text($0) } ?? "", className: className.map { Self.text($0) } ?? "")
+    }
+
+    /// WM_CLASS's bytes as text: UTF-8 where they are (as toolkits write them today), else
+    /// Latin-1, the encoding ICCCM gives the property (an older program's `\xC9crit`). Found in
+    /// review of other locales: read as UTF-8 alone, such a name became `\u{FFFD}crit`, which
+    /// no name in a config could match.
+    static func text(_ bytes: UnsafePointer<CChar>) -> String {
+        let raw = UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self)
+        let buffer = UnsafeBufferPointer(start: raw, count: strlen(bytes))
+        return String(validating: buffer, as: UTF8.self) ?? String(String.UnicodeScalarView(buffer.map { Unicode.Scalar($0) }))
     }
 }

@@ -337,6 +337,31 @@ final class ApplicationRulesTests: DesktopSuite {
         withExtendedLifetime(frame) {}
     }
 
+    /// Found in review of other locales: Latin-1 bytes, the encoding ICCCM gives WM_CLASS, were
+    /// read as UTF-8, so `except: [Écrit]` never matched the program.
+    @Test("a WM_CLASS in Latin-1 (an older program's) reads as the name a person writes; one in UTF-8 as it is")
+    func latin1WindowClass() throws {
+        let display = try #require(XOpenDisplay(server.displayName))
+        defer { XCloseDisplay(display) }
+        let wmClass = XInternAtom(display, "WM_CLASS", 0), wmState = XInternAtom(display, "WM_STATE", 0)
+        var normal: [UInt] = [1, 0]
+        for (x, bytes) in [(100, [0xC9] + Array("crit".utf8)), (600, Array("Écrit".utf8))] {
+            let window = XCreateSimpleWindow(display, XDefaultRootWindow(display), Int32(x), 100, 300, 300, 0, 0, 0)
+            // Instance and class, each ended by a NUL.
+            var property = bytes + [0] + bytes + [0]
+            XChangeProperty(display, window, wmClass, XA_STRING, 8, PropModeReplace, &property, Int32(property.count))
+            XChangeProperty(display, window, wmState, wmState, 32, PropModeReplace, &normal, 2)
+            XMapWindow(display, window)
+        }
+        XSync(display, 0)
+        let connection = try XConnection.open(name: server.displayName, requirements: .init(xtest: false))
+        defer { connection.close() }
+        for x in [250.0, 750.0] {
+            let found = connection.windowClass(at: Point(x: x, y: 250))
+            #expect(found?.className == "Écrit" && found?.instance == "Écrit", "\(String(describing: found))")
+        }
+    }
+
     @Test("on a frame's title bar (mutter, xfwm4 and kwin draw it on the frame), the application inside it decides, as xprop reads it")
     func titleBar() throws {
         let display = try #require(XOpenDisplay(server.displayName))
