@@ -1,12 +1,22 @@
-/// Whether a device's declared pressure axis ever moves: the fallback when its driver does not
-/// say what it is. A device whose contacts keep reading their minimum pressure (a puck or pad
-/// an unknown driver declares pressure for) would have every press held back for a deep press
-/// that cannot come; after `deadContacts` such contacts in a row it counts as having no
-/// pressure, and the first sample above the minimum brings its pressure back. `GestureEngine`
-/// follows it, so a trace's replay decides as the live bridge did.
+/// Whether a device's declared pressure axis ever changes: the fallback when its driver does
+/// not say what it is. A device whose contacts keep reading their minimum pressure (a puck or
+/// pad an unknown driver declares pressure for) would have every press held back for a deep
+/// press that cannot come; after `deadContacts` such contacts in a row it counts as having no
+/// pressure. So does one whose every sample reads one other value, over `stuckContacts`
+/// contacts of at least `stuckSamples` samples each (found in review of odd devices: a
+/// touchscreen whose pressure always read its maximum right-clicked every tap, and one stuck
+/// halfway never right-clicked, its long press kept from it by a pressure that never moves).
+/// The first sample of another value brings its pressure back. `GestureEngine` follows it, so
+/// a trace's replay decides as the live bridge did.
 public struct PressureLiveness: Sendable {
     /// Contacts in a row whose pressure never left the minimum before a device counts as dead.
     public static let deadContacts = 2
+    /// Contacts in a row whose every sample read one value above the minimum before a device
+    /// counts as dead: more, and longer ones, than at the minimum, since a real pressure can
+    /// read one value over a quick tap.
+    public static let stuckContacts = 3
+    /// Samples, begin and end included, a contact needs to count toward `stuckContacts`.
+    public static let stuckSamples = 3
 
     public enum Change: Sendable, Hashable {
         /// The device's pressure axis never moved: treat it as without pressure.
@@ -15,38 +25,58 @@ public struct PressureLiveness: Sendable {
         case alive(Int)
     }
 
+    /// What one contact's pressure read so far.
+    private enum Reading: Sendable {
+        /// Every sample read `value`; `samples` of them.
+        case steady(value: Double, samples: Int)
+        case varied
+    }
+
     private struct Watch: Sendable {
         /// The device's pressure range, looked up once; nil: nothing to watch.
         let range: PressureRange?
+        /// Contacts in a row that read only `stuckAt`.
         var stillContacts = 0
+        var stuckAt: Double?
         var dead = false
-        /// Contacts down now, and whether each has pressed.
-        var pressed: [Int: Bool] = [:]
+        /// Contacts down now, and what each read.
+        var readings: [Int: Reading] = [:]
 
         mutating func observe(_ event: ContactEvent) -> Change? {
             guard let range else { return nil }
-            let moved = event.pressure.map { $0 > range.min } ?? false
-            if moved, dead {
+            let value = event.pressure ?? range.min
+            if dead, value != stuckAt {
                 dead = false
                 stillContacts = 0
-                if event.phase == .begin || event.phase == .move { pressed[event.contact] = true }
+                stuckAt = nil
+                if event.phase == .begin || event.phase == .move { readings[event.contact] = .varied }
                 return .alive(event.device)
             }
             switch event.phase {
             case .begin:
-                pressed[event.contact] = moved
+                readings[event.contact] = .steady(value: value, samples: 1)
             case .move:
-                // Written once per contact, not per sample.
-                if moved, pressed[event.contact] != true { pressed[event.contact] = true }
+                // Changed in place, once per sample.
+                if case .steady(let steady, let samples)? = readings[event.contact] {
+                    readings[event.contact] = steady == value ? .steady(value: steady, samples: samples + 1) : .varied
+                }
             case .end:
-                let didPress = (pressed.removeValue(forKey: event.contact) ?? false) || moved
-                stillContacts = didPress ? 0 : stillContacts + 1
-                if !dead, stillContacts >= PressureLiveness.deadContacts {
+                let reading = readings.removeValue(forKey: event.contact) ?? .varied
+                guard case .steady(let steady, let samples) = reading, steady == value else {
+                    stillContacts = 0
+                    stuckAt = nil
+                    return nil
+                }
+                let atMinimum = steady <= range.min
+                guard atMinimum || samples + 1 >= PressureLiveness.stuckSamples else { return nil }
+                stillContacts = stuckAt == steady ? stillContacts + 1 : 1
+                stuckAt = steady
+                if !dead, stillContacts >= (atMinimum ? PressureLiveness.deadContacts : PressureLiveness.stuckContacts) {
                     dead = true
                     return .dead(event.device)
                 }
             case .cancel:
-                pressed[event.contact] = nil
+                readings[event.contact] = nil
             case .hover:
                 break
             }
