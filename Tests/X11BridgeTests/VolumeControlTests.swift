@@ -329,6 +329,19 @@ struct VolumeControlTests {
         #expect(again.isEmpty, "the failure is said once until a tool answers again")
     }
 
+    /// Found in review of audio setups: the only output unplugged (a USB DAC), the error said to
+    /// start the sound server that was running.
+    @Test("a sound server with no output device: the error says so, not that a sound server is needed")
+    func noOutputDevice() throws {
+        let server = try SoundServer()
+        #expect(try server.pactl(["unload-module", "module-null-sink"]).status == 0)
+        #expect(try server.pactl(["get-sink-volume", "@DEFAULT_SINK@"]).status != 0, "the stimulus: no output left")
+        let control = VolumeControl(tools: [.pactl], environment: server.clientEnvironment)
+        let failures = Self.failures(try Self.apply([.adjust(percent: 5)], with: control))
+        #expect(failures.count == 1, "\(failures)")
+        #expect(failures.first?.contains("no output device") == true && failures.first?.contains("sound server running") == false, "\(failures)")
+    }
+
     @Test("neither wpctl nor pactl installed: the error names both and what provides them")
     func noTools() throws {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-empty-\(UUID().uuidString)")

@@ -455,6 +455,14 @@ public final class VolumeControl {
             return
         }
         toolIndex = 0
+        // A sound server that answers with no output to change (found in review of audio
+        // setups: a USB DAC unplugged, an HDMI output gone with its monitor asleep, was told to
+        // start a sound server). Their words under LC_ALL=C, as the tools are run.
+        if errand.problems.contains(where: { $0.contains("No such entity") || $0.contains("is not a valid ID") }) {
+            finishFailed(ActionFailure("\(errand.problems.joined(separator: "; ")). The sound server has no output device now"
+                + " (one unplugged, or an HDMI output gone while its monitor sleeps): the volume changes once there is one"), errand)
+            return
+        }
         // Either tool will do; a machine with ALSA alone (no sound server) has none to ask.
         // Where they are installed (but could not start, or failed), installing them is no
         // advice (found in review of a machine at its process limit).
