@@ -314,6 +314,35 @@ struct VolumeControlTests {
         #expect((0.4...3).contains(Date().timeIntervalSince(started)), "\(Date().timeIntervalSince(started)) s")
     }
 
+    /// Found in review of audio setups: a tool that did not end even when killed (stuck in the
+    /// kernel, as a home folder on a server that does not answer can leave it) was waited for:
+    /// its deadline stayed in the past, so the event loop spun at full CPU, every later step of
+    /// the knob queued behind it, and stopping waited for it for ever. The tool here freezes
+    /// itself (the cgroup freezer), which keeps a SIGKILL waiting as such a tool does.
+    @Test("a tool that does not end even when killed: the next tool makes the change, no deadline is left behind, and shutdown returns")
+    func toolOutlivingItsKill() throws {
+        let group = "/sys/fs/cgroup/freezer/gesture-bridge-test-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: group, withIntermediateDirectories: false)
+        defer {
+            try? "THAWED".write(toFile: group + "/freezer.state", atomically: false, encoding: .utf8)
+            for _ in 0..<100 where rmdir(group) != 0 { usleep(20_000) }
+        }
+        let server = try Self.soundServer(at: 50)
+        var environment = server.clientEnvironment
+        environment["PATH"] = try server.path(withStandIn: "wpctl", running: "echo $$ > \(group)/cgroup.procs; echo FROZEN > \(group)/freezer.state; exec sleep 30")
+        let control = VolumeControl(tools: [.wpctl, .pactl], environment: environment, timeout: 0.3)
+        let reports = try Self.apply([.adjust(percent: 5)], with: control)
+        let frozen = try String(contentsOfFile: group + "/cgroup.procs", encoding: .utf8)
+        #expect(!frozen.isEmpty, "the stimulus: the killed tool is still there")
+        #expect(try server.volumePercent() == 55, "\(reports)")
+        #expect(control.nextDeadline.map { $0 > Self.now } ?? true, "no deadline left in the past: \(String(describing: control.nextDeadline))")
+        let second = try Self.apply([.adjust(percent: 5)], with: control)
+        #expect(try server.volumePercent() == 60, "\(second)")
+        let started = Date()
+        control.shutdown()
+        #expect(Date().timeIntervalSince(started) < 2)
+    }
+
     @Test("no sound server: one clear error, not one per step")
     func noServer() throws {
         let server = try SoundServer()

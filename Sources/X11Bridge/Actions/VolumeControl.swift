@@ -40,8 +40,8 @@ public final class VolumeControl {
         let process: Subprocess
         let output: Int32
         let tool: VolumeTool
-        /// When it is killed, or once killed, when it should be gone; nil until a time is given
-        /// after it started (it started on a descriptor, which comes without one).
+        /// When it is killed and given up on; nil until a time is given after it started (it
+        /// started on a descriptor, which comes without one).
         var deadline: Double?
         var killed = false
     }
@@ -111,6 +111,8 @@ public final class VolumeControl {
     /// a knob (each raise still tries: a sink or a sound server come back may take it).
     private var unmuteRefusalSaid = false
     private var reports: [VolumeReport] = []
+    /// Tools killed that had not ended yet, reaped as they end (`reapLingering`).
+    private var lingering: [Subprocess] = []
 
     /// How long after a tool failed to read the level the reads begun afresh leave it out and
     /// start from the one that answered instead, in seconds of the caller's clock. A pactl that
@@ -195,6 +197,7 @@ public final class VolumeControl {
     /// Asks for a change; it is made when the tools already running are done.
     public func request(_ change: VolumeChange, for event: ActionEvent, now: Double) {
         let now = passed(now)
+        reapLingering()
         let asked = Pending(change: change, event: event)
         switch activity {
         case .idle:
@@ -232,25 +235,44 @@ public final class VolumeControl {
 
     public func tick(now: Double) {
         let now = passed(now)
+        reapLingering()
         if let child = activity.child, child.process.exitDescriptor == nil, collect(now: now) { return }
         guard let now, var child = activity.child else { return }
         if let deadline = child.deadline {
-            guard now >= deadline, !child.killed else { return }
+            guard now >= deadline else { return }
+            // Killed, and not waited for: a tool stuck in the kernel (a home folder on a server
+            // that does not answer) does not end even then. Found in review of audio setups:
+            // waited for, its deadline stayed in the past, and the event loop spun at full CPU
+            // with the knob stuck until the tool ended.
             child.process.signal(SIGKILL)
             child.killed = true
+            activity = activity.with(child)
+            _ = collect(now: now, givingUp: true)
+            return
         }
         child.deadline = now + timeout
         activity = activity.with(child)
     }
 
     /// Stops waiting for a running tool (it is killed) and drops the changes still waiting.
+    /// Waits a moment for the killed tools to end, never longer.
     public func shutdown() {
         let stopped = activity
         activity = .idle
-        guard let child = stopped.child else { return }
-        child.process.signal(SIGKILL)
-        child.process.wait()
-        close(child.output)
+        if let child = stopped.child {
+            child.process.signal(SIGKILL)
+            lingering.append(child.process)
+            close(child.output)
+        }
+        for _ in 0..<50 where !lingering.isEmpty {
+            reapLingering()
+            if !lingering.isEmpty { usleep(10_000) }
+        }
+    }
+
+    /// Forgets the killed tools that have ended.
+    private func reapLingering() {
+        lingering.removeAll { $0.reap() != .running }
     }
 
     // MARK: Running the tools
@@ -378,11 +400,15 @@ public final class VolumeControl {
     }
 
     /// Reaps the running tool if it has exited and goes on with what its output says; whether it had.
-    private func collect(now: Double?) -> Bool {
+    /// `givingUp`: the tool was killed, and is done with whether it ended or not (`tick`).
+    private func collect(now: Double?, givingUp: Bool = false) -> Bool {
         let finished = activity
         guard let child = finished.child else { return false }
         let status = child.process.reap()
-        if status == .running { return false }
+        if status == .running {
+            guard givingUp else { return false }
+            lingering.append(child.process)
+        }
         activity = .idle
         let text = Self.drain(child.output)
         close(child.output)
