@@ -183,7 +183,7 @@ struct CommandLineTests {
     /// word of the name X knows the key by.
     @Test("check names the key meant by one written as a character, a short name or in the wrong case",
           arguments: [("ctrl+-", "ctrl+minus"), ("ctrl+kp_add", "ctrl+KP_Add"), ("ctrl+pageup", "ctrl+Page_Up"),
-                      ("ctrl+ü", "ctrl+U00FC"), ("shift+esc", "shift+Escape")])
+                      ("ctrl+ü", "ctrl+U00FC"), ("ctrl+ı", "ctrl+U0131"), ("shift+esc", "shift+Escape")])
     func checkSuggestsKeyName(written: String, meant: String) throws {
         let path = try GestureBridgeExecutable.temporaryFile("""
             bindings:

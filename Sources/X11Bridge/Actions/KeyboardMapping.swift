@@ -69,18 +69,13 @@ public final class KeyboardMapping {
     }
 
     /// The keysym for a name, as above; nil when X knows none by it. Xlib's table: no display
-    /// needed. A character outside ASCII written as itself (`ı`, `ß`) is its own key, by its code
-    /// point (X's `U0131`). Found in review of a Turkish locale: `ctrl+ı` was upper-cased to the
-    /// ASCII `I` X knows, and sent Ctrl+Shift+I, which opens a browser's developer tools.
+    /// needed. Only an ASCII first letter is tried in capitals: found in review of a Turkish
+    /// locale, `ctrl+ı` became the `I` X knows and was sent as Ctrl+Shift+I, which opens a
+    /// browser's developer tools (a character is named by its code point, `U0131`, as `check`
+    /// suggests).
     static func keysym(named name: String) -> KeySym? {
         let exact = XStringToKeysym(name)
         if exact != 0 { return exact }
-        let scalars = name.unicodeScalars
-        if scalars.count == 1, let scalar = scalars.first, scalar.value >= 0xA0 {
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            let unicode = XStringToKeysym("U" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex)
-            return unicode != 0 ? unicode : nil
-        }
         if let first = name.first, first.isASCII, first.isLowercase {
             let capitalized = XStringToKeysym(first.uppercased() + name.dropFirst())
             if capitalized != 0 { return capitalized }
