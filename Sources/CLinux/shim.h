@@ -5,6 +5,7 @@
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -23,6 +24,13 @@ static inline FILE *gesture_bridge_standard_output(void) { return stdout; }
 #endif
 static inline int gesture_bridge_pidfd_open(pid_t pid, unsigned int flags) {
     return (int)syscall(SYS_pidfd_open, pid, flags);
+}
+
+// Whether `number` is set to be ignored (SIG_IGN, as `nohup` sets SIGHUP): the constant is a
+// cast, which Swift does not import.
+static inline int gesture_bridge_signal_ignored(int number) {
+    struct sigaction action;
+    return sigaction(number, NULL, &action) == 0 && action.sa_handler == SIG_IGN;
 }
 
 #endif

@@ -30,9 +30,11 @@ struct GestureBridgeCommand: ParsableCommand {
     static func main() {
         openStandardDescriptors()
         // A closed output pipe is a write error the command sees, not a death halfway through
-        // (a picture being drawn, a file being written). Programs the bridge starts get the
-        // default back (`Subprocess`).
-        SignalDescriptor.block([SIGPIPE])
+        // (a picture being drawn, a file being written). A background job's words to its
+        // terminal under `stty tostop` are written, not a stop that hides them (found in review
+        // of a terminal's life: `run &` beside a running bridge lingered stopped, never saying
+        // why). Programs the bridge starts get the default back (`Subprocess`).
+        SignalDescriptor.block([SIGPIPE, SIGTTOU])
         do {
             if let typo = unknownCommand(askedAbout: Array(CommandLine.arguments.dropFirst())) { throw typo }
             var command = try parseAsRoot()

@@ -17,8 +17,9 @@ struct Run: ParsableCommand {
             ~/.config/gesture-bridge/config.yaml when that exists, else the built-in default. \
             Devices without pressure still get the bindings that need none (knob, long press).
 
-            Ctrl-C or SIGTERM stops it, releasing anything it holds pressed, and so does closing \
-            the terminal it runs in (or losing the ssh connection). The config file is \
+            Ctrl-C, Ctrl-\\ or SIGTERM stops it, releasing anything it holds pressed, and so does \
+            closing the terminal it runs in (or losing the ssh connection), unless it was started \
+            with `nohup` (or `setsid`), which keeps it running. The config file is \
             read again whenever it changes (saved in place or replaced by an editor), and on \
             SIGHUP: a broken file is reported with file:line:column and the old bindings stay. \
             Running the built-in default, it loads ~/.config/gesture-bridge/config.yaml as soon \
@@ -39,7 +40,7 @@ struct Run: ParsableCommand {
             a pipe into a pager) lines wait, and beyond a megabyte are dropped, which the log \
             says; on a full disk they are no longer written, said once, and the gestures go on.
 
-            Exit status: 0 when stopped by Ctrl-C or SIGTERM; 1 when it cannot start (no X \
+            Exit status: 0 when stopped by Ctrl-C, Ctrl-\\ or SIGTERM; 1 when it cannot start (no X \
             display, a --config file that never loaded, a missing extension, a bridge it \
             replaces that does not go) or its output's reader is gone (a pipe into `head`); 69 when the connection to the \
             X server is lost while it runs (the server exited or crashed), so that a service \
@@ -52,7 +53,7 @@ struct Run: ParsableCommand {
               gesture-bridge run
               gesture-bridge run --config my-config.yaml --dry-run --verbose
               gesture-bridge run --json | tee session.jsonl
-              pkill -HUP -x gesture-bridge      # after editing the config
+              pkill -HUP -f 'gesture-bridge run'   # reloads the config (not a `record` or `calibrate`)
             """
     )
 
@@ -120,6 +121,7 @@ struct Run: ParsableCommand {
         let keptConfigs = KeptConfig.user()
         // Writes to disk (kept configs, learned state) are made on a thread of their own.
         let disk = SerialWorker(), threadTold = FailureTold()
+        var stoppedBy: StopReason?
         let (bindings, source, rejected) = try Self.startingConfig(config, kept: keptConfigs)
         let keepFailure = FailureTold()
         if rejected == nil, case .file(let path) = source, let keptConfigs {
@@ -196,6 +198,7 @@ struct Run: ParsableCommand {
             if case .engine(.learned(let change)) = event {
                 saver?.save(change.learner, of: change.key)
             }
+            if case .stopping(_, let reason) = event { stoppedBy = reason }
             switch event {
             case .configurationReloaded, .engine(.learned): Self.tell(threadFailure: disk.threadFailure, threadTold, logger)
             default: break
@@ -265,7 +268,9 @@ struct Run: ParsableCommand {
         connection.close()
         // What waits is written first: its failure counts too.
         finishOutputs()
-        if let failure = output.failure, failure.readerGone {
+        // A reader gone with the same Ctrl-C (`run | tee log`: the terminal stops both) is no
+        // failure: found in review of a terminal's life, it exited 1 saying so.
+        if let failure = output.failure, failure.readerGone, stoppedBy != .signal, stoppedBy != .terminalClosed {
             logger.error("stopped: cannot write the output: \(failure)")
             throw CommandFailure.reported()
         }

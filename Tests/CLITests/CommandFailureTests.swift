@@ -166,14 +166,10 @@ struct ClosedOutputTests {
 
         // The terminal goes: the bridge stops, and says so where its output goes.
         kill(terminal.processIdentifier, SIGKILL)
-        func exited() -> Bool {
-            guard let stat = try? String(contentsOfFile: "/proc/\(process)/stat", encoding: .utf8) else { return true }
-            return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
-        }
-        #expect(waitFor(exited), "the bridge goes on after its terminal closed")
+        #expect(waitFor { TerminalRun.ended(process) }, "the bridge goes on after its terminal closed")
         #expect(events().contains { $0.event == .stopping }, "\(events())")
         // One left running holds what Foundation waits on for script's exit.
-        if !exited() { kill(process, SIGKILL) }
+        if !TerminalRun.ended(process) { kill(process, SIGKILL) }
         terminal.waitUntilExit()
     }
 
@@ -225,6 +221,77 @@ struct ClosedOutputTests {
         var status: Int32 = 0
         #expect(waitFor { waitpid(process, &status, WNOHANG) == process }, "it runs on after its terminal closed: \(events())")
         #expect(events().last?.event == .stopping && events().last?.reason == "terminal-closed", "\(events())")
+    }
+
+    /// Found in review of a terminal's life: `nohup` sets SIGHUP to be ignored, and the bridge,
+    /// which reads it from a signalfd, took the terminal's hang-up for the terminal closing all
+    /// the same, and stopped.
+    @Test("run under nohup: its terminal closing does not stop it; a later SIGHUP reloads", .requiresXvfb)
+    func nohupOutlivesItsTerminal() throws {
+        let run = try TerminalRun()
+        let terminal = try run.script("echo $$ > '\(run.pidFile)'; exec nohup '\(run.bridge)' run --json --dry-run > '\(run.output)' 2>/dev/null")
+        defer { run.end(terminal) }
+        let (events, waitFor) = (run.events, TerminalRun.waitFor)
+        #expect(waitFor { events().contains { $0.event == .listening } }, "the bridge did not start")
+        let process = try run.started()
+        defer { kill(process, SIGKILL) }
+        kill(terminal.processIdentifier, SIGKILL)
+        // The stimulus: the terminal is gone (script's end hangs it up). Not waited for through
+        // Foundation, which waits on what the bridge still holds.
+        #expect(waitFor { TerminalRun.ended(terminal.processIdentifier) }, "the terminal did not close")
+        usleep(300_000)
+        #expect(kill(process, 0) == 0 && !events().contains { $0.event == .stopping }, "nohup asked it to outlive its terminal: \(events())")
+        kill(process, SIGHUP)
+        #expect(waitFor { events().contains { $0.event == .reloadUnavailable } }, "\(events())")
+        kill(process, SIGTERM)
+        #expect(waitFor { events().contains { $0.event == .stopping } }, "\(events())")
+    }
+
+    /// Found in review of a terminal's life: with `stty tostop`, a bridge started in the
+    /// background beside one already running was stopped by SIGTTOU as it said why it would not
+    /// run, and lingered as a stopped job, saying nothing.
+    @Test("a background run refused at start under stty tostop says why and exits 75", .requiresXvfb)
+    func refusedInTheBackgroundUnderTostop() throws {
+        let run = try TerminalRun()
+        let first = try run.script("echo $$ > '\(run.pidFile)'; exec '\(run.bridge)' run --json --dry-run > '\(run.output)' 2>/dev/null")
+        defer { run.end(first) }
+        #expect(TerminalRun.waitFor { run.events().contains { $0.event == .listening } }, "the first bridge did not start")
+        let status = run.folder + "/status"
+        let second = try run.script("stty tostop; set -m; '\(run.bridge)' run --dry-run & wait $!; echo $? > '\(status)'")
+        defer { run.end(second) }
+        #expect(TerminalRun.waitFor { (try? String(contentsOfFile: status, encoding: .utf8))?.hasPrefix("75") == true },
+                "\((try? String(contentsOfFile: status, encoding: .utf8)) ?? "no status: stopped")")
+    }
+
+    /// Found in review of a terminal's life: `run --json | tee log` stopped with Ctrl-C, which
+    /// the terminal sends to tee as well, exited 1 saying it could not write its output.
+    @Test("stopped by SIGINT as its output's reader went with the same Ctrl-C: status 0, no error", .requiresXvfb)
+    func interruptedWithItsReader() throws {
+        let server = try XvfbDisplay()
+        defer { server.stop() }
+        let executable = try #require(GestureBridgeExecutable.url)
+        let process = Process(), output = Pipe(), errors = Pipe()
+        process.executableURL = executable
+        process.arguments = ["run", "--json", "--dry-run"]
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tee-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        process.environment = server.clientEnvironment.merging(["HOME": folder, "XDG_CONFIG_HOME": folder + "/config",
+                                                                "XDG_STATE_HOME": folder + "/state"]) { $1 }
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        var read = Data()
+        while !String(decoding: read, as: UTF8.self).contains(#""event":"listening""#) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            read += chunk
+        }
+        #expect(String(decoding: read, as: UTF8.self).contains(#""event":"listening""#), "the bridge did not start")
+        try output.fileHandleForReading.close()
+        kill(process.processIdentifier, SIGINT)
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(log)")
     }
 
     /// Found in review of remote desktops: a bridge left running after its terminal closed
@@ -307,6 +374,12 @@ final class TerminalRun {
     /// The events the bridge printed so far.
     func events() -> [RunEventLine] {
         (try? decodedLines(OutputLine.self, (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""))?.compactMap(\.event) ?? []
+    }
+
+    /// Whether `process` has ended (gone, or a zombie not yet reaped).
+    static func ended(_ process: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process)/stat", encoding: .utf8) else { return true }
+        return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
     }
 
     /// Whether `condition` holds within ten seconds.

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// The terminal the bridge was started from, if any: a SIGHUP is a reload for a bridge run
@@ -12,10 +13,17 @@ public struct ControllingTerminal: Sendable {
     /// is, and sends it SIGHUP itself as its window closes.
     public let parent: pid_t
 
+    /// Whether SIGHUP was set to be ignored when the bridge started, as `nohup` sets it: the
+    /// person asked it to outlive its terminal. (Blocked to be read from a signalfd, a SIGHUP
+    /// still arrives, whatever the disposition.) Found in review of a terminal's life: under
+    /// `nohup`, closing the terminal stopped the bridge.
+    public let hangUpIgnored: Bool
+
     /// Asked now, as the bridge starts.
     public init() {
         atStart = Self.isOpen
         parent = getppid()
+        hangUpIgnored = gesture_bridge_signal_ignored(SIGHUP) != 0
     }
 
     /// Whether a terminal the bridge had is gone (its session lost it: `/dev/tty` no longer
@@ -32,7 +40,7 @@ public struct ControllingTerminal: Sendable {
     /// waiting: the sender read is the emulator, the bridge's parent (found in review: such a
     /// bridge went on running after its window closed).
     public func closed(by signal: ReceivedSignal) -> Bool {
-        guard signal.number == SIGHUP, hungUp else { return false }
+        guard signal.number == SIGHUP, hungUp, !hangUpIgnored else { return false }
         return signal.sentByKernel || signal.sender == getsid(0) || (parent > 1 && signal.sender == parent)
     }
 

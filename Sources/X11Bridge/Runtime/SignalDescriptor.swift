@@ -10,8 +10,11 @@ public final class SignalDescriptor {
     public let descriptor: Int32
     public let signals: [Int32]
 
-    /// The signals the bridge handles: stop on SIGINT and SIGTERM, reload on SIGHUP.
-    public static let bridgeSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    /// The signals the bridge handles: stop on SIGINT, SIGTERM and SIGQUIT (Ctrl-\\), reload on
+    /// SIGHUP. Found in review of a terminal's life: SIGQUIT's default ended the bridge with a
+    /// press held back lost, and a debug build's backtracer, waiting on its prompt, left the
+    /// bridge's grab freezing every application's pointer.
+    public static let bridgeSignals: [Int32] = [SIGINT, SIGTERM, SIGQUIT, SIGHUP]
 
     /// `run`'s: the bridge's, and SIGTSTP (Ctrl-Z in its terminal), which it lets go of what
     /// it holds for before it stops (`stopAsAsked`): its grab on every master's first button

@@ -43,13 +43,16 @@ final class ReleaseTests: StageSuite {
         #expect(stage.window.pointerState()?.buttonsHeld == [])
     }
 
-    @Test("SIGTERM while a press binding holds its button")
-    func terminated() throws {
+    /// SIGQUIT (Ctrl-\\) too: found in review of a terminal's life, its default ended the
+    /// bridge with what it held, and a debug build's backtracer froze every pointer meanwhile.
+    @Test("SIGTERM or SIGQUIT while a press binding holds its button", arguments: [SIGTERM, SIGQUIT])
+    func terminated(by signal: Int32) throws {
         let bridge = try stage.bridge(config: Self.holdConfig)
 
         try Self.pressUntilHeld(stage)
 
-        #expect(bridge.stop(with: SIGTERM) == 0)
+        #expect(bridge.stop(with: signal) == 0, "\(bridge.log)")
+        #expect(bridge.events(.stopping).last?.reason == "signal", "\(bridge.lines)")
         #expect(Self.middle(.buttonRelease)(stage.window.events(until: Self.middle(.buttonRelease))))
         // The pen's stroke was the bridge's: its tip, still down, holds no button of the
         // pointer the window sees, and its lift reaches the window as nothing.
