@@ -210,7 +210,7 @@ struct MonitorTests {
 
         let run = try BridgeProcess(["run", "--dry-run"], server: server, ready: .immediately)
         #expect(run.child.waitForExit(timeout: 10) == BridgeSetupError.wrongSessionStatus)
-        #expect(run.child.errorOutput.contains("is Xwayland: its monitor is XWAYLAND0"), "\(run.child.errorOutput)")
+        #expect(run.child.errorOutput.contains("is Xwayland") && run.child.errorOutput.contains("its monitor is XWAYLAND0"), "\(run.child.errorOutput)")
         let doctor = try BridgeProcess(["doctor", "--json"], server: server, ready: .immediately)
         #expect(doctor.child.waitForExit(timeout: 10) == 1)
         let problems = try doctor.printed(DoctorFindingLine.self).filter { $0.status == .problem }
