@@ -89,6 +89,58 @@ struct ConfigTests {
         }
     }
 
+    /// Found in review of a config at scale: `calibrate --write`'s binding for a named pen,
+    /// beside a deep press on every device, was said never to come (the engine gives it that
+    /// pen); a squeeze on a named pen beside the deep press on `[pen]` never came and was not
+    /// warned of; `only: [Gimp]` beside `except: [gimp]` was said to overlap.
+    @Test("the shadow warning follows the engine: a binding naming a device takes it from its gesture's others; a name beside a kind may be of it; programs compared as windows match")
+    func shadowsAsTheEngineDecides() throws {
+        let mine = #"{name: mine, gesture: deep-press, devices: [{name: "Wacom Intuos S Pen stylus"}], threshold: 0.85, action: {click: right}}"#
+        for other in ["{name: right-click, gesture: deep-press, threshold: 0.7, action: {click: right}}",
+                      "{name: right-click, gesture: deep-press, devices: [pen], threshold: 0.7, action: {click: right}}"] {
+            for order in [[mine, other], [other, mine]] {
+                let config = try ConfigLoader.parse("bindings:\n" + order.map { "  - \($0)\n" }.joined(), file: "t")
+                #expect(config.bindingWarnings.isEmpty, "\(order): \(config.bindingWarnings)")
+            }
+        }
+        let squeeze = try ConfigLoader.parse("""
+            bindings:
+              - {name: right-click, gesture: deep-press, devices: [pen], threshold: 0.7, action: {click: right}}
+              - {name: undo, gesture: squeeze, devices: [{name: "Wacom Intuos S Pen stylus"}], threshold: 0.85, action: {key: ctrl+z}}
+            """, file: "t")
+        #expect(squeeze.bindingWarnings.map(\.binding) == ["undo"], "\(squeeze.bindingWarnings)")
+        #expect(squeeze.bindingWarnings.first?.message.contains(#""Wacom Intuos S Pen stylus", if it is a pen"#) == true, "\(squeeze.bindingWarnings)")
+        #expect(!ApplicationFilter.only(["Gimp"]).overlaps(.except(["gimp"])))
+        #expect(!ApplicationFilter.only(["gimp-2.10"]).overlaps(.except(["gimp"])))
+        #expect(ApplicationFilter.only(["GIMP"]).overlaps(.only(["gimp-2.10"])))
+        #expect(ApplicationFilter.only(["krita", "gimp"]).overlaps(.except(["gimp"])))
+        var gimpUndo = try #require(squeeze.bindings.last)
+        gimpUndo.devices = [.kind(.pen)]
+        gimpUndo.applications = .only(["Gimp"])
+        var withDefault = ConfigLoader.builtInDefault
+        withDefault.bindings.append(gimpUndo)
+        #expect(withDefault.bindingWarnings.isEmpty, "the default deep press leaves GIMP alone: \(withDefault.bindingWarnings)")
+    }
+
+    /// Found in review of a config at scale: eighty knobs, each on its own devices and monitor
+    /// and leaving one program alone, were each told to copy the others' lists: 6,320 warnings.
+    @Test("except lists are compared between bindings that share a device, never a knob with a knob")
+    func exceptGapsWhereBindingsMeet() throws {
+        let knobs = try ConfigLoader.parse("bindings:\n" + (0..<20).map { index in
+            let device = ["pen", "touch", "mouse", "eraser"][index % 4]
+            return "  - {name: k\(index), gesture: knob, devices: [\(device)], center: [\(100 + index * 40), 200], outer-radius: 18, applications: {except: [app\(index)]}, clockwise: {scroll: up}}\n"
+        }.joined(), file: "t")
+        #expect(knobs.exceptListGaps.isEmpty, "\(knobs.exceptListGaps.count) bindings warned")
+        let apart = try ConfigLoader.parse("""
+            bindings:
+              - {name: pen-press, gesture: deep-press, devices: [pen], applications: {except: [a]}, action: {click: right}}
+              - {name: touch-hold, gesture: long-press, devices: [touch], applications: {except: [b]}, action: {click: right}}
+              - {name: volume, gesture: knob, devices: [touch, mouse], center: [100, 100], applications: {except: [c]}, clockwise: {scroll: up}}
+            """, file: "t")
+        let gaps = Dictionary(uniqueKeysWithValues: apart.exceptListGaps.map { ($0.binding, $0.missing.map(\.program)) })
+        #expect(gaps == ["touch-hold": ["c"], "volume": ["b"]], "\(gaps)")
+    }
+
     /// Found in review: a misspelt gesture hid every other problem of
     /// its binding, so a config took a round of fixing for each.
     @Test("a misspelt gesture does not hide its binding's other problems: each is reported at its line, each with the word meant")
@@ -391,6 +443,14 @@ struct ConfigTests {
         #expect(FileManager.default.createFile(atPath: path, contents: Data(cut)))
         let end = #expect(throws: ConfigError.self) { try ConfigLoader.load(path: path) }
         #expect(end?.issues.map { [$0.line, $0.column] } == [[2, 1]])
+        // Saved as UTF-16 (Windows Notepad's "Unicode"), either byte order: named so, not Latin-1.
+        for mark: [UInt8] in [[0xFF, 0xFE], [0xFE, 0xFF]] {
+            let utf16 = mark + Array("learn: true\n".utf8).flatMap { mark[0] == 0xFF ? [$0, 0] : [0, $0] }
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(utf16)))
+            let wide = #expect(throws: ConfigError.self) { try ConfigLoader.load(path: path) }
+            #expect(wide?.issues.first?.message.contains("UTF-16") == true && wide?.issues.first?.message.contains("Latin-1") == false,
+                    "\(String(describing: wide))")
+        }
     }
 
     /// Found in review of a config kept in dotfiles: `bindings: !include more.yaml` read as the

@@ -347,26 +347,34 @@ public struct BindingSet: Sendable, Hashable {
     ///
     /// Each list is looked up as a set (found in review: a hundred bindings sharing one list of
     /// 900 names through an alias took `check` eleven minutes, every pair compared name by name).
+    ///
+    /// Only bindings that listen to some device both are compared, and no knob with another
+    /// knob, each a place of its own (found in review of a config at scale: eighty knobs on
+    /// their own devices and monitors, each leaving one program alone, were each told to copy
+    /// the others' lists: 6,320 warnings).
     public var exceptListGaps: [(binding: String, missing: [(program: String, leftAloneBy: [String])])] {
-        let lists = bindings.compactMap { binding -> (name: String, programs: [String], names: Set<String>)? in
+        let lists = bindings.compactMap { binding -> (binding: Binding, programs: [String], names: Set<String>)? in
             guard case .except(let programs) = binding.applications else { return nil }
-            return (binding.name, programs, Set(programs.map { $0.lowercased() }))
+            return (binding, programs, Set(programs.map { $0.lowercased() }))
+        }
+        func compared(_ one: Binding, _ other: Binding) -> Bool {
+            one.name != other.name && !(one.recognizer.kind == .knob && other.recognizer.kind == .knob) && SharedDevice.share(one, other)
         }
         return lists.compactMap { list in
             var missing: [(program: String, leftAloneBy: [String])] = []
             var places: [String: Int] = [:]
-            for other in lists where other.name != list.name && !other.names.isSubset(of: list.names) {
+            for other in lists where compared(list.binding, other.binding) && !other.names.isSubset(of: list.names) {
                 // `gimp` in this list leaves `gimp-2.10` of another alone too.
                 for program in other.programs where !Self.covered(program, by: list.names) {
                     if let index = places[program.lowercased()] {
-                        missing[index].leftAloneBy.append(other.name)
+                        missing[index].leftAloneBy.append(other.binding.name)
                     } else {
                         places[program.lowercased()] = missing.count
-                        missing.append((program, [other.name]))
+                        missing.append((program, [other.binding.name]))
                     }
                 }
             }
-            return missing.isEmpty ? nil : (list.name, missing)
+            return missing.isEmpty ? nil : (list.binding.name, missing)
         }
     }
 
@@ -461,26 +469,83 @@ public struct BindingSet: Sendable, Hashable {
         for (index, other) in bindings.enumerated() where index != position && other.applications.overlaps(binding.applications) {
             guard let level = pressLevel(other), let first = own.min() else { continue }
             // The devices both listen to: where this one never comes.
-            let shared: [DeviceSelector]
+            let shared: [SharedDevice]
             switch (binding.devices.isEmpty, other.devices.isEmpty) {
             case (true, true): shared = []
-            case (true, false): shared = other.devices
-            case (false, true): shared = binding.devices
-            case (false, false): shared = binding.devices.filter(other.devices.contains)
+            case (true, false): shared = other.devices.map { SharedDevice(selector: $0) }
+            case (false, true): shared = binding.devices.map { SharedDevice(selector: $0) }
+            case (false, false): shared = binding.devices.flatMap { mine in other.devices.compactMap { SharedDevice(mine, $0) } }
                 guard !shared.isEmpty else { continue }
             }
+            // A binding naming a device takes it from bindings of the same gesture that do not
+            // (`bindings(for:in:)`): there neither shadows the other (found in review of a
+            // config at scale: `calibrate --write`'s binding beside a deep press on every
+            // device was said never to come).
+            let sameGesture = binding.recognizer.kind == other.recognizer.kind && binding.recognizer.kind.waitsForALevel
+            let overlapping = sameGesture
+                ? shared.filter { device in
+                    guard case .named = device.selector else { return true }
+                    return binding.devices.contains(device.selector) == other.devices.contains(device.selector)
+                }
+                : shared
+            if !shared.isEmpty, overlapping.isEmpty { continue }
             // At one threshold both begin on one sample, and the one listed first wins.
             let beatenPress = first > level.threshold || (first == level.threshold && index < position)
             let beaten = binding.recognizer.kind == .pressureThresholds ? own.filter { $0 >= level.threshold } : (beatenPress ? own : [])
             guard !beaten.isEmpty else { continue }
             let learning = level.learned ? " to start with (it learns the hand from there)" : ""
-            let onDevices = shared.isEmpty || shared == binding.devices ? "" : " on " + shared.map(\.description).joined(separator: ", ")
+            let onDevices = overlapping.isEmpty || (overlapping.allSatisfy { $0.ifKind == nil } && overlapping.map(\.selector) == binding.devices) ? ""
+                : " on " + overlapping.map(\.description).joined(separator: ", ")
             let place = onDevices + (other.applications == .everywhere ? "" : " where \(other.name) acts")
             return binding.recognizer.kind == .pressureThresholds
                 ? "its thresholds \(beaten.map(\.formatted).joined(separator: ", ")) never come\(place): \(other.name) takes the press first, at \(level.threshold.formatted)\(learning), and a contact a gesture takes ends the watching ones"
                 : "it never comes\(place): \(other.name) listens to the same contacts and begins first, at \(level.threshold.formatted)\(learning), and the first gesture to begin takes the contact"
         }
         return nil
+    }
+
+    /// A device two bindings both listen to, as `shadowWarning` tells it: one both select, or a
+    /// device one names that the other selects by kind, should it be of that kind.
+    private struct SharedDevice: CustomStringConvertible {
+        let selector: DeviceSelector
+        /// The kind the named device must be for both to listen to it; nil: both do.
+        var ifKind: DeviceKind?
+
+        init(selector: DeviceSelector, ifKind: DeviceKind? = nil) {
+            self.selector = selector
+            self.ifKind = ifKind
+        }
+
+        /// What `mine` and `theirs` both select; nil for nothing. Found in review of a config
+        /// at scale: a squeeze on a named pen beside the deep press on `[pen]` never came, and
+        /// `check` said nothing, a name and a kind never being equal.
+        init?(_ mine: DeviceSelector, _ theirs: DeviceSelector) {
+            switch (mine, theirs) {
+            case _ where mine == theirs: self.init(selector: mine)
+            case (.named, .kind(let kind)): self.init(selector: mine, ifKind: kind)
+            case (.kind(let kind), .named): self.init(selector: theirs, ifKind: kind)
+            case (.named, .named), (.kind, .kind): return nil
+            }
+        }
+
+        var description: String {
+            guard let ifKind else { return selector.description }
+            let kind = switch ifKind {
+            case .pen: "pen"
+            case .eraser: "eraser"
+            case .touch: "touchscreen"
+            case .mouse: "mouse"
+            case .touchpad: "touchpad"
+            }
+            return selector.description + ", if it is a " + kind
+        }
+
+        /// Whether `one` and `other` listen to some device both (every device, for a binding
+        /// that names none).
+        static func share(_ one: Binding, _ other: Binding) -> Bool {
+            one.devices.isEmpty || other.devices.isEmpty
+                || one.devices.contains { mine in other.devices.contains { SharedDevice(mine, $0) != nil } }
+        }
     }
 
     /// The knobs whose center names a monitor `monitors` lacks, with that monitor's name, in

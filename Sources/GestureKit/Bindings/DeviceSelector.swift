@@ -39,11 +39,15 @@ public enum PressureRequirement: String, Sendable, Hashable, CaseIterable {
 /// when it begins (instance or class name, case-insensitive, as touchegg and easystroke
 /// users write them, a version after a dash left out).
 public enum ApplicationFilter: Sendable, Hashable {
-    /// Whether some application's windows pass both filters (names compared as written).
+    /// Whether some application's windows pass both filters, names compared as they match
+    /// windows: ignoring case, a name covering itself with a version after a dash. Found in
+    /// review of a config at scale: `only: [Gimp]` beside `except: [gimp]` was said to overlap.
     public func overlaps(_ other: ApplicationFilter) -> Bool {
         switch (self, other) {
-        case (.only(let these), .only(let those)): !Set(these).isDisjoint(with: those)
-        case (.only(let these), .except(let those)), (.except(let those), .only(let these)): !Set(these).isSubset(of: those)
+        case (.only(let these), .only(let those)):
+            these.contains { this in those.contains { Self.covers($0, this) || Self.covers(this, $0) } }
+        case (.only(let these), .except(let those)), (.except(let those), .only(let these)):
+            these.contains { this in !those.contains { Self.covers($0, this) } }
         case (.everywhere, _), (_, .everywhere), (.except, .except): true
         }
     }
