@@ -44,6 +44,21 @@ struct ConfigInsertionTests {
         #expect(try ConfigLoader.parse(text, file: "c.yaml").bindings.map(\.name) == [Self.name, "rc"])
     }
 
+    /// Found in review of other locales: one line pasted from Windows among Unix ones made the
+    /// file read as split at CRLF alone, its lines ran together, and `calibrate --write` said
+    /// it had no `bindings:` list.
+    @Test("a file whose line ends are mixed: the binding goes first, each line keeps its own end, the added ones end as most do")
+    func mixedLineEnds() throws {
+        for (config, added) in [("bindings:\n  - name: rc\n    gesture: deep-press\n    action: {click: right}\r\n", "\n"),
+                                ("bindings:\r\n  - name: rc\r\n    gesture: deep-press\n    action: {click: right}\r\n", "\r\n"),
+                                ("bindings:", "\n")] {
+            let text = try ConfigInsertion.insert(Self.binding, named: Self.name, into: config, file: "c.yaml")
+            #expect(text.hasPrefix("bindings:" + (config.hasPrefix("bindings:\r\n") ? "\r\n" : "\n") + "  - name: \(Self.name)" + added), "\(text.debugDescription)")
+            #expect(text.hasSuffix(config.dropFirst("bindings:".count + (config.hasPrefix("bindings:\r\n") ? 2 : config == "bindings:" ? 0 : 1))), "\(text.debugDescription)")
+            #expect(try ConfigLoader.parse(text, file: "c.yaml").bindings.first?.name == Self.name)
+        }
+    }
+
     @Test("a second calibration of the same device replaces the first")
     func replaces() throws {
         let once = try ConfigInsertion.insert(Self.binding, named: Self.name, into: Self.config, file: "c.yaml")

@@ -15,10 +15,25 @@ public enum ConfigInsertion {
     /// named `name`.
     public static func insert(_ binding: String, named name: String, into text: String,
                               file: String) throws(Failure) -> String {
-        // Lines end as the file's do: a file saved with Windows line ends keeps them (in Swift a
-        // "\r\n" is one Character, never split at a bare "\n").
-        let newline: Character = text.contains("\r\n") ? "\r\n" : "\n"
-        var lines = text.split(separator: newline, omittingEmptySubsequences: false).map(String.init)
+        // Each line keeps its own end: a file saved with Windows line ends keeps them, and one
+        // with a line pasted from Windows among Unix ones is still read line by line (found in
+        // review of other locales: split at "\r\n" alone, its lines ran together and the header
+        // went unseen). In Swift a "\r\n" is one Character, never split at a bare "\n".
+        var lines: [String] = [], ends: [String] = []
+        var current = ""
+        for character in text {
+            if character == "\n" || character == "\r\n" {
+                lines.append(current)
+                ends.append(String(character))
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        lines.append(current)
+        ends.append("")
+        // The added lines end as most of the file's do.
+        let newline = ends.filter { $0 == "\r\n" }.count * 2 > ends.filter { !$0.isEmpty }.count ? "\r\n" : "\n"
         guard let header = lines.firstIndex(where: isBindingsHeader) else {
             throw Failure(description: "\(file) has no `bindings:` list to add to (a line `bindings:` at the start of a line, its items below it)")
         }
@@ -32,7 +47,10 @@ public enum ConfigInsertion {
             // Blank lines and comments right after the old binding (at most at the items'
             // indentation: a deeper one is the binding's own) stay with what follows it.
             while end > existing + 1, belongsToWhatFollows(lines[end - 1], indent: indent) { end -= 1 }
+            // The last line's end (none, at the end of a file without one) stays where it was.
+            if end == lines.count { ends[existing - 1] = ends[end - 1] }
             lines.removeSubrange(existing..<end)
+            ends.removeSubrange(existing..<end)
         }
         let item = binding.split(separator: "\n", omittingEmptySubsequences: true).map { line -> String in
             let text = String(line)
@@ -41,8 +59,15 @@ public enum ConfigInsertion {
         // Straight under the header: after comments that sit there, before the first item.
         var at = header + 1
         while at < lines.count, lines[at].trimmingSpaces.hasPrefix("#") { at += 1 }
+        var itemEnds = Array(repeating: newline, count: item.count)
+        if at == lines.count, let last = ends.last, last.isEmpty {
+            // After a last line without an end: it gets one, and the file still ends without.
+            ends[at - 1] = newline
+            itemEnds[itemEnds.count - 1] = ""
+        }
         lines.insert(contentsOf: item, at: at)
-        let result = lines.joined(separator: String(newline))
+        ends.insert(contentsOf: itemEnds, at: at)
+        let result = zip(lines, ends).map { $0 + $1 }.joined()
         do {
             _ = try ConfigLoader.parse(result, file: file)
         } catch {

@@ -50,6 +50,10 @@ public enum ConfigLoader {
     /// Where `bytes` stop being UTF-8, as an issue at that line and column (an editor's, in
     /// characters): a file saved as Latin-1 or Windows-1252, whose accented letters are one byte.
     static func notUTF8(_ bytes: [UInt8]) -> ConfigIssue {
+        // Windows Notepad's "Unicode": found in review of other locales, named Latin-1.
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            return ConfigIssue(line: 1, column: 1, message: "the config file is UTF-16 text (it begins with UTF-16's byte order mark), as Windows Notepad saves \"Unicode\"; save it as UTF-8")
+        }
         var line = 1
         var lineStart = 0
         var index = 0
