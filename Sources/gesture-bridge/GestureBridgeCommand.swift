@@ -34,7 +34,9 @@ struct GestureBridgeCommand: ParsableCommand {
         // terminal under `stty tostop` are written, not a stop that hides them (found in review
         // of a terminal's life: `run &` beside a running bridge lingered stopped, never saying
         // why). Programs the bridge starts get the default back (`Subprocess`).
-        SignalDescriptor.block([SIGPIPE, SIGTTOU])
+        // Nothing else is blocked until a command reads its signals: Ctrl-C ends a bridge still
+        // starting, whatever mask its parent passed on.
+        SignalDescriptor.setMask([SIGPIPE, SIGTTOU])
         do {
             if let typo = unknownCommand(askedAbout: Array(CommandLine.arguments.dropFirst())) { throw typo }
             var command = try parseAsRoot()

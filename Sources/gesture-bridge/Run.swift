@@ -100,10 +100,6 @@ struct Run: ParsableCommand {
     }
 
     private func runBridge() throws {
-        // Before anything can start a thread: threads inherit the mask, and a signal the
-        // signalfd should read must not be delivered to some other thread instead. SIGPIPE
-        // stays blocked so a closed output pipe is a write error, not a death with a button held.
-        SignalDescriptor.block(SignalDescriptor.runSignals + [SIGPIPE])
         // Neither output is written from the event loop (`DetachedWriter`); what waits goes out
         // before the process ends, unless its reader still does not read.
         let output = DetachedWriter(descriptor: STDOUT_FILENO), errors = DetachedWriter(descriptor: STDERR_FILENO)
@@ -127,8 +123,11 @@ struct Run: ParsableCommand {
         if rejected == nil, case .file(let path) = source, let keptConfigs {
             Self.tell(keptConfigs.keep(path, loadedAs: bindings, keyNames: XKeysymNames()), keepFailure, logger)
         }
+        // Until the bridge may hold input, Ctrl-C and SIGTERM end it as they would any program:
+        // found in review of a terminal's life, blocked from the start, they went unread while
+        // the connection waited on a server that did not answer, and through the 15 s wait for
+        // a bridge to hand its display over.
         let connection = try CommandLogging.openDisplay(requirements: .init(xtest: !dryRun), logger: logger)
-        let signals = try CommandLogging.bridgeSignals(SignalDescriptor.runSignals) { logger.error("\($0)") }
         // One bridge per display: a second would act on every gesture again.
         let session = InputListener(connection: connection)
         do {
@@ -136,6 +135,10 @@ struct Run: ParsableCommand {
         } catch {
             throw CommandFailure.error(error.description, exitStatus: error.exitStatus)
         }
+        // From here the event loop reads them, letting go of what it holds first. The threads
+        // the bridge makes block every signal themselves (`SerialWorker`).
+        SignalDescriptor.block(SignalDescriptor.runSignals)
+        let signals = try CommandLogging.bridgeSignals(SignalDescriptor.runSignals) { logger.error("\($0)") }
         for process in session.claim?.replaced ?? [] {
             logger.info("took display \(connection.displayName) over from the gesture-bridge\(process.map { " (process \($0))" } ?? "") that ran on it")
         }

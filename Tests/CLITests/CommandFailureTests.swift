@@ -294,6 +294,75 @@ struct ClosedOutputTests {
         #expect(process.terminationStatus == 0, "\(log)")
     }
 
+    /// Found in review of a terminal's life: run blocked Ctrl-C and SIGTERM from its start, so
+    /// neither was read while the connection waited on a server that never answered (a stopped
+    /// Xorg, a stalled forwarding) or through the 15 s wait for a bridge to hand over: only
+    /// SIGKILL ended it.
+    @Test("Ctrl-C ends run while its X server does not answer, and while it waits for a bridge to hand its display over", .requiresXvfb)
+    func interruptedWhileStarting() throws {
+        let executable = try #require(GestureBridgeExecutable.url)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("starting-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func start(_ arguments: [String], display: String) throws -> Process {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            process.environment = ["DISPLAY": display, "HOME": folder, "XDG_CONFIG_HOME": folder + "/config",
+                                   "XDG_STATE_HOME": folder + "/state", "PATH": "/usr/bin:/bin"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        func endsSoon(_ process: Process) -> Bool {
+            let deadline = Date().addingTimeInterval(3)
+            while process.isRunning, Date() < deadline { usleep(20_000) }
+            return !process.isRunning
+        }
+
+        // A server that takes the connection and never answers.
+        var number = 4000
+        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { number += 1 }
+        let path = "/tmp/.X11-unix/X\(number)"
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(listener >= 0)
+        defer { close(listener); unlink(path) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0 && listen(listener, 4) == 0)
+        let silent = try start(["run", "--dry-run"], display: ":\(number)")
+        defer { if silent.isRunning { kill(silent.processIdentifier, SIGKILL) } }
+        // The stimulus: the bridge has connected, and waits for the server's answer.
+        var entry = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&entry, 1, 5000) == 1, "the bridge never connected")
+        let connected = accept(listener, nil, nil)
+        defer { if connected >= 0 { close(connected) } }
+        usleep(200_000)
+        #expect(silent.isRunning, "it did not wait for the server")
+        kill(silent.processIdentifier, SIGINT)
+        #expect(endsSoon(silent), "Ctrl-C unread while connecting")
+
+        // A bridge stopped with Ctrl-Z holds the display; another asked to take it over waits.
+        let server = try XvfbDisplay()
+        defer { server.stop() }
+        let stopped = try start(["run", "--dry-run"], display: server.displayName)
+        defer { kill(stopped.processIdentifier, SIGKILL) }
+        usleep(1_000_000)
+        kill(stopped.processIdentifier, SIGSTOP)
+        let replacing = try start(["run", "--replace", "--dry-run"], display: server.displayName)
+        defer { if replacing.isRunning { kill(replacing.processIdentifier, SIGKILL) } }
+        usleep(1_500_000)
+        #expect(replacing.isRunning, "the stimulus: it waits for the stopped bridge")
+        kill(replacing.processIdentifier, SIGINT)
+        #expect(endsSoon(replacing), "Ctrl-C unread while waiting for the hand-over")
+        kill(stopped.processIdentifier, SIGCONT)
+    }
+
     /// Found in review of remote desktops: a bridge left running after its terminal closed
     /// (`run &`, then `disown` or `exit`: the shell passes the hang-up on to none of it) took the
     /// `kill -HUP` meant to reload its config for the terminal closing, and stopped.

@@ -35,6 +35,15 @@ public final class SignalDescriptor {
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
+    /// Blocks exactly `signals` for the calling thread and the threads it starts from now on,
+    /// whatever the program that started this one had blocked (a launcher's thread, or
+    /// Foundation's `Process`, passes on its mask: found in review of a terminal's life, a
+    /// bridge started so ignored Ctrl-C until killed).
+    public static func setMask(_ signals: [Int32]) {
+        var set = signalSet(signals)
+        pthread_sigmask(SIG_SETMASK, &set, nil)
+    }
+
     /// Blocks `signals` for the calling thread and the threads it starts from now on.
     public static func block(_ signals: [Int32]) {
         var set = signalSet(signals)
