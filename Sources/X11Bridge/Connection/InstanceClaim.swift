@@ -174,9 +174,17 @@ public final class InstanceClaim {
         return (processID(of: owner, on: connection), watched)
     }
 
-    /// Whether a SelectionClear for `selection` on `window` says this claim was taken over.
-    func isLost(selection cleared: Atom, window owner: Window) -> Bool {
-        selections.contains(cleared) && owner == window
+    /// Whether a SelectionClear for `selection` on `window` says this claim was taken over: the
+    /// selection is another's now. One nobody owns any more was taken by a bridge that gave up
+    /// waiting for this one to go (this one stopped meanwhile, Ctrl-Z): it is taken back. Found
+    /// in review of a terminal's life: continued with `fg`, the bridge read the old clear, left
+    /// on a take-over that never happened, and no bridge ran.
+    func isLost(selection cleared: Atom, window owner: Window, on connection: XConnection) -> Bool {
+        guard selections.contains(cleared), owner == window else { return false }
+        let display = connection.display
+        guard XGetSelectionOwner(display, cleared) == 0 else { return true }
+        XSetSelectionOwner(display, cleared, window, UInt(CurrentTime))
+        return XGetSelectionOwner(display, cleared) != window
     }
 
     /// The process id the owning bridge wrote on its window; nil when it cannot be read (the

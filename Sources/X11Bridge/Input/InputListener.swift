@@ -209,7 +209,7 @@ public final class InputListener {
         case .resourcesChanged?:
             return [.resourcesChanged]
         case .selectionCleared(let selection, let window)?:
-            return claim?.isLost(selection: selection, window: window) == true ? [.takenOver] : []
+            return claim?.isLost(selection: selection, window: window, on: connection) == true ? [.takenOver] : []
         case nil:
             return []
         }

@@ -70,6 +70,22 @@ final class ReplaceBridgeTests: StageSuite {
         try SecondBridgeTests.expectOneRuns([["run", "--json", "--replace"], ["run", "--json"]], on: stage, timeout: 8, listening: 8)
     }
 
+    /// Found in review of a terminal's life: a bridge stopped with Ctrl-Z while `run --replace`
+    /// waited for it, then continued with `fg` once the other had given up, read the take-over
+    /// it had missed, let go and exited: no bridge ran.
+    @Test("a bridge stopped while run --replace waits for it, continued once that one gave up: it keeps the display, and a deep press right-clicks once")
+    func continuedAfterReplaceGaveUp() throws {
+        let first = try stage.bridge()
+        kill(first.child.pid, SIGSTOP)
+        let new = try BridgeProcess(["run", "--json", "--replace"], server: stage.server, ready: .immediately)
+        #expect(new.child.waitForExit(timeout: InstanceClaim.handOverGrace + 10) == 1, "the stimulus: it gave up: \(new.log)")
+        kill(first.child.pid, SIGCONT)
+        try stage.expectDeepPress(at: (300, 300), gives: 3)
+        #expect(first.events(.stopping).isEmpty, "\(first.lines)")
+        #expect(first.actions.filter { $0.action == "click" }.count == 1, "\(first.lines)")
+        #expect(first.stop(with: SIGTERM) == 0)
+    }
+
     /// A bridge stopped with Ctrl-Z (or one too old to hear that it lost the display) stays.
     @Test("run --replace when the running bridge does not go: it says so, naming it, and exits with status 1 without listening")
     func replacedStays() throws {
