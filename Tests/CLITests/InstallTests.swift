@@ -175,6 +175,37 @@ struct InstallTests {
         #expect(try Self.script("uninstall", [], home: home, configHome: "~/.xdg").status == 0)
     }
 
+    /// Found in review of other locales: installed into a home folder whose name has a space
+    /// ("Jane Doe"), the unit's ExecStart and the entry's Exec split at it, and neither ever
+    /// started the bridge; an empty XDG_CONFIG_HOME failed the install. (A `%` is tried in a
+    /// prefix: in a home, the compiler that makes the man page cannot keep its module cache.)
+    @Test("a home or prefix with a space, quotes, $ or %: the unit and the entry name the installed program whole; an empty XDG_CONFIG_HOME counts as unset",
+          arguments: [("Jane Doe", nil), (#"Jane "Jo" $HOME"#, nil), ("Jane", "/opt/tools 100%")])
+    func homeWithSpace(name: String, prefix: String?) throws {
+        let binary = try #require(GestureBridgeExecutable.url).path
+        try Self.withTwoFolders { folder, stage in
+            let home = folder + "/" + name
+            try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+            let options = prefix.map { ["--prefix", $0] } ?? []
+            let install = try Self.script("install", options + ["--binary", binary], home: home, destdir: prefix.map { _ in stage }, configHome: "")
+            #expect(install.status == 0, "\(install.output)")
+            let program = (prefix ?? home + "/.local") + "/bin/gesture-bridge"
+            let files = prefix.map { (stage + $0 + "/lib/systemd/user", stage + $0 + "/etc/xdg/autostart") }
+                ?? (home + "/.config/systemd/user", home + "/.config/autostart")
+            let unit = try String(contentsOfFile: files.0 + "/gesture-bridge.service", encoding: .utf8)
+            let unitProgram = program.replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "%", with: "%%")
+                .replacingOccurrences(of: "$", with: "$$")
+            #expect(unit.split(separator: "\n").contains("ExecStart=\"\(unitProgram)\" run --replace"), "\(unit)")
+            let entry = try String(contentsOfFile: files.1 + "/gesture-bridge.desktop", encoding: .utf8)
+            // Within the quotes \" and \$, each backslash then written twice in the entry's value.
+            let entryProgram = program.replacingOccurrences(of: "\"", with: "\\\\\"").replacingOccurrences(of: "$", with: "\\\\$")
+                .replacingOccurrences(of: "%", with: "%%")
+            #expect(entry.split(separator: "\n").contains("Exec=\"\(entryProgram)\" run --autostart"), "\(entry)")
+            #expect(entry.split(separator: "\n").contains("TryExec=\(program)"), "\(entry)")
+            #expect(try Self.script("uninstall", options, home: home, destdir: prefix.map { _ in stage }, configHome: "").status == 0)
+        }
+    }
+
     @Test("a prefix install uses system locations; uninstall of nothing says so")
     func prefixInstall() throws {
         let binary = try #require(GestureBridgeExecutable.url).path
