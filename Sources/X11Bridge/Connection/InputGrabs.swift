@@ -40,20 +40,26 @@ struct GrabStatus: Sendable, Hashable {
 /// The grabs through which the bridge holds input back, and the requests that let it go. None
 /// flushes: the caller decides when its requests leave.
 extension XConnection {
-    /// A synchronous passive grab of button 1 on the root, for every master, whatever modifiers
-    /// are down: a press freezes its master until `allowEvents`. Returns how many modifier
-    /// combinations the server refused (another client holds the grab): 0 when it took.
+    /// A synchronous passive grab of button 1 on the root, for every master, with any modifiers
+    /// down but Alt's and Super's (`XIGrabModifiers.heldButton`): a press freezes its master
+    /// until `allowEvents`. Returns how many modifier combinations the server refused (another
+    /// client holds the grab): 0 when it took; when some were refused, none is kept.
     func grabButton1(selecting events: Set<Int32>) -> Int32 {
-        var modifiers = XIGrabModifiers.anyModifiers
-        return XI2EventMask(device: XIAllMasterDevices, events: events).withCMask { mask in
-            XIGrabButton(display, XIAllMasterDevices, 1, root, 0, XIGrabModeSync, XIGrabModeAsync, 0, &mask, 1, &modifiers)
+        var modifiers = XIGrabModifiers.heldButton
+        let refused = XI2EventMask(device: XIAllMasterDevices, events: events).withCMask { mask in
+            XIGrabButton(display, XIAllMasterDevices, 1, root, 0, XIGrabModeSync, XIGrabModeAsync, 0, &mask,
+                         Int32(modifiers.count), &modifiers)
         }
+        // Held for some combinations only, a press with those would freeze its master with
+        // the bridge believing it holds nothing.
+        if refused > 0 { ungrabButton1() }
+        return refused
     }
 
     /// Ends the grab of `grabButton1`.
     func ungrabButton1() {
-        var modifiers = XIGrabModifiers.anyModifiers
-        XIUngrabButton(display, XIAllMasterDevices, 1, root, 1, &modifiers)
+        var modifiers = XIGrabModifiers.heldButton
+        XIUngrabButton(display, XIAllMasterDevices, 1, root, Int32(modifiers.count), &modifiers)
     }
 
     /// A passive touch grab on the root, for every master, whatever modifiers are down: the
@@ -143,5 +149,19 @@ extension XIGrabModifiers {
     /// XIAnyModifier (1 << 31), which Swift does not import as a constant.
     fileprivate static var anyModifiers: [XIGrabModifiers] {
         [XIGrabModifiers(modifiers: Int32(bitPattern: 0x8000_0000), status: 0)]
+    }
+
+    /// The modifier combinations the button grab holds: each of Shift, Lock, Control, Mod2
+    /// (NumLock), Mod3 and Mod5 down or not, never Mod1 (Alt) or Mod4 (Super). Those are window
+    /// managers' for moving and resizing windows with a click, and a press the bridge holds back
+    /// is handed on below the root only, where a window manager's grab on the root (xmonad's)
+    /// never sees it. Found in review of window managers: a bridge started after xmonad took
+    /// every Alt+drag from it, and the application got an Alt+click.
+    fileprivate static var heldButton: [XIGrabModifiers] {
+        let free = [ShiftMask, LockMask, ControlMask, Mod2Mask, Mod3Mask, Mod5Mask].map { Int32($0) }
+        return (0..<(1 << free.count)).map { combination in
+            let mask = free.enumerated().reduce(Int32(0)) { combination & (1 << $1.offset) != 0 ? $0 | $1.element : $0 }
+            return XIGrabModifiers(modifiers: mask, status: 0)
+        }
     }
 }

@@ -157,6 +157,37 @@ final class ForeignFreezeTests: StageSuite {
         #expect(stage.buttonsStillHeld() == [], "nothing stays held")
     }
 
+    /// Found in review of window managers: xmonad grabs Alt+button 1 on the root (a core grab)
+    /// to move windows. A bridge started after it took that press with its own grab, and
+    /// handed back, the press skipped the root's grabs: Alt+drag moved no window, and the
+    /// application got an Alt+click.
+    @Test("a window manager's core grab of Alt+button 1 on the root, taken before the bridge: an Alt+pen press is the window manager's alone; without Alt the bridge right-clicks")
+    func windowManagerAltGrab() throws {
+        let manager = try #require(XOpenDisplay(stage.server.displayName))
+        defer { XCloseDisplay(manager) }
+        XGrabButton(manager, UInt32(Button1), UInt32(Mod1Mask), XDefaultRootWindow(manager), 0,
+                    UInt32(ButtonPressMask | ButtonReleaseMask), GrabModeAsync, GrabModeAsync, 0, 0)
+        XSync(manager, 0)
+        let bridge = try stage.bridge()
+        stage.window.drain()
+        let alt: Int32 = 64
+        try stage.server.keyboard.press(keycode: alt)
+        try slowDeepPress(by: .pen, at: (300, 300))
+        try stage.server.keyboard.release(keycode: alt)
+        let managerPressed = poll(timeout: 3, every: 0.02, { () -> Bool in
+            var event = XEvent()
+            return XCheckTypedEvent(manager, ButtonPress, &event) != 0
+        }, until: { $0 })
+        #expect(managerPressed, "the window manager's grab got the Alt+press: \(bridge.lines)")
+        let events = try stage.eventsUntilKeyTapped()
+        #expect(buttonEvents(1, in: events).isEmpty && buttonEvents(3, in: events).isEmpty, "the application saw no Alt+click: \(events)")
+        #expect(bridge.actions.isEmpty, "\(bridge.lines)")
+        #expect(stage.buttonsStillHeld() == [], "nothing stays held")
+        try slowDeepPress(by: .pen, at: (400, 300))
+        let right = buttonEvents(3, in: stage.window.events { buttonEvents(3, in: $0).count >= 2 })
+        #expect(right.map(\.kind) == [.buttonPress, .buttonRelease], "without Alt, the bridge's: \(bridge.lines)")
+    }
+
     /// Takes the root's touch grab for `other` (as a gesture daemon such as touchegg holds
     /// it), then starts a bridge, which is refused the grab and says so.
     static func bridgeBeside(touchGrabOf other: OpaquePointer, on stage: Stage) throws -> BridgeProcess {
