@@ -6,9 +6,12 @@ struct InstallTests {
     /// `destdir`: an install staged there (DESTDIR).
     /// `path`: the PATH it runs with, instead of the tests'.
     /// `configHome`: the XDG_CONFIG_HOME it runs with (none by default).
+    /// `session`: variables of the session it runs in (`WAYLAND_DISPLAY`), none by default.
     static func script(_ name: String, _ arguments: [String], home: String, destdir: String? = nil,
-                       path: String? = nil, configHome: String? = nil) throws -> (status: Int32, output: String) {
+                       path: String? = nil, configHome: String? = nil, session: [String: String] = [:]) throws -> (status: Int32, output: String) {
         var environment = ProcessInfo.processInfo.environment
+        for variable in ["WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "XDG_RUNTIME_DIR"] { environment[variable] = nil }
+        environment.merge(session) { $1 }
         environment["HOME"] = home
         environment["XDG_CONFIG_HOME"] = configHome
         environment["XDG_STATE_HOME"] = nil
@@ -203,6 +206,26 @@ struct InstallTests {
             #expect(entry.split(separator: "\n").contains("Exec=\"\(entryProgram)\" run --autostart"), "\(entry)")
             #expect(entry.split(separator: "\n").contains("TryExec=\(program)"), "\(entry)")
             #expect(try Self.script("uninstall", options, home: home, destdir: prefix.map { _ in stage }, configHome: "").status == 0)
+        }
+    }
+
+    /// Found in review of a Wayland user's week: installed in a Wayland session, the advice was
+    /// to enable a service that ends at once there.
+    @Test("installed in a Wayland session (its compositor's socket there): it says the bridge does nothing there, and gives no advice to start it")
+    func installInWayland() throws {
+        let binary = try #require(GestureBridgeExecutable.url).path
+        try Self.withTwoFolders { home, runtime in
+            #expect(FileManager.default.createFile(atPath: runtime + "/wayland-0", contents: nil))
+            let install = try Self.script("install", ["--binary", binary], home: home,
+                                          session: ["WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": runtime])
+            #expect(install.status == 0, "\(install.output)")
+            #expect(install.output.contains("Wayland session") && !install.output.contains("enable --now"), "\(install.output)")
+            // Left over from an earlier login, with no compositor there: the usual advice.
+            try FileManager.default.removeItem(atPath: runtime + "/wayland-0")
+            let again = try Self.script("install", ["--binary", binary], home: home,
+                                        session: ["WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": runtime])
+            #expect(!again.output.contains("Wayland session") && again.output.contains("enable --now"), "\(again.output)")
+            #expect(try Self.script("uninstall", [], home: home).status == 0)
         }
     }
 
