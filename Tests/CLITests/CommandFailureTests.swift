@@ -228,23 +228,9 @@ struct ClosedOutputTests {
     /// the same, and stopped.
     @Test("run under nohup: its terminal closing does not stop it; a later SIGHUP reloads", .requiresXvfb)
     func nohupOutlivesItsTerminal() throws {
-        let run = try TerminalRun()
-        let terminal = try run.script("echo $$ > '\(run.pidFile)'; exec nohup '\(run.bridge)' run --json --dry-run > '\(run.output)' 2>/dev/null")
-        defer { run.end(terminal) }
-        let (events, waitFor) = (run.events, TerminalRun.waitFor)
-        #expect(waitFor { events().contains { $0.event == .listening } }, "the bridge did not start")
-        let process = try run.started()
-        defer { kill(process, SIGKILL) }
-        kill(terminal.processIdentifier, SIGKILL)
-        // The stimulus: the terminal is gone (script's end hangs it up). Not waited for through
-        // Foundation, which waits on what the bridge still holds.
-        #expect(waitFor { TerminalRun.ended(terminal.processIdentifier) }, "the terminal did not close")
-        usleep(300_000)
-        #expect(kill(process, 0) == 0 && !events().contains { $0.event == .stopping }, "nohup asked it to outlive its terminal: \(events())")
-        kill(process, SIGHUP)
-        #expect(waitFor { events().contains { $0.event == .reloadUnavailable } }, "\(events())")
-        kill(process, SIGTERM)
-        #expect(waitFor { events().contains { $0.event == .stopping } }, "\(events())")
+        try TerminalRun.expectOutlivesItsTerminal { run in
+            "echo $$ > '\(run.pidFile)'; exec nohup '\(run.bridge)' run --json --dry-run > '\(run.output)' 2>/dev/null"
+        }
     }
 
     /// Found in review of a terminal's life: with `stty tostop`, a bridge started in the
@@ -368,26 +354,11 @@ struct ClosedOutputTests {
     /// `kill -HUP` meant to reload its config for the terminal closing, and stopped.
     @Test("run in the background of a terminal that closed: a later SIGHUP from elsewhere reloads, it does not stop", .requiresXvfb)
     func backgroundAfterTerminalClosed() throws {
-        let run = try TerminalRun()
         // A shell with job control in script's terminal starts the bridge as a background job
         // (a process group of its own), then waits to be hung up.
-        let terminal = try run.script("set -m; '\(run.bridge)' run --json --dry-run > '\(run.output)' 2>/dev/null & echo $! > '\(run.pidFile)'; exec sleep 600")
-        defer { run.end(terminal) }
-        let (events, waitFor) = (run.events, TerminalRun.waitFor)
-        #expect(waitFor { events().contains { $0.event == .listening } }, "the bridge did not start")
-        let process = try run.started()
-        defer { kill(process, SIGKILL) }
-        // The terminal goes; the background job is not told.
-        kill(terminal.processIdentifier, SIGKILL)
-        usleep(300_000)
-        #expect(!events().contains { $0.event == .stopping }, "the hang-up reached the background job: \(events())")
-        // A reload asked for from elsewhere, as a person does after editing the config.
-        kill(process, SIGHUP)
-        #expect(waitFor { events().contains { $0.event == .reloadUnavailable } }, "\(events())")
-        #expect(!events().contains { $0.event == .stopping }, "it stopped: \(events())")
-        kill(process, SIGTERM)
-        #expect(waitFor { events().contains { $0.event == .stopping } }, "\(events())")
-        terminal.waitUntilExit()
+        try TerminalRun.expectOutlivesItsTerminal { run in
+            "set -m; '\(run.bridge)' run --json --dry-run > '\(run.output)' 2>/dev/null & echo $! > '\(run.pidFile)'; exec sleep 600"
+        }
     }
 }
 
@@ -443,6 +414,34 @@ final class TerminalRun {
     /// The events the bridge printed so far.
     func events() -> [RunEventLine] {
         (try? decodedLines(OutputLine.self, (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""))?.compactMap(\.event) ?? []
+    }
+
+    /// Runs `command` (which starts the bridge with `run --json --dry-run`, its output in
+    /// `output`, and writes its process id to `pidFile`) in a terminal, closes the terminal, and
+    /// checks that the bridge goes on: it does not stop, a SIGHUP from elsewhere then reloads,
+    /// and SIGTERM stops it.
+    static func expectOutlivesItsTerminal(_ command: (TerminalRun) -> String,
+                                          sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let run = try TerminalRun()
+        let terminal = try run.script(command(run))
+        defer { run.end(terminal) }
+        let events = run.events
+        #expect(waitFor { events().contains { $0.event == .listening } }, "the bridge did not start", sourceLocation: sourceLocation)
+        let process = try run.started()
+        defer { kill(process, SIGKILL) }
+        kill(terminal.processIdentifier, SIGKILL)
+        // The stimulus: the terminal is gone (script's end hangs it up). Not waited for through
+        // Foundation, which waits on what the bridge still holds.
+        #expect(waitFor { ended(terminal.processIdentifier) }, "the terminal did not close", sourceLocation: sourceLocation)
+        usleep(300_000)
+        #expect(kill(process, 0) == 0 && !events().contains { $0.event == .stopping }, "it stopped with its terminal: \(events())",
+                sourceLocation: sourceLocation)
+        // A reload asked for from elsewhere, as a person does after editing the config.
+        kill(process, SIGHUP)
+        #expect(waitFor { events().contains { $0.event == .reloadUnavailable } }, "\(events())", sourceLocation: sourceLocation)
+        #expect(!events().contains { $0.event == .stopping }, "it stopped: \(events())", sourceLocation: sourceLocation)
+        kill(process, SIGTERM)
+        #expect(waitFor { events().contains { $0.event == .stopping } }, "\(events())", sourceLocation: sourceLocation)
     }
 
     /// Whether `process` has ended (gone, or a zombie not yet reaped).
