@@ -69,11 +69,14 @@ struct Doctor: ParsableCommand {
             findings.append(.problem(.session, error.description))
             // Over ssh (no DISPLAY): where this user's bridges run, and how to look at that
             // session. Found in review of a caregiver's setup: doctor could not say whether one ran.
+            // From a Wayland session's terminal, the command says the session it examines is
+            // X11 (found in review of a Wayland user's week: followed, it was refused again).
+            let x11 = if case .waylandSession = error { "XDG_SESSION_TYPE=x11 " } else { "" }
             for (process, display, authority) in BridgeProcesses.displays() {
                 // With the cookie it reaches the server by (GDM keeps it out of the home folder).
                 let cookie = authority.map { " XAUTHORITY=\(ShellLine.quoted($0))" } ?? ""
                 findings.append(.note(.session, display.map {
-                    "gesture-bridge runs as process \(process) on DISPLAY=\($0): `DISPLAY=\(ShellLine.quoted($0))\(cookie) gesture-bridge doctor` examines that session"
+                    "gesture-bridge runs as process \(process) on DISPLAY=\($0): `\(x11)DISPLAY=\(ShellLine.quoted($0))\(cookie) gesture-bridge doctor` examines that session"
                 } ?? "gesture-bridge runs as process \(process), on a display its environment does not name"))
             }
             throw CommandFailure.reported()

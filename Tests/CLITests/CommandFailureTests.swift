@@ -50,9 +50,12 @@ struct CommandFailureTests {
     }
 
     /// Found in review of a caregiver's setup: over ssh, with no DISPLAY, doctor could not say
-    /// whether the person's bridge ran, nor on which display to look.
-    @Test("doctor without DISPLAY, while a bridge of this user runs: names its process and display, and the command that examines that session", .requiresXvfb)
-    func doctorWithoutDisplayNamesRunningBridge() throws {
+    /// whether the person's bridge ran, nor on which display to look. Found in review of a
+    /// Wayland user's week: from a Wayland session's terminal, the command it gave was refused
+    /// as a Wayland session again.
+    @Test("doctor without DISPLAY, or in a Wayland session, while a bridge of this user runs: names its process and display, and a command that examines that session",
+          .requiresXvfb, arguments: [false, true])
+    func doctorWithoutDisplayNamesRunningBridge(inWayland: Bool) throws {
         let server = try XvfbDisplay()
         defer { server.stop() }
         let executable = try #require(GestureBridgeExecutable.url)
@@ -70,11 +73,22 @@ struct CommandFailureTests {
         }
         // Running once it says it listens.
         _ = output.fileHandleForReading.availableData
-        let json = try GestureBridgeExecutable.run(["doctor", "--json"], environment: Self.environment(without: ["DISPLAY"]))
+        let runtime = try temporaryFolder("doctor-runtime")
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        #expect(FileManager.default.createFile(atPath: runtime + "/wayland-0", contents: nil))
+        let session = inWayland ? ["WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": runtime, "DISPLAY": ":0"] : [:]
+        let environment = Self.environment(without: ["DISPLAY", "WAYLAND_DISPLAY", "XDG_SESSION_TYPE"]).merging(session) { $1 }
+        let json = try GestureBridgeExecutable.run(["doctor", "--json"], environment: environment)
         #expect(json.status == 1, "\(json.stderr)")
         let notes = try decodedLines(DoctorFindingLine.self, json.stdout).filter { $0.check == .session && $0.status == .note }
-        #expect(notes.contains { $0.message.contains("process \(bridge.processIdentifier) on DISPLAY=\(server.displayName)")
-            && $0.message.contains("DISPLAY=\(server.displayName) gesture-bridge doctor") }, "\(json.stdout)")
+        let note = notes.first { $0.message.contains("process \(bridge.processIdentifier) on DISPLAY=\(server.displayName)") }
+        let command = "\(inWayland ? "XDG_SESSION_TYPE=x11 " : "")DISPLAY=\(server.displayName) gesture-bridge doctor"
+        #expect(note?.message.contains("`\(command)`") == true, "\(json.stdout)")
+        // Followed, it examines that session.
+        var followed = environment.merging(["DISPLAY": server.displayName]) { $1 }
+        if inWayland { followed["XDG_SESSION_TYPE"] = "x11" }
+        let examined = try GestureBridgeExecutable.run(["doctor", "--json"], environment: followed)
+        #expect(try decodedLines(DoctorFindingLine.self, examined.stdout).contains { $0.check == .session && $0.status == .ok }, "\(examined.stdout)")
     }
 
     @Test("a mistake on the command line: ArgumentParser's `Error:` with the usage, status 64")
