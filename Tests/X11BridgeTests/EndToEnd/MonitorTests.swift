@@ -217,6 +217,21 @@ struct MonitorTests {
         #expect(problems.map(\.check) == [.session] && problems.first?.message.contains("Xwayland") == true, "\(doctor.child.output)")
     }
 
+    /// Found in review of a Wayland user's week: an Xwayland before 23.1 (Debian 12's) whose
+    /// compositor has no output yet names no monitor, and passed for an X11 session; its input
+    /// devices are named for it.
+    @Test("on a server with an input device named as Xwayland's, and no monitor of its: run refuses with the status the user unit does not restart on")
+    func xwaylandDevicesRefused() throws {
+        let server = try HeadlessXorg(mouse: true, mouseName: "xwayland-pointer:13")
+        defer { server.stop() }
+        XlibThreads.initialize()
+        #expect(throws: BridgeSetupError.xwaylandServer(display: server.displayName, sign: "its input device xwayland-pointer:13 is Xwayland's")) {
+            try XConnection.open(name: server.displayName, requirements: .init(xtest: false))
+        }
+        let run = try BridgeProcess(["run", "--dry-run"], server: server, ready: .immediately)
+        #expect(run.child.waitForExit(timeout: 10) == BridgeSetupError.wrongSessionStatus, "\(run.child.errorOutput)")
+    }
+
     /// What `doctor --json` on `server`, finding nothing wrong, says of the touchscreen's mapping.
     static func doctorMapping(_ server: HeadlessXorg, sourceLocation: SourceLocation = #_sourceLocation) throws -> [DoctorFindingLine] {
         let doctor = try BridgeProcess(["doctor", "--json"], server: server, ready: .immediately)
