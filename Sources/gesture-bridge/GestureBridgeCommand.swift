@@ -37,6 +37,10 @@ struct GestureBridgeCommand: ParsableCommand {
         // Nothing else is blocked until a command reads its signals: Ctrl-C ends a bridge still
         // starting, whatever mask its parent passed on.
         SignalDescriptor.setMask([SIGPIPE, SIGTTOU])
+        // Ctrl-\ quits, as in any program, until a command reads it: the Swift runtime's
+        // backtracer takes SIGQUIT for a crash (found in review of the day's change: pressed
+        // while `run --replace` waited, it printed a crash report and the bridge waited on).
+        _ = signal(SIGQUIT, SIG_DFL)
         do {
             if let typo = unknownCommand(askedAbout: Array(CommandLine.arguments.dropFirst())) { throw typo }
             var command = try parseAsRoot()

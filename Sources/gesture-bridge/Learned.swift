@@ -69,7 +69,7 @@ struct Learned: ParsableCommand {
                     error: a gesture-bridge\(process) is running on display \(running.display): it keeps what it \
                     learned and would write it back at its next change or when it stops, so nothing was \
                     forgotten. Stop it first (`systemctl --user stop gesture-bridge` if the service runs it, \
-                    else `pkill -f 'gesture-bridge run'`), forget, then start it again (`systemctl --user start \
+                    else `pkill -f '[g]esture-bridge run'`), forget, then start it again (`systemctl --user start \
                     gesture-bridge`, or `gesture-bridge run`).
                     """)
             }
@@ -84,7 +84,7 @@ struct Learned: ParsableCommand {
                     learned in \(store.directory) cannot be told (locks cannot be taken there: \(reason)): it \
                     would write it back at its next change or when it stops, so nothing was forgotten. Stop it \
                     first (`systemctl --user stop gesture-bridge` if the service runs it, else `pkill -f \
-                    'gesture-bridge run'`), forget, then start it again.
+                    '[g]esture-bridge run'`), forget, then start it again.
                     """)
             }
             if store.use() == .inUse {
@@ -92,7 +92,7 @@ struct Learned: ParsableCommand {
                     error: a gesture-bridge is running and keeps what it learned in \(store.directory) \
                     (on a display this shell cannot reach): it would write it back at its next change or \
                     when it stops, so nothing was forgotten. Stop it first (`systemctl --user stop \
-                    gesture-bridge` if the service runs it, else `pkill -f 'gesture-bridge run'`), forget, then \
+                    gesture-bridge` if the service runs it, else `pkill -f '[g]esture-bridge run'`), forget, then \
                     start it again.
                     """)
             }

@@ -40,7 +40,8 @@ struct Run: ParsableCommand {
             a pipe into a pager) lines wait, and beyond a megabyte are dropped, which the log \
             says; on a full disk they are no longer written, said once, and the gestures go on.
 
-            Exit status: 0 when stopped by Ctrl-C, Ctrl-\\ or SIGTERM; 1 when it cannot start (no X \
+            Exit status: 0 when stopped by Ctrl-C, Ctrl-\\ or SIGTERM once it runs (before, \
+            they end it as they would any program); 1 when it cannot start (no X \
             display, a --config file that never loaded, a missing extension, a bridge it \
             replaces that does not go) or its output's reader is gone (a pipe into `head`); 69 when the connection to the \
             X server is lost while it runs (the server exited or crashed), so that a service \
@@ -53,7 +54,7 @@ struct Run: ParsableCommand {
               gesture-bridge run
               gesture-bridge run --config my-config.yaml --dry-run --verbose
               gesture-bridge run --json | tee session.jsonl
-              pkill -HUP -f 'gesture-bridge run'   # reloads the config (not a `record` or `calibrate`)
+              pkill -HUP -f '[g]esture-bridge run'   # reloads the config (not a `record`, nor this shell)
             """
     )
 

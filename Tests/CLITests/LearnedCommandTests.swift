@@ -296,7 +296,7 @@ struct LearnedCommandTests {
             #expect(!refused.stdout.contains("forgot"), "\(refused.stdout)")
             #expect(refused.stderr.contains("a gesture-bridge (process \(bridge.processIdentifier)) is running on display \(server.displayName)"),
                     "\(refused.stderr)")
-            #expect(refused.stderr.contains("systemctl --user stop gesture-bridge") && refused.stderr.contains("pkill -f 'gesture-bridge run'"),
+            #expect(refused.stderr.contains("systemctl --user stop gesture-bridge") && refused.stderr.contains("pkill -f '[g]esture-bridge run'"),
                     "\(refused.stderr)")
         }
         // Found in review of the docs against behaviour: from a shell that cannot reach the
