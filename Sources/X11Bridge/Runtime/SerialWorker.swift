@@ -93,7 +93,13 @@ public final class SerialWorker: Sendable {
     public func finish(by deadline: DispatchTime) -> Bool {
         let done = DispatchSemaphore(value: 0)
         guard submit({ done.signal() }) else { return false }
-        return done.wait(timeout: deadline) == .success
+        // Another caller's making of the thread may fail meanwhile: then there is none to wait
+        // for (found in review of the day's change: the stop waited out its whole deadline).
+        while true {
+            let step = min(deadline, .now() + .milliseconds(50))
+            if done.wait(timeout: step) == .success { return true }
+            if threadFailure != nil || DispatchTime.now() >= deadline { return false }
+        }
     }
 
     /// Takes the work that waits for a thread that cannot be made, for the caller to run

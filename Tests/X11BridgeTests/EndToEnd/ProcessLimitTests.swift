@@ -43,4 +43,49 @@ final class ProcessLimitTests: StageSuite {
         let kept = KeptConfig(directory: state + "/gesture-bridge/configs")
         #expect(try String(contentsOfFile: kept.path(for: directory.file), encoding: .utf8) == edited)
     }
+
+    /// Found in review of the day's change: on a terminal every line waits for the writer's
+    /// thread, which at the process limit is never made, and what the bridge said was lost at
+    /// its stop: the terminal stayed empty.
+    @Test("at the process limit, on a terminal: what the bridge printed is there once it stops")
+    func terminalAtTheLimit() throws {
+        let executable = try #require(BridgeProcess.executable)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-bridge-limit-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder + "/state", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let user = BridgeProcess.OtherUser.nobody
+        #expect(chown(folder + "/state", user.uid, user.gid) == 0)
+        let pidFile = folder + "/pid"
+        let command = "echo $$ > '\(pidFile)'; exec /usr/bin/prlimit --nproc=1:1 -- /usr/bin/setpriv --reuid=\(user.uid) --regid=\(user.gid) "
+            + "--clear-groups -- '\(executable)' run --json --dry-run"
+        let terminal = Process(), shown = Pipe()
+        terminal.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        terminal.arguments = ["-q", "-c", command, "/dev/null"]
+        terminal.environment = BridgeProcess.environment(stage.server).merging(["XDG_STATE_HOME": folder + "/state", "SHELL": "/bin/sh"]) { $1 }
+        terminal.standardInput = Pipe()
+        terminal.standardOutput = shown
+        terminal.standardError = FileHandle.nullDevice
+        try terminal.run()
+        defer { if terminal.isRunning { kill(terminal.processIdentifier, SIGKILL) } }
+        let bridge = try #require(poll(timeout: 10, every: 0.05, { () -> pid_t? in
+            guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8) else { return nil }
+            return pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        }, until: { $0 != nil }) ?? nil)
+        // Running: its loop reads SIGINT (blocked, for its signalfd), as it does once it may
+        // hold input. It says nothing the test can see yet.
+        func status() -> String { (try? String(contentsOfFile: "/proc/\(bridge)/status", encoding: .utf8)) ?? "" }
+        func readsInterrupt(_ status: String) -> Bool {
+            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+                  let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
+            return mask & (1 << (UInt64(SIGINT) - 1)) != 0
+        }
+        #expect(readsInterrupt(poll(timeout: 10, every: 0.05, status, until: readsInterrupt)), "the bridge did not start: \(status())")
+        let running = status()
+        #expect(running.contains("Uid:\t\(user.uid)") && running.split(separator: "\n").contains("Threads:\t1"),
+                "the stimulus: as nobody, at the limit, no thread made: \(running)")
+        kill(bridge, SIGINT)
+        let text = String(decoding: shown.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        terminal.waitUntilExit()
+        #expect(text.contains(#"{"event":"listening""#) && text.contains(#""event":"stopping""#), "\(text)")
+    }
 }
