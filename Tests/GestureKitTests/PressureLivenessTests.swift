@@ -59,6 +59,9 @@ struct PressureLivenessTests {
             #expect(Self.steadyContact(&liveness, pressure: stuck).isEmpty, "two are not enough above the minimum")
             #expect(Self.steadyContact(&liveness, pressure: stuck) == [.dead(9)])
             #expect(Self.steadyContact(&liveness, pressure: stuck).isEmpty, "said once")
+            // A pen's hover reads its minimum: no pressure, nothing brought back (found in review
+            // of the day's change).
+            #expect(liveness.observe(Self.event(.hover, pressure: 0)) { Self.range } == nil)
             #expect(liveness.observe(Self.event(.begin, pressure: stuck - 1)) { Self.range } == .alive(9))
         }
     }

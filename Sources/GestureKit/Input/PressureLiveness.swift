@@ -45,7 +45,9 @@ public struct PressureLiveness: Sendable {
         mutating func observe(_ event: ContactEvent) -> Change? {
             guard let range else { return nil }
             let value = event.pressure ?? range.min
-            if dead, value != stuckAt {
+            // A hover's pressure is none (a pen's tip in the air reads its minimum, or, under
+            // libinput, the pressure the tip last had): it brings nothing back.
+            if dead, value != stuckAt, event.phase != .hover {
                 dead = false
                 stillContacts = 0
                 stuckAt = nil
