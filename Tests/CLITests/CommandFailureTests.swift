@@ -301,8 +301,13 @@ struct ClosedOutputTests {
     /// Ctrl-\\ too: found in review of the day's change, the Swift runtime's backtracer took it
     /// for a crash, printed its report, and the bridge waited on.
     @Test("Ctrl-C or Ctrl-\\ ends run while its X server does not answer, and while it waits for a bridge to hand its display over",
-          .requiresXvfb, arguments: [SIGINT, SIGQUIT])
-    func interruptedWhileStarting(by signal: Int32) throws {
+          .requiresXvfb)
+    func interruptedWhileStarting() throws {
+        // One after the other: each makes its own silent server at the first free number.
+        for signal in [SIGINT, SIGQUIT] { try interrupted(whileStartingBy: signal) }
+    }
+
+    func interrupted(whileStartingBy signal: Int32) throws {
         let executable = try #require(GestureBridgeExecutable.url)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("starting-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
