@@ -16,6 +16,10 @@
 /// 0.19.0: watching gestures' actions waiting with the press an owning one holds, and none at
 /// all from a contact a gesture wins or a palm's; force steps from and back to nothing; a deep
 /// press's release at least half its threshold; the touch view redrawn once a frame.
+/// 0.20.0: a pressure stuck at any one value taken for none, presses with Alt or Super left to
+/// the window manager, Ctrl-\ a stop, nohup keeping the bridge past its terminal, Wayland told
+/// by its compositor's socket and Xwayland's devices, writes on threads made as needed (the
+/// process limit no longer freezes the bridge).
 enum GestureBridgeVersion {
-    static let current = "0.19.0"
+    static let current = "0.20.0"
 }
