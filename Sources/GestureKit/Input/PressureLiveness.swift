@@ -58,9 +58,14 @@ public struct PressureLiveness: Sendable {
             case .begin:
                 readings[event.contact] = .steady(value: value, samples: 1)
             case .move:
-                // Changed in place, once per sample.
+                // Written at most a few times per contact, not per sample: counted up to what
+                // `stuckSamples` asks, and once when it varies.
                 if case .steady(let steady, let samples)? = readings[event.contact] {
-                    readings[event.contact] = steady == value ? .steady(value: steady, samples: samples + 1) : .varied
+                    if steady != value {
+                        readings[event.contact] = .varied
+                    } else if samples < PressureLiveness.stuckSamples {
+                        readings[event.contact] = .steady(value: steady, samples: samples + 1)
+                    }
                 }
             case .end:
                 let reading = readings.removeValue(forKey: event.contact) ?? .varied
