@@ -52,11 +52,7 @@ final class LearnedStateSaver: Sendable {
     /// (a disk that does not answer: the state not written is lost, as the log says). With no
     /// thread to write it (the process limit), it is written here.
     func finish(timeout: Double = finishTimeout) -> Bool {
-        if worker.finish(by: .now() + timeout) { return true }
-        guard worker.threadFailure != nil else { return false }
-        for work in worker.takeWaitingWithoutThread() { work() }
-        writePending()
-        return true
+        worker.finish(by: .now() + timeout)
     }
 
     private func writePending() {

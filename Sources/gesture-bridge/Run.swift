@@ -227,9 +227,7 @@ struct Run: ParsableCommand {
         }
         // A config that loaded just before the stop is kept before the process ends; with no
         // thread to keep it (the process limit), here.
-        if !disk.finish(by: .now() + 2), disk.threadFailure != nil {
-            for work in disk.takeWaitingWithoutThread() { work() }
-        }
+        disk.finish(by: .now() + 2)
         // The contacts since the last change of levels are kept too, however the bridge stopped
         // (the X server gone at a logout or a crash included), before the display is let go:
         // a bridge started next reads them.

@@ -128,13 +128,10 @@ public final class DetachedWriter: Sendable {
     /// As `finish(timeout:)`, until `deadline`: writers that share one wait share one deadline.
     @discardableResult
     public func finish(by deadline: DispatchTime) -> Bool {
-        if worker.finish(by: deadline) { return true }
-        guard worker.threadFailure != nil else { return false }
-        // No thread to write them (the process limit, found in review of the day's change: on
-        // a terminal, where every line waits for one, nothing the bridge said was ever shown):
-        // written here, as the process ends.
-        for work in worker.takeWaitingWithoutThread() { work() }
-        return true
+        // With no thread to write them (the process limit; found in review of the day's change:
+        // on a terminal, where every line waits for one, nothing the bridge said was ever
+        // shown), they are written here, as the process ends.
+        worker.finish(by: deadline)
     }
 
     private func writeNow(_ bytes: [UInt8]) {

@@ -87,29 +87,32 @@ public final class SerialWorker: Sendable {
         }
     }
 
-    /// Waits until the work handed over so far has run, or until `deadline`: false then, and
-    /// false at once when no thread can be made to run it (the work still waits).
+    /// Waits until the work handed over so far has run, or until `deadline`: false then. When
+    /// no thread can be made to run it (the process limit), the work waiting runs here, on the
+    /// caller's thread, as the process ends: the lines and saves are not lost.
     @discardableResult
     public func finish(by deadline: DispatchTime) -> Bool {
         let done = DispatchSemaphore(value: 0)
-        guard submit({ done.signal() }) else { return false }
+        guard submit({ done.signal() }) else { return runWaitingHere() }
         // Another caller's making of the thread may fail meanwhile: then there is none to wait
         // for (found in review of the day's change: the stop waited out its whole deadline).
         while true {
             let step = min(deadline, .now() + .milliseconds(50))
             if done.wait(timeout: step) == .success { return true }
-            if threadFailure != nil || DispatchTime.now() >= deadline { return false }
+            if threadFailure != nil { return runWaitingHere() }
+            if DispatchTime.now() >= deadline { return false }
         }
     }
 
-    /// Takes the work that waits for a thread that cannot be made, for the caller to run
-    /// itself (a save before the process ends); nothing while the thread runs.
-    public func takeWaitingWithoutThread() -> [Work] {
-        core.state.withLock { state in
+    /// Runs the work that waits for a thread that cannot be made on the caller's thread.
+    private func runWaitingHere() -> Bool {
+        let waiting = core.state.withLock { state -> [Work] in
             guard case .missing = state.thread else { return [] }
             defer { state.waiting.removeAll() }
             return state.waiting
         }
+        for work in waiting { work() }
+        return true
     }
 
     private func startThread() -> Bool {
